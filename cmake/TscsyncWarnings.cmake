@@ -1,0 +1,14 @@
+# Warnings and sanitizers, applied per target to our own code only: dependencies are
+# left alone (their headers come in as SYSTEM includes through imported targets).
+function(tscsync_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
+    -Wold-style-cast -Wfloat-equal -Wformat=2 -Wnon-virtual-dtor)
+  if(TSCSYNC_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(TSCSYNC_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=${TSCSYNC_SANITIZE} -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=${TSCSYNC_SANITIZE})
+  endif()
+endfunction()
