@@ -1,0 +1,42 @@
+// Error kinds that map to the documented exit codes (README "Exit codes"):
+//   UsageError 2, InputError 2 (a file names line and column), IoError 3,
+//   RuntimeError 3, UnsupportedError 4.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace tscsync {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitRuntime = 3;
+inline constexpr int kExitUnsupported = 4;
+
+/// A command line the user got wrong (bad option value, bad CPU, bad variant).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A file the user gave us that we cannot read as what it claims to be.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Output that could not be written, a file that could not be opened.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The run itself failed: a partner stopped answering, pinning failed midway.
+struct RuntimeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The machine cannot do what was asked (no RDTSCP, not x86-64).
+struct UnsupportedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace tscsync

@@ -1,0 +1,15 @@
+// Number formatting for output files and messages: std::to_chars only, so no global
+// locale can change a decimal point or insert thousands separators.
+#pragma once
+
+#include <string>
+
+namespace tscsync {
+
+/// `value` with `significant` significant digits, shortest form ("2.3e+09", "0.0123").
+std::string format_sig(double value, int significant = 4);
+
+/// `value` with exactly `decimals` digits after the point ("217.4").
+std::string format_fixed(double value, int decimals);
+
+}  // namespace tscsync

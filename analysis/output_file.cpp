@@ -1,0 +1,89 @@
+#include "output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "errors.hpp"
+
+namespace tscsync {
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) throw IoError("empty output path");
+  if (path_ == "-") {
+    fd_ = STDOUT_FILENO;
+    owns_fd_ = false;
+    return;
+  }
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
+    if (!S_ISREG(st.st_mode)) {
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) fail("cannot open", errno);
+      return;
+    }
+  }
+  temp_path_ = path_ + ".tmp.XXXXXX";
+  std::vector<char> name(temp_path_.begin(), temp_path_.end());
+  name.push_back('\0');
+  fd_ = ::mkstemp(name.data());
+  if (fd_ < 0) {
+    const int err = errno;
+    temp_path_.clear();
+    fail("cannot create", err);
+  }
+  temp_path_.assign(name.data());
+  // mkstemp creates 0600; a finished output gets the usual 0666 & ~umask.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd_, 0666 & ~mask);
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void OutputFile::fail(std::string_view what, int err) const {
+  throw IoError(std::string(what) + " " + path_ + ": " + std::strerror(err));
+}
+
+void OutputFile::write(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd_, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("cannot write", errno);
+    }
+    if (n == 0) fail("cannot write", EIO);
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void OutputFile::commit() {
+  if (temp_path_.empty()) {
+    // In place (stdout or a device): a device such as /dev/full reports its error on
+    // write; nothing more to flush at this level.
+    if (owns_fd_ && ::close(fd_) != 0) {
+      fd_ = -1;
+      fail("cannot write", errno);
+    }
+    if (owns_fd_) fd_ = -1;
+    committed_ = true;
+    return;
+  }
+  if (::fsync(fd_) != 0) fail("cannot write", errno);
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) fail("cannot write", errno);
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished output to", errno);
+  committed_ = true;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,39 @@
+// Output that is either complete or absent: a regular file is written aside (a
+// temporary in the same directory) and renamed over the target only by commit().
+// "-" is standard output; an existing non-regular target (a device such as /dev/null
+// or /dev/full, a FIFO) is written in place. Every write error becomes IoError naming
+// the path and the reason, so no partial file is ever passed off as complete.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tscsync {
+
+class OutputFile {
+ public:
+  /// Opens the output. \throws IoError (path and reason) when it cannot be created.
+  explicit OutputFile(std::string path);
+  ~OutputFile();  // without commit(): removes the temporary, leaves the target untouched
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  /// \throws IoError on a short or failed write (no space, /dev/full, a vanished disk).
+  void write(std::string_view text);
+
+  /// Flushes to stable storage and renames into place. \throws IoError.
+  void commit();
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void fail(std::string_view what, int err) const;
+
+  std::string path_;       // what the user named
+  std::string temp_path_;  // the aside file; empty when writing in place
+  int fd_ = -1;
+  bool owns_fd_ = true;
+  bool committed_ = false;
+};
+
+}  // namespace tscsync

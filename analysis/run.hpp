@@ -1,0 +1,70 @@
+// A run: the raw rounds of one ordered pair and the `# key: value` metadata around them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tscsync {
+
+/// One round, raw ticks (RFC 5905 numbering): t1, t4 on the initiator a's counter;
+/// t2, t3 on the responder b's counter.
+struct Round {
+  std::uint64_t seq = 0;  // index of the measured round, from 0
+  std::uint64_t t1 = 0;
+  std::uint64_t t2 = 0;
+  std::uint64_t t3 = 0;
+  std::uint64_t t4 = 0;
+  std::uint32_t flags = 0;  // RoundFlag bits
+
+  friend bool operator==(const Round&, const Round&) = default;
+};
+
+/// Interference seen around a round. Chunk flags apply to every round of the chunk of
+/// kChunkRounds rounds in which the measuring thread saw it.
+enum RoundFlag : std::uint32_t {
+  kFlagSwitchA = 1u << 0,  // a's thread was context-switched during this round's chunk
+  kFlagSwitchB = 1u << 1,  // b's thread was context-switched during this round's chunk
+  kFlagMigrated = 1u << 2, // a thread was seen off its CPU at an edge of this chunk
+  kFlagStall = 1u << 3,    // this round's rtt exceeds kStallRttFactor times the median rtt
+};
+inline constexpr std::string_view kFlagLegend = "1=switch_a 2=switch_b 4=migrated 8=stall";
+
+/// Signed differences. Cross-clock values can be negative; unsigned subtraction wraps
+/// and the cast brings it back to the signed difference.
+constexpr std::int64_t diff_ticks(std::uint64_t later, std::uint64_t earlier) {
+  return static_cast<std::int64_t>(later - earlier);
+}
+/// Forward one-way latency t2 - t1 = delay + offset (cross-clock).
+constexpr std::int64_t fwd_ticks(const Round& r) { return diff_ticks(r.t2, r.t1); }
+/// Reverse one-way latency t4 - t3 = delay - offset (cross-clock).
+constexpr std::int64_t rev_ticks(const Round& r) { return diff_ticks(r.t4, r.t3); }
+/// Round trip minus turnaround, (t4 - t1) - (t3 - t2): same-clock on both sides.
+constexpr std::int64_t rtt_ticks(const Round& r) {
+  return diff_ticks(r.t4, r.t1) - diff_ticks(r.t3, r.t2);
+}
+
+/// `# key: value` lines, in file order. Keys are unique.
+class Metadata {
+ public:
+  void set(std::string key, std::string value);
+  [[nodiscard]] std::optional<std::string_view> get(std::string_view key) const;
+  [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& entries() const { return entries_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> entries_;
+};
+
+struct Run {
+  Metadata header;   // provenance and configuration, before the rounds
+  std::vector<Round> rounds;
+  Metadata trailer;  // end time, counts, status, after the rounds
+};
+
+/// The status value of a run whose every round was written.
+inline constexpr std::string_view kStatusComplete = "complete";
+
+}  // namespace tscsync

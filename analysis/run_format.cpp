@@ -1,0 +1,294 @@
+#include "run_format.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "errors.hpp"
+
+namespace tscsync {
+namespace {
+
+constexpr std::size_t kFlushBytes = 1u << 20;
+
+void append_u64(std::string& out, std::uint64_t v) {
+  std::array<char, 24> buf{};
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  static_cast<void>(ec);  // 24 characters always hold a uint64_t
+  out.append(buf.data(), ptr);
+}
+
+void append_metadata(std::string& out, const Metadata& meta, bool skip_schema) {
+  for (const auto& [key, value] : meta.entries()) {
+    if (skip_schema && key == "schema") continue;
+    out += "# ";
+    out += key;
+    out += ": ";
+    // A value never spans lines: a newline would end the metadata line early.
+    for (char c : value) out += (c == '\n' || c == '\r') ? ' ' : c;
+    out += '\n';
+  }
+}
+
+bool is_key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// "# key: value" -> (key, value); nullopt for other comments.
+std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::string_view line) {
+  if (line.size() < 2 || line[0] != '#' || line[1] != ' ') return std::nullopt;
+  std::size_t i = 2;
+  while (i < line.size() && is_key_char(line[i])) ++i;
+  if (i == 2 || i >= line.size() || line[i] != ':') return std::nullopt;
+  std::string key(line.substr(2, i - 2));
+  std::string_view value = line.substr(i + 1);
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  return std::make_pair(std::move(key), std::string(value));
+}
+
+enum class Column { seq, t1, t2, t3, t4, flags, a, b, send, recv, other };
+
+Column column_of(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, Column>, 10> known = {{
+      {"seq", Column::seq}, {"t1", Column::t1}, {"t2", Column::t2}, {"t3", Column::t3},
+      {"t4", Column::t4}, {"flags", Column::flags}, {"a", Column::a}, {"b", Column::b},
+      {"send", Column::send}, {"recv", Column::recv},
+  }};
+  for (const auto& [n, c] : known) {
+    if (n == name) return c;
+  }
+  return Column::other;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ')) s.remove_suffix(1);
+  return s;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
+
+  Run parse() {
+    Run run;
+    bool have_header_row = false;
+    std::size_t pos = 0;
+    while (pos < text_.size()) {
+      std::size_t end = text_.find('\n', pos);
+      if (end == std::string_view::npos) end = text_.size();
+      std::string_view line = text_.substr(pos, end - pos);
+      ++line_no_;
+      line_start_ = pos;
+      pos = end + 1;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty()) continue;
+      if (line.front() == '#') {
+        if (auto kv = parse_metadata_line(line)) {
+          Metadata& meta = run.rounds.empty() ? run.header : run.trailer;
+          meta.set(std::move(kv->first), std::move(kv->second));
+        }
+        continue;
+      }
+      if (!run.trailer.entries().empty()) {
+        fail(1, "a round after the trailer metadata (rounds must come before the closing '# key: value' lines)");
+      }
+      if (!have_header_row) {
+        parse_header_row(line);
+        have_header_row = true;
+        continue;
+      }
+      run.rounds.push_back(parse_round(line, run));
+    }
+    if (!have_header_row) fail_at_end("no column header row (expected e.g. 't1,t2,t3,t4')");
+    if (run.rounds.empty()) fail_at_end("no rounds after the column header row");
+    if (const auto schema = run.header.get("schema"); schema && *schema != kRunSchema) {
+      throw InputError(std::string(source_) + ": unknown schema '" + std::string(*schema) +
+                       "' (this version reads " + std::string(kRunSchema) + ")");
+    }
+    return run;
+  }
+
+ private:
+  [[noreturn]] void fail(std::size_t column, const std::string& what) const {
+    throw InputError(std::string(source_) + ":" + std::to_string(line_no_) + ":" +
+                     std::to_string(column) + ": " + what);
+  }
+  [[noreturn]] void fail_at_end(const std::string& what) const {
+    throw InputError(std::string(source_) + ": " + what);
+  }
+
+  void parse_header_row(std::string_view line) {
+    delimiter_ = line.find('\t') != std::string_view::npos ? '\t' : ',';
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t end = std::min(line.find(delimiter_, start), line.size());
+      const std::string_view name = trim(line.substr(start, end - start));
+      const Column c = column_of(name);
+      if (c != Column::other) {
+        for (Column seen : columns_) {
+          if (seen == c) fail(start + 1, "column '" + std::string(name) + "' appears twice");
+        }
+      }
+      columns_.push_back(c);
+      if (end == line.size()) break;
+      start = end + 1;
+    }
+    for (auto [c, name] : {std::pair{Column::t1, "t1"}, std::pair{Column::t2, "t2"},
+                           std::pair{Column::t3, "t3"}, std::pair{Column::t4, "t4"}}) {
+      bool found = false;
+      for (Column seen : columns_) found = found || seen == c;
+      if (!found) fail(1, std::string("the column header lacks required column '") + name + "'");
+    }
+  }
+
+  std::uint64_t parse_u64(std::string_view field, std::size_t column) const {
+    if (field.empty()) fail(column, "empty field (expected an unsigned decimal number)");
+    std::uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (ec == std::errc::result_out_of_range) fail(column, "'" + std::string(field) + "' is beyond 64 bits");
+    if (ec != std::errc{} || ptr != field.data() + field.size()) {
+      fail(column, "'" + printable(field) + "' is not an unsigned decimal number");
+    }
+    return v;
+  }
+
+  static std::string printable(std::string_view field) {
+    std::string out;
+    for (char c : field.substr(0, 40)) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 0x20 && u < 0x7f) {
+        out += c;
+      } else {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", u);
+        out += hex;
+      }
+    }
+    if (field.size() > 40) out += "...";
+    return out;
+  }
+
+  /// Per-row pair and variant columns must agree with every other row and with the
+  /// metadata: one run is one ordered pair with one pair of variants.
+  void check_constant(Run& run, std::string_view key, std::string_view value, std::size_t column) {
+    if (auto existing = run.header.get(key)) {
+      if (*existing != value) {
+        fail(column, std::string(key) + " '" + printable(value) + "' differs from '" +
+                         std::string(*existing) + "' earlier (one run holds one pair)");
+      }
+      return;
+    }
+    run.header.set(std::string(key), std::string(value));
+  }
+
+  Round parse_round(std::string_view line, Run& run) {
+    Round r;
+    r.seq = run.rounds.size();
+    std::size_t start = 0;
+    std::size_t index = 0;
+    while (true) {
+      const std::size_t end = std::min(line.find(delimiter_, start), line.size());
+      if (index >= columns_.size()) {
+        fail(start + 1, "more fields than the " + std::to_string(columns_.size()) + " columns of the header");
+      }
+      const std::string_view field = trim(line.substr(start, end - start));
+      const std::size_t column = start + 1;
+      switch (columns_[index]) {
+        case Column::seq: r.seq = parse_u64(field, column); break;
+        case Column::t1: r.t1 = parse_u64(field, column); break;
+        case Column::t2: r.t2 = parse_u64(field, column); break;
+        case Column::t3: r.t3 = parse_u64(field, column); break;
+        case Column::t4: r.t4 = parse_u64(field, column); break;
+        case Column::flags: {
+          const std::uint64_t f = parse_u64(field, column);
+          if (f > 0xffffffffu) fail(column, "flags '" + std::string(field) + "' beyond 32 bits");
+          r.flags = static_cast<std::uint32_t>(f);
+          break;
+        }
+        case Column::a: parse_u64(field, column); check_constant(run, "a", field, column); break;
+        case Column::b: parse_u64(field, column); check_constant(run, "b", field, column); break;
+        case Column::send: check_constant(run, "send", field, column); break;
+        case Column::recv: check_constant(run, "recv", field, column); break;
+        case Column::other: break;
+      }
+      ++index;
+      if (end == line.size()) break;
+      start = end + 1;
+    }
+    if (index != columns_.size()) {
+      fail(line.size() + 1, "found " + std::to_string(index) + " fields, the header has " +
+                                std::to_string(columns_.size()));
+    }
+    return r;
+  }
+
+  std::string_view text_;
+  std::string_view source_;
+  std::size_t line_no_ = 0;
+  std::size_t line_start_ = 0;
+  char delimiter_ = ',';
+  std::vector<Column> columns_;
+};
+
+}  // namespace
+
+void write_run(const Run& run, const TextSink& sink) {
+  std::string out;
+  out.reserve(kFlushBytes + 4096);
+  out += "# schema: ";
+  out += kRunSchema;
+  out += '\n';
+  append_metadata(out, run.header, /*skip_schema=*/true);
+  out += "seq,t1,t2,t3,t4,flags\n";
+  for (const Round& r : run.rounds) {
+    append_u64(out, r.seq);
+    for (std::uint64_t v : {r.t1, r.t2, r.t3, r.t4, std::uint64_t{r.flags}}) {
+      out += ',';
+      append_u64(out, v);
+    }
+    out += '\n';
+    if (out.size() >= kFlushBytes) {
+      sink(out);
+      out.clear();
+    }
+  }
+  append_metadata(out, run.trailer, /*skip_schema=*/true);
+  sink(out);
+}
+
+Run parse_run(std::string_view text, std::string_view source) {
+  return Parser(text, source).parse();
+}
+
+Run read_run_file(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError("cannot open " + path + " for reading");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) throw IoError("cannot read " + path);
+    text = std::move(buffer).str();
+  }
+  if (text.empty()) throw InputError(path + ": empty file");
+  return parse_run(text, path == "-" ? "<stdin>" : path);
+}
+
+std::optional<std::string> incomplete_reason(const Run& run) {
+  const auto status = run.trailer.get("status");
+  if (!status) return "no '# status:' line after the rounds: the file was cut short";
+  if (*status == kStatusComplete) return std::nullopt;
+  std::string reason = "status is '" + std::string(*status) + "'";
+  if (const auto error = run.trailer.get("error")) reason += ": " + std::string(*error);
+  return reason;
+}
+
+}  // namespace tscsync
