@@ -1,0 +1,42 @@
+// Which CPUs exist and may be used, pinning a thread to one, and where a thread runs.
+// All sched_*affinity, getrusage and /sys/devices/system/cpu access lives here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tscsync {
+
+/// The CPUs this process could measure on, from sysfs and the affinity mask.
+struct CpuAvailability {
+  std::vector<int> present;  // /sys/devices/system/cpu/present
+  std::vector<int> online;   // /sys/devices/system/cpu/online
+  std::vector<int> allowed;  // sched_getaffinity of this process
+};
+
+/// Reads the three sets. `sysfs_cpu_dir` is a parameter so tests can use fixtures.
+/// \throws IoError when a sysfs file cannot be read or parsed.
+CpuAvailability read_cpu_availability(const std::string& sysfs_cpu_dir = "/sys/devices/system/cpu");
+
+/// Why `cpu` cannot be measured on, or nullopt when it can. Pure.
+std::optional<std::string> cpu_problem(int cpu, const CpuAvailability& cpus);
+
+/// Pins the calling thread to `cpu` and verifies it: the thread's mask is exactly {cpu}
+/// and the thread is running there.
+/// \throws RuntimeError naming the CPU and the failing call (with errno text).
+void pin_this_thread(int cpu);
+
+/// What a thread looks like at a chunk edge: context switches so far (voluntary plus
+/// involuntary, getrusage RUSAGE_THREAD) and the CPU it runs on (sched_getcpu, which
+/// glibc serves from rseq or the vDSO without a system call where the kernel allows).
+struct ThreadSnapshot {
+  std::uint64_t context_switches = 0;
+  std::int32_t cpu = -1;
+};
+
+/// Takes a snapshot of the calling thread. One getrusage system call.
+ThreadSnapshot take_snapshot() noexcept;
+
+}  // namespace tscsync

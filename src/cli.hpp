@@ -1,0 +1,33 @@
+// The command line: one table of options per command, parsed into plain structs.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "info.hpp"
+#include "measure.hpp"
+
+namespace tscsync::cli {
+
+struct InfoCommand {
+  OutputFormat format = OutputFormat::text;
+};
+/// Help or version was printed; nothing else to do.
+struct Printed {};
+
+using Command = std::variant<Printed, InfoCommand, MeasureOptions>;
+
+/// Parses argv. Prints --help and --version itself (returning Printed).
+/// \throws UsageError with a message naming the option and the value at fault.
+Command parse(const std::vector<std::string>& args);
+
+/// The command line as one shell-quoted string, for provenance.
+std::string quote_command_line(const std::vector<std::string>& args);
+
+/// Parses an unsigned decimal option value within [min, max].
+/// \throws UsageError naming the option, the value and the range.
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
+                          std::uint64_t max);
+
+}  // namespace tscsync::cli

@@ -1,0 +1,21 @@
+#include "exchange.hpp"
+
+#include "wait.hpp"
+
+namespace tscsync {
+
+ExchangeResult run_exchange(const ExchangeChoice& choice, const ExchangeConfig& config) {
+  return visit_variant(choice.send, [&](auto send) {
+    return visit_variant(choice.recv, [&](auto recv) {
+      return visit_transport(choice.transport, [&](auto* transport) {
+        using Send = decltype(send);
+        using Recv = decltype(recv);
+        using TransportT = std::remove_pointer_t<decltype(transport)>;
+        if (config.cpu_a == config.cpu_b) return run_exchange<Send, Recv, TransportT, YieldWait>(config);
+        return run_exchange<Send, Recv, TransportT, SpinWait>(config);
+      });
+    });
+  });
+}
+
+}  // namespace tscsync

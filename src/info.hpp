@@ -1,0 +1,13 @@
+// `tscsync info`: the platform facts a measurement depends on.
+#pragma once
+
+#include <string>
+
+namespace tscsync {
+
+enum class OutputFormat { text, json };
+
+/// Prints the facts to stdout. \returns the exit code (0).
+int run_info(OutputFormat format);
+
+}  // namespace tscsync

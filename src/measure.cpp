@@ -1,0 +1,199 @@
+#include "measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+#include "affinity.hpp"
+#include "errors.hpp"
+#include "format.hpp"
+#include "output_file.hpp"
+#include "platform.hpp"
+#include "quantum.hpp"
+#include "run_format.hpp"
+#include "summary.hpp"
+#include "version.hpp"
+
+namespace tscsync {
+namespace {
+
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[48];
+  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
+  return out;
+}
+
+/// The edge snapshot that closes chunk `c`: the next edge if the thread got there,
+/// otherwise the final snapshot taken after its last round.
+const ThreadSnapshot& closing_edge(const SideRecord& side, std::size_t c, std::size_t last_filled) {
+  return c + 1 <= last_filled ? side.edges[c + 1] : side.edges.back();
+}
+
+std::string per_million(std::uint64_t n, std::uint64_t total) {
+  return format_sig(static_cast<double>(n) * 1e6 / static_cast<double>(total), 3) + " per million";
+}
+
+std::string ns_text(std::int64_t ticks, double tsc_hz) {
+  return format_sig(static_cast<double>(ticks) / tsc_hz * 1e9, 4) + " ns";
+}
+
+}  // namespace
+
+Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config) {
+  Run run;
+  const std::uint64_t done = std::min(result.a.rounds_done, result.b.rounds_done);
+  const std::uint64_t first = std::min(done, config.warmup);
+  run.rounds.reserve(done - first);
+  const SideRecord& a = result.a;
+  const SideRecord& b = result.b;
+
+  // Chunk flags. Edges 0..(done-1)/K were taken by both threads (a takes edge c before
+  // round c*K, b inside round c*K); the last edge is the final snapshot.
+  std::vector<std::uint32_t> chunk_flags;
+  std::uint64_t chunks_switched_a = 0, chunks_switched_b = 0, chunks_migrated = 0;
+  if (done > 0 && !a.edges.empty() && !b.edges.empty()) {
+    const std::size_t chunks = static_cast<std::size_t>((done + kChunkRounds - 1) / kChunkRounds);
+    const std::size_t last_filled = chunks - 1;
+    chunk_flags.assign(chunks, 0);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const ThreadSnapshot& a0 = a.edges[c];
+      const ThreadSnapshot& a1 = closing_edge(a, c, last_filled);
+      const ThreadSnapshot& b0 = b.edges[c];
+      const ThreadSnapshot& b1 = closing_edge(b, c, last_filled);
+      std::uint32_t f = 0;
+      if (a1.context_switches > a0.context_switches) f |= kFlagSwitchA;
+      if (b1.context_switches > b0.context_switches) f |= kFlagSwitchB;
+      if (a0.cpu != config.cpu_a || a1.cpu != config.cpu_a || b0.cpu != config.cpu_b || b1.cpu != config.cpu_b) {
+        f |= kFlagMigrated;
+      }
+      chunk_flags[c] = f;
+      chunks_switched_a += (f & kFlagSwitchA) != 0;
+      chunks_switched_b += (f & kFlagSwitchB) != 0;
+      chunks_migrated += (f & kFlagMigrated) != 0;
+    }
+  }
+
+  std::uint64_t sum_t1 = 0, sum_t3 = 0;
+  for (std::uint64_t i = 0; i < done; ++i) {
+    sum_t1 += a.first[i];
+    sum_t3 += b.second[i];
+    if (i < first) continue;
+    run.rounds.push_back(Round{i - first, a.first[i], b.first[i], b.second[i], a.second[i],
+                               chunk_flags[i / kChunkRounds]});
+  }
+  const std::uint64_t stalls = flag_stalls(run.rounds);
+
+  // Every TSC value that crossed must have arrived intact: b received each t1 and a
+  // each t3. Wrapping sums over the rounds both sides completed.
+  const bool payload_ok = a.payload_sum == sum_t3 && b.payload_sum == sum_t1;
+
+  run.trailer.set("rounds_written", std::to_string(run.rounds.size()));
+  run.trailer.set("chunks", std::to_string(chunk_flags.size()));
+  run.trailer.set("chunks_with_switches_a", std::to_string(chunks_switched_a));
+  run.trailer.set("chunks_with_switches_b", std::to_string(chunks_switched_b));
+  run.trailer.set("chunks_with_migration", std::to_string(chunks_migrated));
+  run.trailer.set("stall_rounds", std::to_string(stalls));
+  run.trailer.set("payload_check", payload_ok ? "ok" : "mismatch");
+  std::string error = result.error;
+  if (error.empty() && !payload_ok) error = "a TSC value arrived altered (payload checksum mismatch)";
+  if (error.empty() && done < config.total_rounds()) error = "fewer rounds than asked for";
+  if (!error.empty()) run.trailer.set("error", error);
+  return run;
+}
+
+int run_measure(const MeasureOptions& options) {
+  const ExchangeConfig& config = options.config;
+  const CpuAvailability cpus = read_cpu_availability();
+  for (int cpu : {config.cpu_a, config.cpu_b}) {
+    if (auto problem = cpu_problem(cpu, cpus)) throw UsageError(*problem);
+  }
+  const PlatformFacts platform = probe_platform();
+  for (Variant v : {options.choice.send, options.choice.recv}) {
+    if (variant_uses_rdtscp(v) && !platform.cpuid.rdtscp) {
+      throw UnsupportedError("variant " + std::string(variant_name(v)) +
+                             " needs RDTSCP, which this CPU does not report (CPUID 80000001H EDX[27])");
+    }
+  }
+  // Opened before measuring: an output that cannot be created fails in a moment, not
+  // after the whole run.
+  OutputFile out(options.out);
+
+  Metadata header;
+  header.set("schema", std::string(kRunSchema));
+  header.set("tool_version", std::string(kToolVersion));
+  header.set("command", options.command_line);
+  add_platform_metadata(platform, header);
+  header.set("a", std::to_string(config.cpu_a));
+  header.set("b", std::to_string(config.cpu_b));
+  header.set("send", std::string(variant_name(options.choice.send)));
+  header.set("recv", std::string(variant_name(options.choice.recv)));
+  header.set("transport", std::string(transport_name(options.choice.transport)));
+  header.set("rounds", std::to_string(config.rounds));
+  header.set("warmup", std::to_string(config.warmup));
+  header.set("chunk_rounds", std::to_string(kChunkRounds));
+  header.set("timeout_ms", std::to_string(config.timeout.count()));
+  header.set("start_utc", utc_now());
+
+  const ExchangeResult result = run_exchange(options.choice, config);
+
+  Run run = assemble_run(result, config);
+  const QuantumEstimate qa = estimate_quantum(result.a.quantum_reads);
+  const QuantumEstimate qb = estimate_quantum(result.b.quantum_reads);
+  header.set("quantum_ticks", std::to_string(std::max(qa.quantum_ticks, qb.quantum_ticks)));
+  header.set("quantum_ticks_a", std::to_string(qa.quantum_ticks));
+  header.set("quantum_ticks_b", std::to_string(qb.quantum_ticks));
+  header.set("flags", std::string(kFlagLegend));
+  run.header = std::move(header);
+  Metadata trailer;
+  trailer.set("end_utc", utc_now());
+  for (const auto& [k, v] : run.trailer.entries()) trailer.set(k, v);
+  const bool complete = !run.trailer.get("error").has_value();
+  trailer.set("status", complete ? std::string(kStatusComplete) : "aborted");
+  run.trailer = std::move(trailer);
+
+  write_run(run, [&](std::string_view text) { out.write(text); });
+  out.commit();
+
+  // The human summary, on stderr.
+  const double hz = platform.tsc.hz;
+  std::cerr << "tscsync measure: CPU " << config.cpu_a << " -> CPU " << config.cpu_b << ", send "
+            << variant_name(options.choice.send) << ", recv " << variant_name(options.choice.recv) << ", "
+            << transport_name(options.choice.transport) << " transport\n";
+  if (!run.rounds.empty()) {
+    const RunSummary s = summarize(run.rounds);
+    const double seconds = static_cast<double>(s.span_ticks) / hz;
+    std::cerr << "  rounds        " << s.rounds << " (" << format_sig(static_cast<double>(s.rounds) / seconds / 1e6, 3)
+              << " M rounds/s)\n"
+              << "  rtt           min " << s.rtt_min_ticks << " ticks (" << ns_text(s.rtt_min_ticks, hz)
+              << "), median " << s.rtt_p50_ticks << " ticks (" << ns_text(s.rtt_p50_ticks, hz) << ")\n"
+              << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds)
+              << ", min " << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " ("
+              << per_million(s.rev_negative, s.rounds) << ", min " << s.rev_min_ticks << " ticks)\n"
+              << "  interference  " << *run.trailer.get("chunks_with_switches_a") << "+"
+              << *run.trailer.get("chunks_with_switches_b") << " of " << *run.trailer.get("chunks")
+              << " chunks with context switches (a+b), " << *run.trailer.get("chunks_with_migration")
+              << " with migration, " << s.stalls << " stall rounds\n";
+  }
+  std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", "
+            << qb.quantum_ticks << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz ("
+            << platform.tsc.source << ")\n";
+  if (!complete) {
+    std::cerr << "  ABORTED: " << *run.trailer.get("error") << "\n"
+              << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "
+              << run.rounds.size() << " rounds done, marked status: aborted\n";
+    return kExitRuntime;
+  }
+  std::cerr << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " (status: complete)\n";
+  return kExitOk;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,32 @@
+// `tscsync measure`: one ordered pair, every round saved.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "exchange.hpp"
+#include "run.hpp"
+
+namespace tscsync {
+
+struct MeasureOptions {
+  ExchangeChoice choice;
+  ExchangeConfig config;
+  std::string out;           // file path, or "-" for standard output
+  std::string command_line;  // as typed, for provenance
+};
+
+/// Validates, measures, writes the run and prints the summary to stderr.
+/// \returns the exit code: 0 for a complete run, 3 when the run was cut short (the
+///          rounds done are still written, with `status: aborted` and the reason).
+/// \throws UsageError (bad CPU), UnsupportedError (RDTSCP missing), IoError (output).
+int run_measure(const MeasureOptions& options);
+
+/// Turns what the two threads recorded into a Run: drops the warm-up rounds, merges
+/// t1..t4 by round index, sets the interference flags per chunk and the stall flags.
+/// Header metadata is left to the caller; the trailer gets the counts and the status.
+/// Pure: tested on fabricated records.
+Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config);
+
+}  // namespace tscsync
