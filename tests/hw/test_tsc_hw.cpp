@@ -1,0 +1,67 @@
+// Each read variant on one pinned CPU: never decreasing; RDTSCP's TSC_AUX names the CPU.
+#include <catch2/catch.hpp>
+
+#include <thread>
+
+#include "affinity.hpp"
+#include "hw_requirements.hpp"
+#include "variant.hpp"
+
+using namespace tscsync;
+
+namespace {
+
+/// Runs `f` on a new thread pinned to `cpu` and returns what it returns.
+template <class F>
+auto on_cpu(int cpu, F f) {
+  decltype(f()) result{};
+  std::string error;
+  std::thread t([&] {
+    try {
+      pin_this_thread(cpu);
+      result = f();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  t.join();
+  if (!error.empty()) FAIL(error);
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("every variant's reads never decrease on one pinned CPU") {
+  const int cpu = test::usable_cpus().front();
+  for (Variant v : kAllVariants) {
+    // cpuid_rdtsc exits to the hypervisor on every read under a VM: fewer reads.
+    const std::size_t n = v == Variant::cpuid_rdtsc ? 20000 : 1000000;
+    const std::size_t decreases = on_cpu(cpu, [&] {
+      return visit_variant(v, [&](auto policy) {
+        using P = decltype(policy);
+        std::size_t down = 0;
+        std::uint64_t prev = P::read();
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::uint64_t now = P::read();
+          down += now < prev;
+          prev = now;
+        }
+        return down;
+      });
+    });
+    INFO("variant " << variant_name(v) << " on CPU " << cpu);
+    CHECK(decreases == 0);
+  }
+}
+
+TEST_CASE("RDTSCP's TSC_AUX holds the CPU the thread is pinned to") {
+  for (int cpu : test::usable_cpus()) {
+    const std::uint32_t aux = on_cpu(cpu, [] {
+      std::uint32_t a = 0;
+      tsc::Rdtscp::read(a);
+      return a;
+    });
+    INFO("CPU " << cpu << ", TSC_AUX " << aux);
+    CHECK(static_cast<int>(aux & 0xfff) == cpu);  // Linux: (node << 12) | cpu
+  }
+}

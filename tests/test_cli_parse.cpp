@@ -1,0 +1,101 @@
+#include <catch2/catch.hpp>
+
+#include "cli.hpp"
+#include "errors.hpp"
+
+using namespace tscsync;
+
+namespace {
+
+MeasureOptions measure(std::vector<std::string> args) {
+  args.insert(args.begin(), {"tscsync", "measure"});
+  const cli::Command c = cli::parse(args);
+  REQUIRE(std::holds_alternative<MeasureOptions>(c));
+  return std::get<MeasureOptions>(c);
+}
+
+std::string error(std::vector<std::string> args) {
+  args.insert(args.begin(), "tscsync");
+  try {
+    cli::parse(args);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("measure options and their defaults") {
+  const MeasureOptions m = measure({"--cpus", "1,0", "--out", "run.csv"});
+  CHECK(m.config.cpu_a == 1);
+  CHECK(m.config.cpu_b == 0);
+  CHECK(m.choice.send == Variant::rdtsc);
+  CHECK(m.choice.recv == Variant::lfence_rdtsc);
+  CHECK(m.choice.transport == TransportKind::slot);
+  CHECK(m.config.rounds == 1000000);
+  CHECK(m.config.warmup == 10000);
+  CHECK(m.config.timeout.count() == 2000);
+  CHECK(m.out == "run.csv");
+  CHECK(m.command_line == "tscsync measure --cpus 1,0 --out run.csv");
+
+  const MeasureOptions v = measure({"--cpus", "0,1", "--variant", "rdtscp", "--rounds", "5", "--warmup", "0",
+                                    "--transport", "queue", "--timeout-ms", "10", "--out", "-"});
+  CHECK(v.choice.send == Variant::rdtscp);
+  CHECK(v.choice.recv == Variant::rdtscp);
+  CHECK(v.choice.transport == TransportKind::queue);
+  CHECK(v.config.rounds == 5);
+  CHECK(v.config.warmup == 0);
+  CHECK(v.config.timeout.count() == 10);
+
+  const MeasureOptions sr = measure({"--cpus", "0,1", "--send", "cpuid_rdtsc", "--recv", "rdtscp_lfence", "--out", "x"});
+  CHECK(sr.choice.send == Variant::cpuid_rdtsc);
+  CHECK(sr.choice.recv == Variant::rdtscp_lfence);
+}
+
+TEST_CASE("every variant name parses back to itself") {
+  for (Variant v : kAllVariants) {
+    CHECK(parse_variant(variant_name(v)) == v);
+    CHECK(measure({"--cpus", "0,1", "--variant", std::string(variant_name(v)), "--out", "x"}).choice.send == v);
+  }
+  CHECK(variant_list() ==
+        "rdtsc, rdtsc_lfence, lfence_rdtsc, lfence_rdtsc_lfence, rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc");
+}
+
+TEST_CASE("bad measure options say what is wrong") {
+  CHECK(error({"measure", "--cpus", "0", "--out", "x"}) ==
+        "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)");
+  CHECK(error({"measure", "--cpus", "0-2", "--out", "x"}) ==
+        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)");
+  CHECK(error({"measure", "--cpus", "x,1", "--out", "x"}) == "bad CPU list 'x,1' at character 1: expected a CPU number");
+  CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"}) ==
+        "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, "
+        "lfence_rdtsc_lfence, rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)");
+  CHECK(error({"measure", "--cpus", "0,1", "--recv", "RDTSC", "--out", "x"}).rfind("unknown variant 'RDTSC' for --recv", 0) == 0);
+  CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtsc", "--send", "rdtsc", "--out", "x"}) ==
+        "give --variant (both sides) or --send/--recv, not both");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "0", "--out", "x"}) == "--rounds 0 is out of range [1, 20000000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "-5", "--out", "x"}) ==
+        "--rounds '-5' is not an unsigned decimal number (expected one in [1, 20000000])");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "1e6", "--out", "x"}) ==
+        "--rounds '1e6' is not an unsigned decimal number (expected one in [1, 20000000])");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "99999999999999999999999", "--out", "x"}) ==
+        "--rounds 99999999999999999999999 is out of range [1, 20000000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--warmup", "", "--out", "x"}) ==
+        "--warmup '' is not an unsigned decimal number (expected one in [0, 20000000])");
+  CHECK(error({"measure", "--cpus", "0,1", "--timeout-ms", "0", "--out", "x"}) ==
+        "--timeout-ms 0 is out of range [1, 3600000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--transport", "pipe", "--out", "x"}) ==
+        "unknown transport 'pipe' (choose slot or queue)");
+  CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
+  CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
+  CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) == "The following argument was not expected: --bogus");
+  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: info, measure)");
+  CHECK(error({}) == "A subcommand is required");
+  CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
+}
+
+TEST_CASE("the command line is quoted for provenance") {
+  CHECK(cli::quote_command_line({"tscsync", "measure", "--out", "a b.csv", "--x", "it's", ""}) ==
+        "tscsync measure --out 'a b.csv' --x 'it'\\''s' ''");
+}
