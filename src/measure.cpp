@@ -178,6 +178,7 @@ int run_measure(const MeasureOptions& options) {
               << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds)
               << ", min " << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " ("
               << per_million(s.rev_negative, s.rounds) << ", min " << s.rev_min_ticks << " ticks)\n"
+              << "  rtt < 0       " << s.rtt_negative << " rounds (no offset explains these: a receive read ran early)\n"
               << "  interference  " << *run.trailer.get("chunks_with_switches_a") << "+"
               << *run.trailer.get("chunks_with_switches_b") << " of " << *run.trailer.get("chunks")
               << " chunks with context switches (a+b), " << *run.trailer.get("chunks_with_migration")

@@ -1,5 +1,6 @@
 # Runs one tscsync command line and checks its exit code and its stderr.
-#   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_NO_FILE=path] -P expect.cmake
+#   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
+#         [-DEXPECT_NO_FILE=path] -P expect.cmake
 execute_process(COMMAND ${COMMAND}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc STREQUAL "${EXPECT_RC}")
@@ -7,6 +8,9 @@ if(NOT rc STREQUAL "${EXPECT_RC}")
 endif()
 if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
   message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
+endif()
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+  message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}':\n${out}")
 endif()
 if(DEFINED EXPECT_NO_FILE AND EXISTS "${EXPECT_NO_FILE}")
   message(FATAL_ERROR "${EXPECT_NO_FILE} exists: a failed command left an output behind")
