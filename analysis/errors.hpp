@@ -40,3 +40,11 @@ struct UnsupportedError : std::runtime_error {
 };
 
 }  // namespace tscsync
+
+namespace tscsync {
+
+/// Prints `e` to stderr as "PROGRAM: error: ..." and returns its exit code:
+/// UsageError and InputError 2, UnsupportedError 4, anything else 3.
+int report_error(const char* program, const std::exception& e);
+
+}  // namespace tscsync

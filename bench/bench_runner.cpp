@@ -175,14 +175,7 @@ int main(int argc, char** argv) {
                   spread.c_str(), r.ratio >= 0.9 ? "" : "  (below the 90 % target)");
     }
     return 0;
-  } catch (const UsageError& e) {
-    std::cerr << "tscsync_bench: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const UnsupportedError& e) {
-    std::cerr << "tscsync_bench: unsupported: " << e.what() << "\n";
-    return kExitUnsupported;
   } catch (const std::exception& e) {
-    std::cerr << "tscsync_bench: error: " << e.what() << "\n";
-    return kExitRuntime;
+    return report_error("tscsync_bench", e);
   }
 }

@@ -1,5 +1,4 @@
 // tscsync: parse, dispatch, map errors to the documented exit codes.
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -14,17 +13,7 @@ int main(int argc, char** argv) {
     if (const auto* info = std::get_if<cli::InfoCommand>(&command)) return run_info(info->format);
     if (const auto* measure = std::get_if<MeasureOptions>(&command)) return run_measure(*measure);
     return kExitOk;
-  } catch (const UsageError& e) {
-    std::cerr << "tscsync: error: " << e.what() << "\n(run 'tscsync --help' or 'tscsync COMMAND --help')\n";
-    return kExitUsage;
-  } catch (const InputError& e) {
-    std::cerr << "tscsync: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const UnsupportedError& e) {
-    std::cerr << "tscsync: unsupported: " << e.what() << "\n";
-    return kExitUnsupported;
-  } catch (const std::exception& e) {  // IoError, RuntimeError, bad_alloc
-    std::cerr << "tscsync: error: " << e.what() << "\n";
-    return kExitRuntime;
+  } catch (const std::exception& e) {
+    return report_error("tscsync", e);
   }
 }
