@@ -31,6 +31,9 @@ namespace tscsync {
 inline constexpr std::uint64_t kChunkRounds = 4096;
 static_assert((kChunkRounds & (kChunkRounds - 1)) == 0);
 
+/// How long a thread that is ready waits for its partner to be ready, beyond the timeout.
+inline constexpr std::chrono::seconds kStartAllowance{60};
+
 /// Back-to-back reads each thread makes on its CPU before the run, for the quantum.
 inline constexpr std::size_t kQuantumReads = 1u << 16;
 
@@ -119,6 +122,9 @@ inline bool setup_side(int cpu, const ExchangeConfig& config, SideRecord& side, 
   }
   for (auto& r : side.quantum_reads) r = tsc::LfenceRdtsc::read();
   control.ready.fetch_add(1);
+  // The partner may still be pre-faulting hundreds of MB: the start allows far more than
+  // a reply does. A partner that failed its setup sets abort and ends this wait at once.
+  const auto start_limit = kStartAllowance + config.timeout;
   const auto start = std::chrono::steady_clock::now();
   while (control.ready.load() < 2) {
     if (control.abort.load()) {
@@ -126,9 +132,9 @@ inline bool setup_side(int cpu, const ExchangeConfig& config, SideRecord& side, 
       side.error = "CPU " + std::to_string(cpu) + " stopped before the first round because its partner failed";
       return false;
     }
-    if (std::chrono::steady_clock::now() - start > config.timeout) {
+    if (std::chrono::steady_clock::now() - start > start_limit) {
       side.error = "CPU " + std::to_string(cpu) + ": the partner thread did not start within " +
-                   std::to_string(config.timeout.count()) + " ms";
+                   std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(start_limit).count()) + " ms";
       control.abort.store(true);
       return false;
     }
