@@ -2,10 +2,13 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cmath>
+#include <map>
 #include <iostream>
 
 #include "cpu_list.hpp"
 #include "errors.hpp"
+#include "format.hpp"
 #include "version.hpp"
 
 namespace tscsync::cli {
@@ -14,6 +17,13 @@ namespace {
 /// Rounds are kept in memory until the run ends (32 bytes recorded, 48 assembled).
 constexpr std::uint64_t kMaxRounds = 20'000'000;
 constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
+
+OutputFormat format_option(const std::string& text, bool csv_allowed) {
+  if (text == "text") return OutputFormat::text;
+  if (text == "json") return OutputFormat::json;
+  if (text == "csv" && csv_allowed) return OutputFormat::csv;
+  throw UsageError("--format '" + text + "' is not " + (csv_allowed ? "text, json or csv" : "text or json"));
+}
 
 Variant variant_option(const std::string& option, const std::string& text) {
   if (auto v = parse_variant(text)) return *v;
@@ -34,6 +44,16 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
   }
   if (ec == std::errc::result_out_of_range || value < min || value > max) {
     throw UsageError(option + " " + text + " is out of range " + range);
+  }
+  return value;
+}
+
+double parse_real(const std::string& option, const std::string& text) {
+  double value = 0;
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+  if (text.empty() || ec != std::errc{} || ptr != last || !std::isfinite(value)) {
+    throw UsageError(option + " '" + text + "' is not a finite decimal number");
   }
   return value;
 }
@@ -88,12 +108,68 @@ Command parse(const std::vector<std::string>& args) {
       ->capture_default_str();
   measure->add_option("--out", out, "output file, or - for standard output")->required();
 
+  std::vector<std::string> files;
+  std::string analyze_format = "text", analyze_out = "-";
+  CLI::App* analyze = app.add_subcommand(
+      "analyze", "Analyse saved runs or imported rounds: offset and drift with hard bounds, negative "
+                 "latencies classified, distributions, a verdict per pair");
+  analyze->add_option("files", files, "runs (tscsync-run/1) or tables with t1,t2,t3,t4 columns; - reads stdin")
+      ->required();
+  analyze->add_option("--format", analyze_format, "text, json or csv")->capture_default_str();
+  analyze->add_option("--out", analyze_out, "output file, or - for standard output")->capture_default_str();
+
+  // simulate: every model parameter is an option; ranges are checked by simulate().
+  SimulateOptions sim;
+  std::string sim_rounds = std::to_string(sim.spec.rounds), sim_seed = std::to_string(sim.spec.seed);
+  std::string sim_quantum = std::to_string(sim.spec.quantum_ticks);
+  bool no_quantum_metadata = false;
+  CLI::App* simulate = app.add_subcommand(
+      "simulate", "Synthetic rounds with known offset, drift, quantum, delays, early reads and steps; "
+                  "the truth as JSON");
+  simulate->add_option("--rounds", sim_rounds, "rounds, at most 20000000")->capture_default_str();
+  simulate->add_option("--seed", sim_seed, "random seed")->capture_default_str();
+  simulate->add_option("--quantum-ticks", sim_quantum, "counter step q")->capture_default_str();
+  simulate->add_flag("--no-quantum-metadata", no_quantum_metadata, "leave quantum_ticks out: analyze infers it");
+  std::map<std::string, std::string> sim_reals;
+  const std::vector<std::tuple<std::string, double*, std::string>> real_options = {
+      {"--offset-ticks", &sim.spec.offset_ticks, "offset theta = TSC_b - TSC_a at the run's middle"},
+      {"--drift-ppb", &sim.spec.drift_ppb, "rate difference of b's counter"},
+      {"--fwd-base-ticks", &sim.spec.fwd.base_ticks, "a->b delay: the floor"},
+      {"--fwd-exp-mean-ticks", &sim.spec.fwd.exp_mean_ticks, "a->b delay: mean of the exponential part"},
+      {"--fwd-tail-fraction", &sim.spec.fwd.tail_fraction, "a->b delay: share with a Pareto(1.5) tail"},
+      {"--fwd-tail-scale-ticks", &sim.spec.fwd.tail_scale_ticks, "a->b delay: Pareto scale"},
+      {"--rev-base-ticks", &sim.spec.rev.base_ticks, "b->a delay: the floor"},
+      {"--rev-exp-mean-ticks", &sim.spec.rev.exp_mean_ticks, "b->a delay: mean of the exponential part"},
+      {"--rev-tail-fraction", &sim.spec.rev.tail_fraction, "b->a delay: share with a Pareto(1.5) tail"},
+      {"--rev-tail-scale-ticks", &sim.spec.rev.tail_scale_ticks, "b->a delay: Pareto scale"},
+      {"--turnaround-base-ticks", &sim.spec.turnaround_base_ticks, "b: t2 to t3, floor"},
+      {"--turnaround-exp-mean-ticks", &sim.spec.turnaround_exp_mean_ticks, "b: t2 to t3, exponential part"},
+      {"--gap-ticks", &sim.spec.gap_ticks, "a: t4 to the next t1, floor"},
+      {"--gap-exp-mean-ticks", &sim.spec.gap_exp_mean_ticks, "a: t4 to the next t1, exponential part"},
+      {"--early-t2-rate", &sim.spec.spec_b.rate, "share of t2 reads (b receiving) taken early"},
+      {"--early-t2-min-ticks", &sim.spec.spec_b.early_min_ticks, "how early at least"},
+      {"--early-t2-max-ticks", &sim.spec.spec_b.early_max_ticks, "how early at most"},
+      {"--early-t4-rate", &sim.spec.spec_a.rate, "share of t4 reads (a receiving) taken early"},
+      {"--early-t4-min-ticks", &sim.spec.spec_a.early_min_ticks, "how early at least"},
+      {"--early-t4-max-ticks", &sim.spec.spec_a.early_max_ticks, "how early at most"},
+      {"--step-ticks", &sim.spec.step_ticks, "offset jump during the run (0: none)"},
+      {"--step-at", &sim.spec.step_at_fraction, "when the jump happens, as a fraction of the run"},
+      {"--tsc-hz", &sim.spec.tsc_hz, "frequency written into the metadata (for ns figures)"},
+  };
+  for (const auto& [name, field, help] : real_options) {
+    sim_reals[name] = format_sig(*field, 17);
+    simulate->add_option(name, sim_reals[name], help)->capture_default_str();
+  }
+  simulate->add_option("--out", sim.out, "the rounds: a file, or - for standard output")->required();
+  simulate->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output")
+      ->capture_default_str();
+
   // CLI11 would call an unknown first word "not expected" or ask for a subcommand.
   if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
     try {
       app.get_subcommand(args[1]);
     } catch (const CLI::OptionNotFound&) {
-      throw UsageError("unknown command '" + args[1] + "' (commands: info, measure)");
+      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, info, measure, simulate)");
     }
   }
   std::vector<std::string> argv_rest(args.begin() + 1, args.end());
@@ -110,14 +186,15 @@ Command parse(const std::vector<std::string>& args) {
     throw UsageError(e.what());
   }
 
-  if (info->parsed()) {
-    InfoCommand cmd;
-    if (info_format == "json") {
-      cmd.format = OutputFormat::json;
-    } else if (info_format != "text") {
-      throw UsageError("--format '" + info_format + "' is not text or json");
-    }
-    return cmd;
+  if (info->parsed()) return InfoCommand{format_option(info_format, false)};
+  if (analyze->parsed()) return AnalyzeOptions{files, format_option(analyze_format, true), analyze_out};
+  if (simulate->parsed()) {
+    sim.spec.rounds = parse_count("--rounds", sim_rounds, 1, kMaxSimulatedRounds);
+    sim.spec.seed = parse_count("--seed", sim_seed, 0, UINT64_MAX);
+    sim.spec.quantum_ticks = parse_count("--quantum-ticks", sim_quantum, 1, 1'000'000);
+    sim.spec.include_quantum_metadata = !no_quantum_metadata;
+    for (const auto& [name, field, help] : real_options) *field = parse_real(name, sim_reals[name]);
+    return sim;
   }
 
   MeasureOptions m;

@@ -5,8 +5,10 @@
 #include <variant>
 #include <vector>
 
+#include "analyze_command.hpp"
 #include "info.hpp"
 #include "measure.hpp"
+#include "simulate_command.hpp"
 
 namespace tscsync::cli {
 
@@ -16,7 +18,7 @@ struct InfoCommand {
 /// Help or version was printed; nothing else to do.
 struct Printed {};
 
-using Command = std::variant<Printed, InfoCommand, MeasureOptions>;
+using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions>;
 
 /// Parses argv. Prints --help and --version itself (returning Printed).
 /// \throws UsageError with a message naming the option and the value at fault.
@@ -24,6 +26,10 @@ Command parse(const std::vector<std::string>& args);
 
 /// The command line as one shell-quoted string, for provenance.
 std::string quote_command_line(const std::vector<std::string>& args);
+
+/// Parses a decimal real option value ("1e6", "-150", "0.05"), locale-independent.
+/// \throws UsageError naming the option and the value.
+double parse_real(const std::string& option, const std::string& text);
 
 /// Parses an unsigned decimal option value within [min, max].
 /// \throws UsageError naming the option, the value and the range.

@@ -1,11 +1,9 @@
 // `tscsync info`: the platform facts a measurement depends on.
 #pragma once
 
-#include <string>
+#include "format.hpp"
 
 namespace tscsync {
-
-enum class OutputFormat { text, json };
 
 /// Prints the facts to stdout. \returns the exit code (0).
 int run_info(OutputFormat format);

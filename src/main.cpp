@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
     const cli::Command command = cli::parse(args);
     if (const auto* info = std::get_if<cli::InfoCommand>(&command)) return run_info(info->format);
     if (const auto* measure = std::get_if<MeasureOptions>(&command)) return run_measure(*measure);
+    if (const auto* analyze = std::get_if<AnalyzeOptions>(&command)) return run_analyze(*analyze);
+    if (const auto* simulate = std::get_if<SimulateOptions>(&command)) return run_simulate(*simulate);
     return kExitOk;
   } catch (const std::exception& e) {
     return report_error("tscsync", e);

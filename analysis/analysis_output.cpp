@@ -1,0 +1,210 @@
+#include "analysis_output.hpp"
+
+#include <cmath>
+
+#include "format.hpp"
+
+namespace tscsync {
+namespace {
+
+std::string ns_suffix(double ticks, double hz) {
+  return hz > 0 ? " (" + format_sig(ticks_to_ns(ticks, hz), 3) + " ns)" : "";
+}
+
+std::string range(double lo, double hi, int digits = 4) {
+  return "[" + format_sig(lo, digits) + ", " + format_sig(hi, digits) + "]";
+}
+
+void classes_line(std::string& out, const char* name, const DirectionClasses& c, const SignedHistogram& h) {
+  out += std::string("  ") + name + "  " + std::to_string(h.negative_count()) + " negative: " +
+         std::to_string(c.offset_explained) + " offset_explained, " + std::to_string(c.marginal) + " marginal, " +
+         std::to_string(c.causality_violation) + " causality_violation\n";
+}
+
+void evidence_block(std::string& out, const char* what, const Evidence& e, double hz) {
+  out += std::string("  worst ") + what + ": round " + std::to_string(e.seq) + ", " + std::to_string(e.value_ticks) +
+         " ticks, " + format_sig(e.beyond_band_ticks, 4) + " ticks beyond the band, " +
+         format_sig(static_cast<double>(e.since_start_ticks), 6) + " ticks into the run" +
+         (hz > 0 ? " (" + format_sig(static_cast<double>(e.since_start_ticks) / hz, 4) + " s)" : "") + "\n";
+  out += "      seq           t1           t2           t3           t4    fwd    rev    rtt\n";
+  for (const Round& r : e.around) {
+    char line[200];
+    std::snprintf(line, sizeof line, "    %c %-8llu %12llu %12llu %12llu %12llu %6lld %6lld %6lld\n",
+                  r.seq == e.seq ? '>' : ' ', static_cast<unsigned long long>(r.seq),
+                  static_cast<unsigned long long>(r.t1 % 1000000000000ull), static_cast<unsigned long long>(r.t2 % 1000000000000ull),
+                  static_cast<unsigned long long>(r.t3 % 1000000000000ull), static_cast<unsigned long long>(r.t4 % 1000000000000ull),
+                  static_cast<long long>(fwd_ticks(r)), static_cast<long long>(rev_ticks(r)), static_cast<long long>(rtt_ticks(r)));
+    out += line;
+  }
+}
+
+nlohmann::ordered_json distribution_json(const SignedHistogram& h) {
+  nlohmann::ordered_json j;
+  j["count"] = h.total();
+  j["min"] = h.min();
+  const std::vector<PercentileRow> rows = standard_percentiles(h);
+  for (const PercentileRow& row : rows) j["p" + format_sig(row.percentile, 6)] = row.value;
+  j["max"] = h.max();
+  j["mean"] = h.mean();
+  j["negative"] = h.negative_count();
+  // How many samples lie beyond each tail value: below kThinTailSamples it rests on a
+  // handful of rounds.
+  auto& tail = j["tail_samples"] = nlohmann::ordered_json::object();
+  for (const PercentileRow& row : rows) tail["p" + format_sig(row.percentile, 6)] = row.tail_samples;
+  return j;
+}
+
+nlohmann::ordered_json classes_json(const DirectionClasses& c) {
+  return {{"normal", c.normal},
+          {"offset_explained", c.offset_explained},
+          {"marginal", c.marginal},
+          {"causality_violation", c.causality_violation}};
+}
+
+nlohmann::ordered_json evidence_json(const std::optional<Evidence>& e) {
+  if (!e) return nullptr;
+  nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+  for (const Round& r : e->around) rounds.push_back({{"seq", r.seq}, {"t1", r.t1}, {"t2", r.t2}, {"t3", r.t3}, {"t4", r.t4}, {"flags", r.flags}});
+  return {{"seq", e->seq},
+          {"value_ticks", e->value_ticks},
+          {"beyond_band_ticks", e->beyond_band_ticks},
+          {"since_start_ticks", e->since_start_ticks},
+          {"rounds", rounds}};
+}
+
+}  // namespace
+
+std::string analysis_text(const PairAnalysis& p) {
+  const double hz = p.tsc_hz;
+  const HardBand& band = p.fit.band;
+  std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send + ", recv " + p.recv + ", " +
+                    std::to_string(p.rounds) + " rounds\n";
+  if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
+  out += "  verdict   " + p.verdict + "\n";
+  if (band.feasible) {
+    out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks" + ns_suffix(p.fit.line.offset_ticks, hz) +
+           ", band " + range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
+           (p.k == 1 ? std::string(" (hard: every round obeys it)")
+                     : " (robust: from the " + std::to_string(p.k) + "th smallest bounds per time bin)") + "\n";
+  } else {
+    out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks (no band: the bounds cross by " +
+           format_sig(-p.fit.line.margin_ticks, 4) + " ticks)\n";
+  }
+  if (p.zero_drift) {
+    out += "  drift     no detectable drift: |drift| < " +
+           format_sig(std::max(std::fabs(p.free_fit.band.drift_lo), std::fabs(p.free_fit.band.drift_hi)) * 1e9, 3) +
+           " ppb over " + format_sig(p.span_ticks, 4) + " ticks\n";
+  } else {
+    out += "  drift     " + format_sig(p.fit.line.drift * 1e9, 4) + " ppb, band " +
+           range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" +
+           (p.free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") + "\n";
+  }
+  out += "  margin    " + format_sig(p.fit.line.margin_ticks, 4) + " ticks (about the minimum one-way latency), quantum " +
+         std::to_string(p.quantum_ticks) + " (" + p.quantum_source + "), k = " + std::to_string(p.k) + "\n";
+  out += "  k-sweep  ";
+  for (const SweepStep& step : p.sweep) {
+    out += " k=" + std::to_string(step.k) + ": " +
+           (step.feasible ? format_sig(step.offset_ticks, 4) : std::string("crossed")) + ";";
+  }
+  out += " stable from k = " + std::to_string(p.k) + "; below that floor: " + std::to_string(p.below_floor_fwd) +
+         " fwd, " + std::to_string(p.below_floor_rev) + " rev rounds\n";
+  classes_line(out, "fwd", p.fwd_classes, p.fwd_ticks);
+  classes_line(out, "rev", p.rev_classes, p.rev_ticks);
+  out += "  rtt < -2q " + std::to_string(p.self_inconsistent) + " rounds (impossible for any offset)\n";
+  if (p.worst_fwd) evidence_block(out, "forward violation", *p.worst_fwd, hz);
+  if (p.worst_rev) evidence_block(out, "reverse violation", *p.worst_rev, hz);
+  if (p.worst_rtt) evidence_block(out, "rtt", *p.worst_rtt, hz);
+  out += "  ticks        min      p50      p99    p99.9      max\n";
+  for (const auto& [name, h] : {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-5s %9lld %8lld %8lld %8lld %8lld\n", name, static_cast<long long>(h->min()),
+                  static_cast<long long>(h->value_at_percentile(50)), static_cast<long long>(h->value_at_percentile(99)),
+                  static_cast<long long>(h->value_at_percentile(99.9)), static_cast<long long>(h->max()));
+    out += line;
+  }
+  return out;
+}
+
+nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs) {
+  nlohmann::ordered_json j;
+  j["schema"] = kAnalysisSchema;
+  auto& arr = j["pairs"] = nlohmann::ordered_json::array();
+  for (const PairAnalysis& p : pairs) {
+    const HardBand& band = p.fit.band;
+    nlohmann::ordered_json e;
+    e["source"] = p.source;
+    e["a"] = p.a;
+    e["b"] = p.b;
+    e["send"] = p.send;
+    e["recv"] = p.recv;
+    e["rounds"] = p.rounds;
+    e["complete"] = !p.incomplete.has_value();
+    if (p.incomplete) e["incomplete_reason"] = *p.incomplete;
+    e["quantum_ticks"] = p.quantum_ticks;
+    e["quantum_source"] = p.quantum_source;
+    e["tsc_hz"] = p.tsc_hz > 0 ? nlohmann::ordered_json(p.tsc_hz) : nlohmann::ordered_json(nullptr);
+    e["t_ref_tick"] = p.t_ref_tick;
+    e["band_feasible"] = band.feasible;
+    auto or_null = [&](double v) { return band.feasible ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+    e["offset_ticks"] = {{"estimate", p.fit.line.offset_ticks}, {"lo", or_null(band.offset_lo_ticks)}, {"hi", or_null(band.offset_hi_ticks)}};
+    if (p.tsc_hz > 0) {
+      e["offset_ns"] = {{"estimate", ticks_to_ns(p.fit.line.offset_ticks, p.tsc_hz)},
+                        {"lo", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_lo_ticks, p.tsc_hz)) : nullptr},
+                        {"hi", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_hi_ticks, p.tsc_hz)) : nullptr}};
+    }
+    const HardBand& drift_band = p.free_fit.band;
+    e["drift_ppb"] = {{"estimate", p.fit.line.drift * 1e9},
+                      {"lo", drift_band.feasible ? nlohmann::ordered_json(drift_band.drift_lo * 1e9) : nullptr},
+                      {"hi", drift_band.feasible ? nlohmann::ordered_json(drift_band.drift_hi * 1e9) : nullptr},
+                      {"detectable", !p.zero_drift},
+                      {"identifiable", !p.free_fit.line.drift_at_prior_bound}};
+    e["margin_ticks"] = p.fit.line.margin_ticks;
+    e["k"] = p.k;
+    e["below_floor"] = {{"fwd", p.below_floor_fwd}, {"rev", p.below_floor_rev}};
+    auto& sweep = e["k_sweep"] = nlohmann::ordered_json::array();
+    for (const SweepStep& s : p.sweep) {
+      sweep.push_back({{"k", s.k}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks}, {"margin_ticks", s.margin_ticks}});
+    }
+    e["fwd_ticks"] = distribution_json(p.fwd_ticks);
+    e["rev_ticks"] = distribution_json(p.rev_ticks);
+    e["rtt_ticks"] = distribution_json(p.rtt_ticks);
+    e["classes"] = {{"fwd", classes_json(p.fwd_classes)}, {"rev", classes_json(p.rev_classes)}};
+    e["self_inconsistent"] = p.self_inconsistent;
+    e["worst"] = {{"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
+    e["verdict"] = p.verdict;
+    arr.push_back(std::move(e));
+  }
+  return j;
+}
+
+std::string analysis_csv(const std::vector<PairAnalysis>& pairs) {
+  std::string out =
+      "source,a,b,send,recv,rounds,complete,quantum_ticks,offset_ticks,offset_lo_ticks,offset_hi_ticks,drift_ppb,"
+      "drift_lo_ppb,drift_hi_ppb,margin_ticks,rtt_min_ticks,rtt_p50_ticks,fwd_negative,rev_negative,"
+      "fwd_causality_violation,rev_causality_violation,self_inconsistent\n";
+  for (const PairAnalysis& p : pairs) {
+    const HardBand& band = p.fit.band;
+    auto opt = [&](double v) { return band.feasible ? format_sig(v, 10) : std::string(); };
+    const HardBand& db = p.free_fit.band;
+    auto dopt = [&](double v) { return db.feasible ? format_sig(v * 1e9, 6) : std::string(); };
+    // Fields with commas or quotes are quoted (file names may hold them).
+    std::string source = p.source;
+    if (source.find_first_of(",\"\n") != std::string::npos) {
+      std::string q = "\"";
+      for (char c : source) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+      source = q + "\"";
+    }
+    out += source + "," + p.a + "," + p.b + "," + p.send + "," + p.recv + "," + std::to_string(p.rounds) + "," +
+           (p.incomplete ? "no" : "yes") + "," + std::to_string(p.quantum_ticks) + "," +
+           format_sig(p.fit.line.offset_ticks, 10) + "," + opt(band.offset_lo_ticks) + "," + opt(band.offset_hi_ticks) +
+           "," + format_sig(p.fit.line.drift * 1e9, 6) + "," + dopt(db.drift_lo) + "," + dopt(db.drift_hi) + "," +
+           format_sig(p.fit.line.margin_ticks, 10) + "," + std::to_string(p.rtt_ticks.min()) + "," +
+           std::to_string(p.rtt_ticks.value_at_percentile(50)) + "," + std::to_string(p.fwd_ticks.negative_count()) +
+           "," + std::to_string(p.rev_ticks.negative_count()) + "," +
+           std::to_string(p.fwd_classes.causality_violation) + "," + std::to_string(p.rev_classes.causality_violation) +
+           "," + std::to_string(p.self_inconsistent) + "\n";
+  }
+  return out;
+}
+
+}  // namespace tscsync

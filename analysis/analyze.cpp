@@ -1,0 +1,295 @@
+#include "analyze.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "errors.hpp"
+#include "format.hpp"
+#include "quantum.hpp"
+#include "run_format.hpp"
+
+namespace tscsync {
+namespace {
+
+/// Time bins of the robust envelopes (reference/estimators.md §5).
+constexpr std::size_t kBins = 128;
+/// k = 1 is every round (the exact hard band); larger k keep the k-th order statistic per
+/// bin, so up to k - 1 too-small values per bin cannot cut into the envelope.
+constexpr std::array<std::uint64_t, 7> kSweep = {1, 2, 4, 8, 16, 32, 64};
+/// Rounds either side of a worst case kept as evidence.
+constexpr std::size_t kEvidenceRounds = 3;
+/// Rounds read for the quantum when the metadata does not give it.
+constexpr std::size_t kQuantumRounds = 200000;
+
+struct Bounds {
+  std::vector<Point> upper;  // forward: theta(x) <= U = t2 - t1, x = t1 - t_ref
+  std::vector<Point> lower;  // reverse: theta(x) >= L = t3 - t4, x = t4 - t_ref
+};
+
+std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
+
+void sort_by_x(std::vector<Point>& v) {
+  std::sort(v.begin(), v.end(), [](const Point& p, const Point& q) { return p.x < q.x; });
+}
+
+Bounds all_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref) {
+  Bounds b;
+  b.upper.reserve(rounds.size());
+  b.lower.reserve(rounds.size());
+  for (const Round& r : rounds) {
+    b.upper.push_back({x_of(r.t1, t_ref), fwd_ticks(r)});
+    b.lower.push_back({x_of(r.t4, t_ref), -rev_ticks(r)});
+  }
+  sort_by_x(b.upper);
+  sort_by_x(b.lower);
+  return b;
+}
+
+/// Per time bin (by round index), the k-th smallest forward bound and the k-th largest
+/// reverse bound, at their own times. \pre every bin holds at least k rounds.
+Bounds kth_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref, std::uint64_t k) {
+  Bounds b;
+  std::vector<Point> bin;
+  const std::size_t n = rounds.size();
+  for (std::size_t i = 0; i < kBins; ++i) {
+    const std::size_t first = i * n / kBins;
+    const std::size_t last = (i + 1) * n / kBins;
+    if (last - first < k) continue;
+    const auto kth = static_cast<std::ptrdiff_t>(k - 1);
+    bin.clear();
+    for (std::size_t j = first; j < last; ++j) bin.push_back({x_of(rounds[j].t1, t_ref), fwd_ticks(rounds[j])});
+    std::nth_element(bin.begin(), bin.begin() + kth, bin.end(), [](const Point& p, const Point& q) { return p.y < q.y; });
+    b.upper.push_back(bin[static_cast<std::size_t>(kth)]);
+    bin.clear();
+    for (std::size_t j = first; j < last; ++j) bin.push_back({x_of(rounds[j].t4, t_ref), -rev_ticks(rounds[j])});
+    std::nth_element(bin.begin(), bin.begin() + kth, bin.end(), [](const Point& p, const Point& q) { return p.y > q.y; });
+    b.lower.push_back(bin[static_cast<std::size_t>(kth)]);
+  }
+  sort_by_x(b.upper);
+  sort_by_x(b.lower);
+  return b;
+}
+
+/// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
+/// b's reads t2, t3, t2, ... are each non-decreasing, so their differences are whole
+/// steps of that counter.
+std::int64_t infer_quantum(const std::vector<Round>& rounds) {
+  const std::size_t n = std::min(rounds.size(), kQuantumRounds);
+  std::vector<std::uint64_t> a_reads, b_reads;
+  a_reads.reserve(2 * n);
+  b_reads.reserve(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a_reads.push_back(rounds[i].t1);
+    a_reads.push_back(rounds[i].t4);
+    b_reads.push_back(rounds[i].t2);
+    b_reads.push_back(rounds[i].t3);
+  }
+  const std::uint64_t q = std::max(estimate_quantum(a_reads).quantum_ticks, estimate_quantum(b_reads).quantum_ticks);
+  return static_cast<std::int64_t>(q);
+}
+
+std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
+  const auto v = run.header.get(key);
+  if (!v) return std::nullopt;
+  std::int64_t out = 0;
+  const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+  if (ec != std::errc{} || ptr != v->data() + v->size()) return std::nullopt;
+  return out;
+}
+
+Evidence make_evidence(const std::vector<Round>& rounds, std::size_t i, std::int64_t value, double beyond) {
+  Evidence e;
+  e.seq = rounds[i].seq;
+  e.value_ticks = value;
+  e.beyond_band_ticks = beyond;
+  e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
+  const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
+  const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
+  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first), rounds.begin() + static_cast<std::ptrdiff_t>(last));
+  return e;
+}
+
+std::string ticks_and_ns(double ticks, double hz) {
+  std::string s = format_sig(ticks, 4) + " ticks";
+  if (hz > 0) s += " (" + format_sig(ticks_to_ns(ticks, hz), 3) + " ns)";
+  return s;
+}
+
+std::string verdict_of(const PairAnalysis& p) {
+  const HardBand& band = p.fit.band;
+  const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
+  if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
+    std::string v = "unsafe reads: causality violated under this variant (send " + p.send + ", recv " + p.recv + "): " +
+                    std::to_string(p.fwd_classes.causality_violation) + " forward and " +
+                    std::to_string(p.rev_classes.causality_violation) +
+                    " reverse one-way latencies below every offset the rest of the run allows";
+    if (p.self_inconsistent > 0) v += ", " + std::to_string(p.self_inconsistent) + " rounds impossible for any offset";
+    if (!band.feasible) v += "; no line fits every bound even with k = " + std::to_string(p.k);
+    return v;
+  }
+  const double ppb_lo = band.drift_lo * 1e9, ppb_hi = band.drift_hi * 1e9;
+  std::string v;
+  const std::string range = "[" + format_sig(band.offset_lo_ticks, 4) + ", " + format_sig(band.offset_hi_ticks, 4) + "] ticks";
+  if (!p.zero_drift) {
+    v = "drifting by " + format_sig(p.fit.line.drift * 1e9, 3) + " ppb (band " + format_sig(ppb_lo, 3) + " to " +
+        format_sig(ppb_hi, 3) + " ppb)";
+  } else if (band.offset_lo_ticks <= 0 && band.offset_hi_ticks >= 0) {
+    v = "synchronized within the band: the offset lies in " + range + ", which contains 0";
+  } else {
+    v = "offset of " + ticks_and_ns(p.fit.line.offset_ticks, p.tsc_hz) + ": b's counter is " +
+        (p.fit.line.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
+  }
+  const std::uint64_t negatives = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
+  if (negatives > 0) {
+    const std::uint64_t explained = p.fwd_classes.offset_explained + p.rev_classes.offset_explained;
+    const std::uint64_t marginal = p.fwd_classes.marginal + p.rev_classes.marginal;
+    v += "; " + std::to_string(negatives) + " negative one-way latencies, none beyond the band (" +
+         std::to_string(explained) + " explained by any offset in it, " + std::to_string(marginal) +
+         " by some: not proof of early reads)";
+  }
+  return v;
+}
+
+}  // namespace
+
+double ticks_to_ns(double ticks, double tsc_hz) {
+  return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
+}
+
+PairAnalysis analyze_run(const Run& run, const std::string& source) {
+  if (run.rounds.empty()) throw InputError(source + ": no rounds to analyse");
+  PairAnalysis p;
+  p.source = source;
+  p.a = std::string(run.header.get("a").value_or("?"));
+  p.b = std::string(run.header.get("b").value_or("?"));
+  p.send = std::string(run.header.get("send").value_or("?"));
+  p.recv = std::string(run.header.get("recv").value_or("?"));
+  p.rounds = run.rounds.size();
+  p.incomplete = incomplete_reason(run);
+  const std::vector<Round>& rounds = run.rounds;
+
+  if (const auto q = metadata_int(run, "quantum_ticks"); q && *q >= 1) {
+    p.quantum_ticks = *q;
+    p.quantum_source = "metadata";
+  } else {
+    p.quantum_ticks = infer_quantum(rounds);
+    p.quantum_source = "inferred";
+  }
+  p.tsc_hz = static_cast<double>(metadata_int(run, "tsc_hz").value_or(0));
+  const std::int64_t q = p.quantum_ticks;
+
+  // The reference time: the middle of the run on a's counter. Offsets are reported there.
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+  for (const Round& r : rounds) {
+    first = std::min(first, r.t1);
+    last = std::max(last, r.t4);
+  }
+  p.t_ref_tick = first + (last - first) / 2;
+  p.span_ticks = static_cast<double>(last - first);
+
+  // The k-sweep: the smallest k whose fit is feasible and agrees with the next k within
+  // half a quantum (at least half a tick).
+  const double tolerance = std::max(static_cast<double>(q) / 2, 0.5);
+  std::vector<EnvelopeFit> fits;
+  std::vector<Bounds> bounds;
+  for (std::uint64_t k : kSweep) {
+    if (k > 1 && rounds.size() / kBins < 2 * k) break;
+    bounds.push_back(k == 1 ? all_bounds(rounds, p.t_ref_tick) : kth_bounds(rounds, p.t_ref_tick, k));
+    fits.push_back(fit_envelopes(bounds.back().upper, bounds.back().lower, q));
+    p.sweep.push_back({k, fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
+  }
+  std::size_t chosen = fits.size() - 1;
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    if (!fits[i].band.feasible) continue;
+    const bool stable = i + 1 == fits.size() || std::fabs(fits[i].line.offset_ticks - fits[i + 1].line.offset_ticks) <= tolerance;
+    if (stable) {
+      chosen = i;
+      break;
+    }
+  }
+  p.k = kSweep[chosen];
+  p.free_fit = fits[chosen];
+  // No detectable drift when 0 lies in the drift band: refit with the drift fixed at 0.
+  const HardBand& free_band = p.free_fit.band;
+  p.zero_drift = free_band.feasible && free_band.drift_lo <= 0 && free_band.drift_hi >= 0;
+  // The estimate comes from the zero-drift refit; the band stays the drift-free one, which
+  // holds the truth whatever the drift within the band (the zero-drift band would assume
+  // the drift is exactly 0). At x = 0 the refit's offset lies inside it.
+  p.fit = p.free_fit;
+  if (p.zero_drift) p.fit.line = fit_zero_drift(bounds[chosen].upper, bounds[chosen].lower, q).line;
+
+  // Classes: a negative latency is judged against the band at its own time.
+  const EnvelopeFit& fit = p.fit;
+  auto lo_at = [&](double x) { return fit.band.feasible ? fit.band.offset_lo_at(x) : fit.line.at(x); };
+  auto hi_at = [&](double x) { return fit.band.feasible ? fit.band.offset_hi_at(x) : fit.line.at(x); };
+  double worst_fwd = 0, worst_rev = 0;
+  std::int64_t worst_rtt = -2 * q;
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    const Round& r = rounds[i];
+    const std::int64_t fwd = fwd_ticks(r), rev = rev_ticks(r), rtt = rtt_ticks(r);
+    p.fwd_ticks.record(fwd);
+    p.rev_ticks.record(rev);
+    p.rtt_ticks.record(rtt);
+    if (fwd >= 0) {
+      ++p.fwd_classes.normal;
+    } else {
+      const auto x = static_cast<double>(x_of(r.t1, p.t_ref_tick));
+      const double top = static_cast<double>(fwd + q);  // theta(x) <= fwd + q
+      if (top >= hi_at(x)) {
+        ++p.fwd_classes.offset_explained;
+      } else if (top >= lo_at(x)) {
+        ++p.fwd_classes.marginal;
+      } else {
+        ++p.fwd_classes.causality_violation;
+        p.fwd_violation_seqs.push_back(r.seq);
+        const double beyond = lo_at(x) - top;
+        if (beyond > worst_fwd) {
+          worst_fwd = beyond;
+          p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
+        }
+      }
+    }
+    if (rev >= 0) {
+      ++p.rev_classes.normal;
+    } else {
+      const auto x = static_cast<double>(x_of(r.t4, p.t_ref_tick));
+      const double bottom = static_cast<double>(-rev - q);  // theta(x) >= -rev - q
+      if (bottom <= lo_at(x)) {
+        ++p.rev_classes.offset_explained;
+      } else if (bottom <= hi_at(x)) {
+        ++p.rev_classes.marginal;
+      } else {
+        ++p.rev_classes.causality_violation;
+        p.rev_violation_seqs.push_back(r.seq);
+        const double beyond = bottom - hi_at(x);
+        if (beyond > worst_rev) {
+          worst_rev = beyond;
+          p.worst_rev = make_evidence(rounds, i, rev, beyond);
+        }
+      }
+    }
+    if (rtt < -2 * q) {
+      ++p.self_inconsistent;
+      if (rtt < worst_rtt) {
+        worst_rtt = rtt;
+        p.worst_rtt = make_evidence(rounds, i, rtt, static_cast<double>(-2 * q - rtt));
+      }
+    }
+  }
+  // What the robust envelope set aside: bounds below the chosen free fit's supporting
+  // lines by more than the quantum (for k = 1 there are none).
+  const LineEstimate& robust = p.free_fit.line;
+  for (const Round& r : rounds) {
+    const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
+    const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
+    p.below_floor_fwd += static_cast<double>(fwd_ticks(r) + q) < robust.at(x1) + robust.margin_ticks;
+    p.below_floor_rev += static_cast<double>(-rev_ticks(r) - q) > robust.at(x4) - robust.margin_ticks;
+  }
+  p.verdict = verdict_of(p);
+  return p;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,85 @@
+// The analysis of one run (one ordered pair): offset and drift with the hard band,
+// negative one-way latencies classified, distributions, and a verdict in plain words.
+// Pure: the same Run gives the same PairAnalysis, in-process or from a saved file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fit.hpp"
+#include "histogram.hpp"
+#include "run.hpp"
+
+namespace tscsync {
+
+/// Counts of one direction's one-way latencies by class (reference/estimators.md §6.3).
+struct DirectionClasses {
+  std::uint64_t normal = 0;               // >= 0
+  std::uint64_t offset_explained = 0;     // < 0, but consistent with every offset in the band
+  std::uint64_t marginal = 0;             // inside the band: feasible, below the envelope
+  std::uint64_t causality_violation = 0;  // below every offset the band allows: an early read
+};
+
+/// The worst case of a kind, with the raw rounds around it.
+struct Evidence {
+  std::uint64_t seq = 0;          // the round
+  std::int64_t value_ticks = 0;   // its one-way latency (or rtt)
+  double beyond_band_ticks = 0;   // how far past the band's edge (violations)
+  std::uint64_t since_start_ticks = 0;  // a's ticks from the first round's t1
+  std::vector<Round> around;      // up to 3 rounds either side, and the round itself
+};
+
+/// One step of the k-sweep: the fit on the k-th smallest forward bound and k-th largest
+/// reverse bound per time bin (k = 1: every round).
+struct SweepStep {
+  std::uint64_t k = 1;
+  bool feasible = false;
+  double offset_ticks = 0;
+  double margin_ticks = 0;
+};
+
+struct PairAnalysis {
+  std::string source;  // file name
+  std::string a, b, send, recv;  // from the metadata; "?" when absent
+  std::uint64_t rounds = 0;
+  std::optional<std::string> incomplete;  // why the run is not complete
+  std::int64_t quantum_ticks = 1;
+  std::string quantum_source;  // "metadata" or "inferred"
+  double tsc_hz = 0;           // 0: unknown, no ns figures
+  std::uint64_t t_ref_tick = 0;  // the reference time: middle of the run on a's counter
+  double span_ticks = 0;
+
+  std::vector<SweepStep> sweep;  // every k tried
+  std::uint64_t k = 1;           // the k chosen: the fit is stable from there on
+  EnvelopeFit free_fit;          // drift free, on the chosen constraint set
+  EnvelopeFit fit;               // the reported fit: free_fit's band, and its line or,
+                                 // with no detectable drift, the zero-drift refit's line
+  bool zero_drift = false;       // no detectable drift: 0 lies in the drift band
+
+  DirectionClasses fwd_classes;
+  DirectionClasses rev_classes;
+  std::uint64_t self_inconsistent = 0;  // rounds with rtt < -2q: impossible for any offset
+  std::uint64_t below_floor_fwd = 0;    // forward bounds below the chosen robust envelope
+  std::uint64_t below_floor_rev = 0;    // (by more than q): what the k-sweep set aside
+  std::vector<std::uint64_t> fwd_violation_seqs;  // every round with a forward violation
+  std::vector<std::uint64_t> rev_violation_seqs;  // every round with a reverse violation
+  std::optional<Evidence> worst_fwd;    // most negative forward latency beyond the band
+  std::optional<Evidence> worst_rev;
+  std::optional<Evidence> worst_rtt;    // most negative rtt when self-inconsistent
+
+  SignedHistogram fwd_ticks;
+  SignedHistogram rev_ticks;
+  SignedHistogram rtt_ticks;
+
+  std::string verdict;
+};
+
+/// Analyses one run. \throws InputError when the run has no rounds.
+PairAnalysis analyze_run(const Run& run, const std::string& source);
+
+/// Ticks to nanoseconds with the run's frequency; NaN when the frequency is unknown.
+double ticks_to_ns(double ticks, double tsc_hz);
+
+}  // namespace tscsync

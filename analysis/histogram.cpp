@@ -1,0 +1,186 @@
+#include "histogram.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace tscsync {
+
+namespace {
+
+using H = LogLinearHistogram;
+
+/// HdrHistogram_c get_bucket_index: 0 for values below kSubBucketCount, then one more per
+/// doubling. OR-ing the mask in keeps values below it in bucket 0 (and makes 0 valid).
+int bucket_index(std::uint64_t value) {
+  return 64 - std::countl_zero(value | H::kSubBucketMask) - H::kUnitMagnitude -
+         (H::kSubBucketHalfCountMagnitude + 1);
+}
+
+/// HdrHistogram_c get_sub_bucket_index: in [kSubBucketHalfCount, kSubBucketCount) for
+/// bucket >= 1, in [0, kSubBucketCount) for bucket 0.
+std::uint64_t sub_bucket_index(std::uint64_t value, int bucket) {
+  return value >> (bucket + H::kUnitMagnitude);
+}
+
+// Rounding a percentile to this many units per percent keeps every percentile anyone
+// prints (99.9999 is 99'999'900) and leaves the rank computation in 64-bit integers.
+constexpr double kUnitsPerPercent = 1'000'000;
+constexpr std::uint64_t kUnitsHundredPercent = 100'000'000;
+
+}  // namespace
+
+static_assert(LogLinearHistogram::kSubBucketCount == 2048);
+static_assert(LogLinearHistogram::kSubBucketMask == 2047);
+
+LogLinearHistogram::LogLinearHistogram() : counts_(kCountsLength, 0) {}
+
+std::size_t LogLinearHistogram::counts_index(std::uint64_t value) {
+  const int bucket = bucket_index(value);
+  const std::uint64_t sub = sub_bucket_index(value, bucket);
+  // Bucket 0 uses all kSubBucketCount sub-buckets, every later bucket only its upper
+  // half (its lower half would repeat the previous bucket at a coarser step).
+  const std::uint64_t bucket_base = static_cast<std::uint64_t>(bucket + 1) << kSubBucketHalfCountMagnitude;
+  return static_cast<std::size_t>(bucket_base + sub - kSubBucketHalfCount);
+}
+
+std::uint64_t LogLinearHistogram::value_from_counts_index(std::size_t index) {
+  int bucket = static_cast<int>(index >> kSubBucketHalfCountMagnitude) - 1;
+  std::uint64_t sub = (index & (kSubBucketHalfCount - 1)) + kSubBucketHalfCount;
+  if (bucket < 0) {  // the lower half of bucket 0
+    sub -= kSubBucketHalfCount;
+    bucket = 0;
+  }
+  return sub << (bucket + kUnitMagnitude);
+}
+
+std::uint64_t LogLinearHistogram::lowest_equivalent(std::uint64_t value) {
+  const int bucket = bucket_index(value);
+  return sub_bucket_index(value, bucket) << (bucket + kUnitMagnitude);
+}
+
+std::uint64_t LogLinearHistogram::highest_equivalent(std::uint64_t value) {
+  // The sub-bucket width is 2^(bucket + unit_magnitude). The top bucket (53, for values
+  // >= 2^63) ends exactly at 2^64 - 1, so the sum cannot wrap.
+  const std::uint64_t width = std::uint64_t{1} << (bucket_index(value) + kUnitMagnitude);
+  return lowest_equivalent(value) + (width - 1);
+}
+
+void LogLinearHistogram::record(std::uint64_t value, std::uint64_t count) {
+  if (count == 0) return;
+  std::size_t index = kCountsLength - 1;
+  if (value > kHighestTrackableValue) {
+    overflow_ += count;
+  } else {
+    index = counts_index(value);
+  }
+  counts_[index] += count;
+  total_ += count;
+  min_ = std::min(min_, value);
+  max_ = std::max(max_, value);
+}
+
+std::uint64_t LogLinearHistogram::count_at_index(std::size_t index) const {
+  return index < counts_.size() ? counts_[index] : 0;
+}
+
+std::size_t LogLinearHistogram::index_at_rank(std::uint64_t rank) const {
+  if (total_ == 0) return 0;
+  rank = std::clamp<std::uint64_t>(rank, 1, total_);
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    seen += counts_[i];
+    if (seen >= rank) return i;
+  }
+  return counts_.size() - 1;  // only if the counters wrapped past 2^64 samples
+}
+
+std::uint64_t LogLinearHistogram::value_at_rank(std::uint64_t rank) const {
+  if (total_ == 0) return 0;
+  rank = std::clamp<std::uint64_t>(rank, 1, total_);
+  // The extremes are known exactly; a bucket would only widen them.
+  if (rank == 1) return min_;
+  if (rank == total_) return max_;
+  const std::uint64_t high = highest_equivalent(value_from_counts_index(index_at_rank(rank)));
+  return std::clamp(high, min_, max_);
+}
+
+void SignedHistogram::record(std::int64_t value, std::uint64_t count) {
+  if (count == 0) return;
+  if (value < 0) {
+    // Two's-complement negation in unsigned arithmetic: exact for INT64_MIN too (2^63).
+    negatives_.record(0 - static_cast<std::uint64_t>(value), count);
+  } else {
+    non_negatives_.record(static_cast<std::uint64_t>(value), count);
+  }
+  min_ = std::min(min_, value);
+  max_ = std::max(max_, value);
+  sum_ += static_cast<Int128>(value) * static_cast<Int128>(count);
+}
+
+double SignedHistogram::mean() const {
+  const std::uint64_t n = total();
+  if (n == 0) return 0;
+  return static_cast<double>(static_cast<long double>(sum_) / static_cast<long double>(n));
+}
+
+std::int64_t SignedHistogram::value_at_rank(std::uint64_t rank) const {
+  const std::uint64_t n = total();
+  if (n == 0) return 0;
+  rank = std::clamp<std::uint64_t>(rank, 1, n);
+  if (rank == 1) return min_;
+  if (rank == n) return max_;
+  const std::uint64_t n_negative = negatives_.total();
+  std::int64_t value = 0;
+  if (rank <= n_negative) {
+    // Signed rank r among the negatives is magnitude rank n_negative - r + 1. The
+    // bucket's signed upper end is minus its lowest magnitude (at most 2^62: record()
+    // clamps larger magnitudes into that bucket), so the negation cannot overflow.
+    const std::uint64_t magnitude_rank = n_negative - rank + 1;
+    const std::uint64_t low = H::value_from_counts_index(negatives_.index_at_rank(magnitude_rank));
+    value = -static_cast<std::int64_t>(low);
+  } else {
+    // At most 2^62 + 2^52 - 1, the end of the clamped top bucket: fits in int64.
+    const std::uint64_t low =
+        H::value_from_counts_index(non_negatives_.index_at_rank(rank - n_negative));
+    value = static_cast<std::int64_t>(H::highest_equivalent(low));
+  }
+  return std::clamp(value, min_, max_);
+}
+
+std::int64_t SignedHistogram::value_at_percentile(double percentile) const {
+  return value_at_rank(rank_for_percentile(percentile, total()));
+}
+
+std::uint64_t rank_for_percentile(double percentile, std::uint64_t total) {
+  if (total == 0) return 0;
+  std::uint64_t units = 0;  // the percentile in millionths of a percent, [0, 10^8]
+  if (!(percentile > 0)) {  // also NaN
+    units = 0;
+  } else if (!(percentile < 100)) {
+    units = kUnitsHundredPercent;
+  } else {
+    units = static_cast<std::uint64_t>(std::llround(percentile * kUnitsPerPercent));
+    units = std::min(units, kUnitsHundredPercent);
+  }
+  // ceil(units * total / 10^8) without a 128-bit product: split total = q * 10^8 + r.
+  // units * q <= total and units * r < 10^16, so nothing overflows.
+  const std::uint64_t q = total / kUnitsHundredPercent;
+  const std::uint64_t r = total % kUnitsHundredPercent;
+  const std::uint64_t rank = units * q + (units * r + kUnitsHundredPercent - 1) / kUnitsHundredPercent;
+  return std::max<std::uint64_t>(rank, 1);
+}
+
+std::vector<PercentileRow> standard_percentiles(const SignedHistogram& histogram) {
+  std::vector<PercentileRow> rows;
+  const std::uint64_t n = histogram.total();
+  if (n == 0) return rows;
+  rows.reserve(kStandardPercentiles.size());
+  for (const double p : kStandardPercentiles) {
+    const std::uint64_t rank = rank_for_percentile(p, n);
+    rows.push_back({p, histogram.value_at_rank(rank), n - rank});
+  }
+  return rows;
+}
+
+}  // namespace tscsync
