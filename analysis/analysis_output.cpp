@@ -114,6 +114,9 @@ std::string analysis_text(const PairAnalysis& p) {
   if (p.worst_fwd) evidence_block(out, "forward violation", *p.worst_fwd, hz);
   if (p.worst_rev) evidence_block(out, "reverse violation", *p.worst_rev, hz);
   if (p.worst_rtt) evidence_block(out, "rtt", *p.worst_rtt, hz);
+  out += "  longest   ";
+  for (const auto& [seq, rtt] : p.longest_rounds) out += " " + std::to_string(rtt) + " (round " + std::to_string(seq) + ")";
+  out += " ticks of rtt\n";
   out += "  ticks        min      p50      p99    p99.9      max\n";
   for (const auto& [name, h] : {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
     char line[160];
@@ -171,6 +174,8 @@ nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs) {
     e["classes"] = {{"fwd", classes_json(p.fwd_classes)}, {"rev", classes_json(p.rev_classes)}};
     e["self_inconsistent"] = p.self_inconsistent;
     e["worst"] = {{"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
+    auto& longest = e["longest_rounds"] = nlohmann::ordered_json::array();
+    for (const auto& [seq, rtt] : p.longest_rounds) longest.push_back({{"seq", seq}, {"rtt_ticks", rtt}});
     e["verdict"] = p.verdict;
     arr.push_back(std::move(e));
   }

@@ -221,10 +221,30 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
   p.fit = p.free_fit;
   if (p.zero_drift) p.fit.line = fit_zero_drift(bounds[chosen].upper, bounds[chosen].lower, q).line;
 
-  // Classes: a negative latency is judged against the band at its own time.
+  // Classes: a one-way latency below every offset the band allows at its time is a
+  // causality violation whatever its sign (with b's counter far ahead, an early t2 can
+  // still give a positive fwd); otherwise a non-negative one is normal and a negative
+  // one is explained by every offset in the band, or by some (marginal).
   const EnvelopeFit& fit = p.fit;
   auto lo_at = [&](double x) { return fit.band.feasible ? fit.band.offset_lo_at(x) : fit.line.at(x); };
   auto hi_at = [&](double x) { return fit.band.feasible ? fit.band.offset_hi_at(x) : fit.line.at(x); };
+  // Cheap bounds over the whole run: lo_at(x) <= lo_cap and hi_at(x) >= hi_floor, from any
+  // one corner's line (lo is the minimum and hi the maximum over corners), so most rounds
+  // need no per-round evaluation.
+  const double x_min = static_cast<double>(x_of(first, p.t_ref_tick));
+  const double x_max = static_cast<double>(x_of(last, p.t_ref_tick));
+  const auto [drift0, offset0] = fit.band.feasible ? fit.band.vertices.front()
+                                                  : std::pair{fit.line.drift, fit.line.offset_ticks};
+  const double lo_cap = std::max(offset0 + drift0 * x_min, offset0 + drift0 * x_max);
+  const double hi_floor = std::min(offset0 + drift0 * x_min, offset0 + drift0 * x_max);
+  // What the robust envelope set aside: bounds beyond the chosen free fit's supporting
+  // lines by more than the quantum (for k = 1 there are none).
+  const LineEstimate& robust = p.free_fit.line;
+  // A min-heap on rtt of the longest rounds so far: its top is the shortest kept.
+  auto longer = [](const std::pair<std::uint64_t, std::int64_t>& x, const std::pair<std::uint64_t, std::int64_t>& y) {
+    return x.second > y.second;
+  };
+  std::vector<std::pair<std::uint64_t, std::int64_t>>& longest = p.longest_rounds;
   double worst_fwd = 0, worst_rev = 0;
   std::int64_t worst_rtt = -2 * q;
   for (std::size_t i = 0; i < rounds.size(); ++i) {
@@ -233,44 +253,50 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
     p.fwd_ticks.record(fwd);
     p.rev_ticks.record(rev);
     p.rtt_ticks.record(rtt);
-    if (fwd >= 0) {
+    if (longest.size() < kLongestRounds) {
+      longest.emplace_back(r.seq, rtt);
+      std::push_heap(longest.begin(), longest.end(), longer);
+    } else if (rtt > longest.front().second) {
+      std::pop_heap(longest.begin(), longest.end(), longer);
+      longest.back() = {r.seq, rtt};
+      std::push_heap(longest.begin(), longest.end(), longer);
+    }
+    const double top = static_cast<double>(fwd + q);  // theta(t1) <= fwd + q
+    const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
+    if (top < lo_cap && top < lo_at(x1)) {
+      ++p.fwd_classes.causality_violation;
+      p.fwd_violation_seqs.push_back(r.seq);
+      const double beyond = lo_at(x1) - top;
+      if (beyond > worst_fwd) {
+        worst_fwd = beyond;
+        p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
+      }
+    } else if (fwd >= 0) {
       ++p.fwd_classes.normal;
+    } else if (top >= hi_at(x1)) {
+      ++p.fwd_classes.offset_explained;
     } else {
-      const auto x = static_cast<double>(x_of(r.t1, p.t_ref_tick));
-      const double top = static_cast<double>(fwd + q);  // theta(x) <= fwd + q
-      if (top >= hi_at(x)) {
-        ++p.fwd_classes.offset_explained;
-      } else if (top >= lo_at(x)) {
-        ++p.fwd_classes.marginal;
-      } else {
-        ++p.fwd_classes.causality_violation;
-        p.fwd_violation_seqs.push_back(r.seq);
-        const double beyond = lo_at(x) - top;
-        if (beyond > worst_fwd) {
-          worst_fwd = beyond;
-          p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
-        }
-      }
+      ++p.fwd_classes.marginal;
     }
-    if (rev >= 0) {
+    const double bottom = static_cast<double>(-rev - q);  // theta(t4) >= -rev - q
+    const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
+    if (bottom > hi_floor && bottom > hi_at(x4)) {
+      ++p.rev_classes.causality_violation;
+      p.rev_violation_seqs.push_back(r.seq);
+      const double beyond = bottom - hi_at(x4);
+      if (beyond > worst_rev) {
+        worst_rev = beyond;
+        p.worst_rev = make_evidence(rounds, i, rev, beyond);
+      }
+    } else if (rev >= 0) {
       ++p.rev_classes.normal;
+    } else if (bottom <= lo_at(x4)) {
+      ++p.rev_classes.offset_explained;
     } else {
-      const auto x = static_cast<double>(x_of(r.t4, p.t_ref_tick));
-      const double bottom = static_cast<double>(-rev - q);  // theta(x) >= -rev - q
-      if (bottom <= lo_at(x)) {
-        ++p.rev_classes.offset_explained;
-      } else if (bottom <= hi_at(x)) {
-        ++p.rev_classes.marginal;
-      } else {
-        ++p.rev_classes.causality_violation;
-        p.rev_violation_seqs.push_back(r.seq);
-        const double beyond = bottom - hi_at(x);
-        if (beyond > worst_rev) {
-          worst_rev = beyond;
-          p.worst_rev = make_evidence(rounds, i, rev, beyond);
-        }
-      }
+      ++p.rev_classes.marginal;
     }
+    p.below_floor_fwd += top < robust.at(x1) + robust.margin_ticks;
+    p.below_floor_rev += bottom > robust.at(x4) - robust.margin_ticks;
     if (rtt < -2 * q) {
       ++p.self_inconsistent;
       if (rtt < worst_rtt) {
@@ -279,15 +305,7 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
       }
     }
   }
-  // What the robust envelope set aside: bounds below the chosen free fit's supporting
-  // lines by more than the quantum (for k = 1 there are none).
-  const LineEstimate& robust = p.free_fit.line;
-  for (const Round& r : rounds) {
-    const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
-    const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
-    p.below_floor_fwd += static_cast<double>(fwd_ticks(r) + q) < robust.at(x1) + robust.margin_ticks;
-    p.below_floor_rev += static_cast<double>(-rev_ticks(r) - q) > robust.at(x4) - robust.margin_ticks;
-  }
+  std::sort_heap(longest.begin(), longest.end(), longer);  // longest first
   p.verdict = verdict_of(p);
   return p;
 }

@@ -14,6 +14,9 @@
 
 namespace tscsync {
 
+/// How many of the longest rounds (by rtt) an analysis lists.
+inline constexpr std::size_t kLongestRounds = 10;
+
 /// Counts of one direction's one-way latencies by class (reference/estimators.md §6.3).
 struct DirectionClasses {
   std::uint64_t normal = 0;               // >= 0
@@ -68,6 +71,9 @@ struct PairAnalysis {
   std::optional<Evidence> worst_fwd;    // most negative forward latency beyond the band
   std::optional<Evidence> worst_rev;
   std::optional<Evidence> worst_rtt;    // most negative rtt when self-inconsistent
+
+  /// The longest rounds by rtt, longest first: (seq, rtt ticks), at most kLongestRounds.
+  std::vector<std::pair<std::uint64_t, std::int64_t>> longest_rounds;
 
   SignedHistogram fwd_ticks;
   SignedHistogram rev_ticks;

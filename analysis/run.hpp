@@ -62,6 +62,9 @@ struct Run {
   Metadata header;   // provenance and configuration, before the rounds
   std::vector<Round> rounds;
   Metadata trailer;  // end time, counts, status, after the rounds
+  /// The number of the last line when the file ended in the middle of it (no newline) and
+  /// what was there is not a whole round: it was left out. 0 otherwise.
+  std::size_t cut_line = 0;
 };
 
 /// The status value of a run whose every round was written.

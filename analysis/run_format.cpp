@@ -103,6 +103,15 @@ class Parser {
         have_header_row = true;
         continue;
       }
+      if (end == text_.size()) {
+        // The last line has no newline: a run cut mid-line. Keep it only if it is whole.
+        try {
+          run.rounds.push_back(parse_round(line, run));
+        } catch (const InputError&) {
+          run.cut_line = line_no_;
+        }
+        continue;
+      }
       run.rounds.push_back(parse_round(line, run));
     }
     if (!have_header_row) fail_at_end("no column header row (expected e.g. 't1,t2,t3,t4')");
@@ -284,7 +293,11 @@ Run read_run_file(const std::string& path) {
 
 std::optional<std::string> incomplete_reason(const Run& run) {
   const auto status = run.trailer.get("status");
-  if (!status) return "no '# status:' line after the rounds: the file was cut short";
+  if (!status) {
+    std::string reason = "no '# status:' line after the rounds: the file was cut short";
+    if (run.cut_line != 0) reason += " (in line " + std::to_string(run.cut_line) + ", which is left out)";
+    return reason;
+  }
   if (*status == kStatusComplete) return std::nullopt;
   std::string reason = "status is '" + std::string(*status) + "'";
   if (const auto error = run.trailer.get("error")) reason += ": " + std::string(*error);

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "affinity.hpp"
+#include "analyze.hpp"
 #include "errors.hpp"
 #include "format.hpp"
 #include "output_file.hpp"
@@ -183,6 +184,17 @@ int run_measure(const MeasureOptions& options) {
               << *run.trailer.get("chunks_with_switches_b") << " of " << *run.trailer.get("chunks")
               << " chunks with context switches (a+b), " << *run.trailer.get("chunks_with_migration")
               << " with migration, " << s.stalls << " stall rounds\n";
+  }
+  if (!run.rounds.empty()) {
+    // The same analysis `analyze` runs on the saved file, here on the rounds in memory.
+    const PairAnalysis analysis = analyze_run(run, options.out);
+    const HardBand& band = analysis.fit.band;
+    std::cerr << "  offset        " << format_sig(analysis.fit.line.offset_ticks, 4) << " ticks";
+    if (band.feasible) {
+      std::cerr << ", band [" << format_sig(band.offset_lo_ticks, 4) << ", " << format_sig(band.offset_hi_ticks, 4)
+                << "] ticks";
+    }
+    std::cerr << "\n  verdict       " << analysis.verdict << "\n";
   }
   std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", "
             << qb.quantum_ticks << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz ("

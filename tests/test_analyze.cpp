@@ -179,6 +179,21 @@ TEST_CASE("the JSON carries the contract's keys") {
   CHECK(p["rounds"] == 5000);
 }
 
+TEST_CASE("the longest rounds are listed longest first, exactly") {
+  Run run;
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    const std::uint64_t t1 = 1000 * i, rtt = (i * 37) % 101;  // a permutation of 0..99 shifted
+    run.rounds.push_back(Round{i, t1, t1 + 10, t1 + 10, t1 + 10 + rtt, 0});
+  }
+  const PairAnalysis p = analyze_run(run, "r");
+  REQUIRE(p.longest_rounds.size() == kLongestRounds);
+  std::vector<std::pair<std::uint64_t, std::int64_t>> expected;
+  for (const Round& r : run.rounds) expected.emplace_back(r.seq, rtt_ticks(r));
+  std::sort(expected.begin(), expected.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  expected.resize(kLongestRounds);
+  CHECK(p.longest_rounds == expected);
+}
+
 TEST_CASE("an empty run is an input error") {
   Run run;
   CHECK_THROWS_AS(analyze_run(run, "e.csv"), InputError);

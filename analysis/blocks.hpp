@@ -1,0 +1,108 @@
+// The statistical side of the offset estimate (reference/estimators.md §4.5, §4.6, §6.2):
+// the run cut into K contiguous time blocks, one robust zero-drift envelope estimate per
+// block, least squares over the K block values for offset, drift and their confidence
+// intervals, a runs test on the residual signs, and a search for an offset step (a TSC
+// write, a migration, a resume) when the residuals are structured.
+//
+// The hard band (fit.hpp) says what is certain; this says how stable the estimate is.
+// Its confidence intervals are usually far smaller than the quantum and the band: they
+// measure the scatter of the envelopes from block to block, not the delay asymmetry,
+// which no two-way timing can see.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run.hpp"
+
+namespace tscsync {
+
+/// Fewest blocks fit_blocks accepts: a line and one degree of freedom for its scatter.
+inline constexpr std::size_t kMinBlocks = 3;
+
+/// One block's envelope estimate, with the global drift removed inside the block.
+struct BlockEstimate {
+  double tau_ticks = 0;     // block mid time: (first t1 + last t4) / 2 - t_ref, a's ticks
+  double theta_ticks = 0;   // offset at tau: (k-th smallest U' + k-th largest L') / 2
+  double margin_ticks = 0;  // (k-th smallest U' - k-th largest L') / 2: about the minimum
+                            // one-way latency; negative when the block's bounds cross
+  std::size_t first_round = 0;  // index into the rounds passed in
+  std::size_t last_round = 0;   // one past the block's last round
+};
+
+/// Wald-Wolfowitz runs test on the signs of the line fit's residuals, as chrony's
+/// RGR_FindBestRegression uses it: too few runs means neighbouring blocks agree in sign
+/// more than chance allows, i.e. the offset is not a line (a step, a curve).
+struct RunsTest {
+  std::size_t runs = 0;     // maximal sequences of equal sign (zero residuals skipped)
+  std::size_t n_plus = 0;   // positive residuals
+  std::size_t n_minus = 0;  // negative residuals
+  double expected = 0;      // 1 + 2 n+ n- / n under independent signs
+  double z = 0;             // (runs - expected) / sd; 0 when one sign is missing
+  bool structured = false;  // z < -1.96: fewer runs than chance at the 2.5 % level
+};
+
+/// An offset step found between the blocks.
+struct Step {
+  std::size_t after_block = 0;        // the block holding first_round_after (when not
+                                      // refined: the first block after the step, which
+                                      // then lies in this block or the one before)
+  std::size_t first_round_after = 0;  // first round whose bounds follow the new offset
+  std::uint64_t t1_tick = 0;          // that round's t1 (a's counter)
+  double size_ticks = 0;              // offset after minus offset before
+  bool refined_to_round = false;      // false: known only to within one block
+};
+
+struct BlockFit {
+  bool valid = false;
+  std::string reason;  // why not valid: too few rounds, bad parameters
+  std::size_t blocks = 0;                // K actually used
+  std::vector<BlockEstimate> per_block;  // K entries, in time order
+
+  // theta_b = offset + drift * tau_b by ordinary least squares over the K blocks.
+  double offset_ticks = 0;     // at x = 0, i.e. at t_ref
+  double offset_se_ticks = 0;  // from s^2 (A^T A)^-1, s^2 = RSS / (K - 2)
+  double offset_ci_ticks = 0;  // 95 % half-width: t_{K-2, 0.975} * SE
+  double drift = 0;            // ticks per tick (1e-9 = 1 ppb)
+  double drift_se = 0;
+  double drift_ci = 0;
+
+  // The rho = 0 model: the mean of the block values, at the mean block time (t_ref when
+  // the blocks are spread evenly). Meaningful when the drift passed in was 0.
+  double zero_drift_offset_ticks = 0;
+  double zero_drift_se_ticks = 0;  // s / sqrt(K), s the block values' standard deviation
+  double zero_drift_ci_ticks = 0;  // t_{K-1, 0.975} * SE
+
+  RunsTest runs;
+  std::optional<Step> step;  // only looked for when runs.structured
+};
+
+/// Block estimates, their least-squares line and the step search.
+/// \param rounds  in time order (as a run stores them).
+/// \param t_ref_tick  the reference time on a's counter (analyze's t_ref_tick).
+/// \param quantum_ticks  the counter step q (>= 1): steps smaller than 4q are not reported.
+/// \param drift  ticks per tick, removed inside each block before its order statistics
+///               (the chosen envelope fit's drift; 0 when there is no detectable drift).
+/// \param k  order statistic per block (>= 1): the k-th smallest U and k-th largest L, so
+///           that k - 1 too-small values per block cannot cut into its envelope.
+/// \param blocks  K wanted; fewer when the rounds do not give every block 2k rounds.
+/// The result is not valid when fewer than kMinBlocks blocks of 2k rounds each can be
+/// made, or k or quantum_ticks is 0. O(n).
+BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
+                    std::uint64_t k, std::size_t blocks = 16);
+
+/// The [first, last) round ranges to fit separately: the whole run, or the parts before
+/// and after the step. An invalid fit gives the whole run.
+std::vector<std::pair<std::size_t, std::size_t>> segments_for(const BlockFit& fit, std::size_t rounds);
+
+/// Student's t quantile t_{df, 0.975}: a table for df 1..30 (3 decimals); beyond it the
+/// Cornish-Fisher expansion z + 2.372 / df + 2.823 / df^2 around the normal z = 1.96
+/// (within 0.001 of the exact value); infinity for df 0.
+double student_t_975(std::size_t df);
+
+}  // namespace tscsync
