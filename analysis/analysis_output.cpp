@@ -85,7 +85,7 @@ std::string analysis_text(const PairAnalysis& p) {
     out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks" + ns_suffix(p.fit.line.offset_ticks, hz) +
            ", band " + range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
            (p.k == 1 ? std::string(" (hard: every round obeys it)")
-                     : " (robust: from the " + std::to_string(p.k) + "th smallest bounds per time bin)") + "\n";
+                     : " (robust: k = " + std::to_string(p.k) + ", the k-th smallest bounds of each time bin)") + "\n";
   } else {
     out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks (no band: the bounds cross by " +
            format_sig(-p.fit.line.margin_ticks, 4) + " ticks)\n";
@@ -163,6 +163,7 @@ nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs) {
                       {"identifiable", !p.free_fit.line.drift_at_prior_bound}};
     e["margin_ticks"] = p.fit.line.margin_ticks;
     e["k"] = p.k;
+    e["bins"] = p.bins;
     e["below_floor"] = {{"fwd", p.below_floor_fwd}, {"rev", p.below_floor_rev}};
     auto& sweep = e["k_sweep"] = nlohmann::ordered_json::array();
     for (const SweepStep& s : p.sweep) {

@@ -14,8 +14,13 @@
 namespace tscsync {
 namespace {
 
-/// Time bins of the robust envelopes (reference/estimators.md §5).
-constexpr std::size_t kBins = 128;
+/// Time bins of the robust envelopes (reference/estimators.md §5): about this many rounds
+/// per bin, so that the early reads in any one bin stay few however long the run (at the
+/// 0.1 % early-read rate of the AMD machines, one per bin on average), within
+/// [kMinBins, kMaxBins] bins.
+constexpr std::size_t kRoundsPerBin = 1024;
+constexpr std::size_t kMinBins = 128;
+constexpr std::size_t kMaxBins = 16384;
 /// k = 1 is every round (the exact hard band); larger k keep the k-th order statistic per
 /// bin, so up to k - 1 too-small values per bin cannot cut into the envelope.
 constexpr std::array<std::uint64_t, 7> kSweep = {1, 2, 4, 8, 16, 32, 64};
@@ -50,13 +55,13 @@ Bounds all_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref) {
 
 /// Per time bin (by round index), the k-th smallest forward bound and the k-th largest
 /// reverse bound, at their own times. \pre every bin holds at least k rounds.
-Bounds kth_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref, std::uint64_t k) {
+Bounds kth_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref, std::uint64_t k, std::size_t bins) {
   Bounds b;
   std::vector<Point> bin;
   const std::size_t n = rounds.size();
-  for (std::size_t i = 0; i < kBins; ++i) {
-    const std::size_t first = i * n / kBins;
-    const std::size_t last = (i + 1) * n / kBins;
+  for (std::size_t i = 0; i < bins; ++i) {
+    const std::size_t first = i * n / bins;
+    const std::size_t last = (i + 1) * n / bins;
     if (last - first < k) continue;
     const auto kth = static_cast<std::ptrdiff_t>(k - 1);
     bin.clear();
@@ -190,26 +195,48 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
   p.t_ref_tick = first + (last - first) / 2;
   p.span_ticks = static_cast<double>(last - first);
 
-  // The k-sweep: the smallest k whose fit is feasible and agrees with the next k within
-  // half a quantum (at least half a tick).
-  const double tolerance = std::max(static_cast<double>(q) / 2, 0.5);
+  // The k-sweep. Too-small values (early reads) pull the envelopes in: the offset moves
+  // and the margin is held down until k passes the number of them in a bin, after which
+  // both settle (a clean lower tail raises the margin by about a quantum at most). The
+  // chosen k is the smallest feasible one from which the next two doublings move the
+  // offset by at most half a quantum (at least 1 tick) and raise the margin by at most a
+  // tenth (at least half a quantum, at least 2 ticks); without such a k, the largest
+  // feasible one. The margin's allowance is relative because real lower tails are broad:
+  // on the development machines the margin climbs 1-3 % per doubling, while early reads
+  // hold it down by 15-55 % per doubling in simulated runs.
+  const double offset_tolerance = std::max(static_cast<double>(q) / 2, 1.0);
+  auto margin_tolerance = [&](double margin) {
+    return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
+  };
+  const std::size_t bins = std::clamp(rounds.size() / kRoundsPerBin, kMinBins, kMaxBins);
   std::vector<EnvelopeFit> fits;
   std::vector<Bounds> bounds;
   for (std::uint64_t k : kSweep) {
-    if (k > 1 && rounds.size() / kBins < 2 * k) break;
-    bounds.push_back(k == 1 ? all_bounds(rounds, p.t_ref_tick) : kth_bounds(rounds, p.t_ref_tick, k));
+    if (k > 1 && rounds.size() / bins < 2 * k) break;
+    bounds.push_back(k == 1 ? all_bounds(rounds, p.t_ref_tick) : kth_bounds(rounds, p.t_ref_tick, k, bins));
     fits.push_back(fit_envelopes(bounds.back().upper, bounds.back().lower, q));
     p.sweep.push_back({k, fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
   }
-  std::size_t chosen = fits.size() - 1;
-  for (std::size_t i = 0; i < fits.size(); ++i) {
-    if (!fits[i].band.feasible) continue;
-    const bool stable = i + 1 == fits.size() || std::fabs(fits[i].line.offset_ticks - fits[i + 1].line.offset_ticks) <= tolerance;
-    if (stable) {
-      chosen = i;
-      break;
+  auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
+    if (i + 1 >= fits.size()) return true;
+    if (!fits[i + 1].band.feasible) return false;
+    return std::fabs(fits[i].line.offset_ticks - fits[i + 1].line.offset_ticks) <= offset_tolerance &&
+           fits[i + 1].line.margin_ticks - fits[i].line.margin_ticks <= margin_tolerance(fits[i].line.margin_ticks);
+  };
+  std::size_t chosen = fits.size();
+  for (std::size_t i = 0; i < fits.size() && chosen == fits.size(); ++i) {
+    if (fits[i].band.feasible && settled(i) && settled(i + 1)) chosen = i;
+  }
+  if (chosen == fits.size()) {  // never settled: the largest feasible k, or the last
+    chosen = fits.size() - 1;
+    for (std::size_t i = fits.size(); i-- > 0;) {
+      if (fits[i].band.feasible) {
+        chosen = i;
+        break;
+      }
     }
   }
+  p.bins = bins;
   p.k = kSweep[chosen];
   p.free_fit = fits[chosen];
   // No detectable drift when 0 lies in the drift band: refit with the drift fixed at 0.

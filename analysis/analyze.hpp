@@ -56,6 +56,7 @@ struct PairAnalysis {
 
   std::vector<SweepStep> sweep;  // every k tried
   std::uint64_t k = 1;           // the k chosen: the fit is stable from there on
+  std::size_t bins = 0;          // time bins of the k-th order statistics (k > 1)
   EnvelopeFit free_fit;          // drift free, on the chosen constraint set
   EnvelopeFit fit;               // the reported fit: free_fit's band, and its line or,
                                  // with no detectable drift, the zero-drift refit's line

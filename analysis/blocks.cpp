@@ -123,8 +123,8 @@ SplitFit fit_split(const Vector& y, const Vector& z, const std::vector<int>& sid
   SplitFit f;
   std::size_t n_before = 0, n_after = 0;
   for (int s : side) {
-    n_before += s < 0 ? 1 : 0;
-    n_after += s > 0 ? 1 : 0;
+    n_before += static_cast<std::size_t>(s < 0);
+    n_after += static_cast<std::size_t>(s > 0);
   }
   f.used = n_before + n_after;
   if (n_before == 0 || n_after == 0 || f.used < 4) return f;  // one residual degree of freedom at least
@@ -184,6 +184,14 @@ std::optional<std::size_t> refine_step(std::span<const Round> rounds, std::size_
   for (std::size_t i = r; i < w1; ++i) after_evidence += shows_after[i - w0];
   if (r_hi - r_lo > kMaxTieRounds || before_evidence < k || after_evidence < k) return std::nullopt;
   return r;
+}
+
+/// Which side of a step each block lies on: -1 when it ends by `before_end`, +1 when it
+/// starts at `after_begin` or later, 0 (left out) otherwise.
+std::vector<int> sides(const std::vector<BlockEstimate>& blocks, std::size_t before_end, std::size_t after_begin) {
+  std::vector<int> side;
+  for (const BlockEstimate& b : blocks) side.push_back(b.last_round <= before_end ? -1 : b.first_round >= after_begin ? 1 : 0);
+  return side;
 }
 
 BlockFit invalid(std::string reason) {
@@ -268,9 +276,7 @@ BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std
   SplitFit best;
   std::size_t best_s = 0;
   for (std::size_t s = 2; s + 2 <= n_blocks; ++s) {
-    std::vector<int> side(n_blocks, 1);
-    std::fill(side.begin(), side.begin() + static_cast<std::ptrdiff_t>(s), -1);
-    const SplitFit f = fit_split(y, z, side);
+    const SplitFit f = fit_split(y, z, sides(fit.per_block, fit.per_block[s].first_round, fit.per_block[s].first_round));
     if (f.ok && (!best.ok || f.rss < best.rss)) {
       best = f;
       best_s = s;
@@ -282,23 +288,26 @@ BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std
   // midpoint of the two offsets, so it joins either side). Look for its round there.
   const double rho = best.slope / half_span;
   const auto at_x0 = [&](double intercept) { return intercept - best.slope * centre / half_span; };
+  const std::vector<BlockEstimate>& pb = fit.per_block;
   Step step;
-  step.after_block = best_s;
-  step.first_round_after = fit.per_block[best_s].first_round;
-  SplitFit final_fit = best;
-  if (const auto r = refine_step(rounds, fit.per_block[best_s - 1].first_round, fit.per_block[best_s].last_round,
-                                 t_ref_tick, shift, rho, at_x0(best.before), at_x0(best.after), k)) {
-    // Refit without the block that holds the step: its value mixes both offsets.
-    std::vector<int> side(n_blocks, 0);
-    for (std::size_t b = 0; b < n_blocks; ++b) {
-      const BlockEstimate& e = fit.per_block[b];
-      side[b] = e.last_round <= *r ? -1 : e.first_round >= *r ? 1 : 0;
-      if (e.first_round <= *r && *r < e.last_round) step.after_block = b;
-    }
+  SplitFit final_fit;
+  if (const auto r = refine_step(rounds, pb[best_s - 1].first_round, pb[best_s].last_round, t_ref_tick, shift, rho,
+                                 at_x0(best.before), at_x0(best.after), k)) {
     step.first_round_after = *r;
     step.refined_to_round = true;
-    if (const SplitFit f = fit_split(y, z, side); f.ok) final_fit = f;
+    final_fit = fit_split(y, z, sides(pb, *r, *r));  // without the block that holds the step
+  } else {
+    // Only the block is known: the one whose removal fits the two offsets better (the
+    // block holding the step mixes both offsets; its value would bias either side).
+    const SplitFit drop_before = fit_split(y, z, sides(pb, pb[best_s - 1].first_round, pb[best_s].first_round));
+    const SplitFit drop_after = fit_split(y, z, sides(pb, pb[best_s].first_round, pb[best_s].last_round));
+    const auto per_df = [](const SplitFit& f) { return f.rss / as_double(f.used - 3); };
+    const bool after = drop_after.ok && (!drop_before.ok || per_df(drop_after) < per_df(drop_before));
+    final_fit = after ? drop_after : drop_before;
+    step.first_round_after = pb[after ? best_s + 1 : best_s].first_round;
   }
+  if (!final_fit.ok) final_fit = best;
+  while (step.after_block < n_blocks && pb[step.after_block].first_round < step.first_round_after) ++step.after_block;
   step.t1_tick = rounds[step.first_round_after].t1;
   step.size_ticks = final_fit.after - final_fit.before;
   const double sigma = std::sqrt(final_fit.rss / as_double(final_fit.used - 3));
@@ -310,8 +319,14 @@ BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std
 
 std::vector<std::pair<std::size_t, std::size_t>> segments_for(const BlockFit& fit, std::size_t rounds) {
   if (!fit.valid || !fit.step) return {{0, rounds}};
-  const std::size_t r = std::min(fit.step->first_round_after, rounds);
-  return {{0, r}, {r, rounds}};
+  const Step& step = *fit.step;
+  const std::size_t after = std::min(step.first_round_after, rounds);
+  if (step.refined_to_round) return {{0, after}, {after, rounds}};
+  // Known to within block after_block - 1: its rounds belong to neither side.
+  const std::size_t before = step.after_block >= 1 && step.after_block - 1 < fit.per_block.size()
+                                 ? fit.per_block[step.after_block - 1].first_round
+                                 : after;
+  return {{0, std::min(before, after)}, {after, rounds}};
 }
 
 }  // namespace tscsync

@@ -49,11 +49,14 @@ struct RunsTest {
 
 /// An offset step found between the blocks.
 struct Step {
-  std::size_t after_block = 0;        // the block holding first_round_after (when not
-                                      // refined: the first block after the step, which
-                                      // then lies in this block or the one before)
-  std::size_t first_round_after = 0;  // first round whose bounds follow the new offset
-  std::uint64_t t1_tick = 0;          // that round's t1 (a's counter)
+  std::size_t after_block = 0;        // the first block wholly after the step (its first
+                                      // round is first_round_after or later)
+  std::size_t first_round_after = 0;  // refined: the first round whose bounds follow the
+                                      // new offset (to a round: the round in flight at the
+                                      // step may show either); otherwise after_block's
+                                      // first round, and the step lies in block
+                                      // after_block - 1
+  std::uint64_t t1_tick = 0;          // t1 of first_round_after (a's counter)
   double size_ticks = 0;              // offset after minus offset before
   bool refined_to_round = false;      // false: known only to within one block
 };
@@ -64,7 +67,11 @@ struct BlockFit {
   std::size_t blocks = 0;                // K actually used
   std::vector<BlockEstimate> per_block;  // K entries, in time order
 
-  // theta_b = offset + drift * tau_b by ordinary least squares over the K blocks.
+  // theta_b = offset + drift * tau_b by ordinary least squares over the K blocks. The
+  // intervals are statistical: the block-to-block scatter of the envelopes. They do not
+  // hold the delay asymmetry, nor the quantization lattice: block values are midpoints
+  // of readings on the q-lattice, and when nothing dithers them (zero drift) they can all
+  // agree, giving SE 0 while the truth lies up to q/2 away. Report them beside the band.
   double offset_ticks = 0;     // at x = 0, i.e. at t_ref
   double offset_se_ticks = 0;  // from s^2 (A^T A)^-1, s^2 = RSS / (K - 2)
   double offset_ci_ticks = 0;  // 95 % half-width: t_{K-2, 0.975} * SE
@@ -79,7 +86,12 @@ struct BlockFit {
   double zero_drift_ci_ticks = 0;  // t_{K-1, 0.975} * SE
 
   RunsTest runs;
-  std::optional<Step> step;  // only looked for when runs.structured
+  // Only looked for when runs.structured and K >= 4. The boundary s (2 <= s <= K - 2)
+  // minimising the residual sum of squares of two offsets and one shared slope; then the
+  // round, from the bounds of blocks s - 1 and s; then the two offsets again without the
+  // block that holds the step. Reported when |size| > max(4 q, 4 s_res), s_res the
+  // residual standard deviation of that last fit.
+  std::optional<Step> step;
 };
 
 /// Block estimates, their least-squares line and the step search.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The report of this machine, as far as the tool goes today: the platform facts and one
-# measured pair, in both roles, with the default (fenced) receive and with plain rdtsc
-# on both sides. `tscsync report` replaces this script when it exists.
+# The report of this machine, as far as the tool goes today: the platform facts, one
+# measured pair in both roles with the default (fenced) receive and with plain rdtsc on
+# both sides, and the analysis of every run. `tscsync report` replaces this script.
 #   scripts/report.sh BUILD/tscsync REPORT_DIR [ROUNDS]
 set -euo pipefail
 bin=$1
@@ -46,11 +46,18 @@ if [[ $a != "$b" ]]; then
 fi
 measure "pair_${a}_${b}_plain_rdtsc" --cpus "$a,$b" --variant rdtsc
 
+csvs=()
+for name in "${runs[@]}"; do csvs+=("$dir/$name.csv"); done
+"$bin" analyze "${csvs[@]}" --out "$dir/analysis.txt"
+"$bin" analyze "${csvs[@]}" --format json --out "$dir/analysis.json"
+"$bin" analyze "${csvs[@]}" --format csv --out "$dir/analysis.csv"
+
 {
   echo "# tscsync report of $(hostname)"
   echo
   echo "Generated $(date -u +%Y-%m-%dT%H:%M:%SZ) by \`make report\`. Every round is in the .csv files"
-  echo "(tscsync-run/1 format); the analysis of offset, drift and causality is not built yet."
+  echo "(tscsync-run/1 format); their analysis is in analysis.txt, analysis.json and analysis.csv."
+  echo "The all-pairs matrix, the variant comparison and the heatmaps are still to come."
   echo
   echo "## Platform"
   echo
@@ -65,6 +72,12 @@ measure "pair_${a}_${b}_plain_rdtsc" --cpus "$a,$b" --variant rdtsc
     cat "$dir/$name.txt"
     echo '```'
   done
+  echo
+  echo "## Analysis"
+  echo
+  echo '```'
+  cat "$dir/analysis.txt"
+  echo '```'
 } >"$dir/report.md.tmp"
 mv "$dir/report.md.tmp" "$dir/report.md"
 echo "report: $dir/report.md" >&2
