@@ -36,8 +36,10 @@ struct Bounds {
 
 std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
 
+/// Measured runs arrive in time order; imported tables may not.
 void sort_by_x(std::vector<Point>& v) {
-  std::sort(v.begin(), v.end(), [](const Point& p, const Point& q) { return p.x < q.x; });
+  const auto by_x = [](const Point& p, const Point& q) { return p.x < q.x; };
+  if (!std::is_sorted(v.begin(), v.end(), by_x)) std::sort(v.begin(), v.end(), by_x);
 }
 
 Bounds all_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref) {
@@ -53,29 +55,41 @@ Bounds all_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref) {
   return b;
 }
 
-/// Per time bin (by round index), the k-th smallest forward bound and the k-th largest
-/// reverse bound, at their own times. \pre every bin holds at least k rounds.
-Bounds kth_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref, std::uint64_t k, std::size_t bins) {
-  Bounds b;
-  std::vector<Point> bin;
+/// For every k in `ks` (ascending, each > 1): per time bin (by round index), the k-th
+/// smallest forward bound and the k-th largest reverse bound, at their own times. One pass
+/// over each bin for all k: partition at the largest k, then sort those few.
+/// \pre every bin holds at least ks.back() rounds.
+std::vector<Bounds> kth_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref,
+                               const std::vector<std::uint64_t>& ks, std::size_t bins) {
+  std::vector<Bounds> out(ks.size());
+  const auto k_max = static_cast<std::ptrdiff_t>(ks.back());
+  const auto by_y = [](const Point& p, const Point& q) { return p.y < q.y; };
+  const auto by_y_desc = [](const Point& p, const Point& q) { return p.y > q.y; };
+  std::vector<Point> up, low;
   const std::size_t n = rounds.size();
   for (std::size_t i = 0; i < bins; ++i) {
     const std::size_t first = i * n / bins;
     const std::size_t last = (i + 1) * n / bins;
-    if (last - first < k) continue;
-    const auto kth = static_cast<std::ptrdiff_t>(k - 1);
-    bin.clear();
-    for (std::size_t j = first; j < last; ++j) bin.push_back({x_of(rounds[j].t1, t_ref), fwd_ticks(rounds[j])});
-    std::nth_element(bin.begin(), bin.begin() + kth, bin.end(), [](const Point& p, const Point& q) { return p.y < q.y; });
-    b.upper.push_back(bin[static_cast<std::size_t>(kth)]);
-    bin.clear();
-    for (std::size_t j = first; j < last; ++j) bin.push_back({x_of(rounds[j].t4, t_ref), -rev_ticks(rounds[j])});
-    std::nth_element(bin.begin(), bin.begin() + kth, bin.end(), [](const Point& p, const Point& q) { return p.y > q.y; });
-    b.lower.push_back(bin[static_cast<std::size_t>(kth)]);
+    up.clear();
+    low.clear();
+    for (std::size_t j = first; j < last; ++j) {
+      up.push_back({x_of(rounds[j].t1, t_ref), fwd_ticks(rounds[j])});
+      low.push_back({x_of(rounds[j].t4, t_ref), -rev_ticks(rounds[j])});
+    }
+    std::nth_element(up.begin(), up.begin() + k_max - 1, up.end(), by_y);
+    std::sort(up.begin(), up.begin() + k_max, by_y);
+    std::nth_element(low.begin(), low.begin() + k_max - 1, low.end(), by_y_desc);
+    std::sort(low.begin(), low.begin() + k_max, by_y_desc);
+    for (std::size_t j = 0; j < ks.size(); ++j) {
+      out[j].upper.push_back(up[ks[j] - 1]);
+      out[j].lower.push_back(low[ks[j] - 1]);
+    }
   }
-  sort_by_x(b.upper);
-  sort_by_x(b.lower);
-  return b;
+  for (Bounds& b : out) {
+    sort_by_x(b.upper);
+    sort_by_x(b.lower);
+  }
+  return out;
 }
 
 /// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
@@ -209,13 +223,21 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
     return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
   };
   const std::size_t bins = std::clamp(rounds.size() / kRoundsPerBin, kMinBins, kMaxBins);
-  std::vector<EnvelopeFit> fits;
-  std::vector<Bounds> bounds;
+  std::vector<std::uint64_t> ks;  // k > 1 that every bin can hold twice over
   for (std::uint64_t k : kSweep) {
-    if (k > 1 && rounds.size() / bins < 2 * k) break;
-    bounds.push_back(k == 1 ? all_bounds(rounds, p.t_ref_tick) : kth_bounds(rounds, p.t_ref_tick, k, bins));
-    fits.push_back(fit_envelopes(bounds.back().upper, bounds.back().lower, q));
-    p.sweep.push_back({k, fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
+    if (k > 1 && rounds.size() / bins >= 2 * k) ks.push_back(k);
+  }
+  std::vector<Bounds> bounds;
+  bounds.push_back(all_bounds(rounds, p.t_ref_tick));
+  if (!ks.empty()) {
+    std::vector<Bounds> binned = kth_bounds(rounds, p.t_ref_tick, ks, bins);
+    for (Bounds& b : binned) bounds.push_back(std::move(b));
+  }
+  ks.insert(ks.begin(), 1);
+  std::vector<EnvelopeFit> fits;
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    fits.push_back(fit_envelopes(bounds[i].upper, bounds[i].lower, q));
+    p.sweep.push_back({ks[i], fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
   }
   auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
     if (i + 1 >= fits.size()) return true;
@@ -237,7 +259,7 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
     }
   }
   p.bins = bins;
-  p.k = kSweep[chosen];
+  p.k = ks[chosen];
   p.free_fit = fits[chosen];
   // No detectable drift when 0 lies in the drift band: refit with the drift fixed at 0.
   const HardBand& free_band = p.free_fit.band;
@@ -255,15 +277,13 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
   const EnvelopeFit& fit = p.fit;
   auto lo_at = [&](double x) { return fit.band.feasible ? fit.band.offset_lo_at(x) : fit.line.at(x); };
   auto hi_at = [&](double x) { return fit.band.feasible ? fit.band.offset_hi_at(x) : fit.line.at(x); };
-  // Cheap bounds over the whole run: lo_at(x) <= lo_cap and hi_at(x) >= hi_floor, from any
-  // one corner's line (lo is the minimum and hi the maximum over corners), so most rounds
-  // need no per-round evaluation.
-  const double x_min = static_cast<double>(x_of(first, p.t_ref_tick));
-  const double x_max = static_cast<double>(x_of(last, p.t_ref_tick));
-  const auto [drift0, offset0] = fit.band.feasible ? fit.band.vertices.front()
-                                                  : std::pair{fit.line.drift, fit.line.offset_ticks};
-  const double lo_cap = std::max(offset0 + drift0 * x_min, offset0 + drift0 * x_max);
-  const double hi_floor = std::min(offset0 + drift0 * x_min, offset0 + drift0 * x_max);
+  // A one-corner test first: lo_at(x) is the lowest bottom-corner line at x, so it is at
+  // most any one bottom corner's line there (and hi_at(x) at least any top corner's):
+  // only a round below that line needs the full evaluation.
+  const auto [bottom_drift, bottom_offset] =
+      fit.band.feasible ? fit.band.bottom_vertices.front() : std::pair{fit.line.drift, fit.line.offset_ticks};
+  const auto [top_drift, top_offset] =
+      fit.band.feasible ? fit.band.top_vertices.front() : std::pair{fit.line.drift, fit.line.offset_ticks};
   // What the robust envelope set aside: bounds beyond the chosen free fit's supporting
   // lines by more than the quantum (for k = 1 there are none).
   const LineEstimate& robust = p.free_fit.line;
@@ -290,7 +310,7 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
     }
     const double top = static_cast<double>(fwd + q);  // theta(t1) <= fwd + q
     const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
-    if (top < lo_cap && top < lo_at(x1)) {
+    if (top < bottom_offset + bottom_drift * x1 && top < lo_at(x1)) {
       ++p.fwd_classes.causality_violation;
       p.fwd_violation_seqs.push_back(r.seq);
       const double beyond = lo_at(x1) - top;
@@ -307,7 +327,7 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
     }
     const double bottom = static_cast<double>(-rev - q);  // theta(t4) >= -rev - q
     const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
-    if (bottom > hi_floor && bottom > hi_at(x4)) {
+    if (bottom > top_offset + top_drift * x4 && bottom > hi_at(x4)) {
       ++p.rev_classes.causality_violation;
       p.rev_violation_seqs.push_back(r.seq);
       const double beyond = bottom - hi_at(x4);

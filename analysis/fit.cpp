@@ -135,8 +135,8 @@ HardBand hard_band(const Problem& p, double best_drift, std::int64_t q) {
   for (Real r : corners) {
     const double top = static_cast<double>(g_of(p.u_hull, r) + static_cast<Real>(q));
     const double bottom = static_cast<double>(h_of(p.l_hull, r) - static_cast<Real>(q));
-    band.vertices.emplace_back(static_cast<double>(r), top);
-    band.vertices.emplace_back(static_cast<double>(r), bottom);
+    band.top_vertices.emplace_back(static_cast<double>(r), top);
+    band.bottom_vertices.emplace_back(static_cast<double>(r), bottom);
     band.offset_hi_ticks = std::max(band.offset_hi_ticks, top);
     band.offset_lo_ticks = std::min(band.offset_lo_ticks, bottom);
   }
@@ -147,13 +147,13 @@ HardBand hard_band(const Problem& p, double best_drift, std::int64_t q) {
 
 double HardBand::offset_lo_at(double x) const {
   double lo = std::numeric_limits<double>::infinity();
-  for (const auto& [drift, offset] : vertices) lo = std::min(lo, offset + drift * x);
+  for (const auto& [drift, offset] : bottom_vertices) lo = std::min(lo, offset + drift * x);
   return lo;
 }
 
 double HardBand::offset_hi_at(double x) const {
   double hi = -std::numeric_limits<double>::infinity();
-  for (const auto& [drift, offset] : vertices) hi = std::max(hi, offset + drift * x);
+  for (const auto& [drift, offset] : top_vertices) hi = std::max(hi, offset + drift * x);
   return hi;
 }
 
@@ -181,7 +181,8 @@ EnvelopeFit fit_zero_drift(std::span<const Point> upper, std::span<const Point> 
   if (fit.band.feasible) {
     fit.band.offset_lo_ticks = lo;
     fit.band.offset_hi_ticks = hi;
-    fit.band.vertices = {{0.0, lo}, {0.0, hi}};
+    fit.band.top_vertices = {{0.0, hi}};
+    fit.band.bottom_vertices = {{0.0, lo}};
   }
   return fit;
 }

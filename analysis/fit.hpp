@@ -38,7 +38,11 @@ struct HardBand {
   double offset_hi_ticks = 0;
   double drift_lo = 0;
   double drift_hi = 0;
-  std::vector<std::pair<double, double>> vertices;  // (drift, offset) corners of the polygon
+  /// Corners of the polygon as (drift, offset): the top chain (offset = min U + q - drift x
+  /// over the bounds) and the bottom chain (max L - q ...). For any time x the lowest
+  /// offset lies on the bottom chain and the highest on the top chain.
+  std::vector<std::pair<double, double>> top_vertices;
+  std::vector<std::pair<double, double>> bottom_vertices;
 
   /// Bounds on theta at time x (ticks from the reference). \pre feasible.
   [[nodiscard]] double offset_lo_at(double x) const;
