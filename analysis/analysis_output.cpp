@@ -81,6 +81,9 @@ std::string analysis_text(const PairAnalysis& p) {
                     std::to_string(p.rounds) + " rounds\n";
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
   out += "  verdict   " + p.verdict + "\n";
+  if (!p.segments.empty()) {
+    out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
+  }
   if (band.feasible) {
     out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks" + ns_suffix(p.fit.line.offset_ticks, hz) +
            ", band " + range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
@@ -95,12 +98,30 @@ std::string analysis_text(const PairAnalysis& p) {
            format_sig(std::max(std::fabs(p.free_fit.band.drift_lo), std::fabs(p.free_fit.band.drift_hi)) * 1e9, 3) +
            " ppb over " + format_sig(p.span_ticks, 4) + " ticks\n";
   } else {
-    out += "  drift     " + format_sig(p.fit.line.drift * 1e9, 4) + " ppb, band " +
-           range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" +
+    out += "  drift     " + format_sig(p.fit.line.drift * 1e9, 4) + " ppb, " +
+           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" : std::string("no band")) +
            (p.free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") + "\n";
   }
   out += "  margin    " + format_sig(p.fit.line.margin_ticks, 4) + " ticks (about the minimum one-way latency), quantum " +
          std::to_string(p.quantum_ticks) + " (" + p.quantum_source + "), k = " + std::to_string(p.k) + "\n";
+  const BlockFit& bf = p.blocks;
+  if (bf.valid) {
+    const bool flat = p.zero_drift;
+    // Block estimates of quantized reads can agree to the tick: their scatter is then 0,
+    // but no estimate is better than half a quantum.
+    const double ci = flat ? bf.zero_drift_ci_ticks : bf.offset_ci_ticks;
+    const double half_q = static_cast<double>(p.quantum_ticks) / 2;
+    out += "  stats     offset " +
+           format_sig(flat ? bf.zero_drift_offset_ticks : bf.offset_ticks, 5) + " +/- " +
+           (ci >= half_q ? format_sig(ci, 3) : format_sig(half_q, 3) + " (q/2; the blocks scatter " + format_sig(ci, 2) + ")") +
+           " ticks" +
+           (flat ? "" : ", drift " + format_sig(bf.drift * 1e9, 4) + " +/- " + format_sig(bf.drift_ci * 1e9, 3) + " ppb") +
+           " (95 %, " + std::to_string(bf.blocks) + " time blocks; statistical only: no asymmetry, no quantum); runs test " +
+           std::to_string(bf.runs.runs) + " runs, z " + format_sig(bf.runs.z, 3) +
+           (bf.runs.structured ? " (structured: a step or a bend)" : "") + "\n";
+  } else {
+    out += "  stats     no block statistics: " + bf.reason + "\n";
+  }
   out += "  k-sweep  ";
   for (const SweepStep& step : p.sweep) {
     out += " k=" + std::to_string(step.k) + ": " +
@@ -125,61 +146,101 @@ std::string analysis_text(const PairAnalysis& p) {
                   static_cast<long long>(h->value_at_percentile(99.9)), static_cast<long long>(h->max()));
     out += line;
   }
+  for (const PairAnalysis& segment : p.segments) {
+    std::string inner = analysis_text(segment);
+    std::string indented;
+    for (std::size_t i = 0; i < inner.size(); ++i) {
+      if (i == 0 || inner[i - 1] == '\n') indented += "    | ";
+      indented += inner[i];
+    }
+    out += "  segment\n" + indented;
+  }
   return out;
 }
+
+namespace {
+
+nlohmann::ordered_json pair_json(const PairAnalysis& p) {
+  const HardBand& band = p.fit.band;
+  nlohmann::ordered_json e;
+  e["source"] = p.source;
+  e["a"] = p.a;
+  e["b"] = p.b;
+  e["send"] = p.send;
+  e["recv"] = p.recv;
+  e["rounds"] = p.rounds;
+  e["complete"] = !p.incomplete.has_value();
+  if (p.incomplete) e["incomplete_reason"] = *p.incomplete;
+  e["quantum_ticks"] = p.quantum_ticks;
+  e["quantum_source"] = p.quantum_source;
+  e["tsc_hz"] = p.tsc_hz > 0 ? nlohmann::ordered_json(p.tsc_hz) : nlohmann::ordered_json(nullptr);
+  e["t_ref_tick"] = p.t_ref_tick;
+  e["band_feasible"] = band.feasible;
+  auto or_null = [&](double v) { return band.feasible ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  e["offset_ticks"] = {{"estimate", p.fit.line.offset_ticks}, {"lo", or_null(band.offset_lo_ticks)}, {"hi", or_null(band.offset_hi_ticks)}};
+  if (p.tsc_hz > 0) {
+    e["offset_ns"] = {{"estimate", ticks_to_ns(p.fit.line.offset_ticks, p.tsc_hz)},
+                      {"lo", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_lo_ticks, p.tsc_hz)) : nullptr},
+                      {"hi", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_hi_ticks, p.tsc_hz)) : nullptr}};
+  }
+  const HardBand& drift_band = p.free_fit.band;
+  e["drift_ppb"] = {{"estimate", p.fit.line.drift * 1e9},
+                    {"lo", drift_band.feasible ? nlohmann::ordered_json(drift_band.drift_lo * 1e9) : nullptr},
+                    {"hi", drift_band.feasible ? nlohmann::ordered_json(drift_band.drift_hi * 1e9) : nullptr},
+                    {"detectable", !p.zero_drift},
+                    {"identifiable", !p.free_fit.line.drift_at_prior_bound}};
+  e["margin_ticks"] = p.fit.line.margin_ticks;
+  e["k"] = p.k;
+  e["bins"] = p.bins;
+  e["below_floor"] = {{"fwd", p.below_floor_fwd}, {"rev", p.below_floor_rev}};
+  auto& sweep = e["k_sweep"] = nlohmann::ordered_json::array();
+  for (const SweepStep& s : p.sweep) {
+    sweep.push_back({{"k", s.k}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks}, {"margin_ticks", s.margin_ticks}});
+  }
+  e["fwd_ticks"] = distribution_json(p.fwd_ticks);
+  e["rev_ticks"] = distribution_json(p.rev_ticks);
+  e["rtt_ticks"] = distribution_json(p.rtt_ticks);
+  e["classes"] = {{"fwd", classes_json(p.fwd_classes)}, {"rev", classes_json(p.rev_classes)}};
+  e["self_inconsistent"] = p.self_inconsistent;
+  e["worst"] = {{"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
+  auto& longest = e["longest_rounds"] = nlohmann::ordered_json::array();
+  for (const auto& [seq, rtt] : p.longest_rounds) longest.push_back({{"seq", seq}, {"rtt_ticks", rtt}});
+  const BlockFit& bf = p.blocks;
+  nlohmann::ordered_json stats = {{"valid", bf.valid}};
+  if (bf.valid) {
+    stats["blocks"] = bf.blocks;
+    stats["offset_ticks"] = {{"estimate", bf.offset_ticks}, {"se", bf.offset_se_ticks}, {"ci95", bf.offset_ci_ticks}};
+    stats["drift_ppb"] = {{"estimate", bf.drift * 1e9}, {"se", bf.drift_se * 1e9}, {"ci95", bf.drift_ci * 1e9}};
+    stats["zero_drift_offset_ticks"] = {{"estimate", bf.zero_drift_offset_ticks},
+                                        {"se", bf.zero_drift_se_ticks},
+                                        {"ci95", bf.zero_drift_ci_ticks}};
+    stats["runs_test"] = {{"runs", bf.runs.runs}, {"n_plus", bf.runs.n_plus}, {"n_minus", bf.runs.n_minus},
+                          {"expected", bf.runs.expected}, {"z", bf.runs.z}, {"structured", bf.runs.structured}};
+  } else {
+    stats["reason"] = bf.reason;
+  }
+  e["statistics"] = stats;
+  if (bf.valid && bf.step) {
+    e["step"] = {{"size_ticks", bf.step->size_ticks},
+                 {"first_round_after", bf.step->first_round_after},
+                 {"t1_tick", bf.step->t1_tick},
+                 {"refined_to_round", bf.step->refined_to_round}};
+  } else {
+    e["step"] = nullptr;
+  }
+  auto& segments = e["segments"] = nlohmann::ordered_json::array();
+  for (const PairAnalysis& segment : p.segments) segments.push_back(pair_json(segment));
+  e["verdict"] = p.verdict;
+  return e;
+}
+
+}  // namespace
 
 nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs) {
   nlohmann::ordered_json j;
   j["schema"] = kAnalysisSchema;
   auto& arr = j["pairs"] = nlohmann::ordered_json::array();
-  for (const PairAnalysis& p : pairs) {
-    const HardBand& band = p.fit.band;
-    nlohmann::ordered_json e;
-    e["source"] = p.source;
-    e["a"] = p.a;
-    e["b"] = p.b;
-    e["send"] = p.send;
-    e["recv"] = p.recv;
-    e["rounds"] = p.rounds;
-    e["complete"] = !p.incomplete.has_value();
-    if (p.incomplete) e["incomplete_reason"] = *p.incomplete;
-    e["quantum_ticks"] = p.quantum_ticks;
-    e["quantum_source"] = p.quantum_source;
-    e["tsc_hz"] = p.tsc_hz > 0 ? nlohmann::ordered_json(p.tsc_hz) : nlohmann::ordered_json(nullptr);
-    e["t_ref_tick"] = p.t_ref_tick;
-    e["band_feasible"] = band.feasible;
-    auto or_null = [&](double v) { return band.feasible ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
-    e["offset_ticks"] = {{"estimate", p.fit.line.offset_ticks}, {"lo", or_null(band.offset_lo_ticks)}, {"hi", or_null(band.offset_hi_ticks)}};
-    if (p.tsc_hz > 0) {
-      e["offset_ns"] = {{"estimate", ticks_to_ns(p.fit.line.offset_ticks, p.tsc_hz)},
-                        {"lo", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_lo_ticks, p.tsc_hz)) : nullptr},
-                        {"hi", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_hi_ticks, p.tsc_hz)) : nullptr}};
-    }
-    const HardBand& drift_band = p.free_fit.band;
-    e["drift_ppb"] = {{"estimate", p.fit.line.drift * 1e9},
-                      {"lo", drift_band.feasible ? nlohmann::ordered_json(drift_band.drift_lo * 1e9) : nullptr},
-                      {"hi", drift_band.feasible ? nlohmann::ordered_json(drift_band.drift_hi * 1e9) : nullptr},
-                      {"detectable", !p.zero_drift},
-                      {"identifiable", !p.free_fit.line.drift_at_prior_bound}};
-    e["margin_ticks"] = p.fit.line.margin_ticks;
-    e["k"] = p.k;
-    e["bins"] = p.bins;
-    e["below_floor"] = {{"fwd", p.below_floor_fwd}, {"rev", p.below_floor_rev}};
-    auto& sweep = e["k_sweep"] = nlohmann::ordered_json::array();
-    for (const SweepStep& s : p.sweep) {
-      sweep.push_back({{"k", s.k}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks}, {"margin_ticks", s.margin_ticks}});
-    }
-    e["fwd_ticks"] = distribution_json(p.fwd_ticks);
-    e["rev_ticks"] = distribution_json(p.rev_ticks);
-    e["rtt_ticks"] = distribution_json(p.rtt_ticks);
-    e["classes"] = {{"fwd", classes_json(p.fwd_classes)}, {"rev", classes_json(p.rev_classes)}};
-    e["self_inconsistent"] = p.self_inconsistent;
-    e["worst"] = {{"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
-    auto& longest = e["longest_rounds"] = nlohmann::ordered_json::array();
-    for (const auto& [seq, rtt] : p.longest_rounds) longest.push_back({{"seq", seq}, {"rtt_ticks", rtt}});
-    e["verdict"] = p.verdict;
-    arr.push_back(std::move(e));
-  }
+  for (const PairAnalysis& p : pairs) arr.push_back(pair_json(p));
   return j;
 }
 

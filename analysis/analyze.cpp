@@ -178,7 +178,81 @@ double ticks_to_ns(double ticks, double tsc_hz) {
   return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
 }
 
-PairAnalysis analyze_run(const Run& run, const std::string& source) {
+namespace {
+
+/// Blocks for the statistical CI (reference/estimators.md §4.5: K = 16-32).
+constexpr std::size_t kBlocks = 16;
+
+PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find_steps);
+
+/// The k for a block: the sweep's k counts per bin of about kRoundsPerBin rounds, a block
+/// holds many bins' worth, so the same share of each block is set aside.
+std::uint64_t block_k(const PairAnalysis& p) {
+  if (p.k == 1 || p.bins == 0) return 1;
+  const std::uint64_t per_block = p.rounds / kBlocks;
+  const std::uint64_t per_bin = std::max<std::uint64_t>(1, p.rounds / p.bins);
+  return std::clamp<std::uint64_t>(p.k * per_block / per_bin, 1, std::max<std::uint64_t>(1, per_block / 2));
+}
+
+/// A step was found: analyse each segment alone and let their sums stand for the run.
+void analyse_segments(PairAnalysis& p, const Run& run) {
+  const std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(p.blocks, run.rounds.size());
+  p.fwd_classes = {};
+  p.rev_classes = {};
+  p.self_inconsistent = 0;
+  p.fwd_violation_seqs.clear();
+  p.rev_violation_seqs.clear();
+  p.worst_fwd.reset();
+  p.worst_rev.reset();
+  p.worst_rtt.reset();
+  p.below_floor_fwd = p.below_floor_rev = 0;
+  auto add = [](DirectionClasses& to, const DirectionClasses& from) {
+    to.normal += from.normal;
+    to.offset_explained += from.offset_explained;
+    to.marginal += from.marginal;
+    to.causality_violation += from.causality_violation;
+  };
+  auto worse = [](std::optional<Evidence>& to, const std::optional<Evidence>& from) {
+    if (from && (!to || from->beyond_band_ticks > to->beyond_band_ticks)) to = from;
+  };
+  for (const auto& [first, last] : ranges) {
+    Run part;
+    part.header = run.header;
+    part.trailer = run.trailer;
+    part.rounds.assign(run.rounds.begin() + static_cast<std::ptrdiff_t>(first),
+                       run.rounds.begin() + static_cast<std::ptrdiff_t>(last));
+    if (part.rounds.empty()) continue;
+    PairAnalysis s = analyze_rounds(part, p.source + " [rounds " + std::to_string(part.rounds.front().seq) + ".." +
+                                              std::to_string(part.rounds.back().seq) + "]", false);
+    add(p.fwd_classes, s.fwd_classes);
+    add(p.rev_classes, s.rev_classes);
+    p.self_inconsistent += s.self_inconsistent;
+    p.below_floor_fwd += s.below_floor_fwd;
+    p.below_floor_rev += s.below_floor_rev;
+    p.fwd_violation_seqs.insert(p.fwd_violation_seqs.end(), s.fwd_violation_seqs.begin(), s.fwd_violation_seqs.end());
+    p.rev_violation_seqs.insert(p.rev_violation_seqs.end(), s.rev_violation_seqs.begin(), s.rev_violation_seqs.end());
+    worse(p.worst_fwd, s.worst_fwd);
+    worse(p.worst_rev, s.worst_rev);
+    worse(p.worst_rtt, s.worst_rtt);
+    p.segments.push_back(std::move(s));
+  }
+  const Step& step = *p.blocks.step;
+  std::string v = "offset stepped by " + format_sig(step.size_ticks, 4) + " ticks at round " +
+                  std::to_string(run.rounds.at(step.first_round_after).seq) +
+                  (step.refined_to_round ? "" : " (located to within one block)") + ": a TSC write, a vCPU moved, or a migration";
+  for (std::size_t i = 0; i < p.segments.size(); ++i) {
+    v += std::string(i == 0 ? "; before: " : "; after: ") + p.segments[i].verdict;
+  }
+  p.verdict = v;
+}
+
+}  // namespace
+
+PairAnalysis analyze_run(const Run& run, const std::string& source) { return analyze_rounds(run, source, true); }
+
+namespace {
+
+PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find_steps) {
   if (run.rounds.empty()) throw InputError(source + ": no rounds to analyse");
   PairAnalysis p;
   p.source = source;
@@ -354,7 +428,14 @@ PairAnalysis analyze_run(const Run& run, const std::string& source) {
   }
   std::sort_heap(longest.begin(), longest.end(), longer);  // longest first
   p.verdict = verdict_of(p);
+
+  // The statistical view: per-block estimates, least squares, and the runs test, which
+  // finds an offset that stepped during the run; then each segment is analysed alone.
+  p.blocks = fit_blocks(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks);
+  if (find_steps && p.blocks.valid && p.blocks.step) analyse_segments(p, run);
   return p;
 }
+
+}  // namespace
 
 }  // namespace tscsync

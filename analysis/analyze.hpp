@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks.hpp"
 #include "fit.hpp"
 #include "histogram.hpp"
 #include "run.hpp"
@@ -79,6 +80,11 @@ struct PairAnalysis {
   SignedHistogram fwd_ticks;
   SignedHistogram rev_ticks;
   SignedHistogram rtt_ticks;
+
+  BlockFit blocks;  // statistical CI from time blocks, the runs test, a step if any
+  /// With a step: each segment analysed on its own (rounds keep their seq). The counts
+  /// of this analysis are then the segments' sums.
+  std::vector<PairAnalysis> segments;
 
   std::string verdict;
 };

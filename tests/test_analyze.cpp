@@ -69,6 +69,7 @@ TEST_CASE("clean runs: the band holds the truth, the estimate is close, no alarm
           CHECK(p.fwd_classes.causality_violation == 0);
           CHECK(p.rev_classes.causality_violation == 0);
           CHECK(p.self_inconsistent == 0);
+          CHECK_FALSE(p.blocks.step.has_value());
           CHECK(p.verdict.rfind("unsafe", 0) != 0);
           CHECK(p.quantum_ticks == static_cast<std::int64_t>(q));
           if (drift_case == 2) {  // 20 ppm over ~5e7 ticks: detectable (2 ppm is not)
@@ -150,6 +151,48 @@ TEST_CASE("a long run with early reads in every bin: the sweep does not stop on 
   CHECK(contains(o.truth.early_t2, p.fwd_violation_seqs));  // no false positives
   CHECK(p.fwd_classes.causality_violation > 0);
   CHECK(p.verdict.rfind("unsafe reads", 0) == 0);
+}
+
+TEST_CASE("an offset that steps during the run is found and each segment analysed alone") {
+  for (double step : {500.0, -700.0}) {
+    SimulationSpec spec;
+    spec.rounds = 200000;
+    spec.seed = step > 0 ? 31 : 32;
+    spec.offset_ticks = 100;
+    spec.quantum_ticks = 26;
+    spec.step_ticks = step;
+    spec.step_at_fraction = 0.3;
+    const Outcome o = run_scenario(spec);
+    const PairAnalysis& p = o.analysis;
+    INFO("step " << step);
+    REQUIRE(p.blocks.step.has_value());
+    CHECK(std::fabs(p.blocks.step->size_ticks - step) <= 3 * 26 + 2);
+    REQUIRE(p.segments.size() == 2);
+    CHECK(p.verdict.rfind("offset stepped by", 0) == 0);
+    // Each segment's band holds its own truth, and its estimate is close.
+    for (const PairAnalysis& s : p.segments) {
+      const double truth = true_offset_ticks(o.truth, static_cast<double>(s.t_ref_tick));
+      REQUIRE(s.fit.band.feasible);
+      CHECK(s.fit.band.offset_lo_ticks <= truth);
+      CHECK(s.fit.band.offset_hi_ticks >= truth);
+      CHECK(std::fabs(s.fit.line.offset_ticks - truth) <= estimate_limit(26));
+      CHECK(s.fwd_classes.causality_violation + s.rev_classes.causality_violation == 0);
+    }
+    CHECK(p.fwd_classes.causality_violation + p.rev_classes.causality_violation == 0);
+  }
+}
+
+TEST_CASE("clean runs raise no step") {
+  for (std::uint64_t seed : {std::uint64_t{5}, std::uint64_t{6}, std::uint64_t{7}}) {
+    SimulationSpec spec;
+    spec.rounds = 100000;
+    spec.seed = seed;
+    spec.drift_ppb = 20000;
+    spec.quantum_ticks = 26;
+    const Outcome o = run_scenario(spec);
+    CHECK_FALSE(o.analysis.blocks.step.has_value());
+    CHECK(o.analysis.segments.empty());
+  }
 }
 
 TEST_CASE("the quantum is inferred from the rounds when the metadata lacks it") {
