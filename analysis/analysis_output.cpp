@@ -119,6 +119,16 @@ std::string analysis_text(const PairAnalysis& p) {
            " (95 %, " + std::to_string(bf.blocks) + " time blocks; statistical only: no asymmetry, no quantum); runs test " +
            std::to_string(bf.runs.runs) + " runs, z " + format_sig(bf.runs.z, 3) +
            (bf.runs.structured ? " (structured: a step or a bend)" : "") + "\n";
+    if (bf.step && !p.step_proven) {
+      out += "  moved     the estimate moved by " + format_sig(bf.step->size_ticks, 3) + " ticks at round " +
+             std::to_string(bf.step->first_round_after) +
+             ", but the bands before and after overlap: an offset step or an equal and opposite change of the two "
+             "delays, which two-way timing cannot tell apart\n";
+    }
+    if (bf.delays_changed) {
+      out += "  delays    changed during the run: the best split moves the offset estimate, but the margin moved by " +
+             format_sig(bf.split_margin_change_ticks, 3) + " ticks with it, so it is not an offset step\n";
+    }
   } else {
     out += "  stats     no block statistics: " + bf.reason + "\n";
   }
@@ -214,6 +224,8 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
     stats["zero_drift_offset_ticks"] = {{"estimate", bf.zero_drift_offset_ticks},
                                         {"se", bf.zero_drift_se_ticks},
                                         {"ci95", bf.zero_drift_ci_ticks}};
+    stats["delays_changed"] = bf.delays_changed;
+    stats["split_margin_change_ticks"] = bf.split_margin_change_ticks;
     stats["runs_test"] = {{"runs", bf.runs.runs}, {"n_plus", bf.runs.n_plus}, {"n_minus", bf.runs.n_minus},
                           {"expected", bf.runs.expected}, {"z", bf.runs.z}, {"structured", bf.runs.structured}};
   } else {
@@ -221,7 +233,8 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   }
   e["statistics"] = stats;
   if (bf.valid && bf.step) {
-    e["step"] = {{"size_ticks", bf.step->size_ticks},
+    e["step"] = {{"proven", p.step_proven},
+                 {"size_ticks", bf.step->size_ticks},
                  {"first_round_after", bf.step->first_round_after},
                  {"t1_tick", bf.step->t1_tick},
                  {"refined_to_round", bf.step->refined_to_round}};

@@ -194,9 +194,28 @@ std::uint64_t block_k(const PairAnalysis& p) {
   return std::clamp<std::uint64_t>(p.k * per_block / per_bin, 1, std::max<std::uint64_t>(1, per_block / 2));
 }
 
-/// A step was found: analyse each segment alone and let their sums stand for the run.
+/// A step was found: analyse each segment alone. If their bands are disjoint at the step,
+/// the step is proven and their sums stand for the run; otherwise nothing changes.
 void analyse_segments(PairAnalysis& p, const Run& run) {
   const std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(p.blocks, run.rounds.size());
+  std::vector<PairAnalysis> parts;
+  for (const auto& [first, last] : ranges) {
+    Run part;
+    part.header = run.header;
+    part.trailer = run.trailer;
+    part.rounds.assign(run.rounds.begin() + static_cast<std::ptrdiff_t>(first),
+                       run.rounds.begin() + static_cast<std::ptrdiff_t>(last));
+    if (part.rounds.empty()) continue;
+    parts.push_back(analyze_rounds(part, p.source + " [rounds " + std::to_string(part.rounds.front().seq) + ".." +
+                                             std::to_string(part.rounds.back().seq) + "]", false));
+  }
+  if (parts.size() != 2 || !parts[0].fit.band.feasible || !parts[1].fit.band.feasible) return;
+  const std::uint64_t at = p.blocks.step->t1_tick;
+  auto x_in = [&](const PairAnalysis& s) { return static_cast<double>(x_of(at, s.t_ref_tick)); };
+  const bool disjoint = parts[0].fit.band.offset_hi_at(x_in(parts[0])) < parts[1].fit.band.offset_lo_at(x_in(parts[1])) ||
+                        parts[1].fit.band.offset_hi_at(x_in(parts[1])) < parts[0].fit.band.offset_lo_at(x_in(parts[0]));
+  if (!disjoint) return;
+  p.step_proven = true;
   p.fwd_classes = {};
   p.rev_classes = {};
   p.self_inconsistent = 0;
@@ -215,15 +234,7 @@ void analyse_segments(PairAnalysis& p, const Run& run) {
   auto worse = [](std::optional<Evidence>& to, const std::optional<Evidence>& from) {
     if (from && (!to || from->beyond_band_ticks > to->beyond_band_ticks)) to = from;
   };
-  for (const auto& [first, last] : ranges) {
-    Run part;
-    part.header = run.header;
-    part.trailer = run.trailer;
-    part.rounds.assign(run.rounds.begin() + static_cast<std::ptrdiff_t>(first),
-                       run.rounds.begin() + static_cast<std::ptrdiff_t>(last));
-    if (part.rounds.empty()) continue;
-    PairAnalysis s = analyze_rounds(part, p.source + " [rounds " + std::to_string(part.rounds.front().seq) + ".." +
-                                              std::to_string(part.rounds.back().seq) + "]", false);
+  for (PairAnalysis& s : parts) {
     add(p.fwd_classes, s.fwd_classes);
     add(p.rev_classes, s.rev_classes);
     p.self_inconsistent += s.self_inconsistent;

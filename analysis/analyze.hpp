@@ -82,6 +82,11 @@ struct PairAnalysis {
   SignedHistogram rtt_ticks;
 
   BlockFit blocks;  // statistical CI from time blocks, the runs test, a step if any
+  /// The step is proven: the two segments' bands do not overlap at the step, so no
+  /// constant offset fits both (given causality). Without proof, a step in the estimate
+  /// may be an equal and opposite change of the two delays, which two-way timing cannot
+  /// tell from an offset step, and the run is not split.
+  bool step_proven = false;
   /// With a step: each segment analysed on its own (rounds keep their seq). The counts
   /// of this analysis are then the segments' sums.
   std::vector<PairAnalysis> segments;

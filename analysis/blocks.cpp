@@ -22,6 +22,10 @@ constexpr double kRunsCriticalZ = -1.96;
 /// standard deviations of the two-offset model.
 constexpr double kStepQuanta = 4;
 constexpr double kStepSigmas = 4;
+/// A step is an offset step only if the blocks' margin moves by at most the larger of
+/// these across it (quanta; share of the step's size): see fit_blocks.
+constexpr double kStepMarginQuanta = 2;
+constexpr double kStepMarginShare = 0.25;
 /// The step's round is accepted when the best splits span at most this many rounds.
 constexpr std::size_t kMaxTieRounds = 8;
 /// Residuals within this fraction of the block values' size are zeros: rounding, not sign.
@@ -311,9 +315,35 @@ BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std
   step.t1_tick = rounds[step.first_round_after].t1;
   step.size_ticks = final_fit.after - final_fit.before;
   const double sigma = std::sqrt(final_fit.rss / as_double(final_fit.used - 3));
-  if (std::fabs(step.size_ticks) > std::max(kStepQuanta * static_cast<double>(quantum_ticks), kStepSigmas * sigma)) {
-    fit.step = step;
+  if (std::fabs(step.size_ticks) <= std::max(kStepQuanta * static_cast<double>(quantum_ticks), kStepSigmas * sigma)) {
+    return fit;
   }
+  // An offset step moves the forward and the reverse floors together, so each block's
+  // margin (half their gap) stays where it was. When the margin moves as much, the
+  // delays changed instead (a vCPU placed elsewhere, a busier link), not the counters:
+  // on the development machines such shifts of tens of ticks came with margins moving by
+  // as much. Then the run is not split; the change is reported.
+  double before_sum = 0, after_sum = 0;
+  std::size_t before_n = 0, after_n = 0;
+  for (const BlockEstimate& b : pb) {
+    if (b.last_round <= step.first_round_after && b.first_round < step.first_round_after) {
+      before_sum += b.margin_ticks;
+      ++before_n;
+    } else if (b.first_round >= step.first_round_after) {
+      after_sum += b.margin_ticks;
+      ++after_n;
+    }
+  }
+  if (before_n > 0 && after_n > 0) {
+    fit.split_margin_change_ticks = after_sum / as_double(after_n) - before_sum / as_double(before_n);
+  }
+  const double allowed = std::max(kStepMarginQuanta * static_cast<double>(quantum_ticks),
+                                  kStepMarginShare * std::fabs(step.size_ticks));
+  if (std::fabs(fit.split_margin_change_ticks) > allowed) {
+    fit.delays_changed = true;
+    return fit;
+  }
+  fit.step = step;
   return fit;
 }
 

@@ -90,8 +90,12 @@ struct BlockFit {
   // minimising the residual sum of squares of two offsets and one shared slope; then the
   // round, from the bounds of blocks s - 1 and s; then the two offsets again without the
   // block that holds the step. Reported when |size| > max(4 q, 4 s_res), s_res the
-  // residual standard deviation of that last fit.
+  // residual standard deviation of that last fit, and when the blocks' margin moves by
+  // at most max(2 q, |size| / 4) across it (an offset step moves both floors together).
   std::optional<Step> step;
+  double split_margin_change_ticks = 0;  // the margin after the best split minus before it
+  bool delays_changed = false;  // a split large enough for a step, but the margin moved
+                                // with it: the delays changed, not the offset
 };
 
 /// Block estimates, their least-squares line and the step search.

@@ -166,6 +166,7 @@ TEST_CASE("an offset that steps during the run is found and each segment analyse
     const PairAnalysis& p = o.analysis;
     INFO("step " << step);
     REQUIRE(p.blocks.step.has_value());
+    CHECK(p.step_proven);  // 500 ticks against bands ~390 wide: disjoint
     CHECK(std::fabs(p.blocks.step->size_ticks - step) <= 3 * 26 + 2);
     REQUIRE(p.segments.size() == 2);
     CHECK(p.verdict.rfind("offset stepped by", 0) == 0);
@@ -180,6 +181,20 @@ TEST_CASE("an offset that steps during the run is found and each segment analyse
     }
     CHECK(p.fwd_classes.causality_violation + p.rev_classes.causality_violation == 0);
   }
+}
+
+TEST_CASE("a step smaller than the band is reported as unproven, and the run is not split") {
+  SimulationSpec spec;
+  spec.rounds = 200000;
+  spec.seed = 33;
+  spec.quantum_ticks = 1;
+  spec.step_ticks = 100;  // the band is ~360 ticks wide: a constant offset still fits both halves
+  spec.step_at_fraction = 0.5;
+  const Outcome o = run_scenario(spec);
+  const PairAnalysis& p = o.analysis;
+  CHECK_FALSE(p.step_proven);
+  CHECK(p.segments.empty());
+  CHECK(p.verdict.rfind("offset stepped", 0) != 0);
 }
 
 TEST_CASE("clean runs raise no step") {
