@@ -148,14 +148,34 @@ std::string analysis_text(const PairAnalysis& p) {
   out += "  longest   ";
   for (const auto& [seq, rtt] : p.longest_rounds) out += " " + std::to_string(rtt) + " (round " + std::to_string(seq) + ")";
   out += " ticks of rtt\n";
-  out += "  ticks        min      p50      p99    p99.9      max\n";
-  for (const auto& [name, h] : {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-5s %9lld %8lld %8lld %8lld %8lld\n", name, static_cast<long long>(h->min()),
-                  static_cast<long long>(h->value_at_percentile(50)), static_cast<long long>(h->value_at_percentile(99)),
-                  static_cast<long long>(h->value_at_percentile(99.9)), static_cast<long long>(h->max()));
-    out += line;
+  // Every standard percentile; the row of tail counts says how many samples lie beyond
+  // each (a "*" marks tails resting on fewer than kThinTailSamples).
+  out += "  ticks     min";
+  for (double pct : kStandardPercentiles) {
+    char head[16];
+    std::snprintf(head, sizeof head, " %8s", ("p" + format_sig(pct, 6)).c_str());
+    out += head;
   }
+  out += "       max      mean\n";
+  for (const auto& [name, h] : {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
+    char cell[48];
+    std::snprintf(cell, sizeof cell, "  %-4s %6lld", name, static_cast<long long>(h->min()));
+    out += cell;
+    for (const PercentileRow& row : standard_percentiles(*h)) {
+      std::snprintf(cell, sizeof cell, " %8lld", static_cast<long long>(row.value));
+      out += cell;
+    }
+    std::snprintf(cell, sizeof cell, " %9lld", static_cast<long long>(h->max()));
+    out += cell + std::string(" ") + format_sig(h->mean(), 5) + "\n";
+  }
+  out += "  beyond     ";
+  for (const PercentileRow& row : standard_percentiles(p.rtt_ticks)) {
+    char cell[24];
+    std::snprintf(cell, sizeof cell, " %7llu%s", static_cast<unsigned long long>(row.tail_samples),
+                  row.tail_samples < kThinTailSamples ? "*" : " ");
+    out += cell;
+  }
+  out += "  samples beyond each percentile\n";
   for (const PairAnalysis& segment : p.segments) {
     std::string inner = analysis_text(segment);
     std::string indented;
