@@ -44,6 +44,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_stats.hpp"
 #include "analyze.hpp"
 #include "errors.hpp"
 #include "format.hpp"
@@ -52,6 +53,8 @@
 #include "simulate.hpp"
 
 using namespace tscsync;
+using bench::median;
+using bench::quantile;
 
 namespace {
 
@@ -82,14 +85,6 @@ std::uint64_t parse_count(const std::string& option, const std::string& value, s
   return out;
 }
 
-/// Linear-interpolated quantile q in [0, 1] of v (not empty), as in bench_runner.cpp.
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

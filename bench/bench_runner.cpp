@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_stats.hpp"
 #include "affinity.hpp"
 #include "cli.hpp"
 #include "cpu_list.hpp"
@@ -25,6 +26,8 @@
 #include "wait.hpp"
 
 using namespace tscsync;
+using bench::median;
+using bench::quantile;
 
 namespace {
 
@@ -76,15 +79,6 @@ std::uint64_t reference_exchange(int cpu_a, int cpu_b, std::uint64_t rounds) {
   return span_ticks;
 }
 
-/// Linear-interpolated quantile q in [0, 1] of v (not empty).
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-double median(const std::vector<double>& v) { return quantile(v, 0.5); }
 
 struct PairResult {
   std::string name;
