@@ -296,7 +296,7 @@ PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find
 
   // The k-sweep. Too-small values (early reads) pull the envelopes in: the offset moves
   // and the margin is held down until k passes the number of them in a bin, after which
-  // both settle (a clean lower tail raises the margin by about a quantum at most). The
+  // both settle (a clean lower tail then raises the margin only slowly). The
   // chosen k is the smallest feasible one from which the next two doublings move the
   // offset by at most half a quantum (at least 1 tick) and raise the margin by at most a
   // tenth (at least half a quantum, at least 2 ticks); without such a k, the largest
