@@ -14,6 +14,7 @@
 // `status: complete`: a file cut short anywhere lacks that line.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,9 +39,16 @@ void write_run(const Run& run, const TextSink& sink);
 ///         a missing required column, or a table without rounds.
 Run parse_run(std::string_view text, std::string_view source);
 
-/// Reads and parses a file ("-" reads standard input).
+/// Reads and parses a file ("-" reads standard input) in chunks of kReadChunkBytes:
+/// the file's text is never held whole, only the rounds.
 /// \throws IoError when it cannot be read, InputError when it is malformed.
 Run read_run_file(const std::string& path);
+
+inline constexpr std::size_t kReadChunkBytes = 4u << 20;
+
+/// The same over an open stream, `chunk_bytes` at a time (any size >= 1: lines may span
+/// chunks). `size_hint` (bytes, 0 if unknown) reserves room for the rounds.
+Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_bytes, std::size_t size_hint);
 
 /// Why the run is not complete (no status line: cut short; a status other than
 /// complete: aborted, with its error), or nullopt when it is complete.

@@ -2,7 +2,10 @@
 
 #include <clocale>
 #include <locale>
+#include <array>
+#include <cstdio>
 #include <random>
+#include <variant>
 
 #include "errors.hpp"
 #include "format.hpp"
@@ -62,6 +65,53 @@ TEST_CASE("a run round-trips exactly through the text format") {
   CHECK(back.trailer.entries() == run.trailer.entries());
   CHECK_FALSE(incomplete_reason(back).has_value());
   CHECK(to_text(back) == text);
+}
+
+namespace {
+
+/// The result of reading `text` through a file, `chunk` bytes at a time, or the error.
+std::variant<Run, std::string> read_chunked(const std::string& text, std::size_t chunk) {
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  std::fwrite(text.data(), 1, text.size(), file);
+  std::rewind(file);
+  try {
+    Run run = read_run_stream(file, "in.csv", chunk, text.size());
+    std::fclose(file);
+    return run;
+  } catch (const InputError& e) {
+    std::fclose(file);
+    return std::string(e.what());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a file read in chunks gives what the whole text gives, whatever the chunk size") {
+  std::string crlf = to_text(sample_run(300, 5));
+  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string whole = to_text(sample_run(300, 4));
+  const std::string cut = whole.substr(0, whole.size() / 2 + 7);  // ends inside a round
+  const std::string bad = "t1,t2,t3,t4\n1,2,3,4\n5,6,x,8\n";
+  for (const std::string* text : std::array<const std::string*, 3>{&whole, &crlf, &cut}) {
+    const Run expected = parse_run(*text, "in.csv");
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{4096},
+                              std::size_t{1} << 22}) {
+      INFO("chunk " << chunk << ", text of " << text->size() << " bytes");
+      const auto got = read_chunked(*text, chunk);
+      REQUIRE(std::holds_alternative<Run>(got));
+      const Run& run = std::get<Run>(got);
+      CHECK(run.rounds == expected.rounds);
+      CHECK(run.header.entries() == expected.header.entries());
+      CHECK(run.trailer.entries() == expected.trailer.entries());
+      CHECK(run.cut_line == expected.cut_line);
+    }
+  }
+  CHECK(parse_run(cut, "in.csv").cut_line != 0);  // the cut really fell inside a round
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {
+    CHECK(std::get<std::string>(read_chunked(bad, chunk)) == "in.csv:3:5: 'x' is not an unsigned decimal number");
+  }
+  CHECK(std::get<std::string>(read_chunked("", 16)) == "in.csv: empty file");
 }
 
 TEST_CASE("the written text has the documented shape") {
