@@ -7,10 +7,6 @@
 namespace tscsync {
 namespace {
 
-std::string ns_suffix(double ticks, double hz) {
-  return hz > 0 ? " (" + format_sig(ticks_to_ns(ticks, hz), 3) + " ns)" : "";
-}
-
 std::string range(double lo, double hi, int digits = 4) {
   return "[" + format_sig(lo, digits) + ", " + format_sig(hi, digits) + "]";
 }
@@ -26,13 +22,14 @@ void evidence_block(std::string& out, const char* what, const Evidence& e, doubl
          " ticks, " + format_sig(e.beyond_band_ticks, 4) + " ticks beyond the band, " +
          format_sig(static_cast<double>(e.since_start_ticks), 6) + " ticks into the run" +
          (hz > 0 ? " (" + format_sig(static_cast<double>(e.since_start_ticks) / hz, 4) + " s)" : "") + "\n";
-  out += "      seq           t1           t2           t3           t4    fwd    rev    rtt\n";
+  // The raw values, whole: they are the evidence.
+  out += "      seq                    t1                   t2                   t3                   t4    fwd    rev    rtt\n";
   for (const Round& r : e.around) {
     char line[200];
-    std::snprintf(line, sizeof line, "    %c %-8llu %12llu %12llu %12llu %12llu %6lld %6lld %6lld\n",
+    std::snprintf(line, sizeof line, "    %c %-8llu %20llu %20llu %20llu %20llu %6lld %6lld %6lld\n",
                   r.seq == e.seq ? '>' : ' ', static_cast<unsigned long long>(r.seq),
-                  static_cast<unsigned long long>(r.t1 % 1000000000000ull), static_cast<unsigned long long>(r.t2 % 1000000000000ull),
-                  static_cast<unsigned long long>(r.t3 % 1000000000000ull), static_cast<unsigned long long>(r.t4 % 1000000000000ull),
+                  static_cast<unsigned long long>(r.t1), static_cast<unsigned long long>(r.t2),
+                  static_cast<unsigned long long>(r.t3), static_cast<unsigned long long>(r.t4),
                   static_cast<long long>(fwd_ticks(r)), static_cast<long long>(rev_ticks(r)), static_cast<long long>(rtt_ticks(r)));
     out += line;
   }
@@ -85,7 +82,7 @@ std::string analysis_text(const PairAnalysis& p) {
     out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
   }
   if (band.feasible) {
-    out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks" + ns_suffix(p.fit.line.offset_ticks, hz) +
+    out += "  offset    " + ticks_with_ns(p.fit.line.offset_ticks, hz) +
            ", band " + range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
            (p.k == 1 ? std::string(" (hard: every round obeys it)")
                      : " (robust: k = " + std::to_string(p.k) + ", the k-th smallest bounds of each time bin)") + "\n";

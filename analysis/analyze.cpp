@@ -131,12 +131,6 @@ Evidence make_evidence(const std::vector<Round>& rounds, std::size_t i, std::int
   return e;
 }
 
-std::string ticks_and_ns(double ticks, double hz) {
-  std::string s = format_sig(ticks, 4) + " ticks";
-  if (hz > 0) s += " (" + format_sig(ticks_to_ns(ticks, hz), 3) + " ns)";
-  return s;
-}
-
 std::string verdict_of(const PairAnalysis& p) {
   const HardBand& band = p.fit.band;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
@@ -158,7 +152,7 @@ std::string verdict_of(const PairAnalysis& p) {
   } else if (band.offset_lo_ticks <= 0 && band.offset_hi_ticks >= 0) {
     v = "synchronized within the band: the offset lies in " + range + ", which contains 0";
   } else {
-    v = "offset of " + ticks_and_ns(p.fit.line.offset_ticks, p.tsc_hz) + ": b's counter is " +
+    v = "offset of " + ticks_with_ns(p.fit.line.offset_ticks, p.tsc_hz) + ": b's counter is " +
         (p.fit.line.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
   }
   const std::uint64_t negatives = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
@@ -176,6 +170,12 @@ std::string verdict_of(const PairAnalysis& p) {
 
 double ticks_to_ns(double ticks, double tsc_hz) {
   return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string ticks_with_ns(double ticks, double tsc_hz) {
+  std::string s = format_sig(ticks, 4) + " ticks";
+  if (tsc_hz > 0) s += " (" + format_sig(ticks_to_ns(ticks, tsc_hz), 3) + " ns)";
+  return s;
 }
 
 namespace {

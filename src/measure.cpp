@@ -43,9 +43,6 @@ std::string per_million(std::uint64_t n, std::uint64_t total) {
   return format_sig(static_cast<double>(n) * 1e6 / static_cast<double>(total), 3) + " per million";
 }
 
-std::string ns_text(std::int64_t ticks, double tsc_hz) {
-  return format_sig(static_cast<double>(ticks) / tsc_hz * 1e9, 4) + " ns";
-}
 
 }  // namespace
 
@@ -174,8 +171,8 @@ int run_measure(const MeasureOptions& options) {
     const double seconds = static_cast<double>(s.span_ticks) / hz;
     std::cerr << "  rounds        " << s.rounds << " (" << format_sig(static_cast<double>(s.rounds) / seconds / 1e6, 3)
               << " M rounds/s)\n"
-              << "  rtt           min " << s.rtt_min_ticks << " ticks (" << ns_text(s.rtt_min_ticks, hz)
-              << "), median " << s.rtt_p50_ticks << " ticks (" << ns_text(s.rtt_p50_ticks, hz) << ")\n"
+              << "  rtt           min " << ticks_with_ns(static_cast<double>(s.rtt_min_ticks), hz) << ", median "
+              << ticks_with_ns(static_cast<double>(s.rtt_p50_ticks), hz) << "\n"
               << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds)
               << ", min " << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " ("
               << per_million(s.rev_negative, s.rounds) << ", min " << s.rev_min_ticks << " ticks)\n"
