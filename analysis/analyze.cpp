@@ -174,7 +174,7 @@ double ticks_to_ns(double ticks, double tsc_hz) {
 
 std::string ticks_with_ns(double ticks, double tsc_hz) {
   std::string s = format_sig(ticks, 4) + " ticks";
-  if (tsc_hz > 0) s += " (" + format_sig(ticks_to_ns(ticks, tsc_hz), 3) + " ns)";
+  if (tsc_hz > 0) s += " (" + format_fixed(ticks_to_ns(ticks, tsc_hz), 1) + " ns)";
   return s;
 }
 
