@@ -1,10 +1,12 @@
 #include "run_format.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include "errors.hpp"
@@ -321,14 +323,12 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
 
 Run read_run_file(const std::string& path) {
   if (path == "-") return read_run_stream(stdin, "<stdin>", kReadChunkBytes, 0);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
-  std::size_t size = 0;
-  if (std::fseek(file, 0, SEEK_END) == 0) {
-    const long end = std::ftell(file);
-    if (end > 0) size = static_cast<std::size_t>(end);
-    std::rewind(file);
-  }
+  // Only a regular file's size says how many rounds to expect (a pipe or device has none).
+  const std::size_t size = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
   try {
     Run run = read_run_stream(file, path, kReadChunkBytes, size);
     std::fclose(file);
