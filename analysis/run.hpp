@@ -10,18 +10,31 @@
 
 namespace tscsync {
 
+/// Largest round index a Round can hold: seq shares a 64-bit word with the flags so that
+/// a round takes 40 bytes (the analysis keeps every round of a pair in memory).
+inline constexpr std::uint64_t kMaxSeq = (std::uint64_t{1} << 56) - 1;
+/// Largest flags value a Round can hold (bits 0-3 are RoundFlag, 4-7 reserved).
+inline constexpr std::uint64_t kMaxFlags = 0xff;
+
 /// One round, raw ticks (RFC 5905 numbering): t1, t4 on the initiator a's counter;
 /// t2, t3 on the responder b's counter.
 struct Round {
-  std::uint64_t seq = 0;  // index of the measured round, from 0
   std::uint64_t t1 = 0;
   std::uint64_t t2 = 0;
   std::uint64_t t3 = 0;
   std::uint64_t t4 = 0;
-  std::uint32_t flags = 0;  // RoundFlag bits
+  std::uint64_t seq : 56 = 0;   // index of the measured round, from 0; <= kMaxSeq
+  std::uint64_t flags : 8 = 0;  // RoundFlag bits; <= kMaxFlags
 
-  friend bool operator==(const Round&, const Round&) = default;
+  constexpr Round() = default;
+  /// \pre seq <= kMaxSeq, flags <= kMaxFlags (the parser checks what it reads).
+  constexpr Round(std::uint64_t seq_, std::uint64_t t1_, std::uint64_t t2_, std::uint64_t t3_, std::uint64_t t4_,
+                  std::uint64_t flags_ = 0)
+      : t1(t1_), t2(t2_), t3(t3_), t4(t4_), seq(seq_ & kMaxSeq), flags(flags_ & kMaxFlags) {}
+
+  friend constexpr bool operator==(const Round&, const Round&) = default;
 };
+static_assert(sizeof(Round) == 40, "a round is 40 bytes: the analysis memory target rests on it");
 
 /// Interference seen around a round. Chunk flags apply to every round of the chunk of
 /// kChunkRounds rounds in which the measuring thread saw it.

@@ -197,7 +197,7 @@ class Parser {
 
   Round parse_round(std::string_view line, Run& run) {
     Round r;
-    r.seq = run.rounds.size();
+    r.seq = run.rounds.size() & kMaxSeq;  // the bit-field mask; no run holds 2^56 rounds
     std::size_t start = 0;
     std::size_t index = 0;
     while (true) {
@@ -208,15 +208,20 @@ class Parser {
       const std::string_view field = trim(line.substr(start, end - start));
       const std::size_t column = start + 1;
       switch (columns_[index]) {
-        case Column::seq: r.seq = parse_u64(field, column); break;
+        case Column::seq: {
+          const std::uint64_t seq = parse_u64(field, column);
+          if (seq > kMaxSeq) fail(column, "seq '" + std::string(field) + "' beyond 2^56 - 1");
+          r.seq = seq & kMaxSeq;  // checked above; the mask tells the bit-field so
+          break;
+        }
         case Column::t1: r.t1 = parse_u64(field, column); break;
         case Column::t2: r.t2 = parse_u64(field, column); break;
         case Column::t3: r.t3 = parse_u64(field, column); break;
         case Column::t4: r.t4 = parse_u64(field, column); break;
         case Column::flags: {
           const std::uint64_t f = parse_u64(field, column);
-          if (f > 0xffffffffu) fail(column, "flags '" + std::string(field) + "' beyond 32 bits");
-          r.flags = static_cast<std::uint32_t>(f);
+          if (f > kMaxFlags) fail(column, "flags '" + std::string(field) + "' beyond 8 bits (at most 255)");
+          r.flags = f & kMaxFlags;
           break;
         }
         case Column::a: parse_u64(field, column); check_constant(run, "a", field, column); break;

@@ -247,7 +247,7 @@ Run simulate(const SimulationSpec& spec, SimulationTruth& truth) {
     const TrueRound r = gen.next();
     const double t2_true = r.t2 - r.early_t2_ticks;
     Round round;
-    round.seq = i;
+    round.seq = i & kMaxSeq;  // simulate() refuses more rounds than that
     round.t1 = read_counter(r.t1, truth.phase_a_ticks, q, "a");
     round.t2 = read_counter(t2_true + theta(t2_true), truth.phase_b_ticks, q, "b");
     round.t3 = read_counter(r.t3 + theta(r.t3), truth.phase_b_ticks, q, "b");

@@ -197,7 +197,9 @@ TEST_CASE("malformed input names the line and the column") {
         "in.csv:4:1: a round after the trailer metadata (rounds must come before the closing '# key: value' lines)");
   CHECK(error_of("a,t1,t2,t3,t4\n0,1,2,3,4\n1,5,6,7,8\n") ==
         "in.csv:3:1: a '1' differs from '0' earlier (one run holds one pair)");
-  CHECK(error_of("t1,t2,t3,t4,flags\n1,2,3,4,4294967296\n") == "in.csv:2:9: flags '4294967296' beyond 32 bits");
+  CHECK(error_of("t1,t2,t3,t4,flags\n1,2,3,4,256\n") == "in.csv:2:9: flags '256' beyond 8 bits (at most 255)");
+  CHECK(error_of("seq,t1,t2,t3,t4\n72057594037927936,1,2,3,4\n") ==
+        "in.csv:2:1: seq '72057594037927936' beyond 2^56 - 1");
   CHECK(error_of("# only comments\n") == "in.csv: no column header row (expected e.g. 't1,t2,t3,t4')");
   CHECK(error_of("t1,t2,t3,t4\n") == "in.csv: no rounds after the column header row");
   CHECK(error_of("# schema: tscsync-run/9\nt1,t2,t3,t4\n1,2,3,4\n") ==
