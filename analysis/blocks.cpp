@@ -69,6 +69,23 @@ Bounds drift_free(const Round& r, std::uint64_t t_ref, std::int64_t shift, doubl
           static_cast<double>(-rev_ticks(r) - shift) - drift * (x_of(r.t4, t_ref) - tau)};
 }
 
+/// Blocks of at least this many times k rounds take the k-th values from bounded heaps;
+/// smaller ones from a copy (nth_element), where the heaps would gain nothing.
+constexpr std::size_t kHeapShare = 8;
+
+/// Keeps in `heap` (at most k values) the k values that come first under `before`; its
+/// front is the k-th of them once k values were offered.
+template <class Before> void keep_first(std::vector<double>& heap, std::size_t k, double value, Before before) {
+  if (heap.size() < k) {
+    heap.push_back(value);
+    std::push_heap(heap.begin(), heap.end(), before);
+  } else if (before(value, heap.front())) {
+    std::pop_heap(heap.begin(), heap.end(), before);
+    heap.back() = value;
+    std::push_heap(heap.begin(), heap.end(), before);
+  }
+}
+
 /// The zero-drift envelope midpoint of rounds [first, last) after removing `drift`:
 /// theta at the block's mid time, minus `shift`. \pre last - first >= k >= 1.
 BlockEstimate estimate_block(std::span<const Round> rounds, std::size_t first, std::size_t last, std::uint64_t t_ref,
@@ -77,15 +94,32 @@ BlockEstimate estimate_block(std::span<const Round> rounds, std::size_t first, s
   b.first_round = first;
   b.last_round = last;
   b.tau_ticks = 0.5 * (x_of(rounds[first].t1, t_ref) + x_of(rounds[last - 1].t4, t_ref));
-  const auto kth = static_cast<std::ptrdiff_t>(k - 1);
-  scratch.clear();
-  for (std::size_t i = first; i < last; ++i) scratch.push_back(drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks).upper);
-  std::nth_element(scratch.begin(), scratch.begin() + kth, scratch.end());
-  const double upper = scratch[static_cast<std::size_t>(kth)];
-  scratch.clear();
-  for (std::size_t i = first; i < last; ++i) scratch.push_back(drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks).lower);
-  std::nth_element(scratch.begin(), scratch.begin() + kth, scratch.end(), std::greater<>());
-  const double lower = scratch[static_cast<std::size_t>(kth)];
+  double upper = 0, lower = 0;
+  if (k * kHeapShare <= last - first) {
+    // k small against the block: bounded heaps of the k smallest U' and the k largest L'
+    // seen so far, whose tops are the k-th; after the first few rounds nearly every
+    // round costs one comparison each. Much cheaper than selecting from a copy.
+    std::vector<double> smallest, largest;
+    smallest.reserve(k);
+    largest.reserve(k);
+    for (std::size_t i = first; i < last; ++i) {
+      const Bounds v = drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks);
+      keep_first(smallest, k, v.upper, std::less<>());
+      keep_first(largest, k, v.lower, std::greater<>());
+    }
+    upper = smallest.front();
+    lower = largest.front();
+  } else {
+    const auto kth = static_cast<std::ptrdiff_t>(k - 1);
+    scratch.clear();
+    for (std::size_t i = first; i < last; ++i) scratch.push_back(drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks).upper);
+    std::nth_element(scratch.begin(), scratch.begin() + kth, scratch.end());
+    upper = scratch[static_cast<std::size_t>(kth)];
+    scratch.clear();
+    for (std::size_t i = first; i < last; ++i) scratch.push_back(drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks).lower);
+    std::nth_element(scratch.begin(), scratch.begin() + kth, scratch.end(), std::greater<>());
+    lower = scratch[static_cast<std::size_t>(kth)];
+  }
   b.theta_ticks = 0.5 * (upper + lower);
   b.margin_ticks = 0.5 * (upper - lower);
   return b;
@@ -214,12 +248,12 @@ double student_t_975(std::size_t df) {
 }
 
 BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
-                    std::uint64_t k, std::size_t blocks) {
+                    std::uint64_t k, std::size_t blocks, TimeOrder order) {
   const std::size_t n = rounds.size();
   if (k == 0) return invalid("k = 0: the order statistic counts from 1");
   if (quantum_ticks < 1) return invalid("quantum_ticks = " + std::to_string(quantum_ticks) + ": must be >= 1");
   if (blocks < kMinBlocks) return invalid(std::to_string(blocks) + " blocks asked: at least 3 are needed");
-  for (std::size_t i = 1; i < n; ++i) {
+  for (std::size_t i = 1; i < n && order == TimeOrder::check; ++i) {
     if (diff_ticks(rounds[i].t1, rounds[i - 1].t1) < 0) return invalid("rounds are not in time order (t1)");
   }
   const std::size_t per_block = 2 * static_cast<std::size_t>(k);

@@ -98,6 +98,10 @@ struct BlockFit {
                                 // with it: the delays changed, not the offset
 };
 
+/// Whether fit_blocks must check that t1 never decreases (a pass over the rounds), or
+/// the caller already knows it does not.
+enum class TimeOrder { check, known };
+
 /// Block estimates, their least-squares line and the step search.
 /// \param rounds  in time order (as a run stores them).
 /// \param t_ref_tick  the reference time on a's counter (analyze's t_ref_tick).
@@ -107,10 +111,11 @@ struct BlockFit {
 /// \param k  order statistic per block (>= 1): the k-th smallest U and k-th largest L, so
 ///           that k - 1 too-small values per block cannot cut into its envelope.
 /// \param blocks  K wanted; fewer when the rounds do not give every block 2k rounds.
+/// \param order  TimeOrder::known skips the check that t1 never decreases.
 /// The result is not valid when fewer than kMinBlocks blocks of 2k rounds each can be
 /// made, or k or quantum_ticks is 0. O(n).
 BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
-                    std::uint64_t k, std::size_t blocks = 16);
+                    std::uint64_t k, std::size_t blocks = 16, TimeOrder order = TimeOrder::check);
 
 /// The [first, last) round ranges to fit separately: the whole run, or the parts before
 /// and after the step. An invalid fit gives the whole run.

@@ -45,7 +45,7 @@ std::vector<Round> hand_rounds(const std::function<std::int64_t(std::size_t)>& t
     const std::int64_t upper = i % kHandPerBlock == 10 ? theta + 40 : theta + 100 + (j % 7) * 3;
     const std::int64_t lower = theta - 100 - (j % 5) * 2;
     Round r;
-    r.seq = i;
+    r.seq = i & kMaxSeq;
     r.t1 = kStart + i * kHandSpacing;
     r.t4 = r.t1 + kHandRtt;
     r.t2 = r.t1 + static_cast<std::uint64_t>(upper);  // U = t2 - t1
@@ -320,4 +320,31 @@ TEST_CASE("simulated step of 100 ticks, below the delay floor: found to one bloc
   REQUIRE(segments.size() == 2);
   CHECK(segments[0].second == holder.first_round);
   CHECK(segments[1].first == holder.last_round);
+}
+
+TEST_CASE("block k-th values equal a sort of each block, for small k (heaps) and large k (selection)") {
+  SimulationSpec spec = clean_spec(21, 0, 1);
+  spec.rounds = 32000;
+  spec.spec_b.rate = 0.01;  // early reads: the lowest forward bounds are outliers
+  SimulationTruth truth;
+  const Run run = simulate(spec, truth);
+  const std::span<const Round> rounds(run.rounds);
+  // 16 blocks of 2000 rounds: k = 1..250 take the heaps (8 k <= 2000), 251..1000 the copy.
+  for (const std::uint64_t k : std::initializer_list<std::uint64_t>{1, 5, 60, 250, 251, 700, 1000}) {
+    const BlockFit fit = fit_blocks(rounds, truth.t_ref_tick, 1, 0.0, k, 16, TimeOrder::known);
+    REQUIRE(fit.valid);
+    for (const BlockEstimate& e : fit.per_block) {
+      std::vector<std::int64_t> upper, lower;
+      for (std::size_t i = e.first_round; i < e.last_round; ++i) {
+        upper.push_back(fwd_ticks(rounds[i]));
+        lower.push_back(-rev_ticks(rounds[i]));
+      }
+      std::sort(upper.begin(), upper.end());
+      std::sort(lower.begin(), lower.end(), std::greater<>());
+      const auto u_k = static_cast<double>(upper[k - 1]), l_k = static_cast<double>(lower[k - 1]);
+      // Zero drift: theta = (k-th U + k-th L) / 2 exactly (integers, halves, in double).
+      CHECK(e.theta_ticks == Approx((u_k + l_k) / 2).epsilon(0).margin(0));
+      CHECK(e.margin_ticks == Approx((u_k - l_k) / 2).epsilon(0).margin(0));
+    }
+  }
 }
