@@ -5,9 +5,11 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "errors.hpp"
 #include "format.hpp"
+#include "bounds.hpp"
 #include "quantum.hpp"
 #include "run_format.hpp"
 
@@ -29,73 +31,12 @@ constexpr std::size_t kEvidenceRounds = 3;
 /// Rounds read for the quantum when the metadata does not give it.
 constexpr std::size_t kQuantumRounds = 200000;
 
-struct Bounds {
-  std::vector<Point> upper;  // forward: theta(x) <= U = t2 - t1, x = t1 - t_ref
-  std::vector<Point> lower;  // reverse: theta(x) >= L = t3 - t4, x = t4 - t_ref
-};
-
 std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
-
-/// Measured runs arrive in time order; imported tables may not.
-void sort_by_x(std::vector<Point>& v) {
-  const auto by_x = [](const Point& p, const Point& q) { return p.x < q.x; };
-  if (!std::is_sorted(v.begin(), v.end(), by_x)) std::sort(v.begin(), v.end(), by_x);
-}
-
-Bounds all_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref) {
-  Bounds b;
-  b.upper.reserve(rounds.size());
-  b.lower.reserve(rounds.size());
-  for (const Round& r : rounds) {
-    b.upper.push_back({x_of(r.t1, t_ref), fwd_ticks(r)});
-    b.lower.push_back({x_of(r.t4, t_ref), -rev_ticks(r)});
-  }
-  sort_by_x(b.upper);
-  sort_by_x(b.lower);
-  return b;
-}
-
-/// For every k in `ks` (ascending, each > 1): per time bin (by round index), the k-th
-/// smallest forward bound and the k-th largest reverse bound, at their own times. One pass
-/// over each bin for all k: partition at the largest k, then sort those few.
-/// \pre every bin holds at least ks.back() rounds.
-std::vector<Bounds> kth_bounds(const std::vector<Round>& rounds, std::uint64_t t_ref,
-                               const std::vector<std::uint64_t>& ks, std::size_t bins) {
-  std::vector<Bounds> out(ks.size());
-  const auto k_max = static_cast<std::ptrdiff_t>(ks.back());
-  const auto by_y = [](const Point& p, const Point& q) { return p.y < q.y; };
-  const auto by_y_desc = [](const Point& p, const Point& q) { return p.y > q.y; };
-  std::vector<Point> up, low;
-  const std::size_t n = rounds.size();
-  for (std::size_t i = 0; i < bins; ++i) {
-    const std::size_t first = i * n / bins;
-    const std::size_t last = (i + 1) * n / bins;
-    up.clear();
-    low.clear();
-    for (std::size_t j = first; j < last; ++j) {
-      up.push_back({x_of(rounds[j].t1, t_ref), fwd_ticks(rounds[j])});
-      low.push_back({x_of(rounds[j].t4, t_ref), -rev_ticks(rounds[j])});
-    }
-    std::nth_element(up.begin(), up.begin() + k_max - 1, up.end(), by_y);
-    std::sort(up.begin(), up.begin() + k_max, by_y);
-    std::nth_element(low.begin(), low.begin() + k_max - 1, low.end(), by_y_desc);
-    std::sort(low.begin(), low.begin() + k_max, by_y_desc);
-    for (std::size_t j = 0; j < ks.size(); ++j) {
-      out[j].upper.push_back(up[ks[j] - 1]);
-      out[j].lower.push_back(low[ks[j] - 1]);
-    }
-  }
-  for (Bounds& b : out) {
-    sort_by_x(b.upper);
-    sort_by_x(b.lower);
-  }
-  return out;
-}
 
 /// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
 /// b's reads t2, t3, t2, ... are each non-decreasing, so their differences are whole
 /// steps of that counter.
-std::int64_t infer_quantum(const std::vector<Round>& rounds) {
+std::int64_t infer_quantum(std::span<const Round> rounds) {
   const std::size_t n = std::min(rounds.size(), kQuantumRounds);
   std::vector<std::uint64_t> a_reads, b_reads;
   a_reads.reserve(2 * n);
@@ -119,7 +60,7 @@ std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
   return out;
 }
 
-Evidence make_evidence(const std::vector<Round>& rounds, std::size_t i, std::int64_t value, double beyond) {
+Evidence make_evidence(std::span<const Round> rounds, std::size_t i, std::int64_t value, double beyond) {
   Evidence e;
   e.seq = rounds[i].seq;
   e.value_ticks = value;
@@ -183,7 +124,7 @@ namespace {
 /// Blocks for the statistical CI (reference/estimators.md §4.5: K = 16-32).
 constexpr std::size_t kBlocks = 16;
 
-PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find_steps);
+PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps);
 
 /// The k for a block: the sweep's k counts per bin of about kRoundsPerBin rounds, a block
 /// holds many bins' worth, so the same share of each block is set aside.
@@ -196,18 +137,14 @@ std::uint64_t block_k(const PairAnalysis& p) {
 
 /// A step was found: analyse each segment alone. If their bands are disjoint at the step,
 /// the step is proven and their sums stand for the run; otherwise nothing changes.
-void analyse_segments(PairAnalysis& p, const Run& run) {
-  const std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(p.blocks, run.rounds.size());
+void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> rounds) {
+  const std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(p.blocks, rounds.size());
   std::vector<PairAnalysis> parts;
   for (const auto& [first, last] : ranges) {
-    Run part;
-    part.header = run.header;
-    part.trailer = run.trailer;
-    part.rounds.assign(run.rounds.begin() + static_cast<std::ptrdiff_t>(first),
-                       run.rounds.begin() + static_cast<std::ptrdiff_t>(last));
-    if (part.rounds.empty()) continue;
-    parts.push_back(analyze_rounds(part, p.source + " [rounds " + std::to_string(part.rounds.front().seq) + ".." +
-                                             std::to_string(part.rounds.back().seq) + "]", false));
+    if (first >= last) continue;
+    const std::span<const Round> part = rounds.subspan(first, last - first);
+    parts.push_back(analyze_rounds(run, part, p.source + " [rounds " + std::to_string(part.front().seq) + ".." +
+                                                  std::to_string(part.back().seq) + "]", false));
   }
   if (parts.size() != 2 || !parts[0].fit.band.feasible || !parts[1].fit.band.feasible) return;
   const std::uint64_t at = p.blocks.step->t1_tick;
@@ -249,7 +186,7 @@ void analyse_segments(PairAnalysis& p, const Run& run) {
   }
   const Step& step = *p.blocks.step;
   std::string v = "offset stepped by " + format_sig(step.size_ticks, 4) + " ticks at round " +
-                  std::to_string(run.rounds.at(step.first_round_after).seq) +
+                  std::to_string(rounds[step.first_round_after].seq) +
                   (step.refined_to_round ? "" : " (located to within one block)") + ": a TSC write, a vCPU moved, or a migration";
   for (std::size_t i = 0; i < p.segments.size(); ++i) {
     v += std::string(i == 0 ? "; before: " : "; after: ") + p.segments[i].verdict;
@@ -259,21 +196,21 @@ void analyse_segments(PairAnalysis& p, const Run& run) {
 
 }  // namespace
 
-PairAnalysis analyze_run(const Run& run, const std::string& source) { return analyze_rounds(run, source, true); }
+PairAnalysis analyze_run(const Run& run, const std::string& source) { return analyze_rounds(run, run.rounds, source, true); }
 
 namespace {
 
-PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find_steps) {
-  if (run.rounds.empty()) throw InputError(source + ": no rounds to analyse");
+/// The analysis of `rounds`, with the metadata of `run` (the whole run, or a segment of it).
+PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps) {
+  if (rounds.empty()) throw InputError(source + ": no rounds to analyse");
   PairAnalysis p;
   p.source = source;
   p.a = std::string(run.header.get("a").value_or("?"));
   p.b = std::string(run.header.get("b").value_or("?"));
   p.send = std::string(run.header.get("send").value_or("?"));
   p.recv = std::string(run.header.get("recv").value_or("?"));
-  p.rounds = run.rounds.size();
+  p.rounds = rounds.size();
   p.incomplete = incomplete_reason(run);
-  const std::vector<Round>& rounds = run.rounds;
 
   if (const auto q = metadata_int(run, "quantum_ticks"); q && *q >= 1) {
     p.quantum_ticks = *q;
@@ -284,15 +221,6 @@ PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find
   }
   p.tsc_hz = static_cast<double>(metadata_int(run, "tsc_hz").value_or(0));
   const std::int64_t q = p.quantum_ticks;
-
-  // The reference time: the middle of the run on a's counter. Offsets are reported there.
-  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
-  for (const Round& r : rounds) {
-    first = std::min(first, r.t1);
-    last = std::max(last, r.t4);
-  }
-  p.t_ref_tick = first + (last - first) / 2;
-  p.span_ticks = static_cast<double>(last - first);
 
   // The k-sweep. Too-small values (early reads) pull the envelopes in: the offset moves
   // and the margin is held down until k passes the number of them in a bin, after which
@@ -312,16 +240,21 @@ PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find
   for (std::uint64_t k : kSweep) {
     if (k > 1 && rounds.size() / bins >= 2 * k) ks.push_back(k);
   }
-  std::vector<Bounds> bounds;
-  bounds.push_back(all_bounds(rounds, p.t_ref_tick));
-  if (!ks.empty()) {
-    std::vector<Bounds> binned = kth_bounds(rounds, p.t_ref_tick, ks, bins);
-    for (Bounds& b : binned) bounds.push_back(std::move(b));
-  }
+  const BoundSets bounds = collect_bounds(rounds, ks, bins);
+  // The reference time: the middle of the run on a's counter. Offsets are reported there.
+  p.t_ref_tick = bounds.t_ref_tick;
+  p.span_ticks = static_cast<double>(bounds.last_tick - bounds.first_tick);
+  // Constraint set i: k = 1 (the hulls of every bound) for i = 0, then each k > 1.
+  auto upper_set = [&](std::size_t i) -> std::span<const Point> {
+    return i == 0 ? std::span<const Point>(bounds.upper_hull) : std::span<const Point>(bounds.kth_upper[i - 1]);
+  };
+  auto lower_set = [&](std::size_t i) -> std::span<const Point> {
+    return i == 0 ? std::span<const Point>(bounds.lower_hull) : std::span<const Point>(bounds.kth_lower[i - 1]);
+  };
   ks.insert(ks.begin(), 1);
   std::vector<EnvelopeFit> fits;
-  for (std::size_t i = 0; i < bounds.size(); ++i) {
-    fits.push_back(fit_envelopes(bounds[i].upper, bounds[i].lower, q));
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    fits.push_back(i == 0 ? fit_hulls(bounds.upper_hull, bounds.lower_hull, q) : fit_envelopes(upper_set(i), lower_set(i), q));
     p.sweep.push_back({ks[i], fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
   }
   auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
@@ -353,7 +286,7 @@ PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find
   // holds the truth whatever the drift within the band (the zero-drift band would assume
   // the drift is exactly 0). At x = 0 the refit's offset lies inside it.
   p.fit = p.free_fit;
-  if (p.zero_drift) p.fit.line = fit_zero_drift(bounds[chosen].upper, bounds[chosen].lower, q).line;
+  if (p.zero_drift) p.fit.line = fit_zero_drift(upper_set(chosen), lower_set(chosen), q).line;
 
   // Classes: a one-way latency below every offset the band allows at its time is a
   // causality violation whatever its sign (with b's counter far ahead, an early t2 can
@@ -442,8 +375,9 @@ PairAnalysis analyze_rounds(const Run& run, const std::string& source, bool find
 
   // The statistical view: per-block estimates, least squares, and the runs test, which
   // finds an offset that stepped during the run; then each segment is analysed alone.
-  p.blocks = fit_blocks(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks);
-  if (find_steps && p.blocks.valid && p.blocks.step) analyse_segments(p, run);
+  p.blocks = fit_blocks(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks,
+                        bounds.in_time_order ? TimeOrder::known : TimeOrder::check);
+  if (find_steps && p.blocks.valid && p.blocks.step) analyse_segments(p, run, rounds);
   return p;
 }
 

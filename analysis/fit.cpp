@@ -45,10 +45,10 @@ struct Problem {
   [[nodiscard]] Real margin(Real rho) const { return (g_of(u_hull, rho) - h_of(l_hull, rho)) / 2; }
 };
 
-Problem make_problem(std::span<const Point> upper, std::span<const Point> lower) {
+Problem make_problem(std::vector<Point> u_hull, std::vector<Point> l_hull) {
   Problem p;
-  p.u_hull = lower_hull(upper);
-  p.l_hull = upper_hull(lower);
+  p.u_hull = std::move(u_hull);
+  p.l_hull = std::move(l_hull);
   p.candidates = {-static_cast<Real>(kMaxDrift), static_cast<Real>(kMaxDrift)};
   add_edge_slopes(p.u_hull, p.candidates);
   add_edge_slopes(p.l_hull, p.candidates);
@@ -158,7 +158,11 @@ double HardBand::offset_hi_at(double x) const {
 }
 
 EnvelopeFit fit_envelopes(std::span<const Point> upper, std::span<const Point> lower, std::int64_t quantum_ticks) {
-  const Problem p = make_problem(upper, lower);
+  return fit_hulls(lower_hull(upper), upper_hull(lower), quantum_ticks);
+}
+
+EnvelopeFit fit_hulls(std::vector<Point> u_hull, std::vector<Point> l_hull, std::int64_t quantum_ticks) {
+  const Problem p = make_problem(std::move(u_hull), std::move(l_hull));
   EnvelopeFit fit;
   fit.upper_vertices = p.u_hull.size();
   fit.lower_vertices = p.l_hull.size();

@@ -63,8 +63,15 @@ struct EnvelopeFit {
 /// \pre neither span is empty.
 EnvelopeFit fit_envelopes(std::span<const Point> upper, std::span<const Point> lower, std::int64_t quantum_ticks);
 
+/// The same from the hulls already built: `u_hull` the lower hull of the forward bounds,
+/// `l_hull` the upper hull of the reverse bounds (hull.hpp), both non-empty. A pass over
+/// the rounds builds them without an array of every bound.
+EnvelopeFit fit_hulls(std::vector<Point> u_hull, std::vector<Point> l_hull, std::int64_t quantum_ticks);
+
 /// The same with the drift fixed at 0: offset = (min U + max L) / 2 (Jeske's MLE for
 /// exponential delays), margin = (min U - max L) / 2; the band is [max L - q, min U + q].
+/// The hulls of fit_hulls give the same result as every bound: the lowest U is a vertex
+/// of U's lower hull, the highest L one of L's upper hull.
 EnvelopeFit fit_zero_drift(std::span<const Point> upper, std::span<const Point> lower, std::int64_t quantum_ticks);
 
 }  // namespace tscsync

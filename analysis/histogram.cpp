@@ -10,19 +10,6 @@ namespace {
 
 using H = LogLinearHistogram;
 
-/// HdrHistogram_c get_bucket_index: 0 for values below kSubBucketCount, then one more per
-/// doubling. OR-ing the mask in keeps values below it in bucket 0 (and makes 0 valid).
-int bucket_index(std::uint64_t value) {
-  return 64 - std::countl_zero(value | H::kSubBucketMask) - H::kUnitMagnitude -
-         (H::kSubBucketHalfCountMagnitude + 1);
-}
-
-/// HdrHistogram_c get_sub_bucket_index: in [kSubBucketHalfCount, kSubBucketCount) for
-/// bucket >= 1, in [0, kSubBucketCount) for bucket 0.
-std::uint64_t sub_bucket_index(std::uint64_t value, int bucket) {
-  return value >> (bucket + H::kUnitMagnitude);
-}
-
 // Rounding a percentile to this many units per percent keeps every percentile anyone
 // prints (99.9999 is 99'999'900) and leaves the rank computation in 64-bit integers.
 constexpr double kUnitsPerPercent = 1'000'000;
@@ -35,15 +22,6 @@ static_assert(LogLinearHistogram::kSubBucketMask == 2047);
 
 LogLinearHistogram::LogLinearHistogram() : counts_(kCountsLength, 0) {}
 
-std::size_t LogLinearHistogram::counts_index(std::uint64_t value) {
-  const int bucket = bucket_index(value);
-  const std::uint64_t sub = sub_bucket_index(value, bucket);
-  // Bucket 0 uses all kSubBucketCount sub-buckets, every later bucket only its upper
-  // half (its lower half would repeat the previous bucket at a coarser step).
-  const std::uint64_t bucket_base = static_cast<std::uint64_t>(bucket + 1) << kSubBucketHalfCountMagnitude;
-  return static_cast<std::size_t>(bucket_base + sub - kSubBucketHalfCount);
-}
-
 std::uint64_t LogLinearHistogram::value_from_counts_index(std::size_t index) {
   int bucket = static_cast<int>(index >> kSubBucketHalfCountMagnitude) - 1;
   std::uint64_t sub = (index & (kSubBucketHalfCount - 1)) + kSubBucketHalfCount;
@@ -55,29 +33,15 @@ std::uint64_t LogLinearHistogram::value_from_counts_index(std::size_t index) {
 }
 
 std::uint64_t LogLinearHistogram::lowest_equivalent(std::uint64_t value) {
-  const int bucket = bucket_index(value);
-  return sub_bucket_index(value, bucket) << (bucket + kUnitMagnitude);
+  const int bucket = H::bucket_index(value);
+  return H::sub_bucket_index(value, bucket) << (bucket + kUnitMagnitude);
 }
 
 std::uint64_t LogLinearHistogram::highest_equivalent(std::uint64_t value) {
   // The sub-bucket width is 2^(bucket + unit_magnitude). The top bucket (53, for values
   // >= 2^63) ends exactly at 2^64 - 1, so the sum cannot wrap.
-  const std::uint64_t width = std::uint64_t{1} << (bucket_index(value) + kUnitMagnitude);
+  const std::uint64_t width = std::uint64_t{1} << (H::bucket_index(value) + kUnitMagnitude);
   return lowest_equivalent(value) + (width - 1);
-}
-
-void LogLinearHistogram::record(std::uint64_t value, std::uint64_t count) {
-  if (count == 0) return;
-  std::size_t index = kCountsLength - 1;
-  if (value > kHighestTrackableValue) {
-    overflow_ += count;
-  } else {
-    index = counts_index(value);
-  }
-  counts_[index] += count;
-  total_ += count;
-  min_ = std::min(min_, value);
-  max_ = std::max(max_, value);
 }
 
 std::uint64_t LogLinearHistogram::count_at_index(std::size_t index) const {
@@ -103,19 +67,6 @@ std::uint64_t LogLinearHistogram::value_at_rank(std::uint64_t rank) const {
   if (rank == total_) return max_;
   const std::uint64_t high = highest_equivalent(value_from_counts_index(index_at_rank(rank)));
   return std::clamp(high, min_, max_);
-}
-
-void SignedHistogram::record(std::int64_t value, std::uint64_t count) {
-  if (count == 0) return;
-  if (value < 0) {
-    // Two's-complement negation in unsigned arithmetic: exact for INT64_MIN too (2^63).
-    negatives_.record(0 - static_cast<std::uint64_t>(value), count);
-  } else {
-    non_negatives_.record(static_cast<std::uint64_t>(value), count);
-  }
-  min_ = std::min(min_, value);
-  max_ = std::max(max_, value);
-  sum_ += static_cast<Int128>(value) * static_cast<Int128>(count);
 }
 
 double SignedHistogram::mean() const {

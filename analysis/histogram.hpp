@@ -2,7 +2,9 @@
 // and the percentile table that reporters print from them.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -42,7 +44,20 @@ class LogLinearHistogram {
   /// Adds `count` samples of `value`. Values above kHighestTrackableValue land in that
   /// value's bucket and are counted in overflow(); min() and max() stay exact anyway.
   /// count 0 records nothing. Counters are unsigned and wrap only past 2^64 samples.
-  void record(std::uint64_t value, std::uint64_t count = 1);
+  /// Inline: the analysis records three values per round.
+  void record(std::uint64_t value, std::uint64_t count = 1) {
+    if (count == 0) return;
+    std::size_t index = kCountsLength - 1;
+    if (value > kHighestTrackableValue) [[unlikely]] {
+      overflow_ += count;
+    } else {
+      index = counts_index(value);
+    }
+    counts_[index] += count;
+    total_ += count;
+    min_ = std::min(min_, value);
+    max_ = std::max(max_, value);
+  }
 
   [[nodiscard]] std::uint64_t total() const { return total_; }
   /// Samples above kHighestTrackableValue (their percentiles are only lower bounds).
@@ -64,7 +79,24 @@ class LogLinearHistogram {
 
   /// HdrHistogram_c's counts_index(value). Defined for every uint64 value; indices of
   /// values above kHighestTrackableValue lie past kCountsLength (record() clamps them).
-  [[nodiscard]] static std::size_t counts_index(std::uint64_t value);
+  [[nodiscard]] static std::size_t counts_index(std::uint64_t value) {
+    const int bucket = bucket_index(value);
+    const std::uint64_t sub = sub_bucket_index(value, bucket);
+    // Bucket 0 uses all kSubBucketCount sub-buckets, every later bucket only its upper
+    // half (its lower half would repeat the previous bucket at a coarser step).
+    const std::uint64_t bucket_base = static_cast<std::uint64_t>(bucket + 1) << kSubBucketHalfCountMagnitude;
+    return static_cast<std::size_t>(bucket_base + sub - kSubBucketHalfCount);
+  }
+  /// HdrHistogram_c get_bucket_index: 0 for values below kSubBucketCount, then one more
+  /// per doubling. OR-ing the mask in keeps values below it in bucket 0 (and makes 0 valid).
+  [[nodiscard]] static int bucket_index(std::uint64_t value) {
+    return 64 - std::countl_zero(value | kSubBucketMask) - kUnitMagnitude - (kSubBucketHalfCountMagnitude + 1);
+  }
+  /// HdrHistogram_c get_sub_bucket_index: in [kSubBucketHalfCount, kSubBucketCount) for
+  /// bucket >= 1, in [0, kSubBucketCount) for bucket 0.
+  [[nodiscard]] static std::uint64_t sub_bucket_index(std::uint64_t value, int bucket) {
+    return value >> (bucket + kUnitMagnitude);
+  }
   /// The lowest value of the bucket at `index` (HdrHistogram_c's value_from_index).
   /// \pre index < kCountsLength (larger indices work up to 55295, the end of bucket 52).
   [[nodiscard]] static std::uint64_t value_from_counts_index(std::size_t index);
@@ -90,7 +122,18 @@ class SignedHistogram {
  public:
   /// Adds `count` samples of `value`. Magnitudes above 2^62 are clamped (see overflow());
   /// min, max, count and mean stay exact for every int64 value.
-  void record(std::int64_t value, std::uint64_t count = 1);
+  void record(std::int64_t value, std::uint64_t count = 1) {
+    if (count == 0) return;
+    if (value < 0) {
+      // Two's-complement negation in unsigned arithmetic: exact for INT64_MIN too (2^63).
+      negatives_.record(0 - static_cast<std::uint64_t>(value), count);
+    } else {
+      non_negatives_.record(static_cast<std::uint64_t>(value), count);
+    }
+    min_ = std::min(min_, value);
+    max_ = std::max(max_, value);
+    sum_ += static_cast<Int128>(value) * static_cast<Int128>(count);
+  }
 
   [[nodiscard]] std::uint64_t total() const { return negatives_.total() + non_negatives_.total(); }
   [[nodiscard]] std::uint64_t negative_count() const { return negatives_.total(); }
