@@ -69,6 +69,52 @@ std::uint64_t LogLinearHistogram::value_at_rank(std::uint64_t rank) const {
   return std::clamp(high, min_, max_);
 }
 
+void SignedHistogram::record_all(std::span<const std::int64_t> values) {
+  if (values.empty()) return;
+  constexpr std::int64_t kFast = std::int64_t{1} << 52;  // |v| below: no overflow, 64-bit sums
+  constexpr std::size_t kFastChunk = 2048;                 // 2048 * 2^52 = 2^63: the sum fits
+  std::int64_t lo = values[0], hi = values[0];
+  for (const std::int64_t v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (lo <= -kFast || hi >= kFast || values.size() > kFastChunk) {
+    for (const std::int64_t v : values) record(v);
+    return;
+  }
+  // Per half: samples, and extremes of the magnitudes (the negatives' smallest magnitude
+  // is the largest negative value). Branch-free selections.
+  std::uint64_t negatives = 0;
+  std::int64_t sum = 0;
+  std::int64_t non_negative_min = std::numeric_limits<std::int64_t>::max(), non_negative_max = -1;
+  std::int64_t negative_max = std::numeric_limits<std::int64_t>::min();  // closest to zero
+  for (const std::int64_t v : values) {
+    sum += v;
+    negatives += static_cast<std::uint64_t>(v < 0);
+    non_negative_min = std::min(non_negative_min, v < 0 ? std::numeric_limits<std::int64_t>::max() : v);
+    non_negative_max = std::max(non_negative_max, v);
+    negative_max = std::max(negative_max, v < 0 ? v : std::numeric_limits<std::int64_t>::min());
+  }
+  for (const std::int64_t v : values) {
+    const auto u = static_cast<std::uint64_t>(v);
+    const std::uint64_t negative_mask = 0 - (u >> 63);
+    ++halves_[u >> 63].counts_[LogLinearHistogram::counts_index((u ^ negative_mask) - negative_mask)];
+  }
+  const std::uint64_t non_negatives = values.size() - negatives;
+  auto add = [](LogLinearHistogram& h, std::uint64_t samples, std::uint64_t low, std::uint64_t high) {
+    if (samples == 0) return;
+    h.total_ += samples;
+    h.min_ = std::min(h.min_, low);
+    h.max_ = std::max(h.max_, high);
+  };
+  add(halves_[kNonNegative], non_negatives, static_cast<std::uint64_t>(non_negative_min),
+      static_cast<std::uint64_t>(non_negative_max));
+  add(halves_[kNegative], negatives, static_cast<std::uint64_t>(-negative_max), static_cast<std::uint64_t>(-lo));
+  min_ = std::min(min_, lo);
+  max_ = std::max(max_, hi);
+  sum_ += sum;
+}
+
 double SignedHistogram::mean() const {
   const std::uint64_t n = total();
   if (n == 0) return 0;
@@ -81,19 +127,19 @@ std::int64_t SignedHistogram::value_at_rank(std::uint64_t rank) const {
   rank = std::clamp<std::uint64_t>(rank, 1, n);
   if (rank == 1) return min_;
   if (rank == n) return max_;
-  const std::uint64_t n_negative = negatives_.total();
+  const std::uint64_t n_negative = halves_[kNegative].total();
   std::int64_t value = 0;
   if (rank <= n_negative) {
     // Signed rank r among the negatives is magnitude rank n_negative - r + 1. The
     // bucket's signed upper end is minus its lowest magnitude (at most 2^62: record()
     // clamps larger magnitudes into that bucket), so the negation cannot overflow.
     const std::uint64_t magnitude_rank = n_negative - rank + 1;
-    const std::uint64_t low = H::value_from_counts_index(negatives_.index_at_rank(magnitude_rank));
+    const std::uint64_t low = H::value_from_counts_index(halves_[kNegative].index_at_rank(magnitude_rank));
     value = -static_cast<std::int64_t>(low);
   } else {
     // At most 2^62 + 2^52 - 1, the end of the clamped top bucket: fits in int64.
     const std::uint64_t low =
-        H::value_from_counts_index(non_negatives_.index_at_rank(rank - n_negative));
+        H::value_from_counts_index(halves_[kNonNegative].index_at_rank(rank - n_negative));
     value = static_cast<std::int64_t>(H::highest_equivalent(low));
   }
   return std::clamp(value, min_, max_);

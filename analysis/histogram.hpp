@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace tscsync {
@@ -107,6 +108,8 @@ class LogLinearHistogram {
   [[nodiscard]] static std::uint64_t highest_equivalent(std::uint64_t value);
 
  private:
+  friend class SignedHistogram;  // its batch records count values and then add their summary
+
   std::vector<std::uint64_t> counts_;
   std::uint64_t total_ = 0;
   std::uint64_t overflow_ = 0;
@@ -124,21 +127,27 @@ class SignedHistogram {
   /// min, max, count and mean stay exact for every int64 value.
   void record(std::int64_t value, std::uint64_t count = 1) {
     if (count == 0) return;
-    if (value < 0) {
-      // Two's-complement negation in unsigned arithmetic: exact for INT64_MIN too (2^63).
-      negatives_.record(0 - static_cast<std::uint64_t>(value), count);
-    } else {
-      non_negatives_.record(static_cast<std::uint64_t>(value), count);
-    }
+    // Without a branch on the sign, which one-way latencies near zero would mispredict:
+    // the half is chosen by index and the magnitude by a mask. Two's-complement negation
+    // in unsigned arithmetic: exact for INT64_MIN too (2^63).
+    const auto v = static_cast<std::uint64_t>(value);
+    const std::uint64_t negative_mask = 0 - (v >> 63);  // all ones for value < 0
+    halves_[v >> 63].record((v ^ negative_mask) - negative_mask, count);
     min_ = std::min(min_, value);
     max_ = std::max(max_, value);
     sum_ += static_cast<Int128>(value) * static_cast<Int128>(count);
   }
 
-  [[nodiscard]] std::uint64_t total() const { return negatives_.total() + non_negatives_.total(); }
-  [[nodiscard]] std::uint64_t negative_count() const { return negatives_.total(); }
+  /// The same as record(v) for every v in values, in fewer instructions: the extremes,
+  /// counts and sum in loops the compiler can vectorize, then one counter per value.
+  /// For chunks of up to a few thousand values (the sum is kept in 64 bits per chunk
+  /// when every magnitude is below 2^52).
+  void record_all(std::span<const std::int64_t> values);
+
+  [[nodiscard]] std::uint64_t total() const { return halves_[kNegative].total() + halves_[kNonNegative].total(); }
+  [[nodiscard]] std::uint64_t negative_count() const { return halves_[kNegative].total(); }
   /// Samples whose magnitude exceeded LogLinearHistogram::kHighestTrackableValue.
-  [[nodiscard]] std::uint64_t overflow() const { return negatives_.overflow() + non_negatives_.overflow(); }
+  [[nodiscard]] std::uint64_t overflow() const { return halves_[kNegative].overflow() + halves_[kNonNegative].overflow(); }
   /// Exact extremes; 0 when empty.
   [[nodiscard]] std::int64_t min() const { return total() == 0 ? 0 : min_; }
   [[nodiscard]] std::int64_t max() const { return total() == 0 ? 0 : max_; }
@@ -158,14 +167,15 @@ class SignedHistogram {
   /// value_at_rank(rank_for_percentile(percentile, total())): 0 gives min(), 100 max().
   [[nodiscard]] std::int64_t value_at_percentile(double percentile) const;
 
-  [[nodiscard]] const LogLinearHistogram& negative_magnitudes() const { return negatives_; }
-  [[nodiscard]] const LogLinearHistogram& non_negatives() const { return non_negatives_; }
+  [[nodiscard]] const LogLinearHistogram& negative_magnitudes() const { return halves_[kNegative]; }
+  [[nodiscard]] const LogLinearHistogram& non_negatives() const { return halves_[kNonNegative]; }
 
  private:
   __extension__ using Int128 = __int128;  // GCC/Clang; __extension__ silences -Wpedantic
 
-  LogLinearHistogram negatives_;      // magnitudes |v| of the values v < 0
-  LogLinearHistogram non_negatives_;  // the values v >= 0
+  static constexpr std::size_t kNonNegative = 0;  // the values v >= 0
+  static constexpr std::size_t kNegative = 1;     // magnitudes |v| of the values v < 0
+  std::array<LogLinearHistogram, 2> halves_;
   std::int64_t min_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t max_ = std::numeric_limits<std::int64_t>::min();
   Int128 sum_ = 0;

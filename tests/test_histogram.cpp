@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "histogram.hpp"
 
@@ -309,4 +310,45 @@ TEST_CASE("the mean is exact on an exact sum") {
   counted.record(-7, 3);
   counted.record(1, 5);  // (-21 + 5) / 8 = -2
   CHECK(counted.mean() == Approx(-2.0).margin(0).epsilon(0));
+}
+
+TEST_CASE("signed histogram: record_all equals one record per value") {
+  std::mt19937_64 rng(8);
+  auto same = [](const SignedHistogram& a, const SignedHistogram& b) {
+    REQUIRE(a.total() == b.total());
+    REQUIRE(a.negative_count() == b.negative_count());
+    REQUIRE(a.overflow() == b.overflow());
+    REQUIRE(a.min() == b.min());
+    REQUIRE(a.max() == b.max());
+    REQUIRE(a.mean() == Approx(b.mean()).epsilon(0).margin(0));
+    for (std::uint64_t rank = 1; rank <= a.total(); rank += 1 + a.total() / 97) REQUIRE(a.value_at_rank(rank) == b.value_at_rank(rank));
+    using Getter = std::uint64_t (LogLinearHistogram::*)() const;
+    for (const Getter half : {Getter{&LogLinearHistogram::min}, Getter{&LogLinearHistogram::max}, Getter{&LogLinearHistogram::total}}) {
+      REQUIRE((a.negative_magnitudes().*half)() == (b.negative_magnitudes().*half)());
+      REQUIRE((a.non_negatives().*half)() == (b.non_negatives().*half)());
+    }
+    for (std::size_t i = 0; i < LogLinearHistogram::kCountsLength; ++i) {
+      REQUIRE(a.negative_magnitudes().count_at_index(i) == b.negative_magnitudes().count_at_index(i));
+      REQUIRE(a.non_negatives().count_at_index(i) == b.non_negatives().count_at_index(i));
+    }
+  };
+  // Chunks around zero, all negative, all positive, huge magnitudes (the slow path),
+  // INT64_MIN and INT64_MAX, a chunk longer than the fast path takes, and an empty one.
+  const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
+      {-300, 300}, {-5000, -1}, {0, 100000}, {-(std::int64_t{1} << 60), std::int64_t{1} << 61}, {-2047, 2047}};
+  SignedHistogram one_by_one, batched;
+  for (const auto& [lo, hi] : ranges) {
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{512}, std::size_t{3000}}) {
+      std::uniform_int_distribution<std::int64_t> dist(lo, hi);
+      std::vector<std::int64_t> values(size);
+      for (auto& v : values) v = dist(rng);
+      for (const std::int64_t v : values) one_by_one.record(v);
+      batched.record_all(values);
+      same(one_by_one, batched);
+    }
+  }
+  const std::vector<std::int64_t> extremes = {std::numeric_limits<std::int64_t>::min(), -1, 0, std::numeric_limits<std::int64_t>::max()};
+  for (const std::int64_t v : extremes) one_by_one.record(v);
+  batched.record_all(extremes);
+  same(one_by_one, batched);
 }
