@@ -28,6 +28,8 @@ constexpr std::size_t kMaxBins = 16384;
 constexpr std::array<std::uint64_t, 7> kSweep = {1, 2, 4, 8, 16, 32, 64};
 /// Rounds either side of a worst case kept as evidence.
 constexpr std::size_t kEvidenceRounds = 3;
+/// Rounds per chunk of the classification pass (three arrays of this many latencies).
+constexpr std::size_t kClassChunk = 512;
 /// Rounds read for the quantum when the metadata does not give it.
 constexpr std::size_t kQuantumRounds = 200000;
 
@@ -244,7 +246,7 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   // The reference time: the middle of the run on a's counter. Offsets are reported there.
   p.t_ref_tick = bounds.t_ref_tick;
   p.span_ticks = static_cast<double>(bounds.last_tick - bounds.first_tick);
-  // Constraint set i: k = 1 (the hulls of every bound) for i = 0, then each k > 1.
+  // Constraint set i, as the two hulls: k = 1 (every bound) for i = 0, then each k > 1.
   auto upper_set = [&](std::size_t i) -> std::span<const Point> {
     return i == 0 ? std::span<const Point>(bounds.upper_hull) : std::span<const Point>(bounds.kth_upper[i - 1]);
   };
@@ -254,7 +256,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   ks.insert(ks.begin(), 1);
   std::vector<EnvelopeFit> fits;
   for (std::size_t i = 0; i < ks.size(); ++i) {
-    fits.push_back(i == 0 ? fit_hulls(bounds.upper_hull, bounds.lower_hull, q) : fit_envelopes(upper_set(i), lower_set(i), q));
+    fits.push_back(fit_hulls(std::vector<Point>(upper_set(i).begin(), upper_set(i).end()),
+                             std::vector<Point>(lower_set(i).begin(), lower_set(i).end()), q));
     p.sweep.push_back({ks[i], fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
   }
   auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
@@ -312,61 +315,74 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   std::vector<std::pair<std::uint64_t, std::int64_t>>& longest = p.longest_rounds;
   double worst_fwd = 0, worst_rev = 0;
   std::int64_t worst_rtt = -2 * q;
-  for (std::size_t i = 0; i < rounds.size(); ++i) {
-    const Round& r = rounds[i];
-    const std::int64_t fwd = fwd_ticks(r), rev = rev_ticks(r), rtt = rtt_ticks(r);
-    p.fwd_ticks.record(fwd);
-    p.rev_ticks.record(rev);
-    p.rtt_ticks.record(rtt);
-    if (longest.size() < kLongestRounds) {
-      longest.emplace_back(r.seq, rtt);
-      std::push_heap(longest.begin(), longest.end(), longer);
-    } else if (rtt > longest.front().second) {
-      std::pop_heap(longest.begin(), longest.end(), longer);
-      longest.back() = {r.seq, rtt};
-      std::push_heap(longest.begin(), longest.end(), longer);
+  // A chunk at a time: its latencies into small arrays (cache-resident) that the
+  // histograms take in one batch each, then the classes round by round.
+  std::array<std::int64_t, kClassChunk> fwd_chunk{}, rev_chunk{}, rtt_chunk{};
+  for (std::size_t chunk_first = 0; chunk_first < rounds.size(); chunk_first += kClassChunk) {
+    const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
+    for (std::size_t j = 0; j < chunk_size; ++j) {
+      const Round& r = rounds[chunk_first + j];
+      fwd_chunk[j] = fwd_ticks(r);
+      rev_chunk[j] = rev_ticks(r);
+      rtt_chunk[j] = rtt_ticks(r);
     }
-    const double top = static_cast<double>(fwd + q);  // theta(t1) <= fwd + q
-    const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
-    if (top < bottom_offset + bottom_drift * x1 && top < lo_at(x1)) {
-      ++p.fwd_classes.causality_violation;
-      p.fwd_violation_seqs.push_back(r.seq);
-      const double beyond = lo_at(x1) - top;
-      if (beyond > worst_fwd) {
-        worst_fwd = beyond;
-        p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
+    p.fwd_ticks.record_all(std::span(fwd_chunk).first(chunk_size));
+    p.rev_ticks.record_all(std::span(rev_chunk).first(chunk_size));
+    p.rtt_ticks.record_all(std::span(rtt_chunk).first(chunk_size));
+    for (std::size_t j = 0; j < chunk_size; ++j) {
+      const std::size_t i = chunk_first + j;
+      const Round& r = rounds[i];
+      const std::int64_t fwd = fwd_chunk[j], rev = rev_chunk[j], rtt = rtt_chunk[j];
+      if (longest.size() < kLongestRounds) {
+        longest.emplace_back(r.seq, rtt);
+        std::push_heap(longest.begin(), longest.end(), longer);
+      } else if (rtt > longest.front().second) {
+        std::pop_heap(longest.begin(), longest.end(), longer);
+        longest.back() = {r.seq, rtt};
+        std::push_heap(longest.begin(), longest.end(), longer);
       }
-    } else if (fwd >= 0) {
-      ++p.fwd_classes.normal;
-    } else if (top >= hi_at(x1)) {
-      ++p.fwd_classes.offset_explained;
-    } else {
-      ++p.fwd_classes.marginal;
-    }
-    const double bottom = static_cast<double>(-rev - q);  // theta(t4) >= -rev - q
-    const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
-    if (bottom > top_offset + top_drift * x4 && bottom > hi_at(x4)) {
-      ++p.rev_classes.causality_violation;
-      p.rev_violation_seqs.push_back(r.seq);
-      const double beyond = bottom - hi_at(x4);
-      if (beyond > worst_rev) {
-        worst_rev = beyond;
-        p.worst_rev = make_evidence(rounds, i, rev, beyond);
+      const double top = static_cast<double>(fwd + q);  // theta(t1) <= fwd + q
+      const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
+      if (top < bottom_offset + bottom_drift * x1 && top < lo_at(x1)) {
+        ++p.fwd_classes.causality_violation;
+        p.fwd_violation_seqs.push_back(r.seq);
+        const double beyond = lo_at(x1) - top;
+        if (beyond > worst_fwd) {
+          worst_fwd = beyond;
+          p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
+        }
+      } else if (fwd >= 0) {
+        ++p.fwd_classes.normal;
+      } else if (top >= hi_at(x1)) {
+        ++p.fwd_classes.offset_explained;
+      } else {
+        ++p.fwd_classes.marginal;
       }
-    } else if (rev >= 0) {
-      ++p.rev_classes.normal;
-    } else if (bottom <= lo_at(x4)) {
-      ++p.rev_classes.offset_explained;
-    } else {
-      ++p.rev_classes.marginal;
-    }
-    p.below_floor_fwd += top < robust.at(x1) + robust.margin_ticks;
-    p.below_floor_rev += bottom > robust.at(x4) - robust.margin_ticks;
-    if (rtt < -2 * q) {
-      ++p.self_inconsistent;
-      if (rtt < worst_rtt) {
-        worst_rtt = rtt;
-        p.worst_rtt = make_evidence(rounds, i, rtt, static_cast<double>(-2 * q - rtt));
+      const double bottom = static_cast<double>(-rev - q);  // theta(t4) >= -rev - q
+      const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
+      if (bottom > top_offset + top_drift * x4 && bottom > hi_at(x4)) {
+        ++p.rev_classes.causality_violation;
+        p.rev_violation_seqs.push_back(r.seq);
+        const double beyond = bottom - hi_at(x4);
+        if (beyond > worst_rev) {
+          worst_rev = beyond;
+          p.worst_rev = make_evidence(rounds, i, rev, beyond);
+        }
+      } else if (rev >= 0) {
+        ++p.rev_classes.normal;
+      } else if (bottom <= lo_at(x4)) {
+        ++p.rev_classes.offset_explained;
+      } else {
+        ++p.rev_classes.marginal;
+      }
+      p.below_floor_fwd += top < robust.at(x1) + robust.margin_ticks;
+      p.below_floor_rev += bottom > robust.at(x4) - robust.margin_ticks;
+      if (rtt < -2 * q) {
+        ++p.self_inconsistent;
+        if (rtt < worst_rtt) {
+          worst_rtt = rtt;
+          p.worst_rtt = make_evidence(rounds, i, rtt, static_cast<double>(-2 * q - rtt));
+        }
       }
     }
   }

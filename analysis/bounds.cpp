@@ -1,6 +1,7 @@
 #include "bounds.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace tscsync {
 namespace {
@@ -49,9 +50,111 @@ struct LargerY {
   bool operator()(const Point& p, const Point& q) const { return p.y > q.y; }
 };
 
+/// Rounds per chunk of the hull filter.
+constexpr std::size_t kChunkRounds = 512;
+
+/// The lowest forward bound and the highest reverse bound of a chunk of rounds.
+struct Extremes {
+  Point lowest_upper;
+  Point highest_lower;
+};
+
+/// The k = 1 hulls of rounds in time order, fed a chunk at a time, one chunk behind.
+///
+/// Most rounds cannot be hull vertices, and testing them is cheap when the test nearly
+/// always gives the same answer: a chunk's rounds go to the hull chains (whose pop-or-keep
+/// decisions are unpredictable branches) only if they lie on or below the lower hull of
+/// the lowest forward bounds of the chunk and its two neighbours (for U; on or above the
+/// upper hull of the highest reverse bounds for L). This is exact: those extremes are
+/// some of the points, so the hull of all points lies on or below their hull wherever
+/// theirs is defined, and a point strictly above it is strictly above the hull of all,
+/// so not a vertex of it. Points outside the x-range of the three are kept.
+class HullFilter {
+ public:
+  LowerHullChain upper;  // the lower hull of U
+  UpperHullChain lower;  // the upper hull of L
+
+  /// \pre chunks arrive in time order, each with its extremes.
+  void add_chunk(std::span<const Round> chunk, const Extremes& extremes, std::uint64_t origin) {
+    if (!pending_.empty()) filter(pending_, before_, &pending_extremes_, &extremes, origin);
+    before_ = pending_.empty() ? std::optional<Extremes>() : std::optional<Extremes>(pending_extremes_);
+    pending_ = chunk;
+    pending_extremes_ = extremes;
+  }
+  /// Feeds the last chunk.
+  void finish(std::uint64_t origin) {
+    if (!pending_.empty()) filter(pending_, before_, &pending_extremes_, nullptr, origin);
+    pending_ = {};
+  }
+
+ private:
+  void filter(std::span<const Round> chunk, const std::optional<Extremes>& before, const Extremes* self,
+              const Extremes* after, std::uint64_t origin) {
+    LowerHullChain low_envelope;
+    UpperHullChain high_envelope;
+    for (const Extremes* e : {before ? &*before : nullptr, self, after}) {
+      if (e == nullptr) continue;
+      low_envelope.add(e->lowest_upper);
+      high_envelope.add(e->highest_lower);
+    }
+    const std::vector<Point>& lu = low_envelope.vertices();
+    const std::vector<Point>& hl = high_envelope.vertices();
+    for (const Round& r : chunk) {
+      const Point u = upper_bound_of(r, origin);
+      if (!strictly_beyond(lu, u, +1)) upper.add(u);
+      const Point l = lower_bound_of(r, origin);
+      if (!strictly_beyond(hl, l, -1)) lower.add(l);
+    }
+  }
+
+  /// Whether p lies strictly above (side +1) or below (side -1) the chain `hull` (at most
+  /// three vertices, distinct x ascending); false outside its x-range.
+  static bool strictly_beyond(const std::vector<Point>& hull, const Point& p, int side) {
+    if (hull.size() < 2 || p.x < hull.front().x || p.x > hull.back().x) return false;
+    const std::size_t i = hull.size() == 3 && p.x > hull[1].x ? 1 : 0;
+    return hull_detail::turn(hull[i], hull[i + 1], p) * side > 0;
+  }
+
+  std::span<const Round> pending_;  // the chunk waiting for its right neighbour
+  Extremes pending_extremes_;
+  std::optional<Extremes> before_;  // the extremes of the chunk before it
+};
+
 void sort_by_x(std::vector<Point>& v) {
   const auto by_x = [](const Point& p, const Point& q) { return p.x < q.x; };
   if (!std::is_sorted(v.begin(), v.end(), by_x)) std::sort(v.begin(), v.end(), by_x);
+}
+
+/// The k-th bounds of every bin as collect_bounds finds them, kept, sorted by x and then
+/// hulled: for rounds out of time order, whose bins' points do not come in x order.
+void kth_hulls_out_of_order(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::span<const std::uint64_t> ks,
+                            std::size_t bins, BoundSets& out) {
+  if (ks.empty()) return;
+  const auto k_max = static_cast<std::size_t>(ks.back());
+  FirstPoints<SmallerY> up(k_max);
+  FirstPoints<LargerY> low(k_max);
+  std::vector<std::vector<Point>> uppers(ks.size()), lowers(ks.size());
+  const std::size_t n = rounds.size();
+  for (std::size_t bin = 0; bin < bins; ++bin) {
+    for (std::size_t i = bin * n / bins; i < (bin + 1) * n / bins; ++i) {
+      up.offer(upper_bound_of(rounds[i], t_ref_tick));
+      low.offer(lower_bound_of(rounds[i], t_ref_tick));
+    }
+    const std::vector<Point>& smallest = up.drain();
+    const std::vector<Point>& largest = low.drain();
+    for (std::size_t j = 0; j < ks.size(); ++j) {
+      uppers[j].push_back(smallest[static_cast<std::size_t>(ks[j] - 1)]);
+      lowers[j].push_back(largest[static_cast<std::size_t>(ks[j] - 1)]);
+    }
+    up.clear();
+    low.clear();
+  }
+  for (std::size_t j = 0; j < ks.size(); ++j) {
+    sort_by_x(uppers[j]);
+    sort_by_x(lowers[j]);
+    out.kth_upper.push_back(lower_hull(uppers[j]));
+    out.kth_lower.push_back(upper_hull(lowers[j]));
+  }
 }
 
 }  // namespace
@@ -59,17 +162,13 @@ void sort_by_x(std::vector<Point>& v) {
 BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uint64_t> ks, std::size_t bins) {
   BoundSets out;
   out.ks.assign(ks.begin(), ks.end());
-  out.kth_upper.resize(ks.size());
-  out.kth_lower.resize(ks.size());
-  for (std::size_t j = 0; j < ks.size(); ++j) {
-    out.kth_upper[j].reserve(bins);
-    out.kth_lower[j].reserve(bins);
-  }
+  // One point per bin and k, in bin order: in time order, so the hulls grow as they come.
+  std::vector<LowerHullChain> kth_upper(ks.size());
+  std::vector<UpperHullChain> kth_lower(ks.size());
   const std::size_t k_max = ks.empty() ? 0 : static_cast<std::size_t>(ks.back());
   FirstPoints<SmallerY> up(k_max);
   FirstPoints<LargerY> low(k_max);
-  LowerHullChain upper_chain;
-  UpperHullChain lower_chain;
+  HullFilter hulls;
   const std::size_t n = rounds.size();
   // x is first taken from the first round's t1 (the reference time is not known before
   // the end of the pass), then moved: hulls and order statistics do not change shape
@@ -77,39 +176,41 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   const std::uint64_t origin = rounds.front().t1;
   std::uint64_t first_tick = origin, last_tick = rounds.front().t4;
   std::int64_t last_x1 = 0, last_x4 = x_of(rounds.front().t4, origin);
-  for (std::size_t bin = 0; bin < bins; ++bin) {
-    const std::size_t first = bin * n / bins, last = (bin + 1) * n / bins;
-    for (std::size_t i = first; i < last; ++i) {
+  std::size_t bin = 0;
+  std::size_t bin_last = n / bins;  // one past the current bin's last round
+  for (std::size_t chunk_first = 0; chunk_first < n; chunk_first += kChunkRounds) {
+    const std::size_t chunk_last = std::min(n, chunk_first + kChunkRounds);
+    Extremes extremes{upper_bound_of(rounds[chunk_first], origin), lower_bound_of(rounds[chunk_first], origin)};
+    for (std::size_t i = chunk_first; i < chunk_last; ++i) {
       const Round& r = rounds[i];
       first_tick = std::min(first_tick, r.t1);
       last_tick = std::max(last_tick, r.t4);
       const Point u = upper_bound_of(r, origin);
       const Point l = lower_bound_of(r, origin);
-      if (out.in_time_order) {
-        if (u.x < last_x1 || l.x < last_x4) {
-          out.in_time_order = false;
-        } else {
-          upper_chain.add(u);
-          lower_chain.add(l);
-          last_x1 = u.x;
-          last_x4 = l.x;
+      out.in_time_order = out.in_time_order && u.x >= last_x1 && l.x >= last_x4;
+      last_x1 = u.x;
+      last_x4 = l.x;
+      if (u.y < extremes.lowest_upper.y) extremes.lowest_upper = u;
+      if (l.y > extremes.highest_lower.y) extremes.highest_lower = l;
+      if (k_max == 0) continue;
+      up.offer(u);
+      low.offer(l);
+      if (i + 1 == bin_last) {  // the bin is complete: its k-th bounds
+        const std::vector<Point>& smallest = up.drain();
+        const std::vector<Point>& largest = low.drain();
+        for (std::size_t j = 0; j < ks.size() && out.in_time_order; ++j) {
+          kth_upper[j].add(smallest[static_cast<std::size_t>(ks[j] - 1)]);
+          kth_lower[j].add(largest[static_cast<std::size_t>(ks[j] - 1)]);
         }
-      }
-      if (k_max > 0) {
-        up.offer(u);
-        low.offer(l);
+        up.clear();
+        low.clear();
+        ++bin;
+        bin_last = (bin + 1) * n / bins;
       }
     }
-    if (k_max == 0) continue;
-    const std::vector<Point>& smallest = up.drain();
-    const std::vector<Point>& largest = low.drain();
-    for (std::size_t j = 0; j < ks.size(); ++j) {
-      out.kth_upper[j].push_back(smallest[static_cast<std::size_t>(ks[j] - 1)]);
-      out.kth_lower[j].push_back(largest[static_cast<std::size_t>(ks[j] - 1)]);
-    }
-    up.clear();
-    low.clear();
+    if (out.in_time_order) hulls.add_chunk(rounds.subspan(chunk_first, chunk_last - chunk_first), extremes, origin);
   }
+  if (out.in_time_order) hulls.finish(origin);
   out.first_tick = first_tick;
   out.last_tick = last_tick;
   out.t_ref_tick = first_tick + (last_tick - first_tick) / 2;
@@ -117,21 +218,23 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   auto move_x = [shift](std::vector<Point>& points) {
     for (Point& p : points) p.x -= shift;
   };
-  for (std::size_t j = 0; j < ks.size(); ++j) {
-    move_x(out.kth_upper[j]);
-    move_x(out.kth_lower[j]);
-    sort_by_x(out.kth_upper[j]);
-    sort_by_x(out.kth_lower[j]);
-  }
   const std::uint64_t t_ref_tick = out.t_ref_tick;
   if (out.in_time_order) {
-    out.upper_hull = upper_chain.take();
-    out.lower_hull = lower_chain.take();
+    out.upper_hull = hulls.upper.take();
+    out.lower_hull = hulls.lower.take();
     move_x(out.upper_hull);
     move_x(out.lower_hull);
+    for (std::size_t j = 0; j < ks.size(); ++j) {
+      out.kth_upper.push_back(kth_upper[j].take());
+      out.kth_lower.push_back(kth_lower[j].take());
+      move_x(out.kth_upper.back());
+      move_x(out.kth_lower.back());
+    }
     return out;
   }
-  // Out of time order: every bound, sorted, then the hulls.
+  // Out of time order: every bin's order statistics and every bound, sorted, then the
+  // hulls.
+  kth_hulls_out_of_order(rounds, t_ref_tick, ks, bins, out);
   std::vector<Point> all;
   all.reserve(n);
   for (const Round& r : rounds) all.push_back(upper_bound_of(r, t_ref_tick));

@@ -2,10 +2,11 @@
 // the rounds: the hulls of every forward and every reverse bound (k = 1) and, per time
 // bin, the k-th smallest forward and k-th largest reverse bound for each k > 1.
 //
-// Memory: the pass keeps hull vertices and a few points per bin, never an array of
-// every bound, so the analysis of a run costs little beyond the rounds themselves. Only
-// rounds that are not in time order (an imported table) need a sorted copy of every
-// bound for the k = 1 hulls: 16 bytes per round more.
+// Memory: the pass keeps hull vertices only, never an array of every bound nor of every
+// bin's order statistics, so the analysis of a run costs nothing per round beyond the
+// rounds themselves. Only rounds that are not in time order (an imported table) need a
+// sorted copy of every bound for the k = 1 hulls (16 bytes per round more) and of every
+// bin's order statistics.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +29,8 @@ struct BoundSets {
   /// x = t4 - t_ref (theta(x) >= L). Left to right.
   std::vector<Point> upper_hull;
   std::vector<Point> lower_hull;
-  /// The k > 1 collected, ascending, and for each of them one point per time bin (the
-  /// bin's k-th smallest U, k-th largest L, at their own x), sorted by x.
+  /// The k > 1 collected, ascending, and for each of them the same two hulls over one
+  /// point per time bin: the bin's k-th smallest U and k-th largest L, at their own x.
   std::vector<std::uint64_t> ks;
   std::vector<std::vector<Point>> kth_upper;
   std::vector<std::vector<Point>> kth_lower;

@@ -42,6 +42,45 @@ std::vector<Point> sorted_by_x(std::vector<Point> v) {
   return v;
 }
 
+/// Per bin of `rounds` (by index), the k-th smallest forward and k-th largest reverse
+/// bound, relative to t_ref, and the hulls over the bins: what collect_bounds promises.
+/// \pre no two rounds of a bin share a forward or a reverse bound (no ties to break).
+std::pair<std::vector<Point>, std::vector<Point>> brute_force_kth_hulls(const std::vector<Round>& rounds, std::uint64_t t_ref,
+                                                                        std::uint64_t k, std::size_t bins) {
+  std::vector<Point> uppers, lowers;
+  for (std::size_t bin = 0; bin < bins; ++bin) {
+    std::vector<Point> u, l;
+    for (std::size_t i = bin * rounds.size() / bins; i < (bin + 1) * rounds.size() / bins; ++i) {
+      u.push_back({diff_ticks(rounds[i].t1, t_ref), fwd_ticks(rounds[i])});
+      l.push_back({diff_ticks(rounds[i].t4, t_ref), -rev_ticks(rounds[i])});
+    }
+    std::sort(u.begin(), u.end(), [](const Point& p, const Point& q) { return p.y < q.y; });
+    std::sort(l.begin(), l.end(), [](const Point& p, const Point& q) { return p.y > q.y; });
+    REQUIRE(u[k - 1].y != u[k].y);  // the precondition
+    REQUIRE(l[k - 1].y != l[k].y);
+    uppers.push_back(u[k - 1]);
+    lowers.push_back(l[k - 1]);
+  }
+  return {lower_hull(sorted_by_x(uppers)), upper_hull(sorted_by_x(lowers))};
+}
+
+/// Rounds whose delays are all distinct (a shuffled sequence), in time order.
+std::vector<Round> tie_free_rounds(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> fwd_delays(n), rev_delays(n);
+  for (std::size_t i = 0; i < n; ++i) fwd_delays[i] = rev_delays[i] = 60 + 3 * i;
+  std::shuffle(fwd_delays.begin(), fwd_delays.end(), rng);
+  std::shuffle(rev_delays.begin(), rev_delays.end(), rng);
+  std::vector<Round> rounds;
+  std::uint64_t t1 = 1'000'000'007;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t t2 = t1 + fwd_delays[i] - 150, t3 = t2 + 25, t4 = t3 + rev_delays[i] + 150;
+    rounds.emplace_back(i, t1, t2, t3, t4, 0);
+    t1 = t4 + 100 + rng() % 200;
+  }
+  return rounds;
+}
+
 }  // namespace
 
 TEST_CASE("turn: the 64-bit path and the 128-bit fallback agree with 128-bit arithmetic") {
@@ -85,33 +124,22 @@ TEST_CASE("collect_bounds: hulls and per-bin order statistics equal brute force"
   CHECK(b.lower_hull == upper_hull(sorted_by_x(lower)));
   CHECK(b.upper_hull.size() > 3);
 
-  REQUIRE(b.ks == ks);
-  for (std::size_t j = 0; j < ks.size(); ++j) {
-    REQUIRE(b.kth_upper[j].size() == bins);
-    REQUIRE(b.kth_lower[j].size() == bins);
-    std::vector<Point> want_upper, want_lower;
-    for (std::size_t bin = 0; bin < bins; ++bin) {
-      const std::size_t first = bin * rounds.size() / bins, last = (bin + 1) * rounds.size() / bins;
-      std::vector<Point> u(upper.begin() + static_cast<std::ptrdiff_t>(first), upper.begin() + static_cast<std::ptrdiff_t>(last));
-      std::vector<Point> l(lower.begin() + static_cast<std::ptrdiff_t>(first), lower.begin() + static_cast<std::ptrdiff_t>(last));
-      std::sort(u.begin(), u.end(), [](const Point& p, const Point& q) { return p.y < q.y || (p.y == q.y && p.x < q.x); });
-      std::sort(l.begin(), l.end(), [](const Point& p, const Point& q) { return p.y > q.y || (p.y == q.y && p.x < q.x); });
-      const std::int64_t u_k = u[ks[j] - 1].y, l_k = l[ks[j] - 1].y;
-      // Ties in y may pick another round of the same value: compare y, and check that
-      // the point picked is one of this bin's with that y.
-      auto in_bin = [&](const std::vector<Point>& pts, const Point& p) { return std::find(pts.begin(), pts.end(), p) != pts.end(); };
-      const auto got_u = std::find_if(b.kth_upper[j].begin(), b.kth_upper[j].end(), [&](const Point& p) { return in_bin(u, p); });
-      const auto got_l = std::find_if(b.kth_lower[j].begin(), b.kth_lower[j].end(), [&](const Point& p) { return in_bin(l, p); });
-      REQUIRE(got_u != b.kth_upper[j].end());
-      REQUIRE(got_l != b.kth_lower[j].end());
-      CHECK(got_u->y == u_k);
-      CHECK(got_l->y == l_k);
-      want_upper.push_back(*got_u);
-      want_lower.push_back(*got_l);
+  // The order statistics, on rounds without ties (so that which round is the k-th is
+  // not a matter of tie-breaking), in time order and shuffled.
+  std::vector<Round> distinct = tie_free_rounds(20000, 18);
+  for (const bool shuffled : {false, true}) {
+    if (shuffled) std::shuffle(distinct.begin(), distinct.end(), std::mt19937_64(19));
+    const BoundSets d = collect_bounds(distinct, ks, bins);
+    CHECK(d.in_time_order == !shuffled);
+    REQUIRE(d.ks == ks);
+    REQUIRE(d.kth_upper.size() == ks.size());
+    REQUIRE(d.kth_lower.size() == ks.size());
+    for (std::size_t j = 0; j < ks.size(); ++j) {
+      const auto [want_upper, want_lower] = brute_force_kth_hulls(distinct, d.t_ref_tick, ks[j], bins);
+      CHECK(d.kth_upper[j] == want_upper);
+      CHECK(d.kth_lower[j] == want_lower);
+      CHECK(d.kth_upper[j].size() > 2);
     }
-    CHECK(std::is_sorted(b.kth_upper[j].begin(), b.kth_upper[j].end(), [](const Point& p, const Point& q) { return p.x < q.x; }));
-    CHECK(b.kth_upper[j] == sorted_by_x(want_upper));
-    CHECK(b.kth_lower[j] == sorted_by_x(want_lower));
   }
 }
 
@@ -142,4 +170,30 @@ TEST_CASE("collect_bounds: rounds out of time order give the same hulls") {
   const EnvelopeFit zero_all = fit_zero_drift(upper, lower, 2);
   CHECK(zero_hulls.line.offset_ticks == Approx(zero_all.line.offset_ticks).epsilon(0).margin(0));
   CHECK(zero_hulls.line.margin_ticks == Approx(zero_all.line.margin_ticks).epsilon(0).margin(0));
+}
+
+TEST_CASE("collect_bounds: bounds on convex curves, where every round is a hull vertex") {
+  // fwd falls and then rises along a parabola, -rev the mirror image: every forward bound
+  // is a vertex of U's lower hull and every reverse bound of L's upper hull, so the
+  // chunk filter must let every one of them through.
+  std::vector<Round> rounds;
+  const std::int64_t n = 3000;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t c = i - n / 2;
+    const auto fwd = static_cast<std::uint64_t>(1000 + c * c);  // strictly convex in i
+    // t1 and t4 every 10'000'000 ticks exactly, so that x is linear in i; rev = fwd.
+    const std::uint64_t t1 = 5'000'000 + static_cast<std::uint64_t>(i) * 10'000'000, t4 = t1 + 5'000'000;
+    rounds.emplace_back(static_cast<std::uint64_t>(i), t1, t1 + fwd, t4 - fwd, t4, 0);
+  }
+  const BoundSets b = collect_bounds(rounds, {}, 1);
+  std::vector<Point> upper, lower;
+  for (const Round& r : rounds) {
+    upper.push_back({diff_ticks(r.t1, b.t_ref_tick), fwd_ticks(r)});
+    lower.push_back({diff_ticks(r.t4, b.t_ref_tick), -rev_ticks(r)});
+  }
+  CHECK(b.in_time_order);
+  CHECK(b.upper_hull == lower_hull(upper));
+  CHECK(b.lower_hull == upper_hull(lower));
+  CHECK(b.upper_hull.size() == static_cast<std::size_t>(n));
+  CHECK(b.lower_hull.size() == static_cast<std::size_t>(n));
 }
