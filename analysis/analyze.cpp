@@ -316,7 +316,12 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   double worst_fwd = 0, worst_rev = 0;
   std::int64_t worst_rtt = -2 * q;
   // A chunk at a time: its latencies into small arrays (cache-resident) that the
-  // histograms take in one batch each, then the classes round by round.
+  // histograms take in one batch each, then the classes round by round, then the
+  // statistical view's block values from the same rounds while they are in cache.
+  // The statistical view: per-block estimates, least squares, and the runs test, which
+  // finds an offset that stepped during the run (then each segment is analysed alone).
+  BlockEstimator block_values(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks,
+                              bounds.in_time_order ? TimeOrder::known : TimeOrder::check);
   std::array<std::int64_t, kClassChunk> fwd_chunk{}, rev_chunk{}, rtt_chunk{};
   for (std::size_t chunk_first = 0; chunk_first < rounds.size(); chunk_first += kClassChunk) {
     const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
@@ -385,14 +390,12 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
         }
       }
     }
+    block_values.add(chunk_first, chunk_first + chunk_size);
   }
   std::sort_heap(longest.begin(), longest.end(), longer);  // longest first
   p.verdict = verdict_of(p);
 
-  // The statistical view: per-block estimates, least squares, and the runs test, which
-  // finds an offset that stepped during the run; then each segment is analysed alone.
-  p.blocks = fit_blocks(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks,
-                        bounds.in_time_order ? TimeOrder::known : TimeOrder::check);
+  p.blocks = block_values.finish();
   if (find_steps && p.blocks.valid && p.blocks.step) analyse_segments(p, run, rounds);
   return p;
 }

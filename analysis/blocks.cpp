@@ -86,45 +86,6 @@ template <class Before> void keep_first(std::vector<double>& heap, std::size_t k
   }
 }
 
-/// The zero-drift envelope midpoint of rounds [first, last) after removing `drift`:
-/// theta at the block's mid time, minus `shift`. \pre last - first >= k >= 1.
-BlockEstimate estimate_block(std::span<const Round> rounds, std::size_t first, std::size_t last, std::uint64_t t_ref,
-                             std::int64_t shift, double drift, std::uint64_t k, std::vector<double>& scratch) {
-  BlockEstimate b;
-  b.first_round = first;
-  b.last_round = last;
-  b.tau_ticks = 0.5 * (x_of(rounds[first].t1, t_ref) + x_of(rounds[last - 1].t4, t_ref));
-  double upper = 0, lower = 0;
-  if (k * kHeapShare <= last - first) {
-    // k small against the block: bounded heaps of the k smallest U' and the k largest L'
-    // seen so far, whose tops are the k-th; after the first few rounds nearly every
-    // round costs one comparison each. Much cheaper than selecting from a copy.
-    std::vector<double> smallest, largest;
-    smallest.reserve(k);
-    largest.reserve(k);
-    for (std::size_t i = first; i < last; ++i) {
-      const Bounds v = drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks);
-      keep_first(smallest, k, v.upper, std::less<>());
-      keep_first(largest, k, v.lower, std::greater<>());
-    }
-    upper = smallest.front();
-    lower = largest.front();
-  } else {
-    const auto kth = static_cast<std::ptrdiff_t>(k - 1);
-    scratch.clear();
-    for (std::size_t i = first; i < last; ++i) scratch.push_back(drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks).upper);
-    std::nth_element(scratch.begin(), scratch.begin() + kth, scratch.end());
-    upper = scratch[static_cast<std::size_t>(kth)];
-    scratch.clear();
-    for (std::size_t i = first; i < last; ++i) scratch.push_back(drift_free(rounds[i], t_ref, shift, drift, b.tau_ticks).lower);
-    std::nth_element(scratch.begin(), scratch.begin() + kth, scratch.end(), std::greater<>());
-    lower = scratch[static_cast<std::size_t>(kth)];
-  }
-  b.theta_ticks = 0.5 * (upper + lower);
-  b.margin_ticks = 0.5 * (upper - lower);
-  return b;
-}
-
 RunsTest runs_test(const Vector& residuals, double zero) {
   RunsTest t;
   int previous = 0;
@@ -247,33 +208,114 @@ double student_t_975(std::size_t df) {
   return kZ975 + 2.3722712 / d + 2.8224986 / (d * d);
 }
 
-BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
-                    std::uint64_t k, std::size_t blocks, TimeOrder order) {
+BlockEstimator::BlockEstimator(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks,
+                               double drift, std::uint64_t k, std::size_t blocks, TimeOrder order)
+    : rounds_(rounds), t_ref_tick_(t_ref_tick), quantum_ticks_(quantum_ticks), drift_(drift), k_(k) {
   const std::size_t n = rounds.size();
-  if (k == 0) return invalid("k = 0: the order statistic counts from 1");
-  if (quantum_ticks < 1) return invalid("quantum_ticks = " + std::to_string(quantum_ticks) + ": must be >= 1");
-  if (blocks < kMinBlocks) return invalid(std::to_string(blocks) + " blocks asked: at least 3 are needed");
+  if (k == 0) {
+    reason_ = "k = 0: the order statistic counts from 1";
+    return;
+  }
+  if (quantum_ticks < 1) {
+    reason_ = "quantum_ticks = " + std::to_string(quantum_ticks) + ": must be >= 1";
+    return;
+  }
+  if (blocks < kMinBlocks) {
+    reason_ = std::to_string(blocks) + " blocks asked: at least 3 are needed";
+    return;
+  }
   for (std::size_t i = 1; i < n && order == TimeOrder::check; ++i) {
-    if (diff_ticks(rounds[i].t1, rounds[i - 1].t1) < 0) return invalid("rounds are not in time order (t1)");
+    if (diff_ticks(rounds[i].t1, rounds[i - 1].t1) < 0) {
+      reason_ = "rounds are not in time order (t1)";
+      return;
+    }
   }
   const std::size_t per_block = 2 * static_cast<std::size_t>(k);
-  const std::size_t n_blocks = std::min(blocks, n / per_block);
-  if (n_blocks < kMinBlocks) {
-    return invalid(std::to_string(n) + " rounds: too few for 3 blocks of 2k = " + std::to_string(per_block) + " rounds");
+  n_blocks_ = std::min(blocks, n / per_block);
+  if (n_blocks_ < kMinBlocks) {
+    reason_ = std::to_string(n) + " rounds: too few for 3 blocks of 2k = " + std::to_string(per_block) + " rounds";
+    return;
   }
+  // Work relative to an integer near the offset: bounds then stay small in double.
+  shift_ = (fwd_ticks(rounds[0]) - rev_ticks(rounds[0])) / 2;
+  per_block_.reserve(n_blocks_);
+  open_block(0);
+}
 
+void BlockEstimator::open_block(std::size_t b) {
+  const std::size_t n = rounds_.size();
+  BlockEstimate e;
+  e.first_round = b * n / n_blocks_;
+  e.last_round = (b + 1) * n / n_blocks_;
+  e.tau_ticks = 0.5 * (x_of(rounds_[e.first_round].t1, t_ref_tick_) + x_of(rounds_[e.last_round - 1].t4, t_ref_tick_));
+  current_ = e;
+  // k small against the block: bounded heaps of the k smallest U' and the k largest L'
+  // seen so far, whose tops are the k-th; after the first few rounds nearly every round
+  // costs one comparison each. Larger k: a copy, and a selection at the end.
+  use_heaps_ = k_ * kHeapShare <= e.last_round - e.first_round;
+  smallest_.clear();
+  largest_.clear();
+}
+
+void BlockEstimator::close_block() {
+  double upper = 0, lower = 0;
+  if (use_heaps_) {
+    upper = smallest_.front();
+    lower = largest_.front();
+  } else {
+    const auto kth = static_cast<std::ptrdiff_t>(k_ - 1);
+    std::nth_element(smallest_.begin(), smallest_.begin() + kth, smallest_.end());
+    std::nth_element(largest_.begin(), largest_.begin() + kth, largest_.end(), std::greater<>());
+    upper = smallest_[static_cast<std::size_t>(kth)];
+    lower = largest_[static_cast<std::size_t>(kth)];
+  }
+  current_.theta_ticks = 0.5 * (upper + lower);
+  current_.margin_ticks = 0.5 * (upper - lower);
+  per_block_.push_back(current_);
+}
+
+void BlockEstimator::add(std::size_t first, std::size_t last) {
+  if (!reason_.empty()) return;
+  for (std::size_t i = first; i < last; ++i) {
+    if (i == current_.last_round) {
+      close_block();
+      open_block(per_block_.size());
+    }
+    const Bounds v = drift_free(rounds_[i], t_ref_tick_, shift_, drift_, current_.tau_ticks);
+    if (use_heaps_) {
+      keep_first(smallest_, k_, v.upper, std::less<>());
+      keep_first(largest_, k_, v.lower, std::greater<>());
+    } else {
+      smallest_.push_back(v.upper);
+      largest_.push_back(v.lower);
+    }
+  }
+  if (last == rounds_.size() && per_block_.size() < n_blocks_) close_block();
+}
+
+BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
+                    std::uint64_t k, std::size_t blocks, TimeOrder order) {
+  BlockEstimator estimator(rounds, t_ref_tick, quantum_ticks, drift, k, blocks, order);
+  estimator.add(0, rounds.size());
+  return estimator.finish();
+}
+
+BlockFit BlockEstimator::finish() const {
+  if (!reason_.empty()) return invalid(reason_);
+  const std::span<const Round> rounds = rounds_;
+  const std::size_t n_blocks = n_blocks_;
+  const std::int64_t shift = shift_;
+  const std::int64_t quantum_ticks = quantum_ticks_;
+  const std::uint64_t t_ref_tick = t_ref_tick_;
+  const std::uint64_t k = k_;
   BlockFit fit;
   fit.blocks = n_blocks;
-  // Work relative to an integer near the offset: bounds then stay small in double.
-  const std::int64_t shift = (fwd_ticks(rounds[0]) - rev_ticks(rounds[0])) / 2;
-  std::vector<double> scratch;
-  scratch.reserve(n / n_blocks + 1);
+  fit.per_block = per_block_;
   Vector y(idx(n_blocks)), tau(idx(n_blocks));
   for (std::size_t b = 0; b < n_blocks; ++b) {
-    fit.per_block.push_back(estimate_block(rounds, b * n / n_blocks, (b + 1) * n / n_blocks, t_ref_tick, shift, drift, k, scratch));
-    y[idx(b)] = fit.per_block.back().theta_ticks;
-    tau[idx(b)] = fit.per_block.back().tau_ticks;
-    fit.per_block.back().theta_ticks += static_cast<double>(shift);
+    y[idx(b)] = fit.per_block[b].theta_ticks;
+    tau[idx(b)] = fit.per_block[b].tau_ticks;
+    fit.per_block[b].theta_ticks += static_cast<double>(shift);
   }
 
   // Centre and scale the times: tau reaches 1e12 ticks, z stays in [-1, 1].

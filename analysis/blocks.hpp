@@ -117,6 +117,38 @@ enum class TimeOrder { check, known };
 BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
                     std::uint64_t k, std::size_t blocks = 16, TimeOrder order = TimeOrder::check);
 
+/// The same, gathered while the caller walks the rounds a range at a time, so that one
+/// pass over them can serve other work too (analyze's classification pass carries it):
+/// fit_blocks is the constructor, add(0, n) and finish().
+class BlockEstimator {
+ public:
+  /// The parameters of fit_blocks. Keeps a view of `rounds`: they must outlive it.
+  BlockEstimator(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,
+                 std::uint64_t k, std::size_t blocks = 16, TimeOrder order = TimeOrder::check);
+  /// Takes rounds [first, last). \pre the calls cover 0..n in order, without gaps.
+  void add(std::size_t first, std::size_t last);
+  /// The fit, as fit_blocks gives it. \pre every round was added.
+  [[nodiscard]] BlockFit finish() const;
+
+ private:
+  void open_block(std::size_t b);
+  void close_block();
+
+  std::span<const Round> rounds_;
+  std::uint64_t t_ref_tick_;
+  std::int64_t quantum_ticks_;
+  double drift_;
+  std::uint64_t k_;
+  std::string reason_;  // not empty: the fit is not valid, and why
+  std::size_t n_blocks_ = 0;
+  std::int64_t shift_ = 0;  // an integer near the offset, taken out of every bound
+  std::vector<BlockEstimate> per_block_;
+  BlockEstimate current_;   // the block being gathered (theta and margin not yet known)
+  bool use_heaps_ = true;   // k-th values from bounded heaps, else from the whole block
+  std::vector<double> smallest_;  // U' of the block: the k smallest (heaps) or all
+  std::vector<double> largest_;   // L' of the block: the k largest (heaps) or all
+};
+
 /// The [first, last) round ranges to fit separately: the whole run, or the parts before
 /// and after the step. An invalid fit gives the whole run.
 std::vector<std::pair<std::size_t, std::size_t>> segments_for(const BlockFit& fit, std::size_t rounds);
