@@ -1,9 +1,11 @@
 // The pure parts of the platform probe: which frequency is used and why, the CPUID
-// frequency leaves in words, and the provenance a run carries.
+// frequency leaves in words, the provenance a run carries, and `info`'s output on
+// fabricated facts.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
+#include "info.hpp"
 #include "platform.hpp"
 #include "run.hpp"
 
@@ -144,4 +146,81 @@ TEST_CASE("a run's provenance carries the kernel's few most important facts") {
   CHECK(missing.get("tsc_known_freq") == "unknown");
   CHECK(missing.get("tsc_reliable") == "unknown");
   CHECK(missing.get("isolated_cpus") == "unknown");
+}
+
+TEST_CASE("info's text and JSON on the bare-metal fixture") {
+  InfoReport r;
+  r.platform.host = "metal";
+  r.platform.kernel = "6.1.0-18-amd64";
+  r.platform.cpuid = kvm_cpuid();
+  r.platform.cpuid.hypervisor.reset();
+  r.platform.clocksource = "tsc";
+  r.platform.tsc = choose_tsc_frequency(r.platform.cpuid, calibration(2.9000021, 0.2));
+  r.platform.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/bare_metal_intel_smt");
+  KernelLogFacts log = parse_kernel_log("[    0.000000] Linux version 6.1\n[    2.1] tsc: Refined TSC clocksource calibration: 2900.002 MHz\n");
+  r.platform.kernel_facts.log = Fact<KernelLogFacts>::good(log);
+  r.cpus = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1}};
+  r.quanta = {{0, {}, ""}, {1, {}, "cannot pin"}};
+  r.quanta[0].estimate.quantum_ticks = 1;
+  r.quanta[0].estimate.modal_delta = 22;
+  r.topology.ok = true;
+  r.topology.summary = {1, 0, 1, 1, 2, 4, {{0, 1, 2, 3}}};
+  r.tsc_adjust = {{0, {0, ""}}, {1, {0, ""}}, {2, {std::nullopt, "no /dev/cpu/2/msr: msr module not loaded (modprobe msr)"}},
+                  {3, {std::nullopt, "no /dev/cpu/3/msr: msr module not loaded (modprobe msr)"}}};
+  r.warnings = platform_warnings(r.platform.cpuid, r.platform.kernel_facts);
+
+  const std::string text = info_text(r);
+  for (const char* line : {
+           "tsc frequency       2900.002 MHz (calibrated_monotonic_raw, +/- 0.2 ppm)\n",
+           "  vs kernel         +0.0345 ppm from the kernel's 2900.002 MHz (which is rounded to 1 kHz: +/- 0.17 ppm)\n",
+           "kernel tsc flags    constant_tsc nonstop_tsc tsc_adjust tsc_deadline_timer rdtscp; not set: tsc_known_freq "
+           "tsc_reliable\n",
+           "clocksource         tsc (available: tsc hpet acpi_pm)\n",
+           "tsc unstable        not seen in the log (which reaches back to boot)\n",
+           "topology            1 package, 1 NUMA node, 1 L3 domain (0-3), 2 cores, 4 PUs\n",
+           "smt                 on, active; siblings 0,2 1,3\n",
+           "isolated cpus       2-3\n",
+           "boot parameters     isolcpus=2,3 nohz_full=2,3 rcu_nocbs=2,3 intel_idle.max_cstate=6\n",
+           "governor cpu 0-3    powersave\n",
+           "cpuidle driver      intel_idle\n",
+           "cpuidle cpu 0-2     POLL 0 us, C1 2 us, C1E 10 us, C6 133 us\n",
+           "cpuidle cpu 3       POLL 0 us, C1 2 us, C1E 10 us, C6 133 us (disabled)\n",
+           "tsc_adjust cpu 0-1  0 ticks\n",
+           "tsc_adjust cpu 2-3  unreadable: no /dev/cpu/N/msr: msr module not loaded (modprobe msr)\n",
+           "quantum cpu 0       1 ticks (modal back-to-back delta 22, 0 % zero deltas)\n",
+           "quantum cpu 1       unknown: cannot pin\n",
+           "warning             powersave_governor: CPUs 0-3 use the powersave cpufreq governor\n"}) {
+    INFO(line);
+    CHECK(text.find(line) != std::string::npos);
+  }
+  // Warnings come last.
+  CHECK(text.rfind("quantum cpu") < text.find("warning "));
+  CHECK(text.substr(text.rfind("\n", text.size() - 2) + 1, 10) == "  advice  ");
+
+  const nlohmann::ordered_json j = info_json(r);
+  CHECK(j["schema"] == "tscsync-info/1");
+  CHECK(j["invariant_tsc"] == true);
+  CHECK(j["hypervisor"].is_null());
+  CHECK(j["clocksource"] == "tsc");
+  CHECK(j["tsc_hz_source"] == "calibrated_monotonic_raw");
+  CHECK(j["quantum_ticks"] == 1);
+  CHECK(j["tsc_frequency"]["kernel_mhz"] == 2900.002);
+  CHECK(j["kernel_facts"]["cmdline"]["isolcpus"] == "2,3");
+  CHECK(j["kernel_facts"]["isolated"] == "2-3");
+  CHECK(j["kernel_facts"]["cpus"][3]["idle_states"][3]["disabled"] == true);
+  CHECK(j["kernel_facts"]["cpus"][0]["thread_siblings"] == "0,2");
+  CHECK(j["topology"]["l3_cpus"][0] == "0-3");
+  CHECK(j["tsc_adjust"][0]["value"] == 0);
+  CHECK(j["tsc_adjust"][2]["value"].is_null());
+  CHECK(j["tsc_adjust"][2]["problem"] == "no /dev/cpu/2/msr: msr module not loaded (modprobe msr)");
+  REQUIRE(j["warnings"].size() == 3);
+  CHECK(j["warnings"][1]["code"] == "deep_cstates");
+  CHECK(j["cpuid"]["leaf_15h"]["text"] == "not offered (reads all zero)");
+
+  // A fact that could not be read shows its state and reason in place of its value.
+  r.platform.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/missing");
+  const nlohmann::ordered_json m = info_json(r);
+  CHECK(m["kernel_facts"]["isolated"]["state"] == "absent");
+  CHECK(m["kernel_facts"]["isolated"]["reason"] ==
+        "no " TSCSYNC_TEST_DATA "/platform/missing/sys/devices/system/cpu/isolated");
 }
