@@ -10,6 +10,7 @@ packages=(
   catch2              # tests (2.13)
   gnuplot-nox         # plots (pngcairo, svg)
   libhwloc-dev        # topology
+  pkgconf             # pkg-config, through which CMake finds hwloc
   libcli11-dev        # command line
   nlohmann-json3-dev  # JSON in and out
 )

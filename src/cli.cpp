@@ -17,6 +17,7 @@ namespace {
 /// Rounds are kept in memory until the run ends (32 bytes recorded, 48 assembled).
 constexpr std::uint64_t kMaxRounds = 20'000'000;
 constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
+constexpr std::uint64_t kMaxNtpSeconds = 3600;
 
 OutputFormat format_option(const std::string& text, bool csv_allowed) {
   if (text == "text") return OutputFormat::text;
@@ -88,9 +89,14 @@ Command parse(const std::vector<std::string>& args) {
   app.require_subcommand(1);
 
   std::string info_format = "text";
-  CLI::App* info = app.add_subcommand("info", "Platform facts: CPU, TSC features, hypervisor, clocksource, "
-                                              "TSC frequency and its source, quantum per CPU");
+  CLI::App* info = app.add_subcommand("info", "Platform facts: CPU, TSC features, hypervisor, kernel view of the "
+                                              "TSC, TSC frequency and its source, topology, idle states, "
+                                              "quantum per CPU, and warnings with advice");
   info->add_option("--format", info_format, "text or json")->capture_default_str();
+  std::string ntp_seconds = "0";
+  info->add_option("--ntp-seconds", ntp_seconds,
+                   "also calibrate the TSC against CLOCK_REALTIME (NTP-disciplined) over this many seconds; 0: off")
+      ->capture_default_str();
 
   std::string cpus, variant, send, recv, transport = "slot", out;
   std::string rounds = "1000000", warmup = "10000", timeout_ms = "2000";
@@ -186,7 +192,10 @@ Command parse(const std::vector<std::string>& args) {
     throw UsageError(e.what());
   }
 
-  if (info->parsed()) return InfoCommand{format_option(info_format, false)};
+  if (info->parsed()) {
+    return InfoCommand{format_option(info_format, false),
+                       static_cast<unsigned>(parse_count("--ntp-seconds", ntp_seconds, 0, kMaxNtpSeconds))};
+  }
   if (analyze->parsed()) return AnalyzeOptions{files, format_option(analyze_format, true), analyze_out};
   if (simulate->parsed()) {
     sim.spec.rounds = parse_count("--rounds", sim_rounds, 1, kMaxSimulatedRounds);

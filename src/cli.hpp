@@ -14,6 +14,7 @@ namespace tscsync::cli {
 
 struct InfoCommand {
   OutputFormat format = OutputFormat::text;
+  unsigned ntp_seconds = 0;  // > 0: also calibrate against CLOCK_REALTIME over this long
 };
 /// Help or version was printed; nothing else to do.
 struct Printed {};

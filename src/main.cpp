@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv, argv + argc);
   try {
     const cli::Command command = cli::parse(args);
-    if (const auto* info = std::get_if<cli::InfoCommand>(&command)) return run_info(info->format);
+    if (const auto* info = std::get_if<cli::InfoCommand>(&command)) return run_info(info->format, info->ntp_seconds);
     if (const auto* measure = std::get_if<MeasureOptions>(&command)) return run_measure(*measure);
     if (const auto* analyze = std::get_if<AnalyzeOptions>(&command)) return run_analyze(*analyze);
     if (const auto* simulate = std::get_if<SimulateOptions>(&command)) return run_simulate(*simulate);

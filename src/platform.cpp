@@ -1,18 +1,23 @@
 #include "platform.hpp"
 
 #include <cpuid.h>
+#include <sched.h>
+#include <sys/timex.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <charconv>
+#include <cerrno>
+#include <chrono>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <thread>
+#include <vector>
 
+#include "affinity.hpp"
+#include "cpu_list.hpp"
 #include "format.hpp"
 #include "run.hpp"
 #include "tsc.hpp"
@@ -48,29 +53,35 @@ std::string trim(std::string s) {
   return s;
 }
 
-std::int64_t monotonic_raw_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+/// A leaf number as the manuals write it: "15H", "40000001H".
+std::string leaf_name(unsigned leaf) {
+  constexpr char kHex[] = "0123456789ABCDEF";
+  std::string s;
+  do {
+    s.insert(s.begin(), kHex[leaf & 0xf]);
+    leaf >>= 4;
+  } while (leaf != 0);
+  if (s.size() < 2) s.insert(s.begin(), '0');
+  return s + "H";
 }
 
-/// One paired reading: the clock between two TSC reads; the narrowest of `tries`.
-struct Pair {
-  double tsc_mid = 0;
-  std::int64_t ns = 0;
-  std::uint64_t width_ticks = std::numeric_limits<std::uint64_t>::max();
-};
+clockid_t clock_id(CalibrationClock clock) {
+  return clock == CalibrationClock::realtime ? CLOCK_REALTIME : CLOCK_MONOTONIC_RAW;
+}
 
-Pair narrowest_pair(int tries) {
-  Pair best;
+/// The narrowest of `tries` (TSC, clock, TSC) brackets. The fences keep each TSC read
+/// from moving across the clock read (whose vDSO path reads the TSC itself).
+ClockReading narrowest_reading(clockid_t clock, int tries) {
+  ClockReading best;
+  std::uint64_t best_width = std::numeric_limits<std::uint64_t>::max();
   for (int i = 0; i < tries; ++i) {
+    timespec ts{};
     const std::uint64_t before = tsc::LfenceRdtscLfence::read();
-    const std::int64_t ns = monotonic_raw_ns();
+    clock_gettime(clock, &ts);
     const std::uint64_t after = tsc::LfenceRdtscLfence::read();
-    if (after - before < best.width_ticks) {
-      best.width_ticks = after - before;
-      best.ns = ns;
-      best.tsc_mid = static_cast<double>(before) + static_cast<double>(after - before) / 2;
+    if (after >= before && after - before < best_width) {
+      best_width = after - before;
+      best = {before, static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec, after};
     }
   }
   return best;
@@ -81,6 +92,7 @@ Pair narrowest_pair(int tries) {
 CpuidFacts read_cpuid() {
   CpuidFacts f;
   const Regs leaf0 = cpuid(0);
+  f.max_basic_leaf = leaf0.a;
   f.vendor = regs_text({leaf0.b, leaf0.d, leaf0.c});
   const Regs leaf1 = cpuid(1);
   const unsigned base_family = (leaf1.a >> 8) & 0xf;
@@ -89,6 +101,8 @@ CpuidFacts read_cpuid() {
   f.family = base_family == 0xf ? base_family + ((leaf1.a >> 20) & 0xff) : base_family;
   f.model = (base_family == 0x6 || base_family == 0xf) ? (((leaf1.a >> 16) & 0xf) << 4) + base_model
                                                         : base_model;
+  f.tsc_deadline = (leaf1.c >> 24) & 1;
+  if (leaf0.a >= 7) f.tsc_adjust = (cpuid(7, 0).b >> 1) & 1;
   const unsigned max_ext = cpuid(0x80000000).a;
   if (max_ext >= 0x80000004) {
     std::string brand;
@@ -102,13 +116,23 @@ CpuidFacts read_cpuid() {
   if (max_ext >= 0x80000007) f.invariant_tsc = (cpuid(0x80000007).d >> 8) & 1;
   if (leaf0.a >= 0x15) {
     const Regs r = cpuid(0x15);
+    f.leaf15_denominator = r.a;
+    f.leaf15_numerator = r.b;
+    f.leaf15_crystal_hz = r.c;
     if (r.a != 0 && r.b != 0 && r.c != 0) {
       f.crystal_tsc_hz = static_cast<std::uint64_t>(r.c) * r.b / r.a;
     }
   }
+  if (leaf0.a >= 0x16) {
+    const Regs r = cpuid(0x16);
+    f.base_mhz = r.a & 0xffff;
+    f.max_mhz = r.b & 0xffff;
+    f.bus_mhz = r.c & 0xffff;
+  }
   if ((leaf1.c >> 31) & 1) {
     const Regs hv = cpuid(0x40000000);
     f.hypervisor = trim(regs_text({hv.b, hv.c, hv.d}));
+    f.max_hypervisor_leaf = hv.a;
     if (hv.a >= 0x40000010) {
       const unsigned khz = cpuid(0x40000010).a;
       if (khz != 0) f.hypervisor_tsc_hz = static_cast<std::uint64_t>(khz) * 1000;
@@ -117,46 +141,136 @@ CpuidFacts read_cpuid() {
   return f;
 }
 
-TscFrequency tsc_frequency(const CpuidFacts& cpuid_facts, int calibration_ms) {
-  if (cpuid_facts.crystal_tsc_hz != 0) {
-    return {static_cast<double>(cpuid_facts.crystal_tsc_hz), "cpuid_15h", 0};
+std::string describe_leaf_15h(const CpuidFacts& c) {
+  if (c.max_basic_leaf < 0x15) {
+    return "not offered (the highest basic leaf is " + leaf_name(c.max_basic_leaf) + ")";
   }
-  if (cpuid_facts.hypervisor_tsc_hz != 0) {
-    // kHz resolution: up to 1 kHz of rounding.
-    const auto hz = static_cast<double>(cpuid_facts.hypervisor_tsc_hz);
-    return {hz, "cpuid_40000010h", 1e3 / hz * 1e6};
+  if (c.leaf15_denominator == 0 || c.leaf15_numerator == 0) {
+    return c.leaf15_crystal_hz == 0 ? "not offered (reads all zero)" : "not offered (no TSC/crystal ratio)";
   }
-  const Pair start = narrowest_pair(16);
-  std::this_thread::sleep_for(std::chrono::milliseconds(calibration_ms));
-  const Pair end = narrowest_pair(16);
-  const double ticks = end.tsc_mid - start.tsc_mid;
-  const double ns = static_cast<double>(end.ns - start.ns);
+  const std::string ratio = std::to_string(c.leaf15_numerator) + "/" + std::to_string(c.leaf15_denominator);
+  if (c.leaf15_crystal_hz == 0) return "TSC/crystal ratio " + ratio + ", but the crystal frequency is not enumerated";
+  return std::to_string(c.leaf15_crystal_hz) + " Hz crystal x " + ratio + " = " + std::to_string(c.crystal_tsc_hz) +
+         " Hz";
+}
+
+std::string describe_leaf_16h(const CpuidFacts& c) {
+  if (c.max_basic_leaf < 0x16) {
+    return "not offered (the highest basic leaf is " + leaf_name(c.max_basic_leaf) + ")";
+  }
+  if (c.base_mhz == 0) return "not offered (reads zero)";
+  return "base " + std::to_string(c.base_mhz) + " MHz, max " + std::to_string(c.max_mhz) + " MHz, bus " +
+         std::to_string(c.bus_mhz) + " MHz";
+}
+
+std::string describe_leaf_40000010h(const CpuidFacts& c) {
+  if (!c.hypervisor) return "not offered (no hypervisor)";
+  if (c.max_hypervisor_leaf < 0x40000010) {
+    return "not offered (the hypervisor's highest leaf is " + leaf_name(c.max_hypervisor_leaf) + ")";
+  }
+  if (c.hypervisor_tsc_hz == 0) return "not offered (reads zero)";
+  return std::to_string(c.hypervisor_tsc_hz / 1000) + " kHz";
+}
+
+const char* clock_name(CalibrationClock clock) {
+  return clock == CalibrationClock::realtime ? "CLOCK_REALTIME" : "CLOCK_MONOTONIC_RAW";
+}
+
+Calibration calibrate_tsc(CalibrationClock clock, int window_ms, int samples, int tries) {
+  Calibration cal;
+  cal.clock = clock;
+  const int here = sched_getcpu();
+  // On one CPU throughout: readings from two CPUs would mix their counters' offsets.
+  std::thread worker([&] {
+    try {
+      if (here >= 0) {
+        pin_this_thread(here);
+        cal.cpu = here;
+      }
+    } catch (const std::exception&) {
+      cal.cpu = -1;  // unpinned: the fit's residuals show any migration
+    }
+    const clockid_t id = clock_id(clock);
+    const int n = std::max(samples, 3);
+    std::vector<ClockReading> readings;
+    readings.reserve(static_cast<std::size_t>(n));
+    const auto start = std::chrono::steady_clock::now();
+    const auto window = std::chrono::microseconds(std::int64_t{std::max(window_ms, 1)} * 1000);
+    for (int i = 0; i < n; ++i) {
+      std::this_thread::sleep_until(start + window * i / (n - 1));
+      readings.push_back(narrowest_reading(id, tries));
+    }
+    cal.fit = fit_tsc_rate(readings);
+  });
+  worker.join();
+  return cal;
+}
+
+NtpState read_ntp_state() {
+  NtpState s;
+  timex tx{};  // modes 0: read only
+  const int state = adjtimex(&tx);
+  if (state < 0) {
+    s.problem = std::string("adjtimex: ") + std::strerror(errno);
+    return s;
+  }
+  s.readable = true;
+  s.synchronized = state != TIME_ERROR;
+  s.frequency_ppm = static_cast<double>(tx.freq) / 65536.0;  // scaled ppm: 16-bit fraction
+  return s;
+}
+
+TscFrequency choose_tsc_frequency(const CpuidFacts& c, const std::optional<Calibration>& calibration) {
   TscFrequency f;
-  f.hz = ticks / ns * 1e9;
-  f.source = "calibrated_monotonic_raw";
-  // Each midpoint is off by at most half its bracket.
-  f.uncertainty_ppm = (static_cast<double>(start.width_ticks + end.width_ticks) / 2) / ticks * 1e6;
+  f.calibration = calibration;
+  if (c.crystal_tsc_hz != 0) {
+    f.hz = static_cast<double>(c.crystal_tsc_hz);
+    f.source = "cpuid_15h";
+    f.why = "CPUID 15H enumerates it (" + describe_leaf_15h(c) + "): the hardware's own figure";
+    return f;
+  }
+  const std::string no_15h = "CPUID 15H " + describe_leaf_15h(c);
+  if (c.hypervisor_tsc_hz != 0) {
+    f.hz = static_cast<double>(c.hypervisor_tsc_hz);
+    f.source = "cpuid_40000010h";
+    f.uncertainty_ppm = 1e3 / f.hz * 1e6;  // kHz resolution: up to 1 kHz of rounding
+    f.why = no_15h + "; the hypervisor's leaf 40000010H gives it, to 1 kHz";
+    return f;
+  }
+  const std::string neither = no_15h + "; hypervisor leaf 40000010H " + describe_leaf_40000010h(c);
+  if (calibration && calibration->fit.valid) {
+    f.hz = calibration->hz();
+    f.source = "calibrated_monotonic_raw";
+    f.uncertainty_ppm = calibration->fit.bracket_ppm;
+    f.why = neither + ": calibrated against " + clock_name(calibration->clock);
+    return f;
+  }
+  f.source = "unknown";
+  f.why = neither + (calibration ? "; the calibration failed: " + calibration->fit.reason : "; not calibrated");
   return f;
 }
 
-std::optional<std::string> read_first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  return line;
+TscFrequency tsc_frequency(const CpuidFacts& cpuid_facts, int calibration_ms, bool always_calibrate) {
+  std::optional<Calibration> cal;
+  if (always_calibrate || (cpuid_facts.crystal_tsc_hz == 0 && cpuid_facts.hypervisor_tsc_hz == 0)) {
+    cal = calibrate_tsc(CalibrationClock::monotonic_raw, calibration_ms);
+  }
+  return choose_tsc_frequency(cpuid_facts, cal);
 }
 
-PlatformFacts probe_platform(int calibration_ms) {
+PlatformFacts probe_platform(int calibration_ms, bool always_calibrate) {
   PlatformFacts p;
   p.cpuid = read_cpuid();
   std::array<char, 256> host{};
   if (gethostname(host.data(), host.size() - 1) == 0) p.host = host.data();
   utsname u{};
   if (uname(&u) == 0) p.kernel = std::string(u.release) + " " + u.version;
-  p.clocksource =
-      read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource").value_or("");
-  p.tsc = tsc_frequency(p.cpuid, calibration_ms);
+  p.kernel_facts = read_kernel_facts();
+  Fact<std::string> log = read_kernel_log();
+  p.kernel_facts.log = log.ok() ? Fact<KernelLogFacts>::good(parse_kernel_log(log.value))
+                                : Fact<KernelLogFacts>::fail(log.state, log.reason);
+  p.clocksource = p.kernel_facts.clocksource.ok() ? p.kernel_facts.clocksource.value : "";
+  p.tsc = tsc_frequency(p.cpuid, calibration_ms, always_calibrate);
   return p;
 }
 
@@ -174,6 +288,20 @@ void add_platform_metadata(const PlatformFacts& p, Metadata& meta) {
   meta.set("tsc_hz", std::to_string(static_cast<std::uint64_t>(p.tsc.hz + 0.5)));
   meta.set("tsc_hz_source", p.tsc.source);
   meta.set("tsc_hz_uncertainty_ppm", format_sig(p.tsc.uncertainty_ppm, 3));
+  // The kernel's view, kept small: what it trusts about the TSC, its own frequency, and
+  // whether any CPU is shielded from the scheduler.
+  const KernelFacts& k = p.kernel_facts;
+  const auto yes_no_unknown = [&](bool CpuinfoTscFlags::*flag) -> std::string {
+    if (!k.cpuinfo.ok()) return "unknown";
+    return k.cpuinfo.value.*flag ? "yes" : "no";
+  };
+  meta.set("tsc_known_freq", yes_no_unknown(&CpuinfoTscFlags::tsc_known_freq));
+  meta.set("tsc_reliable", yes_no_unknown(&CpuinfoTscFlags::tsc_reliable));
+  meta.set("isolated_cpus", !k.isolated.ok()            ? std::string("unknown")
+                            : k.isolated.value.empty() ? std::string("none")
+                                                       : format_cpu_list(k.isolated.value));
+  meta.set("kernel_tsc_mhz", k.log.ok() && k.log.value.tsc_mhz ? format_fixed(*k.log.value.tsc_mhz, 3)
+                                                               : std::string("unknown"));
 }
 
 }  // namespace tscsync

@@ -93,6 +93,20 @@ TEST_CASE("bad measure options say what is wrong") {
   CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, info, measure, simulate)");
   CHECK(error({}) == "A subcommand is required");
   CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
+  CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");
+  CHECK(error({"info", "--ntp-seconds", "1.5"}) ==
+        "--ntp-seconds '1.5' is not an unsigned decimal number (expected one in [0, 3600])");
+}
+
+TEST_CASE("info options and their defaults") {
+  const cli::Command plain = cli::parse({"tscsync", "info"});
+  REQUIRE(std::holds_alternative<cli::InfoCommand>(plain));
+  CHECK(std::get<cli::InfoCommand>(plain).format == OutputFormat::text);
+  CHECK(std::get<cli::InfoCommand>(plain).ntp_seconds == 0);
+  const cli::Command ntp = cli::parse({"tscsync", "info", "--format", "json", "--ntp-seconds", "30"});
+  REQUIRE(std::holds_alternative<cli::InfoCommand>(ntp));
+  CHECK(std::get<cli::InfoCommand>(ntp).format == OutputFormat::json);
+  CHECK(std::get<cli::InfoCommand>(ntp).ntp_seconds == 30);
 }
 
 TEST_CASE("the command line is quoted for provenance") {

@@ -1,10 +1,14 @@
 // Each read variant on one pinned CPU: never decreasing; RDTSCP's TSC_AUX names the CPU.
+// The calibration and the MSR read: invariants only, never a value.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <thread>
 
 #include "affinity.hpp"
 #include "hw_requirements.hpp"
+#include "msr.hpp"
+#include "platform.hpp"
 #include "variant.hpp"
 
 using namespace tscsync;
@@ -63,5 +67,24 @@ TEST_CASE("RDTSCP's TSC_AUX holds the CPU the thread is pinned to") {
     });
     INFO("CPU " << cpu << ", TSC_AUX " << aux);
     CHECK(static_cast<int>(aux & 0xfff) == cpu);  // Linux: (node << 12) | cpu
+  }
+}
+
+TEST_CASE("the calibration against CLOCK_MONOTONIC_RAW: a positive rate with a finite spread") {
+  const Calibration c = calibrate_tsc(CalibrationClock::monotonic_raw, 50);
+  INFO(c.fit.reason);
+  REQUIRE(c.fit.valid);
+  CHECK(c.fit.readings == 50);
+  CHECK(c.hz() > 0);
+  CHECK(std::isfinite(c.fit.stderr_ppm));
+  CHECK(c.fit.stderr_ppm >= 0);
+  CHECK(c.fit.bracket_lo_ticks_per_ns <= c.fit.bracket_hi_ticks_per_ns);
+}
+
+TEST_CASE("TSC_ADJUST on each CPU: a value or a reason, never both") {
+  for (int cpu : test::usable_cpus()) {
+    const MsrRead m = read_msr(cpu, kMsrTscAdjust);
+    INFO("CPU " << cpu << ": " << m.problem);
+    CHECK(m.value.has_value() == m.problem.empty());
   }
 }
