@@ -69,23 +69,6 @@ Bounds drift_free(const Round& r, std::uint64_t t_ref, std::int64_t shift, doubl
           static_cast<double>(-rev_ticks(r) - shift) - drift * (x_of(r.t4, t_ref) - tau)};
 }
 
-/// Blocks of at least this many times k rounds take the k-th values from bounded heaps;
-/// smaller ones from a copy (nth_element), where the heaps would gain nothing.
-constexpr std::size_t kHeapShare = 8;
-
-/// Keeps in `heap` (at most k values) the k values that come first under `before`; its
-/// front is the k-th of them once k values were offered.
-template <class Before> void keep_first(std::vector<double>& heap, std::size_t k, double value, Before before) {
-  if (heap.size() < k) {
-    heap.push_back(value);
-    std::push_heap(heap.begin(), heap.end(), before);
-  } else if (before(value, heap.front())) {
-    std::pop_heap(heap.begin(), heap.end(), before);
-    heap.back() = value;
-    std::push_heap(heap.begin(), heap.end(), before);
-  }
-}
-
 RunsTest runs_test(const Vector& residuals, double zero) {
   RunsTest t;
   int previous = 0;
@@ -249,26 +232,12 @@ void BlockEstimator::open_block(std::size_t b) {
   e.last_round = (b + 1) * n / n_blocks_;
   e.tau_ticks = 0.5 * (x_of(rounds_[e.first_round].t1, t_ref_tick_) + x_of(rounds_[e.last_round - 1].t4, t_ref_tick_));
   current_ = e;
-  // k small against the block: bounded heaps of the k smallest U' and the k largest L'
-  // seen so far, whose tops are the k-th; after the first few rounds nearly every round
-  // costs one comparison each. Larger k: a copy, and a selection at the end.
-  use_heaps_ = k_ * kHeapShare <= e.last_round - e.first_round;
-  smallest_.clear();
-  largest_.clear();
+  smallest_.reset(k_);
+  largest_.reset(k_);
 }
 
 void BlockEstimator::close_block() {
-  double upper = 0, lower = 0;
-  if (use_heaps_) {
-    upper = smallest_.front();
-    lower = largest_.front();
-  } else {
-    const auto kth = static_cast<std::ptrdiff_t>(k_ - 1);
-    std::nth_element(smallest_.begin(), smallest_.begin() + kth, smallest_.end());
-    std::nth_element(largest_.begin(), largest_.begin() + kth, largest_.end(), std::greater<>());
-    upper = smallest_[static_cast<std::size_t>(kth)];
-    lower = largest_[static_cast<std::size_t>(kth)];
-  }
+  const double upper = smallest_.kth(), lower = largest_.kth();
   current_.theta_ticks = 0.5 * (upper + lower);
   current_.margin_ticks = 0.5 * (upper - lower);
   per_block_.push_back(current_);
@@ -282,13 +251,8 @@ void BlockEstimator::add(std::size_t first, std::size_t last) {
       open_block(per_block_.size());
     }
     const Bounds v = drift_free(rounds_[i], t_ref_tick_, shift_, drift_, current_.tau_ticks);
-    if (use_heaps_) {
-      keep_first(smallest_, k_, v.upper, std::less<>());
-      keep_first(largest_, k_, v.lower, std::greater<>());
-    } else {
-      smallest_.push_back(v.upper);
-      largest_.push_back(v.lower);
-    }
+    smallest_.offer(v.upper);
+    largest_.offer(v.lower);
   }
   if (last == rounds_.size() && per_block_.size() < n_blocks_) close_block();
 }

@@ -10,6 +10,7 @@
 // which no two-way timing can see.
 #pragma once
 
+#include <functional>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "kth_of_stream.hpp"
 #include "run.hpp"
 
 namespace tscsync {
@@ -144,9 +146,8 @@ class BlockEstimator {
   std::int64_t shift_ = 0;  // an integer near the offset, taken out of every bound
   std::vector<BlockEstimate> per_block_;
   BlockEstimate current_;   // the block being gathered (theta and margin not yet known)
-  bool use_heaps_ = true;   // k-th values from bounded heaps, else from the whole block
-  std::vector<double> smallest_;  // U' of the block: the k smallest (heaps) or all
-  std::vector<double> largest_;   // L' of the block: the k largest (heaps) or all
+  KthOfStream<std::less<>> smallest_;    // the block's k-th smallest U'
+  KthOfStream<std::greater<>> largest_;  // the block's k-th largest L'
 };
 
 /// The [first, last) round ranges to fit separately: the whole run, or the parts before

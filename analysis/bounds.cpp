@@ -19,15 +19,11 @@ class FirstPoints {
  public:
   explicit FirstPoints(std::size_t capacity) : capacity_(capacity) { heap_.reserve(capacity); }
 
+  /// The usual case, a point that does not come before the last one kept, costs one
+  /// comparison here; the heap work is kept out of line so that this inlines.
   void offer(const Point& p) {
-    if (heap_.size() < capacity_) {
-      heap_.push_back(p);
-      std::push_heap(heap_.begin(), heap_.end(), before_);
-    } else if (before_(p, heap_.front())) {
-      std::pop_heap(heap_.begin(), heap_.end(), before_);
-      heap_.back() = p;
-      std::push_heap(heap_.begin(), heap_.end(), before_);
-    }
+    if (heap_.size() == capacity_ && !before_(p, heap_.front())) return;
+    insert(p);
   }
 
   /// The points kept, first first; the heap is empty afterwards.
@@ -38,6 +34,17 @@ class FirstPoints {
   void clear() { heap_.clear(); }
 
  private:
+  [[gnu::noinline]] void insert(const Point& p) {
+    if (heap_.size() < capacity_) {
+      heap_.push_back(p);
+      std::push_heap(heap_.begin(), heap_.end(), before_);
+    } else {
+      std::pop_heap(heap_.begin(), heap_.end(), before_);
+      heap_.back() = p;
+      std::push_heap(heap_.begin(), heap_.end(), before_);
+    }
+  }
+
   std::size_t capacity_;
   Before before_;
   std::vector<Point> heap_;

@@ -348,3 +348,31 @@ TEST_CASE("block k-th values equal a sort of each block, for small k (heaps) and
     }
   }
 }
+
+TEST_CASE("KthOfStream: the k-th smallest and largest of a stream equal a sort") {
+  std::mt19937_64 rng(31);
+  for (const std::size_t n : std::initializer_list<std::size_t>{1, 2, 10, 1000, 20000}) {
+    std::vector<double> values(n);
+    // Ties on purpose (a few hundred distinct values), then a falling trend, where every
+    // new value comes before the threshold.
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<double>(rng() % 300);
+    for (const bool falling : {false, true}) {
+      if (falling) std::sort(values.begin(), values.end(), std::greater<>());
+      std::vector<double> sorted = values;
+      std::sort(sorted.begin(), sorted.end());
+      for (const std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{7}, n / 3 + 1, n}) {
+        if (k > n) continue;  // the precondition: at least k values
+        KthOfStream<std::less<>> smallest;
+        KthOfStream<std::greater<>> largest;
+        smallest.reset(k);
+        largest.reset(k);
+        for (const double v : values) {
+          smallest.offer(v);
+          largest.offer(v);
+        }
+        CHECK(smallest.kth() == Approx(sorted[k - 1]).epsilon(0).margin(0));
+        CHECK(largest.kth() == Approx(sorted[n - k]).epsilon(0).margin(0));
+      }
+    }
+  }
+}
