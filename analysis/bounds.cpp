@@ -127,6 +127,19 @@ class HullFilter {
   std::optional<Extremes> before_;  // the extremes of the chunk before it
 };
 
+/// A bin is complete: hands its k-th smallest forward and k-th largest reverse bound to
+/// `take(j, upper, lower)` for each ks[j], and empties the selections for the next bin.
+template <class Take>
+void finish_bin(FirstPoints<SmallerY>& up, FirstPoints<LargerY>& low, std::span<const std::uint64_t> ks, Take take) {
+  const std::vector<Point>& smallest = up.drain();
+  const std::vector<Point>& largest = low.drain();
+  for (std::size_t j = 0; j < ks.size(); ++j) {
+    take(j, smallest[static_cast<std::size_t>(ks[j] - 1)], largest[static_cast<std::size_t>(ks[j] - 1)]);
+  }
+  up.clear();
+  low.clear();
+}
+
 void sort_by_x(std::vector<Point>& v) {
   const auto by_x = [](const Point& p, const Point& q) { return p.x < q.x; };
   if (!std::is_sorted(v.begin(), v.end(), by_x)) std::sort(v.begin(), v.end(), by_x);
@@ -147,14 +160,10 @@ void kth_hulls_out_of_order(std::span<const Round> rounds, std::uint64_t t_ref_t
       up.offer(upper_bound_of(rounds[i], t_ref_tick));
       low.offer(lower_bound_of(rounds[i], t_ref_tick));
     }
-    const std::vector<Point>& smallest = up.drain();
-    const std::vector<Point>& largest = low.drain();
-    for (std::size_t j = 0; j < ks.size(); ++j) {
-      uppers[j].push_back(smallest[static_cast<std::size_t>(ks[j] - 1)]);
-      lowers[j].push_back(largest[static_cast<std::size_t>(ks[j] - 1)]);
-    }
-    up.clear();
-    low.clear();
+    finish_bin(up, low, ks, [&](std::size_t j, const Point& upper, const Point& lower) {
+      uppers[j].push_back(upper);
+      lowers[j].push_back(lower);
+    });
   }
   for (std::size_t j = 0; j < ks.size(); ++j) {
     sort_by_x(uppers[j]);
@@ -203,14 +212,11 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
       up.offer(u);
       low.offer(l);
       if (i + 1 == bin_last) {  // the bin is complete: its k-th bounds
-        const std::vector<Point>& smallest = up.drain();
-        const std::vector<Point>& largest = low.drain();
-        for (std::size_t j = 0; j < ks.size() && out.in_time_order; ++j) {
-          kth_upper[j].add(smallest[static_cast<std::size_t>(ks[j] - 1)]);
-          kth_lower[j].add(largest[static_cast<std::size_t>(ks[j] - 1)]);
-        }
-        up.clear();
-        low.clear();
+        finish_bin(up, low, ks, [&](std::size_t j, const Point& upper, const Point& lower) {
+          if (!out.in_time_order) return;  // the hulls are made again from sorted points
+          kth_upper[j].add(upper);
+          kth_lower[j].add(lower);
+        });
         ++bin;
         bin_last = (bin + 1) * n / bins;
       }
