@@ -7,9 +7,9 @@
 #include <limits>
 #include <span>
 
+#include "bounds.hpp"
 #include "errors.hpp"
 #include "format.hpp"
-#include "bounds.hpp"
 #include "quantum.hpp"
 #include "run_format.hpp"
 
