@@ -1,0 +1,126 @@
+# Shared part of the heatmap_*.gp scripts; they `load` it, it is not run on its own.
+#
+# Input (ARG1): a matrix file from analysis/matrix_text.cpp: "# key: value" comment lines
+# (title, units, boundaries), the header line "cpu L0 L1 ...", then one row per initiator
+# "La v v v ..." (row = initiator a, column = responder b), NaN = not measured. Group
+# boundaries come from the "# boundaries: I J ..." line: positions (0-based, in the
+# file's row order, not CPU numbers) where a new topology group starts; a line is drawn
+# before each. The comment lines are read with plots/matrix_info.awk (needs awk, sh).
+# Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg).
+#
+# Before loading, the caller sets hm_dir (its own directory with a trailing "/", or ""),
+# and copies its arguments into hm_argc, hm_file, hm_out: inside `load` ARGC and ARG1...
+# read 0 and empty.
+# After loading, the caller sets the palette and cbrange, may redefine
+#   hm_color(v): the number a cell is coloured by (default: v itself),
+#   hm_dark(v):  1 when the cell's colour is dark enough to need a white value label,
+# and then runs the plot with  @HM_PLOT
+# Variables set here: hm_n (CPUs), hm_count (measured cells), hm_min, hm_max
+# (over the measured cells; 0 0 when none), hm_units, hm_title.
+
+if (hm_argc < 2) exit error "usage: gnuplot -c SCRIPT.gp IN.dat OUT.png|OUT.svg"
+
+# Shell quoting for system(): 'it'\''s' (a path may hold any character but NUL).
+hm_sq(s) = (hm_p = strstrt(s, "'"), hm_p == 0 ? s : s[1:hm_p-1] . "'\\''" . hm_sq(s[hm_p+1:]))
+hm_info(want) = system("awk -v want=" . want . " -f '" . hm_sq(hm_dir . "matrix_info.awk") \
+                       . "' '" . hm_sq(hm_file) . "' 2>&1")
+
+hm_shape = hm_info("shape")
+if (strstrt(hm_shape, "error: ") == 1) exit error hm_shape
+# Anything but "N ..." is awk's own complaint (a missing or unreadable file).
+if (hm_shape eq "" || strstrt("123456789", hm_shape[1:1]) == 0) \
+  exit error "cannot read " . hm_file . ": " . hm_shape
+hm_n = int(word(hm_shape, 1))
+hm_skip = int(word(hm_shape, 2))
+hm_count = int(word(hm_shape, 3))
+hm_min = real(word(hm_shape, 4))
+hm_max = real(word(hm_shape, 5))
+hm_title = hm_info("title")
+hm_units = hm_info("units")
+hm_labels = hm_info("labels")
+hm_bounds = hm_info("boundaries")
+
+# Canvas: square cells in a plot area of 50 px per cell for small N (room for value
+# labels), 6 px per cell for large N, within [400, 1536] px; margins around it for the
+# title, tick labels, axis labels and the colour box.
+hm_area = hm_n <= 16 ? hm_n * 50 : hm_n * 6
+hm_area = hm_area < 400 ? 400 : (hm_area > 1536 ? 1536 : hm_area)
+hm_font_pt = hm_n > 64 ? 13 : 11
+hm_ext = strlen(hm_out) >= 4 ? hm_out[strlen(hm_out)-3:] : ""
+if (hm_ext eq ".png") {
+  set terminal pngcairo size hm_area + 330, hm_area + 190 font sprintf("sans,%d", hm_font_pt) noenhanced
+} else {
+  if (hm_ext eq ".svg") {
+    set terminal svg size hm_area + 330, hm_area + 190 font sprintf("sans,%d", hm_font_pt) noenhanced
+  } else {
+    exit error "the output must end in .png or .svg: " . hm_out
+  }
+}
+set encoding utf8
+set output hm_out
+
+set title hm_title
+set xlabel "responder b (column)"
+set ylabel "initiator a (row)"
+set cblabel hm_units offset 1.5
+set xrange [-0.5 : hm_n - 0.5]
+set yrange [hm_n - 0.5 : -0.5]   # reversed: row 0 at the top, like the matrix is written
+set size ratio -1                # square cells
+set tics out nomirror scale 0.5
+set cbtics out
+set border lw 0.8
+unset key
+
+# Tick labels: every CPU up to 32 CPUs; beyond, every step-th position (a power of two
+# that keeps at most 32 labels) plus each group start, dropping step labels too near one.
+hm_step = 1
+while (hm_n / hm_step > 32) { hm_step = hm_step * 2 }
+hm_nb = words(hm_bounds)
+hm_near_bound(i) = sum [k = 1:hm_nb] (abs(int(word(hm_bounds, k)) - i) * 2 < hm_step ? 1 : 0)
+set xtics () rotate by (hm_n > 16 ? 90 : 0) right
+set ytics ()
+if (hm_n <= 16) { set xtics norotate center }
+do for [i = 0 : hm_n - 1 : hm_step] {
+  if (i == 0 || hm_near_bound(i) == 0) {
+    set xtics add (word(hm_labels, i + 1) i)
+    set ytics add (word(hm_labels, i + 1) i)
+  }
+}
+do for [k = 1 : hm_nb] {
+  hm_b = int(word(hm_bounds, k))
+  set xtics add (word(hm_labels, hm_b + 1) hm_b)
+  set ytics add (word(hm_labels, hm_b + 1) hm_b)
+}
+
+# Not measured (NaN) cells are left out of the image: a grey square behind it shows them.
+set object 1 rectangle from -0.5, -0.5 to hm_n - 0.5, hm_n - 0.5 behind \
+    fillcolor rgb "#c8c8c8" fillstyle solid noborder
+if (hm_count < hm_n * hm_n) {
+  set label 1 "grey: not measured" at screen 0.99, screen 0.015 right font sprintf("sans,%d", hm_font_pt - 2)
+}
+
+# Thin cell borders while cells are big enough to tell apart; group boundaries on top.
+if (hm_n <= 32) {
+  do for [i = 1 : hm_n - 1] {
+    set arrow from i - 0.5, -0.5 to i - 0.5, hm_n - 0.5 nohead front lc rgb "#a0a0a0" lw 0.4
+    set arrow from -0.5, i - 0.5 to hm_n - 0.5, i - 0.5 nohead front lc rgb "#a0a0a0" lw 0.4
+  }
+}
+do for [k = 1 : hm_nb] {
+  hm_b = int(word(hm_bounds, k)) - 0.5
+  set arrow from hm_b, -0.5 to hm_b, hm_n - 0.5 nohead front lc rgb "black" lw (hm_n > 64 ? 1.2 : 2)
+  set arrow from -0.5, hm_b to hm_n - 0.5, hm_b nohead front lc rgb "black" lw (hm_n > 64 ? 1.2 : 2)
+}
+
+# Value labels in the cells up to 16 CPUs: integers as integers, others to 3 digits.
+hm_color(v) = v
+hm_dark(v) = 0
+hm_label(v) = v != v ? "" : v == 0 ? "0" : (abs(v) >= 1e5 ? sprintf("%.2g", v) : \
+              (v == floor(v) ? sprintf("%.0f", v) : (abs(v) >= 100 ? sprintf("%.0f", v) : \
+              (abs(v) >= 10 ? sprintf("%.1f", v) : sprintf("%.2g", v)))))
+hm_label_pt = hm_n <= 4 ? 14 : (hm_n <= 8 ? 11 : 8)
+
+HM_PLOT = "plot hm_file matrix skip hm_skip every ::1 using ($1 - 1):2:(hm_color($3)) with image"
+if (hm_n <= 16) {
+  HM_PLOT = HM_PLOT . ", hm_file matrix skip hm_skip every ::1 using ($1 - 1):2:(hm_label($3)):(hm_dark($3) ? 0xffffff : 0x000000) with labels textcolor rgb variable font sprintf('sans,%d', hm_label_pt)"
+}
