@@ -7,6 +7,7 @@
 
 #include "cpu_list.hpp"
 #include "errors.hpp"
+#include "format.hpp"
 #include "run.hpp"
 
 namespace tscsync {
@@ -147,7 +148,7 @@ std::uint64_t rounds_for_budget(std::size_t cpu_count, std::uint64_t visits, boo
   check_cpu_count(cpu_count);
   check_visits(visits);
   if (!std::isfinite(budget_seconds) || budget_seconds <= 0) {
-    throw UsageError("the time budget must be a positive number of seconds, got " + std::to_string(budget_seconds));
+    throw UsageError("the time budget must be a positive number of seconds, got " + format_sig(budget_seconds));
   }
   const std::uint64_t slots = plan_slot_count(cpu_count, visits, parallel);
   const double per_slot_seconds = budget_seconds / static_cast<double>(slots) - costs.seconds_per_visit;

@@ -212,7 +212,9 @@ TEST_CASE("rounds_for_budget: the largest rounds that fit, at least the minimum"
   s.rounds_per_visit += 1;
   CHECK(make_plan(s, costs).estimated_seconds > 3600);
   CHECK_THROWS_WITH(rounds_for_budget(16, 4, true, 0, costs, 0, 1),
-                    "the time budget must be a positive number of seconds, got 0.000000");
+                    "the time budget must be a positive number of seconds, got 0");
+  CHECK_THROWS_WITH(rounds_for_budget(16, 4, true, -2.5, costs, 0, 1),
+                    "the time budget must be a positive number of seconds, got -2.5");
   CHECK_THROWS_WITH(rounds_for_budget(1, 4, true, 60, costs, 0, 1), "a matrix needs at least 2 CPUs, got 1");
   CHECK_THROWS_WITH(rounds_for_budget(4, 0, true, 60, costs, 0, 1), "visits per ordered pair must be at least 1, got 0");
 }
