@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "cpu_place.hpp"
+
 struct hwloc_topology;  // hwloc_topology_t is a pointer to it
 
 namespace tscsync {
@@ -17,6 +19,7 @@ struct TopologySummary {
   int cores = 0;
   int pus = 0;          // logical CPUs
   std::vector<std::vector<int>> l3_cpus;  // OS numbers of the PUs under each L3, in order
+  std::vector<CpuPlace> places;           // every PU, in hwloc logical (topology) order
 };
 
 /// Counts the objects of a loaded topology. Pure over the topology.
@@ -27,6 +30,24 @@ struct TopologyResult {
   TopologySummary summary;
   std::string problem;  // why not ok
 };
+
+/// Where the topology comes from: this machine, an hwloc synthetic description
+/// ("package:2 core:64 pu:2"), or an XML file (hwloc's lstopo XML export, e.g.
+/// `lstopo-no-graphics --of xml machine.xml` run on the machine to describe).
+struct TopologySource {
+  enum class Kind { this_machine, synthetic, xml };
+  Kind kind = Kind::this_machine;
+  std::string text;  // the synthetic description or the XML file's path; empty for this_machine
+};
+
+/// Parses a --topology option value: "synthetic:DESCRIPTION" gives a synthetic topology,
+/// anything else is the path of an XML file (not opened here).
+/// \throws UsageError for an empty value or an empty synthetic description.
+TopologySource parse_topology_source(const std::string& option_value);
+
+/// Loads the topology from `source` and summarizes it. Never throws: on failure ok is false
+/// and `problem` names the description or the file and what is wrong with it.
+TopologyResult load_topology(const TopologySource& source);
 
 /// Loads this machine's topology, or a synthetic one ("package:2 core:4 pu:2", for tests),
 /// and summarizes it. Never throws.
