@@ -23,10 +23,10 @@ build: deps $(BUILD_DIR)/build.ninja
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
-# Until `tscsync report` exists (see the issues), the report is what exists: the platform
-# facts and one measured pair, both roles, analysed.
+# The main job: platform facts, all pairs (ordering read and plain rdtsc), the verdict,
+# heatmaps, report.md and report.html. REPORT_ARGS passes options (--parallel, --rounds N).
 report: build
-	bash scripts/report.sh $(BUILD_DIR)/tscsync $(REPORT_DIR)
+	$(BUILD_DIR)/tscsync report --out $(REPORT_DIR) $(REPORT_ARGS)
 
 bench: build
 	$(BUILD_DIR)/tscsync_bench

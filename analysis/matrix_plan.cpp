@@ -17,7 +17,7 @@ static_assert(sizeof(Round) == kRoundBytes, "the plan's memory figure counts Rou
 namespace {
 
 constexpr std::uint64_t kDefaultMaxRoundsPerPair = 1'000'000;
-constexpr std::uint64_t kDefaultMinRoundsPerPair = 4000;
+constexpr std::uint64_t kDefaultMinRoundsPerPair = 2000;
 constexpr std::uint64_t kDefaultRoundsKept = 40'000'000;  // × 40 B = 1.6 GB
 
 void check_cpu_count(std::size_t cpu_count) {

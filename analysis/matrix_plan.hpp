@@ -99,11 +99,12 @@ std::uint64_t rounds_for_budget(std::size_t cpu_count, std::uint64_t visits, boo
                                 const PlanCosts& costs, std::uint64_t warmup, std::uint64_t min_rounds);
 
 /// Default measured rounds per visit:
-///   per_pair = min(1'000'000, max(4000, 40'000'000 / ordered_pairs))   (integer division)
+///   per_pair = min(1'000'000, max(2000, 40'000'000 / ordered_pairs))   (integer division)
 ///   result   = per_pair / visits, rounded to nearest, at least 1.
-/// 40 M rounds kept × 40 B = 1.6 GB: up to 10'000 ordered pairs (100 CPUs) the run keeps at
-/// most that. Above, the floor of 4000 rounds per ordered pair wins, so memory grows with
-/// n(n-1): 256 CPUs keep 65'280 × 4000 × 40 B = 10.4 GB. Below 7 CPUs the cap of 1 M rounds
+/// 40 M rounds kept × 40 B = 1.6 GB: up to 20'000 ordered pairs (141 CPUs) the run keeps at
+/// most that. Above, the floor of 2000 rounds per ordered pair wins (fewer leave the
+/// envelopes of a pair too few chances at its minimum latency), so memory grows with
+/// n(n-1): 256 CPUs keep 65'280 × 2000 × 40 B = 5.2 GB. Below 7 CPUs the cap of 1 M rounds
 /// per ordered pair wins.
 /// \throws UsageError for fewer than 2 CPUs or 0 visits.
 std::uint64_t default_rounds_per_visit(std::size_t cpu_count, std::uint64_t visits);

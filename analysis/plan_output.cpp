@@ -63,11 +63,11 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
   return out;
 }
 
-nlohmann::json plan_json(const MatrixPlan& plan) {
+nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
   const PlanSpec& s = plan.spec;
-  nlohmann::json first_slots = nlohmann::json::array();
+  nlohmann::ordered_json first_slots = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < plan.slots.size() && i < kPlanJsonSlots; ++i) {
-    nlohmann::json slot = nlohmann::json::array();
+    nlohmann::ordered_json slot = nlohmann::ordered_json::array();
     for (const PairVisit& p : plan.slots[i].pairs) slot.push_back({{"a", p.a}, {"b", p.b}, {"visit", p.visit}});
     first_slots.push_back(std::move(slot));
   }

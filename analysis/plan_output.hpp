@@ -18,7 +18,7 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology = null
 /// The plan's figures as JSON: "schema": "tscsync-plan/1", the CPUs in plan order, counts,
 /// costs, estimate, memory, and the first kPlanJsonSlots slots (not the whole list, which
 /// runs to millions of entries on big machines).
-nlohmann::json plan_json(const MatrixPlan& plan);
+nlohmann::ordered_json plan_json(const MatrixPlan& plan);
 
 inline constexpr std::size_t kPlanJsonSlots = 4;
 

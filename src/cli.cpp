@@ -18,6 +18,7 @@ namespace {
 constexpr std::uint64_t kMaxRounds = 20'000'000;
 constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
 constexpr std::uint64_t kMaxNtpSeconds = 3600;
+constexpr std::uint64_t kMaxVisits = 1000;
 
 OutputFormat format_option(const std::string& text, bool csv_allowed) {
   if (text == "text") return OutputFormat::text;
@@ -170,12 +171,68 @@ Command parse(const std::vector<std::string>& args) {
   simulate->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output")
       ->capture_default_str();
 
+  // matrix, check and report share the options that choose the CPUs and the plan.
+  struct PlanText {
+    std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
+                timeout_ms = "2000", topology, format = "text", out;
+    bool parallel = false, dry_run = false, save_runs = false;
+  };
+  auto add_plan_options = [](CLI::App* cmd, PlanText& t, bool variants) {
+    cmd->add_option("--cpus", t.cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
+    if (variants) {
+      cmd->add_option("--variant", t.variant, "read variant for both sides (" + variant_list() + ")");
+      cmd->add_option("--send", t.send, "read variant for the send stamps t1, t3 (default rdtsc)");
+      cmd->add_option("--recv", t.recv, "read variant for the receive stamps t2, t4 (default lfence_rdtsc)");
+    }
+    cmd->add_option("--visits", t.visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
+    cmd->add_option("--rounds", t.rounds, "measured rounds per visit (default: by the number of pairs, see --dry-run)");
+    cmd->add_option("--budget", t.budget, "seconds: size the rounds per visit so the plan's estimate fits");
+    cmd->add_option("--warmup", t.warmup, "rounds before each visit, discarded")->capture_default_str();
+    cmd->add_option("--timeout-ms", t.timeout_ms, "longest wait for the partner before a visit is aborted")
+        ->capture_default_str();
+    cmd->add_flag("--parallel", t.parallel, "run disjoint pairs at once (round-robin tournament)");
+  };
+  PlanText matrix_text_opts;
+  CLI::App* matrix = app.add_subcommand(
+      "matrix", "Every ordered pair of the selected CPUs: offsets with hard bands, drift, latency and "
+                "violation matrices, per-CPU offsets, heatmaps");
+  add_plan_options(matrix, matrix_text_opts, true);
+  matrix->add_flag("--dry-run", matrix_text_opts.dry_run, "print the plan (pairs, visits, rounds, time, memory); measure nothing");
+  matrix->add_option("--topology", matrix_text_opts.topology,
+                     "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
+  matrix->add_option("--format", matrix_text_opts.format, "text or json (stdout)")->capture_default_str();
+  matrix->add_option("--out", matrix_text_opts.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
+  matrix->add_flag("--save-runs", matrix_text_opts.save_runs, "also keep every pair's rounds in --out/pairs (tscsync-run/1)");
+
+  PlanText check_text_opts;
+  std::string tolerance = "0", drift_tolerance = "0";
+  bool details = false;
+  CLI::App* check = app.add_subcommand(
+      "check", "Measure all pairs and answer for scripts: exit 0 synchronized, 1 not, with the reason in one line");
+  add_plan_options(check, check_text_opts, true);
+  check->add_option("--tolerance", tolerance, "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
+      ->capture_default_str();
+  check->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift, ppb")->capture_default_str();
+  check->add_option("--format", check_text_opts.format, "text or json")->capture_default_str();
+  check->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
+  check->add_option("--out", check_text_opts.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
+
+  PlanText report_text_opts;
+  report_text_opts.out = "report";
+  bool no_plain = false;
+  CLI::App* report = app.add_subcommand(
+      "report", "The main job: platform facts, all pairs with an ordering read and with plain rdtsc, the "
+                "verdict, heatmaps, report.md and report.html in one directory");
+  add_plan_options(report, report_text_opts, false);
+  report->add_option("--out", report_text_opts.out, "the report directory")->capture_default_str();
+  report->add_flag("--no-plain", no_plain, "skip the plain-rdtsc matrix");
+
   // CLI11 would call an unknown first word "not expected" or ask for a subcommand.
   if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
     try {
       app.get_subcommand(args[1]);
     } catch (const CLI::OptionNotFound&) {
-      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, info, measure, simulate)");
+      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, check, info, matrix, measure, report, simulate)");
     }
   }
   std::vector<std::string> argv_rest(args.begin() + 1, args.end());
@@ -204,6 +261,61 @@ Command parse(const std::vector<std::string>& args) {
     sim.spec.include_quantum_metadata = !no_quantum_metadata;
     for (const auto& [name, field, help] : real_options) *field = parse_real(name, sim_reals[name]);
     return sim;
+  }
+
+  auto variants_of = [&](const PlanText& t, ExchangeChoice& choice) {
+    if (!t.variant.empty() && (!t.send.empty() || !t.recv.empty())) {
+      throw UsageError("give --variant (both sides) or --send/--recv, not both");
+    }
+    if (!t.variant.empty()) choice.send = choice.recv = variant_option("--variant", t.variant);
+    if (!t.send.empty()) choice.send = variant_option("--send", t.send);
+    if (!t.recv.empty()) choice.recv = variant_option("--recv", t.recv);
+  };
+  auto matrix_options_of = [&](const PlanText& t) {
+    MatrixOptions o;
+    o.command_line = quote_command_line(args);
+    o.cpus = t.cpus;
+    if (!t.cpus.empty()) parse_cpu_list(t.cpus);  // a malformed list fails here, named
+    variants_of(t, o.choice);
+    o.visits = parse_count("--visits", t.visits, 1, kMaxVisits);
+    if (!t.rounds.empty()) o.rounds_per_visit = parse_count("--rounds", t.rounds, 1, kMaxRounds);
+    if (!t.budget.empty()) {
+      o.budget_seconds = parse_real("--budget", t.budget);
+      if (o.budget_seconds <= 0) throw UsageError("--budget " + t.budget + " must be a number of seconds > 0");
+      if (!t.rounds.empty()) throw UsageError("give --rounds or --budget, not both");
+    }
+    o.warmup = parse_count("--warmup", t.warmup, 0, kMaxRounds);
+    o.timeout = std::chrono::milliseconds(parse_count("--timeout-ms", t.timeout_ms, 1, kMaxTimeoutMs));
+    o.parallel = t.parallel;
+    o.dry_run = t.dry_run;
+    o.topology = t.topology;
+    o.format = format_option(t.format, false);
+    o.out_dir = t.out;
+    o.save_runs = t.save_runs;
+    if (o.save_runs && o.out_dir.empty()) throw UsageError("--save-runs needs --out DIR");
+    if (!o.topology.empty() && !o.dry_run) {
+      throw UsageError("--topology describes another machine: it can only be planned (add --dry-run)");
+    }
+    return o;
+  };
+  if (matrix->parsed()) return matrix_options_of(matrix_text_opts);
+  if (check->parsed()) {
+    CheckOptions c;
+    c.matrix = matrix_options_of(check_text_opts);
+    c.tolerance = parse_tolerance("--tolerance", tolerance);
+    c.drift_tolerance_ppb = parse_real("--drift-tolerance-ppb", drift_tolerance);
+    if (c.drift_tolerance_ppb < 0) throw UsageError("--drift-tolerance-ppb " + drift_tolerance + " must be >= 0");
+    c.details = details;
+    return c;
+  }
+  if (report->parsed()) {
+    ReportOptions r;
+    r.matrix = matrix_options_of(report_text_opts);
+    r.out_dir = report_text_opts.out;
+    if (r.out_dir.empty()) throw UsageError("--out must name a directory");
+    r.plain = !no_plain;
+    r.command_line = quote_command_line(args);
+    return r;
   }
 
   MeasureOptions m;

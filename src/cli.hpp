@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "analyze_command.hpp"
+#include "check_command.hpp"
 #include "info.hpp"
+#include "matrix_command.hpp"
 #include "measure.hpp"
+#include "report_command.hpp"
 #include "simulate_command.hpp"
 
 namespace tscsync::cli {
@@ -19,7 +22,8 @@ struct InfoCommand {
 /// Help or version was printed; nothing else to do.
 struct Printed {};
 
-using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions>;
+using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions,
+                             CheckOptions, ReportOptions>;
 
 /// Parses argv. Prints --help and --version itself (returning Printed).
 /// \throws UsageError with a message naming the option and the value at fault.

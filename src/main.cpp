@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
     if (const auto* measure = std::get_if<MeasureOptions>(&command)) return run_measure(*measure);
     if (const auto* analyze = std::get_if<AnalyzeOptions>(&command)) return run_analyze(*analyze);
     if (const auto* simulate = std::get_if<SimulateOptions>(&command)) return run_simulate(*simulate);
+    if (const auto* matrix = std::get_if<MatrixOptions>(&command)) return run_matrix(*matrix);
+    if (const auto* check = std::get_if<CheckOptions>(&command)) return run_check(*check);
+    if (const auto* report = std::get_if<ReportOptions>(&command)) return run_report(*report);
     return kExitOk;
   } catch (const std::exception& e) {
     return report_error("tscsync", e);

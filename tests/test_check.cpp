@@ -100,7 +100,7 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
   CHECK(named);
 }
 
-TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only; missing pairs fail") {
+TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
   MatrixResult m;
   m.cpus = {0, 1};
   m.recv = "lfence_rdtsc";

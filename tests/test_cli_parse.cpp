@@ -90,7 +90,7 @@ TEST_CASE("bad measure options say what is wrong") {
   CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
   CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
   CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) == "The following argument was not expected: --bogus");
-  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, info, measure, simulate)");
+  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, report, simulate)");
   CHECK(error({}) == "A subcommand is required");
   CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
   CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");

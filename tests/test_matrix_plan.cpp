@@ -226,8 +226,10 @@ TEST_CASE("default_rounds_per_visit: the documented formula", "[plan]") {
   CHECK(default_rounds_per_visit(16, 4) == 41'667);   // 40 M / 240 = 166666, / 4 rounded
   CHECK(default_rounds_per_visit(64, 4) == 2480);
   CHECK(default_rounds_per_visit(100, 4) == 1010);
-  CHECK(default_rounds_per_visit(101, 4) == 1000);    // the 4000 floor
-  CHECK(default_rounds_per_visit(256, 4) == 1000);
+  CHECK(default_rounds_per_visit(101, 4) == 990);     // 40 M / 10100 = 3960
+  CHECK(default_rounds_per_visit(141, 4) == 507);     // 40 M / 19740 = 2026
+  CHECK(default_rounds_per_visit(142, 4) == 500);     // 40 M / 20022 = 1997: the 2000 floor
+  CHECK(default_rounds_per_visit(256, 4) == 500);
   CHECK(default_rounds_per_visit(2, 3) == 333'333);
   CHECK(default_rounds_per_visit(2, 1) == 1'000'000);
   CHECK(default_rounds_per_visit(256, 5000) == 1);    // never 0

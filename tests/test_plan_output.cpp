@@ -66,7 +66,7 @@ TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
   spec.rounds_per_visit = 500;
   spec.warmup_per_visit = 10;
   spec.parallel = true;
-  const nlohmann::json j = plan_json(make_plan(spec, PlanCosts{1e6, 0.5}));
+  const nlohmann::ordered_json j = plan_json(make_plan(spec, PlanCosts{1e6, 0.5}));
   CHECK(j.at("schema") == "tscsync-plan/1");
   CHECK(j.at("cpus") == nlohmann::json::array({0, 1, 2, 3}));
   CHECK(j.at("cpu_list") == "0-3");

@@ -164,7 +164,7 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   r.quanta[0].estimate.quantum_ticks = 1;
   r.quanta[0].estimate.modal_delta = 22;
   r.topology.ok = true;
-  r.topology.summary = {1, 0, 1, 1, 2, 4, {{0, 1, 2, 3}}};
+  r.topology.summary = {1, 0, 1, 1, 2, 4, {{0, 1, 2, 3}}, {}};
   r.tsc_adjust = {{0, {0, ""}}, {1, {0, ""}}, {2, {std::nullopt, "no /dev/cpu/2/msr: msr module not loaded (modprobe msr)"}},
                   {3, {std::nullopt, "no /dev/cpu/3/msr: msr module not loaded (modprobe msr)"}}};
   r.warnings = platform_warnings(r.platform.cpuid, r.platform.kernel_facts);

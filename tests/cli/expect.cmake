@@ -1,6 +1,6 @@
 # Runs one tscsync command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
-#         [-DEXPECT_NO_FILE=path] -P expect.cmake
+#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] -P expect.cmake
 execute_process(COMMAND ${COMMAND}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc STREQUAL "${EXPECT_RC}")
@@ -14,5 +14,13 @@ if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
 endif()
 if(DEFINED EXPECT_NO_FILE AND EXISTS "${EXPECT_NO_FILE}")
   message(FATAL_ERROR "${EXPECT_NO_FILE} exists: a failed command left an output behind")
+endif()
+if(DEFINED EXPECT_FILES)
+  string(REPLACE "|" ";" files "${EXPECT_FILES}")
+  foreach(f IN LISTS files)
+    if(NOT EXISTS "${f}")
+      message(FATAL_ERROR "${f} is missing\nstderr:\n${err}")
+    endif()
+  endforeach()
 endif()
 message(STATUS "exit ${rc} as expected; stderr: ${err}")

@@ -1,0 +1,44 @@
+// The report as a document: sections of paragraphs, preformatted blocks and pictures,
+// rendered to Markdown (report.md) and to one self-contained HTML page (report.html, the
+// SVG pictures inline). Pure: the caller supplies the pictures' text.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tscsync {
+
+struct ReportBlock {
+  enum class Kind { paragraph, bullets, pre, picture };
+  Kind kind = Kind::paragraph;
+  std::string text;                // paragraph, pre; picture: the caption
+  std::vector<std::string> items;  // bullets
+  std::string path;                // picture: relative to the report directory (an SVG; a PNG beside it)
+};
+
+struct ReportSection {
+  std::string title;
+  std::vector<ReportBlock> blocks;
+};
+
+struct ReportDoc {
+  std::string title;
+  std::vector<ReportSection> sections;
+};
+
+/// Markdown: "# title", "## section", paragraphs, "- " bullets, fenced pre blocks, and
+/// pictures as links to the PNG next to each SVG (viewers show PNG everywhere).
+std::string report_markdown(const ReportDoc& doc);
+
+/// A whole HTML page with its own style; every text escaped; each picture's SVG inline
+/// (its XML prolog and doctype dropped), or a note naming the missing file.
+/// \param read_svg  the SVG text of a picture path, nullopt when it cannot be read.
+std::string report_html(const ReportDoc& doc,
+                        const std::function<std::optional<std::string>(const std::string&)>& read_svg);
+
+/// &, <, >, " escaped for HTML text and attributes.
+std::string html_escape(const std::string& text);
+
+}  // namespace tscsync
