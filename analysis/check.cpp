@@ -90,8 +90,9 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s, const st
                " CPUs have offset bands that " +
                (s.tolerance_ticks <= 0 ? std::string("contain 0")
                                        : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
-               " (widest band " + ticks_text(r.widest_band_ticks, hz) + "), no drift beyond " +
-               format_sig(s.drift_tolerance_ppb, 3) + " ppb" +
+               " (widest band " + ticks_text(r.widest_band_ticks, hz) + "), " +
+               (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
+                                           : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
                (m.recv_orders_loads ? ", no self-inconsistent rounds" : "");
     return r;
   }

@@ -150,7 +150,7 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
   if (r.bands_consistent) {
     for (std::size_t c = 0; c < n; ++c) {
       if (std::isfinite(d[c])) r.hi_ticks[c] = d[c];
-      if (std::isfinite(d[c * n])) r.lo_ticks[c] = -d[c * n];
+      if (std::isfinite(d[c * n])) r.lo_ticks[c] = 0.0 - d[c * n];  // 0.0 - : never "-0"
     }
   }
 

@@ -39,7 +39,7 @@ json grid_of(const MatrixResult& m, const std::vector<double>& values) {
 
 /// Fixed-width cell for the text tables.
 std::string cell_text(double v, int width) {
-  std::string s = std::isfinite(v) ? format_sig(v, 4) : "-";
+  std::string s = std::isfinite(v) ? format_sig(v + 0.0, 4) : "-";  // + 0.0: no "-0"
   if (static_cast<int>(s.size()) < width) s.insert(0, static_cast<std::size_t>(width) - s.size(), ' ');
   return s;
 }

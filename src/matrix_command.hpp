@@ -30,8 +30,9 @@ inline constexpr std::uint64_t kMatrixWarmup = 2000;
 inline constexpr std::uint64_t kMinRoundsPerVisit = 1000;
 
 /// This machine's exchange speed and fixed cost per visit, measured on the development
-/// machine (README, "matrix"): what the plan's time estimate assumes.
-inline constexpr PlanCosts kMeasuredCosts{2.0e6, 0.02};
+/// machine (README, "matrix": 2 M rounds/s; 6.5-9 ms per visit of 3000 rounds): what the
+/// plan's time estimate assumes.
+inline constexpr PlanCosts kMeasuredCosts{2.0e6, 0.008};
 
 struct MatrixOptions {
   std::string cpus;                  // taskset syntax; empty: every CPU this process may use
