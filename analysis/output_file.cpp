@@ -86,4 +86,10 @@ void OutputFile::commit() {
   committed_ = true;
 }
 
+void write_text_file(const std::string& path, std::string_view text) {
+  OutputFile out(path);
+  out.write(text);
+  out.commit();
+}
+
 }  // namespace tscsync

@@ -36,4 +36,7 @@ class OutputFile {
   bool committed_ = false;
 };
 
+/// Writes `text` to `path` whole, through an OutputFile. \throws IoError.
+void write_text_file(const std::string& path, std::string_view text);
+
 }  // namespace tscsync

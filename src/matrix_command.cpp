@@ -86,12 +86,6 @@ struct PairData {
 std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
 
-void write_text_file(const std::filesystem::path& path, std::string_view text) {
-  OutputFile out(path.string());
-  out.write(text);
-  out.commit();
-}
-
 /// The matrices drawn or written for gnuplot: (file stem, title, units, value of a cell).
 struct GridSpec {
   const char* name;
@@ -332,14 +326,14 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   // Per pair: the analysis a person reads, and the rounds when asked.
   for (std::size_t i = 0; i < o.analyses.size(); ++i) {
     const int a = std::stoi(o.analyses[i].a), b = std::stoi(o.analyses[i].b);
-    write_text_file(root / "pairs" / (pair_file_stem(a, b) + ".txt"), analysis_text(o.analyses[i]));
+    write_text_file((root / "pairs" / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(o.analyses[i]));
     if (save_runs) {
       OutputFile out((root / "pairs" / (pair_file_stem(a, b) + ".csv")).string());
       write_run(o.runs[i], [&](std::string_view text) { out.write(text); });
       out.commit();
     }
   }
-  write_text_file(root / "analysis.json", analysis_json(o.analyses).dump(2) + "\n");
+  write_text_file((root / "analysis.json").string(), analysis_json(o.analyses).dump(2) + "\n");
 
   // The gnuplot-ready matrices and their heatmaps.
   std::string plot_problem;
@@ -359,7 +353,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
       }
     }
     const fs::path dat = root / (std::string(g.name) + ".dat");
-    write_text_file(dat, format_gnuplot_matrix(grid));
+    write_text_file(dat.string(), format_gnuplot_matrix(grid));
     if (g.script == nullptr || plot_dir.empty()) continue;
     for (const char* ext : {".png", ".svg"}) {
       const PlotResult r = render_plot((fs::path(plot_dir) / g.script).string(), dat.string(),
@@ -378,10 +372,10 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
   j["problems"] = all_problems;
   if (check != nullptr && settings != nullptr) j["check"] = check_json(*check, *settings);
-  write_text_file(root / "matrix.json", j.dump(2) + "\n");
+  write_text_file((root / "matrix.json").string(), j.dump(2) + "\n");
   std::string text = matrix_text(m);
   if (check != nullptr) text = check_text(*check, true) + "\n" + text;
-  write_text_file(root / "matrix.txt", text);
+  write_text_file((root / "matrix.txt").string(), text);
   return problems;
 }
 

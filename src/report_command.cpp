@@ -23,12 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using Kind = ReportBlock::Kind;
 
-void write_text_file(const fs::path& path, std::string_view text) {
-  OutputFile out(path.string());
-  out.write(text);
-  out.commit();
-}
-
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -92,8 +86,8 @@ int run_report(const ReportOptions& options) {
 
   std::cerr << "tscsync report: platform facts\n";
   const InfoReport info = gather_info(0);
-  write_text_file(root / "info.txt", info_text(info));
-  write_text_file(root / "info.json", info_json(info).dump(2) + "\n");
+  write_text_file((root / "info.txt").string(), info_text(info));
+  write_text_file((root / "info.json").string(), info_json(info).dump(2) + "\n");
 
   // The matrix with the default, ordering receive read: the verdict.
   MatrixOptions ordered = options.matrix;
@@ -227,8 +221,8 @@ int run_report(const ReportOptions& options) {
     }
     doc.sections.push_back(std::move(s));
   }
-  write_text_file(root / "report.md", report_markdown(doc));
-  write_text_file(root / "report.html", report_html(doc, [&](const std::string& path) -> std::optional<std::string> {
+  write_text_file((root / "report.md").string(), report_markdown(doc));
+  write_text_file((root / "report.html").string(), report_html(doc, [&](const std::string& path) -> std::optional<std::string> {
                     std::ifstream in(root / path, std::ios::binary);
                     if (!in) return std::nullopt;
                     std::ostringstream text;
