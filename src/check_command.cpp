@@ -33,6 +33,7 @@ bool weakens_check(const std::string& code) {
 
 int run_check(const CheckOptions& options) {
   PlannedMatrix planned = plan_matrix(options.matrix);
+  if (!options.matrix.out_dir.empty()) prepare_out_dir(options.matrix.out_dir);
   const MatrixOutcome o = measure_matrix(options.matrix, std::move(planned));
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;

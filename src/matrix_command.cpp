@@ -313,13 +313,17 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   return o;
 }
 
+void prepare_out_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(dir) / "pairs", ec);
+  if (ec) throw IoError(dir + ": cannot create the output directory: " + ec.message());
+}
+
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& o, const CheckResult* check,
                                           const CheckSettings* settings, bool save_runs) {
   namespace fs = std::filesystem;
   std::vector<std::string> problems;
-  std::error_code ec;
-  fs::create_directories(fs::path(dir) / "pairs", ec);
-  if (ec) throw IoError(dir + ": cannot create the output directory: " + ec.message());
+  prepare_out_dir(dir);
   const fs::path root(dir);
   const MatrixResult& m = o.matrix;
 
@@ -389,6 +393,7 @@ int run_matrix(const MatrixOptions& options) {
     }
     return kExitOk;
   }
+  if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
   std::cerr << "tscsync matrix: send " << variant_name(options.choice.send) << ", recv "
             << variant_name(options.choice.recv) << "\n"
             << plan_text(planned.plan);

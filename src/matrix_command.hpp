@@ -87,6 +87,10 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
                                           const CheckResult* check, const CheckSettings* settings,
                                           bool save_runs);
 
+/// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a
+/// moment, not after the measuring. \throws IoError naming the directory and the reason.
+void prepare_out_dir(const std::string& dir);
+
 /// The topology description of each CPU as JSON objects, for matrix.json.
 nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
 
