@@ -31,6 +31,14 @@ bool weakens_check(const std::string& code) {
          code == "tsc_unstable";
 }
 
+std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
+  std::vector<std::string> lines;
+  for (const Warning& w : warnings) {
+    if (weakens_check(w.code)) lines.push_back(w.code + ": " + w.message);
+  }
+  return lines;
+}
+
 int run_check(const CheckOptions& options) {
   PlannedMatrix planned = plan_matrix(options.matrix);
   if (!options.matrix.out_dir.empty()) prepare_out_dir(options.matrix.out_dir);
@@ -43,11 +51,7 @@ int run_check(const CheckOptions& options) {
   } else {
     settings.tolerance_ticks = options.tolerance.value;
   }
-  std::vector<std::string> warnings;
-  for (const Warning& w : o.warnings) {
-    if (weakens_check(w.code)) warnings.push_back(w.code + ": " + w.message);
-  }
-  CheckResult result = decide_check(o.matrix, settings, warnings);
+  CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
   if (!options.matrix.out_dir.empty()) {
     for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, options.matrix.save_runs)) {
       std::cerr << "tscsync check: " << p << "\n";

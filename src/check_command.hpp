@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "check.hpp"
 #include "matrix_command.hpp"
@@ -29,6 +30,9 @@ struct CheckOptions {
 
 /// The warning codes that make a check's answer less trustworthy (printed, never failed).
 bool weakens_check(const std::string& warning_code);
+
+/// Those of `warnings` that weaken the check, as "code: message" lines.
+std::vector<std::string> check_warnings(const std::vector<Warning>& warnings);
 
 /// \returns 0 synchronized, 1 not, 3 when a visit failed and the answer is incomplete
 ///          (the reason says so; a failed visit never passes the check).

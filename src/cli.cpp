@@ -32,6 +32,17 @@ Variant variant_option(const std::string& option, const std::string& text) {
   throw UsageError("unknown variant '" + text + "' for " + option + " (choose from " + variant_list() + ")");
 }
 
+/// --variant (both sides) or --send/--recv into `choice`; the defaults stay where none is given.
+void choose_variants(const std::string& variant, const std::string& send, const std::string& recv,
+                     ExchangeChoice& choice) {
+  if (!variant.empty() && (!send.empty() || !recv.empty())) {
+    throw UsageError("give --variant (both sides) or --send/--recv, not both");
+  }
+  if (!variant.empty()) choice.send = choice.recv = variant_option("--variant", variant);
+  if (!send.empty()) choice.send = variant_option("--send", send);
+  if (!recv.empty()) choice.recv = variant_option("--recv", recv);
+}
+
 }  // namespace
 
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
@@ -263,20 +274,12 @@ Command parse(const std::vector<std::string>& args) {
     return sim;
   }
 
-  auto variants_of = [&](const PlanText& t, ExchangeChoice& choice) {
-    if (!t.variant.empty() && (!t.send.empty() || !t.recv.empty())) {
-      throw UsageError("give --variant (both sides) or --send/--recv, not both");
-    }
-    if (!t.variant.empty()) choice.send = choice.recv = variant_option("--variant", t.variant);
-    if (!t.send.empty()) choice.send = variant_option("--send", t.send);
-    if (!t.recv.empty()) choice.recv = variant_option("--recv", t.recv);
-  };
   auto matrix_options_of = [&](const PlanText& t) {
     MatrixOptions o;
     o.command_line = quote_command_line(args);
     o.cpus = t.cpus;
     if (!t.cpus.empty()) parse_cpu_list(t.cpus);  // a malformed list fails here, named
-    variants_of(t, o.choice);
+    choose_variants(t.variant, t.send, t.recv, o.choice);
     o.visits = parse_count("--visits", t.visits, 1, kMaxVisits);
     if (!t.rounds.empty()) o.rounds_per_visit = parse_count("--rounds", t.rounds, 1, kMaxRounds);
     if (!t.budget.empty()) {
@@ -327,14 +330,7 @@ Command parse(const std::vector<std::string>& args) {
   }
   m.config.cpu_a = pair[0];
   m.config.cpu_b = pair[1];
-  if (!variant.empty() && (!send.empty() || !recv.empty())) {
-    throw UsageError("give --variant (both sides) or --send/--recv, not both");
-  }
-  if (!variant.empty()) {
-    m.choice.send = m.choice.recv = variant_option("--variant", variant);
-  }
-  if (!send.empty()) m.choice.send = variant_option("--send", send);
-  if (!recv.empty()) m.choice.recv = variant_option("--recv", recv);
+  choose_variants(variant, send, recv, m.choice);
   if (auto t = parse_transport(transport)) {
     m.choice.transport = *t;
   } else {

@@ -22,7 +22,6 @@
 #include "quantum.hpp"
 #include "run_format.hpp"
 #include "topology.hpp"
-#include "version.hpp"
 
 namespace tscsync {
 namespace {
@@ -54,8 +53,8 @@ class Progress {
  public:
   explicit Progress(std::size_t total) : total_(total), start_(Clock::now()), tty_(isatty(STDERR_FILENO) == 1) {}
   void update(std::size_t done, std::size_t pair_visits_done, std::size_t pair_visits_total) {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     if (!tty_ || Clock::now() - start_ < kProgressAfter) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     const double left = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
     std::fprintf(stderr, "\r  matrix: %zu of %zu pair visits, %s elapsed, about %s left   ", pair_visits_done,
                  pair_visits_total, minutes_seconds(elapsed).c_str(), minutes_seconds(left).c_str());
@@ -194,12 +193,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   MatrixOutcome o;
   o.platform = probe_platform();
   o.warnings = platform_warnings(o.platform.cpuid, o.platform.kernel_facts);
-  for (Variant v : {options.choice.send, options.choice.recv}) {
-    if (variant_uses_rdtscp(v) && !o.platform.cpuid.rdtscp) {
-      throw UnsupportedError("variant " + std::string(variant_name(v)) +
-                             " needs RDTSCP, which this CPU does not report (CPUID 80000001H EDX[27])");
-    }
-  }
+  require_supported_variants(options.choice, o.platform.cpuid);
   const MatrixPlan& plan = planned.plan;
   std::map<std::pair<int, int>, PairData> pairs;
   for (int a : plan.spec.cpus) {
@@ -263,16 +257,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 
   // Each ordered pair becomes one run, as `measure` would have written it, and is analysed.
   for (auto& [key, d] : pairs) {
-    Metadata header;
-    header.set("schema", std::string(kRunSchema));
-    header.set("tool_version", std::string(kToolVersion));
-    header.set("command", options.command_line);
-    add_platform_metadata(o.platform, header);
-    header.set("a", std::to_string(d.a));
-    header.set("b", std::to_string(d.b));
-    header.set("send", std::string(variant_name(options.choice.send)));
-    header.set("recv", std::string(variant_name(options.choice.recv)));
-    header.set("transport", std::string(transport_name(options.choice.transport)));
+    Metadata header = run_header(o.platform, options.choice, d.a, d.b, options.command_line);
     header.set("rounds", std::to_string(plan.spec.rounds_per_visit * plan.spec.visits));
     header.set("visits", std::to_string(plan.spec.visits));
     header.set("rounds_per_visit", std::to_string(plan.spec.rounds_per_visit));

@@ -108,6 +108,30 @@ Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config) {
   return run;
 }
 
+void require_supported_variants(const ExchangeChoice& choice, const CpuidFacts& cpuid) {
+  for (Variant v : {choice.send, choice.recv}) {
+    if (variant_uses_rdtscp(v) && !cpuid.rdtscp) {
+      throw UnsupportedError("variant " + std::string(variant_name(v)) +
+                             " needs RDTSCP, which this CPU does not report (CPUID 80000001H EDX[27])");
+    }
+  }
+}
+
+Metadata run_header(const PlatformFacts& platform, const ExchangeChoice& choice, int cpu_a, int cpu_b,
+                    const std::string& command_line) {
+  Metadata header;
+  header.set("schema", std::string(kRunSchema));
+  header.set("tool_version", std::string(kToolVersion));
+  header.set("command", command_line);
+  add_platform_metadata(platform, header);
+  header.set("a", std::to_string(cpu_a));
+  header.set("b", std::to_string(cpu_b));
+  header.set("send", std::string(variant_name(choice.send)));
+  header.set("recv", std::string(variant_name(choice.recv)));
+  header.set("transport", std::string(transport_name(choice.transport)));
+  return header;
+}
+
 int run_measure(const MeasureOptions& options) {
   const ExchangeConfig& config = options.config;
   const CpuAvailability cpus = read_cpu_availability();
@@ -115,26 +139,12 @@ int run_measure(const MeasureOptions& options) {
     if (auto problem = cpu_problem(cpu, cpus)) throw UsageError(*problem);
   }
   const PlatformFacts platform = probe_platform();
-  for (Variant v : {options.choice.send, options.choice.recv}) {
-    if (variant_uses_rdtscp(v) && !platform.cpuid.rdtscp) {
-      throw UnsupportedError("variant " + std::string(variant_name(v)) +
-                             " needs RDTSCP, which this CPU does not report (CPUID 80000001H EDX[27])");
-    }
-  }
+  require_supported_variants(options.choice, platform.cpuid);
   // Opened before measuring: an output that cannot be created fails in a moment, not
   // after the whole run.
   OutputFile out(options.out);
 
-  Metadata header;
-  header.set("schema", std::string(kRunSchema));
-  header.set("tool_version", std::string(kToolVersion));
-  header.set("command", options.command_line);
-  add_platform_metadata(platform, header);
-  header.set("a", std::to_string(config.cpu_a));
-  header.set("b", std::to_string(config.cpu_b));
-  header.set("send", std::string(variant_name(options.choice.send)));
-  header.set("recv", std::string(variant_name(options.choice.recv)));
-  header.set("transport", std::string(transport_name(options.choice.transport)));
+  Metadata header = run_header(platform, options.choice, config.cpu_a, config.cpu_b, options.command_line);
   header.set("rounds", std::to_string(config.rounds));
   header.set("warmup", std::to_string(config.warmup));
   header.set("chunk_rounds", std::to_string(kChunkRounds));

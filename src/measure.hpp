@@ -6,6 +6,7 @@
 #include <string>
 
 #include "exchange.hpp"
+#include "platform.hpp"
 #include "run.hpp"
 
 namespace tscsync {
@@ -16,6 +17,15 @@ struct MeasureOptions {
   std::string out;           // file path, or "-" for standard output
   std::string command_line;  // as typed, for provenance
 };
+
+/// \throws UnsupportedError when a chosen variant needs RDTSCP and the CPU lacks it.
+void require_supported_variants(const ExchangeChoice& choice, const CpuidFacts& cpuid);
+
+/// The provenance every saved run of the ordered pair a -> b starts with: schema, tool
+/// version, command line, platform facts, CPUs, variants, transport. The caller adds
+/// what is its own (rounds, warm-up, quantum, start time).
+Metadata run_header(const PlatformFacts& platform, const ExchangeChoice& choice, int cpu_a, int cpu_b,
+                    const std::string& command_line);
 
 /// Validates, measures, writes the run and prints the summary to stderr.
 /// \returns the exit code: 0 for a complete run, 3 when the run was cut short (the

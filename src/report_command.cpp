@@ -100,11 +100,7 @@ int run_report(const ReportOptions& options) {
             << plan_text(planned.plan);
   const MatrixOutcome o = measure_matrix(ordered, std::move(planned));
   CheckSettings settings;
-  std::vector<std::string> check_warnings;
-  for (const Warning& w : o.warnings) {
-    if (weakens_check(w.code)) check_warnings.push_back(w.code + ": " + w.message);
-  }
-  const CheckResult check = decide_check(o.matrix, settings, check_warnings);
+  const CheckResult check = decide_check(o.matrix, settings, check_warnings(o.warnings));
   for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &check, &settings, false)) problems.push_back(p);
   problems.insert(problems.end(), o.problems.begin(), o.problems.end());
 
