@@ -18,6 +18,13 @@
 #       column with no number); or "error: REASON" when the file breaks the format.
 #   want=names: the first words of the rows (or of the block headers), space-separated
 #   want=column (with -v col=K): the K-th words of the rows, space-separated
+#   want=levels (with -v xcol=K -v ycol=L -v xfloor=F -v xchar=W -v yline=H): where to put
+#       a label (the row's first word) beside each point (x = column K on a log axis, at
+#       least F; y = column L), so that labels do not overlap: per row, in file order, a
+#       level 0, 1, 2 ... = how many lines above its point the label is lifted. W is the
+#       width of a character in decades of x, H the height of a line in units of y; a
+#       label starts one character right of its point and is kept off the other points.
+#       Greedy, in order of x.
 #   want=pairstyle (blocks): per block, two 0-based indices "COLOUR DASH" for a header
 #       named SEND/RECV: the part with more distinct values (RECV when equal) picks the
 #       colour, the other the dash pattern, each in order of first appearance.
@@ -111,6 +118,7 @@ NF == 0 { if (started) blanks++; next }
   rows++
   block_rows++
   if (!blocks) name[rows] = $1
+  if (xcol > 0) { px[rows] = $xcol + 0; py[rows] = $ycol + 0 }
   if (col > 0 && col <= NF) cell[rows] = $col
 }
 
@@ -126,6 +134,31 @@ END {
       if (nums[i] == 0) line = line " 0 0 0"
       else line = line sprintf(" %.17g %.17g %.17g", lo[i], hi[i], (i in pos) ? pos[i] : 0)
     }
+    print line
+  } else if (want == "levels") {
+    for (i = 1; i <= rows; i++) {
+      lx[i] = log(px[i] > xfloor ? px[i] : xfloor) / log(10)
+      done[i] = 0
+    }
+    for (n = 1; n <= rows; n++) {
+      i = 0  # the leftmost row not placed yet (the first in file order on a tie)
+      for (j = 1; j <= rows; j++) if (!done[j] && (i == 0 || lx[j] < lx[i])) i = j
+      x0 = lx[i] + xchar; x1 = x0 + length(name[i]) * xchar
+      for (lev = 0; ; lev++) {
+        y0 = py[i] + (lev + 0.1) * yline; y1 = y0 + 0.95 * yline  # 0.95: touching is no clash
+        clash = 0
+        for (j = 1; j <= rows; j++) {
+          # every point's marker, about a character wide and half a line high
+          if (j != i && x0 < lx[j] + 0.7 * xchar && lx[j] - 0.7 * xchar < x1 && \
+              y0 < py[j] + 0.3 * yline && py[j] - 0.3 * yline < y1) { clash = 1; break }
+          if (!done[j]) continue
+          if (x0 < bx1[j] && bx0[j] < x1 && y0 < by1[j] && by0[j] < y1) { clash = 1; break }
+        }
+        if (!clash) break
+      }
+      level[i] = lev; bx0[i] = x0; bx1[i] = x1; by0[i] = y0; by1[i] = y1; done[i] = 1
+    }
+    for (i = 1; i <= rows; i++) line = line (i > 1 ? " " : "") level[i]
     print line
   } else if (want == "column") {
     for (i = 1; i <= rows; i++) line = line (i > 1 ? " " : "") cell[i]
