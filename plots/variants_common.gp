@@ -4,7 +4,8 @@
 # (title and others), checked and summarised by plots/dat_info.awk (needs awk, sh): a
 # malformed or empty file stops gnuplot here with "FILE:LINE: reason" (exit status 1).
 # Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg),
-# 900 x 560 px unless the caller sets vc_width / vc_height.
+# 900 x 560 px unless the caller sets vc_width / vc_height; 1150 x 700 for more than 32
+# blocks when the caller sets vc_grow (room for their key).
 #
 # Before loading, the caller sets vc_dir (its own directory with a trailing "/", or ""),
 # copies its arguments into vc_argc, vc_file, vc_out (inside `load` ARGC and ARG1... read
@@ -21,7 +22,8 @@
 #   vc_f(y), vc_g(u)     the symmetric log: u = sgn(y) log10(1 + |y|/vc_C), and back
 #   VC_SYMLOG_Y          a macro: with vc_ylo, vc_yhi set (data range, ticks), makes the y
 #                        axis symmetric-log over it (0 included) with tics at 0, ±10^k
-#                        and unlabelled minor tics at ±2, 5 x 10^k, and a line at 0
+#                        and minor tics at ±2, 5 x 10^k (labelled too when the range
+#                        spans few decades), and a line at 0
 
 if (vc_argc < 2) exit error "usage: gnuplot -c SCRIPT.gp IN.dat OUT.png|OUT.svg"
 
@@ -50,6 +52,7 @@ vc_title = vc_info("title")
 
 if (!exists("vc_width")) vc_width = 900
 if (!exists("vc_height")) vc_height = 560
+if (exists("vc_grow") && vc_nblocks > 32) { vc_width = 1150; vc_height = 700 }
 vc_ext = strlen(vc_out) >= 4 ? vc_out[strlen(vc_out)-3:] : ""
 if (vc_ext eq ".png") {
   set terminal pngcairo size vc_width, vc_height font "sans,10" noenhanced
@@ -66,7 +69,10 @@ set output vc_out
 set title vc_title font "sans,12"
 set tics out nomirror scale 0.6
 set border 3 lw 0.8
-set grid lc rgb "#e0e0e0" lw 0.6
+# Grid lines: styles 101 (major) and 102 (minor); `set grid lc ...` would stay dotted.
+set style line 101 lc rgb "#dcdcdc" lw 0.6 dt 1
+set style line 102 lc rgb "#efefef" lw 0.5 dt 1
+set grid ls 101, ls 102
 
 # Okabe & Ito's set, without the yellow (too light on white): blue, vermillion, bluish
 # green, reddish purple, orange, sky blue, black, grey.
@@ -83,12 +89,13 @@ vc_tic_label(v) = (abs(v) >= 1e9 ? sprintf("%.0fG", v / 1e9) : abs(v) >= 1e6 ? s
 VC_SYMLOG_Y = "vc_ulo = vc_f(vc_ylo < 0 ? vc_ylo : 0); vc_uhi = vc_f(vc_yhi > 0 ? vc_yhi : 0); " \
   . "vc_upad = (vc_uhi - vc_ulo) * 0.04 > 0.1 ? (vc_uhi - vc_ulo) * 0.04 : 0.1; " \
   . "vc_ulo = vc_ulo - vc_upad; vc_uhi = vc_uhi + vc_upad; " \
+  . "vc_few = vc_uhi - vc_ulo < 3.5; " \
   . "set nonlinear y via vc_f(y) inverse vc_g(y); set yrange [vc_g(vc_ulo) : vc_g(vc_uhi)]; " \
   . "set ytics ('0' 0); " \
   . "do for [vc_k = 1 : 10] { vc_v = 10.0**vc_k; " \
   . "  if (vc_f(vc_v) <= vc_uhi) { set ytics add (vc_tic_label(vc_v) vc_v) }; " \
   . "  if (-vc_f(vc_v) >= vc_ulo) { set ytics add (vc_tic_label(-vc_v) -vc_v) }; " \
   . "  do for [vc_m in '2 5'] { vc_w = vc_v * real(vc_m) / 10; " \
-  . "    if (vc_w > 10 && vc_f(vc_w) <= vc_uhi) { set ytics add ('' vc_w 1) }; " \
-  . "    if (vc_w > 10 && -vc_f(vc_w) >= vc_ulo) { set ytics add ('' -vc_w 1) } } }; " \
+  . "    if (vc_w > 10 && vc_f(vc_w) <= vc_uhi) { set ytics add (vc_few ? vc_tic_label(vc_w) : '' vc_w vc_few ? 0 : 1) }; " \
+  . "    if (vc_w > 10 && -vc_f(vc_w) >= vc_ulo) { set ytics add (vc_few ? vc_tic_label(-vc_w) : '' -vc_w vc_few ? 0 : 1) } } }; " \
   . "set arrow 100 from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#404040' lw 1 back"

@@ -68,7 +68,7 @@ set ylabel "ticks per read (log scale)"
 set xlabel "clock"
 set format y "%g"
 set mytics 10
-set grid ytics mytics lc rgb "#e8e8e8" lw 0.5, lc rgb "#f2f2f2" lw 0.4
+set grid ytics mytics ls 101, ls 102
 set xtics rotate by 30 right nomirror scale 0
 if (vc_rows > 14) { set xtics font "sans,8" }
 if (hz > 0) {

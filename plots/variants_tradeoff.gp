@@ -77,7 +77,7 @@ do for [k = floor(xlo) : ceil(xhi)] {
   }
 }
 set mxtics 10
-set grid xtics ytics mxtics lc rgb "#e8e8e8" lw 0.5, lc rgb "#f2f2f2" lw 0.4
+set grid xtics ytics mxtics ls 101, ls 102
 set xlabel "receive read cost per call, p50 (ticks, log scale)"
 set ylabel "causality violations per million one-way latencies"
 set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead lc rgb "#808080" lw 1 back
