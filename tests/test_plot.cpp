@@ -205,3 +205,229 @@ TEST_CASE("plot: where the scripts are found") {
     ::unsetenv("TSCSYNC_PLOTS");
   }
 }
+
+// The variants_*.gp scripts (tscsync variants). Fixtures: tests/data/plots/*.dat, in
+// the formats the scripts' header comments define.
+namespace {
+
+const std::string kPlotData = std::string(TSCSYNC_TEST_DATA) + "/plots";
+
+/// Width and height of a PNG, from its IHDR chunk (0 0 when it is not a PNG).
+std::pair<unsigned, unsigned> png_size(const std::string& png) {
+  if (png.size() < 24 || png.compare(0, 8, std::string("\x89PNG\r\n\x1a\n", 8)) != 0) return {0, 0};
+  auto be32 = [&](std::size_t at) {
+    unsigned v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+/// Renders `text` (written to DIR/in.dat) with plots/SCRIPT into DIR/out.EXT.
+PlotResult render_text(const TempDir& dir, const std::string& script, const std::string& text,
+                       const std::string& ext) {
+  spit(dir.at("in.dat"), text);
+  return render_plot(kPlots + "/" + script, dir.at("in.dat"), dir.at("out" + ext));
+}
+
+/// A percentile file of `n` blocks, send/recv named from the eight variants.
+std::string percentile_blocks(int n) {
+  static const char* const kVariants[] = {"rdtsc",  "rdtsc_lfence",  "lfence_rdtsc", "lfence_rdtsc_lfence",
+                                          "rdtscp", "rdtscp_lfence", "mfence_rdtsc", "cpuid_rdtsc"};
+  std::ostringstream s;
+  s << "# title: " << n << " combinations\n# blocks: " << n << "\n";
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) s << "\n\n";
+    s << kVariants[(i / 8) % 8] << "/" << kVariants[i % 8] << " inverse_tail ticks\n";
+    s << "0 1 " << (-61 + 9 * i) << "\n50 2 " << (201 + i) << "\n90 10 380\n99 100 690\n99.9 1000 2515\n"
+      << "99.99 10000 22031\n99.999 100000 " << (130175 + 1000 * i) << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("plot: every variants script renders its fixture as PNG and SVG, leaving nothing aside") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  struct Case {
+    std::string name;
+    std::vector<std::string> shown;  // text the SVG must hold: title, names, notes
+  };
+  const Case c = GENERATE(
+      Case{"variants_cost", {"read cost per call on CPU 0", "cpuid_rdtsc", "CLOCK_MONOTONIC_RAW", "2245", "18.4",
+                             "ns per read", "measured by: batch"}},
+      Case{"variants_tradeoff", {"cost against causality violations, send rdtsc", "lfence_rdtsc_lfence",
+                                 "does not order earlier loads"}},
+      Case{"variants_percentiles", {"one-way latency percentiles, CPUs 0 and 1", "rdtsc/rdtsc",
+                                    "cpuid_rdtsc/cpuid_rdtsc", "99.999%", "-100"}},
+      Case{"variants_switch", {"CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc", "rdtsc/rdtsc",
+                               "rdtsc/lfence_rdtsc", "forward min", "-100"}});
+  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
+  TempDir dir;
+  const PlotResult r = render_plot(kPlots + "/" + c.name + ".gp", kPlotData + "/" + c.name + ".dat",
+                                   dir.at("out" + ext));
+  INFO(c.name << ext << ": " << r.problem);
+  REQUIRE(r.ok);
+  CHECK(listing(dir.path) == "out" + ext);
+  const std::string picture = slurp(dir.at("out" + ext));
+  if (ext == ".png") {
+    CHECK(png_size(picture) == std::make_pair(900U, 560U));
+  } else {
+    CHECK(picture.find("<svg") != std::string::npos);
+    CHECK(picture.find("width=\"900\" height=\"560\"") != std::string::npos);
+    for (const auto& text : c.shown) {
+      INFO("the SVG shows " << text);
+      CHECK(picture.find(text) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("plot: a malformed variants file fails, naming the line and the problem") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  struct Case {
+    std::string script, text, problem;
+  };
+  const Case c = GENERATE(
+      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36 35 37 63\n",
+           "in.dat:3: 5 fields, expected 6"},
+      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n", "in.dat:2: column 3: 'fast' is not a number"},
+      Case{"variants_cost.gp", "# title: t\n# tsc_hz: 2299998000\n\n", "in.dat: no data rows"},
+      Case{"variants_cost.gp", "", "in.dat: no data rows"},
+      Case{"variants_cost.gp", "# tsc_hz: 2.3GHz\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
+           "the tsc_hz line: '2.3GHz' is not a number"},
+      Case{"variants_cost.gp", "# columns: name p50_ticks min_ticks\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
+           "in.dat:1: the columns line names 3 columns, expected 6"},
+      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88\n", "in.dat:1: 6 fields, expected 7"},
+      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88 2\n", "in.dat:1: column 7: '2' is not 0 or 1"},
+      Case{"variants_tradeoff.gp", "# title: t\n", "in.dat: no data rows"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2\n", "in.dat:3: 2 fields, expected 3"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2 NaN\n",
+           "in.dat:3: column 3: 'NaN' is not a number"},
+      Case{"variants_percentiles.gp", "# blocks: 2\n", "in.dat: no data rows"},
+      Case{"variants_percentiles.gp", "0 1 -61\n50 2 201\n", "in.dat:1: expected a header line naming block 1"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n\n50 2 201\n",
+           "in.dat:4: a single blank line inside a block"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n\n\nc/d inverse_tail ticks\n0 1 5\n",
+           "in.dat:4: block 1 (a/b) has no rows"},
+      Case{"variants_percentiles.gp", "# blocks: 3\na/b inverse_tail ticks\n0 1 -61\n\n\nc/d x y\n0 1 5\n",
+           "in.dat: 2 blocks, but the blocks line says 3"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 0.5 -61\n", "in.dat: an inverse_tail below 1 (0.5)"},
+      Case{"variants_switch.gp", "0.00 -12 201 35 190\n", "in.dat:1: 5 fields, expected 6"},
+      Case{"variants_switch.gp", "0.00 -12 201 35 190 -\n", "in.dat:1: column 6: '-' is not a number or NaN"},
+      Case{"variants_switch.gp", "# switch_ms: half-way\n0.00 -12 201 35 190 210\n",
+           "the switch_ms line: 'half-way' is not a number"},
+      Case{"variants_switch.gp", "# title: only comments\n", "in.dat: no data rows"});
+  TempDir dir;
+  spit(dir.at("out.png"), "old picture");
+  const PlotResult r = render_text(dir, c.script, c.text, ".png");
+  INFO(c.script << " on:\n" << c.text);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
+  CHECK(slurp(dir.at("out.png")) == "old picture");
+  CHECK(listing(dir.path) == "in.dat out.png");
+}
+
+TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  TempDir dir;
+  SECTION("one block, without a blocks line, p0 only (x still spans 0% to 90%)") {
+    const PlotResult r = render_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("rdtsc/rdtscp") != std::string::npos);
+    CHECK(svg.find("90%") != std::string::npos);
+  }
+  SECTION("one block with negatives only") {
+    const PlotResult r = render_text(dir, "variants_percentiles.gp",
+                                     "a/b inverse_tail ticks\n0 1 -900\n50 2 -300\n99 100 -2\n", ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  SECTION("64 blocks: every combination in the key, on a larger canvas") {
+    const PlotResult svg = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".svg");
+    INFO(svg.problem);
+    REQUIRE(svg.ok);
+    const std::string text = slurp(dir.at("out.svg"));
+    CHECK(text.find("width=\"1150\" height=\"700\"") != std::string::npos);
+    for (const char* name : {"rdtsc/rdtsc", "rdtsc/cpuid_rdtsc", "mfence_rdtsc/rdtscp_lfence", "cpuid_rdtsc/rdtsc",
+                             "cpuid_rdtsc/cpuid_rdtsc"}) {
+      INFO(name);
+      CHECK(text.find(std::string(">") + name + "<") != std::string::npos);
+    }
+    const PlotResult png = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".png");
+    INFO(png.problem);
+    REQUIRE(png.ok);
+    CHECK(png_size(slurp(dir.at("out.png"))) == std::make_pair(1150U, 700U));
+  }
+  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
+
+TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  TempDir dir;
+  SECTION("a cost of 0 (and a negative minimum) is drawn at the bottom of the log axis, and said") {
+    const PlotResult r = render_text(dir, "variants_cost.gp",
+                                     "# title: zero cost\n# tsc_hz: 0\n"
+                                     "rdtsc 0 -3 0.5 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 batch\n",
+                                     ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("drawn at the bottom of the axis") != std::string::npos);
+    CHECK(svg.find("ns per read") == std::string::npos);  // tsc_hz 0: no ns axis
+    CHECK(svg.find("clock_gettime clock") == std::string::npos);  // no clock rows: no key entry
+  }
+  SECTION("every value 0") {
+    const PlotResult r = render_text(dir, "variants_cost.gp", "rdtsc 0 0 0 0 batch\n", ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  SECTION("methods differ: each tick label names its own") {
+    const PlotResult r = render_text(dir, "variants_cost.gp",
+                                     "rdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 pair\n", ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("rdtscp (pair)") != std::string::npos);
+    CHECK(svg.find("measured by:") == std::string::npos);
+  }
+  SECTION("no causality violations at all") {
+    const PlotResult r = render_text(dir, "variants_tradeoff.gp",
+                                     "# title: all clean\n"
+                                     "rdtsc 18.4 0 0 2000000 88 0\nlfence_rdtsc 35.2 0 0 2000000 424 1\n"
+                                     "rdtscp 36.4 0 0 2000000 418 1\n",
+                                     ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("no causality violations in any combination") != std::string::npos);
+    CHECK(svg.find(">rdtscp<") != std::string::npos);
+  }
+  SECTION("a cost of 0 on the tradeoff's log axis") {
+    const PlotResult r = render_text(dir, "variants_tradeoff.gp", "rdtsc 0 3.5 7 2000000 88 0\n", ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    CHECK(slurp(dir.at("out.svg")).find("costs &lt;= 0 are drawn at the left edge") != std::string::npos);
+  }
+  SECTION("a switch file with an empty bin (NaN) and no switch line") {
+    const PlotResult r = render_text(dir, "variants_switch.gp",
+                                     "0.00 -12 201 35 190 210\n0.25 NaN NaN NaN NaN NaN\n0.50 150 205 140 195 380\n",
+                                     ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
