@@ -31,7 +31,7 @@
 # The checks: every row has exactly length(SPEC) fields of the right kinds, there is at
 # least one row (in each block), a "# columns:" line (if any) names length(SPEC)
 # columns, and a "# blocks: N" line (if any) matches the blocks found.
-# Works with mawk and gawk (Debian's awk is mawk).
+# POSIX awk only (no gawk extensions); tested with mawk, Debian's awk.
 
 function fail(reason) {
   if (err == "") err = FILENAME ":" FNR ": " reason

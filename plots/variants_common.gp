@@ -4,7 +4,7 @@
 # (title and others), checked and summarised by plots/dat_info.awk (needs awk, sh): a
 # malformed or empty file stops gnuplot here with "FILE:LINE: reason" (exit status 1).
 # Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg),
-# 900 x 560 px unless the caller sets vc_width / vc_height; 1150 x 700 for more than 32
+# 900 x 560 px unless the caller sets vc_width / vc_height; 1300 x 760 for more than 32
 # blocks when the caller sets vc_grow (room for their key).
 #
 # Before loading, the caller sets vc_dir (its own directory with a trailing "/", or ""),
@@ -52,7 +52,7 @@ vc_title = vc_info("title")
 
 if (!exists("vc_width")) vc_width = 900
 if (!exists("vc_height")) vc_height = 560
-if (exists("vc_grow") && vc_nblocks > 32) { vc_width = 1150; vc_height = 700 }
+if (exists("vc_grow") && vc_nblocks > 32) { vc_width = 1300; vc_height = 760 }
 vc_ext = strlen(vc_out) >= 4 ? vc_out[strlen(vc_out)-3:] : ""
 if (vc_ext eq ".png") {
   set terminal pngcairo size vc_width, vc_height font "sans,10" noenhanced

@@ -48,6 +48,7 @@ xmax = xmax < 10 ? 10 : xmax
 set logscale x 10
 set xrange [1 : xmax]
 set xtics ("0%%" 1, "50%%" 2, "90%%" 10)  # a tic label is a format: %% is a %
+if (n > 32) { set xtics add ("" 2) }     # the key leaves the plot too narrow to label 0% and 50% apart
 nines = "99"
 do for [k = 2 : 9] {
   if (10**k <= xmax) { set xtics add (nines . "%%" 10**k) }
@@ -63,10 +64,10 @@ set ylabel "one-way latency (ticks; symmetric log scale, linear within ±10)"
 set grid xtics ytics ls 101
 
 # The key: outside on the right; smaller and in columns as the blocks add up.
-key_pt = n <= 12 ? 9 : (n <= 24 ? 8 : 7)
+key_pt = n <= 12 ? 9 : 8
 key_rows = n <= 32 ? n : ceil(n / 2.0)
 key_font = sprintf("sans,%d", key_pt)
-key_spacing = n <= 12 ? 1.1 : 0.9
+key_spacing = n <= 12 ? 1.1 : (n <= 24 ? 0.9 : 1.05)
 set key outside right top Left reverse samplen 2.5 spacing key_spacing font key_font maxrows key_rows \
     title "send/recv"
 lw = n <= 12 ? 1.6 : (n <= 24 ? 1.2 : 0.9)

@@ -358,7 +358,7 @@ TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
     INFO(svg.problem);
     REQUIRE(svg.ok);
     const std::string text = slurp(dir.at("out.svg"));
-    CHECK(text.find("width=\"1150\" height=\"700\"") != std::string::npos);
+    CHECK(text.find("width=\"1300\" height=\"760\"") != std::string::npos);
     for (const char* name : {"rdtsc/rdtsc", "rdtsc/cpuid_rdtsc", "mfence_rdtsc/rdtscp_lfence", "cpuid_rdtsc/rdtsc",
                              "cpuid_rdtsc/cpuid_rdtsc"}) {
       INFO(name);
@@ -367,7 +367,7 @@ TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
     const PlotResult png = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".png");
     INFO(png.problem);
     REQUIRE(png.ok);
-    CHECK(png_size(slurp(dir.at("out.png"))) == std::make_pair(1150U, 700U));
+    CHECK(png_size(slurp(dir.at("out.png"))) == std::make_pair(1300U, 760U));
   }
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
 }
