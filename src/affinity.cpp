@@ -129,14 +129,18 @@ std::vector<int> this_thread_affinity() {
     }
   }
   CPU_FREE(set);
-  if (err != 0) throw RuntimeError("cannot read the thread's affinity mask: pthread_getaffinity_np: " + errno_text(err));
+  if (err != 0) {
+    throw RuntimeError("cannot read the thread's affinity mask: pthread_getaffinity_np: " + errno_text(err));
+  }
   return cpus;
 }
 
 void set_this_thread_affinity(const std::vector<int>& cpus) {
   if (cpus.empty()) throw RuntimeError("cannot set an empty affinity mask");
   const int highest = *std::max_element(cpus.begin(), cpus.end());
-  if (*std::min_element(cpus.begin(), cpus.end()) < 0) throw RuntimeError("cannot set an affinity mask with a negative CPU");
+  if (*std::min_element(cpus.begin(), cpus.end()) < 0) {
+    throw RuntimeError("cannot set an affinity mask with a negative CPU");
+  }
   const std::size_t count = mask_cpu_count(highest);
   const std::size_t size = CPU_ALLOC_SIZE(count);
   cpu_set_t* set = CPU_ALLOC(count);

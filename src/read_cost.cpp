@@ -101,7 +101,8 @@ ReadCostSamples measure_one(std::string name, bool tsc_variant, const ReadCostCo
   const std::uint64_t batches = clamp_count(budget / 2 / warmup_s, min_batches, config.batches);
   s.batch_ticks_per_call.reserve(static_cast<std::size_t>(batches));
   const auto batches_start = SteadyClock::now();
-  const auto batches_end = start + std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(budget / 2));
+  const auto half_budget = std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(budget / 2));
+  const auto batches_end = start + half_budget;
   for (std::uint64_t b = 0; b < batches; ++b) {
     s.batch_ticks_per_call.push_back(batch_ticks_per_call<Policy>(calls, empty_ticks));
     // Between batches, outside every bracket.
@@ -153,7 +154,8 @@ void check_config(const ReadCostConfig& config) {
 
 }  // namespace
 
-std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants, const ReadCostConfig& config) {
+std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants,
+                                                const ReadCostConfig& config) {
   check_config(config);
   const bool needs_rdtscp = std::any_of(variants.begin(), variants.end(), variant_uses_rdtscp);
   const bool has_rdtscp = needs_rdtscp && read_cpuid().rdtscp;
