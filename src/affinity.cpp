@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "cpu_list.hpp"
 #include "errors.hpp"
 
@@ -99,6 +101,63 @@ void pin_this_thread(int cpu) {
   const int running_on = sched_getcpu();
   if (running_on != cpu) {
     throw RuntimeError("pinned to " + name + " but running on CPU " + std::to_string(running_on));
+  }
+}
+
+namespace {
+
+/// Enough bits for every CPU the kernel may name: the configured processors, at least
+/// CPU_SETSIZE.
+std::size_t mask_cpu_count(int highest_needed) {
+  const long configured = sysconf(_SC_NPROCESSORS_CONF);
+  const long most = std::max<long>({configured, static_cast<long>(highest_needed) + 1, CPU_SETSIZE});
+  return static_cast<std::size_t>(most);
+}
+
+}  // namespace
+
+std::vector<int> this_thread_affinity() {
+  const std::size_t count = mask_cpu_count(0);
+  const std::size_t size = CPU_ALLOC_SIZE(count);
+  cpu_set_t* set = CPU_ALLOC(count);
+  CPU_ZERO_S(size, set);
+  const int err = pthread_getaffinity_np(pthread_self(), size, set);
+  std::vector<int> cpus;
+  if (err == 0) {
+    for (std::size_t c = 0; c < count; ++c) {
+      if (CPU_ISSET_S(c, size, set)) cpus.push_back(static_cast<int>(c));
+    }
+  }
+  CPU_FREE(set);
+  if (err != 0) {
+    throw RuntimeError("cannot read the thread's affinity mask: pthread_getaffinity_np: " + errno_text(err));
+  }
+  return cpus;
+}
+
+void set_this_thread_affinity(const std::vector<int>& cpus) {
+  if (cpus.empty()) throw RuntimeError("cannot set an empty affinity mask");
+  const int highest = *std::max_element(cpus.begin(), cpus.end());
+  if (*std::min_element(cpus.begin(), cpus.end()) < 0) {
+    throw RuntimeError("cannot set an affinity mask with a negative CPU");
+  }
+  const std::size_t count = mask_cpu_count(highest);
+  const std::size_t size = CPU_ALLOC_SIZE(count);
+  cpu_set_t* set = CPU_ALLOC(count);
+  CPU_ZERO_S(size, set);
+  for (int c : cpus) CPU_SET_S(static_cast<std::size_t>(c), size, set);
+  const int err = pthread_setaffinity_np(pthread_self(), size, set);
+  CPU_FREE(set);
+  if (err != 0) {
+    throw RuntimeError("cannot set the thread's affinity mask to " + format_cpu_list(cpus) +
+                       ": pthread_setaffinity_np: " + errno_text(err));
+  }
+}
+
+AffinityRestorer::~AffinityRestorer() {
+  try {
+    set_this_thread_affinity(saved_);
+  } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): nothing to do in a destructor
   }
 }
 

@@ -28,6 +28,28 @@ std::optional<std::string> cpu_problem(int cpu, const CpuAvailability& cpus);
 /// \throws RuntimeError naming the CPU and the failing call (with errno text).
 void pin_this_thread(int cpu);
 
+/// The calling thread's affinity mask (pthread_getaffinity_np), ascending.
+/// \throws RuntimeError with the errno text when it cannot be read.
+std::vector<int> this_thread_affinity();
+
+/// Sets the calling thread's affinity mask to `cpus` (pthread_setaffinity_np).
+/// \throws RuntimeError when `cpus` is empty, names a negative CPU, or the call fails.
+void set_this_thread_affinity(const std::vector<int>& cpus);
+
+/// Saves the calling thread's affinity mask and puts it back when it goes out of scope
+/// (best effort there: a destructor cannot throw). Construct it on the thread it guards.
+class AffinityRestorer {
+ public:
+  AffinityRestorer() : saved_(this_thread_affinity()) {}
+  ~AffinityRestorer();
+  AffinityRestorer(const AffinityRestorer&) = delete;
+  AffinityRestorer& operator=(const AffinityRestorer&) = delete;
+  [[nodiscard]] const std::vector<int>& saved() const { return saved_; }
+
+ private:
+  std::vector<int> saved_;
+};
+
 /// What a thread looks like at a chunk edge: context switches so far (voluntary plus
 /// involuntary, getrusage RUSAGE_THREAD) and the CPU it runs on (sched_getcpu, which
 /// glibc serves from rseq or the vDSO without a system call where the kernel allows).

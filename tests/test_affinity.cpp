@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "affinity.hpp"
 #include "errors.hpp"
 
@@ -20,4 +24,41 @@ TEST_CASE("availability is read from sysfs files") {
   CHECK_FALSE(cpus.allowed.empty());  // this process's real mask
   CHECK_THROWS_WITH(read_cpu_availability(TSCSYNC_TEST_DATA "/no-such-dir"),
                     "cannot read " TSCSYNC_TEST_DATA "/no-such-dir/present");
+}
+
+TEST_CASE("a thread's affinity mask is read, set and restored") {
+  const std::vector<int> allowed = read_cpu_availability().allowed;
+  REQUIRE_FALSE(allowed.empty());
+  // On a thread of its own, so the test runner's mask is never touched; results come
+  // back to the main thread, where Catch2 may assert.
+  std::vector<int> before, narrowed, inside_scope, after;
+  std::string empty_error, negative_error;
+  std::thread t([&] {
+    before = this_thread_affinity();
+    {
+      const AffinityRestorer restore;
+      set_this_thread_affinity({allowed.back()});
+      inside_scope = this_thread_affinity();
+    }
+    after = this_thread_affinity();
+    set_this_thread_affinity({allowed.front()});
+    narrowed = this_thread_affinity();
+    try {
+      set_this_thread_affinity({});
+    } catch (const RuntimeError& e) {
+      empty_error = e.what();
+    }
+    try {
+      set_this_thread_affinity({-1});
+    } catch (const RuntimeError& e) {
+      negative_error = e.what();
+    }
+  });
+  t.join();
+  CHECK(before == allowed);  // a new thread inherits the process's mask
+  CHECK(inside_scope == std::vector<int>{allowed.back()});
+  CHECK(after == before);
+  CHECK(narrowed == std::vector<int>{allowed.front()});
+  CHECK(empty_error == "cannot set an empty affinity mask");
+  CHECK(negative_error == "cannot set an affinity mask with a negative CPU");
 }
