@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "errors.hpp"
@@ -90,6 +91,12 @@ void write_text_file(const std::string& path, std::string_view text) {
   OutputFile out(path);
   out.write(text);
   out.commit();
+}
+
+void make_directories(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw IoError(dir + ": cannot create the directory: " + ec.message());
 }
 
 }  // namespace tscsync

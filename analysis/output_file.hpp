@@ -36,6 +36,10 @@ class OutputFile {
   bool committed_ = false;
 };
 
+/// Creates the directory `dir` and its parents (nothing to do when it exists).
+/// \throws IoError naming the directory and the reason.
+void make_directories(const std::string& dir);
+
 /// Writes `text` to `path` whole, through an OutputFile. \throws IoError.
 void write_text_file(const std::string& path, std::string_view text);
 

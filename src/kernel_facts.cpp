@@ -315,6 +315,34 @@ Fact<bool> parse_bool01(std::string_view text, const std::string& path) {
   return malformed<bool>(path, quoted(t) + " is not 0 or 1");
 }
 
+Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::string& path) {
+  constexpr std::string_view kKey = "MemAvailable:";
+  std::size_t at = 0;
+  while (at < meminfo.size()) {
+    std::size_t end = meminfo.find('\n', at);
+    if (end == std::string_view::npos) end = meminfo.size();
+    const std::string_view line = meminfo.substr(at, end - at);
+    at = end + 1;
+    if (line.substr(0, kKey.size()) != kKey) continue;
+    std::string_view rest = trim(line.substr(kKey.size()));
+    if (rest.size() < 3 || rest.substr(rest.size() - 3) != " kB") {
+      return malformed<std::uint64_t>(path, "MemAvailable " + quoted(rest) + " is not a number of kB");
+    }
+    rest = trim(rest.substr(0, rest.size() - 3));
+    std::uint64_t kib = 0;
+    const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), kib);
+    if (rest.empty() || ec != std::errc{} || ptr != rest.data() + rest.size() || kib > (UINT64_MAX >> 10)) {
+      return malformed<std::uint64_t>(path, "MemAvailable " + quoted(rest) + " is not a number of kB");
+    }
+    return Fact<std::uint64_t>::good(kib << 10);
+  }
+  return malformed<std::uint64_t>(path, "no MemAvailable line (kernels before 3.14 lack it)");
+}
+
+Fact<std::uint64_t> read_mem_available(const std::string& root) {
+  return read_parsed<std::uint64_t>(join(root, "proc/meminfo"), parse_mem_available);
+}
+
 KernelLogFacts parse_kernel_log(std::string_view text) {
   KernelLogFacts f;
   int mhz_rank = 0;  // 1 "MHz processor", 2 "MHz TSC", 3 "Refined ..."

@@ -104,6 +104,13 @@ Fact<std::uint64_t> parse_unsigned(std::string_view text, const std::string& pat
 /// "0" or "1" (cpuidle stateK/disable, smt/active).
 Fact<bool> parse_bool01(std::string_view text, const std::string& path);
 
+/// MemAvailable of /proc/meminfo in bytes: what the kernel estimates can be allocated
+/// without swapping, page cache that can be dropped included ("MemAvailable: 1234 kB").
+Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::string& path);
+
+/// parse_mem_available of ROOT/proc/meminfo.
+Fact<std::uint64_t> read_mem_available(const std::string& root = "/");
+
 // --- the kernel log ----------------------------------------------------------------------
 
 /// What the kernel log says about the TSC.

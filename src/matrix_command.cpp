@@ -18,7 +18,9 @@
 #include "measure.hpp"
 #include "output_file.hpp"
 #include "plan_output.hpp"
+#include "kernel_facts.hpp"
 #include "plot.hpp"
+#include "progress.hpp"
 #include "quantum.hpp"
 #include "run_format.hpp"
 #include "topology.hpp"
@@ -32,46 +34,15 @@ using json = nlohmann::ordered_json;
 /// The plan may use at most this share of the memory available now.
 constexpr double kMemoryShare = 0.8;
 
-/// Progress appears on a terminal once a run has taken this long.
-constexpr std::chrono::seconds kProgressAfter{2};
-
+/// MemAvailable (free memory plus the page cache the kernel can drop), or, where
+/// /proc/meminfo cannot say, the free pages alone; 0 when neither is known.
 std::uint64_t available_memory_bytes() {
+  const Fact<std::uint64_t> available = read_mem_available();
+  if (available.ok()) return available.value;
   const long pages = sysconf(_SC_AVPHYS_PAGES);
   const long page = sysconf(_SC_PAGESIZE);
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
-
-std::string minutes_seconds(double seconds) {
-  const auto s = static_cast<long>(seconds + 0.5);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
-  return buf;
-}
-
-/// One line on a terminal, rewritten in place; nothing when stderr is not a terminal.
-class Progress {
- public:
-  explicit Progress(std::size_t total) : total_(total), start_(Clock::now()), tty_(isatty(STDERR_FILENO) == 1) {}
-  void update(std::size_t done, std::size_t pair_visits_done, std::size_t pair_visits_total) {
-    if (!tty_ || Clock::now() - start_ < kProgressAfter) return;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double left = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
-    std::fprintf(stderr, "\r  matrix: %zu of %zu pair visits, %s elapsed, about %s left   ", pair_visits_done,
-                 pair_visits_total, minutes_seconds(elapsed).c_str(), minutes_seconds(left).c_str());
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_) std::fputs("\n", stderr);
-  }
-  Progress(const Progress&) = delete;
-  Progress& operator=(const Progress&) = delete;
-
- private:
-  std::size_t total_;
-  Clock::time_point start_;
-  bool tty_;
-  bool shown_ = false;
-};
 
 /// What accumulates for one ordered pair over its visits.
 struct PairData {
@@ -251,7 +222,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
       }
     }
     visits_done += slot.pairs.size();
-    progress.update(s + 1, visits_done, plan.pair_visits);
+    progress.update(s + 1, std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits", "matrix");
   }
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
@@ -298,11 +269,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   return o;
 }
 
-void prepare_out_dir(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(dir) / "pairs", ec);
-  if (ec) throw IoError(dir + ": cannot create the output directory: " + ec.message());
-}
+void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }
 
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& o, const CheckResult* check,
                                           const CheckSettings* settings, bool save_runs) {

@@ -429,3 +429,24 @@ TEST_CASE("MSR errors in words, with the remedy") {
   CHECK(msr_problem(2, ENXIO, true, true) == "/dev/cpu/2/msr: CPU 2 is offline");
   CHECK(msr_problem(2, EBADF, false, true) == "/dev/cpu/2/msr: pread: Bad file descriptor");
 }
+
+TEST_CASE("MemAvailable from /proc/meminfo, in bytes") {
+  const std::string meminfo = "MemTotal:        8148812 kB\nMemFree:          512000 kB\nMemAvailable:    6004820 kB\n"
+                              "Buffers:          100 kB\n";
+  const Fact<std::uint64_t> ok = parse_mem_available(meminfo, "/proc/meminfo");
+  REQUIRE(ok.ok());
+  CHECK(ok.value == std::uint64_t{6004820} * 1024);
+  const Fact<std::uint64_t> none = parse_mem_available("MemTotal: 1 kB\n", "/proc/meminfo");
+  CHECK(none.state == FactState::malformed);
+  CHECK(none.reason == "/proc/meminfo: no MemAvailable line (kernels before 3.14 lack it)");
+  const Fact<std::uint64_t> bad = parse_mem_available("MemAvailable: lots kB\n", "/proc/meminfo");
+  CHECK(bad.state == FactState::malformed);
+  CHECK(bad.reason == "/proc/meminfo: MemAvailable 'lots' is not a number of kB");
+  CHECK(parse_mem_available("MemAvailable: 12\n", "m").state == FactState::malformed);
+  CHECK(parse_mem_available("MemAvailable: 99999999999999999999 kB\n", "m").state == FactState::malformed);
+  CHECK(read_mem_available("/nonexistent-root").state == FactState::absent);
+  // This machine's own file: a Linux kernel since 3.14 has the line.
+  const Fact<std::uint64_t> here = read_mem_available();
+  REQUIRE(here.ok());
+  CHECK(here.value > 0);
+}
