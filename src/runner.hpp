@@ -12,6 +12,7 @@
 // turnaround (between t2 and t3, which rtt subtracts), so no one-way latency pays for it.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -258,6 +259,47 @@ ExchangeResult run_exchange(const ExchangeConfig& config) {
                  : !result.b.error.empty()               ? result.b.error
                                                          : result.a.error;
   return result;
+}
+
+/// Two exchanges back to back on the same two pinned threads: `first.rounds` rounds with
+/// (Send, Recv1), then `second.rounds` with (Send, Recv2). Each phase has its own fresh
+/// transport (its sequence numbers start again at 1) and its own start barrier, so the
+/// second begins only when both threads are ready for it; the threads, their CPUs and
+/// their caches stay. This is the run whose time series shows what changing the receive
+/// read does, with nothing else changed. A phase-1 failure skips phase 2 (its error then
+/// says the partner failed). \pre as run_exchange; first and second name the same CPUs.
+template <class Send, class Recv1, class Recv2, class TransportT, class Wait>
+std::array<ExchangeResult, 2> run_switching_exchange(const ExchangeConfig& first, const ExchangeConfig& second) {
+  std::array<std::unique_ptr<TransportT>, 2> transports{std::make_unique<TransportT>(), std::make_unique<TransportT>()};
+  std::array<std::unique_ptr<detail::Control>, 2> controls{std::make_unique<detail::Control>(),
+                                                           std::make_unique<detail::Control>()};
+  std::array<ExchangeResult, 2> results;
+  std::thread responder([&] {
+    detail::respond<Send, Recv1, Wait>(first, *transports[0], *controls[0], results[0].b);
+    if (!results[0].b.error.empty()) {
+      controls[1]->abort.store(true);  // the partner may be waiting at phase 2's barrier
+      results[1].b.error = "skipped: the first phase failed";
+      return;
+    }
+    detail::respond<Send, Recv2, Wait>(second, *transports[1], *controls[1], results[1].b);
+  });
+  std::thread initiator([&] {
+    detail::initiate<Send, Recv1, Wait>(first, *transports[0], *controls[0], results[0].a);
+    if (!results[0].a.error.empty()) {
+      controls[1]->abort.store(true);
+      results[1].a.error = "skipped: the first phase failed";
+      return;
+    }
+    detail::initiate<Send, Recv2, Wait>(second, *transports[1], *controls[1], results[1].a);
+  });
+  initiator.join();
+  responder.join();
+  for (ExchangeResult& result : results) {
+    result.error = !result.a.error.empty() && !result.a.stopped_by_partner ? result.a.error
+                   : !result.b.error.empty()                               ? result.b.error
+                                                                           : result.a.error;
+  }
+  return results;
 }
 
 }  // namespace tscsync

@@ -71,6 +71,19 @@ TEST_CASE("slot exchange: complete, ordered, same-clock consistent, pinned") {
   }
 }
 
+TEST_CASE("switching exchange: both halves complete on the same threads, the second after the first") {
+  const ExchangeConfig first = pair_config(20'000);
+  ExchangeConfig second = first;
+  second.warmup = 0;
+  const std::array<ExchangeResult, 2> results = run_switch_exchange(Variant::lfence_rdtsc, first, second);
+  check_complete_run(results[0], first);
+  check_complete_run(results[1], second);
+  const Run one = assemble_run(results[0], first);
+  const Run two = assemble_run(results[1], second);
+  // a's counter: the second half starts after the first half's last reply.
+  CHECK(two.rounds.front().t1 >= one.rounds.back().t4);
+}
+
 TEST_CASE("queue exchange: the same invariants over boost::lockfree::spsc_queue") {
   const ExchangeConfig config = pair_config(100000);
   check_complete_run(run_exchange({Variant::rdtsc, Variant::rdtscp, TransportKind::queue}, config), config);
