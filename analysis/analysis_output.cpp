@@ -49,6 +49,19 @@ void evidence_block(std::string& out, const char* what, const Evidence& e, doubl
   }
 }
 
+nlohmann::ordered_json evidence_json(const std::optional<Evidence>& e) {
+  if (!e) return nullptr;
+  nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+  for (const Round& r : e->around) rounds.push_back({{"seq", r.seq}, {"t1", r.t1}, {"t2", r.t2}, {"t3", r.t3}, {"t4", r.t4}, {"flags", r.flags}});
+  return {{"seq", e->seq},
+          {"value_ticks", e->value_ticks},
+          {"beyond_band_ticks", e->beyond_band_ticks},
+          {"since_start_ticks", e->since_start_ticks},
+          {"rounds", rounds}};
+}
+
+}  // namespace
+
 nlohmann::ordered_json distribution_json(const SignedHistogram& h) {
   nlohmann::ordered_json j;
   j["count"] = h.total();
@@ -71,19 +84,6 @@ nlohmann::ordered_json classes_json(const DirectionClasses& c) {
           {"marginal", c.marginal},
           {"causality_violation", c.causality_violation}};
 }
-
-nlohmann::ordered_json evidence_json(const std::optional<Evidence>& e) {
-  if (!e) return nullptr;
-  nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
-  for (const Round& r : e->around) rounds.push_back({{"seq", r.seq}, {"t1", r.t1}, {"t2", r.t2}, {"t3", r.t3}, {"t4", r.t4}, {"flags", r.flags}});
-  return {{"seq", e->seq},
-          {"value_ticks", e->value_ticks},
-          {"beyond_band_ticks", e->beyond_band_ticks},
-          {"since_start_ticks", e->since_start_ticks},
-          {"rounds", rounds}};
-}
-
-}  // namespace
 
 std::string analysis_text(const PairAnalysis& p) {
   const double hz = p.tsc_hz;

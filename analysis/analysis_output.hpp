@@ -18,6 +18,13 @@ std::string analysis_text(const PairAnalysis& p);
 /// {"schema": "tscsync-analysis/1", "pairs": [...]}.
 nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs);
 
+/// {"count", "min", "p50" ... "p99.999", "max", "mean", "negative", "tail_samples": {...}}:
+/// the figures of one distribution in every JSON the tool writes.
+nlohmann::ordered_json distribution_json(const SignedHistogram& h);
+
+/// {"normal", "offset_explained", "marginal", "causality_violation"}.
+nlohmann::ordered_json classes_json(const DirectionClasses& c);
+
 /// A header row and one row per pair.
 std::string analysis_csv(const std::vector<PairAnalysis>& pairs);
 

@@ -87,4 +87,16 @@ OrderedCpus order_by_topology(const std::vector<CpuPlace>& places, const std::ve
   return out;
 }
 
+std::optional<int> smt_sibling(const std::vector<CpuPlace>& places, int cpu, const std::vector<int>& usable) {
+  auto it = std::find_if(places.begin(), places.end(), [&](const CpuPlace& p) { return p.cpu == cpu; });
+  if (it == places.end() || it->core < 0) return std::nullopt;
+  std::optional<int> best;
+  for (const CpuPlace& p : places) {
+    if (p.cpu == cpu || p.core != it->core) continue;
+    if (std::find(usable.begin(), usable.end(), p.cpu) == usable.end()) continue;
+    if (!best || p.cpu < *best) best = p.cpu;
+  }
+  return best;
+}
+
 }  // namespace tscsync

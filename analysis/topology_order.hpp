@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,5 +36,9 @@ struct OrderedCpus {
 /// \throws UsageError naming every CPU not in `places` ("CPU 300 is not in the topology (it
 ///         has CPUs 0-255)"), or every CPU selected more than once.
 OrderedCpus order_by_topology(const std::vector<CpuPlace>& places, const std::vector<int>& selected);
+
+/// Another logical CPU of `cpu`'s core (its SMT sibling) among `usable`, the lowest
+/// numbered; nullopt when the core has no other usable CPU or the core is unknown.
+std::optional<int> smt_sibling(const std::vector<CpuPlace>& places, int cpu, const std::vector<int>& usable);
 
 }  // namespace tscsync

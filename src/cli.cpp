@@ -228,6 +228,31 @@ Command parse(const std::vector<std::string>& args) {
   check->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
   check->add_option("--out", check_text_opts.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
 
+  struct VariantsText {
+    std::string cpus, rounds = "200000", passes = "4", warmup = std::to_string(kVariantsWarmup),
+                control_rounds = "20000", switch_rounds = "50000", timeout_ms = "2000", format = "text", out;
+    bool all = false, save_runs = false;
+  } vt;
+  CLI::App* variants = app.add_subcommand(
+      "variants", "Which way of reading the TSC to trust here and what it costs: read cost per variant, the "
+                  "exchange of one pair under each send/recv combination, the same-CPU control, a recommendation");
+  variants->add_option("--cpus", vt.cpus, "A,B: the pair (default: the first two CPUs this process may use)");
+  variants->add_option("--rounds", vt.rounds, "rounds per combination, both roles together")->capture_default_str();
+  variants->add_option("--passes", vt.passes, "each combination's rounds split over this many interleaved visits per role")
+      ->capture_default_str();
+  variants->add_flag("--all", vt.all, "every send/recv combination (64), not only the ones that answer the usual questions");
+  variants->add_option("--warmup", vt.warmup, "rounds before each visit, discarded")->capture_default_str();
+  variants->add_option("--control-rounds", vt.control_rounds, "rounds of the same-CPU control; 0: none")
+      ->capture_default_str();
+  variants->add_option("--switch-rounds", vt.switch_rounds,
+                       "rounds per half of the run that switches from plain to an ordering receive read; 0: none")
+      ->capture_default_str();
+  variants->add_option("--timeout-ms", vt.timeout_ms, "longest wait for the partner before a visit is aborted")
+      ->capture_default_str();
+  variants->add_option("--format", vt.format, "text or json (stdout)")->capture_default_str();
+  variants->add_option("--out", vt.out, "directory for variants.json, variants.txt, the plots and their data");
+  variants->add_flag("--save-runs", vt.save_runs, "also keep every combination's rounds in --out/runs (tscsync-run/1)");
+
   PlanText report_text_opts;
   report_text_opts.out = "report";
   bool no_plain = false;
@@ -237,13 +262,18 @@ Command parse(const std::vector<std::string>& args) {
   add_plan_options(report, report_text_opts, false);
   report->add_option("--out", report_text_opts.out, "the report directory")->capture_default_str();
   report->add_flag("--no-plain", no_plain, "skip the plain-rdtsc matrix");
+  bool no_variants = false;
+  std::string report_variants_rounds = "100000";
+  report->add_flag("--no-variants", no_variants, "skip the read variants (tscsync variants) on the first two CPUs");
+  report->add_option("--variants-rounds", report_variants_rounds, "rounds per send/recv combination of the read variants")
+      ->capture_default_str();
 
   // CLI11 would call an unknown first word "not expected" or ask for a subcommand.
   if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
     try {
       app.get_subcommand(args[1]);
     } catch (const CLI::OptionNotFound&) {
-      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, check, info, matrix, measure, report, simulate)");
+      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, check, info, matrix, measure, report, simulate, variants)");
     }
   }
   std::vector<std::string> argv_rest(args.begin() + 1, args.end());
@@ -317,8 +347,31 @@ Command parse(const std::vector<std::string>& args) {
     r.out_dir = report_text_opts.out;
     if (r.out_dir.empty()) throw UsageError("--out must name a directory");
     r.plain = !no_plain;
+    r.variants = !no_variants;
+    r.variants_options.rounds = parse_count("--variants-rounds", report_variants_rounds, 2 * r.variants_options.passes,
+                                            kMaxRounds);
+    r.variants_options.timeout = r.matrix.timeout;
     r.command_line = quote_command_line(args);
     return r;
+  }
+
+  if (variants->parsed()) {
+    VariantsOptions v;
+    v.command_line = quote_command_line(args);
+    v.cpus = vt.cpus;
+    if (!v.cpus.empty()) parse_cpu_list(v.cpus);  // a malformed list fails here, named
+    v.rounds = parse_count("--rounds", vt.rounds, 2, kMaxRounds);
+    v.passes = parse_count("--passes", vt.passes, 1, kMaxVisits);
+    v.warmup = parse_count("--warmup", vt.warmup, 0, kMaxRounds);
+    v.control_rounds = parse_count("--control-rounds", vt.control_rounds, 0, kMaxRounds);
+    v.switch_rounds = parse_count("--switch-rounds", vt.switch_rounds, 0, kMaxRounds);
+    v.timeout = std::chrono::milliseconds(parse_count("--timeout-ms", vt.timeout_ms, 1, kMaxTimeoutMs));
+    v.all = vt.all;
+    v.format = format_option(vt.format, false);
+    v.out_dir = vt.out;
+    v.save_runs = vt.save_runs;
+    if (v.save_runs && v.out_dir.empty()) throw UsageError("--save-runs needs --out DIR");
+    return v;
   }
 
   MeasureOptions m;

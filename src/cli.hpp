@@ -12,6 +12,7 @@
 #include "measure.hpp"
 #include "report_command.hpp"
 #include "simulate_command.hpp"
+#include "variants_command.hpp"
 
 namespace tscsync::cli {
 
@@ -23,7 +24,7 @@ struct InfoCommand {
 struct Printed {};
 
 using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions,
-                             CheckOptions, ReportOptions>;
+                             CheckOptions, ReportOptions, VariantsOptions>;
 
 /// Parses argv. Prints --help and --version itself (returning Printed).
 /// \throws UsageError with a message naming the option and the value at fault.

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     if (const auto* matrix = std::get_if<MatrixOptions>(&command)) return run_matrix(*matrix);
     if (const auto* check = std::get_if<CheckOptions>(&command)) return run_check(*check);
     if (const auto* report = std::get_if<ReportOptions>(&command)) return run_report(*report);
+    if (const auto* variants = std::get_if<VariantsOptions>(&command)) return run_variants(*variants);
     return kExitOk;
   } catch (const std::exception& e) {
     return report_error("tscsync", e);

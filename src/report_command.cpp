@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "check_command.hpp"
+#include "cpu_list.hpp"
 #include "errors.hpp"
 #include "format.hpp"
 #include "info.hpp"
@@ -15,6 +16,7 @@
 #include "output_file.hpp"
 #include "plan_output.hpp"
 #include "report_doc.hpp"
+#include "variants_output.hpp"
 #include "version.hpp"
 
 namespace tscsync {
@@ -79,9 +81,7 @@ std::vector<std::string> pair_verdicts(const MatrixOutcome& o, const std::string
 
 int run_report(const ReportOptions& options) {
   const fs::path root(options.out_dir);
-  std::error_code ec;
-  fs::create_directories(root, ec);
-  if (ec) throw IoError(options.out_dir + ": cannot create the report directory: " + ec.message());
+  make_directories(options.out_dir);
   std::vector<std::string> problems;
 
   std::cerr << "tscsync report: platform facts\n";
@@ -116,6 +116,23 @@ int run_report(const ReportOptions& options) {
     plain = measure_matrix(p, std::move(planned_plain));
     for (const std::string& q : write_matrix_dir(p.out_dir, *plain, nullptr, nullptr, false)) problems.push_back(q);
     problems.insert(problems.end(), plain->problems.begin(), plain->problems.end());
+  }
+
+  // The read variants on one pair: what each costs and what each gets wrong.
+  std::optional<VariantsOutcome> variants;
+  if (options.variants) {
+    VariantsOptions v = options.variants_options;
+    if (!options.matrix.cpus.empty()) {
+      const std::vector<int> cpus = parse_cpu_list(options.matrix.cpus);
+      if (cpus.size() >= 2 && cpus[0] != cpus[1]) v.cpus = std::to_string(cpus[0]) + "," + std::to_string(cpus[1]);
+    }
+    v.out_dir = (root / "variants").string();
+    v.command_line = options.command_line;
+    make_directories(v.out_dir);
+    std::cerr << "tscsync report: read variants on one pair\n";
+    variants = measure_variants(v);
+    for (const std::string& q : write_variants_dir(v.out_dir, *variants)) problems.push_back(q);
+    problems.insert(problems.end(), variants->result.problems.begin(), variants->result.problems.end());
   }
 
   // The document: the verdict first, then the evidence.
@@ -184,6 +201,28 @@ int run_report(const ReportOptions& options) {
     s.blocks.push_back(pre(matrix_text(pm)));
     doc.sections.push_back(std::move(s));
   }
+  if (variants) {
+    const VariantsResult& v = variants->result;
+    ReportSection s;
+    s.title = "Read variants: what each costs, what each gets wrong";
+    s.blocks.push_back(paragraph("CPUs " + std::to_string(v.cpu_a) + " and " + std::to_string(v.cpu_b) + ", " +
+                                 std::to_string(v.rounds_per_combination) +
+                                 " rounds per send/recv combination in both roles, interleaved over " +
+                                 std::to_string(v.passes) + " passes; read costs on CPU " + std::to_string(v.cpu_a) +
+                                 "."));
+    s.blocks.push_back(bullets(v.verdict.findings));
+    s.blocks.push_back(picture("Read cost per call (p50, bar from min to p99.9), ticks", "variants/variants_cost.svg"));
+    s.blocks.push_back(picture("Cost of the receive read against causality violations per million one-way latencies",
+                               "variants/variants_tradeoff.svg"));
+    s.blocks.push_back(picture("One-way latency percentiles per send/recv combination", "variants/variants_percentiles.svg"));
+    if (v.switch_run && v.switch_run->problem.empty()) {
+      s.blocks.push_back(picture("One run that switches its receive read from " + v.switch_run->first.recv + " to " +
+                                     v.switch_run->second.recv + " half-way: per-bin minimum and median latency",
+                                 "variants/variants_switch.svg"));
+    }
+    s.blocks.push_back(pre(variants_text(v)));
+    doc.sections.push_back(std::move(s));
+  }
   {
     ReportSection s;
     s.title = "Per-pair verdicts";
@@ -210,6 +249,8 @@ int run_report(const ReportOptions& options) {
                                     ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
                                     "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
                                 "matrix_plain_rdtsc/: the same with plain rdtsc on both sides",
+                                "variants/: the read variants on one pair: variants.json (tscsync-variants/1), "
+                                "variants.txt, the plots and their .dat inputs",
                                 "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
     if (!problems.empty()) {
       s.blocks.push_back(paragraph("Problems while making it:"));

@@ -90,7 +90,7 @@ TEST_CASE("bad measure options say what is wrong") {
   CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
   CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
   CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) == "The following argument was not expected: --bogus");
-  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, report, simulate)");
+  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, report, simulate, variants)");
   CHECK(error({}) == "A subcommand is required");
   CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
   CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");
@@ -112,4 +112,46 @@ TEST_CASE("info options and their defaults") {
 TEST_CASE("the command line is quoted for provenance") {
   CHECK(cli::quote_command_line({"tscsync", "measure", "--out", "a b.csv", "--x", "it's", ""}) ==
         "tscsync measure --out 'a b.csv' --x 'it'\\''s' ''");
+}
+
+TEST_CASE("variants options and their defaults") {
+  const cli::Command plain = cli::parse({"tscsync", "variants"});
+  REQUIRE(std::holds_alternative<VariantsOptions>(plain));
+  const VariantsOptions& d = std::get<VariantsOptions>(plain);
+  CHECK(d.cpus.empty());
+  CHECK(d.rounds == 200000);
+  CHECK(d.passes == 4);
+  CHECK(d.warmup == kVariantsWarmup);
+  CHECK_FALSE(d.all);
+  CHECK(d.control_rounds == 20000);
+  CHECK(d.switch_rounds == 50000);
+  CHECK(d.timeout == std::chrono::milliseconds(2000));
+  CHECK(d.format == OutputFormat::text);
+  CHECK(d.out_dir.empty());
+  CHECK(d.command_line == "tscsync variants");
+
+  const cli::Command given = cli::parse({"tscsync", "variants", "--cpus", "1,0", "--rounds", "1000", "--passes", "2",
+                                         "--all", "--control-rounds", "0", "--switch-rounds", "10", "--format", "json",
+                                         "--out", "v", "--timeout-ms", "500", "--warmup", "5"});
+  const VariantsOptions& g = std::get<VariantsOptions>(given);
+  CHECK(g.cpus == "1,0");
+  CHECK(g.rounds == 1000);
+  CHECK(g.passes == 2);
+  CHECK(g.all);
+  CHECK(g.control_rounds == 0);
+  CHECK(g.switch_rounds == 10);
+  CHECK(g.format == OutputFormat::json);
+  CHECK(g.out_dir == "v");
+  CHECK(g.timeout == std::chrono::milliseconds(500));
+  CHECK(g.warmup == 5);
+
+  CHECK(error({"variants", "--cpus", "0,y"}) == "bad CPU list '0,y' at character 3: expected a CPU number");
+  CHECK(error({"variants", "--rounds", "1"}) == "--rounds 1 is out of range [2, 20000000]");
+
+  const cli::Command report = cli::parse({"tscsync", "report", "--variants-rounds", "5000", "--timeout-ms", "700"});
+  const ReportOptions& r = std::get<ReportOptions>(report);
+  CHECK(r.variants);
+  CHECK(r.variants_options.rounds == 5000);
+  CHECK(r.variants_options.timeout == std::chrono::milliseconds(700));
+  CHECK_FALSE(std::get<ReportOptions>(cli::parse({"tscsync", "report", "--no-variants"})).variants);
 }

@@ -82,3 +82,26 @@ TEST_CASE("order_by_topology: CPUs not in the topology or selected twice", "[top
   CHECK_THROWS_WITH(order_by_topology(places, {3, 1, 3, 1, 3}), "CPUs 1,3 are selected more than once");
   CHECK_THROWS_WITH(order_by_topology(places, {2, 2}), "CPU 2 is selected more than once");
 }
+
+TEST_CASE("smt_sibling: the other thread of the same core, among the usable CPUs", "[topology]") {
+  const std::vector<CpuPlace> places = places_of({TopologySource::Kind::synthetic, "package:2 core:2 pu:2"});
+  // hwloc numbers a synthetic machine's PUs in order: CPUs 0 and 1 share core 0.
+  CHECK(smt_sibling(places, 0, {0, 1, 2, 3, 4, 5, 6, 7}) == std::optional<int>(1));
+  CHECK(smt_sibling(places, 1, {0, 1, 2, 3}) == std::optional<int>(0));
+  CHECK(smt_sibling(places, 6, {0, 1, 2, 3, 4, 5, 6, 7}) == std::optional<int>(7));
+  CHECK_FALSE(smt_sibling(places, 0, {0, 2, 3}));        // the sibling is not usable
+  CHECK_FALSE(smt_sibling(places, 99, {0, 1}));          // not in the topology
+  const std::vector<CpuPlace> no_smt = places_of({TopologySource::Kind::synthetic, "package:1 core:4 pu:1"});
+  CHECK_FALSE(smt_sibling(no_smt, 0, {0, 1, 2, 3}));
+  std::vector<CpuPlace> unknown_core = no_smt;
+  for (CpuPlace& p : unknown_core) p.core = -1;
+  CHECK_FALSE(smt_sibling(unknown_core, 0, {0, 1, 2, 3}));
+}
+
+TEST_CASE("smt_sibling: Linux-style numbering puts siblings 8 apart in the fixture", "[topology]") {
+  const std::vector<CpuPlace> places = interleaved_fixture();
+  std::vector<int> all(16);
+  for (int i = 0; i < 16; ++i) all[static_cast<std::size_t>(i)] = i;
+  CHECK(smt_sibling(places, 2, all) == std::optional<int>(10));
+  CHECK(smt_sibling(places, 15, all) == std::optional<int>(7));
+}
