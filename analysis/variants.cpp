@@ -14,7 +14,9 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 }
 
 std::string percent(double part, double whole) {
-  return whole > 0 ? format_sig(100.0 * part / whole, 2) + " %" : "0 %";
+  if (!(whole > 0)) return "0 %";
+  const double p = 100.0 * part / whole;
+  return (p >= 10 ? format_fixed(p, 0) : format_sig(p, 2)) + " %";
 }
 
 std::string ticks_ns(double ticks, double tsc_hz) { return ticks_with_ns(ticks, tsc_hz); }
@@ -183,6 +185,10 @@ ControlSummary summarize_control(int cpu_a, int cpu_b, const Combination& combin
   return c;
 }
 
+std::int64_t min_non_negative(const SignedHistogram& h) {
+  return h.total() > h.negative_count() ? h.value_at_rank(h.negative_count() + 1) : 0;
+}
+
 std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name) {
   for (const ReadCost& c : costs) {
     if (c.name != name || !c.error.empty()) continue;
@@ -241,11 +247,12 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   for (const ExchangeSummary& e : exchanges) {
     Inflation f;
     f.combination = e.combination;
-    f.rtt_min_ticks = e.rtt_ticks.min();
+    f.rtt_min_ticks = min_non_negative(e.rtt_ticks);
+    f.rtt_negative = e.rtt_ticks.negative_count();
     f.rtt_p50_ticks = e.rtt_ticks.value_at_percentile(50);
     if (v.plain) {
       const ExchangeSummary& p = exchanges[*v.plain];
-      f.rtt_min_over_plain_ticks = f.rtt_min_ticks - p.rtt_ticks.min();
+      f.rtt_min_over_plain_ticks = f.rtt_min_ticks - min_non_negative(p.rtt_ticks);
       f.rtt_p50_over_plain_ticks = f.rtt_p50_ticks - p.rtt_ticks.value_at_percentile(50);
     }
     v.inflation.push_back(f);
@@ -265,10 +272,12 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
       s += ", none beyond what an offset in the run's own band and the quantum (" + std::to_string(p.quantum_ticks) +
            " ticks) explain";
     }
-    if (p.reference_checked) {
+    if (p.reference_checked && p.negative > 0) {
       s += "; " + std::to_string(p.below_reference) +
            " below the offset band that the ordering receive reads of the same pair set" +
-           (p.below_reference > 0 ? ": no offset explains them, the receive stamps were read early" : "");
+           (p.below_reference > 0 ? std::string(": no offset explains ") + (p.below_reference == 1 ? "it" : "them") +
+                                        ", the receive stamps were read early"
+                                  : std::string());
     } else if (p.negative > 0 && p.causality_violations == 0) {
       s += ": not proof of early reads (no ordering receive read gave a band to check against)";
     }
@@ -306,9 +315,14 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
       if (f.combination != Combination{plain, honest->recv}) continue;
       const std::int64_t d_min = f.rtt_min_over_plain_ticks;
       const std::int64_t d_p50 = f.rtt_p50_over_plain_ticks;
-      std::string s = "minimum rtt " + ticks_ns(static_cast<double>(p.rtt_ticks.min()), tsc_hz) +
-                      " with plain reads against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) +
-                      " with receive " + honest->recv + ": ";
+      const std::uint64_t impossible = p.rtt_ticks.negative_count();
+      std::string s = "minimum rtt " + ticks_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) +
+                      " with plain reads" +
+                      (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
+                                            " with rtt < 0, impossible for any offset)"
+                                      : std::string()) +
+                      " against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " +
+                      honest->recv + ": ";
       if (d_min > 0) {
         s += "plain reads make the pair look " + ticks_ns(static_cast<double>(d_min), tsc_hz) +
              " faster than it is (" + percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) +

@@ -126,13 +126,19 @@ struct RecvStanding {
 };
 
 /// How much a combination moves the measured round trip against the plain baseline.
+/// Round trips below 0 are impossible for any offset (an early read); the minimum the
+/// comparison uses is therefore that of the round trips >= 0, and those below are counted.
 struct Inflation {
   Combination combination;
-  std::int64_t rtt_min_ticks = 0;
+  std::int64_t rtt_min_ticks = 0;            // the smallest rtt >= 0 (0 when there is none)
+  std::uint64_t rtt_negative = 0;            // rounds with rtt < 0, left out of the minimum
   std::int64_t rtt_p50_ticks = 0;
   std::int64_t rtt_min_over_plain_ticks = 0;  // this combination's minimum rtt - the plain one's
   std::int64_t rtt_p50_over_plain_ticks = 0;
 };
+
+/// The smallest value >= 0 of a histogram (exact below 2048), 0 when there is none.
+std::int64_t min_non_negative(const SignedHistogram& h);
 
 struct VariantsVerdict {
   /// The cheapest receive variant that waits for earlier loads and showed no causality

@@ -55,6 +55,19 @@ nlohmann::ordered_json standing_json(const RecvStanding& s, double tsc_hz) {
   return j;
 }
 
+/// The clocks by believed p50, cheapest first; those not measured last, in input order.
+std::vector<const ReadCost*> ranked(const std::vector<ReadCost>& costs) {
+  std::vector<const ReadCost*> out;
+  for (const ReadCost& c : costs) out.push_back(&c);
+  std::stable_sort(out.begin(), out.end(), [](const ReadCost* x, const ReadCost* y) {
+    const bool xm = x->error.empty() && believed(*x).samples > 0;
+    const bool ym = y->error.empty() && believed(*y).samples > 0;
+    if (xm != ym) return xm;
+    return xm && believed(*x).p50 < believed(*y).p50;
+  });
+  return out;
+}
+
 void append_row(std::string& out, const std::string& line) {
   out += line;
   // No trailing blanks: the tables are compared exactly in the tests.
@@ -72,11 +85,13 @@ std::string variants_text(const VariantsResult& r) {
          (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) +
          ", quantum " + std::to_string(r.quantum_ticks) + " ticks\n";
 
-  out += "\nread cost per call on CPU " + std::to_string(r.cpu_a) + " (ticks, the believed method's figures)\n";
+  out += "\nread cost per call on CPU " + std::to_string(r.cpu_a) +
+         " (ticks, the believed method's figures), cheapest first\n";
   append_row(out, "  " + pad("clock", 21) + rpad("min", 9) + rpad("p50", 9) + rpad("mean", 9) + rpad("p99.9", 9) +
                       rpad("p50 ns", 9) + "  " + pad("method", 8) + rpad("batch p50", 10) + rpad("delta p50", 10));
   std::vector<std::string> by_batch, by_deltas;
-  for (const ReadCost& c : r.read_costs) {
+  for (const ReadCost* cp : ranked(r.read_costs)) {
+    const ReadCost& c = *cp;
     if (!c.error.empty()) {
       append_row(out, "  " + pad(c.name, 21) + "not measured: " + c.error);
       continue;
@@ -128,7 +143,8 @@ std::string variants_text(const VariantsResult& r) {
                         rpad(std::to_string(e.self_inconsistent), 8) + rpad(vs, 13));
   }
   out += "  own band: below every offset the run's own band allows; ref band: below the band of the ordering\n"
-         "  receive reads of the same pair (early reads either way); per 1M: violations by either test\n";
+         "  receive reads of the same pair (early reads either way); per 1M: violations by either test;\n"
+         "  min vs plain: the smallest rtt >= 0 against plain rdtsc/rdtsc's (an rtt < 0 is impossible)\n";
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
            (b.ok ? "[" + format_sig(b.lo_ticks, 4) + ", " + format_sig(b.hi_ticks, 4) + "] ticks from " +
@@ -173,6 +189,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     // "ticks"/"ns": the method to believe; both methods follow in full.
     e["ticks"] = stats_json(believed(c), 1);
     e["ns"] = r.tsc_hz > 0 ? stats_json(believed(c), ns_per_tick) : nlohmann::ordered_json(nullptr);
+    const std::vector<const ReadCost*> order = ranked(r.read_costs);
+    e["rank"] = std::find(order.begin(), order.end(), &c) - order.begin() + 1;  // 1: cheapest by p50
     e["believe"] = method_name(c.believe);
     e["believe_reason"] = c.believe_reason;
     e["batch_ticks"] = stats_json(c.batch_ticks, 1);

@@ -155,6 +155,16 @@ int run_report(const ReportOptions& options) {
         " in " + format_sig(o.elapsed_seconds, 3) + " s. A pair's hard band holds every offset that no round "
         "contradicts, assuming only causality, a linear offset and reads within one quantum (" +
         std::to_string(m.quantum_ticks) + " ticks here)."));
+    if (variants) {
+      const VariantsVerdict& vv = variants->result.verdict;
+      s.blocks.push_back(paragraph(
+          vv.recommended ? "Receive read to use here: " + vv.recommended->recv + " (" +
+                               ticks_with_ns(vv.recommended->cost_ticks, hz) +
+                               " per read, the cheapest that waits for earlier loads with no causality violation; "
+                               "see \"Read variants\")."
+                         : "No receive read that waits for earlier loads was free of causality violations: see "
+                           "\"Read variants\"."));
+    }
     std::vector<std::string> warnings;
     for (const Warning& w : o.warnings) warnings.push_back(w.code + ": " + w.message + " " + w.advice);
     if (!warnings.empty()) {

@@ -160,8 +160,13 @@ TEST_CASE("variants: the cheapest clean receive read is recommended", "[variants
   REQUIRE(v.plain == std::size_t{0});
   REQUIRE(v.inflation.size() == 4);
   CHECK(v.inflation[0].rtt_min_over_plain_ticks == 0);
-  CHECK(v.inflation[2].rtt_min_ticks == ex[2].rtt_ticks.min());
-  CHECK(v.inflation[2].rtt_min_over_plain_ticks == ex[2].rtt_ticks.min() - ex[0].rtt_ticks.min());
+  CHECK(v.inflation[2].rtt_min_ticks == ex[2].rtt_ticks.min());  // no early read: no rtt < 0
+  CHECK(v.inflation[2].rtt_negative == 0);
+  // Plain reads early by 400-600 ticks give impossible round trips: left out of the minimum.
+  CHECK(v.inflation[0].rtt_negative == ex[0].rtt_ticks.negative_count());
+  CHECK(v.inflation[0].rtt_negative > 0);
+  CHECK(v.inflation[0].rtt_min_ticks >= 0);
+  CHECK(v.inflation[2].rtt_min_over_plain_ticks == ex[2].rtt_ticks.min() - min_non_negative(ex[0].rtt_ticks));
   // Early receive reads shorten the round trip: plain looks faster than it is.
   CHECK(v.inflation[2].rtt_min_over_plain_ticks > 0);
 
@@ -433,4 +438,17 @@ TEST_CASE("variants: early reads are found against the band of the ordering read
   check_against_reference(only_plain, none);
   CHECK_FALSE(only_plain[0].reference_checked);
   CHECK(only_plain[0].violations == only_plain[0].causality_violations);
+}
+
+TEST_CASE("variants: the smallest round trip >= 0", "[variants]") {
+  SignedHistogram h;
+  CHECK(min_non_negative(h) == 0);
+  for (std::int64_t v : {-306, -5, 0, 172, 400}) h.record(v);
+  CHECK(min_non_negative(h) == 0);
+  SignedHistogram g;
+  for (std::int64_t v : {-306, 172, 400, 5000}) g.record(v);
+  CHECK(min_non_negative(g) == 172);
+  SignedHistogram n;
+  n.record(-1);
+  CHECK(min_non_negative(n) == 0);
 }

@@ -119,6 +119,7 @@ TEST_CASE("variants recorded: the figures match the raw rounds", "[variants]") {
   CHECK(r.exchanges[3].negative == 0);
   // And the plain minimum round trip is shorter than the ordering ones.
   CHECK(r.verdict.inflation[2].rtt_min_over_plain_ticks > 0);
+  REQUIRE(r.exchanges[0].rtt_ticks.negative_count() == 0);  // the recording has no rtt < 0
   CHECK(r.verdict.inflation[3].rtt_min_over_plain_ticks ==
         r.exchanges[3].rtt_ticks.min() - r.exchanges[0].rtt_ticks.min());
 
@@ -130,7 +131,7 @@ TEST_CASE("variants recorded: the figures match the raw rounds", "[variants]") {
   CHECK(r.verdict.recommended->orders_earlier_loads);
 }
 
-TEST_CASE("variants recorded: the JSON, whole", "[variants]") {
+TEST_CASE("variants recorded: the whole JSON", "[variants]") {
   const Recorded rec = recorded();
   const std::string got = variants_json(rec.result).dump(2) + "\n";
   const std::string path = kDir + "expected.json";
