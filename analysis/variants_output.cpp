@@ -276,6 +276,16 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     j["control"] = nullptr;
   }
 
+  if (r.switch_run) {
+    const SwitchRun& w = *r.switch_run;
+    j["switch"] = {{"first", label(w.first)},
+                   {"second", label(w.second)},
+                   {"rounds", {w.first_run.rounds.size(), w.second_run.rounds.size()}},
+                   {"problem", w.problem}};
+  } else {
+    j["switch"] = nullptr;
+  }
+
   const VariantsVerdict& v = r.verdict;
   nlohmann::ordered_json rec;
   if (v.recommended) {

@@ -18,7 +18,7 @@
 #include "measure.hpp"
 #include "output_file.hpp"
 #include "plan_output.hpp"
-#include "kernel_facts.hpp"
+#include "memory_guard.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
 #include "quantum.hpp"
@@ -30,19 +30,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
-
-/// The plan may use at most this share of the memory available now.
-constexpr double kMemoryShare = 0.8;
-
-/// MemAvailable (free memory plus the page cache the kernel can drop), or, where
-/// /proc/meminfo cannot say, the free pages alone; 0 when neither is known.
-std::uint64_t available_memory_bytes() {
-  const Fact<std::uint64_t> available = read_mem_available();
-  if (available.ok()) return available.value;
-  const long pages = sysconf(_SC_AVPHYS_PAGES);
-  const long page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-}
 
 /// What accumulates for one ordered pair over its visits.
 struct PairData {
@@ -149,12 +136,9 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
   }
   planned.plan = make_plan(spec, kMeasuredCosts);
   if (!options.dry_run && this_machine) {
-    const std::uint64_t avail = available_memory_bytes();
-    if (avail > 0 && static_cast<double>(planned.plan.memory_bytes) > kMemoryShare * static_cast<double>(avail)) {
-      throw UsageError("the plan keeps " + format_sig(static_cast<double>(planned.plan.memory_bytes) / 1e9, 3) +
-                       " GB of rounds in memory, more than " + format_sig(kMemoryShare * 100, 2) + " % of the " +
-                       format_sig(static_cast<double>(avail) / 1e9, 3) +
-                       " GB available: give fewer --rounds per visit or fewer --visits");
+    if (auto refusal = memory_refusal(planned.plan.memory_bytes, available_memory_bytes(), "the plan",
+                                      "give fewer --rounds per visit or fewer --visits")) {
+      throw UsageError(*refusal);
     }
   }
   return planned;

@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "exchange.hpp"
 #include "measure.hpp"
+#include "memory_guard.hpp"
 #include "output_file.hpp"
 #include "platform.hpp"
 #include "platform_warnings.hpp"
@@ -179,6 +180,16 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
     throw UsageError("--rounds " + std::to_string(options.rounds) + " is too few for " +
                      std::to_string(options.passes) + " passes in both roles: give at least " +
                      std::to_string(2 * options.passes));
+  }
+  // Every round of every combination is kept until the end (40 bytes each); on a CPU
+  // without RDTSCP there are fewer combinations, so this is the most it can take.
+  std::vector<std::string> names;
+  for (Variant v : kAllVariants) names.emplace_back(variant_name(v));
+  const std::uint64_t combinations = options.all ? all_combinations(names).size() : default_combinations(names).size();
+  const std::uint64_t rounds = combinations * options.rounds + options.control_rounds + 2 * options.switch_rounds;
+  if (auto refusal = memory_refusal(rounds * sizeof(Round), available_memory_bytes(), "the run",
+                                    "give fewer --rounds")) {
+    throw UsageError(*refusal);
   }
   return {pair[0], pair[1]};
 }

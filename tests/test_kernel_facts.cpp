@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "kernel_facts.hpp"
+#include "memory_guard.hpp"
 #include "msr.hpp"
 
 using namespace tscsync;
@@ -449,4 +450,15 @@ TEST_CASE("MemAvailable from /proc/meminfo, in bytes") {
   const Fact<std::uint64_t> here = read_mem_available();
   REQUIRE(here.ok());
   CHECK(here.value > 0);
+}
+
+TEST_CASE("the memory guard refuses more than 80 % of what is available, and nothing when it is unknown") {
+  CHECK_FALSE(memory_refusal(800, 1000, "the run", "give fewer --rounds"));
+  CHECK(memory_refusal(801, 1000, "the run", "give fewer --rounds") ==
+        std::optional<std::string>("the run keeps 8.01e-07 GB of rounds in memory, more than 80 % of the 1e-06 GB "
+                                   "available: give fewer --rounds"));
+  CHECK(*memory_refusal(6'400'000'000, 4'000'000'000, "the plan", "give fewer --visits") ==
+        "the plan keeps 6.4 GB of rounds in memory, more than 80 % of the 4 GB available: give fewer --visits");
+  CHECK_FALSE(memory_refusal(UINT64_MAX, 0, "the run", "x"));  // nothing known: no refusal
+  CHECK(available_memory_bytes() > 0);
 }
