@@ -21,7 +21,6 @@
 #include "memory_guard.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
-#include "quantum.hpp"
 #include "run_format.hpp"
 #include "topology.hpp"
 
@@ -32,12 +31,8 @@ using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
 
 /// What accumulates for one ordered pair over its visits.
-struct PairData {
-  int a = 0, b = 0;
-  Run run;
-  std::uint64_t quantum_ticks = 1;
+struct PairData : VisitsRun {
   std::uint64_t visits_done = 0;
-  std::vector<std::string> errors;
 };
 
 std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
@@ -188,21 +183,11 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
     }
     for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
       PairData& d = pairs.at({slot.pairs[i].a, slot.pairs[i].b});
-      Run visit = assemble_run(results[i], configs[i]);
-      const std::uint64_t first_seq = d.run.rounds.size();
-      // seq counts on across the visits (at most 1000 visits of 20 M rounds: far below kMaxSeq).
-      for (const Round& r : visit.rounds) {
-        d.run.rounds.push_back(Round(first_seq + r.seq, r.t1, r.t2, r.t3, r.t4, r.flags));
-      }
-      const QuantumEstimate qa = estimate_quantum(results[i].a.quantum_reads);
-      const QuantumEstimate qb = estimate_quantum(results[i].b.quantum_reads);
-      d.quantum_ticks = std::max({d.quantum_ticks, static_cast<std::uint64_t>(qa.quantum_ticks),
-                                  static_cast<std::uint64_t>(qb.quantum_ticks)});
       ++d.visits_done;
-      if (auto error = visit.trailer.get("error")) {
-        d.errors.push_back("visit " + std::to_string(slot.pairs[i].visit + 1) + ": " + std::string(*error));
+      if (auto error = append_visit(d, results[i], configs[i])) {
+        d.errors.push_back("visit " + std::to_string(slot.pairs[i].visit + 1) + ": " + *error);
         o.problems.push_back("pair " + pair_name(d.a, d.b) + ", visit " + std::to_string(slot.pairs[i].visit + 1) +
-                             ": " + std::string(*error));
+                             ": " + *error);
       }
     }
     visits_done += slot.pairs.size();
@@ -212,23 +197,8 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 
   // Each ordered pair becomes one run, as `measure` would have written it, and is analysed.
   for (auto& [key, d] : pairs) {
-    Metadata header = run_header(o.platform, options.choice, d.a, d.b, options.command_line);
-    header.set("rounds", std::to_string(plan.spec.rounds_per_visit * plan.spec.visits));
-    header.set("visits", std::to_string(plan.spec.visits));
-    header.set("rounds_per_visit", std::to_string(plan.spec.rounds_per_visit));
-    header.set("warmup", std::to_string(plan.spec.warmup_per_visit));
-    header.set("quantum_ticks", std::to_string(d.quantum_ticks));
-    header.set("flags", std::string(kFlagLegend));
-    d.run.header = std::move(header);
-    d.run.trailer.set("rounds_written", std::to_string(d.run.rounds.size()));
-    if (d.errors.empty()) {
-      d.run.trailer.set("status", std::string(kStatusComplete));
-    } else {
-      std::string all;
-      for (const std::string& e : d.errors) all += (all.empty() ? "" : "; ") + e;
-      d.run.trailer.set("error", all);
-      d.run.trailer.set("status", "aborted");
-    }
+    finish_visits_run(d, o.platform, options.choice, options.command_line, plan.spec.visits,
+                      plan.spec.rounds_per_visit, plan.spec.warmup_per_visit);
     if (d.run.rounds.empty()) {
       o.problems.push_back("pair " + pair_name(d.a, d.b) + ": no round completed; left unmeasured");
       continue;

@@ -132,6 +132,40 @@ Metadata run_header(const PlatformFacts& platform, const ExchangeChoice& choice,
   return header;
 }
 
+std::optional<std::string> append_visit(VisitsRun& d, const ExchangeResult& result, const ExchangeConfig& config) {
+  Run visit = assemble_run(result, config);
+  const std::uint64_t first_seq = d.run.rounds.size();
+  // seq counts on across the visits (at most 1000 visits of 20 M rounds: far below kMaxSeq).
+  for (const Round& r : visit.rounds) d.run.rounds.push_back(Round(first_seq + r.seq, r.t1, r.t2, r.t3, r.t4, r.flags));
+  for (const SideRecord* side : {&result.a, &result.b}) {
+    d.quantum_ticks = std::max<std::uint64_t>(d.quantum_ticks, estimate_quantum(side->quantum_reads).quantum_ticks);
+  }
+  if (auto error = visit.trailer.get("error")) return std::string(*error);
+  return std::nullopt;
+}
+
+void finish_visits_run(VisitsRun& d, const PlatformFacts& platform, const ExchangeChoice& choice,
+                       const std::string& command_line, std::uint64_t visits, std::uint64_t rounds_per_visit,
+                       std::uint64_t warmup) {
+  Metadata header = run_header(platform, choice, d.a, d.b, command_line);
+  header.set("rounds", std::to_string(visits * rounds_per_visit));
+  header.set("visits", std::to_string(visits));
+  header.set("rounds_per_visit", std::to_string(rounds_per_visit));
+  header.set("warmup", std::to_string(warmup));
+  header.set("quantum_ticks", std::to_string(d.quantum_ticks));
+  header.set("flags", std::string(kFlagLegend));
+  d.run.header = std::move(header);
+  d.run.trailer.set("rounds_written", std::to_string(d.run.rounds.size()));
+  if (d.errors.empty()) {
+    d.run.trailer.set("status", std::string(kStatusComplete));
+  } else {
+    std::string all;
+    for (const std::string& e : d.errors) all += (all.empty() ? "" : "; ") + e;
+    d.run.trailer.set("error", all);
+    d.run.trailer.set("status", "aborted");
+  }
+}
+
 int run_measure(const MeasureOptions& options) {
   const ExchangeConfig& config = options.config;
   const CpuAvailability cpus = read_cpu_availability();

@@ -3,7 +3,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "exchange.hpp"
 #include "platform.hpp"
@@ -26,6 +28,28 @@ void require_supported_variants(const ExchangeChoice& choice, const CpuidFacts& 
 /// what is its own (rounds, warm-up, quantum, start time).
 Metadata run_header(const PlatformFacts& platform, const ExchangeChoice& choice, int cpu_a, int cpu_b,
                     const std::string& command_line);
+
+/// One ordered pair measured in several visits (matrix, variants) and kept as one run:
+/// the rounds of every visit, seq counting on across them, the largest quantum either
+/// side saw, and the error of each visit that failed.
+struct VisitsRun {
+  int a = 0;
+  int b = 0;
+  Run run;
+  std::uint64_t quantum_ticks = 1;
+  std::vector<std::string> errors;  // as the caller words them
+};
+
+/// Appends one visit's rounds. \returns the visit's error, if it failed (not recorded:
+/// the caller words it and adds it to `errors`).
+std::optional<std::string> append_visit(VisitsRun& d, const ExchangeResult& result, const ExchangeConfig& config);
+
+/// The header `measure` would write (run_header plus rounds, visits, rounds per visit,
+/// warm-up, quantum, flags legend) and the trailer: rounds written, and status complete,
+/// or aborted with every error.
+void finish_visits_run(VisitsRun& d, const PlatformFacts& platform, const ExchangeChoice& choice,
+                       const std::string& command_line, std::uint64_t visits, std::uint64_t rounds_per_visit,
+                       std::uint64_t warmup);
 
 /// Validates, measures, writes the run and prints the summary to stderr.
 /// \returns the exit code: 0 for a complete run, 3 when the run was cut short (the

@@ -16,7 +16,6 @@
 #include "platform_warnings.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
-#include "quantum.hpp"
 #include "read_cost.hpp"
 #include "run_format.hpp"
 #include "topology.hpp"
@@ -29,15 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-/// What accumulates for one (combination, role) over the passes.
-struct RoleData {
-  int a = 0;
-  int b = 0;
-  Run run;
-  std::uint64_t quantum_ticks = 1;
-  std::vector<std::string> errors;
-};
-
 ExchangeChoice choice_of(const Combination& c) {
   ExchangeChoice choice;
   choice.send = *parse_variant(c.send);
@@ -45,37 +35,9 @@ ExchangeChoice choice_of(const Combination& c) {
   return choice;
 }
 
-/// Appends one visit's rounds to what the role has, seq counting on across visits.
-void append_visit(RoleData& d, const ExchangeResult& result, const ExchangeConfig& config) {
-  Run visit = assemble_run(result, config);
-  const std::uint64_t first_seq = d.run.rounds.size();
-  for (const Round& r : visit.rounds) d.run.rounds.push_back(Round(first_seq + r.seq, r.t1, r.t2, r.t3, r.t4, r.flags));
-  for (const SideRecord* side : {&result.a, &result.b}) {
-    d.quantum_ticks = std::max<std::uint64_t>(d.quantum_ticks, estimate_quantum(side->quantum_reads).quantum_ticks);
-  }
-  if (auto error = visit.trailer.get("error")) d.errors.push_back(std::string(*error));
-}
-
-/// The header `measure` would write, and the trailer with the status.
-void finish_run(RoleData& d, const PlatformFacts& platform, const Combination& c, const VariantsOptions& options,
-                std::uint64_t visits, std::uint64_t rounds_per_visit, std::uint64_t warmup) {
-  Metadata header = run_header(platform, choice_of(c), d.a, d.b, options.command_line);
-  header.set("rounds", std::to_string(visits * rounds_per_visit));
-  header.set("visits", std::to_string(visits));
-  header.set("rounds_per_visit", std::to_string(rounds_per_visit));
-  header.set("warmup", std::to_string(warmup));
-  header.set("quantum_ticks", std::to_string(d.quantum_ticks));
-  header.set("flags", std::string(kFlagLegend));
-  d.run.header = std::move(header);
-  d.run.trailer.set("rounds_written", std::to_string(d.run.rounds.size()));
-  if (d.errors.empty()) {
-    d.run.trailer.set("status", std::string(kStatusComplete));
-  } else {
-    std::string all;
-    for (const std::string& e : d.errors) all += (all.empty() ? "" : "; ") + e;
-    d.run.trailer.set("error", all);
-    d.run.trailer.set("status", "aborted");
-  }
+/// Appends a visit, keeping its error as it is worded.
+void append(VisitsRun& d, const ExchangeResult& result, const ExchangeConfig& config) {
+  if (auto error = append_visit(d, result, config)) d.errors.push_back(*error);
 }
 
 std::string role_name(const Combination& c, int a, int b) {
@@ -109,11 +71,11 @@ ControlSummary run_control(const VariantsOptions& options, int cpu_a, const Plat
   config.warmup = std::min<std::uint64_t>(options.warmup, 200);
   config.timeout = options.timeout;
   const ExchangeResult result = run_exchange(choice_of(plain), config);
-  RoleData d;
+  VisitsRun d;
   d.a = cpu_a;
   d.b = partner;
-  append_visit(d, result, config);
-  finish_run(d, platform, plain, options, 1, options.control_rounds, config.warmup);
+  append(d, result, config);
+  finish_visits_run(d, platform, choice_of(plain), options.command_line, 1, options.control_rounds, config.warmup);
   const std::int64_t q = std::max<std::int64_t>(quantum_ticks, static_cast<std::int64_t>(d.quantum_ticks));
   if (partner == cpu_a || d.run.rounds.empty()) return summarize_control(cpu_a, partner, plain, d.run, q, nullptr);
   const PairAnalysis analysis = analyze_run(d.run, role_name(plain, cpu_a, partner));
@@ -134,13 +96,14 @@ SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Varia
   ExchangeConfig second = first;
   second.warmup = 0;  // the same threads, already warm: the series goes on without a gap
   const std::array<ExchangeResult, 2> results = run_switch_exchange(recv, first, second);
-  std::array<RoleData, 2> halves;
+  std::array<VisitsRun, 2> halves;
   for (std::size_t i = 0; i < 2; ++i) {
     const ExchangeConfig& config = i == 0 ? first : second;
     halves[i].a = cpu_a;
     halves[i].b = cpu_b;
-    append_visit(halves[i], results[i], config);
-    finish_run(halves[i], platform, i == 0 ? s.first : s.second, options, 1, options.switch_rounds, config.warmup);
+    append(halves[i], results[i], config);
+    finish_visits_run(halves[i], platform, choice_of(i == 0 ? s.first : s.second), options.command_line, 1,
+                      options.switch_rounds, config.warmup);
     for (const std::string& e : halves[i].errors) s.problem += (s.problem.empty() ? "" : "; ") + e;
   }
   s.first_run = std::move(halves[0].run);
@@ -230,13 +193,13 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   //    falls on all of them alike instead of on whichever ran then.
   const std::vector<Combination> combinations = options.all ? all_combinations(names) : default_combinations(names);
   const std::uint64_t per_visit = options.rounds / (2 * options.passes);
-  std::vector<std::array<RoleData, 2>> data(combinations.size());
+  std::vector<std::array<VisitsRun, 2>> data(combinations.size());
   for (std::size_t k = 0; k < combinations.size(); ++k) {
     data[k][0].a = cpu_a;
     data[k][0].b = cpu_b;
     data[k][1].a = cpu_b;
     data[k][1].b = cpu_a;
-    for (RoleData& d : data[k]) d.run.rounds.reserve(per_visit * options.passes);
+    for (VisitsRun& d : data[k]) d.run.rounds.reserve(per_visit * options.passes);
   }
   const std::size_t visits_total = combinations.size() * 2 * options.passes;
   Progress progress(visits_total);
@@ -245,14 +208,14 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
     for (std::size_t i = 0; i < combinations.size(); ++i) {
       // Each pass starts one combination later: no combination always follows the same one.
       const std::size_t k = (i + pass) % combinations.size();
-      for (RoleData& d : data[k]) {
+      for (VisitsRun& d : data[k]) {
         ExchangeConfig config;
         config.cpu_a = d.a;
         config.cpu_b = d.b;
         config.rounds = per_visit;
         config.warmup = options.warmup;
         config.timeout = options.timeout;
-        append_visit(d, run_exchange(choice_of(combinations[k]), config), config);
+        append(d, run_exchange(choice_of(combinations[k]), config), config);
         ++visits_done;
         progress.update(visits_done, std::to_string(visits_done) + " of " + std::to_string(visits_total) + " visits",
                         "variants");
@@ -266,8 +229,9 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
     std::vector<const Run*> runs;
     std::vector<const PairAnalysis*> analyses;
     std::vector<std::string> problems;
-    for (RoleData& d : data[k]) {
-      finish_run(d, platform, combinations[k], options, options.passes, per_visit, options.warmup);
+    for (VisitsRun& d : data[k]) {
+      finish_visits_run(d, platform, choice_of(combinations[k]), options.command_line, options.passes, per_visit,
+                        options.warmup);
       for (const std::string& e : d.errors) problems.push_back(role_name(combinations[k], d.a, d.b) + ": " + e);
       if (d.run.rounds.empty()) continue;
       o.analyses.push_back(analyze_run(d.run, role_name(combinations[k], d.a, d.b)));
