@@ -8,6 +8,7 @@
 #include "affinity.hpp"
 #include "errors.hpp"
 #include "hw_requirements.hpp"
+#include "on_thread.hpp"
 #include "read_cost.hpp"
 #include "variant.hpp"
 
@@ -15,23 +16,10 @@ using namespace tscsync;
 
 namespace {
 
-/// Runs `f` on a new thread whose affinity is first set to `mask`; returns what f
-/// returns. An exception from f fails the test.
+/// Runs `f` on a new thread whose affinity is first set to `mask`; returns what f returns.
 template <class F>
 auto on_thread_with_mask(const std::vector<int>& mask, F f) {
-  decltype(f()) result{};
-  std::string error;
-  std::thread t([&] {
-    try {
-      set_this_thread_affinity(mask);
-      result = f();
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  });
-  t.join();
-  if (!error.empty()) FAIL(error);
-  return result;
+  return test::on_new_thread([&] { set_this_thread_affinity(mask); }, f);
 }
 
 bool non_decreasing(const std::vector<std::uint64_t>& v) {

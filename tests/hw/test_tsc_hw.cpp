@@ -8,6 +8,7 @@
 #include "affinity.hpp"
 #include "hw_requirements.hpp"
 #include "msr.hpp"
+#include "on_thread.hpp"
 #include "platform.hpp"
 #include "variant.hpp"
 
@@ -18,19 +19,7 @@ namespace {
 /// Runs `f` on a new thread pinned to `cpu` and returns what it returns.
 template <class F>
 auto on_cpu(int cpu, F f) {
-  decltype(f()) result{};
-  std::string error;
-  std::thread t([&] {
-    try {
-      pin_this_thread(cpu);
-      result = f();
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  });
-  t.join();
-  if (!error.empty()) FAIL(error);
-  return result;
+  return test::on_new_thread([&] { pin_this_thread(cpu); }, f);
 }
 
 }  // namespace
