@@ -292,8 +292,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
     const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
     const Round& front = rounds[chunk_first];
     ChunkExtremes extremes{fwd_ticks(front), rev_ticks(front), rtt_ticks(front), rtt_ticks(front),
-                           x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick),
-                           x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)};
+                           {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick),
+                            x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)}};
     for (std::size_t j = 0; j < chunk_size; ++j) {
       const Round& r = rounds[chunk_first + j];
       const std::int64_t fwd = fwd_ticks(r), rev = rev_ticks(r), rtt = rtt_ticks(r);
@@ -305,10 +305,10 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
       extremes.min_rev = std::min(extremes.min_rev, rev);
       extremes.min_rtt = std::min(extremes.min_rtt, rtt);
       extremes.max_rtt = std::max(extremes.max_rtt, rtt);
-      extremes.min_x1 = std::min(extremes.min_x1, x1);
-      extremes.max_x1 = std::max(extremes.max_x1, x1);
-      extremes.min_x4 = std::min(extremes.min_x4, x4);
-      extremes.max_x4 = std::max(extremes.max_x4, x4);
+      extremes.time.min_x1 = std::min(extremes.time.min_x1, x1);
+      extremes.time.max_x1 = std::max(extremes.time.max_x1, x1);
+      extremes.time.min_x4 = std::min(extremes.time.min_x4, x4);
+      extremes.time.max_x4 = std::max(extremes.time.max_x4, x4);
     }
     const auto fwd_values = std::span(fwd_chunk).first(chunk_size);
     const auto rev_values = std::span(rev_chunk).first(chunk_size);
@@ -317,7 +317,7 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
     p.rev_ticks.record_all(rev_values);
     p.rtt_ticks.record_all(rtt_values);
     classifier.add(chunk_first, fwd_values, rev_values, rtt_values, extremes);
-    block_values.add(chunk_first, chunk_first + chunk_size);
+    block_values.add(chunk_first, chunk_first + chunk_size, extremes.time);
   }
   classifier.finish();
   p.verdict = verdict_of(p);

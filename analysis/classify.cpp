@@ -159,8 +159,8 @@ void RoundClassifier::add(std::size_t first, std::span<const std::int64_t> fwd, 
     for (std::size_t j = 0; j < n; ++j) rank_round(first + j, rtt[j]);
   }
   const EnvelopeFit& fit = p_.fit;
-  const auto x1_lo = static_cast<double>(e.min_x1), x1_hi = static_cast<double>(e.max_x1);
-  const auto x4_lo = static_cast<double>(e.min_x4), x4_hi = static_cast<double>(e.max_x4);
+  const auto x1_lo = static_cast<double>(e.time.min_x1), x1_hi = static_cast<double>(e.time.max_x1);
+  const auto x4_lo = static_cast<double>(e.time.min_x4), x4_hi = static_cast<double>(e.time.max_x4);
   const Interval lo_at_x1 = fit.band.feasible ? band_edge_over(fit.band.bottom_vertices, true, x1_lo, x1_hi)
                                               : line_over(fit.line.offset_ticks, fit.line.drift, x1_lo, x1_hi);
   const Interval hi_at_x1 = fit.band.feasible ? band_edge_over(fit.band.top_vertices, false, x1_lo, x1_hi)

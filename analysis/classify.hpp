@@ -15,6 +15,7 @@
 #include <span>
 
 #include "analyze.hpp"
+#include "blocks.hpp"
 #include "run.hpp"
 
 namespace tscsync {
@@ -25,10 +26,7 @@ struct ChunkExtremes {
   std::int64_t min_rev = 0;
   std::int64_t min_rtt = 0;
   std::int64_t max_rtt = 0;
-  std::int64_t min_x1 = 0;  // t1 and t4 relative to the reference time
-  std::int64_t max_x1 = 0;
-  std::int64_t min_x4 = 0;
-  std::int64_t max_x4 = 0;
+  TimeRange time;  // t1 and t4 relative to the reference time
 };
 
 /// Fills a PairAnalysis's per-round results: fwd_classes, rev_classes, self_inconsistent,
