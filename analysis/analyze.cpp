@@ -296,6 +296,7 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
                             x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)}};
     for (std::size_t j = 0; j < chunk_size; ++j) {
       const Round& r = rounds[chunk_first + j];
+      prefetch_ahead(rounds.data(), chunk_first + j, rounds.size());
       const std::int64_t fwd = fwd_ticks(r), rev = rev_ticks(r), rtt = rtt_ticks(r);
       const std::int64_t x1 = x_of(r.t1, p.t_ref_tick), x4 = x_of(r.t4, p.t_ref_tick);
       fwd_chunk[j] = fwd;

@@ -20,9 +20,10 @@ class FirstPoints {
   explicit FirstPoints(std::size_t capacity) : capacity_(capacity) { heap_.reserve(capacity); }
 
   /// The usual case, a point that does not come before the last one kept, costs one
-  /// comparison here; the heap work is kept out of line so that this inlines.
+  /// comparison here, with the last one kept held aside (not behind the vector's
+  /// pointers); the heap work is kept out of line so that this inlines.
   void offer(const Point& p) {
-    if (heap_.size() == capacity_ && !before_(p, heap_.front())) return;
+    if (full_ && !before_(p, last_kept_)) return;
     insert(p);
   }
 
@@ -31,7 +32,10 @@ class FirstPoints {
     std::sort_heap(heap_.begin(), heap_.end(), before_);
     return heap_;
   }
-  void clear() { heap_.clear(); }
+  void clear() {
+    heap_.clear();
+    full_ = false;
+  }
 
  private:
   [[gnu::noinline]] void insert(const Point& p) {
@@ -43,11 +47,15 @@ class FirstPoints {
       heap_.back() = p;
       std::push_heap(heap_.begin(), heap_.end(), before_);
     }
+    full_ = heap_.size() == capacity_;
+    last_kept_ = heap_.front();
   }
 
   std::size_t capacity_;
   Before before_;
   std::vector<Point> heap_;
+  bool full_ = false;  // heap_ holds capacity_ points
+  Point last_kept_;    // heap_.front()
 };
 
 struct SmallerY {
@@ -216,6 +224,7 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   const std::uint64_t origin = rounds.front().t1;
   std::uint64_t first_tick = origin, last_tick = rounds.front().t4;
   std::int64_t last_x1 = 0, last_x4 = x_of(rounds.front().t4, origin);
+  bool in_time_order = true;  // a local: out's flag would be stored every round
   std::size_t bin = 0;
   std::size_t bin_last = n / bins;  // one past the current bin's last round
   for (std::size_t chunk_first = 0; chunk_first < n; chunk_first += kChunkRounds) {
@@ -223,11 +232,12 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
     Extremes extremes{upper_bound_of(rounds[chunk_first], origin), lower_bound_of(rounds[chunk_first], origin), 0, 0};
     for (std::size_t i = chunk_first; i < chunk_last; ++i) {
       const Round& r = rounds[i];
+      prefetch_ahead(rounds.data(), i, n);
       first_tick = std::min(first_tick, r.t1);
       last_tick = std::max(last_tick, r.t4);
       const Point u = upper_bound_of(r, origin);
       const Point l = lower_bound_of(r, origin);
-      out.in_time_order = out.in_time_order && u.x >= last_x1 && l.x >= last_x4;
+      in_time_order = in_time_order && u.x >= last_x1 && l.x >= last_x4;
       last_x1 = u.x;
       last_x4 = l.x;
       if (u.y < extremes.lowest_upper.y) {
@@ -243,7 +253,7 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
       low.offer(l);
       if (i + 1 == bin_last) {  // the bin is complete: its k-th bounds
         finish_bin(up, low, ks, [&](std::size_t j, const Point& upper, const Point& lower) {
-          if (!out.in_time_order) return;  // the hulls are made again from sorted points
+          if (!in_time_order) return;  // the hulls are made again from sorted points
           kth_upper[j].add(upper);
           kth_lower[j].add(lower);
         });
@@ -251,9 +261,10 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
         bin_last = (bin + 1) * n / bins;
       }
     }
-    if (out.in_time_order) hulls.add_chunk(rounds.subspan(chunk_first, chunk_last - chunk_first), extremes, origin);
+    if (in_time_order) hulls.add_chunk(rounds.subspan(chunk_first, chunk_last - chunk_first), extremes, origin);
   }
-  if (out.in_time_order) hulls.finish(origin);
+  out.in_time_order = in_time_order;
+  if (in_time_order) hulls.finish(origin);
   out.first_tick = first_tick;
   out.last_tick = last_tick;
   out.t_ref_tick = first_tick + (last_tick - first_tick) / 2;
