@@ -291,7 +291,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   for (std::size_t chunk_first = 0; chunk_first < rounds.size(); chunk_first += kClassChunk) {
     const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
     const Round& front = rounds[chunk_first];
-    ChunkExtremes extremes{fwd_ticks(front), rev_ticks(front), rtt_ticks(front), rtt_ticks(front),
+    ChunkExtremes extremes{fwd_ticks(front), fwd_ticks(front), rev_ticks(front), rev_ticks(front),
+                           rtt_ticks(front), rtt_ticks(front),
                            {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick),
                             x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)}};
     for (std::size_t j = 0; j < chunk_size; ++j) {
@@ -303,7 +304,9 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
       rev_chunk[j] = rev;
       rtt_chunk[j] = rtt;
       extremes.min_fwd = std::min(extremes.min_fwd, fwd);
+      extremes.max_fwd = std::max(extremes.max_fwd, fwd);
       extremes.min_rev = std::min(extremes.min_rev, rev);
+      extremes.max_rev = std::max(extremes.max_rev, rev);
       extremes.min_rtt = std::min(extremes.min_rtt, rtt);
       extremes.max_rtt = std::max(extremes.max_rtt, rtt);
       extremes.time.min_x1 = std::min(extremes.time.min_x1, x1);
@@ -314,9 +317,9 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
     const auto fwd_values = std::span(fwd_chunk).first(chunk_size);
     const auto rev_values = std::span(rev_chunk).first(chunk_size);
     const auto rtt_values = std::span(rtt_chunk).first(chunk_size);
-    p.fwd_ticks.record_all(fwd_values);
-    p.rev_ticks.record_all(rev_values);
-    p.rtt_ticks.record_all(rtt_values);
+    p.fwd_ticks.record_all(fwd_values, extremes.min_fwd, extremes.max_fwd);
+    p.rev_ticks.record_all(rev_values, extremes.min_rev, extremes.max_rev);
+    p.rtt_ticks.record_all(rtt_values, extremes.min_rtt, extremes.max_rtt);
     classifier.add(chunk_first, fwd_values, rev_values, rtt_values, extremes);
     block_values.add(chunk_first, chunk_first + chunk_size, extremes.time);
   }

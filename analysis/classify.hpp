@@ -23,7 +23,9 @@ namespace tscsync {
 /// The extremes of a chunk of rounds, which tell which tests its rounds can need.
 struct ChunkExtremes {
   std::int64_t min_fwd = 0;  // one-way latencies
+  std::int64_t max_fwd = 0;
   std::int64_t min_rev = 0;
+  std::int64_t max_rev = 0;
   std::int64_t min_rtt = 0;
   std::int64_t max_rtt = 0;
   TimeRange time;  // t1 and t4 relative to the reference time

@@ -71,21 +71,25 @@ std::uint64_t LogLinearHistogram::value_at_rank(std::uint64_t rank) const {
 
 void SignedHistogram::record_all(std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  constexpr std::int64_t kFast = std::int64_t{1} << 52;  // |v| below: no overflow, 64-bit sums
-  constexpr std::size_t kFastChunk = 2048;                 // 2048 * 2^52 = 2^63: the sum fits
-  // The extremes and the sum in one loop. The sum wraps modulo 2^64 (unsigned, so
-  // without overflow), which is exact whenever the fast path below applies.
   std::int64_t lo = values[0], hi = values[0];
-  std::uint64_t sum_bits = 0;
   for (const std::int64_t v : values) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
-    sum_bits += static_cast<std::uint64_t>(v);
   }
+  record_all(values, lo, hi);
+}
+
+void SignedHistogram::record_all(std::span<const std::int64_t> values, std::int64_t lo, std::int64_t hi) {
+  if (values.empty()) return;
+  constexpr std::int64_t kFast = std::int64_t{1} << 52;  // |v| below: no overflow, 64-bit sums
+  constexpr std::size_t kFastChunk = 2048;                 // 2048 * 2^52 = 2^63: the sum fits
   if (lo <= -kFast || hi >= kFast || values.size() > kFastChunk) {
     for (const std::int64_t v : values) record(v);
     return;
   }
+  // Unsigned, so that the loop vectorizes without overflow questions; exact here.
+  std::uint64_t sum_bits = 0;
+  for (const std::int64_t v : values) sum_bits += static_cast<std::uint64_t>(v);
   auto add = [](LogLinearHistogram& h, std::uint64_t samples, std::uint64_t low, std::uint64_t high) {
     if (samples == 0) return;
     h.total_ += samples;
@@ -96,11 +100,22 @@ void SignedHistogram::record_all(std::span<const std::int64_t> values) {
   // could alias the halves' totals and extremes, but not these.
   std::uint64_t* const non_negative_counts = halves_[kNonNegative].counts_.data();
   std::uint64_t* const negative_counts = halves_[kNegative].counts_.data();
+  // Magnitudes below kSubBucketCount are their own counts index (bucket 0 steps by 1):
+  // a batch that lies within them needs no index arithmetic.
+  constexpr auto kExact = static_cast<std::int64_t>(LogLinearHistogram::kSubBucketCount);
   if (lo >= 0) {  // one half only, its extremes known: the usual chunk of rtt or rev
-    for (const std::int64_t v : values) ++non_negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(v))];
+    if (hi < kExact) {
+      for (const std::int64_t v : values) ++non_negative_counts[static_cast<std::size_t>(v)];
+    } else {
+      for (const std::int64_t v : values) ++non_negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(v))];
+    }
     add(halves_[kNonNegative], values.size(), static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi));
   } else if (hi < 0) {
-    for (const std::int64_t v : values) ++negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(-v))];
+    if (lo > -kExact) {
+      for (const std::int64_t v : values) ++negative_counts[static_cast<std::size_t>(-v)];
+    } else {
+      for (const std::int64_t v : values) ++negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(-v))];
+    }
     add(halves_[kNegative], values.size(), static_cast<std::uint64_t>(-hi), static_cast<std::uint64_t>(-lo));
   } else {
     // Both halves: per half, samples and extremes of the magnitudes (the negatives'
