@@ -169,15 +169,6 @@ void RoundClassifier::add(std::size_t first, std::span<const std::int64_t> fwd, 
                                               : line_over(fit.line.offset_ticks, fit.line.drift, x4_lo, x4_hi);
   const Interval hi_at_x4 = fit.band.feasible ? band_edge_over(fit.band.top_vertices, false, x4_lo, x4_hi)
                                               : line_over(fit.line.offset_ticks, fit.line.drift, x4_lo, x4_hi);
-  // A violation needs a forward top below lo_at, a reverse bottom above hi_at, or an rtt
-  // below -2q: when the chunk's extremes rule all three out, only the classes and the
-  // floors are left to count. Otherwise every round of the chunk takes the full tests.
-  const bool no_violation = static_cast<double>(e.min_fwd + q_) >= lo_at_x1.hi &&
-                            static_cast<double>(-e.min_rev - q_) <= hi_at_x4.lo && e.min_rtt >= -2 * q_;
-  if (!no_violation) {
-    for (std::size_t j = 0; j < n; ++j) classify_round(first + j, fwd[j], rev[j], rtt[j]);
-    return;
-  }
   const LineEstimate& robust = p_.free_fit.line;
   const Interval robust_x1 = line_over(robust.offset_ticks, robust.drift, x1_lo, x1_hi);
   const Interval robust_x4 = line_over(robust.offset_ticks, robust.drift, x4_lo, x4_hi);
@@ -189,6 +180,12 @@ void RoundClassifier::add(std::size_t first, std::span<const std::int64_t> fwd, 
   for (std::size_t j = 0; j < n; ++j) {
     const double top = static_cast<double>(fwd[j] + q_);
     const double bottom = static_cast<double>(-rev[j] - q_);
+    // A violation needs a forward top below lo_at, a reverse bottom above hi_at, or an
+    // rtt below -2q: a round that the intervals do not rule out takes every full test.
+    if (!(top >= lo_at_x1.hi) || !(bottom <= hi_at_x4.lo) || rtt[j] < -2 * q_) [[unlikely]] {
+      classify_round(first + j, fwd[j], rev[j], rtt[j]);
+      continue;
+    }
     // Each test counts its settled cases without a branch; a value inside the interval
     // (rare: at the band's edge or on the floor) takes the full test.
     const bool fwd_negative = fwd[j] < 0;

@@ -2,12 +2,12 @@
 // its one-way latencies, violations with their evidence, the bounds the robust envelope set
 // aside, rounds impossible for any offset, and the longest rounds.
 //
-// A chunk of rounds at a time, with the chunk's extremes: they settle most tests for every
-// round of the chunk at once (no forward bound low enough for a violation, no rtt long
-// enough for the list), and narrow the band's edges and the floors over the chunk's time
-// range to an interval, so that one comparison settles a round unless its value falls
-// inside it. Only then is the round tested on its own, with the same arithmetic as
-// without the chunks: the results are exactly those of testing every round.
+// A chunk of rounds at a time, with the chunk's extremes: they skip the longest-rounds
+// list for whole chunks (no rtt long enough to enter it), and narrow the band's edges and
+// the floors over the chunk's time range to intervals, so that one comparison per test
+// settles a round (not a violation, explained, below the floor, ...) unless its value
+// falls inside the interval. Only then is the round tested on its own, with the same
+// arithmetic as without the chunks: the results are exactly those of testing every round.
 #pragma once
 
 #include <cstddef>
@@ -20,7 +20,8 @@
 
 namespace tscsync {
 
-/// The extremes of a chunk of rounds, which tell which tests its rounds can need.
+/// The extremes of a chunk of rounds: its latencies' (the histograms take them too) and
+/// its time range, which tell which tests its rounds can need.
 struct ChunkExtremes {
   std::int64_t min_fwd = 0;  // one-way latencies
   std::int64_t max_fwd = 0;
