@@ -8,6 +8,7 @@
 #include <span>
 
 #include "bounds.hpp"
+#include "classify.hpp"
 #include "errors.hpp"
 #include "format.hpp"
 #include "quantum.hpp"
@@ -26,8 +27,6 @@ constexpr std::size_t kMaxBins = 16384;
 /// k = 1 is every round (the exact hard band); larger k keep the k-th order statistic per
 /// bin, so up to k - 1 too-small values per bin cannot cut into the envelope.
 constexpr std::array<std::uint64_t, 7> kSweep = {1, 2, 4, 8, 16, 32, 64};
-/// Rounds either side of a worst case kept as evidence.
-constexpr std::size_t kEvidenceRounds = 3;
 /// Rounds per chunk of the classification pass (three arrays of this many latencies).
 constexpr std::size_t kClassChunk = 512;
 /// Rounds read for the quantum when the metadata does not give it.
@@ -60,18 +59,6 @@ std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
   const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
   if (ec != std::errc{} || ptr != v->data() + v->size()) return std::nullopt;
   return out;
-}
-
-Evidence make_evidence(std::span<const Round> rounds, std::size_t i, std::int64_t value, double beyond) {
-  Evidence e;
-  e.seq = rounds[i].seq;
-  e.value_ticks = value;
-  e.beyond_band_ticks = beyond;
-  e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
-  const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
-  const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
-  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first), rounds.begin() + static_cast<std::ptrdiff_t>(last));
-  return e;
 }
 
 std::string verdict_of(const PairAnalysis& p) {
@@ -291,108 +278,52 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   p.fit = p.free_fit;
   if (p.zero_drift) p.fit.line = fit_zero_drift(upper_set(chosen), lower_set(chosen), q).line;
 
-  // Classes: a one-way latency below every offset the band allows at its time is a
-  // causality violation whatever its sign (with b's counter far ahead, an early t2 can
-  // still give a positive fwd); otherwise a non-negative one is normal and a negative
-  // one is explained by every offset in the band, or by some (marginal).
-  const EnvelopeFit& fit = p.fit;
-  auto lo_at = [&](double x) { return fit.band.feasible ? fit.band.offset_lo_at(x) : fit.line.at(x); };
-  auto hi_at = [&](double x) { return fit.band.feasible ? fit.band.offset_hi_at(x) : fit.line.at(x); };
-  // A one-corner test first: lo_at(x) is the lowest bottom-corner line at x, so it is at
-  // most any one bottom corner's line there (and hi_at(x) at least any top corner's):
-  // only a round below that line needs the full evaluation.
-  const auto [bottom_drift, bottom_offset] =
-      fit.band.feasible ? fit.band.bottom_vertices.front() : std::pair{fit.line.drift, fit.line.offset_ticks};
-  const auto [top_drift, top_offset] =
-      fit.band.feasible ? fit.band.top_vertices.front() : std::pair{fit.line.drift, fit.line.offset_ticks};
-  // What the robust envelope set aside: bounds beyond the chosen free fit's supporting
-  // lines by more than the quantum (for k = 1 there are none).
-  const LineEstimate& robust = p.free_fit.line;
-  // A min-heap on rtt of the longest rounds so far: its top is the shortest kept.
-  auto longer = [](const std::pair<std::uint64_t, std::int64_t>& x, const std::pair<std::uint64_t, std::int64_t>& y) {
-    return x.second > y.second;
-  };
-  std::vector<std::pair<std::uint64_t, std::int64_t>>& longest = p.longest_rounds;
-  double worst_fwd = 0, worst_rev = 0;
-  std::int64_t worst_rtt = -2 * q;
   // A chunk at a time: its latencies into small arrays (cache-resident) that the
-  // histograms take in one batch each, then the classes round by round, then the
-  // statistical view's block values from the same rounds while they are in cache.
-  // The statistical view: per-block estimates, least squares, and the runs test, which
-  // finds an offset that stepped during the run (then each segment is analysed alone).
+  // histograms take in one batch each, then the per-round tests, which the chunk's
+  // extremes mostly settle at once (classify.hpp), then the statistical view's block
+  // values from the same rounds while they are in cache. The statistical view:
+  // per-block estimates, least squares, and the runs test, which finds an offset that
+  // stepped during the run (then each segment is analysed alone).
+  RoundClassifier classifier(p, rounds);
   BlockEstimator block_values(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks,
                               bounds.in_time_order ? TimeOrder::known : TimeOrder::check);
   std::array<std::int64_t, kClassChunk> fwd_chunk{}, rev_chunk{}, rtt_chunk{};
   for (std::size_t chunk_first = 0; chunk_first < rounds.size(); chunk_first += kClassChunk) {
     const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
+    const Round& front = rounds[chunk_first];
+    ChunkExtremes extremes{fwd_ticks(front), fwd_ticks(front), rev_ticks(front), rev_ticks(front),
+                           rtt_ticks(front), rtt_ticks(front),
+                           {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick),
+                            x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)}};
     for (std::size_t j = 0; j < chunk_size; ++j) {
       const Round& r = rounds[chunk_first + j];
-      fwd_chunk[j] = fwd_ticks(r);
-      rev_chunk[j] = rev_ticks(r);
-      rtt_chunk[j] = rtt_ticks(r);
+      prefetch_ahead(rounds.data(), chunk_first + j, rounds.size());
+      const std::int64_t fwd = fwd_ticks(r), rev = rev_ticks(r), rtt = rtt_ticks(r);
+      const std::int64_t x1 = x_of(r.t1, p.t_ref_tick), x4 = x_of(r.t4, p.t_ref_tick);
+      fwd_chunk[j] = fwd;
+      rev_chunk[j] = rev;
+      rtt_chunk[j] = rtt;
+      extremes.min_fwd = std::min(extremes.min_fwd, fwd);
+      extremes.max_fwd = std::max(extremes.max_fwd, fwd);
+      extremes.min_rev = std::min(extremes.min_rev, rev);
+      extremes.max_rev = std::max(extremes.max_rev, rev);
+      extremes.min_rtt = std::min(extremes.min_rtt, rtt);
+      extremes.max_rtt = std::max(extremes.max_rtt, rtt);
+      extremes.time.min_x1 = std::min(extremes.time.min_x1, x1);
+      extremes.time.max_x1 = std::max(extremes.time.max_x1, x1);
+      extremes.time.min_x4 = std::min(extremes.time.min_x4, x4);
+      extremes.time.max_x4 = std::max(extremes.time.max_x4, x4);
     }
-    p.fwd_ticks.record_all(std::span(fwd_chunk).first(chunk_size));
-    p.rev_ticks.record_all(std::span(rev_chunk).first(chunk_size));
-    p.rtt_ticks.record_all(std::span(rtt_chunk).first(chunk_size));
-    for (std::size_t j = 0; j < chunk_size; ++j) {
-      const std::size_t i = chunk_first + j;
-      const Round& r = rounds[i];
-      const std::int64_t fwd = fwd_chunk[j], rev = rev_chunk[j], rtt = rtt_chunk[j];
-      if (longest.size() < kLongestRounds) {
-        longest.emplace_back(r.seq, rtt);
-        std::push_heap(longest.begin(), longest.end(), longer);
-      } else if (rtt > longest.front().second) {
-        std::pop_heap(longest.begin(), longest.end(), longer);
-        longest.back() = {r.seq, rtt};
-        std::push_heap(longest.begin(), longest.end(), longer);
-      }
-      const double top = static_cast<double>(fwd + q);  // theta(t1) <= fwd + q
-      const auto x1 = static_cast<double>(x_of(r.t1, p.t_ref_tick));
-      if (top < bottom_offset + bottom_drift * x1 && top < lo_at(x1)) {
-        ++p.fwd_classes.causality_violation;
-        p.fwd_violation_seqs.push_back(r.seq);
-        const double beyond = lo_at(x1) - top;
-        if (beyond > worst_fwd) {
-          worst_fwd = beyond;
-          p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
-        }
-      } else if (fwd >= 0) {
-        ++p.fwd_classes.normal;
-      } else if (top >= hi_at(x1)) {
-        ++p.fwd_classes.offset_explained;
-      } else {
-        ++p.fwd_classes.marginal;
-      }
-      const double bottom = static_cast<double>(-rev - q);  // theta(t4) >= -rev - q
-      const auto x4 = static_cast<double>(x_of(r.t4, p.t_ref_tick));
-      if (bottom > top_offset + top_drift * x4 && bottom > hi_at(x4)) {
-        ++p.rev_classes.causality_violation;
-        p.rev_violation_seqs.push_back(r.seq);
-        const double beyond = bottom - hi_at(x4);
-        if (beyond > worst_rev) {
-          worst_rev = beyond;
-          p.worst_rev = make_evidence(rounds, i, rev, beyond);
-        }
-      } else if (rev >= 0) {
-        ++p.rev_classes.normal;
-      } else if (bottom <= lo_at(x4)) {
-        ++p.rev_classes.offset_explained;
-      } else {
-        ++p.rev_classes.marginal;
-      }
-      p.below_floor_fwd += top < robust.at(x1) + robust.margin_ticks;
-      p.below_floor_rev += bottom > robust.at(x4) - robust.margin_ticks;
-      if (rtt < -2 * q) {
-        ++p.self_inconsistent;
-        if (rtt < worst_rtt) {
-          worst_rtt = rtt;
-          p.worst_rtt = make_evidence(rounds, i, rtt, static_cast<double>(-2 * q - rtt));
-        }
-      }
-    }
-    block_values.add(chunk_first, chunk_first + chunk_size);
+    const auto fwd_values = std::span(fwd_chunk).first(chunk_size);
+    const auto rev_values = std::span(rev_chunk).first(chunk_size);
+    const auto rtt_values = std::span(rtt_chunk).first(chunk_size);
+    p.fwd_ticks.record_all(fwd_values, extremes.min_fwd, extremes.max_fwd);
+    p.rev_ticks.record_all(rev_values, extremes.min_rev, extremes.max_rev);
+    p.rtt_ticks.record_all(rtt_values, extremes.min_rtt, extremes.max_rtt);
+    classifier.add(chunk_first, fwd_values, rev_values, rtt_values, extremes);
+    block_values.add(chunk_first, chunk_first + chunk_size, extremes.time);
   }
-  std::sort_heap(longest.begin(), longest.end(), longer);  // longest first
+  classifier.finish();
   p.verdict = verdict_of(p);
 
   p.blocks = block_values.finish();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 
 #include <Eigen/Dense>
 
@@ -59,14 +60,50 @@ Eigen::Index idx(std::size_t i) { return static_cast<Eigen::Index>(i); }
 double as_double(std::size_t n) { return static_cast<double>(n); }
 double x_of(std::uint64_t tick, std::uint64_t t_ref) { return static_cast<double>(diff_ticks(tick, t_ref)); }
 
-/// Forward and reverse bounds of one round, minus `shift` (an integer near the offset, so
-/// that doubles keep every fraction of a tick) and minus the drift line through `tau`.
+/// A bound (forward U or reverse L, raw ticks) at time x, minus `shift` (an integer near
+/// the offset, so that doubles keep every fraction of a tick) and minus the drift line
+/// through `tau`. Computed so, it is monotone in the bound (each rounding is), and in x
+/// (non-increasing for drift >= 0, non-decreasing otherwise).
+double drift_free_bound(std::int64_t bound, double x, std::int64_t shift, double drift, double tau) {
+  return static_cast<double>(bound - shift) - drift * (x - tau);
+}
+
+/// Forward and reverse bounds of one round, drift-free.
 struct Bounds {
   double upper, lower;
 };
 Bounds drift_free(const Round& r, std::uint64_t t_ref, std::int64_t shift, double drift, double tau) {
-  return {static_cast<double>(fwd_ticks(r) - shift) - drift * (x_of(r.t1, t_ref) - tau),
-          static_cast<double>(-rev_ticks(r) - shift) - drift * (x_of(r.t4, t_ref) - tau)};
+  return {drift_free_bound(fwd_ticks(r), x_of(r.t1, t_ref), shift, drift, tau),
+          drift_free_bound(-rev_ticks(r), x_of(r.t4, t_ref), shift, drift, tau)};
+}
+
+/// Room kept between a cut's drift-free bound and the threshold: far more than rounding,
+/// in case a build fuses the multiply-add in one place and not the other.
+double cut_room(double threshold) { return 1e-6 + 1e-9 * std::fabs(threshold); }
+
+/// The smallest whole `bound` at which drift_free_bound, at the time that makes it
+/// lowest (x_low), is at least `threshold` (plus room): a bound from it up, at any time
+/// of the range, does not come before the threshold. nullopt when none is found near.
+std::optional<std::int64_t> cut_from_below(double threshold, double x_low, std::int64_t shift, double drift, double tau) {
+  const double guess = std::ceil(threshold + drift * (x_low - tau)) + static_cast<double>(shift);
+  if (!(std::fabs(guess) < 0x1p52)) return std::nullopt;  // also NaN
+  for (auto cut = static_cast<std::int64_t>(guess) - 1, end = cut + 4; cut < end; ++cut) {
+    if (drift_free_bound(cut, x_low, shift, drift, tau) >= threshold + cut_room(threshold)) return cut;
+  }
+  return std::nullopt;
+}
+
+/// The largest whole `bound` at which drift_free_bound, at the time that makes it
+/// highest (x_high), is at most `threshold` (minus room): a bound from it down does not
+/// come before the threshold of a k-th largest.
+std::optional<std::int64_t> cut_from_above(double threshold, double x_high, std::int64_t shift, double drift,
+                                           double tau) {
+  const double guess = std::floor(threshold + drift * (x_high - tau)) + static_cast<double>(shift);
+  if (!(std::fabs(guess) < 0x1p52)) return std::nullopt;
+  for (auto cut = static_cast<std::int64_t>(guess) + 1, end = cut - 4; cut > end; --cut) {
+    if (drift_free_bound(cut, x_high, shift, drift, tau) <= threshold - cut_room(threshold)) return cut;
+  }
+  return std::nullopt;
 }
 
 RunsTest runs_test(const Vector& residuals, double zero) {
@@ -255,6 +292,47 @@ void BlockEstimator::add(std::size_t first, std::size_t last) {
     largest_.offer(v.lower);
   }
   if (last == rounds_.size() && per_block_.size() < n_blocks_) close_block();
+}
+
+void BlockEstimator::add(std::size_t first, std::size_t last, const TimeRange& range) {
+  if (!reason_.empty()) return;
+  while (first < last) {
+    if (first == current_.last_round) {
+      close_block();
+      open_block(per_block_.size());
+    }
+    const std::size_t end = std::min(last, current_.last_round);
+    offer(first, end, &range);
+    first = end;
+  }
+  if (last == rounds_.size() && per_block_.size() < n_blocks_) close_block();
+}
+
+void BlockEstimator::offer(std::size_t first, std::size_t last, const TimeRange* range) {
+  const double tau = current_.tau_ticks;
+  // The times at which a bound's drift-free value is lowest (U) and highest (L).
+  std::optional<std::int64_t> upper_cut, lower_cut;
+  if (range != nullptr && smallest_.has_threshold()) {
+    const auto x_low = static_cast<double>(drift_ >= 0 ? range->max_x1 : range->min_x1);
+    upper_cut = cut_from_below(smallest_.threshold(), x_low, shift_, drift_, tau);
+  }
+  if (range != nullptr && largest_.has_threshold()) {
+    const auto x_high = static_cast<double>(drift_ >= 0 ? range->min_x4 : range->max_x4);
+    lower_cut = cut_from_above(largest_.threshold(), x_high, shift_, drift_, tau);
+  }
+  const std::int64_t below = upper_cut.value_or(std::numeric_limits<std::int64_t>::max());
+  const std::int64_t above = lower_cut.value_or(std::numeric_limits<std::int64_t>::min());
+  const bool all_upper = !upper_cut, all_lower = !lower_cut;
+  for (std::size_t i = first; i < last; ++i) {
+    const Round& r = rounds_[i];
+    const std::int64_t upper = fwd_ticks(r), lower = -rev_ticks(r);
+    if (all_upper || upper < below) [[unlikely]] {
+      smallest_.offer(drift_free_bound(upper, x_of(r.t1, t_ref_tick_), shift_, drift_, tau));
+    }
+    if (all_lower || lower > above) [[unlikely]] {
+      largest_.offer(drift_free_bound(lower, x_of(r.t4, t_ref_tick_), shift_, drift_, tau));
+    }
+  }
 }
 
 BlockFit fit_blocks(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks, double drift,

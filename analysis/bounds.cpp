@@ -20,9 +20,10 @@ class FirstPoints {
   explicit FirstPoints(std::size_t capacity) : capacity_(capacity) { heap_.reserve(capacity); }
 
   /// The usual case, a point that does not come before the last one kept, costs one
-  /// comparison here; the heap work is kept out of line so that this inlines.
+  /// comparison here, with the last one kept held aside (not behind the vector's
+  /// pointers); the heap work is kept out of line so that this inlines.
   void offer(const Point& p) {
-    if (heap_.size() == capacity_ && !before_(p, heap_.front())) return;
+    if (full_ && !before_(p, last_kept_)) return;
     insert(p);
   }
 
@@ -31,7 +32,10 @@ class FirstPoints {
     std::sort_heap(heap_.begin(), heap_.end(), before_);
     return heap_;
   }
-  void clear() { heap_.clear(); }
+  void clear() {
+    heap_.clear();
+    full_ = false;
+  }
 
  private:
   [[gnu::noinline]] void insert(const Point& p) {
@@ -43,11 +47,15 @@ class FirstPoints {
       heap_.back() = p;
       std::push_heap(heap_.begin(), heap_.end(), before_);
     }
+    full_ = heap_.size() == capacity_;
+    last_kept_ = heap_.front();
   }
 
   std::size_t capacity_;
   Before before_;
   std::vector<Point> heap_;
+  bool full_ = false;  // heap_ holds capacity_ points
+  Point last_kept_;    // heap_.front()
 };
 
 struct SmallerY {
@@ -60,22 +68,31 @@ struct LargerY {
 /// Rounds per chunk of the hull filter.
 constexpr std::size_t kChunkRounds = 512;
 
-/// The lowest forward bound and the highest reverse bound of a chunk of rounds.
+/// The lowest forward bound and the highest reverse bound of a chunk of rounds, and
+/// where in the chunk they are (the first of equal ones).
 struct Extremes {
   Point lowest_upper;
   Point highest_lower;
+  std::size_t lowest_upper_at = 0;
+  std::size_t highest_lower_at = 0;
 };
 
 /// The k = 1 hulls of rounds in time order, fed a chunk at a time, one chunk behind.
 ///
 /// Most rounds cannot be hull vertices, and testing them is cheap when the test nearly
 /// always gives the same answer: a chunk's rounds go to the hull chains (whose pop-or-keep
-/// decisions are unpredictable branches) only if they lie on or below the lower hull of
-/// the lowest forward bounds of the chunk and its two neighbours (for U; on or above the
-/// upper hull of the highest reverse bounds for L). This is exact: those extremes are
-/// some of the points, so the hull of all points lies on or below their hull wherever
-/// theirs is defined, and a point strictly above it is strictly above the hull of all,
-/// so not a vertex of it. Points outside the x-range of the three are kept.
+/// decisions are unpredictable branches) only if they lie strictly below the lower hull of
+/// the lowest forward bounds of the chunk and its two neighbours (for U; strictly above
+/// the upper hull of the highest reverse bounds for L), and the chunk's own extreme goes
+/// too. This is exact. Those extremes are some of the points, so the hull of all points
+/// lies on or below their hull H wherever H is defined. A point strictly above H is
+/// strictly above the hull of all, so not a vertex of it. A point on H is either one of
+/// H's vertices, which each go to the chain from their own chunk (a point equal to one
+/// adds nothing), or lies inside an edge of H: if it were on the hull of all, that hull,
+/// convex and below H at the edge's ends, would follow the edge, and the point would be a
+/// collinear middle point, which the chain drops. Points outside the x-range of the three
+/// are kept. With a quantum many rounds share the chunk's lowest bound, and they lie on
+/// H: keeping only those strictly beyond spares the chains most of them.
 class HullFilter {
  public:
   LowerHullChain upper;  // the lower hull of U
@@ -95,31 +112,46 @@ class HullFilter {
   }
 
  private:
+  /// The hull of a chunk's extremes and its neighbours', for the test of one side.
+  struct Envelope {
+    std::vector<Point> hull;  // at most three vertices, distinct x ascending
+    std::int64_t beyond_y = 0;  // the highest vertex y (U), lowest (L): a point in the
+                                // x-range this far out or farther is on or beyond
+  };
+
   void filter(std::span<const Round> chunk, const std::optional<Extremes>& before, const Extremes* self,
               const Extremes* after, std::uint64_t origin) {
-    LowerHullChain low_envelope;
-    UpperHullChain high_envelope;
+    LowerHullChain low_chain;
+    UpperHullChain high_chain;
     for (const Extremes* e : {before ? &*before : nullptr, self, after}) {
       if (e == nullptr) continue;
-      low_envelope.add(e->lowest_upper);
-      high_envelope.add(e->highest_lower);
+      low_chain.add(e->lowest_upper);
+      high_chain.add(e->highest_lower);
     }
-    const std::vector<Point>& lu = low_envelope.vertices();
-    const std::vector<Point>& hl = high_envelope.vertices();
-    for (const Round& r : chunk) {
+    Envelope low{low_chain.take(), 0}, high{high_chain.take(), 0};
+    if (!low.hull.empty()) low.beyond_y = std::max_element(low.hull.begin(), low.hull.end(), by_y)->y;
+    if (!high.hull.empty()) high.beyond_y = std::min_element(high.hull.begin(), high.hull.end(), by_y)->y;
+    for (std::size_t j = 0; j < chunk.size(); ++j) {
+      const Round& r = chunk[j];
       const Point u = upper_bound_of(r, origin);
-      if (!strictly_beyond(lu, u, +1)) upper.add(u);
+      if (j == self->lowest_upper_at || !on_or_beyond(low, u, +1)) upper.add(u);
       const Point l = lower_bound_of(r, origin);
-      if (!strictly_beyond(hl, l, -1)) lower.add(l);
+      if (j == self->highest_lower_at || !on_or_beyond(high, l, -1)) lower.add(l);
     }
   }
 
-  /// Whether p lies strictly above (side +1) or below (side -1) the chain `hull` (at most
-  /// three vertices, distinct x ascending); false outside its x-range.
-  static bool strictly_beyond(const std::vector<Point>& hull, const Point& p, int side) {
+  static bool by_y(const Point& p, const Point& q) { return p.y < q.y; }
+
+  /// Whether p lies on or above (side +1) or on or below (side -1) the envelope; false
+  /// outside its x-range, or when it has fewer than two vertices.
+  static bool on_or_beyond(const Envelope& e, const Point& p, int side) {
+    const std::vector<Point>& hull = e.hull;
     if (hull.size() < 2 || p.x < hull.front().x || p.x > hull.back().x) return false;
+    // Between its ends the hull lies between its lowest and highest vertex: the usual
+    // case needs no orientation test.
+    if (side > 0 ? p.y >= e.beyond_y : p.y <= e.beyond_y) return true;
     const std::size_t i = hull.size() == 3 && p.x > hull[1].x ? 1 : 0;
-    return hull_detail::turn(hull[i], hull[i + 1], p) * side > 0;
+    return hull_detail::turn(hull[i], hull[i + 1], p) * side >= 0;
   }
 
   std::span<const Round> pending_;  // the chunk waiting for its right neighbour
@@ -192,28 +224,36 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   const std::uint64_t origin = rounds.front().t1;
   std::uint64_t first_tick = origin, last_tick = rounds.front().t4;
   std::int64_t last_x1 = 0, last_x4 = x_of(rounds.front().t4, origin);
+  bool in_time_order = true;  // a local: out's flag would be stored every round
   std::size_t bin = 0;
   std::size_t bin_last = n / bins;  // one past the current bin's last round
   for (std::size_t chunk_first = 0; chunk_first < n; chunk_first += kChunkRounds) {
     const std::size_t chunk_last = std::min(n, chunk_first + kChunkRounds);
-    Extremes extremes{upper_bound_of(rounds[chunk_first], origin), lower_bound_of(rounds[chunk_first], origin)};
+    Extremes extremes{upper_bound_of(rounds[chunk_first], origin), lower_bound_of(rounds[chunk_first], origin), 0, 0};
     for (std::size_t i = chunk_first; i < chunk_last; ++i) {
       const Round& r = rounds[i];
+      prefetch_ahead(rounds.data(), i, n);
       first_tick = std::min(first_tick, r.t1);
       last_tick = std::max(last_tick, r.t4);
       const Point u = upper_bound_of(r, origin);
       const Point l = lower_bound_of(r, origin);
-      out.in_time_order = out.in_time_order && u.x >= last_x1 && l.x >= last_x4;
+      in_time_order = in_time_order && u.x >= last_x1 && l.x >= last_x4;
       last_x1 = u.x;
       last_x4 = l.x;
-      if (u.y < extremes.lowest_upper.y) extremes.lowest_upper = u;
-      if (l.y > extremes.highest_lower.y) extremes.highest_lower = l;
+      if (u.y < extremes.lowest_upper.y) {
+        extremes.lowest_upper = u;
+        extremes.lowest_upper_at = i - chunk_first;
+      }
+      if (l.y > extremes.highest_lower.y) {
+        extremes.highest_lower = l;
+        extremes.highest_lower_at = i - chunk_first;
+      }
       if (k_max == 0) continue;
       up.offer(u);
       low.offer(l);
       if (i + 1 == bin_last) {  // the bin is complete: its k-th bounds
         finish_bin(up, low, ks, [&](std::size_t j, const Point& upper, const Point& lower) {
-          if (!out.in_time_order) return;  // the hulls are made again from sorted points
+          if (!in_time_order) return;  // the hulls are made again from sorted points
           kth_upper[j].add(upper);
           kth_lower[j].add(lower);
         });
@@ -221,9 +261,10 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
         bin_last = (bin + 1) * n / bins;
       }
     }
-    if (out.in_time_order) hulls.add_chunk(rounds.subspan(chunk_first, chunk_last - chunk_first), extremes, origin);
+    if (in_time_order) hulls.add_chunk(rounds.subspan(chunk_first, chunk_last - chunk_first), extremes, origin);
   }
-  if (out.in_time_order) hulls.finish(origin);
+  out.in_time_order = in_time_order;
+  if (in_time_order) hulls.finish(origin);
   out.first_tick = first_tick;
   out.last_tick = last_tick;
   out.t_ref_tick = first_tick + (last_tick - first_tick) / 2;

@@ -71,48 +71,76 @@ std::uint64_t LogLinearHistogram::value_at_rank(std::uint64_t rank) const {
 
 void SignedHistogram::record_all(std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  constexpr std::int64_t kFast = std::int64_t{1} << 52;  // |v| below: no overflow, 64-bit sums
-  constexpr std::size_t kFastChunk = 2048;                 // 2048 * 2^52 = 2^63: the sum fits
   std::int64_t lo = values[0], hi = values[0];
   for (const std::int64_t v : values) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
+  record_all(values, lo, hi);
+}
+
+void SignedHistogram::record_all(std::span<const std::int64_t> values, std::int64_t lo, std::int64_t hi) {
+  if (values.empty()) return;
+  constexpr std::int64_t kFast = std::int64_t{1} << 52;  // |v| below: no overflow, 64-bit sums
+  constexpr std::size_t kFastChunk = 2048;                 // 2048 * 2^52 = 2^63: the sum fits
   if (lo <= -kFast || hi >= kFast || values.size() > kFastChunk) {
     for (const std::int64_t v : values) record(v);
     return;
   }
-  // Per half: samples, and extremes of the magnitudes (the negatives' smallest magnitude
-  // is the largest negative value). Branch-free selections.
-  std::uint64_t negatives = 0;
-  std::int64_t sum = 0;
-  std::int64_t non_negative_min = std::numeric_limits<std::int64_t>::max(), non_negative_max = -1;
-  std::int64_t negative_max = std::numeric_limits<std::int64_t>::min();  // closest to zero
-  for (const std::int64_t v : values) {
-    sum += v;
-    negatives += static_cast<std::uint64_t>(v < 0);
-    non_negative_min = std::min(non_negative_min, v < 0 ? std::numeric_limits<std::int64_t>::max() : v);
-    non_negative_max = std::max(non_negative_max, v);
-    negative_max = std::max(negative_max, v < 0 ? v : std::numeric_limits<std::int64_t>::min());
-  }
-  for (const std::int64_t v : values) {
-    const auto u = static_cast<std::uint64_t>(v);
-    const std::uint64_t negative_mask = 0 - (u >> 63);
-    ++halves_[u >> 63].counts_[LogLinearHistogram::counts_index((u ^ negative_mask) - negative_mask)];
-  }
-  const std::uint64_t non_negatives = values.size() - negatives;
+  // Unsigned, so that the loop vectorizes without overflow questions; exact here.
+  std::uint64_t sum_bits = 0;
+  for (const std::int64_t v : values) sum_bits += static_cast<std::uint64_t>(v);
   auto add = [](LogLinearHistogram& h, std::uint64_t samples, std::uint64_t low, std::uint64_t high) {
     if (samples == 0) return;
     h.total_ += samples;
     h.min_ = std::min(h.min_, low);
     h.max_ = std::max(h.max_, high);
   };
-  add(halves_[kNonNegative], non_negatives, static_cast<std::uint64_t>(non_negative_min),
-      static_cast<std::uint64_t>(non_negative_max));
-  add(halves_[kNegative], negatives, static_cast<std::uint64_t>(-negative_max), static_cast<std::uint64_t>(-lo));
+  // The counters through local pointers: a counter's increment is a uint64 store, which
+  // could alias the halves' totals and extremes, but not these.
+  std::uint64_t* const non_negative_counts = halves_[kNonNegative].counts_.data();
+  std::uint64_t* const negative_counts = halves_[kNegative].counts_.data();
+  // Magnitudes below kSubBucketCount are their own counts index (bucket 0 steps by 1):
+  // a batch that lies within them needs no index arithmetic.
+  constexpr auto kExact = static_cast<std::int64_t>(LogLinearHistogram::kSubBucketCount);
+  if (lo >= 0) {  // one half only, its extremes known: the usual chunk of rtt or rev
+    if (hi < kExact) {
+      for (const std::int64_t v : values) ++non_negative_counts[static_cast<std::size_t>(v)];
+    } else {
+      for (const std::int64_t v : values) ++non_negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(v))];
+    }
+    add(halves_[kNonNegative], values.size(), static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi));
+  } else if (hi < 0) {
+    if (lo > -kExact) {
+      for (const std::int64_t v : values) ++negative_counts[static_cast<std::size_t>(-v)];
+    } else {
+      for (const std::int64_t v : values) ++negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(-v))];
+    }
+    add(halves_[kNegative], values.size(), static_cast<std::uint64_t>(-hi), static_cast<std::uint64_t>(-lo));
+  } else {
+    // Both halves: per half, samples and extremes of the magnitudes (the negatives'
+    // smallest magnitude is the largest negative value). Branch-free selections.
+    std::uint64_t negatives = 0;
+    std::int64_t non_negative_min = std::numeric_limits<std::int64_t>::max();
+    std::int64_t negative_max = std::numeric_limits<std::int64_t>::min();  // closest to zero
+    for (const std::int64_t v : values) {
+      negatives += static_cast<std::uint64_t>(v < 0);
+      non_negative_min = std::min(non_negative_min, v < 0 ? std::numeric_limits<std::int64_t>::max() : v);
+      negative_max = std::max(negative_max, v < 0 ? v : std::numeric_limits<std::int64_t>::min());
+    }
+    std::uint64_t* const counts[2] = {non_negative_counts, negative_counts};
+    for (const std::int64_t v : values) {
+      const auto u = static_cast<std::uint64_t>(v);
+      const std::uint64_t negative_mask = 0 - (u >> 63);
+      ++counts[u >> 63][LogLinearHistogram::counts_index((u ^ negative_mask) - negative_mask)];
+    }
+    add(halves_[kNonNegative], values.size() - negatives, static_cast<std::uint64_t>(non_negative_min),
+        static_cast<std::uint64_t>(hi));
+    add(halves_[kNegative], negatives, static_cast<std::uint64_t>(-negative_max), static_cast<std::uint64_t>(-lo));
+  }
   min_ = std::min(min_, lo);
   max_ = std::max(max_, hi);
-  sum_ += sum;
+  sum_ += static_cast<std::int64_t>(sum_bits);  // |sum| < 2048 * 2^52 = 2^63
 }
 
 double SignedHistogram::mean() const {

@@ -143,6 +143,9 @@ class SignedHistogram {
   /// For chunks of up to a few thousand values (the sum is kept in 64 bits per chunk
   /// when every magnitude is below 2^52).
   void record_all(std::span<const std::int64_t> values);
+  /// The same, for a caller that already has the values' extremes (analyze gathers them
+  /// with the values). \pre lo and hi are the smallest and the largest of `values`.
+  void record_all(std::span<const std::int64_t> values, std::int64_t lo, std::int64_t hi);
 
   [[nodiscard]] std::uint64_t total() const { return halves_[kNegative].total() + halves_[kNonNegative].total(); }
   [[nodiscard]] std::uint64_t negative_count() const { return halves_[kNegative].total(); }

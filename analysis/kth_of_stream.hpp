@@ -29,6 +29,12 @@ class KthOfStream {
     if (held_.size() == 2 * k_) shrink();
   }
 
+  /// Whether a value offered now would be taken: only if it comes before the threshold
+  /// (once there is one). The threshold only moves forward (to values that come before
+  /// it), so a value not taken now would not be taken later.
+  [[nodiscard]] bool has_threshold() const { return has_threshold_; }
+  [[nodiscard]] double threshold() const { return threshold_; }
+
   /// The k-th value offered so far. \pre at least k values were offered since reset.
   [[nodiscard]] double kth() {
     const auto kth = static_cast<std::ptrdiff_t>(k_ - 1);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -333,9 +334,11 @@ TEST_CASE("signed histogram: record_all equals one record per value") {
     }
   };
   // Chunks around zero, all negative, all positive, huge magnitudes (the slow path),
-  // INT64_MIN and INT64_MAX, a chunk longer than the fast path takes, and an empty one.
+  // INT64_MIN and INT64_MAX, a chunk longer than the fast path takes, and an empty one;
+  // one-signed chunks within bucket 0 (counted by value) and just past it.
   const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
-      {-300, 300}, {-5000, -1}, {0, 100000}, {-(std::int64_t{1} << 60), std::int64_t{1} << 61}, {-2047, 2047}};
+      {-300, 300}, {-5000, -1}, {0, 100000}, {-(std::int64_t{1} << 60), std::int64_t{1} << 61}, {-2047, 2047},
+      {0, 2047}, {-2047, -1}, {1, 2048}, {-2048, -1}};
   SignedHistogram one_by_one, batched;
   for (const auto& [lo, hi] : ranges) {
     for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{512}, std::size_t{3000}}) {
@@ -343,7 +346,12 @@ TEST_CASE("signed histogram: record_all equals one record per value") {
       std::vector<std::int64_t> values(size);
       for (auto& v : values) v = dist(rng);
       for (const std::int64_t v : values) one_by_one.record(v);
-      batched.record_all(values);
+      if (size % 2 == 0 && !values.empty()) {  // with the extremes handed in
+        batched.record_all(values, *std::min_element(values.begin(), values.end()),
+                           *std::max_element(values.begin(), values.end()));
+      } else {
+        batched.record_all(values);
+      }
       same(one_by_one, batched);
     }
   }
