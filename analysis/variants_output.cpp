@@ -177,6 +177,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
   const double ns_per_tick = r.tsc_hz > 0 ? 1e9 / r.tsc_hz : 0;
 
   auto& costs = j["read_cost"] = nlohmann::ordered_json::array();
+  const std::vector<const ReadCost*> order = ranked(r.read_costs);
   for (const ReadCost& c : r.read_costs) {
     nlohmann::ordered_json e;
     e["variant"] = c.name;
@@ -189,7 +190,6 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     // "ticks"/"ns": the method to believe; both methods follow in full.
     e["ticks"] = stats_json(believed(c), 1);
     e["ns"] = r.tsc_hz > 0 ? stats_json(believed(c), ns_per_tick) : nlohmann::ordered_json(nullptr);
-    const std::vector<const ReadCost*> order = ranked(r.read_costs);
     e["rank"] = std::find(order.begin(), order.end(), &c) - order.begin() + 1;  // 1: cheapest by p50
     e["believe"] = method_name(c.believe);
     e["believe_reason"] = c.believe_reason;
