@@ -10,6 +10,8 @@
 #include <cstring>
 
 #include "errors.hpp"
+#include "text_fields.hpp"
+#include "text_lines.hpp"
 
 namespace tscsync {
 namespace {
@@ -26,30 +28,8 @@ void append_u64(std::string& out, std::uint64_t v) {
 void append_metadata(std::string& out, const Metadata& meta, bool skip_schema) {
   for (const auto& [key, value] : meta.entries()) {
     if (skip_schema && key == "schema") continue;
-    out += "# ";
-    out += key;
-    out += ": ";
-    // A value never spans lines: a newline would end the metadata line early.
-    for (char c : value) out += (c == '\n' || c == '\r') ? ' ' : c;
-    out += '\n';
+    append_metadata_line(out, key, value);
   }
-}
-
-bool is_key_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/// "# key: value" -> (key, value); nullopt for other comments.
-std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::string_view line) {
-  if (line.size() < 2 || line[0] != '#' || line[1] != ' ') return std::nullopt;
-  std::size_t i = 2;
-  while (i < line.size() && is_key_char(line[i])) ++i;
-  if (i == 2 || i >= line.size() || line[i] != ':') return std::nullopt;
-  std::string key(line.substr(2, i - 2));
-  std::string_view value = line.substr(i + 1);
-  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
-  return std::make_pair(std::move(key), std::string(value));
 }
 
 enum class Column { seq, t1, t2, t3, t4, flags, a, b, send, recv, other };
@@ -66,12 +46,6 @@ Column column_of(std::string_view name) {
   return Column::other;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ')) s.remove_suffix(1);
-  return s;
-}
-
 /// Takes a run line by line (from a string or a file read in chunks) and builds the Run.
 class Parser {
  public:
@@ -79,11 +53,10 @@ class Parser {
 
   void reserve(std::size_t rounds) { run_.rounds.reserve(rounds); }
 
-  /// One line, without its '\n'. `terminated` is false only for a last line that the
+  /// One line, without its line end (for_each_line). `terminated` is false only for a last line that the
   /// input ended in the middle of: if that one is not a whole round it is left out.
-  void line(std::string_view line, bool terminated) {
-    ++line_no_;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  void line(std::string_view line, std::size_t line_no, bool terminated) {
+    line_no_ = line_no;
     if (line.empty()) return;
     if (line.front() == '#') {
       if (auto kv = parse_metadata_line(line)) {
@@ -136,7 +109,7 @@ class Parser {
     std::size_t start = 0;
     while (true) {
       const std::size_t end = std::min(line.find(delimiter_, start), line.size());
-      const std::string_view name = trim(line.substr(start, end - start));
+      const std::string_view name = trim_spaces(line.substr(start, end - start));
       const Column c = column_of(name);
       if (c != Column::other) {
         for (Column seen : columns_) {
@@ -156,30 +129,10 @@ class Parser {
   }
 
   std::uint64_t parse_u64(std::string_view field, std::size_t column) const {
-    if (field.empty()) fail(column, "empty field (expected an unsigned decimal number)");
     std::uint64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
-    if (ec == std::errc::result_out_of_range) fail(column, "'" + std::string(field) + "' is beyond 64 bits");
-    if (ec != std::errc{} || ptr != field.data() + field.size()) {
-      fail(column, "'" + printable(field) + "' is not an unsigned decimal number");
-    }
+    const FieldProblem problem = parse_u64_field(field, v);
+    if (problem != FieldProblem::ok) fail(column, field_problem_message(problem, field, "an unsigned decimal number"));
     return v;
-  }
-
-  static std::string printable(std::string_view field) {
-    std::string out;
-    for (char c : field.substr(0, 40)) {
-      const auto u = static_cast<unsigned char>(c);
-      if (u >= 0x20 && u < 0x7f) {
-        out += c;
-      } else {
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "\\x%02x", u);
-        out += hex;
-      }
-    }
-    if (field.size() > 40) out += "...";
-    return out;
   }
 
   /// Per-row pair and variant columns must agree with every other row and with the
@@ -205,7 +158,7 @@ class Parser {
       if (index >= columns_.size()) {
         fail(start + 1, "more fields than the " + std::to_string(columns_.size()) + " columns of the header");
       }
-      const std::string_view field = trim(line.substr(start, end - start));
+      const std::string_view field = trim_spaces(line.substr(start, end - start));
       const std::size_t column = start + 1;
       switch (columns_[index]) {
         case Column::seq: {
@@ -277,14 +230,9 @@ void write_run(const Run& run, const TextSink& sink) {
 
 Run parse_run(std::string_view text, std::string_view source) {
   Parser parser(source);
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    const bool terminated = end != std::string_view::npos;
-    if (!terminated) end = text.size();
-    parser.line(text.substr(pos, end - pos), terminated);
-    pos = end + 1;
-  }
+  for_each_line(text, source, [&](std::string_view line, std::size_t line_no, bool terminated) {
+    parser.line(line, line_no, terminated);
+  });
   return parser.finish();
 }
 
@@ -293,36 +241,11 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
   // About 66 bytes per round in a measured run: reserving from the size avoids the
   // doubling copies (two vectors alive at once) while the rounds arrive.
   if (size_hint > 0) parser.reserve(size_hint / 64 + 16);
-  std::vector<char> chunk(std::max<std::size_t>(chunk_bytes, 1));
-  std::string carry;  // the start of a line that continues in the next chunk
-  std::size_t total = 0;
-  while (true) {
-    const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
-    if (n == 0) {
-      if (std::ferror(file)) throw IoError(std::string(source) + ": read error");
-      break;
-    }
-    total += n;
-    const std::string_view data(chunk.data(), n);
-    std::size_t pos = 0;
-    while (true) {
-      const std::size_t end = data.find('\n', pos);
-      if (end == std::string_view::npos) {
-        carry.append(data.substr(pos));
-        break;
-      }
-      if (carry.empty()) {
-        parser.line(data.substr(pos, end - pos), true);
-      } else {
-        carry.append(data.substr(pos, end - pos));
-        parser.line(carry, true);
-        carry.clear();
-      }
-      pos = end + 1;
-    }
-  }
+  const std::size_t total = for_each_line(file, source, chunk_bytes, [&](std::string_view line, std::size_t line_no,
+                                                                         bool terminated) {
+    parser.line(line, line_no, terminated);
+  });
   if (total == 0) throw InputError(std::string(source) + ": empty file");
-  if (!carry.empty()) parser.line(carry, false);
   return parser.finish();
 }
 

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "run.hpp"
+#include "text_lines.hpp"
 
 namespace tscsync {
 
@@ -43,8 +44,6 @@ Run parse_run(std::string_view text, std::string_view source);
 /// the file's text is never held whole, only the rounds.
 /// \throws IoError when it cannot be read, InputError when it is malformed.
 Run read_run_file(const std::string& path);
-
-inline constexpr std::size_t kReadChunkBytes = 4u << 20;
 
 /// The same over an open stream, `chunk_bytes` at a time (any size >= 1: lines may span
 /// chunks). `size_hint` (bytes, 0 if unknown) reserves room for the rounds.

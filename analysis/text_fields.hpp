@@ -1,0 +1,40 @@
+// Fields of text tables and `# key: value` metadata lines, shared by every reader (runs,
+// imported tables, interval logs) so that each refuses bad input with the same words.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace tscsync {
+
+/// Why a field is not a number; ok when it is one.
+enum class FieldProblem { ok, empty, not_a_number, out_of_range };
+
+/// An unsigned decimal field: digits only, no sign, no spaces (callers trim first).
+FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out);
+/// A signed decimal field: an optional '-' and digits.
+FieldProblem parse_i64_field(std::string_view field, std::int64_t& out);
+
+/// The message for a field that is not a `what` ("an unsigned decimal number", "a signed
+/// decimal number"), quoting it printably. \pre problem != FieldProblem::ok.
+std::string field_problem_message(FieldProblem problem, std::string_view field, std::string_view what);
+
+/// `field` with every byte outside printable ASCII as \xNN, cut to 40 bytes and "...": safe
+/// to quote in a message whatever the input holds (binary garbage, escape sequences).
+std::string printable(std::string_view field);
+
+/// `s` without leading and trailing spaces.
+std::string_view trim_spaces(std::string_view s);
+
+/// "# key: value" (key of [a-z0-9_]) -> (key, value) with the value trimmed; nullopt for
+/// any other line, comments included.
+std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::string_view line);
+
+/// Appends "# key: value\n"; a line end inside the value becomes a space, so a value can
+/// never end its line early and forge another.
+void append_metadata_line(std::string& out, std::string_view key, std::string_view value);
+
+}  // namespace tscsync

@@ -1,0 +1,111 @@
+// Splitting text input into lines, shared by every reader of text files (runs, imported
+// tables, interval logs): the same limits and the same messages everywhere.
+//
+// A line ends at '\n'; a '\r' before it is dropped (CRLF files). A line longer than
+// kMaxLineBytes is refused with its line number: no reader ever holds an unbounded line
+// (a binary file without newlines, a runaway field) in memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "errors.hpp"
+
+namespace tscsync {
+
+/// The longest line a reader accepts, without its line end. A round of a run is under
+/// 120 bytes and an interval log line under 1 KiB; 64 KiB leaves room for imported tables
+/// with many extra columns.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 16;
+
+/// How much a stream reader reads at a time.
+inline constexpr std::size_t kReadChunkBytes = std::size_t{4} << 20;
+
+[[noreturn]] inline void fail_long_line(std::string_view source, std::size_t line_no) {
+  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(kMaxLineBytes + 1) +
+                   ": line longer than " + std::to_string(kMaxLineBytes) +
+                   " bytes (not a text table, or a line end is missing)");
+}
+
+namespace detail {
+inline std::string_view strip_cr(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+}  // namespace detail
+
+/// Calls on_line(line, line_no, terminated) for every line of `text` (line_no from 1;
+/// terminated false only for a last line without '\n'). \throws InputError for a line
+/// longer than kMaxLineBytes, before on_line sees it.
+template <class OnLine>
+void for_each_line(std::string_view text, std::string_view source, OnLine&& on_line) {
+  std::size_t pos = 0;
+  std::size_t line_no = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    const bool terminated = end != std::string_view::npos;
+    if (!terminated) end = text.size();
+    ++line_no;
+    const std::string_view line = detail::strip_cr(text.substr(pos, end - pos));
+    if (line.size() > kMaxLineBytes) fail_long_line(source, line_no);
+    on_line(line, line_no, terminated);
+    pos = end + 1;
+  }
+}
+
+/// The same over an open stream, read `chunk_bytes` at a time (any size >= 1: lines may
+/// span chunks). The text is never held whole: at most one chunk and one line.
+/// \returns the number of bytes read. \throws IoError on a read error, InputError for a
+/// line longer than kMaxLineBytes (found as soon as it passes the limit, without reading
+/// the rest of it).
+template <class OnLine>
+std::size_t for_each_line(std::FILE* file, std::string_view source, std::size_t chunk_bytes, OnLine&& on_line) {
+  std::vector<char> chunk(chunk_bytes == 0 ? 1 : chunk_bytes);
+  std::string carry;  // the start of a line that continues in the next chunk
+  std::size_t total = 0;
+  std::size_t line_no = 0;
+  while (true) {
+    const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
+    if (n == 0) {
+      if (std::ferror(file)) throw IoError(std::string(source) + ": read error");
+      break;
+    }
+    total += n;
+    const std::string_view data(chunk.data(), n);
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t end = data.find('\n', pos);
+      if (end == std::string_view::npos) {
+        carry.append(data.substr(pos));
+        // +1: a '\r' that the next chunk's '\n' would strip may end a line at the limit.
+        if (carry.size() > kMaxLineBytes + 1) fail_long_line(source, line_no + 1);
+        break;
+      }
+      ++line_no;
+      std::string_view line;
+      if (carry.empty()) {
+        line = data.substr(pos, end - pos);
+      } else {
+        carry.append(data.substr(pos, end - pos));
+        line = carry;
+      }
+      line = detail::strip_cr(line);
+      if (line.size() > kMaxLineBytes) fail_long_line(source, line_no);
+      on_line(line, line_no, true);
+      carry.clear();
+      pos = end + 1;
+    }
+  }
+  if (!carry.empty()) {
+    ++line_no;
+    const std::string_view line = detail::strip_cr(carry);
+    if (line.size() > kMaxLineBytes) fail_long_line(source, line_no);
+    on_line(line, line_no, false);
+  }
+  return total;
+}
+
+}  // namespace tscsync
