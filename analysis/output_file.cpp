@@ -46,6 +46,51 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   ::fchmod(fd_, 0666 & ~mask);
 }
 
+OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : path_(std::move(path)) {
+  if (path_.empty()) throw IoError("empty output path");
+  if (path_ == "-") {
+    fd_ = STDOUT_FILENO;
+    owns_fd_ = false;
+    return;
+  }
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
+    if (!S_ISREG(st.st_mode)) {
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) fail("cannot open", errno);
+      return;
+    }
+  }
+  const std::string temp = path_ + visible_suffix;
+  fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd_ < 0) {
+    const int err = errno;
+    if (err == EEXIST) {
+      throw IoError("cannot create " + temp + ": it exists (left by a run that was cut short? analyse it, then remove it)");
+    }
+    throw IoError("cannot create " + temp + ": " + std::strerror(err));
+  }
+  temp_path_ = temp;
+}
+
+void OutputFile::sync() {
+  if (temp_path_.empty() || fd_ < 0) return;  // stdout or a device: nothing to keep on disk
+  if (::fdatasync(fd_) != 0) fail("cannot write", errno);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail("cannot write", errno);
+  if (st.st_nlink == 0) {
+    throw IoError("cannot write " + path_ + ": " + temp_path_ +
+                  " was removed while it was written (its directory deleted?); what it held is lost");
+  }
+}
+
+void OutputFile::keep_partial() noexcept {
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  fd_ = -1;
+  committed_ = true;  // the destructor leaves the file written aside where it is
+}
+
 OutputFile::~OutputFile() {
   if (fd_ >= 0 && owns_fd_) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());

@@ -14,6 +14,11 @@ class OutputFile {
  public:
   /// Opens the output. \throws IoError (path and reason) when it cannot be created.
   explicit OutputFile(std::string path);
+  /// The same, but a regular file is written aside under the fixed name path + suffix
+  /// (e.g. ".partial"), which a user can find and read while it grows or after a crash.
+  /// \throws IoError when that name exists already (a run cut short left it: analyse it
+  /// or remove it) or cannot be created.
+  OutputFile(std::string path, const std::string& visible_suffix);
   ~OutputFile();  // without commit(): removes the temporary, leaves the target untouched
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -23,6 +28,19 @@ class OutputFile {
 
   /// Flushes to stable storage and renames into place. \throws IoError.
   void commit();
+
+  /// Flushes what was written so far to stable storage (for output that grows for hours),
+  /// and checks that the file written aside still has a name: a directory removed under it
+  /// would otherwise swallow every later write without an error. \throws IoError.
+  void sync();
+
+  /// Closes without renaming and without removing the file written aside: what it holds
+  /// stays readable under temp_path() (an output that failed midway but is worth keeping,
+  /// marked incomplete by its own content). Best effort; never throws.
+  void keep_partial() noexcept;
+
+  /// Where the output is written until commit(); empty when written in place.
+  [[nodiscard]] const std::string& temp_path() const { return temp_path_; }
 
   [[nodiscard]] const std::string& path() const { return path_; }
 
