@@ -135,6 +135,27 @@ std::vector<int> this_thread_affinity() {
   return cpus;
 }
 
+std::vector<int> thread_affinity(long tid) {
+  const std::size_t count = mask_cpu_count(0);
+  const std::size_t size = CPU_ALLOC_SIZE(count);
+  cpu_set_t* set = CPU_ALLOC(count);
+  CPU_ZERO_S(size, set);
+  const int rc = sched_getaffinity(static_cast<pid_t>(tid), size, set);
+  const int err = errno;
+  std::vector<int> cpus;
+  if (rc == 0) {
+    for (std::size_t c = 0; c < count; ++c) {
+      if (CPU_ISSET_S(c, size, set)) cpus.push_back(static_cast<int>(c));
+    }
+  }
+  CPU_FREE(set);
+  if (rc != 0) {
+    throw RuntimeError("cannot read the affinity mask of thread " + std::to_string(tid) +
+                       ": sched_getaffinity: " + errno_text(err));
+  }
+  return cpus;
+}
+
 void set_this_thread_affinity(const std::vector<int>& cpus) {
   if (cpus.empty()) throw RuntimeError("cannot set an empty affinity mask");
   const int highest = *std::max_element(cpus.begin(), cpus.end());

@@ -32,6 +32,11 @@ void pin_this_thread(int cpu);
 /// \throws RuntimeError with the errno text when it cannot be read.
 std::vector<int> this_thread_affinity();
 
+/// The affinity mask of thread `tid` of this process (sched_getaffinity), ascending: how
+/// another thread sees that a measuring thread's CPU was taken away.
+/// \throws RuntimeError with the errno text when it cannot be read (e.g. the thread ended).
+std::vector<int> thread_affinity(long tid);
+
 /// Sets the calling thread's affinity mask to `cpus` (pthread_setaffinity_np).
 /// \throws RuntimeError when `cpus` is empty, names a negative CPU, or the call fails.
 void set_this_thread_affinity(const std::vector<int>& cpus);

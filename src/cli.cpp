@@ -19,6 +19,18 @@ constexpr std::uint64_t kMaxRounds = 20'000'000;
 constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
 constexpr std::uint64_t kMaxNtpSeconds = 3600;
 constexpr std::uint64_t kMaxVisits = 1000;
+constexpr double kMinIntervalS = 0.01;
+constexpr double kMaxIntervalS = 86400;
+/// The monitor's queue: at least a few rounds, at most 2^24 (640 MiB of 40-byte rounds).
+constexpr std::uint64_t kMinQueueRounds = 16;
+constexpr std::uint64_t kMaxQueueRounds = std::uint64_t{1} << 24;
+
+/// The monitor's options as typed, validated in parse().
+struct MonitorText {
+  std::string cpus, variant, send, recv, out;
+  std::string interval = "1", duration, timeout_ms = "2000";
+  std::string queue_rounds = std::to_string(kDefaultMonitorQueueRounds);
+};
 
 OutputFormat format_option(const std::string& text, bool csv_allowed) {
   if (text == "text") return OutputFormat::text;
@@ -69,6 +81,26 @@ double parse_real(const std::string& option, const std::string& text) {
     throw UsageError(option + " '" + text + "' is not a finite decimal number");
   }
   return value;
+}
+
+double parse_duration_s(const std::string& option, const std::string& text) {
+  std::string number = text;
+  double unit_s = 1;
+  if (!number.empty()) {
+    switch (number.back()) {
+      case 's': number.pop_back(); break;
+      case 'm': number.pop_back(); unit_s = 60; break;
+      case 'h': number.pop_back(); unit_s = 3600; break;
+      default: break;
+    }
+  }
+  double value = 0;
+  const char* last = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), last, value);
+  if (number.empty() || ec != std::errc{} || ptr != last || !std::isfinite(value) || !(value > 0)) {
+    throw UsageError(option + " '" + text + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+  }
+  return value * unit_s;
 }
 
 std::string quote_command_line(const std::vector<std::string>& args) {
@@ -125,6 +157,26 @@ Command parse(const std::vector<std::string>& args) {
   measure->add_option("--timeout-ms", timeout_ms, "longest wait for the partner's message before the run is aborted")
       ->capture_default_str();
   measure->add_option("--out", out, "output file, or - for standard output")->required();
+
+  MonitorText mt;
+  CLI::App* monitor = app.add_subcommand(
+      "monitor", "Measure one ordered pair for a long time (until --duration or SIGINT/SIGTERM) and write an "
+                 "interval log: one line per interval, flushed as it ends, in memory that does not grow");
+  monitor->add_option("--cpus", mt.cpus, "A,B: the initiator and the responder (two different CPUs)")->required();
+  monitor->add_option("--variant", mt.variant, "read variant for both sides (" + variant_list() + ")");
+  monitor->add_option("--send", mt.send, "read variant for the send stamps t1, t3 (default rdtsc)");
+  monitor->add_option("--recv", mt.recv, "read variant for the receive stamps t2, t4 (default lfence_rdtsc)");
+  monitor->add_option("--interval", mt.interval, "length of one interval: seconds, or with s, m or h")
+      ->capture_default_str();
+  monitor->add_option("--duration", mt.duration,
+                      "how long to run: seconds, or with s, m or h (default: until SIGINT or SIGTERM)");
+  monitor->add_option("--timeout-ms", mt.timeout_ms, "longest wait for the partner's message before the run is aborted")
+      ->capture_default_str();
+  monitor->add_option("--queue-rounds", mt.queue_rounds,
+                      "rounds the queue to the aggregator holds (40 bytes each); a full queue counts lost rounds")
+      ->capture_default_str();
+  monitor->add_option("--out", mt.out, "the interval log (written as FILE.partial until the run ends), or -")
+      ->required();
 
   std::vector<std::string> files;
   std::string analyze_format = "text", analyze_out = "-";
@@ -273,7 +325,7 @@ Command parse(const std::vector<std::string>& args) {
     try {
       app.get_subcommand(args[1]);
     } catch (const CLI::OptionNotFound&) {
-      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, check, info, matrix, measure, report, simulate, variants)");
+      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, variants)");
     }
   }
   std::vector<std::string> argv_rest(args.begin() + 1, args.end());
@@ -372,6 +424,33 @@ Command parse(const std::vector<std::string>& args) {
     v.save_runs = vt.save_runs;
     if (v.save_runs && v.out_dir.empty()) throw UsageError("--save-runs needs --out DIR");
     return v;
+  }
+
+  if (monitor->parsed()) {
+    MonitorOptions mo;
+    mo.command_line = quote_command_line(args);
+    const std::vector<int> pair = parse_cpu_list(mt.cpus);
+    if (pair.size() != 2) {
+      throw UsageError("--cpus '" + mt.cpus + "' names " + std::to_string(pair.size()) +
+                       " CPUs; monitor takes exactly two, A,B (A initiates)");
+    }
+    mo.cpu_a = pair[0];
+    mo.cpu_b = pair[1];
+    choose_variants(mt.variant, mt.send, mt.recv, mo.choice);
+    mo.interval_s = parse_duration_s("--interval", mt.interval);
+    if (mo.interval_s < kMinIntervalS || mo.interval_s > kMaxIntervalS) {
+      throw UsageError("--interval " + mt.interval + " must be between 0.01 s and 1 day");
+    }
+    if (!mt.duration.empty()) {
+      mo.duration_s = parse_duration_s("--duration", mt.duration);
+      if (mo.duration_s < mo.interval_s) {
+        throw UsageError("--duration " + mt.duration + " is shorter than one interval (--interval " + mt.interval + ")");
+      }
+    }
+    mo.timeout = std::chrono::milliseconds(parse_count("--timeout-ms", mt.timeout_ms, 1, kMaxTimeoutMs));
+    mo.queue_rounds = parse_count("--queue-rounds", mt.queue_rounds, kMinQueueRounds, kMaxQueueRounds);
+    mo.out = mt.out;
+    return mo;
   }
 
   MeasureOptions m;

@@ -10,6 +10,7 @@
 #include "info.hpp"
 #include "matrix_command.hpp"
 #include "measure.hpp"
+#include "monitor_command.hpp"
 #include "report_command.hpp"
 #include "simulate_command.hpp"
 #include "variants_command.hpp"
@@ -24,7 +25,7 @@ struct InfoCommand {
 struct Printed {};
 
 using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions,
-                             CheckOptions, ReportOptions, VariantsOptions>;
+                             CheckOptions, ReportOptions, VariantsOptions, MonitorOptions>;
 
 /// Parses argv. Prints --help and --version itself (returning Printed).
 /// \throws UsageError with a message naming the option and the value at fault.
@@ -36,6 +37,10 @@ std::string quote_command_line(const std::vector<std::string>& args);
 /// Parses a decimal real option value ("1e6", "-150", "0.05"), locale-independent.
 /// \throws UsageError naming the option and the value.
 double parse_real(const std::string& option, const std::string& text);
+
+/// Parses a duration option value: seconds ("90", "0.5", "90s") or minutes and hours
+/// ("10m", "1.5h"). \throws UsageError naming the option and the value unless > 0.
+double parse_duration_s(const std::string& option, const std::string& text);
 
 /// Parses an unsigned decimal option value within [min, max].
 /// \throws UsageError naming the option, the value and the range.

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     if (const auto* check = std::get_if<CheckOptions>(&command)) return run_check(*check);
     if (const auto* report = std::get_if<ReportOptions>(&command)) return run_report(*report);
     if (const auto* variants = std::get_if<VariantsOptions>(&command)) return run_variants(*variants);
+    if (const auto* monitor = std::get_if<MonitorOptions>(&command)) return run_monitor(*monitor);
     return kExitOk;
   } catch (const std::exception& e) {
     return report_error("tscsync", e);

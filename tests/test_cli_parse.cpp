@@ -90,7 +90,7 @@ TEST_CASE("bad measure options say what is wrong") {
   CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
   CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
   CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) == "The following argument was not expected: --bogus");
-  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, report, simulate, variants)");
+  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, variants)");
   CHECK(error({}) == "A subcommand is required");
   CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
   CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");
@@ -154,4 +154,43 @@ TEST_CASE("variants options and their defaults") {
   CHECK(r.variants_options.rounds == 5000);
   CHECK(r.variants_options.timeout == std::chrono::milliseconds(700));
   CHECK_FALSE(std::get<ReportOptions>(cli::parse({"tscsync", "report", "--no-variants"})).variants);
+}
+
+TEST_CASE("durations: seconds or a number with s m or h and anything else refused by name") {
+  CHECK(cli::parse_duration_s("--duration", "90") == Approx(90));
+  CHECK(cli::parse_duration_s("--duration", "90s") == Approx(90));
+  CHECK(cli::parse_duration_s("--duration", "0.5") == Approx(0.5));
+  CHECK(cli::parse_duration_s("--duration", "10m") == Approx(600));
+  CHECK(cli::parse_duration_s("--duration", "1.5h") == Approx(5400));
+  for (const char* bad : {"", "m", "-1", "0", "0s", "1d", "1 m", "nan", "inf", "1e999"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(cli::parse_duration_s("--duration", bad),
+                      "--duration '" + std::string(bad) + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+  }
+}
+
+TEST_CASE("monitor options: parsed into MonitorOptions, defaults documented") {
+  const cli::Command c = cli::parse({"tscsync", "monitor", "--cpus", "0,1", "--duration", "10m", "--out", "m.log"});
+  const auto* m = std::get_if<MonitorOptions>(&c);
+  REQUIRE(m != nullptr);
+  CHECK(m->cpu_a == 0);
+  CHECK(m->cpu_b == 1);
+  CHECK(m->interval_s == Approx(1.0));
+  CHECK(m->duration_s == Approx(600));
+  CHECK(m->queue_rounds == kDefaultMonitorQueueRounds);
+  CHECK(m->timeout == std::chrono::milliseconds(2000));
+  CHECK(m->choice.send == Variant::rdtsc);
+  CHECK(m->choice.recv == Variant::lfence_rdtsc);
+  CHECK(m->out == "m.log");
+  const cli::Command u =
+      cli::parse({"tscsync", "monitor", "--cpus", "1,0", "--variant", "rdtscp", "--interval", "0.25", "--out", "-"});
+  const auto* v = std::get_if<MonitorOptions>(&u);
+  REQUIRE(v != nullptr);
+  CHECK(v->cpu_a == 1);
+  CHECK(v->interval_s == Approx(0.25));
+  CHECK(v->duration_s == Approx(0));  // until a signal
+  CHECK(v->choice.send == Variant::rdtscp);
+  CHECK(v->choice.recv == Variant::rdtscp);
+  CHECK_THROWS_WITH(cli::parse({"tscsync", "monitor", "--cpus", "0,1", "--interval", "250ms", "--out", "-"}),
+                    "--interval '250ms' is not a duration > 0 (seconds, or a number with s, m or h)");
 }

@@ -1,0 +1,43 @@
+// SIGINT and SIGTERM as a request to end a long run cleanly (monitor): the handler only
+// records the signal; the aggregator sees it at its next wake-up (the signal also cuts its
+// sleep short) and writes what it has.
+#pragma once
+
+#include <csignal>
+#include <string>
+
+namespace tscsync {
+
+class StopSignals {
+ public:
+  /// Installs the handlers (without SA_RESTART, so a sleep returns at once), ignores
+  /// SIGPIPE (a closed pipe becomes a write error), and forgets any signal caught before.
+  /// One instance at a time.
+  StopSignals();
+  /// Puts the previous handlers back.
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  /// The signal caught (SIGINT or SIGTERM), 0 when none.
+  [[nodiscard]] static int caught() noexcept;
+
+  /// Blocks SIGINT and SIGTERM in the calling thread, so that threads created after this
+  /// call inherit the block (the measuring threads must not be interrupted); ~Blocked
+  /// restores the calling thread's mask.
+  class Blocked {
+   public:
+    Blocked();
+    ~Blocked();
+    Blocked(const Blocked&) = delete;
+    Blocked& operator=(const Blocked&) = delete;
+
+   private:
+    sigset_t previous_{};
+  };
+};
+
+/// "SIGINT", "SIGTERM", or "signal N".
+std::string signal_name(int signal);
+
+}  // namespace tscsync

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# End-to-end faults of `tscsync monitor`, one case per call (ctest runs each as its own test):
+#   monitor_faults.sh TSCSYNC WORKDIR CASE
+# Exit 0: the case behaved as documented; 1: it did not (the reason is printed); 4: skipped.
+# Never a timing assertion: sleeps only give the run time to reach the state under test, and
+# every wait on the monitor is bounded (no hang can pass).
+set -u
+tscsync=$1
+work=$2
+case_name=$3
+rm -rf "$work/$case_name"
+mkdir -p "$work/$case_name"
+dir="$work/$case_name"
+
+fail() { echo "FAIL ($case_name): $*" >&2; [ -f "$dir/stderr" ] && sed 's/^/  stderr: /' "$dir/stderr" >&2; exit 1; }
+
+if [ "$(nproc)" -lt 2 ]; then echo "skipped: fewer than two usable CPUs"; exit 4; fi
+
+# Waits at most $2 seconds for pid $1; its exit code in $rc. A run that does not end fails.
+wait_bounded() {
+  local pid=$1 limit=$2 waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 0.2
+    waited=$((waited + 1))
+    if [ "$waited" -gt $((limit * 5)) ]; then
+      kill -KILL "$pid" 2>/dev/null
+      fail "the monitor did not end within $limit s (a hang)"
+    fi
+  done
+  wait "$pid"
+  rc=$?
+}
+
+# The value of column $2 in every interval line of log $1, one per line.
+column() {
+  awk -F, -v name="$2" '
+    /^#/ || NF == 0 { next }
+    !header { for (i = 1; i <= NF; i++) if ($i == name) c = i; header = 1; next }
+    { print $c }' "$1"
+}
+intervals() { column "$1" interval | wc -l; }
+status_of() { sed -n 's/^# status: //p' "$1"; }
+
+start_monitor() {  # args: extra monitor options; sets $pid
+  "$tscsync" monitor --cpus 0,1 "$@" 2>"$dir/stderr" &
+  pid=$!
+}
+
+case "$case_name" in
+  complete)
+    start_monitor --interval 0.2 --duration 1 --out "$dir/m.log"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+    [ -f "$dir/m.log" ] || fail "no log"
+    [ ! -e "$dir/m.log.partial" ] || fail "the .partial file is still there"
+    [ "$(status_of "$dir/m.log")" = complete ] || fail "status is not complete"
+    [ "$(intervals "$dir/m.log")" -eq 5 ] || fail "$(intervals "$dir/m.log") intervals, expected 5"
+    [ "$(head -1 "$dir/m.log")" = "# schema: tscsync-monitor/1" ] || fail "no schema line first"
+    ;;
+  sigint | sigterm)
+    sig=INT; [ "$case_name" = sigterm ] && sig=TERM
+    start_monitor --interval 0.2 --out "$dir/m.log"
+    sleep 1.5
+    [ -f "$dir/m.log.partial" ] || fail "the log does not grow under m.log.partial while the run goes on"
+    [ "$(intervals "$dir/m.log.partial")" -ge 1 ] || fail "no interval flushed to m.log.partial after 1.5 s"
+    kill -"$sig" "$pid"
+    wait_bounded "$pid" 30
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+    [ "$(status_of "$dir/m.log")" = interrupted ] || fail "status is not interrupted"
+    grep -q "^# signal: SIG$sig\$" "$dir/m.log" || fail "the trailer does not name SIG$sig"
+    [ "$(intervals "$dir/m.log")" -ge 2 ] || fail "fewer than 2 intervals"
+    grep -q "interrupted by SIG$sig" "$dir/stderr" || fail "stderr does not say it was interrupted"
+    ;;
+  sigstop)
+    # The whole process stopped for longer than the partner timeout (2 s): not a fault, a
+    # stall, marked in the interval it happened in; the run goes on and completes.
+    start_monitor --interval 0.2 --duration 6 --out "$dir/m.log"
+    sleep 1.5
+    kill -STOP "$pid"
+    sleep 3
+    kill -CONT "$pid"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0 (a stopped process is not a failed partner)"
+    [ "$(status_of "$dir/m.log")" = complete ] || fail "status is not complete"
+    max_stall=$(column "$dir/m.log" stall_ms | sort -n | tail -1)
+    [ "$max_stall" -ge 2000 ] || fail "longest stall_ms $max_stall, expected >= 2000 after a 3 s SIGSTOP"
+    grep -q "nothing ran for" "$dir/stderr" || fail "stderr does not report the stall"
+    empty=$(column "$dir/m.log" rounds | grep -c '^0$')
+    [ "$empty" -ge 5 ] || fail "$empty intervals without rounds, expected the stopped time to be kept as empty intervals"
+    ;;
+  cpu-taken)
+    # taskset on every thread of the process: the responder's CPU 1 is taken away.
+    start_monitor --interval 0.2 --out "$dir/m.log"
+    sleep 1.5
+    taskset -a -p -c 0 "$pid" >/dev/null || fail "taskset failed"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
+    [ "$(status_of "$dir/m.log")" = aborted ] || fail "status is not aborted"
+    grep -q "^# error: .*CPU 1 was taken away from the responder\|^# error: the responder thread was taken off CPU 1" \
+      "$dir/m.log" || fail "the trailer does not say CPU 1 was taken away"
+    grep -q "ABORTED: .*CPU 1" "$dir/stderr" || fail "stderr does not say why it aborted"
+    ;;
+  queue-full)
+    # A queue of 16 rounds cannot hold what comes between two wake-ups: rounds are lost,
+    # and every one is counted in the interval it was lost in.
+    start_monitor --interval 0.2 --duration 1 --queue-rounds 16 --out "$dir/m.log"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+    lost=$(column "$dir/m.log" lost | awk '{ s += $1 } END { print s + 0 }')
+    [ "$lost" -gt 0 ] || fail "no lost rounds counted with a 16-round queue"
+    grep -q "^# rounds_lost: $lost\$" "$dir/m.log" || fail "the trailer's rounds_lost differs from the intervals' sum $lost"
+    grep -q "rounds (the queue to the aggregator was full)" "$dir/stderr" || fail "stderr does not report lost rounds"
+    ;;
+  dev-full)
+    start_monitor --interval 0.2 --duration 1 --out /dev/full
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
+    grep -q "cannot write /dev/full: No space left on device" "$dir/stderr" || fail "no path and reason"
+    ;;
+  missing-dir)
+    start_monitor --interval 0.2 --duration 1 --out "$dir/missing/m.log"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
+    grep -q "cannot create $dir/missing/m.log.partial: No such file or directory" "$dir/stderr" || fail "no path and reason"
+    ;;
+  dir-vanishes)
+    mkdir "$dir/out"
+    start_monitor --interval 0.2 --out "$dir/out/m.log"
+    sleep 1.5
+    rm -rf "$dir/out"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
+    grep -q "m.log.partial was removed while it was written" "$dir/stderr" || fail "no reason given"
+    ;;
+  partial-exists)
+    echo "left by a crash" >"$dir/m.log.partial"
+    start_monitor --interval 0.2 --duration 1 --out "$dir/m.log"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
+    grep -q "cannot create $dir/m.log.partial: it exists" "$dir/stderr" || fail "no path and reason"
+    [ "$(cat "$dir/m.log.partial")" = "left by a crash" ] || fail "the earlier partial log was overwritten"
+    [ ! -e "$dir/m.log" ] || fail "a log was written anyway"
+    ;;
+  *)
+    fail "unknown case"
+    ;;
+esac
+echo "ok ($case_name)"
