@@ -19,9 +19,9 @@ namespace tscsync {
 struct LevelShift {
   std::size_t first_after = 0;  // index of the first value after the shift
   // Between the neighbouring shifts (or the ends of the series):
-  double size = 0;              // mean after minus mean before
+  double size = 0;              // median after minus median before
   double residual_sd = 0;       // standard deviation of the two-mean model's residuals
-  double margin_change = 0;     // mean margin after minus before
+  double margin_change = 0;     // median margin after minus before
   /// The margin moved by at most max(2 q, |size| / 4): the floors moved together, as an
   /// offset step moves them. Otherwise the delays changed.
   bool offset_like = false;
@@ -40,7 +40,8 @@ inline constexpr double kShiftSigmas = 4;
 inline constexpr double kShiftResiduals = 2;
 
 /// Binary segmentation: the split of the series into two means with the least residual
-/// sum of squares, kept when it passes the thresholds, then each side again (a side whose
+/// sum of squares, kept when its size (the difference of the two sides' medians) passes
+/// the thresholds, then each side again (a side whose
 /// split fails is left whole). Each side
 /// keeps at least `min_run` values; at most `max_shifts` are reported. O(n) per level.
 /// \param values   the estimates (ticks), drift removed, in time order
