@@ -128,6 +128,9 @@ std::string verdict_of(const MonitorAnalysis& m) {
       v += ", " + std::to_string(m.totals.self_inconsistent) + " rounds impossible for any offset";
     }
     if (no_band) v += "; no line fits the bounds even with k = " + std::to_string(m.k);
+    if (!m.pieces_resolved) {
+      v += " (they break into more than " + std::to_string(kMaxPieces) + " pieces: too small all over, not a few steps)";
+    }
     parts.push_back(v);
   }
   std::size_t proven = 0;
@@ -258,7 +261,9 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     step.offset_ticks = per.fit.line.offset_ticks;
     step.margin_ticks = per.fit.line.margin_ticks;
     segmentations.push_back(segment_offset(per.bounds, q));
+    step.resolved = segmentations.back().resolved;
     step.pieces = segmentations.back().pieces.size();
+    for (const OffsetTransient& t : segmentations.back().transients) step.set_aside += t.bounds.size();
     m.sweep.push_back(step);
     usable.push_back(std::move(per));
   }
@@ -288,11 +293,22 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
       }
     }
   }
-  if (chosen == usable.size()) {  // no k fits the whole run: the pieces decide
-    for (std::size_t i = 0; i < usable.size() && chosen == usable.size(); ++i) {
+  if (chosen == usable.size()) {
+    // No k fits the whole run: the pieces decide. A k is stable when every larger k that
+    // could be cut into pieces found as many; of those, the one with the fewest bounds
+    // set aside as transients (early reads are set aside at small k and gone at larger
+    // k; a real excursion is set aside at every k), the smallest on a tie.
+    std::size_t best_aside = std::numeric_limits<std::size_t>::max();
+    for (std::size_t i = 0; i < usable.size(); ++i) {
+      if (!m.sweep[i].resolved) continue;
       bool same = true;
-      for (std::size_t j = i + 1; j < usable.size(); ++j) same = same && m.sweep[j].pieces == m.sweep[i].pieces;
-      if (same && i + 1 < usable.size()) chosen = i;
+      for (std::size_t j = i + 1; j < usable.size(); ++j) {
+        same = same && (!m.sweep[j].resolved || m.sweep[j].pieces == m.sweep[i].pieces);
+      }
+      if (same && m.sweep[i].set_aside < best_aside) {
+        best_aside = m.sweep[i].set_aside;
+        chosen = i;
+      }
     }
     if (chosen == usable.size()) {
       chosen = usable.size() - 1;
@@ -307,18 +323,37 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   m.fit = m.free_fit;
   if (m.zero_drift) m.fit.line = zero_drift_fit(at.bounds, q).line;
 
-  // Pieces, steps and transients at the chosen k.
+  // Pieces, steps and transients at the chosen k. Not resolved (too many pieces to be
+  // changes of the offset): one piece, the whole run, with its (crossed) fit.
   const OffsetSegmentation& seg = segmentations[chosen];
-  for (const OffsetPiece& p : seg.pieces) {
-    MonitorPiece mp;
-    std::size_t lo = iv.size(), hi = 0;
-    for (std::size_t i = p.first; i < p.last; ++i) {
-      lo = std::min(lo, seg.bounds[i].source);
-      hi = std::max(hi, seg.bounds[i].source);
+  m.pieces_resolved = seg.resolved;
+  struct Span {
+    std::size_t lo_source, hi_source;  // positions in the log
+    double lo_x, hi_x;                 // the piece's bounds span these times
+    EnvelopeFit fit;
+    LineEstimate line;
+    bool zero_drift;
+  };
+  std::vector<Span> spans;
+  if (seg.resolved) {
+    for (const OffsetPiece& p : seg.pieces) {
+      Span sp{iv.size(), 0, static_cast<double>(seg.bounds[p.first].point.x),
+              static_cast<double>(seg.bounds[p.last - 1].point.x), p.fit, p.line, p.zero_drift};
+      for (std::size_t i = p.first; i < p.last; ++i) {
+        sp.lo_source = std::min(sp.lo_source, seg.bounds[i].source);
+        sp.hi_source = std::max(sp.hi_source, seg.bounds[i].source);
+      }
+      spans.push_back(sp);
     }
-    mp.first_interval = iv[lo].index;
-    mp.last_interval = iv[hi].index;
-    mp.t_ref_tick = iv[lo].start_tick + (iv[hi].end_tick - iv[lo].start_tick) / 2;
+  } else {
+    spans.push_back({0, iv.size() - 1, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                     m.free_fit, m.fit.line, m.zero_drift});
+  }
+  for (const Span& p : spans) {
+    MonitorPiece mp;
+    mp.first_interval = iv[p.lo_source].index;
+    mp.last_interval = iv[p.hi_source].index;
+    mp.t_ref_tick = iv[p.lo_source].start_tick + (iv[p.hi_source].end_tick - iv[p.lo_source].start_tick) / 2;
     mp.fit = p.fit;
     mp.line = p.line;
     mp.zero_drift = p.zero_drift;
@@ -371,13 +406,11 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
 
   // Per interval: its own band, its piece's line, and what contradicts what.
   auto piece_of = [&](double x) -> std::optional<std::size_t> {
-    if (seg.pieces.empty()) return std::nullopt;
+    if (spans.empty()) return std::nullopt;
     std::size_t best = 0;
     double best_gap = std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < seg.pieces.size(); ++j) {
-      const double lo = static_cast<double>(seg.bounds[seg.pieces[j].first].point.x);
-      const double hi = static_cast<double>(seg.bounds[seg.pieces[j].last - 1].point.x);
-      const double gap = x < lo ? lo - x : (x > hi ? x - hi : 0.0);
+    for (std::size_t j = 0; j < spans.size(); ++j) {
+      const double gap = x < spans[j].lo_x ? spans[j].lo_x - x : (x > spans[j].hi_x ? x - spans[j].hi_x : 0.0);
       if (gap < best_gap) {
         best_gap = gap;
         best = j;

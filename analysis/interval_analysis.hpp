@@ -35,6 +35,8 @@ struct IntervalSweepStep {
   double offset_ticks = 0;    // the max-margin line at t_ref (bounds crossed: still the
   double margin_ticks = 0;    // least-crossing line, margin negative)
   std::size_t pieces = 0;     // pieces of offset_segments at this k
+  bool resolved = true;       // false: more than kMaxPieces (contaminated at this k)
+  std::size_t set_aside = 0;  // bounds in transients
 };
 
 /// The per-interval picture at the chosen k: the offset band the interval alone gives,
@@ -176,6 +178,9 @@ struct MonitorAnalysis {
   EnvelopeFit fit;            // free_fit's band with the reported line (zero-drift refit)
   bool zero_drift = false;
 
+  /// False: at the chosen k the bounds break into more than kMaxPieces pieces, too small
+  /// all over (early reads), not a few changes; pieces then holds the whole run alone.
+  bool pieces_resolved = true;
   std::vector<MonitorPiece> pieces;  // one when a line fits the run (transients aside)
   std::vector<MonitorStep> steps;    // pieces.size() - 1; proven or not
   std::vector<MonitorTransient> transients;

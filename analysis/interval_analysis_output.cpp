@@ -6,6 +6,7 @@
 
 #include "analyze.hpp"
 #include "format.hpp"
+#include "offset_segments.hpp"
 
 namespace tscsync {
 namespace {
@@ -124,10 +125,16 @@ std::string monitor_text(const MonitorAnalysis& m) {
   out += "  k-sweep  ";
   for (const IntervalSweepStep& s : m.sweep) {
     out += " k=" + std::to_string(s.k) + ": " + (s.feasible ? format_sig(s.offset_ticks, 4) : std::string("crossed")) + " (" +
-           std::to_string(s.pieces) + (s.pieces == 1 ? " piece" : " pieces") + ");";
+           (s.resolved ? std::to_string(s.pieces) : "> " + std::to_string(kMaxPieces)) +
+           (s.pieces == 1 ? " piece" : " pieces") +
+           (s.set_aside > 0 ? ", " + std::to_string(s.set_aside) + " bounds aside" : std::string()) + ");";
   }
   out += m.sweep_settled ? " stable from k = " + std::to_string(m.k) + "\n"
                          : " never stable: k = " + std::to_string(m.k) + ", the largest usable\n";
+  if (!m.pieces_resolved) {
+    out += "  pieces    none: at k = " + std::to_string(m.k) + " the bounds break into more than " +
+           std::to_string(kMaxPieces) + " pieces, too small all over the run (early reads), not a few steps\n";
+  }
   if (m.pieces.size() > 1) {
     for (std::size_t i = 0; i < m.pieces.size(); ++i) {
       const MonitorPiece& p = m.pieces[i];
@@ -237,8 +244,10 @@ Json monitor_json(const MonitorAnalysis& m) {
   Json& sweep = e["k_sweep"] = Json::array();
   for (const IntervalSweepStep& s : m.sweep) {
     sweep.push_back({{"k", s.k}, {"intervals", s.intervals}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks},
-                     {"margin_ticks", s.margin_ticks}, {"pieces", s.pieces}});
+                     {"margin_ticks", s.margin_ticks}, {"pieces", s.pieces}, {"resolved", s.resolved},
+                     {"set_aside", s.set_aside}});
   }
+  e["pieces_resolved"] = m.pieces_resolved;
   e["band_feasible"] = band.feasible;
   auto or_null = [&](double v) { return band.feasible ? Json(v) : Json(nullptr); };
   e["offset_ticks"] = {{"estimate", m.fit.line.offset_ticks}, {"lo", or_null(band.offset_lo_ticks)}, {"hi", or_null(band.offset_hi_ticks)}};

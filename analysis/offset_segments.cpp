@@ -117,7 +117,8 @@ bool bounds_admit_one_line(std::span<const TimedBound> bounds, std::int64_t quan
   return s.admits_range(0, sorted.size());
 }
 
-OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t quantum_ticks, std::size_t min_sources) {
+OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t quantum_ticks, std::size_t min_sources,
+                                  std::size_t max_pieces) {
   assert(quantum_ticks >= 1 && min_sources >= 1);
   OffsetSegmentation out;
   std::stable_sort(bounds.begin(), bounds.end(), [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
@@ -134,6 +135,10 @@ OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t q
     p.last = last;
     out.pieces.push_back(std::move(p));
     first = last;
+  }
+  if (out.pieces.size() > max_pieces) {
+    out.resolved = false;
+    return out;
   }
 
   // 2. Weak pieces (too few sources to pin a line, or one-sided) are folded into their

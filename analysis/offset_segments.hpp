@@ -66,6 +66,11 @@ struct OffsetTransient {
 };
 
 struct OffsetSegmentation {
+  /// False when the greedy cut gave more than max_pieces pieces: that is no handful of
+  /// changes but bounds too small all over the run (early reads at this order
+  /// statistic). The greedy pieces are kept as they are, unfitted, and no change is
+  /// looked for.
+  bool resolved = true;
   std::vector<TimedBound> bounds;        // the input, sorted by x (stable)
   std::vector<OffsetPiece> pieces;       // in time order; one when a line fits everything
   std::vector<OffsetChange> changes;     // pieces.size() - 1 entries
@@ -77,11 +82,17 @@ struct OffsetSegmentation {
 /// prior, so it proves no offset of its own. Callers pass the number of their sources.
 inline constexpr std::size_t kMinPieceSources = 3;
 
+/// Most greedy pieces taken for changes of the offset. Folding costs a fit of the
+/// neighbours per piece, so the limit also keeps a contaminated run from costing
+/// pieces x bounds.
+inline constexpr std::size_t kMaxPieces = 64;
+
 /// Cuts `bounds` (any order; sorted here by x) into pieces.
 ///
 /// 1. Greedy from the left: each piece is the longest run of bounds from its start that
 ///    one line fits within the quantum (the fewest pieces: a subset of a feasible set is
 ///    feasible). Galloping search, O(n log n) fits over the hull vertices.
+///    With more than `max_pieces` pieces it stops there (resolved = false).
 /// 2. A piece with bounds from fewer than `min_sources` sources, or one-sided, is set
 ///    aside when another piece remains: if its neighbours agree (one line fits both)
 ///    they become one piece; its bounds that still fit are taken back (the earlier
@@ -92,7 +103,7 @@ inline constexpr std::size_t kMinPieceSources = 3;
 ///    the bounds the two bands allow.
 /// \pre quantum_ticks >= 1; min_sources >= 1.
 OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t quantum_ticks,
-                                  std::size_t min_sources = kMinPieceSources);
+                                  std::size_t min_sources = kMinPieceSources, std::size_t max_pieces = kMaxPieces);
 
 /// Whether one line fits the bounds (within +-kMaxDrift and the quantum). A set with only
 /// upper or only lower bounds always fits.

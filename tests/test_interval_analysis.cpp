@@ -289,6 +289,30 @@ TEST_CASE("interval analysis: early reads cut into k = 1; the sweep steps over t
   CHECK(m.verdict.rfind("unsafe reads", 0) == 0);
 }
 
+TEST_CASE("interval analysis: a step under early reads: the sweep finds the k where only the step remains") {
+  SimulationSpec spec = base_spec(62);
+  spec.offset_ticks = -150;
+  spec.step_ticks = 3000;
+  spec.step_at_fraction = 0.655;  // the middle of interval 65
+  spec.spec_b.rate = 1e-3;        // about 4 early t2 per interval: k = 1 and k = 4 cut
+  spec.spec_b.early_min_ticks = 800;
+  spec.spec_b.early_max_ticks = 1000;
+  const Outcome o = run_scenario(spec);
+  const MonitorAnalysis& m = o.analysis;
+  INFO(monitor_text(m));
+  REQUIRE(m.sweep.size() == 3);
+  CHECK_FALSE(m.sweep[0].resolved);  // k = 1: early reads everywhere, no handful of changes
+  CHECK(m.k == 16);
+  CHECK(m.sweep_settled);
+  REQUIRE(m.steps.size() == 1);
+  CHECK(m.steps[0].proven);
+  CHECK(m.steps[0].interval == 65);
+  CHECK(std::fabs(m.steps[0].size_ticks - 3000) <= 3);
+  CHECK(m.transients.empty());
+  CHECK(m.fwd_violations_at_least > 0);
+  CHECK(m.fwd_violations_at_least <= o.truth.early_t2_count);
+}
+
 namespace {
 
 /// A log of `n` hand-made intervals, consistent (offset 0, latencies 200 each way), with

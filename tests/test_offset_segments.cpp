@@ -127,3 +127,14 @@ TEST_CASE("offset_segments: empty input and one-sided input") {
   CHECK(seg.pieces[0].one_sided);
   CHECK_FALSE(seg.pieces[0].fit.band.feasible);
 }
+
+TEST_CASE("offset_segments: more pieces than max_pieces is left unresolved") {
+  auto offset = [](std::size_t i, std::int64_t) {
+    return i < 10 ? std::int64_t{0} : i < 20 ? std::int64_t{100} : std::int64_t{250};
+  };
+  const auto unresolved = segment_offset(bounds_of(30, 10, offset), 1, kMinPieceSources, 2);
+  CHECK_FALSE(unresolved.resolved);
+  CHECK(unresolved.pieces.size() == 3);
+  CHECK(unresolved.changes.empty());
+  CHECK(segment_offset(bounds_of(30, 10, offset), 1, kMinPieceSources, 3).resolved);
+}
