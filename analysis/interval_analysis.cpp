@@ -329,7 +329,6 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   m.pieces_resolved = seg.resolved;
   struct Span {
     std::size_t lo_source, hi_source;  // positions in the log
-    double lo_x, hi_x;                 // the piece's bounds span these times
     EnvelopeFit fit;
     LineEstimate line;
     bool zero_drift;
@@ -337,8 +336,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   std::vector<Span> spans;
   if (seg.resolved) {
     for (const OffsetPiece& p : seg.pieces) {
-      Span sp{iv.size(), 0, static_cast<double>(seg.bounds[p.first].point.x),
-              static_cast<double>(seg.bounds[p.last - 1].point.x), p.fit, p.line, p.zero_drift};
+      Span sp{iv.size(), 0, p.fit, p.line, p.zero_drift};
       for (std::size_t i = p.first; i < p.last; ++i) {
         sp.lo_source = std::min(sp.lo_source, seg.bounds[i].source);
         sp.hi_source = std::max(sp.hi_source, seg.bounds[i].source);
@@ -346,8 +344,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
       spans.push_back(sp);
     }
   } else {
-    spans.push_back({0, iv.size() - 1, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-                     m.free_fit, m.fit.line, m.zero_drift});
+    spans.push_back({0, iv.size() - 1, m.free_fit, m.fit.line, m.zero_drift});
   }
   for (const Span& p : spans) {
     MonitorPiece mp;
@@ -404,19 +401,38 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     m.transients.push_back({iv[lo].index, iv[hi].index, t.bounds.size()});
   }
 
-  // Per interval: its own band, its piece's line, and what contradicts what.
+  // Per interval: its own band, its piece's line, and what contradicts what. Where a
+  // change lies is known only to its window: a bound inside it may belong to either
+  // piece. So an interval's picture takes the piece on its side of the window's middle,
+  // and a bound counts as an early read only if it lies beyond every piece it may
+  // belong to.
+  const double inf = std::numeric_limits<double>::infinity();
   auto piece_of = [&](double x) -> std::optional<std::size_t> {
-    if (spans.empty()) return std::nullopt;
-    std::size_t best = 0;
-    double best_gap = std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < spans.size(); ++j) {
-      const double gap = x < spans[j].lo_x ? spans[j].lo_x - x : (x > spans[j].hi_x ? x - spans[j].hi_x : 0.0);
-      if (gap < best_gap) {
-        best_gap = gap;
-        best = j;
-      }
+    if (m.pieces.empty()) return std::nullopt;
+    std::size_t j = 0;
+    while (j < seg.changes.size() && x > seg.changes[j].at_x) ++j;
+    return j;
+  };
+  auto pieces_near = [&](double x) {
+    std::vector<std::size_t> out;
+    for (std::size_t j = 0; j < m.pieces.size(); ++j) {
+      const double from = j == 0 || !seg.resolved ? -inf : seg.changes[j - 1].window_lo_x;
+      const double to = j + 1 == m.pieces.size() || !seg.resolved ? inf : seg.changes[j].window_hi_x;
+      if (x >= from && x <= to && m.pieces[j].fit.band.feasible) out.push_back(j);
     }
-    return best;
+    return out;
+  };
+  auto below_every_piece = [&](double y, double x) {  // an upper bound y + q below them all
+    const std::vector<std::size_t> near = pieces_near(x);
+    return !near.empty() && std::all_of(near.begin(), near.end(), [&](std::size_t j) {
+      return y + static_cast<double>(q) < m.pieces[j].fit.band.offset_lo_at(x);
+    });
+  };
+  auto above_every_piece = [&](double y, double x) {  // a lower bound y - q above them all
+    const std::vector<std::size_t> near = pieces_near(x);
+    return !near.empty() && std::all_of(near.begin(), near.end(), [&](std::size_t j) {
+      return y - static_cast<double>(q) > m.pieces[j].fit.band.offset_hi_at(x);
+    });
   };
   const double qd = static_cast<double>(q);
   for (std::size_t i = 0; i < iv.size(); ++i) {
@@ -446,22 +462,12 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     // offset the robust band of its piece allows at its time means k rounds were.
     for (std::size_t ki = 0; ki <= at.ki; ++ki) {
       const TimedTicks& f = s.fwd_k[ki];
-      if (f.present) {
-        const double x = x_of(f.at_tick, m.t_ref_tick);
-        const auto p = piece_of(x);
-        if (p && m.pieces[*p].fit.band.feasible &&
-            static_cast<double>(f.value_ticks) + qd < m.pieces[*p].fit.band.offset_lo_at(x)) {
-          band.fwd_violations_at_least = kIntervalKs[ki];
-        }
+      if (f.present && below_every_piece(static_cast<double>(f.value_ticks), x_of(f.at_tick, m.t_ref_tick))) {
+        band.fwd_violations_at_least = kIntervalKs[ki];
       }
       const TimedTicks& r = s.rev_k[ki];
-      if (r.present) {
-        const double x = x_of(r.at_tick, m.t_ref_tick);
-        const auto p = piece_of(x);
-        if (p && m.pieces[*p].fit.band.feasible &&
-            static_cast<double>(-r.value_ticks) - qd > m.pieces[*p].fit.band.offset_hi_at(x)) {
-          band.rev_violations_at_least = kIntervalKs[ki];
-        }
+      if (r.present && above_every_piece(static_cast<double>(-r.value_ticks), x_of(r.at_tick, m.t_ref_tick))) {
+        band.rev_violations_at_least = kIntervalKs[ki];
       }
     }
     m.fwd_violations_at_least += band.fwd_violations_at_least;

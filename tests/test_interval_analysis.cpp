@@ -159,11 +159,40 @@ TEST_CASE("interval analysis: an offset step is found at its interval with its s
     CHECK(std::fabs(m.pieces[1].offset_ticks - 1852) <= estimate_limit(m.quantum_ticks));
     // Every k sees it: it is no early read.
     for (const IntervalSweepStep& k : m.sweep) CHECK(k.pieces == 2);
+    // Bounds near the step are judged against both pieces: none is taken for an early read.
+    CHECK(m.fwd_violations_at_least == 0);
+    CHECK(m.rev_violations_at_least == 0);
     CHECK(m.verdict.rfind("offset stepped 1 time: by ", 0) == 0);
     CHECK(m.verdict.find("at interval 37") != std::string::npos);
     // The whole-run line fits neither side: the intervals against it are most of the run.
     CHECK_FALSE(m.runs_excluding_line.empty());
   }
+}
+
+TEST_CASE("interval analysis: a step at an interval's start: the bounds after it are no early reads") {
+  // The step falls a few hundred ticks into interval 50. Its upper bounds after the step
+  // do not contradict the old line, so the old piece reaches into interval 50; its lower
+  // bounds belong to the new offset. Judged against the old piece alone they would look
+  // like early reads.
+  SimulationSpec spec = base_spec(47);
+  spec.offset_ticks = -150;
+  spec.step_ticks = 3000;
+  spec.step_at_fraction = 0.5;
+  const Outcome o = run_scenario(spec);
+  const MonitorAnalysis& m = o.analysis;
+  INFO(monitor_text(m));
+  REQUIRE(m.steps.size() == 1);
+  const std::uint64_t truth = interval_holding(o.log, o.truth.step_tick);
+  CHECK(truth == 50);
+  CHECK(m.steps[0].window_first_interval <= truth);
+  CHECK(m.steps[0].window_last_interval >= truth);
+  CHECK(m.steps[0].window_last_interval - m.steps[0].window_first_interval <= 1);
+  CHECK(m.fwd_violations_at_least == 0);
+  CHECK(m.rev_violations_at_least == 0);
+  CHECK(m.verdict.rfind("offset stepped 1 time", 0) == 0);
+  const IntervalBand& after = m.bands[truth + 1];
+  REQUIRE(after.line_ticks.has_value());
+  CHECK(std::fabs(*after.line_ticks - 2850) <= 2);  // the new piece's line
 }
 
 TEST_CASE("interval analysis: a step smaller than the bands is not proven; the estimate's move is reported") {
@@ -311,6 +340,7 @@ TEST_CASE("interval analysis: a step under early reads: the sweep finds the k wh
   CHECK(m.transients.empty());
   CHECK(m.fwd_violations_at_least > 0);
   CHECK(m.fwd_violations_at_least <= o.truth.early_t2_count);
+  CHECK(m.rev_violations_at_least == 0);  // no early t4 was injected
 }
 
 namespace {
@@ -349,6 +379,38 @@ IntervalLog hand_log(std::size_t n, const std::function<void(IntervalSummary&)>&
 }
 
 }  // namespace
+
+TEST_CASE("interval analysis: a bound inside a step's window is judged against both pieces") {
+  // Offset 0, then 1000 from interval 10 on; latencies 200 each way. In interval 10 the
+  // k = 4 forward latency comes first (+100 ticks), the k = 1 reverse one in the middle
+  // (+300) and the k = 4 reverse one last (+500). One early forward read in interval 3
+  // crosses k = 1, so k = 4 is chosen; the k = 1 reverse bound of interval 10 then lies
+  // between the old piece's last bound and the new piece's first: above the old band,
+  // inside the new one. Not an early read.
+  const IntervalLog log = hand_log(20, [](IntervalSummary& s) {
+    if (s.index == 3) s.fwd_k[0].value_ticks = -900;
+    if (s.index < 10) return;
+    for (std::size_t ki = 0; ki < kIntervalKCount; ++ki) {
+      s.fwd_k[ki].value_ticks += 1000;
+      s.rev_k[ki].value_ticks -= 1000;
+    }
+    if (s.index != 10) return;
+    for (std::size_t ki = 0; ki < kIntervalKCount; ++ki) {
+      s.fwd_k[ki].at_tick = s.start_tick + 100 + ki;
+      s.rev_k[ki].at_tick = s.start_tick + (ki == 0 ? 300 : 500 + ki);
+    }
+  });
+  const MonitorAnalysis m = analyze_interval_log(log, "window.log");
+  INFO(monitor_text(m));
+  CHECK(m.k == 4);
+  REQUIRE(m.steps.size() == 1);
+  CHECK(m.steps[0].proven);
+  CHECK(m.steps[0].size_ticks == Approx(1000));
+  CHECK(m.steps[0].window_last_interval == 10);
+  CHECK(m.rev_violations_at_least == 0);
+  CHECK(m.fwd_violations_at_least == 1);  // interval 3's early read
+  CHECK(m.bands[3].fwd_violations_at_least == 1);
+}
 
 TEST_CASE("interval analysis: the worst intervals, the totals and memory, exactly") {
   const IntervalLog log = hand_log(80, [](IntervalSummary& s) {
