@@ -60,7 +60,7 @@ double estimate_limit(std::int64_t q) { return static_cast<double>(q) / 2 + 1; }
 
 }  // namespace
 
-TEST_CASE("interval analysis: a clean run without drift: the band holds the truth, no drift, no step") {
+TEST_CASE("interval analysis: a clean run without drift: the band holds the truth and no drift or step is found") {
   for (std::uint64_t q : {std::uint64_t{1}, std::uint64_t{26}}) {
     SimulationSpec spec = base_spec(11 + q);
     spec.offset_ticks = 3000;
@@ -195,7 +195,7 @@ TEST_CASE("interval analysis: a step at an interval's start: the bounds after it
   CHECK(std::fabs(*after.line_ticks - 2850) <= 2);  // the new piece's line
 }
 
-TEST_CASE("interval analysis: a step smaller than the bands is not proven; the estimate's move is reported") {
+TEST_CASE("interval analysis: a step smaller than the bands is not proven but the estimate's move is reported") {
   // 100 ticks against bands about 360 wide: a constant offset with an equal and opposite
   // change of the two delays fits the bounds as well, so no step can be proven.
   SimulationSpec spec = base_spec(45);
@@ -219,7 +219,7 @@ TEST_CASE("interval analysis: a step smaller than the bands is not proven; the e
   CHECK(monitor_timeseries_dat(m, o.log).find("\n# moves: ") != std::string::npos);
 }
 
-TEST_CASE("interval analysis: a slower forward path moves estimate and margin together: delays, not offset") {
+TEST_CASE("interval analysis: a slower forward path moves estimate and margin together: the delays changed and not the offset") {
   SimulationSpec spec = base_spec(46);
   std::uint64_t from = 0;
   const Outcome o = run_scenario(spec, [&](Run& run, const SimulationTruth&) {
@@ -241,7 +241,7 @@ TEST_CASE("interval analysis: a slower forward path moves estimate and margin to
   CHECK(monitor_text(m).find("  delays    changed from interval ") != std::string::npos);
 }
 
-TEST_CASE("interval analysis: two steps, and a step with its return, are each found") {
+TEST_CASE("interval analysis: two steps and a step with its return are each found") {
   SECTION("up 2000 at interval 25, down 1200 at interval 70") {
     SimulationSpec spec = base_spec(51);
     spec.step_ticks = 2000;
@@ -286,7 +286,7 @@ TEST_CASE("interval analysis: two steps, and a step with its return, are each fo
   }
 }
 
-TEST_CASE("interval analysis: early reads cut into k = 1; the sweep steps over them") {
+TEST_CASE("interval analysis: early reads cut into k = 1 and the sweep steps over them") {
   SimulationSpec spec = base_spec(61);
   spec.offset_ticks = -150;
   spec.quantum_ticks = 26;
@@ -412,7 +412,7 @@ TEST_CASE("interval analysis: a bound inside a step's window is judged against b
   CHECK(m.bands[3].fwd_violations_at_least == 1);
 }
 
-TEST_CASE("interval analysis: the worst intervals, the totals and memory, exactly") {
+TEST_CASE("interval analysis: the worst intervals and the totals and memory exactly") {
   const IntervalLog log = hand_log(80, [](IntervalSummary& s) {
     const std::uint64_t i = s.index;
     s.rtt_max = 700 + static_cast<std::int64_t>((i * 37) % 11) * 100;  // 0..10 -> 700..1700, ties
@@ -473,7 +473,7 @@ TEST_CASE("interval analysis: the worst intervals, the totals and memory, exactl
   CHECK(j["totals"]["rounds"] == 79'000);
 }
 
-TEST_CASE("interval analysis: a short run has no 1 min sample; without a frequency no seconds") {
+TEST_CASE("interval analysis: a short run has no 1 min sample and without a frequency no seconds") {
   IntervalLog log = hand_log(3, [](IntervalSummary&) {});
   log.header = {};
   const MonitorAnalysis m = analyze_interval_log(log, "short.log");
@@ -488,7 +488,7 @@ TEST_CASE("interval analysis: a short run has no 1 min sample; without a frequen
   CHECK(dat.find("# xlabel: interval\n") != std::string::npos);
 }
 
-TEST_CASE("interval analysis: interrupted, aborted and cut-short logs are analysed and flagged") {
+TEST_CASE("interval analysis: interrupted and aborted and cut-short logs are analysed and flagged") {
   IntervalLog log = hand_log(10, [](IntervalSummary&) {});
   SECTION("interrupted") {
     log.trailer = {};
@@ -527,7 +527,7 @@ TEST_CASE("interval analysis: a log without intervals is refused") {
                        Catch::Message("empty.log: no intervals to analyse"));
 }
 
-TEST_CASE("interval analysis: CSV has one row per interval; the time series one line per interval") {
+TEST_CASE("interval analysis: CSV has one row per interval and the time series one line per interval") {
   SimulationSpec spec = base_spec(71);
   spec.step_ticks = 1000;
   const Outcome o = run_scenario(spec);
@@ -633,7 +633,7 @@ TEST_CASE("monitor fixtures: the committed logs are what the fixture code makes"
   }
 }
 
-TEST_CASE("monitor fixtures: the step log read back gives the step, the stall and flat memory") {
+TEST_CASE("monitor fixtures: the step log read back gives the step and the stall and flat memory") {
   const IntervalLog log = read_interval_log_file(kMonitorData + "/step.log");
   const MonitorAnalysis m = analyze_interval_log(log, "step.log");
   INFO(monitor_text(m));

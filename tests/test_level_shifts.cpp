@@ -17,7 +17,7 @@ std::vector<double> levels(std::initializer_list<std::pair<std::size_t, double>>
 
 }  // namespace
 
-TEST_CASE("level shifts: one shift of 20 at index 10, margin steady: offset-like") {
+TEST_CASE("level shifts: one shift of 20 at index 10 with a steady margin is offset-like") {
   const std::vector<double> v = levels({{10, 0.0}, {10, 20.0}});
   const std::vector<double> margin(v.size(), 100.0);
   const auto shifts = find_level_shifts(v, margin, 1);
@@ -38,7 +38,7 @@ TEST_CASE("level shifts: the margin moving with the estimate means the delays ch
   CHECK_FALSE(shifts[0].offset_like);  // 20 > max(2 q, 20 / 4)
 }
 
-TEST_CASE("level shifts: two shifts, each found; noise and small moves are not") {
+TEST_CASE("level shifts: two shifts are each found but noise and small moves are not") {
   SECTION("up 30 at 10, down 50 at 20") {
     const std::vector<double> v = levels({{10, 0.0}, {10, 30.0}, {10, -20.0}});
     const auto shifts = find_level_shifts(v, std::vector<double>(v.size(), 50.0), 1);

@@ -24,7 +24,7 @@ std::vector<TimedBound> bounds_of(std::size_t sources, std::int64_t spacing, Off
 
 }  // namespace
 
-TEST_CASE("offset_segments: one line fits: one piece, no change") {
+TEST_CASE("offset_segments: one line fits: one piece and no change") {
   const auto seg = segment_offset(bounds_of(20, 10, [](std::size_t, std::int64_t) { return std::int64_t{0}; }), 1);
   REQUIRE(seg.pieces.size() == 1);
   CHECK(seg.changes.empty());
@@ -38,7 +38,7 @@ TEST_CASE("offset_segments: one line fits: one piece, no change") {
   CHECK(bounds_admit_one_line(seg.bounds, 1));
 }
 
-TEST_CASE("offset_segments: a step of 100 between sources 9 and 10 is found, placed and sized") {
+TEST_CASE("offset_segments: a step of 100 between sources 9 and 10 is found and placed and sized") {
   const auto seg = segment_offset(
       bounds_of(20, 10, [](std::size_t i, std::int64_t) { return i < 10 ? std::int64_t{0} : std::int64_t{100}; }), 1);
   CHECK_FALSE(bounds_admit_one_line(seg.bounds, 1));
@@ -63,7 +63,7 @@ TEST_CASE("offset_segments: a step of 100 between sources 9 and 10 is found, pla
   CHECK(seg.pieces[1].line.offset_ticks == Approx(100.0));
 }
 
-TEST_CASE("offset_segments: two steps give three pieces; a step and its return too") {
+TEST_CASE("offset_segments: two steps give three pieces and so does a step with its return") {
   SECTION("up 100, then up 150") {
     const auto seg = segment_offset(bounds_of(30, 10, [](std::size_t i, std::int64_t) {
                                       return i < 10 ? std::int64_t{0} : i < 20 ? std::int64_t{100} : std::int64_t{250};
@@ -90,7 +90,7 @@ TEST_CASE("offset_segments: two steps give three pieces; a step and its return t
   }
 }
 
-TEST_CASE("offset_segments: one too-small bound is set aside as a transient, not two steps") {
+TEST_CASE("offset_segments: one too-small bound is set aside as a transient and not taken for two steps") {
   std::vector<TimedBound> bounds = bounds_of(20, 10, [](std::size_t, std::int64_t) { return std::int64_t{0}; });
   bounds[14].point.y = -50;  // source 7's upper bound: an early read 60 ticks below the rest
   const auto seg = segment_offset(bounds, 1);
@@ -105,7 +105,7 @@ TEST_CASE("offset_segments: one too-small bound is set aside as a transient, not
   CHECK(seg.pieces[0].line.offset_ticks == Approx(0.0).margin(1e-9));  // the early read left no mark
 }
 
-TEST_CASE("offset_segments: a change of rate whose bands meet is a bend, not a proven step") {
+TEST_CASE("offset_segments: a change of rate whose bands meet is a bend and not a proven step") {
   // Flat for 10 sources, then rising by 100 ticks per source (1e-4 per tick): no one line
   // fits, but at the change both sides allow offset 0.
   const auto seg = segment_offset(bounds_of(20, 1'000'000, [](std::size_t i, std::int64_t x) {

@@ -435,7 +435,7 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
 // plots/monitor_timeseries.gp (tscsync analyze --plot on an interval log). Fixture:
 // tests/data/plots/monitor_timeseries.dat, written by analyze --plot from
 // tests/data/monitor/step.log.
-TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG, leaving nothing aside") {
+TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leaves nothing aside") {
   if (!gnuplot_on_path()) {
     WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
     return;
@@ -461,7 +461,7 @@ TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG, leaving 
   }
 }
 
-TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency, no rounds, every marker") {
+TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency or rounds and every marker") {
   if (!gnuplot_on_path()) {
     WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
     return;
@@ -494,7 +494,7 @@ TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency, no rounds, e
   }
 }
 
-TEST_CASE("plot: a malformed monitor time series fails, naming the line and the problem") {
+TEST_CASE("plot: a malformed monitor time series fails and names the line and the problem") {
   if (!gnuplot_on_path()) {
     WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
     return;
