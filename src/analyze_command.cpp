@@ -1,6 +1,7 @@
 #include "analyze_command.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -43,14 +44,48 @@ std::string first_line(const std::string& path) {
   return line;
 }
 
-/// Standard input, whole: it can be read only once, so the first line is looked at in
-/// memory and the text parsed from there.
-std::string read_stdin() {
-  std::string text;
-  char buf[1 << 16];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) text.append(buf, n);
-  if (std::ferror(stdin)) throw IoError("cannot read standard input");
-  return text;
+/// Standard input can be read only once: its first line is read ahead, and the reader
+/// then gets a stream that gives that line back before the rest of standard input, so
+/// that the file is still read in chunks, never held whole (fopencookie, glibc).
+struct PrefixedStdin {
+  std::string prefix;
+  std::size_t pos = 0;
+};
+
+ssize_t read_prefixed(void* cookie, char* buf, std::size_t size) {
+  auto* c = static_cast<PrefixedStdin*>(cookie);
+  if (c->pos < c->prefix.size()) {
+    const std::size_t n = std::min(size, c->prefix.size() - c->pos);
+    std::memcpy(buf, c->prefix.data() + c->pos, n);
+    c->pos += n;
+    return static_cast<ssize_t>(n);
+  }
+  const std::size_t n = std::fread(buf, 1, size, stdin);
+  return n == 0 && std::ferror(stdin) ? -1 : static_cast<ssize_t>(n);
+}
+
+int close_prefixed(void* cookie) {
+  delete static_cast<PrefixedStdin*>(cookie);
+  return 0;
+}
+
+/// Standard input as a stream, and whether its first line is an interval log's.
+std::pair<std::unique_ptr<std::FILE, int (*)(std::FILE*)>, bool> open_stdin() {
+  auto* cookie = new PrefixedStdin;
+  for (int c; cookie->prefix.size() <= kMaxLineBytes && (c = std::fgetc(stdin)) != EOF;) {
+    cookie->prefix.push_back(static_cast<char>(c));
+    if (c == '\n') break;
+  }
+  std::string_view first = cookie->prefix;
+  if (!first.empty() && first.back() == '\n') first.remove_suffix(1);
+  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
+  const bool is_log = is_interval_log_schema_line(first);
+  std::FILE* f = ::fopencookie(cookie, "r", {read_prefixed, nullptr, nullptr, close_prefixed});
+  if (f == nullptr) {
+    delete cookie;
+    throw IoError("cannot read standard input");
+  }
+  return {std::unique_ptr<std::FILE, int (*)(std::FILE*)>(f, &std::fclose), is_log};
 }
 
 /// monitor_timeseries, or STEM_monitor_timeseries when there are several logs (STEM_2,
@@ -112,11 +147,11 @@ int run_analyze(const AnalyzeOptions& options) {
     const std::string source = file == "-" ? "<stdin>" : file;
     std::optional<Run> run;
     if (file == "-") {
-      const std::string text = read_stdin();
-      if (is_interval_log_schema_line(std::string_view(text).substr(0, text.find('\n')))) {
-        monitors.push_back({parse_interval_log(text, source), {}, file});
+      auto [in, is_log] = open_stdin();
+      if (is_log) {
+        monitors.push_back({read_interval_log_stream(in.get(), source, kReadChunkBytes), {}, file});
       } else {
-        run = parse_run(text, source);
+        run = read_run_stream(in.get(), source, kReadChunkBytes, 0);
       }
     } else if (is_interval_log_schema_line(first_line(file))) {
       monitors.push_back({read_interval_log_file(file), {}, file});
