@@ -44,6 +44,22 @@ std::uint64_t LogLinearHistogram::highest_equivalent(std::uint64_t value) {
   return lowest_equivalent(value) + (width - 1);
 }
 
+void LogLinearHistogram::clear() {
+  if (total_ != 0) {
+    // Every recorded value's index lies in [counts_index(min_), counts_index(max_)]
+    // (counts_index is monotonic); values above kHighestTrackableValue were counted at
+    // the last index, where the clamp of `last` puts the range's end.
+    const std::size_t last = std::min(counts_index(max_), kCountsLength - 1);
+    const std::size_t first = std::min(counts_index(min_), last);
+    std::fill(counts_.begin() + static_cast<std::ptrdiff_t>(first), counts_.begin() + static_cast<std::ptrdiff_t>(last) + 1,
+              std::uint64_t{0});
+  }
+  total_ = 0;
+  overflow_ = 0;
+  min_ = std::numeric_limits<std::uint64_t>::max();
+  max_ = 0;
+}
+
 std::uint64_t LogLinearHistogram::count_at_index(std::size_t index) const {
   return index < counts_.size() ? counts_[index] : 0;
 }
@@ -141,6 +157,13 @@ void SignedHistogram::record_all(std::span<const std::int64_t> values, std::int6
   min_ = std::min(min_, lo);
   max_ = std::max(max_, hi);
   sum_ += static_cast<std::int64_t>(sum_bits);  // |sum| < 2048 * 2^52 = 2^63
+}
+
+void SignedHistogram::clear() {
+  for (LogLinearHistogram& half : halves_) half.clear();
+  min_ = std::numeric_limits<std::int64_t>::max();
+  max_ = std::numeric_limits<std::int64_t>::min();
+  sum_ = 0;
 }
 
 double SignedHistogram::mean() const {

@@ -60,6 +60,13 @@ class LogLinearHistogram {
     max_ = std::max(max_, value);
   }
 
+  /// Forgets every sample and keeps the memory (an interval's histogram is reused for the
+  /// next one). Only the buckets from min() to max() can hold counts, so only they are
+  /// zeroed: a narrow distribution clears in a few hundred bytes, the widest in the whole
+  /// 424 KiB. Allocates nothing. (A histogram whose total wrapped past 2^64 samples is
+  /// not cleared reliably; no interval gets near that.)
+  void clear();
+
   [[nodiscard]] std::uint64_t total() const { return total_; }
   /// Samples above kHighestTrackableValue (their percentiles are only lower bounds).
   [[nodiscard]] std::uint64_t overflow() const { return overflow_; }
@@ -146,6 +153,9 @@ class SignedHistogram {
   /// The same, for a caller that already has the values' extremes (analyze gathers them
   /// with the values). \pre lo and hi are the smallest and the largest of `values`.
   void record_all(std::span<const std::int64_t> values, std::int64_t lo, std::int64_t hi);
+
+  /// Forgets every sample, keeping the memory (LogLinearHistogram::clear on both halves).
+  void clear();
 
   [[nodiscard]] std::uint64_t total() const { return halves_[kNegative].total() + halves_[kNonNegative].total(); }
   [[nodiscard]] std::uint64_t negative_count() const { return halves_[kNegative].total(); }

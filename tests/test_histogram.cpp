@@ -360,3 +360,41 @@ TEST_CASE("signed histogram: record_all equals one record per value") {
   batched.record_all(extremes);
   same(one_by_one, batched);
 }
+
+TEST_CASE("clear() leaves a histogram like a new one, overflow and negatives included") {
+  std::mt19937_64 rng(17);
+  const std::vector<std::int64_t> later = {-5000, -3, 0, 7, 2047, 2048, 99'999, 123'456'789};
+  for (int shape = 0; shape < 3; ++shape) {
+    INFO("shape " << shape);
+    SignedHistogram h;
+    for (int i = 0; i < 5000; ++i) {
+      const auto v = static_cast<std::int64_t>(rng() % 2'000'000) - 1'000'000;
+      h.record(shape == 0 ? v : shape == 1 ? std::abs(v) : -std::abs(v) - 1);
+    }
+    h.record(std::numeric_limits<std::int64_t>::min());  // beyond 2^62: counted at the last index
+    h.record(std::numeric_limits<std::int64_t>::max());
+    h.record_all(later);
+    REQUIRE(h.overflow() == 2);
+    h.clear();
+    for (const LogLinearHistogram* half : {&h.negative_magnitudes(), &h.non_negatives()}) {
+      CHECK(half->total() == 0);
+      CHECK(half->overflow() == 0);
+      CHECK(half->min() == 0);
+      CHECK(half->max() == 0);
+      std::uint64_t left = 0;
+      for (std::size_t i = 0; i < LogLinearHistogram::kCountsLength; ++i) left += half->count_at_index(i);
+      CHECK(left == 0);
+    }
+    CHECK(h.total() == 0);
+    CHECK(h.min() == 0);
+    CHECK(h.max() == 0);
+    CHECK(h.mean() == Approx(0.0).margin(0).epsilon(0));
+    // Used again, it answers what a new one does.
+    SignedHistogram fresh;
+    h.record_all(later);
+    fresh.record_all(later);
+    for (double p : {0.0, 10.0, 50.0, 75.0, 99.0, 100.0}) CHECK(h.value_at_percentile(p) == fresh.value_at_percentile(p));
+    CHECK(h.min() == fresh.min());
+    CHECK(h.mean() == Approx(fresh.mean()).margin(0).epsilon(0));
+  }
+}
