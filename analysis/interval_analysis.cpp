@@ -285,6 +285,10 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   for (std::size_t i = 0; i < usable.size() && chosen == usable.size(); ++i) {
     if (usable[i].fit.band.feasible && settled(i) && settled(i + 1)) chosen = i;
   }
+  // The largest k passes the rule with nothing after it to agree with. With only three k,
+  // that would call a sweep stable whose offset still moved on the last doubling (early
+  // reads in most intervals, more than the smaller k can step over): say it is not shown.
+  if (chosen + 1 == usable.size() && chosen > 0 && !settled(chosen - 1)) m.sweep_settled = false;
   if (chosen == usable.size()) {
     for (std::size_t i = usable.size(); i-- > 0;) {
       if (usable[i].fit.band.feasible) {

@@ -173,7 +173,8 @@ struct MonitorAnalysis {
 
   std::vector<IntervalSweepStep> sweep;
   std::uint64_t k = 1;
-  bool sweep_settled = true;  // false: no k was stable; the largest usable one is used
+  bool sweep_settled = true;  // false: no k was shown stable (the largest usable one is
+                              // used; its offset may still hold early reads)
   EnvelopeFit free_fit;       // whole run, drift free, at k (bounds may cross)
   EnvelopeFit fit;            // free_fit's band with the reported line (zero-drift refit)
   bool zero_drift = false;

@@ -130,7 +130,8 @@ std::string monitor_text(const MonitorAnalysis& m) {
            (s.set_aside > 0 ? ", " + std::to_string(s.set_aside) + " bounds aside" : std::string()) + ");";
   }
   out += m.sweep_settled ? " stable from k = " + std::to_string(m.k) + "\n"
-                         : " never stable: k = " + std::to_string(m.k) + ", the largest usable\n";
+                         : " not shown stable: k = " + std::to_string(m.k) +
+                               ", the largest usable (early reads in many intervals may still hold the offset)\n";
   if (!m.pieces_resolved) {
     out += "  pieces    none: at k = " + std::to_string(m.k) + " the bounds break into more than " +
            std::to_string(kMaxPieces) + " pieces, too small all over the run (early reads), not a few steps\n";

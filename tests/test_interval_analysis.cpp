@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "interval_accumulator.hpp"
 #include "interval_analysis.hpp"
 #include "interval_analysis_output.hpp"
 #include "interval_fixture.hpp"
@@ -59,6 +60,26 @@ std::uint64_t interval_holding(const IntervalLog& log, std::uint64_t tick) {
 double estimate_limit(std::int64_t q) { return static_cast<double>(q) / 2 + 1; }
 
 }  // namespace
+
+TEST_CASE("interval fixture: the sorting reference agrees with the monitor's IntervalAccumulator") {
+  // The logs these tests analyse are made by sorting; the monitor's are made by the
+  // accumulator. Field for field the same, early reads and a quantum included.
+  SimulationSpec spec = base_spec(81);
+  spec.rounds = 40'000;
+  spec.quantum_ticks = 26;
+  spec.spec_b.rate = 2e-3;
+  SimulationTruth truth;
+  const Run run = simulate(spec, truth);
+  const IntervalLog log = interval_log_of(run, 10);
+  IntervalAccumulator acc(26);
+  std::size_t next = 0;
+  for (const IntervalSummary& want : log.intervals) {
+    acc.begin(want.index, want.start_tick, want.end_tick);
+    while (next < run.rounds.size() && run.rounds[next].t1 < want.end_tick) acc.add(run.rounds[next++]);
+    INFO("interval " << want.index);
+    CHECK(acc.summary() == want);
+  }
+}
 
 TEST_CASE("interval analysis: a clean run without drift: the band holds the truth and no drift or step is found") {
   for (std::uint64_t q : {std::uint64_t{1}, std::uint64_t{26}}) {
@@ -652,4 +673,22 @@ TEST_CASE("monitor fixtures: the step log read back gives the step and the stall
   CHECK(analyze_interval_log(cut, "cut_short.log").status == MonitorStatus::cut_short);
   CHECK(analyze_interval_log(read_interval_log_file(kMonitorData + "/interrupted.log"), "i.log").status ==
         MonitorStatus::interrupted);
+}
+
+TEST_CASE("monitor fixtures: interval_log's example.log (accumulator-made) is analysed") {
+  // tests/data/monitor/README.md: offset -120 ticks, q = 26, early t2 reads at 0.2 %
+  // (about 10 per interval of 5000 rounds), interrupted after 10 intervals.
+  const IntervalLog log = read_interval_log_file(kMonitorData + "/example.log");
+  const MonitorAnalysis m = analyze_interval_log(log, "example.log");
+  INFO(monitor_text(m));
+  CHECK(m.status == MonitorStatus::interrupted);
+  CHECK(m.quantum_ticks == 26);
+  CHECK(m.k == 16);
+  CHECK_FALSE(m.sweep_settled);  // the offset still moved from k = 4 to k = 16
+  REQUIRE(m.fit.band.feasible);
+  CHECK(m.fit.band.offset_lo_ticks <= -120);
+  CHECK(m.fit.band.offset_hi_ticks >= -120);
+  CHECK(m.worst.lost == std::vector<RankedInterval>{{4, 1200}});
+  CHECK(m.totals.late == 3);
+  CHECK(m.steps.empty());
 }
