@@ -179,14 +179,22 @@ Command parse(const std::vector<std::string>& args) {
       ->required();
 
   std::vector<std::string> files;
-  std::string analyze_format = "text", analyze_out = "-";
+  std::string analyze_format = "text", analyze_out = "-", analyze_plot;
   CLI::App* analyze = app.add_subcommand(
-      "analyze", "Analyse saved runs or imported rounds: offset and drift with hard bounds, negative "
-                 "latencies classified, distributions, a verdict per pair");
-  analyze->add_option("files", files, "runs (tscsync-run/1) or tables with t1,t2,t3,t4 columns; - reads stdin")
+      "analyze", "Analyse saved runs, imported rounds or monitor interval logs: offset and drift with hard "
+                 "bounds, negative latencies classified, distributions, a verdict per pair; for interval logs "
+                 "also offset steps over time, the worst intervals, totals and memory");
+  analyze->add_option("files", files,
+                      "runs (tscsync-run/1), interval logs of monitor (tscsync-monitor/1) or tables with "
+                      "t1,t2,t3,t4 columns, in any mix; - reads stdin")
       ->required();
-  analyze->add_option("--format", analyze_format, "text, json or csv")->capture_default_str();
+  analyze->add_option("--format", analyze_format,
+                      "text, json or csv (csv: one row per pair, then one row per interval of the logs)")
+      ->capture_default_str();
   analyze->add_option("--out", analyze_out, "output file, or - for standard output")->capture_default_str();
+  analyze->add_option("--plot", analyze_plot,
+                      "directory for each interval log's time series: monitor_timeseries.dat, .png and .svg "
+                      "(STEM_monitor_timeseries.* after each log's file name when there are several)");
 
   // simulate: every model parameter is an option; ranges are checked by simulate().
   SimulateOptions sim;
@@ -346,7 +354,7 @@ Command parse(const std::vector<std::string>& args) {
     return InfoCommand{format_option(info_format, false),
                        static_cast<unsigned>(parse_count("--ntp-seconds", ntp_seconds, 0, kMaxNtpSeconds))};
   }
-  if (analyze->parsed()) return AnalyzeOptions{files, format_option(analyze_format, true), analyze_out};
+  if (analyze->parsed()) return AnalyzeOptions{files, format_option(analyze_format, true), analyze_out, analyze_plot};
   if (simulate->parsed()) {
     sim.spec.rounds = parse_count("--rounds", sim_rounds, 1, kMaxSimulatedRounds);
     sim.spec.seed = parse_count("--seed", sim_seed, 0, UINT64_MAX);

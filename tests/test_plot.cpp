@@ -431,3 +431,94 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
   }
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
 }
+
+// plots/monitor_timeseries.gp (tscsync analyze --plot on an interval log). Fixture:
+// tests/data/plots/monitor_timeseries.dat, written by analyze --plot from
+// tests/data/monitor/step.log.
+TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leaves nothing aside") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
+  TempDir dir;
+  const PlotResult r = render_plot(kPlots + "/monitor_timeseries.gp", kPlotData + "/monitor_timeseries.dat",
+                                   dir.at("out" + ext));
+  INFO(r.problem);
+  REQUIRE(r.ok);
+  CHECK(listing(dir.path) == "out" + ext);
+  const std::string picture = slurp(dir.at("out" + ext));
+  if (ext == ".png") {
+    CHECK(png_size(picture) == std::make_pair(1000U, 900U));
+  } else {
+    for (const char* text : {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval",
+                             "fitted line", "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)",
+                             "time into the run (s)"}) {
+      INFO("the SVG shows " << text);
+      CHECK(picture.find(text) != std::string::npos);
+    }
+    CHECK(picture.find("estimate moved") == std::string::npos);  // no moves line: no key entry
+  }
+}
+
+TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency or rounds and every marker") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  TempDir dir;
+  SECTION("intervals without rounds or bands, no range lines") {
+    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
+                                     "# title: empty\n# xlabel: interval\n"
+                                     "0 NaN NaN NaN NaN NaN NaN NaN NaN NaN 0 0 0\n"
+                                     "1 NaN NaN NaN NaN NaN NaN NaN NaN NaN 0 0 7\n",
+                                     ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  SECTION("steps, bends and moves are all drawn and named") {
+    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
+                                     "# title: markers\n# offset_lo: -400\n# offset_hi: 400\n"
+                                     "# steps: 1.5\n# bends: 2.5 3.5\n# moves: 0.5\n"
+                                     "0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n"
+                                     "1 -190 170 -10 -12 351 362 410 520 60000 0 2 0\n"
+                                     "2 100 300 200 195 352 361 405 510 1200 0 0 0\n"
+                                     "4 90 310 200 195 340 359 405 510 1200 0 0 1000\n",
+                                     ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("offset step") != std::string::npos);
+    CHECK(svg.find("bend") != std::string::npos);
+    CHECK(svg.find("estimate moved") != std::string::npos);
+  }
+}
+
+TEST_CASE("plot: a malformed monitor time series fails and names the line and the problem") {
+  if (!gnuplot_on_path()) {
+    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
+    return;
+  }
+  struct Case {
+    std::string text, problem;
+  };
+  const Case c = GENERATE(
+      Case{"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
+      Case{"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
+      Case{"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
+      Case{"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+           "the offset_lo line: 'low' is not a number"},
+      Case{"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+           "in.dat: the steps line: 'soon' is not a number"},
+      Case{"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+           "in.dat:1: the columns line names 2 columns, expected 13"},
+      Case{"# title: nothing\n", "in.dat: no data rows"});
+  TempDir dir;
+  spit(dir.at("out.png"), "old picture");
+  const PlotResult r = render_text(dir, "monitor_timeseries.gp", c.text, ".png");
+  INFO("on:\n" << c.text);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
+  CHECK(slurp(dir.at("out.png")) == "old picture");
+  CHECK(listing(dir.path) == "in.dat out.png");
+}

@@ -1,7 +1,12 @@
 # Runs one tscsync command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
-#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] -P expect.cmake
-execute_process(COMMAND ${COMMAND}
+#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] -P expect.cmake
+# INPUT: a file for the command's standard input (none: the test's own).
+set(input_args)
+if(DEFINED INPUT)
+  set(input_args INPUT_FILE ${INPUT})
+endif()
+execute_process(COMMAND ${COMMAND} ${input_args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstdout:\n${out}\nstderr:\n${err}")
