@@ -70,6 +70,28 @@ case "$case_name" in
     grep -q "^# signal: SIG$sig\$" "$dir/m.log" || fail "the trailer does not name SIG$sig"
     [ "$(intervals "$dir/m.log")" -ge 2 ] || fail "fewer than 2 intervals"
     grep -q "interrupted by SIG$sig" "$dir/stderr" || fail "stderr does not say it was interrupted"
+    # An interrupted run is analysable, and says it was interrupted.
+    "$tscsync" analyze "$dir/m.log" >"$dir/analysis" 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "analyze of the interrupted log: exit $rc, expected 0"
+    grep -q "status    INTERRUPTED: interrupted by SIG$sig" "$dir/analysis" || fail "the analysis does not say interrupted"
+    grep -q "verdict" "$dir/analysis" || fail "the analysis has no verdict"
+    ;;
+  sigkill)
+    # A crash: no trailer, no rename. FILE.partial holds every interval flushed so far and
+    # is analysable as a log cut short.
+    start_monitor --interval 0.2 --out "$dir/m.log"
+    sleep 1.5
+    kill -KILL "$pid"
+    wait_bounded "$pid" 30
+    [ -f "$dir/m.log.partial" ] || fail "no m.log.partial after SIGKILL"
+    [ ! -e "$dir/m.log" ] || fail "a log under the final name after a crash"
+    n=$(intervals "$dir/m.log.partial")
+    [ "$n" -ge 1 ] || fail "no interval in m.log.partial"
+    "$tscsync" analyze "$dir/m.log.partial" >"$dir/analysis" 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "analyze of the crashed log: exit $rc, expected 0"
+    grep -q "status    CUT SHORT" "$dir/analysis" || fail "the analysis does not say cut short"
     ;;
   sigstop)
     # The whole process stopped for longer than the partner timeout (2 s): not a fault, a
