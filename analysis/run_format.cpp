@@ -155,12 +155,8 @@ class Parser {
 
   void parse_header_row(std::string_view line) {
     // The first line that is not a comment: where a binary or compressed file shows.
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const auto u = static_cast<unsigned char>(line[i]);
-      if ((u < 0x20 && u != '\t') || u == 0x7f) {
-        fail(i + 1, "byte " + printable(line.substr(i, 1)) +
-                        " in the column header row: not a text table (a binary or compressed file?)");
-      }
+    if (const std::size_t c = first_control_byte(line); c != std::string_view::npos) {
+      fail_not_text(source_, line_no_, line, c + 1);
     }
     delimiter_ = line.find('\t') != std::string_view::npos ? '\t' : ',';
     std::size_t start = 0;

@@ -43,15 +43,38 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
                    ": a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
 }
 
+/// The index of the first control byte of `line` (below 0x20 except tab, or 0x7f), or npos.
+/// No text table holds one; a binary or compressed file soon does.
+inline std::size_t first_control_byte(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const auto u = static_cast<unsigned char>(line[i]);
+    if ((u < 0x20 && u != '\t') || u == 0x7f) return i;
+  }
+  return std::string_view::npos;
+}
+
+/// \pre column names a byte of `line` (from 1).
+[[noreturn]] inline void fail_not_text(std::string_view source, std::size_t line_no, std::string_view line,
+                                       std::size_t column) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(line[column - 1])));
+  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": byte " +
+                   hex + " is not text (a binary or compressed file?)");
+}
+
 namespace detail {
 /// `line` (without its '\n') as a reader sees it: without the '\r' of a CRLF end and, on
 /// line 1, without a byte order mark. \throws InputError for a line over kMaxLineBytes
-/// or with a '\r' left inside.
+/// or with a '\r' left inside (named as binary when a control byte comes before it).
 inline std::string_view checked_line(std::string_view line, std::string_view source, std::size_t line_no) {
   if (line_no == 1 && line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() > kMaxLineBytes) fail_long_line(source, line_no);
-  if (const std::size_t cr = line.find('\r'); cr != std::string_view::npos) fail_lone_cr(source, line_no, cr + 1);
+  if (const std::size_t cr = line.find('\r'); cr != std::string_view::npos) {
+    // A CR in binary data says less than the first control byte does.
+    if (const std::size_t c = first_control_byte(line); c < cr) fail_not_text(source, line_no, line, c + 1);
+    fail_lone_cr(source, line_no, cr + 1);
+  }
   return line;
 }
 }  // namespace detail

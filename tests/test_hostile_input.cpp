@@ -143,11 +143,14 @@ TEST_CASE("hostile: a lone carriage return is refused at its column") {
 }
 
 TEST_CASE("hostile: binary input is refused at the header row or as an endless line") {
-  const std::string not_text = " in the column header row: not a text table (a binary or compressed file?)";
+  const std::string not_text = " is not text (a binary or compressed file?)";
   CHECK(error_of("\0\0\0\n"s) == "in.csv:1:1: byte \\x00" + not_text);
   // A gzip member header (magic, deflate, no flags, mtime 0, OS unix) and some data.
   CHECK(error_of("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03+I-.\x01\x00\n"s) == "in.csv:1:1: byte \\x1f" + not_text);
   CHECK(error_of("t1,t2,t3,t4\x7f\n") == "in.csv:1:12: byte \\x7f" + not_text);
+  // A CR in binary data: the first control byte is named, not the CR.
+  CHECK(error_of("\x1f\x8b\x08\r\n"s) == "in.csv:1:1: byte \\x1f" + not_text);
+  CHECK(error_of(kHead + "1,2,3,4\n5,\x01,\r,\n") == "in.csv:3:3: byte \\x01" + not_text);
   CHECK(error_of(std::string(kMaxLineBytes + 10, '\0')) ==
         "in.csv:1:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
 }

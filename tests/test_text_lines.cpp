@@ -95,6 +95,8 @@ TEST_CASE("text_lines: a carriage return inside a line is refused at its column"
   CHECK(error_of("t1,t2\n1,2\r3,4\n") == "in:2:4: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
   CHECK(error_of("a\rb\rc\r") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
   CHECK(error_of("x\r\r\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
+  CHECK(error_of("a\x01" "b\rc\n") == "in:1:2: byte \\x01 is not text (a binary or compressed file?)");
+  CHECK(error_of("a\rb\x01" "c\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
   CHECK(error_of("# comment\r here\n") ==
         "in:1:10: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
 }
