@@ -27,7 +27,11 @@ int run_analyze(const AnalyzeOptions& options) {
       out.write(text);
       break;
     }
-    case OutputFormat::json: out.write(analysis_json(pairs).dump(2) + "\n"); break;
+    case OutputFormat::json:
+      // Strings from the input (send, recv, a file name) may hold bytes that are not
+      // UTF-8: they become U+FFFD instead of an exception from the JSON writer.
+      out.write(analysis_json(pairs).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      break;
     case OutputFormat::csv: out.write(analysis_csv(pairs)); break;
   }
   out.commit();
