@@ -1,8 +1,15 @@
 # Runs one tscsync command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
-#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] -P expect.cmake
-execute_process(COMMAND ${COMMAND}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DSTDOUT_FILE=/dev/full] -P expect.cmake
+# STDOUT_FILE sends the command's standard output to that file (stdout is then empty here).
+if(DEFINED STDOUT_FILE)
+  execute_process(COMMAND ${COMMAND}
+                  RESULT_VARIABLE rc OUTPUT_FILE ${STDOUT_FILE} ERROR_VARIABLE err TIMEOUT 120)
+  set(out "")
+else()
+  execute_process(COMMAND ${COMMAND}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+endif()
 if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
