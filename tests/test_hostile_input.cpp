@@ -119,7 +119,7 @@ TEST_CASE("hostile: fields that are not unsigned decimal numbers of 64 bits") {
   CHECK(max.rounds.at(0) == Round{0, ~0ull, ~0ull, ~0ull, ~0ull, 0});
 }
 
-TEST_CASE("hostile: a byte order mark is accepted on line 1, CRLF gives what LF gives") {
+TEST_CASE("hostile: a byte order mark is accepted on line 1 and CRLF gives what LF gives") {
   const std::string lf = "# quantum_ticks: 26\nseq,t1,t2,t3,t4\n0,100,150,160,210\n1,300,350,360,410\n";
   std::string crlf;
   for (char c : lf) crlf += c == '\n' ? "\r\n"s : std::string(1, c);
@@ -155,7 +155,7 @@ TEST_CASE("hostile: binary input is refused at the header row or as an endless l
         "in.csv:1:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
 }
 
-TEST_CASE("hostile: seeded random bytes are refused with a place, the same whole and in chunks") {
+TEST_CASE("hostile: seeded random bytes are refused with a place and the same whole and in chunks") {
   std::mt19937_64 rng(20261122);
   for (int trial = 0; trial < 200; ++trial) {
     std::string text(rng() % 3000, '\0');
@@ -202,7 +202,7 @@ TEST_CASE("hostile: seeded random tables are read the same whole and in chunks")
   CHECK(refused > 0);
 }
 
-TEST_CASE("hostile: a line over 64 KiB is refused with its number; the stream reads little of it") {
+TEST_CASE("hostile: a line over 64 KiB is refused with its number and the stream reads little of it") {
   const std::string too_long = "in.csv:3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)";
   CHECK(error_of(kHead + "1,2,3,4\n" + std::string(std::size_t{1} << 20, '7') + "\n") == too_long);
   CHECK(error_of(kHead + "1,2,3,4\n# key: " + std::string(kMaxLineBytes, 'v') + "\n") == too_long);

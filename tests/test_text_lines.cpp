@@ -73,7 +73,7 @@ std::vector<Line> ok(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("text_lines: LF and CRLF ends give the same lines; the last may lack its end") {
+TEST_CASE("text_lines: LF and CRLF ends give the same lines and the last may lack its end") {
   const std::vector<Line> expected = {{"a,b", 1, true}, {"", 2, true}, {"1,2", 3, false}};
   CHECK(ok("a,b\n\n1,2") == expected);
   CHECK(ok("a,b\r\n\r\n1,2") == expected);
@@ -101,7 +101,7 @@ TEST_CASE("text_lines: a carriage return inside a line is refused at its column"
         "in:1:10: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
 }
 
-TEST_CASE("text_lines: a line over kMaxLineBytes is refused with its number, whatever the chunks") {
+TEST_CASE("text_lines: a line over kMaxLineBytes is refused with its number whatever the chunks") {
   const std::string full(kMaxLineBytes, 'x');
   const std::string bom(kUtf8Bom);
   const std::string too_long = "in:2:65537: line longer than 65536 bytes (not a text table, or a line end is missing)";
@@ -119,7 +119,7 @@ TEST_CASE("text_lines: a line over kMaxLineBytes is refused with its number, wha
   CHECK(error_of(bom + full + "y\n").rfind("in:1:65537: ", 0) == 0);
 }
 
-TEST_CASE("text_lines: the stream reader stops inside a 100 MB line, having read about 64 KiB") {
+TEST_CASE("text_lines: the stream reader stops inside a 100 MB line after about 64 KiB") {
   // A generated stream: a short line, then 100 MB without a line end. Were the line
   // buffered whole, the reader would read all of it (and hold it).
   constexpr std::size_t kLineBytes = std::size_t{100} << 20;
