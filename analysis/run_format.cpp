@@ -325,8 +325,10 @@ class Parser {
 
   /// Remembers the line of round i, as stretches of rounds on consecutive lines.
   void note_line(std::size_t i) {
-    if (line_marks_.empty() || line_marks_.back().second + (i - line_marks_.back().first) != line_no_) {
+    if (i - stretch_round_ + stretch_line_ != line_no_ || i == 0) {
       line_marks_.emplace_back(i, line_no_);
+      stretch_round_ = i;
+      stretch_line_ = line_no_;
     }
   }
 
@@ -378,6 +380,7 @@ class Parser {
   std::size_t first_unordered_ = 0;
   std::vector<std::size_t> seq_columns_;  // from round first_unordered_ on
   std::vector<std::pair<std::size_t, std::size_t>> line_marks_;  // (round index, its line): stretch starts
+  std::size_t stretch_round_ = 0, stretch_line_ = 0;              // the last of line_marks_
 };
 
 }  // namespace

@@ -63,6 +63,14 @@ inline std::size_t first_control_byte(std::string_view line) {
 }
 
 namespace detail {
+/// The cold end of checked_line: `line` holds a '\r' at index `cr`.
+[[noreturn]] [[gnu::noinline]] inline void fail_inside_cr(std::string_view source, std::size_t line_no,
+                                                          std::string_view line, std::size_t cr) {
+  // A CR in binary data says less than the first control byte does.
+  if (const std::size_t c = first_control_byte(line); c < cr) fail_not_text(source, line_no, line, c + 1);
+  fail_lone_cr(source, line_no, cr + 1);
+}
+
 /// `line` (without its '\n') as a reader sees it: without the '\r' of a CRLF end and, on
 /// line 1, without a byte order mark. \throws InputError for a line over kMaxLineBytes
 /// or with a '\r' left inside (named as binary when a control byte comes before it).
@@ -70,11 +78,7 @@ inline std::string_view checked_line(std::string_view line, std::string_view sou
   if (line_no == 1 && line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() > kMaxLineBytes) fail_long_line(source, line_no);
-  if (const std::size_t cr = line.find('\r'); cr != std::string_view::npos) {
-    // A CR in binary data says less than the first control byte does.
-    if (const std::size_t c = first_control_byte(line); c < cr) fail_not_text(source, line_no, line, c + 1);
-    fail_lone_cr(source, line_no, cr + 1);
-  }
+  if (const std::size_t cr = line.find('\r'); cr != std::string_view::npos) fail_inside_cr(source, line_no, line, cr);
   return line;
 }
 }  // namespace detail
