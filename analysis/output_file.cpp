@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,12 @@
 #include "errors.hpp"
 
 namespace tscsync {
+namespace {
+
+/// The most of a target's file name that its aside file takes (+ ".tmp.XXXXXX").
+constexpr std::size_t kTempStemBytes = 200;
+
+}  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) throw IoError("empty output path");
@@ -30,7 +37,11 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
       return;
     }
   }
-  temp_path_ = path_ + ".tmp.XXXXXX";
+  // The aside file sits next to the target. Its name must fit NAME_MAX (255 bytes) as
+  // the target's does: a long target name gives only its first 200 bytes to it.
+  const std::size_t slash = path_.rfind('/');
+  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  temp_path_ = path_.substr(0, base + std::min<std::size_t>(path_.size() - base, kTempStemBytes)) + ".tmp.XXXXXX";
   std::vector<char> name(temp_path_.begin(), temp_path_.end());
   name.push_back('\0');
   fd_ = ::mkstemp(name.data());
@@ -97,7 +108,8 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::fail(std::string_view what, int err) const {
-  throw IoError(std::string(what) + " " + path_ + ": " + std::strerror(err));
+  throw IoError(std::string(what) + " " + (path_ == "-" ? std::string("standard output") : path_) + ": " +
+                std::strerror(err));
 }
 
 void OutputFile::write(std::string_view text) {

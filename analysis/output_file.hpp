@@ -2,7 +2,8 @@
 // temporary in the same directory) and renamed over the target only by commit().
 // "-" is standard output; an existing non-regular target (a device such as /dev/null
 // or /dev/full, a FIFO) is written in place. Every write error becomes IoError naming
-// the path and the reason, so no partial file is ever passed off as complete.
+// the path ("standard output" for "-") and the reason, so no partial file is ever
+// passed off as complete.
 #pragma once
 
 #include <string>

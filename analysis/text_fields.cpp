@@ -15,18 +15,22 @@ bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9
 FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out) {
   if (field.empty()) return FieldProblem::empty;
   // from_chars takes no '+' and no space, but would take nothing else either: the check
-  // below that it used every byte refuses the rest.
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), out);
+  // below that it used every byte refuses the rest. `out` changes only on success.
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
   if (ec == std::errc::result_out_of_range) return FieldProblem::out_of_range;
   if (ec != std::errc{} || ptr != field.data() + field.size()) return FieldProblem::not_a_number;
+  out = v;
   return FieldProblem::ok;
 }
 
 FieldProblem parse_i64_field(std::string_view field, std::int64_t& out) {
   if (field.empty()) return FieldProblem::empty;
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), out);
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
   if (ec == std::errc::result_out_of_range) return FieldProblem::out_of_range;
   if (ec != std::errc{} || ptr != field.data() + field.size()) return FieldProblem::not_a_number;
+  out = v;
   return FieldProblem::ok;
 }
 

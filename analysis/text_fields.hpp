@@ -14,6 +14,7 @@ namespace tscsync {
 enum class FieldProblem { ok, empty, not_a_number, out_of_range };
 
 /// An unsigned decimal field: digits only, no sign, no spaces (callers trim first).
+/// `out` is written only when the result is ok.
 FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out);
 /// A signed decimal field: an optional '-' and digits.
 FieldProblem parse_i64_field(std::string_view field, std::int64_t& out);

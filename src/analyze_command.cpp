@@ -189,7 +189,9 @@ int run_analyze(const AnalyzeOptions& options) {
       nlohmann::ordered_json j = analysis_json(pairs);
       nlohmann::ordered_json& arr = j["monitors"] = nlohmann::ordered_json::array();
       for (const Monitor& m : monitors) arr.push_back(monitor_json(m.analysis));
-      out.write(j.dump(2) + "\n");
+      // Strings from the input (send, recv, a file name) may hold bytes that are not
+      // UTF-8: they become U+FFFD instead of an exception from the JSON writer.
+      out.write(j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
       break;
     }
     case OutputFormat::csv: {

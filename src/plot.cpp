@@ -113,6 +113,20 @@ Outcome collect(pid_t pid, int read_fd, Clock::time_point deadline) {
 
 PlotResult fail(std::string problem) { return PlotResult{false, std::move(problem)}; }
 
+/// The last `n` bytes of the file at `path` (fewer when it is shorter or unreadable).
+std::string file_tail(const std::string& path, std::size_t n) {
+  Fd f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) return {};
+  const off_t size = ::lseek(f.fd, 0, SEEK_END);
+  if (size < 0) return {};
+  const off_t from = std::max<off_t>(0, size - static_cast<off_t>(n));
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  const ssize_t got = ::pread(f.fd, tail.data(), tail.size(), from);
+  tail.resize(got < 0 ? 0 : static_cast<std::size_t>(got));
+  return tail;
+}
+
 PlotResult render(const std::string& script, const std::string& in, const std::string& out,
                   std::chrono::milliseconds timeout) {
   const std::string ext = ends_with(out, ".png") ? ".png" : ends_with(out, ".svg") ? ".svg" : "";
@@ -186,6 +200,10 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   if (::stat(aside.path.c_str(), &st) != 0 || st.st_size == 0) {
     return fail(what + ": exited without writing a picture" + (said.empty() ? "" : ": " + said));
   }
+  if (!picture_ends_whole(file_tail(aside.path, 64), ext)) {
+    return fail(what + ": the picture is cut short (" + std::to_string(st.st_size) + " bytes, no end of " +
+                ext.substr(1) + "): a full disk?" + (said.empty() ? "" : ": " + said));
+  }
   if (::rename(aside.path.c_str(), out.c_str()) != 0) {
     return fail("cannot rename the finished picture to " + out + ": " + errno_text(errno));
   }
@@ -199,6 +217,21 @@ bool holds_scripts(const fs::path& dir) {
 }
 
 }  // namespace
+
+bool picture_ends_whole(std::string_view tail, std::string_view ext) {
+  if (ext == ".png") {
+    // The IEND chunk: length 0, type, and the CRC of "IEND" (always AE 42 60 82).
+    static constexpr std::string_view kIend("\0\0\0\0IEND\xAE\x42\x60\x82", 12);
+    return tail.ends_with(kIend);
+  }
+  if (ext == ".svg") {
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ' || tail.back() == '\t')) {
+      tail.remove_suffix(1);
+    }
+    return tail.ends_with("</svg>");
+  }
+  return false;
+}
 
 PlotResult render_plot(const std::string& script, const std::string& in, const std::string& out,
                        std::chrono::milliseconds timeout) {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 
 namespace tscsync {
 
@@ -23,6 +24,12 @@ struct PlotResult {
 /// directory must exist. After `timeout` gnuplot's process group is killed. Never throws.
 PlotResult render_plot(const std::string& script, const std::string& in, const std::string& out,
                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+/// Whether `tail`, the last bytes of a picture (64 are plenty), ends a whole picture:
+/// for ".png" the IEND chunk (length 0, "IEND", its CRC), for ".svg" "</svg>" and white
+/// space. gnuplot exits 0 even when its writes failed (a full disk), leaving a picture
+/// cut short; render_plot refuses to pass one off as done.
+bool picture_ends_whole(std::string_view tail, std::string_view ext);
 
 /// Where the plots/ scripts are: $TSCSYNC_PLOTS if set, else <dir of /proc/self/exe>/../plots
 /// (build/tscsync -> plots/), else the install directory (<prefix>/share/tscsync/plots).

@@ -3,10 +3,15 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <ostream>
 
 #include "errors.hpp"
 #include "output_file.hpp"
+#include "standard_output.hpp"
 
 using namespace tscsync;
 namespace fs = std::filesystem;
@@ -79,4 +84,59 @@ TEST_CASE("a directory that vanishes before commit is an IoError") {
   out.write("data\n");
   fs::remove_all(sub);
   CHECK_THROWS_AS(out.commit(), IoError);
+}
+
+TEST_CASE("a target name near NAME_MAX still gets an aside file") {
+  TempDir dir;
+  const std::string name(250, 'n');  // legal; name + ".tmp.XXXXXX" would not be
+  const fs::path target = dir.path / name;
+  {
+    OutputFile out(target.string());
+    out.write("long name\n");
+    CHECK(entries(dir.path) == 1);
+    const std::string aside = fs::directory_iterator(dir.path)->path().filename().string();
+    CHECK(aside == std::string(200, 'n') + aside.substr(200));
+    CHECK(aside.substr(200, 5) == ".tmp.");
+    out.commit();
+  }
+  CHECK(slurp(target) == "long name\n");
+  CHECK(entries(dir.path) == 1);
+}
+
+TEST_CASE("a path under a regular file is an IoError naming it") {
+  TempDir dir;
+  const fs::path file = dir.path / "plain";
+  std::ofstream(file) << "x";
+  CHECK_THROWS_WITH(OutputFile((file / "x.csv").string()),
+                    "cannot create " + (file / "x.csv").string() + ": Not a directory");
+  CHECK_THROWS_WITH(make_directories((file / "sub").string()),
+                    (file / "sub").string() + ": cannot create the directory: Not a directory");
+}
+
+TEST_CASE("standard output's buffer keeps the reason of its first failed write") {
+  const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  FdOutputBuffer buffer(fd);
+  std::ostream out(&buffer);
+  out << std::string(100000, 'x');  // more than the buffer: written, and failed, before the flush
+  CHECK(buffer.first_error() == ENOSPC);
+  CHECK_FALSE(out);
+  out.clear();
+  out << "more" << std::flush;  // dropped, and the first reason stays
+  CHECK(buffer.first_error() == ENOSPC);
+  ::close(fd);
+
+  TempDir dir;
+  const fs::path path = dir.path / "out.txt";
+  const int ok_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(ok_fd >= 0);
+  {
+    FdOutputBuffer good(ok_fd);
+    std::ostream o(&good);
+    o << "hello " << std::string(70000, 'y') << std::flush;
+    CHECK(good.first_error() == 0);
+    CHECK(o);
+  }
+  ::close(ok_fd);
+  CHECK(slurp(path) == "hello " + std::string(70000, 'y'));
 }

@@ -522,3 +522,17 @@ TEST_CASE("plot: a malformed monitor time series fails and names the line and th
   CHECK(slurp(dir.at("out.png")) == "old picture");
   CHECK(listing(dir.path) == "in.dat out.png");
 }
+
+TEST_CASE("plot: a picture cut short is told from a whole one by its end") {
+  const std::string iend("\0\0\0\0IEND\xAE\x42\x60\x82", 12);
+  CHECK(picture_ends_whole("...IDAT..." + iend, ".png"));
+  CHECK(picture_ends_whole(iend, ".png"));
+  CHECK_FALSE(picture_ends_whole("...IDAT..." + iend.substr(0, 11), ".png"));  // last byte missing
+  CHECK_FALSE(picture_ends_whole("...IDAT...", ".png"));
+  CHECK_FALSE(picture_ends_whole("", ".png"));
+  CHECK(picture_ends_whole("<g></g>\n</svg>\n\n", ".svg"));
+  CHECK(picture_ends_whole("</svg>", ".svg"));
+  CHECK_FALSE(picture_ends_whole("<g></g>\n</sv", ".svg"));
+  CHECK_FALSE(picture_ends_whole("</svg>\n<g>", ".svg"));
+  CHECK_FALSE(picture_ends_whole("</svg>", ".pdf"));
+}

@@ -1,13 +1,20 @@
 # Runs one tscsync command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
-#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] -P expect.cmake
+#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] [-DSTDOUT_FILE=/dev/full] -P expect.cmake
 # INPUT: a file for the command's standard input (none: the test's own).
+# STDOUT_FILE sends the command's standard output to that file (stdout is then empty here).
 set(input_args)
 if(DEFINED INPUT)
   set(input_args INPUT_FILE ${INPUT})
 endif()
-execute_process(COMMAND ${COMMAND} ${input_args}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(DEFINED STDOUT_FILE)
+  execute_process(COMMAND ${COMMAND} ${input_args}
+                  RESULT_VARIABLE rc OUTPUT_FILE ${STDOUT_FILE} ERROR_VARIABLE err TIMEOUT 120)
+  set(out "")
+else()
+  execute_process(COMMAND ${COMMAND} ${input_args}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+endif()
 if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstdout:\n${out}\nstderr:\n${err}")
 endif()

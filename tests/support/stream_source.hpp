@@ -1,0 +1,75 @@
+// Streams for the tests of the stream readers: a temporary file holding a text, and a
+// generated stream (glibc fopencookie) that counts what it handed out, so that a test
+// can show that a reader stopped early instead of reading, and holding, everything.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <sys/types.h>
+
+namespace tscsync::test {
+
+/// std::tmpfile() holding `text`, rewound. Closed on destruction.
+class TextFile {
+ public:
+  explicit TextFile(const std::string& text) : file_(std::tmpfile()) {
+    if (file_ == nullptr) throw std::runtime_error("tmpfile failed");
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) throw std::runtime_error("tmpfile write failed");
+    std::rewind(file_);
+  }
+  ~TextFile() { std::fclose(file_); }
+  TextFile(const TextFile&) = delete;
+  TextFile& operator=(const TextFile&) = delete;
+  [[nodiscard]] std::FILE* get() const { return file_; }
+
+ private:
+  std::FILE* file_;
+};
+
+/// An unbuffered read stream: `head`, then `fill_bytes` copies of `fill`, then end of
+/// file. Nothing of the stream is stored, so `fill_bytes` may be far beyond memory.
+class GeneratedStream {
+ public:
+  GeneratedStream(std::string head, char fill, std::size_t fill_bytes)
+      : head_(std::move(head)), fill_(fill), total_(head_.size() + fill_bytes) {
+    cookie_io_functions_t io{};
+    io.read = &GeneratedStream::read;
+    file_ = ::fopencookie(this, "r", io);
+    if (file_ == nullptr) throw std::runtime_error("fopencookie failed");
+    // Unbuffered: bytes_read() is what the reader asked for, not stdio's read-ahead.
+    std::setvbuf(file_, nullptr, _IONBF, 0);
+  }
+  ~GeneratedStream() { std::fclose(file_); }
+  GeneratedStream(const GeneratedStream&) = delete;
+  GeneratedStream& operator=(const GeneratedStream&) = delete;
+
+  [[nodiscard]] std::FILE* get() const { return file_; }
+  /// Bytes handed to the reader so far.
+  [[nodiscard]] std::size_t bytes_read() const { return pos_; }
+
+ private:
+  static ssize_t read(void* cookie, char* buf, std::size_t size) {
+    auto* self = static_cast<GeneratedStream*>(cookie);
+    const std::size_t n = std::min(size, self->total_ - self->pos_);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = self->pos_ + i;
+      buf[i] = at < self->head_.size() ? self->head_[at] : self->fill_;
+    }
+    self->pos_ += n;
+    return static_cast<ssize_t>(n);
+  }
+
+  std::string head_;
+  char fill_;
+  std::size_t total_;
+  std::size_t pos_ = 0;
+  std::FILE* file_ = nullptr;
+};
+
+}  // namespace tscsync::test
