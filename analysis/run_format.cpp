@@ -89,7 +89,7 @@ class Parser {
     if (!have_header_row_) fail_at_end("no column header row (expected e.g. 't1,t2,t3,t4')");
     if (run_.rounds.empty()) fail_at_end("no rounds after the column header row");
     if (const auto schema = run_.header.get("schema"); schema && *schema != kRunSchema) {
-      throw InputError(std::string(source_) + ": unknown schema '" + std::string(*schema) +
+      throw InputError(std::string(source_) + ": unknown schema '" + printable(*schema) +
                        "' (this version reads " + std::string(kRunSchema) + ")");
     }
     return std::move(run_);
@@ -141,7 +141,7 @@ class Parser {
     if (auto existing = run.header.get(key)) {
       if (*existing != value) {
         fail(column, std::string(key) + " '" + printable(value) + "' differs from '" +
-                         std::string(*existing) + "' earlier (one run holds one pair)");
+                         printable(*existing) + "' earlier (one run holds one pair)");
       }
       return;
     }
