@@ -83,6 +83,11 @@ std::string check_input_error(std::string_view message, std::string_view text) {
     return "the message is neither 'SOURCE: what' nor 'SOURCE:LINE:COLUMN: what'";
   }
   const std::vector<std::size_t> lengths = line_lengths(text);
+  if (line_no == lengths.size() + 1 && column == 1) {
+    // Where a missing line was expected, after the last one ("SOURCE:1:1: empty file").
+    return first_long_line(text) != 0 ? "an error after the end of the input, though a line is longer than the limit"
+                                      : std::string();
+  }
   if (line_no < 1 || line_no > lengths.size()) {
     return "line " + std::to_string(line_no) + " named, the input has " + std::to_string(lengths.size());
   }

@@ -34,7 +34,8 @@ std::size_t first_long_line(std::string_view text);
 /// with it (empty when nothing is):
 ///  - it is "fuzz: what" or "fuzz:LINE:COLUMN: what";
 ///  - LINE is a line of `text` and COLUMN lies within it (at most its length + 1; a line
-///    refused for its length names column kMaxLineBytes + 1);
+///    refused for its length names column kMaxLineBytes + 1), or LINE:1 is the line after
+///    the last (where a missing line was expected: an empty file is "SOURCE:1:1: ...");
 ///  - no line beyond the first one longer than kMaxLineBytes was read: the error is on
 ///    that line or before it, and on it only the long-line message;
 ///  - every byte is printable ASCII: input is quoted with printable(), so no message can
