@@ -1,6 +1,6 @@
 // The emitted code has the fences where tsc.hpp says: objdump this test binary and read
-// the ordering instructions of each wrapper in asm_shape_functions.cpp.
-#define CATCH_CONFIG_RUNNER
+// the ordering instructions of each wrapper in asm_shape_functions.cpp. The Catch2
+// implementation is support/catch_impl.cpp.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>

@@ -1,0 +1,137 @@
+// Fuzz harness of the run reader (analysis/run_format.hpp). Each input is read twice,
+// whole by parse_run and in chunks by read_run_stream (a stream over the same bytes), and
+// the two must agree: the same run, or the same message. Findings:
+//  - any exception but InputError, a crash, a sanitizer report;
+//  - the readers disagree;
+//  - a message that breaks the reader contract (fuzz_support.hpp: check_input_error);
+//  - a run read although a line is longer than kMaxLineBytes;
+//  - a run that does not read back the same after write_run.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "errors.hpp"
+#include "fuzz_support.hpp"
+#include "run_format.hpp"
+#include "text_fields.hpp"
+
+namespace {
+
+using tscsync::fuzz::finding;
+using tscsync::fuzz::kSource;
+
+constexpr std::string_view kTarget = "run_format";
+
+/// A run, or the message of the InputError that refused it.
+using Outcome = std::variant<tscsync::Run, std::string>;
+
+template <class Read>
+Outcome outcome_of(std::string_view reader, Read&& read) {
+  try {
+    return read();
+  } catch (const tscsync::InputError& e) {
+    return std::string(e.what());
+  } catch (const std::exception& e) {
+    finding(kTarget, std::string(reader) + " threw something other than InputError: " + e.what());
+  } catch (...) {
+    finding(kTarget, std::string(reader) + " threw something other than a std::exception");
+  }
+}
+
+bool same_run(const tscsync::Run& x, const tscsync::Run& y) {
+  return x.header.entries() == y.header.entries() && x.rounds == y.rounds && x.trailer.entries() == y.trailer.entries() &&
+         x.cut_line == y.cut_line;
+}
+
+/// What write_run promises for a metadata value: a line end becomes a space, and reading
+/// back trims the spaces at both ends.
+std::string written_value(std::string_view value) {
+  std::string out(value);
+  for (char& c : out) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return std::string(tscsync::trim_spaces(out));
+}
+
+/// `meta` as write_run writes and parse_run reads it back: the schema key aside (the
+/// writer puts its own first, and drops any in the trailer).
+std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, value] : meta.entries()) {
+    if (key != "schema") out.emplace_back(key, written_value(value));
+  }
+  return out;
+}
+
+/// Writes `run` and reads it back: the rounds and metadata must survive.
+void check_round_trip(const tscsync::Run& run) {
+  std::string text;
+  tscsync::write_run(run, [&](std::string_view piece) { text += piece; });
+  const Outcome back = outcome_of("parse_run of write_run's text", [&] { return tscsync::parse_run(text, kSource); });
+  if (const auto* message = std::get_if<std::string>(&back)) {
+    finding(kTarget, "write_run wrote a run that parse_run refuses: " + *message);
+  }
+  const tscsync::Run& reread = std::get<tscsync::Run>(back);
+  if (reread.rounds != run.rounds) finding(kTarget, "the rounds differ after write_run and parse_run");
+  if (as_written(reread.header) != as_written(run.header)) {
+    finding(kTarget, "the header metadata differs after write_run and parse_run");
+  }
+  if (as_written(reread.trailer) != as_written(run.trailer)) {
+    finding(kTarget, "the trailer metadata differs after write_run and parse_run");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // 1..256 bytes a chunk, from the first byte and the length, so that mutating either
+  // moves the chunk edges while the committed corpus stays plain run files.
+  const std::size_t chunk_bytes = 1 + (size == 0 ? 0 : (data[0] + size) % 256);
+
+  const Outcome whole = outcome_of("parse_run", [&] { return tscsync::parse_run(text, kSource); });
+  std::FILE* file = tscsync::fuzz::open_memory_stream(text);
+  if (file == nullptr) finding(kTarget, "fmemopen failed (not a finding in the reader: the harness cannot run)");
+  const Outcome chunked = outcome_of("read_run_stream", [&] {
+    return tscsync::read_run_stream(file, kSource, chunk_bytes, size);
+  });
+  std::fclose(file);
+
+  const auto* whole_message = std::get_if<std::string>(&whole);
+  const auto* chunked_message = std::get_if<std::string>(&chunked);
+  if (size == 0) {
+    // By design the stream reader calls an empty input an empty file and parse_run finds
+    // no header row; both must refuse it.
+    if (whole_message == nullptr || chunked_message == nullptr) finding(kTarget, "an empty input was read as a run");
+    return 0;
+  }
+  if (whole_message != nullptr || chunked_message != nullptr) {
+    if (whole_message == nullptr || chunked_message == nullptr) {
+      finding(kTarget, "one reader refused the input and the other did not: " +
+                           (whole_message != nullptr ? "parse_run: " + *whole_message
+                                                     : "read_run_stream (chunk " + std::to_string(chunk_bytes) +
+                                                           "): " + *chunked_message));
+    }
+    if (*whole_message != *chunked_message) {
+      finding(kTarget, "the readers refuse with different messages: parse_run '" + *whole_message +
+                           "', read_run_stream (chunk " + std::to_string(chunk_bytes) + ") '" + *chunked_message + "'");
+    }
+    if (const std::string problem = tscsync::fuzz::check_input_error(*whole_message, text); !problem.empty()) {
+      finding(kTarget, problem + ": '" + *whole_message + "'");
+    }
+    return 0;
+  }
+  const tscsync::Run& run = std::get<tscsync::Run>(whole);
+  if (!same_run(run, std::get<tscsync::Run>(chunked))) {
+    finding(kTarget, "the readers read different runs (chunk " + std::to_string(chunk_bytes) + ")");
+  }
+  if (const std::size_t long_line = tscsync::fuzz::first_long_line(text); long_line != 0) {
+    finding(kTarget, "a run was read although line " + std::to_string(long_line) + " is longer than the limit");
+  }
+  check_round_trip(run);
+  return 0;
+}

@@ -1,0 +1,45 @@
+// What every reader's fuzz harness shares: how a finding is reported, and the checks that
+// hold for any text reader (messages name the source, line and column; no line is held
+// beyond kMaxLineBytes). Built both with libFuzzer (clang, scripts/fuzz.sh) and with g++
+// into the corpus replay of the normal suite (replay_main.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+// The entry point every harness defines: libFuzzer's, and replay_main's.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+namespace tscsync::fuzz {
+
+/// The source name the harnesses give the readers, and so the first word of every message.
+inline constexpr std::string_view kSource = "fuzz";
+
+/// Reports a finding on stderr and aborts: libFuzzer saves the input as a crash
+/// reproducer, the replay test fails.
+[[noreturn]] void finding(std::string_view target, const std::string& what);
+
+/// A read-only stream over `text` (fmemopen), for the readers that take a FILE*.
+/// Empty text gets a stream at end of file. \returns nullptr only when fmemopen fails.
+std::FILE* open_memory_stream(std::string_view text);
+
+/// The 1-based number of the first line (split as text_lines.hpp splits: at '\n', one '\r'
+/// before it dropped) longer than kMaxLineBytes, or 0 when there is none.
+std::size_t first_long_line(std::string_view text);
+
+/// Checks an InputError message against the reader contract, and returns what is wrong
+/// with it (empty when nothing is):
+///  - it is "fuzz: what" or "fuzz:LINE:COLUMN: what";
+///  - LINE is a line of `text` and COLUMN lies within it (at most its length + 1; a line
+///    refused for its length names column kMaxLineBytes + 1), or LINE:1 is the line after
+///    the last (where a missing line was expected: an empty file is "SOURCE:1:1: ...");
+///  - no line beyond the first one longer than kMaxLineBytes was read: the error is on
+///    that line or before it, and on it only the long-line message;
+///  - every byte is printable ASCII: input is quoted with printable(), so no message can
+///    carry escape sequences or binary garbage to a terminal.
+std::string check_input_error(std::string_view message, std::string_view text);
+
+}  // namespace tscsync::fuzz
