@@ -1,5 +1,5 @@
 // main() of the portable tests. The Catch2 implementation is support/catch_impl.cpp,
 // compiled once for every test executable.
-#include <catch2/catch.hpp>
+#include "catch_run.hpp"
 
-int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+int main(int argc, char* argv[]) { return tscsync::test::run_catch(argc, argv); }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "catch_run.hpp"
 #include "variant.hpp"
 
 namespace {
@@ -74,5 +75,5 @@ int main(int argc, char* argv[]) {
     std::cout << "SKIPPED: objdump (binutils) is not installed\n";
     return 4;
   }
-  return Catch::Session().run(argc, argv);
+  return tscsync::test::run_catch(argc, argv);
 }

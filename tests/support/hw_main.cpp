@@ -2,11 +2,10 @@
 // machine lacks what the binary's tests need, instead of failing them. Listing the tests
 // (catch_discover_tests does it at build time) works on any machine. The Catch2
 // implementation is support/catch_impl.cpp.
-#include <catch2/catch.hpp>
-
 #include <iostream>
 #include <string_view>
 
+#include "catch_run.hpp"
 #include "hw_requirements.hpp"
 
 int main(int argc, char* argv[]) {
@@ -18,5 +17,5 @@ int main(int argc, char* argv[]) {
       return 4;
     }
   }
-  return Catch::Session().run(argc, argv);
+  return tscsync::test::run_catch(argc, argv);
 }

@@ -1,0 +1,10 @@
+// Runs the Catch2 session: what every test executable's main() calls. Catch::Session is
+// declared only beside the implementation, which support/catch_impl.cpp compiles once.
+#pragma once
+
+namespace tscsync::test {
+
+/// Catch::Session().run(argc, argv): the exit code of the test run.
+int run_catch(int argc, char* argv[]);
+
+}  // namespace tscsync::test
