@@ -21,12 +21,12 @@ constexpr std::size_t kTempStemBytes = 200;
 
 }  // namespace
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+bool OutputFile::open_in_place() {
   if (path_.empty()) throw IoError("empty output path");
   if (path_ == "-") {
     fd_ = STDOUT_FILENO;
     owns_fd_ = false;
-    return;
+    return true;
   }
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0) {
@@ -34,9 +34,14 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     if (!S_ISREG(st.st_mode)) {
       fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) fail("cannot open", errno);
-      return;
+      return true;
     }
   }
+  return false;
+}
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  if (open_in_place()) return;
   // The aside file sits next to the target. Its name must fit NAME_MAX (255 bytes) as
   // the target's does: a long target name gives only its first 200 bytes to it.
   const std::size_t slash = path_.rfind('/');
@@ -58,21 +63,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
 }
 
 OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : path_(std::move(path)) {
-  if (path_.empty()) throw IoError("empty output path");
-  if (path_ == "-") {
-    fd_ = STDOUT_FILENO;
-    owns_fd_ = false;
-    return;
-  }
-  struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
-    if (!S_ISREG(st.st_mode)) {
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd_ < 0) fail("cannot open", errno);
-      return;
-    }
-  }
+  if (open_in_place()) return;
   const std::string temp = path_ + visible_suffix;
   fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ < 0) {

@@ -47,6 +47,10 @@ class OutputFile {
 
  private:
   [[noreturn]] void fail(std::string_view what, int err) const;
+  /// Standard output, or an existing non-regular target (a device, a FIFO): opens it to be
+  /// written in place and \returns true. A regular or missing target: \returns false.
+  /// \throws IoError for an empty path, a directory, or a target that cannot be opened.
+  bool open_in_place();
 
   std::string path_;       // what the user named
   std::string temp_path_;  // the aside file; empty when writing in place

@@ -20,6 +20,18 @@
 namespace tscsync {
 namespace {
 
+/// The edge snapshot that closes chunk `c`: the next edge if the thread got there,
+/// otherwise the final snapshot taken after its last round.
+const ThreadSnapshot& closing_edge(const SideRecord& side, std::size_t c, std::size_t last_filled) {
+  return c + 1 <= last_filled ? side.edges[c + 1] : side.edges.back();
+}
+
+std::string per_million(std::uint64_t n, std::uint64_t total) {
+  return format_sig(static_cast<double>(n) * 1e6 / static_cast<double>(total), 3) + " per million";
+}
+
+}  // namespace
+
 std::string utc_now() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
@@ -32,19 +44,6 @@ std::string utc_now() {
   std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
   return out;
 }
-
-/// The edge snapshot that closes chunk `c`: the next edge if the thread got there,
-/// otherwise the final snapshot taken after its last round.
-const ThreadSnapshot& closing_edge(const SideRecord& side, std::size_t c, std::size_t last_filled) {
-  return c + 1 <= last_filled ? side.edges[c + 1] : side.edges.back();
-}
-
-std::string per_million(std::uint64_t n, std::uint64_t total) {
-  return format_sig(static_cast<double>(n) * 1e6 / static_cast<double>(total), 3) + " per million";
-}
-
-
-}  // namespace
 
 Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config) {
   Run run;

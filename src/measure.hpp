@@ -20,6 +20,9 @@ struct MeasureOptions {
   std::string command_line;  // as typed, for provenance
 };
 
+/// Now, UTC, to the millisecond: "2026-11-22T18:44:35.331Z" (start_utc, end_utc).
+std::string utc_now();
+
 /// \throws UnsupportedError when a chosen variant needs RDTSCP and the CPU lacks it.
 void require_supported_variants(const ExchangeChoice& choice, const CpuidFacts& cpuid);
 

@@ -49,19 +49,6 @@ std::chrono::milliseconds wake_period(double interval_s) {
   return std::chrono::milliseconds(static_cast<long>(ms));
 }
 
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
-  return out;
-}
-
 /// Sleeps `period`, or less when a signal comes (nanosleep returns EINTR: no restart).
 void nap(std::chrono::milliseconds period) {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(period).count();
