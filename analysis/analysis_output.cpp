@@ -85,9 +85,36 @@ nlohmann::ordered_json classes_json(const DirectionClasses& c) {
           {"causality_violation", c.causality_violation}};
 }
 
+std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, bool zero_drift, double span_ticks,
+                           std::uint64_t k, std::int64_t quantum_ticks, const std::string& quantum_source, double hz,
+                           std::string_view robust_what) {
+  const HardBand& band = fit.band;
+  std::string out;
+  if (band.feasible) {
+    out += "  offset    " + ticks_with_ns(fit.line.offset_ticks, hz) + ", band " +
+           range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
+           (k == 1 ? std::string(" (hard: every round obeys it)")
+                   : " (robust: k = " + std::to_string(k) + ", " + std::string(robust_what) + ")") + "\n";
+  } else {
+    out += "  offset    " + format_sig(fit.line.offset_ticks, 4) + " ticks (no band: the bounds cross by " +
+           format_sig(-fit.line.margin_ticks, 4) + " ticks)\n";
+  }
+  if (zero_drift) {
+    out += "  drift     no detectable drift: |drift| < " +
+           format_sig(std::max(std::fabs(free_fit.band.drift_lo), std::fabs(free_fit.band.drift_hi)) * 1e9, 3) +
+           " ppb over " + format_sig(span_ticks, 4) + " ticks\n";
+  } else {
+    out += "  drift     " + format_sig(fit.line.drift * 1e9, 4) + " ppb, " +
+           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" : std::string("no band")) +
+           (free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") + "\n";
+  }
+  out += "  margin    " + format_sig(fit.line.margin_ticks, 4) + " ticks (about the minimum one-way latency), quantum " +
+         std::to_string(quantum_ticks) + " (" + quantum_source + "), k = " + std::to_string(k) + "\n";
+  return out;
+}
+
 std::string analysis_text(const PairAnalysis& p) {
   const double hz = p.tsc_hz;
-  const HardBand& band = p.fit.band;
   std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send + ", recv " + p.recv + ", " +
                     std::to_string(p.rounds) + " rounds\n";
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
@@ -95,26 +122,8 @@ std::string analysis_text(const PairAnalysis& p) {
   if (!p.segments.empty()) {
     out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
   }
-  if (band.feasible) {
-    out += "  offset    " + ticks_with_ns(p.fit.line.offset_ticks, hz) +
-           ", band " + range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
-           (p.k == 1 ? std::string(" (hard: every round obeys it)")
-                     : " (robust: k = " + std::to_string(p.k) + ", the k-th smallest bounds of each time bin)") + "\n";
-  } else {
-    out += "  offset    " + format_sig(p.fit.line.offset_ticks, 4) + " ticks (no band: the bounds cross by " +
-           format_sig(-p.fit.line.margin_ticks, 4) + " ticks)\n";
-  }
-  if (p.zero_drift) {
-    out += "  drift     no detectable drift: |drift| < " +
-           format_sig(std::max(std::fabs(p.free_fit.band.drift_lo), std::fabs(p.free_fit.band.drift_hi)) * 1e9, 3) +
-           " ppb over " + format_sig(p.span_ticks, 4) + " ticks\n";
-  } else {
-    out += "  drift     " + format_sig(p.fit.line.drift * 1e9, 4) + " ppb, " +
-           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" : std::string("no band")) +
-           (p.free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") + "\n";
-  }
-  out += "  margin    " + format_sig(p.fit.line.margin_ticks, 4) + " ticks (about the minimum one-way latency), quantum " +
-         std::to_string(p.quantum_ticks) + " (" + p.quantum_source + "), k = " + std::to_string(p.k) + "\n";
+  out += fit_lines_text(p.fit, p.free_fit, p.zero_drift, p.span_ticks, p.k, p.quantum_ticks, p.quantum_source, hz,
+                        "the k-th smallest bounds of each time bin");
   const BlockFit& bf = p.blocks;
   if (bf.valid) {
     const bool flat = p.zero_drift;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyze.hpp"
@@ -14,6 +15,12 @@ inline constexpr std::string_view kAnalysisSchema = "tscsync-analysis/1";
 
 /// The verdict first, then the evidence: band, drift, classes, worst cases, percentiles.
 std::string analysis_text(const PairAnalysis& p);
+
+/// The offset, drift and margin lines of a fit, as analysis_text and the monitor's text
+/// print them. `robust_what` says what a k > 1 is the k-th smallest of.
+std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, bool zero_drift, double span_ticks,
+                           std::uint64_t k, std::int64_t quantum_ticks, const std::string& quantum_source, double hz,
+                           std::string_view robust_what);
 
 /// {"schema": "tscsync-analysis/1", "pairs": [...]}.
 nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "analysis_output.hpp"
 #include "analyze.hpp"
 #include "format.hpp"
 #include "offset_segments.hpp"
@@ -98,30 +99,11 @@ std::string monitor_text(const MonitorAnalysis& m) {
            "; the intervals it holds are analysed\n";
   }
   out += "  verdict   " + m.verdict + "\n";
-  const HardBand& band = m.fit.band;
   if (m.pieces.size() > 1) {
     out += "  (the offset changed: the whole-run line below is the wrong model; see the pieces)\n";
   }
-  const std::string robust = m.k == 1 ? std::string(" (hard: every round obeys it)")
-                                      : " (robust: k = " + std::to_string(m.k) + ", the k-th smallest latencies of each interval)";
-  if (band.feasible) {
-    out += "  offset    " + ticks_with_ns(m.fit.line.offset_ticks, hz) + ", band " +
-           range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" + robust + "\n";
-  } else {
-    out += "  offset    " + format_sig(m.fit.line.offset_ticks, 4) + " ticks (no band: the bounds cross by " +
-           format_sig(-m.fit.line.margin_ticks, 4) + " ticks)\n";
-  }
-  if (m.zero_drift) {
-    out += "  drift     no detectable drift: |drift| < " +
-           format_sig(std::max(std::fabs(m.free_fit.band.drift_lo), std::fabs(m.free_fit.band.drift_hi)) * 1e9, 3) +
-           " ppb over " + format_sig(m.span_ticks, 4) + " ticks\n";
-  } else {
-    out += "  drift     " + format_sig(m.fit.line.drift * 1e9, 4) + " ppb, " +
-           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" : std::string("no band")) +
-           (m.free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") + "\n";
-  }
-  out += "  margin    " + format_sig(m.fit.line.margin_ticks, 4) + " ticks (about the minimum one-way latency), quantum " +
-         std::to_string(m.quantum_ticks) + " (" + m.quantum_source + "), k = " + std::to_string(m.k) + "\n";
+  out += fit_lines_text(m.fit, m.free_fit, m.zero_drift, m.span_ticks, m.k, m.quantum_ticks, m.quantum_source, hz,
+                        "the k-th smallest latencies of each interval");
   out += "  k-sweep  ";
   for (const IntervalSweepStep& s : m.sweep) {
     out += " k=" + std::to_string(s.k) + ": " + (s.feasible ? format_sig(s.offset_ticks, 4) : std::string("crossed")) + " (" +
