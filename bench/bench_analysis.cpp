@@ -47,12 +47,12 @@
 #include <vector>
 
 #include "bench_stats.hpp"
-#include "analyze.hpp"
-#include "errors.hpp"
-#include "format.hpp"
-#include "run.hpp"
-#include "run_format.hpp"
-#include "simulate.hpp"
+#include "pair/analyze.hpp"
+#include "core/errors.hpp"
+#include "core/format.hpp"
+#include "core/run.hpp"
+#include "formats/run_format.hpp"
+#include "simulate/simulate.hpp"
 
 using namespace tscsync;
 using bench::median;

@@ -16,14 +16,14 @@
 #include <vector>
 
 #include "bench_stats.hpp"
-#include "affinity.hpp"
-#include "cli.hpp"
-#include "cpu_list.hpp"
-#include "errors.hpp"
-#include "exchange.hpp"
-#include "format.hpp"
-#include "platform.hpp"
-#include "wait.hpp"
+#include "platform/affinity.hpp"
+#include "app/cli.hpp"
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "measure/exchange.hpp"
+#include "core/format.hpp"
+#include "platform/platform.hpp"
+#include "measure/wait.hpp"
 
 using namespace tscsync;
 using bench::median;

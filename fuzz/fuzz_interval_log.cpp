@@ -1,4 +1,4 @@
-// Fuzz harness of the interval log reader (analysis/interval_log.hpp). Each input is read
+// Fuzz harness of the interval log reader (analysis/formats/interval_log.hpp). Each input is read
 // twice, whole by parse_interval_log and in chunks by read_interval_log_stream (a stream
 // over the same bytes, the chunk size from the input), and the two must agree: the same
 // log, or the same message. Findings:
@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "fuzz_support.hpp"
-#include "interval_log.hpp"
-#include "text_fields.hpp"
+#include "formats/interval_log.hpp"
+#include "formats/text_fields.hpp"
 
 namespace {
 

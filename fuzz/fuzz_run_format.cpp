@@ -1,4 +1,4 @@
-// Fuzz harness of the run reader (analysis/run_format.hpp). Each input is read twice,
+// Fuzz harness of the run reader (analysis/formats/run_format.hpp). Each input is read twice,
 // whole by parse_run and in chunks by read_run_stream (a stream over the same bytes), and
 // the two must agree: the same run, or the same message. Findings:
 //  - any exception but InputError, a crash, a sanitizer report;
@@ -14,10 +14,10 @@
 #include <variant>
 #include <vector>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "fuzz_support.hpp"
-#include "run_format.hpp"
-#include "text_fields.hpp"
+#include "formats/run_format.hpp"
+#include "formats/text_fields.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "text_lines.hpp"
+#include "formats/text_lines.hpp"
 
 namespace tscsync::fuzz {
 namespace {

@@ -1,6 +1,6 @@
 # Shared part of the heatmap_*.gp scripts; they `load` it, it is not run on its own.
 #
-# Input (ARG1): a matrix file from analysis/matrix_text.cpp: "# key: value" comment lines
+# Input (ARG1): a matrix file from analysis/render/matrix_text.cpp: "# key: value" comment lines
 # (title, units, boundaries), the header line "cpu L0 L1 ...", then one row per initiator
 # "La v v v ..." (row = initiator a, column = responder b), NaN = not measured. Group
 # boundaries come from the "# boundaries: I J ..." line: positions (0-based, in the

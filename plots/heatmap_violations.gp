@@ -1,6 +1,6 @@
 # Heatmap of event counts per pair, e.g. causality violations or negative latencies.
 # Usage: gnuplot -c plots/heatmap_violations.gp IN.dat OUT.png|OUT.svg
-# IN: a matrix file from analysis/matrix_text.cpp (format: see heatmap_common.gp; the
+# IN: a matrix file from analysis/render/matrix_text.cpp (format: see heatmap_common.gp; the
 # "# boundaries:" line gives the topology group starts, drawn as black lines); the
 # values are counts (>= 0).
 # Colours: zero is white, so a clean pair shows nothing; any count is at least light red,

@@ -1,4 +1,4 @@
-# Reads a tscsync matrix file (written by analysis/matrix_text.cpp) for the heatmap
+# Reads a tscsync matrix file (written by analysis/render/matrix_text.cpp) for the heatmap
 # scripts, which cannot parse comment lines themselves. Usage:
 #   awk -v want=KEY -f matrix_info.awk FILE
 #   want=title, units, boundaries: the value of the "# KEY: value" comment line above the

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hw_requirements.hpp"
-#include "monitor_threads.hpp"
+#include "measure/monitor_threads.hpp"
 
 using namespace tscsync;
 using namespace std::chrono_literals;

@@ -5,12 +5,12 @@
 #include <string>
 #include <thread>
 
-#include "affinity.hpp"
-#include "errors.hpp"
+#include "platform/affinity.hpp"
+#include "core/errors.hpp"
 #include "hw_requirements.hpp"
 #include "on_thread.hpp"
-#include "read_cost.hpp"
-#include "variant.hpp"
+#include "measure/read_cost.hpp"
+#include "measure/variant.hpp"
 
 using namespace tscsync;
 

@@ -3,12 +3,13 @@
 
 #include <filesystem>
 
-#include "cpu_list.hpp"
-#include "exchange.hpp"
+#include "core/cpu_list.hpp"
+#include "measure/exchange.hpp"
 #include "hw_requirements.hpp"
-#include "measure.hpp"
-#include "run_format.hpp"
-#include "wait.hpp"
+#include "app/measure_command.hpp"
+#include "measure/pair_run.hpp"
+#include "formats/run_format.hpp"
+#include "measure/wait.hpp"
 
 using namespace tscsync;
 

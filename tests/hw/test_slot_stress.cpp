@@ -6,10 +6,10 @@
 #include <atomic>
 #include <thread>
 
-#include "affinity.hpp"
+#include "platform/affinity.hpp"
 #include "hw_requirements.hpp"
-#include "transport.hpp"
-#include "wait.hpp"
+#include "measure/transport.hpp"
+#include "measure/wait.hpp"
 
 using namespace tscsync;
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <thread>
 
-#include "affinity.hpp"
+#include "platform/affinity.hpp"
 #include "hw_requirements.hpp"
-#include "msr.hpp"
+#include "platform/msr.hpp"
 #include "on_thread.hpp"
-#include "platform.hpp"
-#include "variant.hpp"
+#include "platform/platform.hpp"
+#include "measure/variant.hpp"
 
 using namespace tscsync;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "affinity.hpp"
-#include "platform.hpp"
+#include "platform/affinity.hpp"
+#include "platform/platform.hpp"
 
 namespace tscsync::test {
 

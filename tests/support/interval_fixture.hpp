@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "histogram.hpp"
-#include "interval_log.hpp"
-#include "run.hpp"
-#include "simulate.hpp"
+#include "core/histogram.hpp"
+#include "formats/interval_log.hpp"
+#include "core/run.hpp"
+#include "simulate/simulate.hpp"
 
 namespace tscsync {
 

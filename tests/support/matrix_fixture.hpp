@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analyze.hpp"
-#include "simulate.hpp"
+#include "pair/analyze.hpp"
+#include "simulate/simulate.hpp"
 
 namespace tscsync {
 

@@ -1,0 +1,22 @@
+#include "core/run.hpp"
+
+namespace tscsync {
+
+void Metadata::set(std::string key, std::string value) {
+  for (auto& [k, v] : entries_) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  entries_.emplace_back(std::move(key), std::move(value));
+}
+
+std::optional<std::string_view> Metadata::get(std::string_view key) const {
+  for (const auto& [k, v] : entries_) {
+    if (k == key) return std::string_view(v);
+  }
+  return std::nullopt;
+}
+
+}  // namespace tscsync

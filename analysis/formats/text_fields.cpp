@@ -1,0 +1,86 @@
+#include "formats/text_fields.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <limits>
+#include <system_error>
+
+namespace tscsync {
+namespace {
+
+bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
+
+}  // namespace
+
+FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out) {
+  if (field.empty()) return FieldProblem::empty;
+  // from_chars takes no '+' and no space, but would take nothing else either: the check
+  // below that it used every byte refuses the rest. `out` changes only on success.
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+  if (ec == std::errc::result_out_of_range) return FieldProblem::out_of_range;
+  if (ec != std::errc{} || ptr != field.data() + field.size()) return FieldProblem::not_a_number;
+  out = v;
+  return FieldProblem::ok;
+}
+
+FieldProblem parse_i64_field(std::string_view field, std::int64_t& out) {
+  if (field.empty()) return FieldProblem::empty;
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+  if (ec == std::errc::result_out_of_range) return FieldProblem::out_of_range;
+  if (ec != std::errc{} || ptr != field.data() + field.size()) return FieldProblem::not_a_number;
+  out = v;
+  return FieldProblem::ok;
+}
+
+std::string field_problem_message(FieldProblem problem, std::string_view field, std::string_view what) {
+  switch (problem) {
+    case FieldProblem::empty: return "empty field (expected " + std::string(what) + ")";
+    case FieldProblem::out_of_range: return "'" + printable(field) + "' is beyond 64 bits";
+    case FieldProblem::not_a_number:
+    case FieldProblem::ok: break;
+  }
+  return "'" + printable(field) + "' is not " + std::string(what);
+}
+
+std::string printable(std::string_view field) {
+  std::string out;
+  for (char c : field.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    }
+  }
+  if (field.size() > 40) out += "...";
+  return out;
+}
+
+std::string_view trim_spaces(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::string_view line) {
+  if (line.size() < 2 || line[0] != '#' || line[1] != ' ') return std::nullopt;
+  std::size_t i = 2;
+  while (i < line.size() && is_key_char(line[i])) ++i;
+  if (i == 2 || i >= line.size() || line[i] != ':') return std::nullopt;
+  std::string key(line.substr(2, i - 2));
+  return std::make_pair(std::move(key), std::string(trim_spaces(line.substr(i + 1))));
+}
+
+void append_metadata_line(std::string& out, std::string_view key, std::string_view value) {
+  out += "# ";
+  out += key;
+  out += ": ";
+  for (char c : value) out += (c == '\n' || c == '\r') ? ' ' : c;
+  out += '\n';
+}
+
+}  // namespace tscsync

@@ -1,0 +1,153 @@
+// Splitting text input into lines, shared by every reader of text files (runs, imported
+// tables, interval logs): the same limits and the same messages everywhere.
+//
+// A line ends at '\n'; a '\r' before it is dropped (CRLF files). A '\r' anywhere else is
+// refused with its column: a file with old Mac line ends (CR only) or a stray control
+// byte is not silently read as one long line or a strange field. A UTF-8 byte order mark
+// at the start of the text (Excel writes one) is dropped; columns on line 1 count from
+// after it. A line longer than kMaxLineBytes is refused with its line number: no reader
+// ever holds an unbounded line (a binary file without newlines, a runaway field) in memory.
+#pragma once
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace tscsync {
+
+/// The longest line a reader accepts, without its line end. A round of a run is under
+/// 120 bytes and an interval log line under 1 KiB; 64 KiB leaves room for imported tables
+/// with many extra columns.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 16;
+
+/// How much a stream reader reads at a time.
+inline constexpr std::size_t kReadChunkBytes = std::size_t{4} << 20;
+
+[[noreturn]] inline void fail_long_line(std::string_view source, std::size_t line_no) {
+  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(kMaxLineBytes + 1) +
+                   ": line longer than " + std::to_string(kMaxLineBytes) +
+                   " bytes (not a text table, or a line end is missing)");
+}
+
+/// The byte order mark that Excel and some Windows tools put before UTF-8 text.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+[[noreturn]] inline void fail_lone_cr(std::string_view source, std::size_t line_no, std::size_t column) {
+  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) +
+                   ": a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
+}
+
+/// The index of the first control byte of `line` (below 0x20 except tab, or 0x7f), or npos.
+/// No text table holds one; a binary or compressed file soon does.
+inline std::size_t first_control_byte(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const auto u = static_cast<unsigned char>(line[i]);
+    if ((u < 0x20 && u != '\t') || u == 0x7f) return i;
+  }
+  return std::string_view::npos;
+}
+
+/// \pre column names a byte of `line` (from 1).
+[[noreturn]] inline void fail_not_text(std::string_view source, std::size_t line_no, std::string_view line,
+                                       std::size_t column) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(line[column - 1])));
+  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": byte " +
+                   hex + " is not text (a binary or compressed file?)");
+}
+
+namespace detail {
+/// The cold end of checked_line: `line` holds a '\r' at index `cr`.
+[[noreturn]] [[gnu::noinline]] inline void fail_inside_cr(std::string_view source, std::size_t line_no,
+                                                          std::string_view line, std::size_t cr) {
+  // A CR in binary data says less than the first control byte does.
+  if (const std::size_t c = first_control_byte(line); c < cr) fail_not_text(source, line_no, line, c + 1);
+  fail_lone_cr(source, line_no, cr + 1);
+}
+
+/// `line` (without its '\n') as a reader sees it: without the '\r' of a CRLF end and, on
+/// line 1, without a byte order mark. \throws InputError for a line over kMaxLineBytes
+/// or with a '\r' left inside (named as binary when a control byte comes before it).
+inline std::string_view checked_line(std::string_view line, std::string_view source, std::size_t line_no) {
+  if (line_no == 1 && line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.size() > kMaxLineBytes) fail_long_line(source, line_no);
+  if (const std::size_t cr = line.find('\r'); cr != std::string_view::npos) fail_inside_cr(source, line_no, line, cr);
+  return line;
+}
+}  // namespace detail
+
+/// Calls on_line(line, line_no, terminated) for every line of `text` (line_no from 1;
+/// terminated false only for a last line without '\n'). \throws InputError for a line
+/// longer than kMaxLineBytes or with a lone '\r', before on_line sees it.
+template <class OnLine>
+void for_each_line(std::string_view text, std::string_view source, OnLine&& on_line) {
+  std::size_t pos = 0;
+  std::size_t line_no = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    const bool terminated = end != std::string_view::npos;
+    if (!terminated) end = text.size();
+    ++line_no;
+    on_line(detail::checked_line(text.substr(pos, end - pos), source, line_no), line_no, terminated);
+    pos = end + 1;
+  }
+}
+
+/// The same over an open stream, read `chunk_bytes` at a time (any size >= 1: lines may
+/// span chunks). The text is never held whole: at most one chunk and one line.
+/// \returns the number of bytes read. \throws IoError on a read error, InputError for a
+/// line longer than kMaxLineBytes (found as soon as it passes the limit, without reading
+/// the rest of it: memory stays within one chunk and one line) or with a lone '\r'.
+template <class OnLine>
+std::size_t for_each_line(std::FILE* file, std::string_view source, std::size_t chunk_bytes, OnLine&& on_line) {
+  std::vector<char> chunk(chunk_bytes == 0 ? 1 : chunk_bytes);
+  std::string carry;  // the start of a line that continues in the next chunk
+  std::size_t total = 0;
+  std::size_t line_no = 0;
+  while (true) {
+    const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
+    if (n == 0) {
+      if (std::ferror(file)) throw IoError(std::string(source) + ": read error: " + std::strerror(errno));
+      break;
+    }
+    total += n;
+    const std::string_view data(chunk.data(), n);
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t end = data.find('\n', pos);
+      if (end == std::string_view::npos) {
+        carry.append(data.substr(pos));
+        // +1: a '\r' that the next chunk's '\n' would strip may end a line at the limit;
+        // line 1 may also start with a byte order mark that will be dropped.
+        const std::size_t allowed = kMaxLineBytes + 1 + (line_no == 0 ? kUtf8Bom.size() : 0);
+        if (carry.size() > allowed) fail_long_line(source, line_no + 1);
+        break;
+      }
+      ++line_no;
+      std::string_view line;
+      if (carry.empty()) {
+        line = data.substr(pos, end - pos);
+      } else {
+        carry.append(data.substr(pos, end - pos));
+        line = carry;
+      }
+      on_line(detail::checked_line(line, source, line_no), line_no, true);
+      carry.clear();
+      pos = end + 1;
+    }
+  }
+  if (!carry.empty()) {
+    ++line_no;
+    on_line(detail::checked_line(carry, source, line_no), line_no, false);
+  }
+  return total;
+}
+
+}  // namespace tscsync

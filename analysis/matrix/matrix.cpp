@@ -1,0 +1,218 @@
+#include "matrix/matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/errors.hpp"
+#include "core/format.hpp"
+#include "estimate/network_offsets.hpp"
+
+namespace tscsync {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool finite(double v) { return std::isfinite(v); }
+
+std::string range_text(double lo, double hi) { return "[" + format_sig(lo, 4) + ", " + format_sig(hi, 4) + "]"; }
+
+std::string pair_text(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
+
+/// Least squares x (x_0 = 0) for θ_ab ≈ x_b − x_a over every measured pair.
+std::vector<double> least_squares_offsets(std::size_t n, const std::vector<PairCell>& cells) {
+  std::vector<OffsetEdge> edges;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      const double theta = cells[a * n + b].offset_ticks;
+      if (a != b && finite(theta)) edges.push_back(OffsetEdge{a, b, theta});
+    }
+  }
+  return solve_network_offsets(n, edges);
+}
+
+}  // namespace
+
+PairCell cell_from_analysis(const PairAnalysis& p) {
+  PairCell c;
+  c.measured = true;
+  c.rounds = p.rounds;
+  if (p.incomplete) c.incomplete = *p.incomplete;
+  c.offset_ticks = p.fit.line.offset_ticks;
+  c.band_feasible = p.fit.band.feasible;
+  if (c.band_feasible) {
+    c.offset_lo_ticks = p.fit.band.offset_lo_ticks;
+    c.offset_hi_ticks = p.fit.band.offset_hi_ticks;
+  }
+  c.drift_ppb = p.fit.line.drift * 1e9;
+  if (p.free_fit.band.feasible) {
+    c.drift_lo_ppb = p.free_fit.band.drift_lo * 1e9;
+    c.drift_hi_ppb = p.free_fit.band.drift_hi * 1e9;
+  }
+  c.drift_detectable = !p.zero_drift;
+  c.rtt_min_ticks = static_cast<double>(p.rtt_ticks.min());
+  c.rtt_p50_ticks = static_cast<double>(p.rtt_ticks.value_at_percentile(50));
+  c.causality_violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
+  c.self_inconsistent = p.self_inconsistent;
+  c.step_proven = p.step_proven;
+  c.verdict = p.verdict;
+  return c;
+}
+
+CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<PairCell>& cells,
+                             std::int64_t quantum_ticks) {
+  const std::size_t n = cpus.size();
+  const double q = static_cast<double>(quantum_ticks);
+  CpuOffsets r;
+  r.offset_ticks.assign(n, kNoValue);
+  r.lo_ticks.assign(n, kNoValue);
+  r.hi_ticks.assign(n, kNoValue);
+  r.residual_ticks.assign(n * n, kNoValue);
+  r.antisymmetry_ticks.assign(n * n, kNoValue);
+  if (n == 0) return r;
+  auto cell = [&](std::size_t a, std::size_t b) -> const PairCell& { return cells[a * n + b]; };
+
+  r.offset_ticks = least_squares_offsets(n, cells);
+
+  // Hard bounds: d[i][j] is the tightest upper bound on x_j − x_i the bands imply.
+  std::vector<double> d(n * n, kInf);
+  for (std::size_t i = 0; i < n; ++i) d[i * n + i] = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      const PairCell& c = cell(a, b);
+      if (a == b || !c.band_feasible || !finite(c.offset_lo_ticks) || !finite(c.offset_hi_ticks)) continue;
+      d[a * n + b] = std::min(d[a * n + b], c.offset_hi_ticks);
+      d[b * n + a] = std::min(d[b * n + a], -c.offset_lo_ticks);
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double dik = d[i * n + k];
+      if (std::isinf(dik)) continue;
+      for (std::size_t j = 0; j < n; ++j) {
+        const double via = dik + d[k * n + j];
+        if (via < d[i * n + j]) d[i * n + j] = via;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    // A negative cycle: the bands cannot all hold. Allow rounding in the sums.
+    if (d[i * n + i] < -1e-6) r.bands_consistent = false;
+  }
+  if (r.bands_consistent) {
+    for (std::size_t c = 0; c < n; ++c) {
+      if (std::isfinite(d[c])) r.hi_ticks[c] = d[c];
+      if (std::isfinite(d[c * n])) r.lo_ticks[c] = 0.0 - d[c * n];  // 0.0 - : never "-0"
+    }
+  }
+
+  // Residuals of the least-squares solution, and the antisymmetry of the two roles.
+  double sum_sq = 0;
+  std::size_t residuals = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      const PairCell& ab = cell(a, b);
+      const double predicted = r.offset_ticks[b] - r.offset_ticks[a];
+      if (finite(ab.offset_ticks) && finite(predicted)) {
+        const double res = ab.offset_ticks - predicted;
+        r.residual_ticks[a * n + b] = res;
+        sum_sq += res * res;
+        ++residuals;
+        if (ab.band_feasible && (predicted < ab.offset_lo_ticks - q || predicted > ab.offset_hi_ticks + q)) {
+          r.disagreeing.push_back(
+              {cpus[a], cpus[b],
+               "pair " + pair_text(cpus[a], cpus[b]) + ": the per-CPU offsets put x_b - x_a at " +
+                   format_sig(predicted, 4) + " ticks, outside its band " +
+                   range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) + " by more than the quantum"});
+        }
+      }
+      const PairCell& ba = cell(b, a);
+      if (finite(ab.offset_ticks) && finite(ba.offset_ticks)) {
+        const double anti = ab.offset_ticks + ba.offset_ticks;
+        r.antisymmetry_ticks[a * n + b] = anti;
+        if (a < b) {
+          if (!finite(r.max_antisymmetry_ticks) || std::fabs(anti) > std::fabs(r.max_antisymmetry_ticks)) {
+            r.max_antisymmetry_ticks = anti;
+          }
+          // The two roles measure the same θ: θ_ab ∈ band_ab and −θ_ba ∈ −band_ba must meet.
+          if (ab.band_feasible && ba.band_feasible) {
+            const double lo = std::max(ab.offset_lo_ticks, -ba.offset_hi_ticks);
+            const double hi = std::min(ab.offset_hi_ticks, -ba.offset_lo_ticks);
+            if (lo > hi) {
+              r.disagreeing.push_back(
+                  {cpus[a], cpus[b],
+                   "pairs " + pair_text(cpus[a], cpus[b]) + " and " + pair_text(cpus[b], cpus[a]) +
+                       " disagree: the first puts the offset in " +
+                       range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) + ", the second (sign flipped) in " +
+                       range_text(-ba.offset_hi_ticks, -ba.offset_lo_ticks)});
+            }
+          }
+        }
+      }
+    }
+  }
+  if (residuals > 0) r.rms_residual_ticks = std::sqrt(sum_sq / static_cast<double>(residuals));
+
+  // Loop closure over triangles of role-averaged offsets.
+  std::vector<double> psi(n * n, kNoValue);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      const double ab = cell(a, b).offset_ticks, ba = cell(b, a).offset_ticks;
+      if (finite(ab) && finite(ba)) {
+        psi[a * n + b] = (ab - ba) / 2;
+      } else if (finite(ab)) {
+        psi[a * n + b] = ab;
+      } else if (finite(ba)) {
+        psi[a * n + b] = -ba;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double ij = psi[i * n + j];
+      if (!finite(ij)) continue;
+      for (std::size_t k = j + 1; k < n; ++k) {
+        const double closure = ij + psi[j * n + k] + psi[k * n + i];
+        if (finite(closure) &&
+            (!finite(r.max_loop_closure_ticks) || std::fabs(closure) > std::fabs(r.max_loop_closure_ticks))) {
+          r.max_loop_closure_ticks = closure;
+          r.worst_loop = {cpus[i], cpus[j], cpus[k]};
+        }
+      }
+    }
+  }
+  return r;
+}
+
+MatrixResult build_matrix(const std::vector<int>& cpus, const std::vector<const PairAnalysis*>& pairs) {
+  MatrixResult m;
+  m.cpus = cpus;
+  const std::size_t n = cpus.size();
+  m.cells.assign(n * n, PairCell{});
+  auto index_of = [&](const std::string& text, const PairAnalysis& p) -> std::size_t {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::to_string(cpus[i]) == text) return i;
+    }
+    throw InputError(p.source + ": CPU '" + text + "' is not among the matrix CPUs");
+  };
+  bool first = true;
+  for (const PairAnalysis* p : pairs) {
+    const std::size_t a = index_of(p->a, *p), b = index_of(p->b, *p);
+    PairCell& c = m.cells[a * n + b];
+    if (c.measured) throw InputError(p->source + ": a second analysis of the pair " + p->a + "->" + p->b);
+    c = cell_from_analysis(*p);
+    if (first) {
+      m.send = p->send;
+      m.recv = p->recv;
+      m.tsc_hz = p->tsc_hz;
+      first = false;
+    }
+    m.quantum_ticks = std::max(m.quantum_ticks, p->quantum_ticks);
+  }
+  m.cpu = solve_cpu_offsets(cpus, m.cells, m.quantum_ticks);
+  return m;
+}
+
+}  // namespace tscsync

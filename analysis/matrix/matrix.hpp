@@ -1,0 +1,99 @@
+// The all-pairs picture: one cell per ordered pair (a initiates, b responds), reduced from
+// that pair's analysis, and the per-CPU offsets that explain every pair at once
+// (reference/estimators.md §7: θ_ab ≈ x_b − x_a). Pure.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "pair/analyze.hpp"
+
+namespace tscsync {
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+/// What the matrix keeps of one ordered pair's analysis.
+struct PairCell {
+  bool measured = false;
+  std::uint64_t rounds = 0;
+  std::string incomplete;              // why the pair's data is not complete; empty when it is
+  double offset_ticks = kNoValue;      // θ = TSC_b − TSC_a at the pair's reference time
+  double offset_lo_ticks = kNoValue;   // hard band; NaN when infeasible
+  double offset_hi_ticks = kNoValue;
+  double drift_ppb = kNoValue;
+  double drift_lo_ppb = kNoValue;      // hard band of the drift-free fit; NaN when infeasible
+  double drift_hi_ppb = kNoValue;
+  bool drift_detectable = false;       // the analysis' drift decision (design "Drift decision")
+  bool band_feasible = false;
+  double rtt_min_ticks = kNoValue;
+  double rtt_p50_ticks = kNoValue;
+  std::uint64_t causality_violations = 0;  // forward + reverse
+  std::uint64_t self_inconsistent = 0;
+  bool step_proven = false;            // the offset stepped during the run
+  std::string verdict;
+};
+
+/// \pre `p` analysed at least one round.
+PairCell cell_from_analysis(const PairAnalysis& p);
+
+/// A pair that does not fit the rest of the matrix.
+struct PairDisagreement {
+  int a = 0, b = 0;     // CPU numbers
+  std::string why;
+};
+
+/// Per-CPU offsets relative to the first CPU of the list (x = 0 there).
+struct CpuOffsets {
+  /// Least squares over every measured pair's estimate (unweighted; Eigen LDLT on the
+  /// normal equations, which are the graph Laplacian of the measured pairs). NaN for a
+  /// CPU no chain of measured pairs links to the reference.
+  std::vector<double> offset_ticks;
+  /// Hard bounds: the pair bands are difference constraints x_b − x_a ∈ [lo_ab, hi_ab];
+  /// the tightest bounds they imply on x_c − x_ref are shortest paths (Floyd–Warshall).
+  /// NaN when no chain of feasible bands bounds that side.
+  std::vector<double> lo_ticks;
+  std::vector<double> hi_ticks;
+  /// False when the bands contradict each other (a negative cycle): some band is wrong,
+  /// the offset moved between visits, or drift separates the pairs' reference times.
+  bool bands_consistent = true;
+  /// residual_ticks[i*n+j] = θ_ij − (x_j − x_i); NaN where not measured.
+  std::vector<double> residual_ticks;
+  double rms_residual_ticks = kNoValue;
+  /// θ_ab + θ_ba per unordered pair (0 for a perfect antisymmetry); stored at [a][b] and
+  /// [b][a]. Its largest magnitude, and the largest loop closure |ψ_ab + ψ_bc + ψ_ca| over
+  /// every triangle, ψ the role-averaged offset (θ_ab − θ_ba) / 2. NaN when none exists.
+  std::vector<double> antisymmetry_ticks;
+  double max_antisymmetry_ticks = kNoValue;
+  double max_loop_closure_ticks = kNoValue;
+  std::vector<int> worst_loop;  // the triangle (CPU numbers) of max_loop_closure_ticks
+  std::vector<PairDisagreement> disagreeing;
+};
+
+/// Solves for the per-CPU offsets. `cells` is n×n row-major (row a, column b).
+/// \param quantum_ticks  widens the consistency tests by one reading error.
+CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<PairCell>& cells,
+                             std::int64_t quantum_ticks);
+
+struct MatrixResult {
+  std::vector<int> cpus;                 // in topology order
+  std::vector<std::string> labels;       // one per CPU, for plots and tables
+  std::vector<std::size_t> boundaries;   // indexes where a new topology group starts
+  std::string send, recv;                // read variants
+  bool recv_orders_loads = false;        // the receive read waits for earlier loads
+  double tsc_hz = 0;                     // 0: unknown
+  std::int64_t quantum_ticks = 1;        // the largest over the pairs
+  std::vector<PairCell> cells;           // n×n row-major, the diagonal unmeasured
+  CpuOffsets cpu;
+
+  [[nodiscard]] std::size_t size() const { return cpus.size(); }
+  [[nodiscard]] const PairCell& at(std::size_t a, std::size_t b) const { return cells[a * cpus.size() + b]; }
+};
+
+/// Builds the matrix from the analyses of the ordered pairs, matched by their a and b
+/// metadata (CPU numbers). A pair with no analysis stays unmeasured.
+/// \throws InputError when two analyses claim the same ordered pair or name a CPU not in `cpus`.
+MatrixResult build_matrix(const std::vector<int>& cpus, const std::vector<const PairAnalysis*>& pairs);
+
+}  // namespace tscsync

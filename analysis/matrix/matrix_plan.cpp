@@ -1,0 +1,173 @@
+#include "matrix/matrix_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "core/format.hpp"
+#include "core/run.hpp"
+
+namespace tscsync {
+
+static_assert(sizeof(Round) == kRoundBytes, "the plan's memory figure counts Round's size");
+
+namespace {
+
+constexpr std::uint64_t kDefaultMaxRoundsPerPair = 1'000'000;
+constexpr std::uint64_t kDefaultMinRoundsPerPair = 2000;
+constexpr std::uint64_t kDefaultRoundsKept = 40'000'000;  // × 40 B = 1.6 GB
+
+void check_cpu_count(std::size_t cpu_count) {
+  if (cpu_count < 2) {
+    throw UsageError("a matrix needs at least 2 CPUs, got " + std::to_string(cpu_count));
+  }
+}
+
+void check_visits(std::uint64_t visits) {
+  if (visits == 0) throw UsageError("visits per ordered pair must be at least 1, got 0");
+}
+
+void check_costs(const PlanCosts& c) {
+  if (!std::isfinite(c.rounds_per_second) || c.rounds_per_second <= 0) {
+    throw std::invalid_argument("PlanCosts: rounds_per_second must be positive and finite");
+  }
+  if (!std::isfinite(c.seconds_per_visit) || c.seconds_per_visit < 0) {
+    throw std::invalid_argument("PlanCosts: seconds_per_visit must be finite and not negative");
+  }
+}
+
+/// a × b, or UsageError naming `what` where it does not fit 64 bits.
+std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, const char* what) {
+  std::uint64_t out = 0;
+  if (__builtin_mul_overflow(a, b, &out)) throw UsageError(std::string("the plan is too large: ") + what + " overflows 64 bits");
+  return out;
+}
+
+std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b, const char* what) {
+  std::uint64_t out = 0;
+  if (__builtin_add_overflow(a, b, &out)) throw UsageError(std::string("the plan is too large: ") + what + " overflows 64 bits");
+  return out;
+}
+
+double estimate_seconds(std::uint64_t slots, std::uint64_t rounds_and_warmup, const PlanCosts& c) {
+  return static_cast<double>(slots) *
+         (c.seconds_per_visit + static_cast<double>(rounds_and_warmup) / c.rounds_per_second);
+}
+
+/// The circle method with n' positions (n' even): position 0 stays, the others turn by one
+/// place per tournament round. Calls pair(x, y) with positions for each table of round r.
+template <typename Pair>
+void tournament_round(std::size_t positions, std::size_t r, Pair&& pair) {
+  const std::size_t turning = positions - 1;
+  const auto at = [&](std::size_t k) { return k == 0 ? std::size_t{0} : 1 + (k - 1 + r) % turning; };
+  for (std::size_t i = 0; i < positions / 2; ++i) pair(at(i), at(positions - 1 - i));
+}
+
+}  // namespace
+
+std::uint64_t plan_slot_count(std::size_t cpu_count, std::uint64_t visits, bool parallel) {
+  const std::uint64_t n = cpu_count;
+  const std::uint64_t per_sweep = parallel ? 2 * (n + n % 2 - 1) : n * (n - 1);
+  return checked_product(per_sweep, visits, "the slot count");
+}
+
+MatrixPlan make_plan(const PlanSpec& spec, const PlanCosts& costs) {
+  check_costs(costs);
+  const std::size_t n = spec.cpus.size();
+  check_cpu_count(n);
+  {
+    std::vector<int> sorted = spec.cpus;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> repeated;
+    for (std::size_t i = 1; i < n; ++i) {
+      if (sorted[i] == sorted[i - 1] && (repeated.empty() || repeated.back() != sorted[i])) repeated.push_back(sorted[i]);
+    }
+    if (!repeated.empty()) {
+      throw UsageError((repeated.size() == 1 ? "CPU " + std::to_string(repeated[0]) + " appears"
+                                             : "CPUs " + format_cpu_list(repeated) + " appear") +
+                       " more than once in the matrix's CPU list");
+    }
+  }
+  check_visits(spec.visits);
+  if (spec.rounds_per_visit == 0) throw UsageError("rounds per visit must be at least 1, got 0");
+
+  MatrixPlan plan;
+  plan.spec = spec;
+  plan.costs = costs;
+  plan.unordered_pairs = std::uint64_t{n} * (n - 1) / 2;
+  plan.ordered_pairs = std::uint64_t{n} * (n - 1);
+  plan.pair_visits = checked_product(plan.ordered_pairs, spec.visits, "ordered pairs × visits");
+  if (plan.pair_visits > kMaxPairVisits) {
+    throw UsageError("the plan has " + std::to_string(plan.pair_visits) + " pair visits, more than " +
+                     std::to_string(kMaxPairVisits) + " (select fewer CPUs or fewer visits)");
+  }
+  plan.total_rounds = checked_product(plan.pair_visits, spec.rounds_per_visit, "the total round count");
+  const std::uint64_t per_visit = checked_sum(spec.rounds_per_visit, spec.warmup_per_visit, "rounds + warm-up per visit");
+  plan.pairs_at_once = spec.parallel ? n / 2 : 1;
+  plan.slots_per_sweep = plan_slot_count(n, 1, spec.parallel);
+  plan.memory_bytes = checked_sum(checked_product(plan.total_rounds, kRoundBytes, "the memory figure"),
+                                  checked_product(checked_product(per_visit, kRawBytesPerRound, "the memory figure"),
+                                                  plan.pairs_at_once, "the memory figure"),
+                                  "the memory figure");
+
+  // Positions 0..n'-1; index n (odd n only) is the bye.
+  const std::size_t positions = n + n % 2;
+  plan.slots.reserve(plan_slot_count(n, spec.visits, spec.parallel));
+  for (std::uint64_t sweep = 0; sweep < spec.visits; ++sweep) {
+    // This sweep's place around the circle for each CPU: one step further each sweep.
+    const auto cpu_at = [&](std::size_t position) { return (position + sweep) % positions; };
+    for (std::uint64_t half = 0; half < 2; ++half) {
+      const bool forward = half == 0;
+      for (std::size_t r = 0; r + 1 < positions; ++r) {
+        PlanSlot slot;
+        tournament_round(positions, r, [&](std::size_t x, std::size_t y) {
+          const std::size_t i = cpu_at(forward ? x : y);
+          const std::size_t j = cpu_at(forward ? y : x);
+          if (i == n || j == n) return;  // the bye: this CPU sits out this round
+          const PairVisit visit{spec.cpus[i], spec.cpus[j], sweep};
+          if (spec.parallel) {
+            slot.pairs.push_back(visit);
+          } else {
+            plan.slots.push_back(PlanSlot{{visit}});
+          }
+        });
+        if (spec.parallel) plan.slots.push_back(std::move(slot));
+      }
+    }
+  }
+  plan.estimated_seconds = estimate_seconds(plan.slots.size(), per_visit, costs);
+  return plan;
+}
+
+std::uint64_t rounds_for_budget(std::size_t cpu_count, std::uint64_t visits, bool parallel, double budget_seconds,
+                                const PlanCosts& costs, std::uint64_t warmup, std::uint64_t min_rounds) {
+  check_costs(costs);
+  check_cpu_count(cpu_count);
+  check_visits(visits);
+  if (!std::isfinite(budget_seconds) || budget_seconds <= 0) {
+    throw UsageError("the time budget must be a positive number of seconds, got " + format_sig(budget_seconds));
+  }
+  const std::uint64_t slots = plan_slot_count(cpu_count, visits, parallel);
+  const double per_slot_seconds = budget_seconds / static_cast<double>(slots) - costs.seconds_per_visit;
+  // Rounds + warm-up one visit can take; capped far below 2^64 so the conversion is defined.
+  const double fit = std::floor(std::min(per_slot_seconds * costs.rounds_per_second, 1e18));
+  if (!(fit > static_cast<double>(warmup))) return min_rounds;
+  std::uint64_t rounds = static_cast<std::uint64_t>(fit) - warmup;
+  // Floating-point rounding in the division above can leave the estimate a hair over.
+  while (rounds > min_rounds && estimate_seconds(slots, rounds + warmup, costs) > budget_seconds) --rounds;
+  return std::max(rounds, min_rounds);
+}
+
+std::uint64_t default_rounds_per_visit(std::size_t cpu_count, std::uint64_t visits) {
+  check_cpu_count(cpu_count);
+  check_visits(visits);
+  const std::uint64_t ordered_pairs = std::uint64_t{cpu_count} * (cpu_count - 1);
+  const std::uint64_t per_pair =
+      std::min(kDefaultMaxRoundsPerPair, std::max(kDefaultMinRoundsPerPair, kDefaultRoundsKept / ordered_pairs));
+  return std::max<std::uint64_t>(1, (per_pair + visits / 2) / visits);
+}
+
+}  // namespace tscsync

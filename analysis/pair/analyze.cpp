@@ -1,0 +1,336 @@
+#include "pair/analyze.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "estimate/bounds.hpp"
+#include "pair/classify.hpp"
+#include "core/errors.hpp"
+#include "core/format.hpp"
+#include "estimate/quantum.hpp"
+#include "formats/run_format.hpp"
+
+namespace tscsync {
+namespace {
+
+/// Time bins of the robust envelopes (reference/estimators.md §5): about this many rounds
+/// per bin, so that the early reads in any one bin stay few however long the run (at the
+/// 0.1 % early-read rate of the AMD machines, one per bin on average), within
+/// [kMinBins, kMaxBins] bins.
+constexpr std::size_t kRoundsPerBin = 1024;
+constexpr std::size_t kMinBins = 128;
+constexpr std::size_t kMaxBins = 16384;
+/// k = 1 is every round (the exact hard band); larger k keep the k-th order statistic per
+/// bin, so up to k - 1 too-small values per bin cannot cut into the envelope.
+constexpr std::array<std::uint64_t, 7> kSweep = {1, 2, 4, 8, 16, 32, 64};
+/// Rounds per chunk of the classification pass (three arrays of this many latencies).
+constexpr std::size_t kClassChunk = 512;
+/// Rounds read for the quantum when the metadata does not give it.
+constexpr std::size_t kQuantumRounds = 200000;
+
+std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
+
+/// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
+/// b's reads t2, t3, t2, ... are each non-decreasing, so their differences are whole
+/// steps of that counter.
+std::int64_t infer_quantum(std::span<const Round> rounds) {
+  const std::size_t n = std::min(rounds.size(), kQuantumRounds);
+  std::vector<std::uint64_t> a_reads, b_reads;
+  a_reads.reserve(2 * n);
+  b_reads.reserve(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a_reads.push_back(rounds[i].t1);
+    a_reads.push_back(rounds[i].t4);
+    b_reads.push_back(rounds[i].t2);
+    b_reads.push_back(rounds[i].t3);
+  }
+  const std::uint64_t q = std::max(estimate_quantum(a_reads).quantum_ticks, estimate_quantum(b_reads).quantum_ticks);
+  return static_cast<std::int64_t>(q);
+}
+
+std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
+  const auto v = run.header.get(key);
+  if (!v) return std::nullopt;
+  std::int64_t out = 0;
+  const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+  if (ec != std::errc{} || ptr != v->data() + v->size()) return std::nullopt;
+  return out;
+}
+
+std::string verdict_of(const PairAnalysis& p) {
+  const HardBand& band = p.fit.band;
+  const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
+  if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
+    std::string v = "unsafe reads: causality violated under this variant (send " + p.send + ", recv " + p.recv + "): " +
+                    std::to_string(p.fwd_classes.causality_violation) + " forward and " +
+                    std::to_string(p.rev_classes.causality_violation) +
+                    " reverse one-way latencies below every offset the rest of the run allows";
+    if (p.self_inconsistent > 0) v += ", " + std::to_string(p.self_inconsistent) + " rounds impossible for any offset";
+    if (!band.feasible) v += "; no line fits every bound even with k = " + std::to_string(p.k);
+    return v;
+  }
+  const double ppb_lo = band.drift_lo * 1e9, ppb_hi = band.drift_hi * 1e9;
+  std::string v;
+  const std::string range = "[" + format_sig(band.offset_lo_ticks, 4) + ", " + format_sig(band.offset_hi_ticks, 4) + "] ticks";
+  if (!p.zero_drift) {
+    v = "drifting by " + format_sig(p.fit.line.drift * 1e9, 3) + " ppb (band " + format_sig(ppb_lo, 3) + " to " +
+        format_sig(ppb_hi, 3) + " ppb)";
+  } else if (band.offset_lo_ticks <= 0 && band.offset_hi_ticks >= 0) {
+    v = "synchronized within the band: the offset lies in " + range + ", which contains 0";
+  } else {
+    v = "offset of " + ticks_with_ns(p.fit.line.offset_ticks, p.tsc_hz) + ": b's counter is " +
+        (p.fit.line.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
+  }
+  const std::uint64_t negatives = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
+  if (negatives > 0) {
+    const std::uint64_t explained = p.fwd_classes.offset_explained + p.rev_classes.offset_explained;
+    const std::uint64_t marginal = p.fwd_classes.marginal + p.rev_classes.marginal;
+    v += "; " + std::to_string(negatives) + " negative one-way latencies, none beyond the band (" +
+         std::to_string(explained) + " explained by any offset in it, " + std::to_string(marginal) +
+         " by some: not proof of early reads)";
+  }
+  return v;
+}
+
+}  // namespace
+
+double ticks_to_ns(double ticks, double tsc_hz) {
+  return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string ticks_with_ns(double ticks, double tsc_hz) {
+  std::string s = format_sig(ticks, 4) + " ticks";
+  if (tsc_hz > 0) s += " (" + format_fixed(ticks_to_ns(ticks, tsc_hz), 1) + " ns)";
+  return s;
+}
+
+namespace {
+
+/// Blocks for the statistical CI (reference/estimators.md §4.5: K = 16-32).
+constexpr std::size_t kBlocks = 16;
+
+PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps);
+
+/// The k for a block: the sweep's k counts per bin of about kRoundsPerBin rounds, a block
+/// holds many bins' worth, so the same share of each block is set aside.
+std::uint64_t block_k(const PairAnalysis& p) {
+  if (p.k == 1 || p.bins == 0) return 1;
+  const std::uint64_t per_block = p.rounds / kBlocks;
+  const std::uint64_t per_bin = std::max<std::uint64_t>(1, p.rounds / p.bins);
+  return std::clamp<std::uint64_t>(p.k * per_block / per_bin, 1, std::max<std::uint64_t>(1, per_block / 2));
+}
+
+/// A step was found: analyse each segment alone. If their bands are disjoint at the step,
+/// the step is proven and their sums stand for the run; otherwise nothing changes.
+void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> rounds) {
+  const std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(p.blocks, rounds.size());
+  std::vector<PairAnalysis> parts;
+  for (const auto& [first, last] : ranges) {
+    if (first >= last) continue;
+    const std::span<const Round> part = rounds.subspan(first, last - first);
+    parts.push_back(analyze_rounds(run, part, p.source + " [rounds " + std::to_string(part.front().seq) + ".." +
+                                                  std::to_string(part.back().seq) + "]", false));
+  }
+  if (parts.size() != 2 || !parts[0].fit.band.feasible || !parts[1].fit.band.feasible) return;
+  const std::uint64_t at = p.blocks.step->t1_tick;
+  auto x_in = [&](const PairAnalysis& s) { return static_cast<double>(x_of(at, s.t_ref_tick)); };
+  const bool disjoint = parts[0].fit.band.offset_hi_at(x_in(parts[0])) < parts[1].fit.band.offset_lo_at(x_in(parts[1])) ||
+                        parts[1].fit.band.offset_hi_at(x_in(parts[1])) < parts[0].fit.band.offset_lo_at(x_in(parts[0]));
+  if (!disjoint) return;
+  p.step_proven = true;
+  p.fwd_classes = {};
+  p.rev_classes = {};
+  p.self_inconsistent = 0;
+  p.fwd_violation_seqs.clear();
+  p.rev_violation_seqs.clear();
+  p.worst_fwd.reset();
+  p.worst_rev.reset();
+  p.worst_rtt.reset();
+  p.below_floor_fwd = p.below_floor_rev = 0;
+  auto add = [](DirectionClasses& to, const DirectionClasses& from) {
+    to.normal += from.normal;
+    to.offset_explained += from.offset_explained;
+    to.marginal += from.marginal;
+    to.causality_violation += from.causality_violation;
+  };
+  auto worse = [](std::optional<Evidence>& to, const std::optional<Evidence>& from) {
+    if (from && (!to || from->beyond_band_ticks > to->beyond_band_ticks)) to = from;
+  };
+  for (PairAnalysis& s : parts) {
+    add(p.fwd_classes, s.fwd_classes);
+    add(p.rev_classes, s.rev_classes);
+    p.self_inconsistent += s.self_inconsistent;
+    p.below_floor_fwd += s.below_floor_fwd;
+    p.below_floor_rev += s.below_floor_rev;
+    p.fwd_violation_seqs.insert(p.fwd_violation_seqs.end(), s.fwd_violation_seqs.begin(), s.fwd_violation_seqs.end());
+    p.rev_violation_seqs.insert(p.rev_violation_seqs.end(), s.rev_violation_seqs.begin(), s.rev_violation_seqs.end());
+    worse(p.worst_fwd, s.worst_fwd);
+    worse(p.worst_rev, s.worst_rev);
+    worse(p.worst_rtt, s.worst_rtt);
+    p.segments.push_back(std::move(s));
+  }
+  const Step& step = *p.blocks.step;
+  std::string v = "offset stepped by " + format_sig(step.size_ticks, 4) + " ticks at round " +
+                  std::to_string(rounds[step.first_round_after].seq) +
+                  (step.refined_to_round ? "" : " (located to within one block)") + ": a TSC write, a vCPU moved, or a migration";
+  for (std::size_t i = 0; i < p.segments.size(); ++i) {
+    v += std::string(i == 0 ? "; before: " : "; after: ") + p.segments[i].verdict;
+  }
+  p.verdict = v;
+}
+
+}  // namespace
+
+PairAnalysis analyze_run(const Run& run, const std::string& source) { return analyze_rounds(run, run.rounds, source, true); }
+
+namespace {
+
+/// The analysis of `rounds`, with the metadata of `run` (the whole run, or a segment of it).
+PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps) {
+  if (rounds.empty()) throw InputError(source + ": no rounds to analyse");
+  PairAnalysis p;
+  p.source = source;
+  p.a = std::string(run.header.get("a").value_or("?"));
+  p.b = std::string(run.header.get("b").value_or("?"));
+  p.send = std::string(run.header.get("send").value_or("?"));
+  p.recv = std::string(run.header.get("recv").value_or("?"));
+  p.rounds = rounds.size();
+  p.incomplete = incomplete_reason(run);
+
+  if (const auto q = metadata_int(run, "quantum_ticks"); q && *q >= 1) {
+    p.quantum_ticks = *q;
+    p.quantum_source = "metadata";
+  } else {
+    p.quantum_ticks = infer_quantum(rounds);
+    p.quantum_source = "inferred";
+  }
+  p.tsc_hz = static_cast<double>(metadata_int(run, "tsc_hz").value_or(0));
+  const std::int64_t q = p.quantum_ticks;
+
+  // The k-sweep. Too-small values (early reads) pull the envelopes in: the offset moves
+  // and the margin is held down until k passes the number of them in a bin, after which
+  // both settle (a clean lower tail then raises the margin only slowly). The
+  // chosen k is the smallest feasible one from which the next two doublings move the
+  // offset by at most half a quantum (at least 1 tick) and raise the margin by at most a
+  // tenth (at least half a quantum, at least 2 ticks); without such a k, the largest
+  // feasible one. The margin's allowance is relative because real lower tails are broad:
+  // on the development machines the margin climbs 1-3 % per doubling, while early reads
+  // hold it down by 15-55 % per doubling in simulated runs.
+  const double offset_tolerance = std::max(static_cast<double>(q) / 2, 1.0);
+  auto margin_tolerance = [&](double margin) {
+    return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
+  };
+  const std::size_t bins = std::clamp(rounds.size() / kRoundsPerBin, kMinBins, kMaxBins);
+  std::vector<std::uint64_t> ks;  // k > 1 that every bin can hold twice over
+  for (std::uint64_t k : kSweep) {
+    if (k > 1 && rounds.size() / bins >= 2 * k) ks.push_back(k);
+  }
+  const BoundSets bounds = collect_bounds(rounds, ks, bins);
+  // The reference time: the middle of the run on a's counter. Offsets are reported there.
+  p.t_ref_tick = bounds.t_ref_tick;
+  p.span_ticks = static_cast<double>(bounds.last_tick - bounds.first_tick);
+  // Constraint set i, as the two hulls: k = 1 (every bound) for i = 0, then each k > 1.
+  auto upper_set = [&](std::size_t i) -> std::span<const Point> {
+    return i == 0 ? std::span<const Point>(bounds.upper_hull) : std::span<const Point>(bounds.kth_upper[i - 1]);
+  };
+  auto lower_set = [&](std::size_t i) -> std::span<const Point> {
+    return i == 0 ? std::span<const Point>(bounds.lower_hull) : std::span<const Point>(bounds.kth_lower[i - 1]);
+  };
+  ks.insert(ks.begin(), 1);
+  std::vector<EnvelopeFit> fits;
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    fits.push_back(fit_hulls(std::vector<Point>(upper_set(i).begin(), upper_set(i).end()),
+                             std::vector<Point>(lower_set(i).begin(), lower_set(i).end()), q));
+    p.sweep.push_back({ks[i], fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
+  }
+  auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
+    if (i + 1 >= fits.size()) return true;
+    if (!fits[i + 1].band.feasible) return false;
+    return std::fabs(fits[i].line.offset_ticks - fits[i + 1].line.offset_ticks) <= offset_tolerance &&
+           fits[i + 1].line.margin_ticks - fits[i].line.margin_ticks <= margin_tolerance(fits[i].line.margin_ticks);
+  };
+  std::size_t chosen = fits.size();
+  for (std::size_t i = 0; i < fits.size() && chosen == fits.size(); ++i) {
+    if (fits[i].band.feasible && settled(i) && settled(i + 1)) chosen = i;
+  }
+  if (chosen == fits.size()) {  // never settled: the largest feasible k, or the last
+    chosen = fits.size() - 1;
+    for (std::size_t i = fits.size(); i-- > 0;) {
+      if (fits[i].band.feasible) {
+        chosen = i;
+        break;
+      }
+    }
+  }
+  p.bins = bins;
+  p.k = ks[chosen];
+  p.free_fit = fits[chosen];
+  // No detectable drift when 0 lies in the drift band: refit with the drift fixed at 0.
+  const HardBand& free_band = p.free_fit.band;
+  p.zero_drift = free_band.feasible && free_band.drift_lo <= 0 && free_band.drift_hi >= 0;
+  // The estimate comes from the zero-drift refit; the band stays the drift-free one, which
+  // holds the truth whatever the drift within the band (the zero-drift band would assume
+  // the drift is exactly 0). At x = 0 the refit's offset lies inside it.
+  p.fit = p.free_fit;
+  if (p.zero_drift) p.fit.line = fit_zero_drift(upper_set(chosen), lower_set(chosen), q).line;
+
+  // A chunk at a time: its latencies into small arrays (cache-resident) that the
+  // histograms take in one batch each, then the per-round tests, which the chunk's
+  // extremes mostly settle at once (classify.hpp), then the statistical view's block
+  // values from the same rounds while they are in cache. The statistical view:
+  // per-block estimates, least squares, and the runs test, which finds an offset that
+  // stepped during the run (then each segment is analysed alone).
+  RoundClassifier classifier(p, rounds);
+  BlockEstimator block_values(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks,
+                              bounds.in_time_order ? TimeOrder::known : TimeOrder::check);
+  std::array<std::int64_t, kClassChunk> fwd_chunk{}, rev_chunk{}, rtt_chunk{};
+  for (std::size_t chunk_first = 0; chunk_first < rounds.size(); chunk_first += kClassChunk) {
+    const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
+    const Round& front = rounds[chunk_first];
+    ChunkExtremes extremes{fwd_ticks(front), fwd_ticks(front), rev_ticks(front), rev_ticks(front),
+                           rtt_ticks(front), rtt_ticks(front),
+                           {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick),
+                            x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)}};
+    for (std::size_t j = 0; j < chunk_size; ++j) {
+      const Round& r = rounds[chunk_first + j];
+      prefetch_ahead(rounds.data(), chunk_first + j, rounds.size());
+      const std::int64_t fwd = fwd_ticks(r), rev = rev_ticks(r), rtt = rtt_ticks(r);
+      const std::int64_t x1 = x_of(r.t1, p.t_ref_tick), x4 = x_of(r.t4, p.t_ref_tick);
+      fwd_chunk[j] = fwd;
+      rev_chunk[j] = rev;
+      rtt_chunk[j] = rtt;
+      extremes.min_fwd = std::min(extremes.min_fwd, fwd);
+      extremes.max_fwd = std::max(extremes.max_fwd, fwd);
+      extremes.min_rev = std::min(extremes.min_rev, rev);
+      extremes.max_rev = std::max(extremes.max_rev, rev);
+      extremes.min_rtt = std::min(extremes.min_rtt, rtt);
+      extremes.max_rtt = std::max(extremes.max_rtt, rtt);
+      extremes.time.min_x1 = std::min(extremes.time.min_x1, x1);
+      extremes.time.max_x1 = std::max(extremes.time.max_x1, x1);
+      extremes.time.min_x4 = std::min(extremes.time.min_x4, x4);
+      extremes.time.max_x4 = std::max(extremes.time.max_x4, x4);
+    }
+    const auto fwd_values = std::span(fwd_chunk).first(chunk_size);
+    const auto rev_values = std::span(rev_chunk).first(chunk_size);
+    const auto rtt_values = std::span(rtt_chunk).first(chunk_size);
+    p.fwd_ticks.record_all(fwd_values, extremes.min_fwd, extremes.max_fwd);
+    p.rev_ticks.record_all(rev_values, extremes.min_rev, extremes.max_rev);
+    p.rtt_ticks.record_all(rtt_values, extremes.min_rtt, extremes.max_rtt);
+    classifier.add(chunk_first, fwd_values, rev_values, rtt_values, extremes);
+    block_values.add(chunk_first, chunk_first + chunk_size, extremes.time);
+  }
+  classifier.finish();
+  p.verdict = verdict_of(p);
+
+  p.blocks = block_values.finish();
+  if (find_steps && p.blocks.valid && p.blocks.step) analyse_segments(p, run, rounds);
+  return p;
+}
+
+}  // namespace
+
+}  // namespace tscsync

@@ -1,0 +1,106 @@
+// The analysis of one run (one ordered pair): offset and drift with the hard band,
+// negative one-way latencies classified, distributions, and a verdict in plain words.
+// Pure: the same Run gives the same PairAnalysis, in-process or from a saved file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimate/blocks.hpp"
+#include "estimate/fit.hpp"
+#include "core/histogram.hpp"
+#include "core/run.hpp"
+
+namespace tscsync {
+
+/// How many of the longest rounds (by rtt) an analysis lists.
+inline constexpr std::size_t kLongestRounds = 10;
+
+/// Counts of one direction's one-way latencies by class (reference/estimators.md §6.3).
+struct DirectionClasses {
+  std::uint64_t normal = 0;               // >= 0
+  std::uint64_t offset_explained = 0;     // < 0, but consistent with every offset in the band
+  std::uint64_t marginal = 0;             // inside the band: feasible, below the envelope
+  std::uint64_t causality_violation = 0;  // below every offset the band allows: an early read
+};
+
+/// The worst case of a kind, with the raw rounds around it.
+struct Evidence {
+  std::uint64_t seq = 0;          // the round
+  std::int64_t value_ticks = 0;   // its one-way latency (or rtt)
+  double beyond_band_ticks = 0;   // how far past the band's edge (violations)
+  std::uint64_t since_start_ticks = 0;  // a's ticks from the first round's t1
+  std::vector<Round> around;      // up to 3 rounds either side, and the round itself
+};
+
+/// One step of the k-sweep: the fit on the k-th smallest forward bound and k-th largest
+/// reverse bound per time bin (k = 1: every round).
+struct SweepStep {
+  std::uint64_t k = 1;
+  bool feasible = false;
+  double offset_ticks = 0;
+  double margin_ticks = 0;
+};
+
+struct PairAnalysis {
+  std::string source;  // file name
+  std::string a, b, send, recv;  // from the metadata; "?" when absent
+  std::uint64_t rounds = 0;
+  std::optional<std::string> incomplete;  // why the run is not complete
+  std::int64_t quantum_ticks = 1;
+  std::string quantum_source;  // "metadata" or "inferred"
+  double tsc_hz = 0;           // 0: unknown, no ns figures
+  std::uint64_t t_ref_tick = 0;  // the reference time: middle of the run on a's counter
+  double span_ticks = 0;
+
+  std::vector<SweepStep> sweep;  // every k tried
+  std::uint64_t k = 1;           // the k chosen: the fit is stable from there on
+  std::size_t bins = 0;          // time bins of the k-th order statistics (k > 1)
+  EnvelopeFit free_fit;          // drift free, on the chosen constraint set
+  EnvelopeFit fit;               // the reported fit: free_fit's band, and its line or,
+                                 // with no detectable drift, the zero-drift refit's line
+  bool zero_drift = false;       // no detectable drift: 0 lies in the drift band
+
+  DirectionClasses fwd_classes;
+  DirectionClasses rev_classes;
+  std::uint64_t self_inconsistent = 0;  // rounds with rtt < -2q: impossible for any offset
+  std::uint64_t below_floor_fwd = 0;    // forward bounds below the chosen robust envelope
+  std::uint64_t below_floor_rev = 0;    // (by more than q): what the k-sweep set aside
+  std::vector<std::uint64_t> fwd_violation_seqs;  // every round with a forward violation
+  std::vector<std::uint64_t> rev_violation_seqs;  // every round with a reverse violation
+  std::optional<Evidence> worst_fwd;    // most negative forward latency beyond the band
+  std::optional<Evidence> worst_rev;
+  std::optional<Evidence> worst_rtt;    // most negative rtt when self-inconsistent
+
+  /// The longest rounds by rtt, longest first: (seq, rtt ticks), at most kLongestRounds.
+  std::vector<std::pair<std::uint64_t, std::int64_t>> longest_rounds;
+
+  SignedHistogram fwd_ticks;
+  SignedHistogram rev_ticks;
+  SignedHistogram rtt_ticks;
+
+  BlockFit blocks;  // statistical CI from time blocks, the runs test, a step if any
+  /// The step is proven: the two segments' bands do not overlap at the step, so no
+  /// constant offset fits both (given causality). Without proof, a step in the estimate
+  /// may be an equal and opposite change of the two delays, which two-way timing cannot
+  /// tell from an offset step, and the run is not split.
+  bool step_proven = false;
+  /// With a step: each segment analysed on its own (rounds keep their seq). The counts
+  /// of this analysis are then the segments' sums.
+  std::vector<PairAnalysis> segments;
+
+  std::string verdict;
+};
+
+/// Analyses one run. \throws InputError when the run has no rounds.
+PairAnalysis analyze_run(const Run& run, const std::string& source);
+
+/// Ticks to nanoseconds with the run's frequency; NaN when the frequency is unknown.
+double ticks_to_ns(double ticks, double tsc_hz);
+
+/// "47 ticks (20.4 ns)", or "47 ticks" when the frequency is unknown.
+std::string ticks_with_ns(double ticks, double tsc_hz);
+
+}  // namespace tscsync

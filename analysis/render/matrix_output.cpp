@@ -1,0 +1,190 @@
+#include "render/matrix_output.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/format.hpp"
+
+namespace tscsync {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+/// An N×N array of one field, null where the pair was not measured or the value is NaN.
+template <class Field>
+json grid(const MatrixResult& m, Field field) {
+  json rows = json::array();
+  for (std::size_t a = 0; a < m.size(); ++a) {
+    json row = json::array();
+    for (std::size_t b = 0; b < m.size(); ++b) {
+      const PairCell& c = m.at(a, b);
+      row.push_back(c.measured ? field(c) : json(nullptr));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+json grid_of(const MatrixResult& m, const std::vector<double>& values) {
+  json rows = json::array();
+  for (std::size_t a = 0; a < m.size(); ++a) {
+    json row = json::array();
+    for (std::size_t b = 0; b < m.size(); ++b) row.push_back(number_or_null(values[a * m.size() + b]));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+/// Fixed-width cell for the text tables.
+std::string cell_text(double v, int width) {
+  std::string s = std::isfinite(v) ? format_sig(v + 0.0, 4) : "-";  // + 0.0: no "-0"
+  if (static_cast<int>(s.size()) < width) s.insert(0, static_cast<std::size_t>(width) - s.size(), ' ');
+  return s;
+}
+
+std::string pad_right(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+json matrix_json(const MatrixResult& m, const json& cpu_places) {
+  json j;
+  j["schema"] = std::string(kMatrixSchema);
+  j["send"] = m.send;
+  j["recv"] = m.recv;
+  j["tsc_hz"] = m.tsc_hz > 0 ? json(m.tsc_hz) : json(nullptr);
+  j["quantum_ticks"] = m.quantum_ticks;
+  json cpus = json::array();
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    json c;
+    c["cpu"] = m.cpus[i];
+    c["label"] = i < m.labels.size() ? m.labels[i] : std::to_string(m.cpus[i]);
+    if (cpu_places.is_array() && cpu_places.size() == m.size()) {
+      for (const auto& [k, v] : cpu_places[i].items()) {
+        if (k != "cpu") c[k] = v;
+      }
+    }
+    cpus.push_back(std::move(c));
+  }
+  j["cpus"] = std::move(cpus);
+  j["group_boundaries"] = m.boundaries;
+  j["layout"] = "rows: initiator a, columns: responder b, in the order of cpus; offset = TSC_b - TSC_a";
+  j["offset_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.offset_ticks); });
+  j["offset_lo_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.offset_lo_ticks); });
+  j["offset_hi_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.offset_hi_ticks); });
+  j["drift_ppb"] = grid(m, [](const PairCell& c) { return number_or_null(c.drift_ppb); });
+  j["drift_lo_ppb"] = grid(m, [](const PairCell& c) { return number_or_null(c.drift_lo_ppb); });
+  j["drift_hi_ppb"] = grid(m, [](const PairCell& c) { return number_or_null(c.drift_hi_ppb); });
+  j["drift_detectable"] = grid(m, [](const PairCell& c) { return json(c.drift_detectable); });
+  j["rtt_min_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.rtt_min_ticks); });
+  j["rtt_p50_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.rtt_p50_ticks); });
+  j["causality_violations"] = grid(m, [](const PairCell& c) { return json(c.causality_violations); });
+  j["self_inconsistent"] = grid(m, [](const PairCell& c) { return json(c.self_inconsistent); });
+  j["rounds"] = grid(m, [](const PairCell& c) { return json(c.rounds); });
+  j["step_proven"] = grid(m, [](const PairCell& c) { return json(c.step_proven); });
+  j["verdict"] = grid(m, [](const PairCell& c) { return json(c.verdict); });
+  json offsets = json::array();
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    offsets.push_back({{"cpu", m.cpus[i]},
+                       {"estimate", number_or_null(m.cpu.offset_ticks[i])},
+                       {"lo", number_or_null(m.cpu.lo_ticks[i])},
+                       {"hi", number_or_null(m.cpu.hi_ticks[i])}});
+  }
+  j["cpu_offset_ticks"] = std::move(offsets);
+  j["cpu_offset_reference"] = m.cpus.empty() ? json(nullptr) : json(m.cpus.front());
+  json consistency;
+  consistency["bands_consistent"] = m.cpu.bands_consistent;
+  consistency["rms_residual_ticks"] = number_or_null(m.cpu.rms_residual_ticks);
+  consistency["max_antisymmetry_ticks"] = number_or_null(m.cpu.max_antisymmetry_ticks);
+  consistency["max_loop_closure_ticks"] = number_or_null(m.cpu.max_loop_closure_ticks);
+  consistency["worst_loop"] = m.cpu.worst_loop;
+  consistency["residual_ticks"] = grid_of(m, m.cpu.residual_ticks);
+  consistency["antisymmetry_ticks"] = grid_of(m, m.cpu.antisymmetry_ticks);
+  json disagreeing = json::array();
+  for (const PairDisagreement& d : m.cpu.disagreeing) disagreeing.push_back({{"a", d.a}, {"b", d.b}, {"why", d.why}});
+  consistency["disagreeing_pairs"] = std::move(disagreeing);
+  j["consistency"] = std::move(consistency);
+  return j;
+}
+
+std::string matrix_text(const MatrixResult& m) {
+  const double hz = m.tsc_hz;
+  std::string out;
+  out += "send " + m.send + ", recv " + m.recv + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
+         (hz > 0 ? ", TSC " + format_sig(hz / 1e6, 7) + " MHz" : std::string()) + "\n\n";
+  out += "Per-CPU offset x (ticks, relative to CPU " + (m.cpus.empty() ? std::string("-") : std::to_string(m.cpus[0])) +
+         "; least squares over all pairs, hard bounds from the pair bands)\n";
+  out += "   cpu    estimate          lo          hi\n";
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    out += cell_text(m.cpus[i], 6) + cell_text(m.cpu.offset_ticks[i], 12) + cell_text(m.cpu.lo_ticks[i], 12) +
+           cell_text(m.cpu.hi_ticks[i], 12) + "\n";
+  }
+  out += "\nPairs (a initiates, b responds; offset = TSC_b - TSC_a)\n";
+  out += "  pair         offset          band lo      band hi    drift ppb   rtt min   rtt p50  violations  self-inc.\n";
+  for (std::size_t a = 0; a < m.size(); ++a) {
+    for (std::size_t b = 0; b < m.size(); ++b) {
+      if (a == b) continue;
+      const PairCell& c = m.at(a, b);
+      const std::string name = std::to_string(m.cpus[a]) + "->" + std::to_string(m.cpus[b]);
+      if (!c.measured) {
+        out += "  " + pad_right(name, 10) + "  not measured\n";
+        continue;
+      }
+      out += "  " + pad_right(name, 10) + cell_text(c.offset_ticks, 10) + cell_text(c.offset_lo_ticks, 16) +
+             cell_text(c.offset_hi_ticks, 13) + cell_text(c.drift_ppb, 13) + cell_text(c.rtt_min_ticks, 10) +
+             cell_text(c.rtt_p50_ticks, 10) + cell_text(static_cast<double>(c.causality_violations), 12) +
+             cell_text(static_cast<double>(c.self_inconsistent), 11) + (c.drift_detectable ? "  drift!" : "") +
+             (c.step_proven ? "  step!" : "") + "\n";
+    }
+  }
+  out += "\nConsistency: bands " + std::string(m.cpu.bands_consistent ? "consistent" : "CONTRADICT one another") +
+         ", rms residual " + cell_text(m.cpu.rms_residual_ticks, 0) + " ticks, largest antisymmetry |θ_ab + θ_ba| " +
+         cell_text(std::fabs(m.cpu.max_antisymmetry_ticks), 0) + " ticks";
+  if (std::isfinite(m.cpu.max_loop_closure_ticks)) {
+    out += ", largest loop closure " + cell_text(std::fabs(m.cpu.max_loop_closure_ticks), 0) + " ticks (CPUs " +
+           std::to_string(m.cpu.worst_loop[0]) + ", " + std::to_string(m.cpu.worst_loop[1]) + ", " +
+           std::to_string(m.cpu.worst_loop[2]) + ")";
+  }
+  out += "\n";
+  if (m.cpu.disagreeing.empty()) {
+    out += "No pair disagrees with the rest.\n";
+  } else {
+    out += "Pairs that disagree with the rest:\n";
+    for (const PairDisagreement& d : m.cpu.disagreeing) out += "  " + d.why + "\n";
+  }
+  return out;
+}
+
+json check_json(const CheckResult& c, const CheckSettings& s) {
+  json j;
+  j["schema"] = std::string(kCheckSchema);
+  j["synchronized"] = c.synchronized;
+  j["reason"] = c.reason;
+  j["tolerance_ticks"] = s.tolerance_ticks;
+  j["drift_tolerance_ppb"] = s.drift_tolerance_ppb;
+  j["pairs_checked"] = c.pairs_checked;
+  json failures = json::array();
+  for (const CheckFailure& f : c.failures) {
+    failures.push_back({{"a", f.a >= 0 ? json(f.a) : json(nullptr)},
+                        {"b", f.b >= 0 ? json(f.b) : json(nullptr)},
+                        {"kind", f.kind},
+                        {"what", f.what}});
+  }
+  j["failures"] = std::move(failures);
+  j["warnings"] = c.warnings;
+  return j;
+}
+
+std::string check_text(const CheckResult& c, bool details) {
+  std::string out = c.reason + "\n";
+  if (!details) return out;
+  for (const CheckFailure& f : c.failures) out += "  fail: " + f.what + "\n";
+  for (const std::string& w : c.warnings) out += "  warning: " + w + "\n";
+  return out;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,93 @@
+#include "render/matrix_text.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace tscsync {
+
+namespace {
+
+// Integers below 2^53 are exact in a double; they print without a point or exponent.
+constexpr double kExactIntegerLimit = 9007199254740992.0;
+
+void append_value(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "NaN";  // gnuplot reads it as undefined and leaves the cell out of the image
+    return;
+  }
+  std::array<char, 64> buf{};
+  std::to_chars_result r{};
+  // Integral exactly when nothing is left after the point (no ==: -Wfloat-equal).
+  if (std::fabs(v) < kExactIntegerLimit && !(std::fabs(v - std::trunc(v)) > 0.0)) {
+    r = std::to_chars(buf.data(), buf.data() + buf.size(), static_cast<std::int64_t>(v));
+  } else {
+    r = std::to_chars(buf.data(), buf.data() + buf.size(), v);  // shortest that round-trips
+  }
+  out.append(buf.data(), r.ptr);
+}
+
+bool has_space(const std::string& s) {
+  return s.find_first_of(" \t\r\n\v\f") != std::string::npos;
+}
+
+void check(const MatrixGrid& g) {
+  const std::size_t n = g.labels.size();
+  const std::string what = "matrix '" + g.name + "': ";
+  if (n == 0) throw std::invalid_argument(what + "no CPU");
+  if (g.values.size() != n * n) {
+    throw std::invalid_argument(what + std::to_string(g.values.size()) + " values for " +
+                                std::to_string(n) + " labels (needs " + std::to_string(n * n) + ")");
+  }
+  for (const std::string& label : g.labels) {
+    if (label.empty() || has_space(label)) {
+      throw std::invalid_argument(what + "label '" + label + "' is empty or holds white space");
+    }
+  }
+  if (g.title.find_first_of("\r\n") != std::string::npos ||
+      g.units.find_first_of("\r\n") != std::string::npos) {
+    throw std::invalid_argument(what + "title or units hold a line break");
+  }
+  std::size_t previous = 0;
+  for (std::size_t b : g.boundaries) {
+    if (b <= previous || b >= n) {
+      throw std::invalid_argument(what + "boundary " + std::to_string(b) +
+                                  " is not increasing inside (0, " + std::to_string(n) + ")");
+    }
+    previous = b;
+  }
+  for (double v : g.values) {
+    if (std::isinf(v)) throw std::invalid_argument(what + "an infinite value");
+  }
+}
+
+}  // namespace
+
+std::string format_gnuplot_matrix(const MatrixGrid& grid) {
+  check(grid);
+  const std::size_t n = grid.labels.size();
+  std::string out;
+  out.reserve(256 + n * n * 8);
+  out += "# title: " + grid.title + "\n";
+  out += "# units: " + grid.units + "\n";
+  out += "# rows: initiator a (CPU number); columns: responder b (CPU number)\n";
+  out += "# cells: row-major values; NaN = not measured (the diagonal)\n";
+  out += "# boundaries:";
+  for (std::size_t b : grid.boundaries) out += " " + std::to_string(b);
+  out += "\ncpu";
+  for (const std::string& label : grid.labels) out += " " + label;
+  out += "\n";
+  for (std::size_t row = 0; row < n; ++row) {
+    out += grid.labels[row];
+    for (std::size_t col = 0; col < n; ++col) {
+      out += ' ';
+      append_value(out, grid.values[row * n + col]);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,96 @@
+#include "render/plan_output.hpp"
+
+#include "core/cpu_list.hpp"
+#include "core/format.hpp"
+#include "core/human_units.hpp"
+
+namespace tscsync {
+namespace {
+
+/// "1 package", "2 packages".
+std::string counted(std::size_t count, const char* singular, const char* plural) {
+  return std::to_string(count) + " " + (count == 1 ? singular : plural);
+}
+
+void line(std::string& out, const char* label, const std::string& value) {
+  std::string padded = label;
+  padded.resize(18, ' ');
+  out += padded;
+  out += value;
+  out += '\n';
+}
+
+}  // namespace
+
+std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
+  const PlanSpec& s = plan.spec;
+  std::string out;
+  std::string cpus = format_cpu_list(s.cpus) + " (" + counted(s.cpus.size(), "CPU", "CPUs");
+  if (topology != nullptr) {
+    cpus += " in topology order";
+    std::string groups;
+    const auto add = [&groups](std::size_t count, const char* singular, const char* plural) {
+      if (count == 0) return;
+      groups += groups.empty() ? ": " : ", ";
+      groups += counted(count, singular, plural);
+    };
+    add(topology->package_starts.size(), "package", "packages");
+    add(topology->die_starts.size(), "die", "dies");
+    add(topology->l3_starts.size(), "L3 domain", "L3 domains");
+    cpus += groups;
+  }
+  line(out, "cpus", cpus + ")");
+  line(out, "pairs", std::to_string(plan.unordered_pairs) + " unordered, " + std::to_string(plan.ordered_pairs) +
+                         " ordered (each pair in both roles)");
+  line(out, "visits", std::to_string(s.visits) + " per ordered pair, one per sweep, spread over the whole run");
+  line(out, "rounds per visit",
+       std::to_string(s.rounds_per_visit) + " measured + " + std::to_string(s.warmup_per_visit) + " warm-up");
+  line(out, "total rounds", std::to_string(plan.total_rounds) + " measured");
+  line(out, "slots", std::to_string(plan.slots.size()) + " (" + std::to_string(plan.slots_per_sweep) +
+                         " per sweep), " + counted(plan.pairs_at_once, "pair", "pairs") + " at once");
+  line(out, "estimated time",
+       human_duration(plan.estimated_seconds) + " (fixed " + format_sig(plan.costs.seconds_per_visit, 3) +
+           " s per visit, " + format_sig(plan.costs.rounds_per_second / 1e6, 3) + " M rounds/s per pair)");
+  line(out, "memory", human_bytes(plan.memory_bytes) + " (" + std::to_string(kRoundBytes) +
+                          " B per measured round kept + raw buffers of the pairs at once)");
+  if (s.parallel && plan.pairs_at_once > 1) {
+    line(out, "parallel",
+         std::to_string(plan.pairs_at_once) +
+             " pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, "
+             "so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset "
+             "estimate moves only as far as the added delay differs between the two directions");
+  }
+  return out;
+}
+
+nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
+  const PlanSpec& s = plan.spec;
+  nlohmann::ordered_json first_slots = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < plan.slots.size() && i < kPlanJsonSlots; ++i) {
+    nlohmann::ordered_json slot = nlohmann::ordered_json::array();
+    for (const PairVisit& p : plan.slots[i].pairs) slot.push_back({{"a", p.a}, {"b", p.b}, {"visit", p.visit}});
+    first_slots.push_back(std::move(slot));
+  }
+  return {
+      {"schema", "tscsync-plan/1"},
+      {"cpus", s.cpus},
+      {"cpu_list", format_cpu_list(s.cpus)},
+      {"parallel", s.parallel},
+      {"unordered_pairs", plan.unordered_pairs},
+      {"ordered_pairs", plan.ordered_pairs},
+      {"visits_per_pair", s.visits},
+      {"rounds_per_visit", s.rounds_per_visit},
+      {"warmup_per_visit", s.warmup_per_visit},
+      {"pair_visits", plan.pair_visits},
+      {"total_rounds", plan.total_rounds},
+      {"slots", plan.slots.size()},
+      {"slots_per_sweep", plan.slots_per_sweep},
+      {"pairs_at_once", plan.pairs_at_once},
+      {"estimated_seconds", plan.estimated_seconds},
+      {"memory_bytes", plan.memory_bytes},
+      {"costs", {{"rounds_per_second", plan.costs.rounds_per_second}, {"seconds_per_visit", plan.costs.seconds_per_visit}}},
+      {"first_slots", std::move(first_slots)},
+  };
+}
+
+}  // namespace tscsync

@@ -1,0 +1,95 @@
+#include "render/report_doc.hpp"
+
+namespace tscsync {
+namespace {
+
+/// The PNG drawn beside an SVG picture ("matrix/offset_ticks.svg" -> ".png").
+std::string png_of(const std::string& svg_path) {
+  if (svg_path.size() > 4 && svg_path.ends_with(".svg")) return svg_path.substr(0, svg_path.size() - 4) + ".png";
+  return svg_path;
+}
+
+/// The SVG element and what follows, without the XML prolog, comments or doctype before it.
+std::string svg_element(const std::string& svg) {
+  const std::size_t start = svg.find("<svg");
+  return start == std::string::npos ? svg : svg.substr(start);
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string report_markdown(const ReportDoc& doc) {
+  std::string out = "# " + doc.title + "\n";
+  for (const ReportSection& s : doc.sections) {
+    out += "\n## " + s.title + "\n";
+    for (const ReportBlock& b : s.blocks) {
+      out += "\n";
+      switch (b.kind) {
+        case ReportBlock::Kind::paragraph: out += b.text + "\n"; break;
+        case ReportBlock::Kind::bullets:
+          for (const std::string& item : b.items) out += "- " + item + "\n";
+          break;
+        case ReportBlock::Kind::pre: out += "```\n" + b.text + (b.text.ends_with("\n") ? "" : "\n") + "```\n"; break;
+        case ReportBlock::Kind::picture:
+          out += "![" + b.text + "](" + png_of(b.path) + ")\n\n*" + b.text + "* ([SVG](" + b.path + "))\n";
+          break;
+      }
+    }
+  }
+  return out;
+}
+
+std::string report_html(const ReportDoc& doc,
+                        const std::function<std::optional<std::string>(const std::string&)>& read_svg) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(doc.title) +
+      "</title>\n<style>\n"
+      "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4;color:#222}\n"
+      "pre{background:#f4f4f4;padding:.8em;overflow-x:auto;font-size:85%}\n"
+      "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}\n"
+      "h2{border-bottom:1px solid #ccc;padding-bottom:.2em}\n"
+      "</style>\n</head>\n<body>\n<h1>" +
+      html_escape(doc.title) + "</h1>\n";
+  for (const ReportSection& s : doc.sections) {
+    out += "<h2>" + html_escape(s.title) + "</h2>\n";
+    for (const ReportBlock& b : s.blocks) {
+      switch (b.kind) {
+        case ReportBlock::Kind::paragraph: out += "<p>" + html_escape(b.text) + "</p>\n"; break;
+        case ReportBlock::Kind::bullets:
+          out += "<ul>\n";
+          for (const std::string& item : b.items) out += "<li>" + html_escape(item) + "</li>\n";
+          out += "</ul>\n";
+          break;
+        case ReportBlock::Kind::pre: out += "<pre>" + html_escape(b.text) + "</pre>\n"; break;
+        case ReportBlock::Kind::picture: {
+          out += "<figure>\n";
+          if (const auto svg = read_svg(b.path)) {
+            out += svg_element(*svg) + "\n";
+          } else {
+            out += "<p>(picture missing: " + html_escape(b.path) + ")</p>\n";
+          }
+          out += "<figcaption>" + html_escape(b.text) + "</figcaption>\n</figure>\n";
+          break;
+        }
+      }
+    }
+  }
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,139 @@
+// Synthetic runs with known truth (`tscsync simulate`): the same Run that `measure`
+// produces, generated from a model whose offset, drift, quantum, delays and early reads
+// are known, so that the analysis can be checked against ground truth.
+//
+// The model (all times in ticks; "true time" T is a's counter before quantization):
+//
+//   Offset      theta(T) = offset_ticks + drift_ppb * 1e-9 * (T - T_ref)
+//                          + (step_ticks if T >= T_step else 0)
+//   Readings    a reads  Ca(T) = phase_a + q * floor((T - phase_a) / q)
+//               b reads  Cb(T) = phase_b + q * floor((T + theta(T) - phase_b) / q)
+//               q = quantum_ticks; phase_a, phase_b whole ticks drawn uniformly from
+//               {0, ..., q-1}. So a reading r of a counter whose true value is x obeys
+//               r <= x < r + q and r = phase (mod q) (reference/estimators.md §7: r = x - e,
+//               e in [0, q); the per-CPU phase is what makes residues constant per CPU).
+//   Round i     T1 = start_tick                     (i = 0)
+//               T1 = T4[i-1] + max(1, gap_ticks + Exp(gap_exp_mean_ticks))   (i > 0)
+//               T2 = T1 + df,  T3 = T2 + turnaround_base_ticks + Exp(turnaround_exp_mean_ticks),
+//               T4 = T3 + dr,  with a delay d = base_ticks + Exp(exp_mean_ticks)
+//                               + (with probability tail_fraction) Pareto(1.5, tail_scale_ticks)
+//               from `fwd` for df and from `rev` for dr. Closed loop, like the ping-pong.
+//               t1 = Ca(T1), t2 = Cb(T2 - e2), t3 = Cb(T3), t4 = Ca(T4 - e4), where e2 (e4)
+//               is 0, or with probability spec_b.rate (spec_a.rate) uniform in
+//               [early_min_ticks, early_max_ticks]: a speculatively early receive read.
+//               An early read is clamped so that it never precedes the same CPU's
+//               previous read (t2 not before b's previous T3; t4 not before this round's
+//               T1): a receiver cannot read before the wait it ends began, and the
+//               same-clock differences stay monotone.
+//   T_ref       floor(T1[0] + 0.5 * (T4[n-1] - T1[0])): the middle of the run, a whole tick.
+//   T_step      floor(T1[0] + step_at_fraction * (T4[n-1] - T1[0])), a whole tick.
+//               (Same expression as T_ref, so step_at_fraction 0.5 puts T_step exactly at T_ref.)
+//               The true times do not depend on theta, so T_ref and T_step come from a
+//               first pass that replays the same random draws; the second pass reads
+//               the counters. No round is stored twice.
+//
+// Reproducibility: std::mt19937_64 seeded with `seed`; uniforms are built from its 53 high
+// bits and the exponential and Pareto draws by inversion, so a given seed gives the same
+// rounds with any standard library (up to libm's log and pow in the last bit). Every
+// round consumes the same number of draws whatever the rates, so two specs that differ
+// only in rates, offsets, drift, step or quantum share their true times: a run with
+// spec_b.rate = 1 differs from the same seed with rate 0 only in its early reads.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/run.hpp"
+
+namespace tscsync {
+
+inline constexpr std::string_view kSimulationTruthSchema = "tscsync-simulation-truth/1";
+
+/// Largest accepted number of rounds: about 1 GiB of rounds in memory.
+inline constexpr std::uint64_t kMaxSimulatedRounds = 20'000'000;
+
+/// One-way delay distribution, true ticks: base + Exp(mean) + sometimes a Pareto tail.
+struct DelaySpec {
+  double base_ticks = 180;        // the floor: the minimum one-way delay
+  double exp_mean_ticks = 15;     // mean of the exponential part above the floor
+  double tail_fraction = 0.01;    // probability that a delay also gets a Pareto tail
+  double tail_scale_ticks = 500;  // Pareto scale (its minimum); shape alpha = kTailAlpha
+};
+
+/// Shape of the Pareto tail: heavy (infinite variance), finite mean 3 * scale.
+inline constexpr double kTailAlpha = 1.5;
+
+/// Early (speculative) receive reads on one CPU.
+struct SpeculationSpec {
+  double rate = 0;                // probability that a receive read is early, [0, 1]
+  double early_min_ticks = 50;    // how early, uniform in [early_min, early_max] true ticks
+  double early_max_ticks = 200;
+};
+
+struct SimulationSpec {
+  std::uint64_t rounds = 200'000;            // 1 .. kMaxSimulatedRounds
+  std::uint64_t seed = 1;                    // seeds std::mt19937_64
+  std::uint64_t start_tick = 1'000'000'000'000;  // true time of round 0's t1, <= 1e15
+  double offset_ticks = 0;                   // theta at T_ref of the line before any step, |.| <= 1e15
+  double drift_ppb = 0;                      // d theta / dT in 1e-9, |.| <= 1e6
+  std::uint64_t quantum_ticks = 1;           // counter step q, 1 .. 1e6
+  DelaySpec fwd;                             // a -> b delay
+  DelaySpec rev;                             // b -> a delay
+  double turnaround_base_ticks = 30;         // b: from its t2 to its t3, floor
+  double turnaround_exp_mean_ticks = 5;      // b: exponential part of the turnaround
+  double gap_ticks = 50;                     // a: from t4 to the next t1, floor (>= 1 in effect)
+  double gap_exp_mean_ticks = 10;            // a: exponential part of the gap
+  SpeculationSpec spec_a;                    // early t4 reads (a receives the reply)
+  SpeculationSpec spec_b;                    // early t2 reads (b receives the ping)
+  double step_ticks = 0;                     // offset jump at T_step (0: none), |.| <= 1e15
+  double step_at_fraction = 0.5;             // T_step as a fraction of the run's duration, [0, 1]
+  double tsc_hz = 2.3e9;                     // only written into the metadata, (0, 1e12]
+  bool include_quantum_metadata = true;      // false: no `quantum_ticks` key; the analysis infers q
+};
+
+/// What the analysis should find. Ticks on a's counter unless stated.
+struct SimulationTruth {
+  /// theta at t_ref_tick for the segment of the line that contains t_ref_tick (segments are
+  /// half-open, [T_step, inf) after the step): offset_ticks, plus step_ticks when
+  /// t_ref_tick >= step_tick.
+  double offset_ticks_at_ref = 0;
+  std::uint64_t t_ref_tick = 0;  // T_ref (see the model): the middle of the run, a's true ticks
+  double drift_ppb = 0;
+  std::uint64_t quantum_ticks = 1;
+  std::uint64_t phase_a_ticks = 0;  // every reading of a is = phase_a_ticks (mod quantum)
+  std::uint64_t phase_b_ticks = 0;  // every reading of b is = phase_b_ticks (mod quantum)
+  bool has_step = false;            // step_ticks != 0
+  double step_ticks = 0;
+  std::uint64_t step_tick = 0;      // T_step; theta includes the step from this tick on
+  std::uint64_t early_t2_count = 0;
+  std::uint64_t early_t4_count = 0;
+  std::vector<std::uint8_t> early_t2;  // per round: 1 when t2 was read early
+  std::vector<std::uint8_t> early_t4;  // per round: 1 when t4 was read early
+  double min_fwd_delay_ticks = 0;   // true one-way delays drawn (before any early read)
+  double max_fwd_delay_ticks = 0;
+  double min_rev_delay_ticks = 0;
+  double max_rev_delay_ticks = 0;
+};
+
+/// Generates `spec.rounds` rounds (seq 0..n-1, flags 0) with header metadata schema, a, b,
+/// send, recv, transport, tsc_hz, quantum_ticks (when asked), simulated, seed and trailer
+/// rounds_written, status complete. Fills `truth` (replacing what it held).
+/// Ranges: rounds 1..kMaxSimulatedRounds, quantum 1..1e6, start_tick <= 1e15, |offset|,
+/// |step| <= 1e15 ticks, |drift| <= 1e6 ppb, rates and fractions in [0, 1], delays, gap,
+/// turnaround and early amounts in [0, 1e12] ticks with early_min <= early_max,
+/// tsc_hz in [1, 1e12]. NaN is out of every range.
+/// \throws UsageError "simulate: FIELD = VALUE: rule" when the spec is out of range, or
+///         when a counter would read outside [0, 2^63) (offset too negative for start_tick).
+Run simulate(const SimulationSpec& spec, SimulationTruth& truth);
+
+/// theta at a's true tick `a_tick` according to `truth`: the exact model line, step included.
+double true_offset_ticks(const SimulationTruth& truth, double a_tick);
+
+/// {"schema": kSimulationTruthSchema, "spec": {every parameter}, "truth": {...}}; the
+/// per-round early flags are left out (only their counts).
+nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTruth& truth);
+
+}  // namespace tscsync

@@ -1,0 +1,394 @@
+#include "variants/variants.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/format.hpp"
+
+namespace tscsync {
+
+namespace {
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string percent(double part, double whole) {
+  if (!(whole > 0)) return "0 %";
+  const double p = 100.0 * part / whole;
+  return (p >= 10 ? format_fixed(p, 0) : format_sig(p, 2)) + " %";
+}
+
+std::string ticks_ns(double ticks, double tsc_hz) { return ticks_with_ns(ticks, tsc_hz); }
+
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::vector<Combination> default_combinations(const std::vector<std::string>& names) {
+  std::vector<Combination> out;
+  if (names.empty()) return out;
+  const std::string plain = "rdtsc";
+  if (!contains(names, plain)) return out;
+  for (const std::string& recv : names) out.push_back({plain, recv});
+  const std::vector<Combination> extra = {
+      {"rdtsc_lfence", "rdtscp"}, {"rdtscp", "rdtscp"}, {"lfence_rdtsc", "lfence_rdtsc"}};
+  for (const Combination& c : extra) {
+    if (contains(names, c.send) && contains(names, c.recv)) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<Combination> all_combinations(const std::vector<std::string>& names) {
+  std::vector<Combination> out;
+  for (const std::string& send : names) {
+    for (const std::string& recv : names) out.push_back({send, recv});
+  }
+  return out;
+}
+
+double ExchangeSummary::violations_per_million() const {
+  return one_way == 0 ? 0.0 : 1e6 * static_cast<double>(violations) / static_cast<double>(one_way);
+}
+
+ExchangeSummary summarize_exchange(const Combination& combination, bool recv_orders_earlier_loads,
+                                   const std::vector<const Run*>& runs,
+                                   const std::vector<const PairAnalysis*>& analyses) {
+  ExchangeSummary s;
+  s.combination = combination;
+  s.recv_orders_earlier_loads = recv_orders_earlier_loads;
+  s.roles = analyses;
+  s.runs = runs;
+  for (const Run* run : runs) {
+    for (const Round& r : run->rounds) {
+      s.one_way_ticks.record(fwd_ticks(r));
+      s.one_way_ticks.record(rev_ticks(r));
+      s.rtt_ticks.record(rtt_ticks(r));
+    }
+  }
+  for (const PairAnalysis* p : analyses) {
+    s.rounds += p->rounds;
+    for (auto [sum, part] : {std::pair{&s.fwd, &p->fwd_classes}, std::pair{&s.rev, &p->rev_classes}}) {
+      sum->normal += part->normal;
+      sum->offset_explained += part->offset_explained;
+      sum->marginal += part->marginal;
+      sum->causality_violation += part->causality_violation;
+    }
+    s.self_inconsistent += p->self_inconsistent;
+    s.quantum_ticks = std::max(s.quantum_ticks, p->quantum_ticks);
+  }
+  s.one_way = 2 * s.rounds;
+  s.offset_explained = s.fwd.offset_explained + s.rev.offset_explained;
+  s.marginal = s.fwd.marginal + s.rev.marginal;
+  s.causality_violations = s.fwd.causality_violation + s.rev.causality_violation;
+  s.negative = s.offset_explained + s.marginal + s.causality_violations;
+  s.violations = s.causality_violations;
+  return s;
+}
+
+std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& exchanges) {
+  std::vector<ReferenceBand> bands;
+  auto band_of = [&](const std::string& a, const std::string& b) -> ReferenceBand& {
+    for (ReferenceBand& r : bands) {
+      if (r.a == a && r.b == b) return r;
+    }
+    ReferenceBand r;
+    r.a = a;
+    r.b = b;
+    r.problem = "no receive read that waits for earlier loads was measured";
+    bands.push_back(r);
+    return bands.back();
+  };
+  for (const ExchangeSummary& e : exchanges) {
+    for (const PairAnalysis* p : e.roles) {
+      ReferenceBand& r = band_of(p->a, p->b);
+      if (!e.recv_orders_earlier_loads) continue;
+      if (!r.problem.empty() && r.from > 0) continue;  // already ruled out
+      const HardBand& band = p->fit.band;
+      if (!band.feasible || !p->zero_drift || !p->segments.empty()) {
+        r.ok = false;
+        r.problem = e.combination.send + "/" + e.combination.recv + " has " +
+                    (!band.feasible ? "no feasible band" : !p->zero_drift ? "detectable drift" : "an offset step");
+        ++r.from;
+        continue;
+      }
+      r.lo_ticks = r.from == 0 ? band.offset_lo_ticks : std::max(r.lo_ticks, band.offset_lo_ticks);
+      r.hi_ticks = r.from == 0 ? band.offset_hi_ticks : std::min(r.hi_ticks, band.offset_hi_ticks);
+      ++r.from;
+      r.ok = r.lo_ticks <= r.hi_ticks;
+      r.problem = r.ok ? "" : "the ordering reads' bands do not overlap";
+    }
+  }
+  return bands;
+}
+
+void check_against_reference(std::vector<ExchangeSummary>& exchanges, const std::vector<ReferenceBand>& bands) {
+  for (ExchangeSummary& e : exchanges) {
+    e.below_reference = 0;
+    e.reference_checked = false;
+    e.violations = 0;
+    for (std::size_t i = 0; i < e.roles.size(); ++i) {
+      const PairAnalysis& p = *e.roles[i];
+      const ReferenceBand* band = nullptr;
+      for (const ReferenceBand& r : bands) {
+        if (r.a == p.a && r.b == p.b && r.ok) band = &r;
+      }
+      std::vector<std::uint64_t> fwd_seqs = p.fwd_violation_seqs;
+      std::vector<std::uint64_t> rev_seqs = p.rev_violation_seqs;
+      std::sort(fwd_seqs.begin(), fwd_seqs.end());
+      std::sort(rev_seqs.begin(), rev_seqs.end());
+      if (band == nullptr || i >= e.runs.size()) {
+        e.violations += fwd_seqs.size() + rev_seqs.size();
+        continue;
+      }
+      e.reference_checked = true;
+      const auto q = static_cast<double>(p.quantum_ticks);
+      for (const Round& r : e.runs[i]->rounds) {
+        const bool fwd_below = static_cast<double>(fwd_ticks(r)) < band->lo_ticks - q;
+        const bool rev_below = static_cast<double>(rev_ticks(r)) < -band->hi_ticks - q;
+        e.below_reference += (fwd_below ? 1u : 0u) + (rev_below ? 1u : 0u);
+        const std::uint64_t seq = r.seq;
+        if (fwd_below || std::binary_search(fwd_seqs.begin(), fwd_seqs.end(), seq)) ++e.violations;
+        if (rev_below || std::binary_search(rev_seqs.begin(), rev_seqs.end(), seq)) ++e.violations;
+      }
+    }
+  }
+}
+
+ControlSummary summarize_control(int cpu_a, int cpu_b, const Combination& combination, const Run& run,
+                                 std::int64_t quantum_ticks, const PairAnalysis* analysis) {
+  ControlSummary c;
+  c.cpu_a = cpu_a;
+  c.cpu_b = cpu_b;
+  c.same_cpu = cpu_a == cpu_b;
+  c.combination = combination;
+  c.rounds = run.rounds.size();
+  SignedHistogram rtt;
+  bool first = true;
+  for (const Round& r : run.rounds) {
+    for (std::int64_t v : {fwd_ticks(r), rev_ticks(r)}) {
+      if (v < 0) ++c.negative;
+      if (v < -quantum_ticks) ++c.below_quantum;
+      c.min_one_way_ticks = first ? v : std::min(c.min_one_way_ticks, v);
+      first = false;
+    }
+    rtt.record(rtt_ticks(r));
+  }
+  c.rtt_min_ticks = rtt.min();
+  c.rtt_p50_ticks = rtt.value_at_percentile(50);
+  if (analysis != nullptr) {
+    c.causality_violations = analysis->fwd_classes.causality_violation + analysis->rev_classes.causality_violation;
+  }
+  if (auto error = run.trailer.get("error")) c.problem = std::string(*error);
+  return c;
+}
+
+std::int64_t min_non_negative(const SignedHistogram& h) {
+  return h.total() > h.negative_count() ? h.value_at_rank(h.negative_count() + 1) : 0;
+}
+
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name) {
+  for (const ReadCost& c : costs) {
+    if (c.name != name || !c.error.empty()) continue;
+    const CostStats& s = c.believe == CostMethod::deltas ? c.delta_ticks : c.batch_ticks;
+    if (s.samples == 0) return std::nullopt;
+    return s.p50;
+  }
+  return std::nullopt;
+}
+
+VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
+                                const std::vector<std::string>& ordered_variant_names,
+                                const std::optional<ControlSummary>& control, double tsc_hz) {
+  VariantsVerdict v;
+  const std::string plain = "rdtsc";
+
+  // One standing per receive variant, in the order first measured.
+  for (const ExchangeSummary& e : exchanges) {
+    auto it = std::find_if(v.standings.begin(), v.standings.end(),
+                           [&](const RecvStanding& s) { return s.recv == e.combination.recv; });
+    if (it == v.standings.end()) {
+      RecvStanding s;
+      s.recv = e.combination.recv;
+      s.orders_earlier_loads = contains(ordered_variant_names, s.recv);
+      if (auto cost = believed_cost_ticks(costs, s.recv)) {
+        s.measured_cost = true;
+        s.cost_ticks = *cost;
+      }
+      v.standings.push_back(s);
+      it = std::prev(v.standings.end());
+    }
+    it->one_way += e.one_way;
+    it->violations += e.violations;
+    it->self_inconsistent += e.self_inconsistent;
+  }
+  for (RecvStanding& s : v.standings) s.clean = s.one_way > 0 && s.violations == 0 && s.self_inconsistent == 0;
+  // Cheapest first; those without a cost figure last; ties keep the measured order.
+  std::stable_sort(v.standings.begin(), v.standings.end(), [](const RecvStanding& x, const RecvStanding& y) {
+    if (x.measured_cost != y.measured_cost) return x.measured_cost;
+    return x.measured_cost && x.cost_ticks < y.cost_ticks;
+  });
+  for (const RecvStanding& s : v.standings) {
+    if (!s.clean || !s.measured_cost) continue;
+    if (!v.cheapest_clean) v.cheapest_clean = s;
+    if (s.orders_earlier_loads) {
+      v.recommended = s;
+      break;
+    }
+  }
+  const std::optional<double> plain_cost = believed_cost_ticks(costs, plain);
+  if (v.recommended && plain_cost) v.recommended_cost_over_plain_ticks = v.recommended->cost_ticks - *plain_cost;
+
+  for (std::size_t i = 0; i < exchanges.size(); ++i) {
+    if (exchanges[i].combination == Combination{plain, plain}) v.plain = i;
+  }
+  for (const ExchangeSummary& e : exchanges) {
+    Inflation f;
+    f.combination = e.combination;
+    f.rtt_min_ticks = min_non_negative(e.rtt_ticks);
+    f.rtt_negative = e.rtt_ticks.negative_count();
+    f.rtt_p50_ticks = e.rtt_ticks.value_at_percentile(50);
+    if (v.plain) {
+      const ExchangeSummary& p = exchanges[*v.plain];
+      f.rtt_min_over_plain_ticks = f.rtt_min_ticks - min_non_negative(p.rtt_ticks);
+      f.rtt_p50_over_plain_ticks = f.rtt_p50_ticks - p.rtt_ticks.value_at_percentile(50);
+    }
+    v.inflation.push_back(f);
+  }
+
+  // The answer in sentences. First what plain reads did.
+  if (v.plain) {
+    const ExchangeSummary& p = exchanges[*v.plain];
+    std::string s = "plain rdtsc on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
+                    " one-way latencies negative (" + percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
+    if (p.negative == 0) {
+      s += "; none here, which shows the reads were not early enough this time, not that they cannot be";
+    } else if (p.causality_violations > 0) {
+      s += ", " + std::to_string(p.causality_violations) + " beyond what any offset in the run's own band and the "
+           "quantum (" + std::to_string(p.quantum_ticks) + " ticks) explain: causality violations, receive stamps read early";
+    } else {
+      s += ", none beyond what an offset in the run's own band and the quantum (" + std::to_string(p.quantum_ticks) +
+           " ticks) explain";
+    }
+    if (p.reference_checked && p.negative > 0) {
+      s += "; " + std::to_string(p.below_reference) +
+           " below the offset band that the ordering receive reads of the same pair set" +
+           (p.below_reference > 0 ? std::string(": no offset explains ") + (p.below_reference == 1 ? "it" : "them") +
+                                        ", the receive stamps were read early"
+                                  : std::string());
+    } else if (p.negative > 0 && p.causality_violations == 0) {
+      s += ": not proof of early reads (no ordering receive read gave a band to check against)";
+    }
+    if (p.self_inconsistent > 0) {
+      s += "; " + count_of(p.self_inconsistent, "round", "rounds") + " with rtt < -2q, impossible for any offset";
+    }
+    v.findings.push_back(s);
+  }
+  // Then which receive reads removed the negatives (with plain sends, same pair, same run).
+  {
+    std::vector<std::string> none, some;
+    for (const ExchangeSummary& e : exchanges) {
+      if (e.combination.send != plain || e.combination.recv == plain) continue;
+      const std::string label = e.combination.recv;
+      if (e.negative == 0 && e.clean()) {
+        none.push_back(label);
+      } else {
+        some.push_back(label + " (" + std::to_string(e.negative) + " negative, " + std::to_string(e.violations) +
+                       " violations)");
+      }
+    }
+    auto join = [](const std::vector<std::string>& items) {
+      std::string out;
+      for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+      return out;
+    };
+    if (!none.empty()) v.findings.push_back("plain send, no negative one-way latency with receive " + join(none));
+    if (!some.empty()) v.findings.push_back("plain send, negative one-way latencies remain with receive " + join(some));
+  }
+  // What plain reads do to the latency figures, against the read we recommend.
+  const std::optional<RecvStanding>& honest = v.recommended;
+  if (v.plain && honest) {
+    const ExchangeSummary& p = exchanges[*v.plain];
+    for (const Inflation& f : v.inflation) {
+      if (f.combination != Combination{plain, honest->recv}) continue;
+      const std::int64_t d_min = f.rtt_min_over_plain_ticks;
+      const std::int64_t d_p50 = f.rtt_p50_over_plain_ticks;
+      const std::uint64_t impossible = p.rtt_ticks.negative_count();
+      std::string s = "minimum rtt " + ticks_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) +
+                      " with plain reads" +
+                      (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
+                                            " with rtt < 0, impossible for any offset)"
+                                      : std::string()) +
+                      " against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " +
+                      honest->recv + ": ";
+      if (d_min > 0) {
+        s += "plain reads make the pair look " + ticks_ns(static_cast<double>(d_min), tsc_hz) +
+             " faster than it is (" + percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) +
+             " of the ordered minimum)";
+      } else {
+        s += "plain reads do not make the minimum look faster here";
+      }
+      s += "; median " + std::to_string(p.rtt_ticks.value_at_percentile(50)) + " against " +
+           std::to_string(f.rtt_p50_ticks) + " ticks (" + (d_p50 >= 0 ? "+" : "") + std::to_string(d_p50) + ")";
+      if (auto recv_cost = believed_cost_ticks(costs, honest->recv); recv_cost && plain_cost) {
+        s += "; the read itself costs " + format_sig(*recv_cost - *plain_cost, 3) +
+             " ticks more than rdtsc, two receive reads per round trip";
+      }
+      v.findings.push_back(s);
+    }
+  }
+  // The recommendation.
+  if (v.recommended) {
+    const RecvStanding& r = *v.recommended;
+    std::string s = "recommended receive read: " + r.recv + ", the cheapest read that waits for earlier loads with no "
+                    "causality violation here (0 in " + std::to_string(r.one_way) + " one-way latencies); " +
+                    ticks_ns(r.cost_ticks, tsc_hz) + " per read";
+    if (plain_cost) {
+      s += ", " + (v.recommended_cost_over_plain_ticks >= 0 ? std::string("+") : std::string("")) +
+           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
+    }
+    v.findings.push_back(s);
+  } else if (!v.standings.empty()) {
+    v.findings.push_back("no receive read that waits for earlier loads was free of causality violations: when even "
+                         "they violate causality, the counters moved during the run (an offset step or a "
+                         "migration), not the reads; see the per-role verdicts");
+  }
+  if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
+    const RecvStanding& c = *v.cheapest_clean;
+    std::uint64_t negative = 0;
+    for (const ExchangeSummary& e : exchanges) {
+      if (e.combination.recv == c.recv) negative += e.negative;
+    }
+    v.findings.push_back(c.recv + " is cheaper (" + ticks_ns(c.cost_ticks, tsc_hz) + " per read) and showed no "
+                         "causality violation here (" +
+                         (negative > 0 ? std::to_string(negative) + " negative one-way latencies, each within what an "
+                                                                    "offset in the band explains"
+                                       : std::string("no negative one-way latency")) +
+                         "), but it does not wait for earlier loads: nothing stops a read from running early, so "
+                         "its clean record is this run's luck, not a guarantee");
+  }
+  if (control) {
+    const ControlSummary& c = *control;
+    std::string s = c.same_cpu ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
+                                     c.combination.send + "/" + c.combination.recv + "): "
+                               : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " +
+                                     std::to_string(c.cpu_b) + ", " + c.combination.send + "/" + c.combination.recv + "): ";
+    if (!c.problem.empty()) {
+      s += "incomplete: " + c.problem;
+    } else if (c.same_cpu) {
+      s += std::to_string(c.negative) + " negative one-way latencies in " + std::to_string(c.rounds) +
+           " rounds, " + std::to_string(c.below_quantum) + " below -q" +
+           (c.below_quantum > 0 ? ": on one counter only an early read gives these"
+                                : ": the threads take turns on one CPU, so a context switch, far longer than any "
+                                  "early read, lies between every send and its receive");
+    } else {
+      s += std::to_string(c.causality_violations) + " causality violations in " + std::to_string(c.rounds) + " rounds";
+    }
+    v.findings.push_back(s);
+  }
+  return v;
+}
+
+}  // namespace tscsync

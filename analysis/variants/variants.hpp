@@ -1,0 +1,170 @@
+// The comparison of read variants (`tscsync variants`): what each way of reading the
+// counter costs, and what each gets wrong on one pair of CPUs. Pure: decided over the
+// read costs and the analyses of the exchanges that the caller measured.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pair/analyze.hpp"
+#include "core/histogram.hpp"
+#include "variants/read_cost_summary.hpp"
+#include "core/run.hpp"
+
+namespace tscsync {
+
+/// One (send, receive) combination, by variant name.
+struct Combination {
+  std::string send;
+  std::string recv;
+  friend bool operator==(const Combination&, const Combination&) = default;
+};
+
+/// The combinations measured by default, the ones that answer the usual questions: both
+/// plain; plain send with every other receive read (which ones remove the early receive
+/// stamps); rdtsc_lfence send with rdtscp receive (the pairing Intel's white paper uses);
+/// both rdtscp; both lfence_rdtsc. `names` is every variant in interface order, plain
+/// rdtsc first; the result keeps that order.
+std::vector<Combination> default_combinations(const std::vector<std::string>& names);
+
+/// Every (send, receive) pair of `names`, send-major.
+std::vector<Combination> all_combinations(const std::vector<std::string>& names);
+
+/// What one combination showed, over every role measured (a initiates, then b).
+struct ExchangeSummary {
+  Combination combination;
+  bool recv_orders_earlier_loads = false;
+  std::uint64_t rounds = 0;    // all roles
+  std::uint64_t one_way = 0;   // one-way latencies: 2 per round
+  SignedHistogram one_way_ticks;  // every forward and reverse latency of every role
+  SignedHistogram rtt_ticks;
+  DirectionClasses fwd;  // sums over the roles; forward = initiator to responder
+  DirectionClasses rev;
+  std::uint64_t negative = 0;             // one-way latencies below 0
+  std::uint64_t offset_explained = 0;     // negative, explained by every offset in the band
+  std::uint64_t marginal = 0;             // negative, explained by some offset in the band
+  std::uint64_t causality_violations = 0; // below every offset its own band allows: early reads
+  /// Below the offset band that the ordering receive reads of the same pair and role set
+  /// (see check_against_reference); 0 when there is no such band.
+  std::uint64_t below_reference = 0;
+  bool reference_checked = false;         // a reference band was there to check against
+  /// One-way latencies that are a causality violation by either test (counted once).
+  std::uint64_t violations = 0;
+  std::uint64_t self_inconsistent = 0;    // rounds with rtt < -2q
+  std::int64_t quantum_ticks = 1;         // the largest of the roles'
+  std::vector<const PairAnalysis*> roles; // the analyses behind it (owned by the caller)
+  std::vector<const Run*> runs;           // their runs, same order (owned by the caller)
+  std::vector<std::string> problems;      // visits that failed
+
+  /// `violations` per million one-way latencies (0 when none were measured).
+  [[nodiscard]] double violations_per_million() const;
+  /// No causality violation by either test and no self-inconsistent round.
+  [[nodiscard]] bool clean() const { return violations == 0 && self_inconsistent == 0; }
+};
+
+/// Sums the analyses of the roles of one combination and pools the latencies of their
+/// runs. \pre runs.size() == analyses.size() >= 1, runs[i] is what analyses[i] analysed.
+ExchangeSummary summarize_exchange(const Combination& combination, bool recv_orders_earlier_loads,
+                                   const std::vector<const Run*>& runs,
+                                   const std::vector<const PairAnalysis*>& analyses);
+
+/// The offset band of one role (a initiates, b responds) that the receive reads which wait
+/// for earlier loads establish: the intersection of their hard bands. Such reads cannot be
+/// early, so a one-way latency of the same pair below this band, under any read, is a
+/// causality violation even when the run's own band (which its early reads widen or move)
+/// allows it. Only with no detectable drift in any of them: the band is then the same at
+/// every moment of the interleaved runs.
+struct ReferenceBand {
+  std::string a, b;
+  bool ok = false;
+  double lo_ticks = 0;   // offset theta = TSC_b - TSC_a, ticks
+  double hi_ticks = 0;
+  std::size_t from = 0;  // analyses intersected
+  std::string problem;   // why there is no band (none measured, drift, disjoint bands)
+};
+
+/// One band per role seen in the exchanges, in the order first seen.
+std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& exchanges);
+
+/// Sets below_reference, reference_checked and violations of every exchange: a forward
+/// latency below lo - q or a reverse one below -hi - q is below the band.
+void check_against_reference(std::vector<ExchangeSummary>& exchanges, const std::vector<ReferenceBand>& bands);
+
+/// The same-CPU control: both threads on one CPU (one counter, so the offset is exactly 0
+/// and every negative one-way latency is an early read), or SMT siblings.
+struct ControlSummary {
+  int cpu_a = 0;
+  int cpu_b = 0;
+  bool same_cpu = true;  // false: SMT siblings, analysed like any pair
+  Combination combination;
+  std::uint64_t rounds = 0;
+  std::uint64_t negative = 0;   // one-way latencies below 0 (same CPU: below -q cannot be the quantum)
+  std::uint64_t below_quantum = 0;  // below -q: impossible on one counter without an early read
+  std::uint64_t causality_violations = 0;  // SMT siblings: from the analysis
+  std::int64_t min_one_way_ticks = 0;
+  std::int64_t rtt_min_ticks = 0;
+  std::int64_t rtt_p50_ticks = 0;
+  std::string problem;  // why the control did not run or is incomplete; empty when fine
+};
+
+/// Counts a control run's rounds. \param analysis  for SMT siblings (nullptr: same CPU).
+ControlSummary summarize_control(int cpu_a, int cpu_b, const Combination& combination, const Run& run,
+                                 std::int64_t quantum_ticks, const PairAnalysis* analysis);
+
+/// A receive variant's standing in the recommendation.
+struct RecvStanding {
+  std::string recv;
+  bool measured_cost = false;     // read_cost has a figure for it
+  double cost_ticks = 0;          // believed p50 per call
+  bool orders_earlier_loads = false;
+  bool clean = false;             // no violation in any combination with this receive read
+  std::uint64_t one_way = 0;      // one-way latencies behind `clean`
+  std::uint64_t violations = 0;  // by either test (ExchangeSummary::violations)
+  std::uint64_t self_inconsistent = 0;
+};
+
+/// How much a combination moves the measured round trip against the plain baseline.
+/// Round trips below 0 are impossible for any offset (an early read); the minimum the
+/// comparison uses is therefore that of the round trips >= 0, and those below are counted.
+struct Inflation {
+  Combination combination;
+  std::int64_t rtt_min_ticks = 0;            // the smallest rtt >= 0 (0 when there is none)
+  std::uint64_t rtt_negative = 0;            // rounds with rtt < 0, left out of the minimum
+  std::int64_t rtt_p50_ticks = 0;
+  std::int64_t rtt_min_over_plain_ticks = 0;  // this combination's minimum rtt - the plain one's
+  std::int64_t rtt_p50_over_plain_ticks = 0;
+};
+
+/// The smallest value >= 0 of a histogram (exact below 2048), 0 when there is none.
+std::int64_t min_non_negative(const SignedHistogram& h);
+
+struct VariantsVerdict {
+  /// The cheapest receive variant that waits for earlier loads and showed no causality
+  /// violation and no self-inconsistent round in any combination it was measured in;
+  /// empty when there is none.
+  std::optional<RecvStanding> recommended;
+  double recommended_cost_over_plain_ticks = 0;  // per read, against plain rdtsc's cost
+  /// The cheapest receive variant with no violation at all, ordering or not. When it does
+  /// not wait for earlier loads (rdtsc, rdtsc_lfence) it is not recommended: nothing stops
+  /// its read from running early, so its clean record is this run's luck, not a guarantee.
+  std::optional<RecvStanding> cheapest_clean;
+  std::vector<RecvStanding> standings;  // every receive variant measured, cheapest first
+  std::vector<Inflation> inflation;     // every combination, in measured order
+  std::optional<std::size_t> plain;     // index of rdtsc/rdtsc in the exchanges, if measured
+  std::vector<std::string> findings;    // the sentences of the answer, most important first
+};
+
+/// Decides. A receive variant's cost is its read cost's believed p50 (read_cost.hpp);
+/// variants without a cost figure are ranked after those with one and never recommended.
+/// \param ordered_variant_names  the variants whose read waits for earlier loads
+///        (src/measure/variant.hpp variant_orders_earlier_loads).
+VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
+                                const std::vector<std::string>& ordered_variant_names,
+                                const std::optional<ControlSummary>& control, double tsc_hz);
+
+/// The believed per-call p50 of `name` in `costs`, if it was measured.
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name);
+
+}  // namespace tscsync

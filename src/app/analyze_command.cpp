@@ -1,0 +1,215 @@
+#include "app/analyze_command.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <variant>
+
+#include "render/pair_output.hpp"
+#include "pair/analyze.hpp"
+#include "core/errors.hpp"
+#include "monitor/interval_analysis.hpp"
+#include "render/monitor_output.hpp"
+#include "formats/interval_log.hpp"
+#include "formats/output_file.hpp"
+#include "app/plot.hpp"
+#include "formats/run_format.hpp"
+#include "formats/text_lines.hpp"
+
+namespace tscsync {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// An interval log and its analysis (the CSV and the plot need the intervals).
+struct Monitor {
+  IntervalLog log;
+  MonitorAnalysis analysis;
+  std::string file;
+};
+
+/// The first line of `path`, at most kMaxLineBytes; "" when it cannot be read (the
+/// reader that follows reports why, in its own words).
+std::string first_line(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) return {};
+  std::string line;
+  for (int c; line.size() <= kMaxLineBytes && (c = std::fgetc(f.get())) != EOF && c != '\n';) {
+    line.push_back(static_cast<char>(c));
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
+/// Standard input can be read only once: its first line is read ahead, and the reader
+/// then gets a stream that gives that line back before the rest of standard input, so
+/// that the file is still read in chunks, never held whole (fopencookie, glibc).
+struct PrefixedStdin {
+  std::string prefix;
+  std::size_t pos = 0;
+};
+
+ssize_t read_prefixed(void* cookie, char* buf, std::size_t size) {
+  auto* c = static_cast<PrefixedStdin*>(cookie);
+  if (c->pos < c->prefix.size()) {
+    const std::size_t n = std::min(size, c->prefix.size() - c->pos);
+    std::memcpy(buf, c->prefix.data() + c->pos, n);
+    c->pos += n;
+    return static_cast<ssize_t>(n);
+  }
+  const std::size_t n = std::fread(buf, 1, size, stdin);
+  return n == 0 && std::ferror(stdin) ? -1 : static_cast<ssize_t>(n);
+}
+
+int close_prefixed(void* cookie) {
+  delete static_cast<PrefixedStdin*>(cookie);
+  return 0;
+}
+
+/// Standard input as a stream, and whether its first line is an interval log's.
+std::pair<std::unique_ptr<std::FILE, int (*)(std::FILE*)>, bool> open_stdin() {
+  auto* cookie = new PrefixedStdin;
+  for (int c; cookie->prefix.size() <= kMaxLineBytes && (c = std::fgetc(stdin)) != EOF;) {
+    cookie->prefix.push_back(static_cast<char>(c));
+    if (c == '\n') break;
+  }
+  std::string_view first = cookie->prefix;
+  if (!first.empty() && first.back() == '\n') first.remove_suffix(1);
+  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
+  const bool is_log = is_interval_log_schema_line(first);
+  std::FILE* f = ::fopencookie(cookie, "r", {read_prefixed, nullptr, nullptr, close_prefixed});
+  if (f == nullptr) {
+    delete cookie;
+    throw IoError("cannot read standard input");
+  }
+  return {std::unique_ptr<std::FILE, int (*)(std::FILE*)>(f, &std::fclose), is_log};
+}
+
+/// monitor_timeseries, or STEM_monitor_timeseries when there are several logs (STEM_2,
+/// STEM_3 ... when two logs share a stem).
+std::vector<std::string> plot_names(const std::vector<Monitor>& monitors) {
+  std::vector<std::string> names;
+  std::map<std::string, int> seen;
+  for (const Monitor& m : monitors) {
+    if (monitors.size() == 1) {
+      names.emplace_back("monitor_timeseries");
+      break;
+    }
+    std::string stem = m.file == "-" ? "stdin" : fs::path(m.file).stem().string();
+    if (stem.empty()) stem = "log";
+    const int n = ++seen[stem];
+    if (n > 1) stem += "_" + std::to_string(n);
+    names.push_back(stem + "_monitor_timeseries");
+  }
+  return names;
+}
+
+void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
+  if (monitors.empty()) {
+    std::cerr << "tscsync analyze: --plot: no interval logs among the files: nothing to plot\n";
+    return;
+  }
+  std::string problem;
+  const std::string plots = find_plot_dir(&problem);
+  if (plots.empty()) std::cerr << "tscsync analyze: warning: no plots: " << problem << "\n";
+  const std::vector<std::string> names = plot_names(monitors);
+  for (std::size_t i = 0; i < monitors.size(); ++i) {
+    const fs::path dat = fs::path(dir) / (names[i] + ".dat");
+    write_text_file(dat.string(), monitor_timeseries_dat(monitors[i].analysis, monitors[i].log));
+    std::cerr << "  wrote " << dat.string();
+    if (!plots.empty()) {
+      for (const char* ext : {".png", ".svg"}) {
+        const fs::path picture = fs::path(dir) / (names[i] + ext);
+        const PlotResult r = render_plot((fs::path(plots) / "monitor_timeseries.gp").string(), dat.string(), picture.string());
+        if (r.ok) {
+          std::cerr << ", " << picture.filename().string();
+        } else {
+          std::cerr << "\ntscsync analyze: warning: " << picture.string() << ": " << r.problem;
+        }
+      }
+    }
+    std::cerr << "\n";
+  }
+}
+
+}  // namespace
+
+int run_analyze(const AnalyzeOptions& options) {
+  OutputFile out(options.out);  // before the work: an unwritable output fails at once
+  if (!options.plot_dir.empty()) make_directories(options.plot_dir);
+  std::vector<PairAnalysis> pairs;
+  std::vector<Monitor> monitors;
+  std::vector<std::pair<bool, std::size_t>> order;  // (is a monitor, index): file order
+  for (const std::string& file : options.files) {
+    const std::string source = file == "-" ? "<stdin>" : file;
+    std::optional<Run> run;
+    if (file == "-") {
+      auto [in, is_log] = open_stdin();
+      if (is_log) {
+        monitors.push_back({read_interval_log_stream(in.get(), source, kReadChunkBytes), {}, file});
+      } else {
+        run = read_run_stream(in.get(), source, kReadChunkBytes, 0);
+      }
+    } else if (is_interval_log_schema_line(first_line(file))) {
+      monitors.push_back({read_interval_log_file(file), {}, file});
+    } else {
+      run = read_run_file(file);
+    }
+    if (run) {
+      pairs.push_back(analyze_run(*run, source));
+      order.emplace_back(false, pairs.size() - 1);
+      if (pairs.back().incomplete) {
+        std::cerr << "tscsync analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
+                  << "); analysing the rounds it holds\n";
+      }
+      continue;
+    }
+    Monitor& m = monitors.back();
+    m.analysis = analyze_interval_log(m.log, source);
+    order.emplace_back(true, monitors.size() - 1);
+    if (m.analysis.status != MonitorStatus::complete) {
+      std::cerr << "tscsync analyze: warning: " << source << " is not a complete monitor log ("
+                << monitor_status_name(m.analysis.status) << ": " << m.analysis.incomplete.value_or("no reason given")
+                << "); analysing the " << m.analysis.intervals << " intervals it holds\n";
+    }
+  }
+  switch (options.format) {
+    case OutputFormat::text: {
+      std::string text;
+      for (const auto& [is_monitor, i] : order) {
+        text += (is_monitor ? monitor_text(monitors[i].analysis) : analysis_text(pairs[i])) + "\n";
+      }
+      out.write(text);
+      break;
+    }
+    case OutputFormat::json: {
+      nlohmann::ordered_json j = analysis_json(pairs);
+      nlohmann::ordered_json& arr = j["monitors"] = nlohmann::ordered_json::array();
+      for (const Monitor& m : monitors) arr.push_back(monitor_json(m.analysis));
+      // Strings from the input (send, recv, a file name) may hold bytes that are not
+      // UTF-8: they become U+FFFD instead of an exception from the JSON writer.
+      out.write(j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      break;
+    }
+    case OutputFormat::csv: {
+      // Two tables when both kinds were given: the pairs, a blank line, the intervals.
+      std::string text;
+      if (!pairs.empty() || monitors.empty()) text += analysis_csv(pairs);
+      if (!monitors.empty()) {
+        if (!text.empty()) text += "\n";
+        text += monitor_csv_header();
+        for (const Monitor& m : monitors) text += monitor_csv_rows(m.analysis, m.log);
+      }
+      out.write(text);
+      break;
+    }
+  }
+  out.commit();
+  if (!options.plot_dir.empty()) write_plots(options.plot_dir, monitors);
+  return 0;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,78 @@
+#include "app/check_command.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "render/matrix_output.hpp"
+
+namespace tscsync {
+
+Tolerance parse_tolerance(const std::string& option, const std::string& text) {
+  Tolerance t;
+  std::string number = text;
+  if (number.size() > 2 && number.ends_with("ns")) {
+    t.ns = true;
+    number.resize(number.size() - 2);
+  } else if (number.size() > 5 && number.ends_with("ticks")) {
+    number.resize(number.size() - 5);
+  }
+  const char* last = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), last, t.value);
+  if (number.empty() || ec != std::errc{} || ptr != last || !std::isfinite(t.value) || t.value < 0) {
+    throw UsageError(option + " '" + text + "' is not a number >= 0 of ticks or ns (e.g. 40, 40ticks, 15ns)");
+  }
+  return t;
+}
+
+bool weakens_check(const std::string& code) {
+  return code == "virtual_machine" || code == "clocksource_not_tsc" || code == "tsc_not_invariant" ||
+         code == "tsc_unstable";
+}
+
+std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
+  std::vector<std::string> lines;
+  for (const Warning& w : warnings) {
+    if (weakens_check(w.code)) lines.push_back(w.code + ": " + w.message);
+  }
+  return lines;
+}
+
+int run_check(const CheckOptions& options) {
+  PlannedMatrix planned = plan_matrix(options.matrix);
+  if (!options.matrix.out_dir.empty()) prepare_out_dir(options.matrix.out_dir);
+  const MatrixOutcome o = measure_matrix(options.matrix, std::move(planned));
+  CheckSettings settings;
+  settings.drift_tolerance_ppb = options.drift_tolerance_ppb;
+  if (options.tolerance.ns) {
+    if (!(o.platform.tsc.hz > 0)) throw UsageError("--tolerance in ns needs the TSC frequency, which is unknown here; give ticks");
+    settings.tolerance_ticks = options.tolerance.value * o.platform.tsc.hz / 1e9;
+  } else {
+    settings.tolerance_ticks = options.tolerance.value;
+  }
+  CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
+  if (!options.matrix.out_dir.empty()) {
+    for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, options.matrix.save_runs)) {
+      std::cerr << "tscsync check: " << p << "\n";
+    }
+  }
+  if (options.matrix.format == OutputFormat::json) {
+    nlohmann::ordered_json j = check_json(result, settings);
+    j["cpus"] = o.matrix.cpus;
+    j["send"] = o.matrix.send;
+    j["recv"] = o.matrix.recv;
+    j["problems"] = o.problems;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << check_text(result, options.details);
+    if (!options.details) {
+      for (const std::string& w : result.warnings) std::cerr << "tscsync check: warning: " << w << "\n";
+    }
+  }
+  for (const std::string& p : o.problems) std::cerr << "tscsync check: problem: " << p << "\n";
+  if (!o.problems.empty()) return kExitRuntime;
+  return result.synchronized ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace tscsync

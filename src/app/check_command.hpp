@@ -1,0 +1,41 @@
+// `tscsync check`: measure the matrix, decide, exit 0 (synchronized) or 1 (not), with the
+// reason in one line. For scripts and fleets.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "matrix/check.hpp"
+#include "app/matrix_command.hpp"
+
+namespace tscsync {
+
+/// A tolerance as typed: "40" or "40ticks" are ticks, "15ns" nanoseconds (converted with
+/// the TSC frequency once it is known).
+struct Tolerance {
+  double value = 0;
+  bool ns = false;
+};
+
+/// \throws UsageError naming the option and the text when it is not a number >= 0 with
+///         an optional "ticks" or "ns" unit.
+Tolerance parse_tolerance(const std::string& option, const std::string& text);
+
+struct CheckOptions {
+  MatrixOptions matrix;          // which CPUs, variants, rounds; out_dir keeps the evidence
+  Tolerance tolerance;
+  double drift_tolerance_ppb = 0;
+  bool details = false;          // text: every failure and warning, not only the reason
+};
+
+/// The warning codes that make a check's answer less trustworthy (printed, never failed).
+bool weakens_check(const std::string& warning_code);
+
+/// Those of `warnings` that weaken the check, as "code: message" lines.
+std::vector<std::string> check_warnings(const std::vector<Warning>& warnings);
+
+/// \returns 0 synchronized, 1 not, 3 when a visit failed and the answer is incomplete
+///          (the reason says so; a failed visit never passes the check).
+int run_check(const CheckOptions& options);
+
+}  // namespace tscsync

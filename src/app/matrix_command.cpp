@@ -1,0 +1,324 @@
+#include "app/matrix_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include "platform/affinity.hpp"
+#include "render/pair_output.hpp"
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "render/matrix_output.hpp"
+#include "render/matrix_text.hpp"
+#include "measure/pair_run.hpp"
+#include "formats/output_file.hpp"
+#include "render/plan_output.hpp"
+#include "platform/memory_guard.hpp"
+#include "app/plot.hpp"
+#include "app/progress.hpp"
+#include "formats/run_format.hpp"
+#include "platform/topology.hpp"
+
+namespace tscsync {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::ordered_json;
+
+/// What accumulates for one ordered pair over its visits.
+struct PairData : VisitsRun {
+  std::uint64_t visits_done = 0;
+};
+
+std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
+std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
+
+/// The matrices drawn or written for gnuplot: (file stem, title, units, value of a cell).
+struct GridSpec {
+  const char* name;
+  const char* title;
+  const char* units;
+  double (*value)(const PairCell&);
+  const char* script;  // heatmap script in plots/, or nullptr: text file only
+};
+
+const GridSpec kGrids[] = {
+    {"offset_ticks", "TSC offset: TSC_b - TSC_a (ticks)", "ticks", [](const PairCell& c) { return c.offset_ticks; },
+     "heatmap_offset.gp"},
+    {"offset_lo_ticks", "TSC offset, hard band low end (ticks)", "ticks",
+     [](const PairCell& c) { return c.offset_lo_ticks; }, nullptr},
+    {"offset_hi_ticks", "TSC offset, hard band high end (ticks)", "ticks",
+     [](const PairCell& c) { return c.offset_hi_ticks; }, nullptr},
+    {"drift_ppb", "Drift of b against a (ppb)", "ppb", [](const PairCell& c) { return c.drift_ppb; }, nullptr},
+    {"rtt_min_ticks", "Round trip, minimum (ticks)", "ticks", [](const PairCell& c) { return c.rtt_min_ticks; },
+     "heatmap_latency.gp"},
+    {"rtt_p50_ticks", "Round trip, median (ticks)", "ticks", [](const PairCell& c) { return c.rtt_p50_ticks; },
+     "heatmap_latency.gp"},
+    {"causality_violations", "Causality violations (one-way latencies below every offset)", "count",
+     [](const PairCell& c) { return static_cast<double>(c.causality_violations); }, "heatmap_violations.gp"},
+};
+
+}  // namespace
+
+json cpu_places_json(const OrderedCpus& order) {
+  json places = json::array();
+  for (std::size_t i = 0; i < order.cpus.size(); ++i) {
+    const CpuPlace& p = order.cpus[i];
+    auto level = [](int v) { return v >= 0 ? json(v) : json(nullptr); };
+    places.push_back({{"cpu", p.cpu},
+                      {"package", level(p.package)},
+                      {"die", level(p.die)},
+                      {"numa", level(p.numa)},
+                      {"l3", level(p.l3)},
+                      {"core", level(p.core)},
+                      {"group", order.group_label(i)}});
+  }
+  return places;
+}
+
+PlannedMatrix plan_matrix(const MatrixOptions& options) {
+  const bool this_machine = options.topology.empty();
+  if (!this_machine && !options.dry_run) {
+    throw UsageError("--topology '" + options.topology +
+                     "' describes another machine: it can only be planned (add --dry-run)");
+  }
+  const TopologySource source = this_machine ? TopologySource{} : parse_topology_source(options.topology);
+  const TopologyResult topology = load_topology(source);
+  if (!topology.ok) {
+    if (this_machine) throw RuntimeError("cannot read this machine's topology: " + topology.problem);
+    throw UsageError("--topology: " + topology.problem);
+  }
+  std::vector<int> selected;
+  CpuAvailability available;
+  if (this_machine) available = read_cpu_availability();
+  if (!options.cpus.empty()) {
+    selected = parse_cpu_list(options.cpus);
+  } else if (this_machine) {
+    selected = available.allowed;
+  } else {
+    for (const CpuPlace& p : topology.summary.places) selected.push_back(p.cpu);
+  }
+  if (this_machine && !options.dry_run) {
+    for (int cpu : selected) {
+      if (auto problem = cpu_problem(cpu, available)) throw UsageError(*problem);
+    }
+  }
+  PlannedMatrix planned;
+  planned.order = order_by_topology(topology.summary.places, selected);
+  if (planned.order.cpus.size() < 2) {
+    throw UsageError("matrix needs at least two CPUs; " +
+                     (options.cpus.empty() ? std::string("this process may use only ") + format_cpu_list(selected)
+                                           : "--cpus '" + options.cpus + "' names " + std::to_string(selected.size())) +
+                     " (for the same-CPU control run measure --cpus A,A)");
+  }
+  PlanSpec spec;
+  for (const CpuPlace& p : planned.order.cpus) spec.cpus.push_back(p.cpu);
+  spec.visits = options.visits;
+  spec.warmup_per_visit = options.warmup;
+  spec.parallel = options.parallel;
+  if (options.rounds_per_visit > 0) {
+    spec.rounds_per_visit = options.rounds_per_visit;
+  } else if (options.budget_seconds > 0) {
+    spec.rounds_per_visit = rounds_for_budget(spec.cpus.size(), spec.visits, spec.parallel, options.budget_seconds,
+                                              kMeasuredCosts, spec.warmup_per_visit, kMinRoundsPerVisit);
+  } else {
+    spec.rounds_per_visit = default_rounds_per_visit(spec.cpus.size(), spec.visits);
+  }
+  planned.plan = make_plan(spec, kMeasuredCosts);
+  if (!options.dry_run && this_machine) {
+    if (auto refusal = memory_refusal(planned.plan.memory_bytes, available_memory_bytes(), "the plan",
+                                      "give fewer --rounds per visit or fewer --visits")) {
+      throw UsageError(*refusal);
+    }
+  }
+  return planned;
+}
+
+MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned) {
+  MatrixOutcome o;
+  o.platform = probe_platform();
+  o.warnings = platform_warnings(o.platform.cpuid, o.platform.kernel_facts);
+  require_supported_variants(options.choice, o.platform.cpuid);
+  const MatrixPlan& plan = planned.plan;
+  std::map<std::pair<int, int>, PairData> pairs;
+  for (int a : plan.spec.cpus) {
+    for (int b : plan.spec.cpus) {
+      if (a == b) continue;
+      PairData& d = pairs[{a, b}];
+      d.a = a;
+      d.b = b;
+      d.run.rounds.reserve(plan.spec.visits * plan.spec.rounds_per_visit);
+    }
+  }
+
+  const Clock::time_point start = Clock::now();
+  Progress progress(plan.slots.size());
+  std::size_t visits_done = 0;
+  for (std::size_t s = 0; s < plan.slots.size(); ++s) {
+    const PlanSlot& slot = plan.slots[s];
+    std::vector<ExchangeConfig> configs(slot.pairs.size());
+    std::vector<ExchangeResult> results(slot.pairs.size());
+    for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
+      configs[i].cpu_a = slot.pairs[i].a;
+      configs[i].cpu_b = slot.pairs[i].b;
+      configs[i].rounds = plan.spec.rounds_per_visit;
+      configs[i].warmup = plan.spec.warmup_per_visit;
+      configs[i].timeout = options.timeout;
+    }
+    if (slot.pairs.size() == 1) {
+      results[0] = run_exchange(options.choice, configs[0]);
+    } else {
+      // Disjoint pairs at once: each exchange pins its own two threads; these only wait.
+      std::vector<std::thread> threads;
+      threads.reserve(slot.pairs.size());
+      for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
+        threads.emplace_back([&, i] { results[i] = run_exchange(options.choice, configs[i]); });
+      }
+      for (std::thread& t : threads) t.join();
+    }
+    for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
+      PairData& d = pairs.at({slot.pairs[i].a, slot.pairs[i].b});
+      ++d.visits_done;
+      if (auto error = append_visit(d, results[i], configs[i])) {
+        d.errors.push_back("visit " + std::to_string(slot.pairs[i].visit + 1) + ": " + *error);
+        o.problems.push_back("pair " + pair_name(d.a, d.b) + ", visit " + std::to_string(slot.pairs[i].visit + 1) +
+                             ": " + *error);
+      }
+    }
+    visits_done += slot.pairs.size();
+    progress.update(s + 1, std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits", "matrix");
+  }
+  o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  // Each ordered pair becomes one run, as `measure` would have written it, and is analysed.
+  for (auto& [key, d] : pairs) {
+    finish_visits_run(d, o.platform, options.choice, options.command_line, plan.spec.visits,
+                      plan.spec.rounds_per_visit, plan.spec.warmup_per_visit);
+    if (d.run.rounds.empty()) {
+      o.problems.push_back("pair " + pair_name(d.a, d.b) + ": no round completed; left unmeasured");
+      continue;
+    }
+    o.analyses.push_back(analyze_run(d.run, pair_name(d.a, d.b)));
+    o.runs.push_back(std::move(d.run));
+  }
+  std::vector<const PairAnalysis*> pointers;
+  for (const PairAnalysis& p : o.analyses) pointers.push_back(&p);
+  o.matrix = build_matrix(plan.spec.cpus, pointers);
+  o.matrix.send = std::string(variant_name(options.choice.send));
+  o.matrix.recv = std::string(variant_name(options.choice.recv));
+  o.matrix.recv_orders_loads = variant_orders_earlier_loads(options.choice.recv);
+  o.matrix.tsc_hz = o.platform.tsc.hz;
+  for (std::size_t i = 0; i < planned.order.cpus.size(); ++i) {
+    o.matrix.labels.push_back(std::to_string(planned.order.cpus[i].cpu));
+  }
+  o.matrix.boundaries = planned.order.l3_starts.size() > 1 ? planned.order.l3_starts : planned.order.package_starts;
+  o.matrix.boundaries.erase(std::remove(o.matrix.boundaries.begin(), o.matrix.boundaries.end(), std::size_t{0}),
+                            o.matrix.boundaries.end());
+  o.planned = std::move(planned);
+  return o;
+}
+
+void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }
+
+std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& o, const CheckResult* check,
+                                          const CheckSettings* settings, bool save_runs) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> problems;
+  prepare_out_dir(dir);
+  const fs::path root(dir);
+  const MatrixResult& m = o.matrix;
+
+  // Per pair: the analysis a person reads, and the rounds when asked.
+  for (std::size_t i = 0; i < o.analyses.size(); ++i) {
+    const int a = std::stoi(o.analyses[i].a), b = std::stoi(o.analyses[i].b);
+    write_text_file((root / "pairs" / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(o.analyses[i]));
+    if (save_runs) {
+      OutputFile out((root / "pairs" / (pair_file_stem(a, b) + ".csv")).string());
+      write_run(o.runs[i], [&](std::string_view text) { out.write(text); });
+      out.commit();
+    }
+  }
+  write_text_file((root / "analysis.json").string(), analysis_json(o.analyses).dump(2) + "\n");
+
+  // The gnuplot-ready matrices and their heatmaps.
+  std::string plot_problem;
+  const std::string plot_dir = find_plot_dir(&plot_problem);
+  if (plot_dir.empty()) problems.push_back("no heatmaps: " + plot_problem);
+  for (const GridSpec& g : kGrids) {
+    MatrixGrid grid;
+    grid.name = g.name;
+    grid.title = g.title;
+    grid.units = g.units;
+    grid.labels = m.labels;
+    grid.boundaries = m.boundaries;
+    grid.values.assign(m.size() * m.size(), kNoValue);
+    for (std::size_t a = 0; a < m.size(); ++a) {
+      for (std::size_t b = 0; b < m.size(); ++b) {
+        if (m.at(a, b).measured) grid.values[a * m.size() + b] = g.value(m.at(a, b));
+      }
+    }
+    const fs::path dat = root / (std::string(g.name) + ".dat");
+    write_text_file(dat.string(), format_gnuplot_matrix(grid));
+    if (g.script == nullptr || plot_dir.empty()) continue;
+    for (const char* ext : {".png", ".svg"}) {
+      const PlotResult r = render_plot((fs::path(plot_dir) / g.script).string(), dat.string(),
+                                       (root / (std::string(g.name) + ext)).string());
+      if (!r.ok) problems.push_back(std::string(g.name) + ext + ": " + r.problem);
+    }
+  }
+
+  json j = matrix_json(m, cpu_places_json(o.planned.order));
+  j["plan"] = plan_json(o.planned.plan);
+  j["elapsed_seconds"] = o.elapsed_seconds;
+  json warnings = json::array();
+  for (const Warning& w : o.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
+  j["warnings"] = std::move(warnings);
+  std::vector<std::string> all_problems = o.problems;
+  all_problems.insert(all_problems.end(), problems.begin(), problems.end());
+  j["problems"] = all_problems;
+  if (check != nullptr && settings != nullptr) j["check"] = check_json(*check, *settings);
+  write_text_file((root / "matrix.json").string(), j.dump(2) + "\n");
+  std::string text = matrix_text(m);
+  if (check != nullptr) text = check_text(*check, true) + "\n" + text;
+  write_text_file((root / "matrix.txt").string(), text);
+  return problems;
+}
+
+int run_matrix(const MatrixOptions& options) {
+  PlannedMatrix planned = plan_matrix(options);
+  if (options.dry_run) {
+    if (options.format == OutputFormat::json) {
+      std::cout << plan_json(planned.plan).dump(2) << "\n";
+    } else {
+      std::cout << plan_text(planned.plan, &planned.order);
+    }
+    return kExitOk;
+  }
+  if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
+  std::cerr << "tscsync matrix: send " << variant_name(options.choice.send) << ", recv "
+            << variant_name(options.choice.recv) << "\n"
+            << plan_text(planned.plan);
+  const MatrixOutcome o = measure_matrix(options, std::move(planned));
+  std::vector<std::string> problems = o.problems;
+  if (!options.out_dir.empty()) {
+    for (const std::string& p : write_matrix_dir(options.out_dir, o, nullptr, nullptr, options.save_runs)) {
+      problems.push_back(p);
+    }
+  }
+  if (options.format == OutputFormat::json) {
+    std::cout << matrix_json(o.matrix, cpu_places_json(o.planned.order)).dump(2) << "\n";
+  } else {
+    std::cout << matrix_text(o.matrix);
+  }
+  std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
+  for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
+  if (!options.out_dir.empty()) std::cerr << "  wrote " << options.out_dir << "/matrix.json and the heatmaps\n";
+  return o.problems.empty() ? kExitOk : kExitRuntime;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,100 @@
+// `tscsync matrix`: every ordered pair of the selected CPUs, visited several times over the
+// whole run; the per-pair analyses become matrices, per-CPU offsets and heatmaps. The
+// measuring and the directory writing are shared with `check` and `report`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pair/analyze.hpp"
+#include "matrix/check.hpp"
+#include "measure/exchange.hpp"
+#include "core/format.hpp"
+#include "matrix/matrix.hpp"
+#include "matrix/matrix_plan.hpp"
+#include "platform/platform.hpp"
+#include "platform/platform_warnings.hpp"
+#include "matrix/topology_order.hpp"
+
+namespace tscsync {
+
+/// Warm-up rounds before each visit's measured rounds (discarded).
+inline constexpr std::uint64_t kMatrixWarmup = 2000;
+
+/// The fewest rounds per visit --budget may choose: fewer give the envelopes too little.
+inline constexpr std::uint64_t kMinRoundsPerVisit = 1000;
+
+/// This machine's exchange speed and fixed cost per visit, measured on the development
+/// machine (README, "matrix": 2 M rounds/s; 6.5-9 ms per visit of 3000 rounds): what the
+/// plan's time estimate assumes.
+inline constexpr PlanCosts kMeasuredCosts{2.0e6, 0.008};
+
+struct MatrixOptions {
+  std::string cpus;                  // taskset syntax; empty: every CPU this process may use
+  ExchangeChoice choice;
+  std::uint64_t visits = 4;          // per ordered pair
+  std::uint64_t rounds_per_visit = 0;  // 0: from the budget, or the default
+  double budget_seconds = 0;         // > 0: rounds per visit sized so the estimate fits
+  std::uint64_t warmup = kMatrixWarmup;
+  std::chrono::milliseconds timeout{2000};
+  bool parallel = false;
+  bool dry_run = false;
+  std::string topology;              // --topology; empty: this machine
+  OutputFormat format = OutputFormat::text;
+  std::string out_dir;               // empty: print only, write no files
+  bool save_runs = false;            // also keep every pair's rounds (tscsync-run/1)
+  std::string command_line;
+};
+
+/// The CPUs in topology order and the plan. Validates the options against the topology
+/// and, unless a topology file stands in for it, against this machine's usable CPUs.
+/// \throws UsageError (bad CPU list, bad topology, fewer than two CPUs, a plan that does
+///         not fit in memory).
+struct PlannedMatrix {
+  OrderedCpus order;
+  MatrixPlan plan;
+};
+PlannedMatrix plan_matrix(const MatrixOptions& options);
+
+/// Everything a measured matrix produced.
+struct MatrixOutcome {
+  PlannedMatrix planned;
+  PlatformFacts platform;
+  std::vector<Warning> warnings;
+  std::vector<Run> runs;               // one per measured ordered pair, visits concatenated
+  std::vector<PairAnalysis> analyses;  // same order
+  MatrixResult matrix;
+  std::vector<std::string> problems;   // visits that failed, pairs left unmeasured
+  double elapsed_seconds = 0;
+};
+
+/// Measures every visit of the plan, then analyses each ordered pair (the same
+/// analyze_run as `analyze`) and builds the matrix. Progress on a terminal.
+/// \throws UnsupportedError (a variant needs RDTSCP), RuntimeError (pinning failed).
+MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned);
+
+/// Writes matrix.json, matrix.txt, analysis.json, the gnuplot-ready matrices, the
+/// heatmaps (PNG and SVG, when gnuplot is there: otherwise a note says why not) and one
+/// analysis per pair under pairs/. `check` (when given) goes into check.json.
+/// \returns the problems that did not stop the writing (a plot that failed).
+/// \throws IoError when a file cannot be written.
+std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& outcome,
+                                          const CheckResult* check, const CheckSettings* settings,
+                                          bool save_runs);
+
+/// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a
+/// moment, not after the measuring. \throws IoError naming the directory and the reason.
+void prepare_out_dir(const std::string& dir);
+
+/// The topology description of each CPU as JSON objects, for matrix.json.
+nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
+
+/// \returns 0, 3 when a visit failed (the matrix is still written, the failure named).
+int run_matrix(const MatrixOptions& options);
+
+}  // namespace tscsync

@@ -1,0 +1,114 @@
+#include "app/measure_command.hpp"
+#include "measure/pair_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+#include "platform/affinity.hpp"
+#include "pair/analyze.hpp"
+#include "core/errors.hpp"
+#include "core/format.hpp"
+#include "formats/output_file.hpp"
+#include "platform/platform.hpp"
+#include "estimate/quantum.hpp"
+#include "formats/run_format.hpp"
+#include "pair/summary.hpp"
+#include "version.hpp"
+
+namespace tscsync {
+namespace {
+
+std::string per_million(std::uint64_t n, std::uint64_t total) {
+  return format_sig(static_cast<double>(n) * 1e6 / static_cast<double>(total), 3) + " per million";
+}
+
+}  // namespace
+
+int run_measure(const MeasureOptions& options) {
+  const ExchangeConfig& config = options.config;
+  const CpuAvailability cpus = read_cpu_availability();
+  for (int cpu : {config.cpu_a, config.cpu_b}) {
+    if (auto problem = cpu_problem(cpu, cpus)) throw UsageError(*problem);
+  }
+  const PlatformFacts platform = probe_platform();
+  require_supported_variants(options.choice, platform.cpuid);
+  // Opened before measuring: an output that cannot be created fails in a moment, not
+  // after the whole run.
+  OutputFile out(options.out);
+
+  Metadata header = run_header(platform, options.choice, config.cpu_a, config.cpu_b, options.command_line);
+  header.set("rounds", std::to_string(config.rounds));
+  header.set("warmup", std::to_string(config.warmup));
+  header.set("chunk_rounds", std::to_string(kChunkRounds));
+  header.set("timeout_ms", std::to_string(config.timeout.count()));
+  header.set("start_utc", format_utc(std::chrono::system_clock::now()));
+
+  const ExchangeResult result = run_exchange(options.choice, config);
+
+  Run run = assemble_run(result, config);
+  const QuantumEstimate qa = estimate_quantum(result.a.quantum_reads);
+  const QuantumEstimate qb = estimate_quantum(result.b.quantum_reads);
+  header.set("quantum_ticks", std::to_string(std::max(qa.quantum_ticks, qb.quantum_ticks)));
+  header.set("quantum_ticks_a", std::to_string(qa.quantum_ticks));
+  header.set("quantum_ticks_b", std::to_string(qb.quantum_ticks));
+  header.set("flags", std::string(kFlagLegend));
+  run.header = std::move(header);
+  Metadata trailer;
+  trailer.set("end_utc", format_utc(std::chrono::system_clock::now()));
+  for (const auto& [k, v] : run.trailer.entries()) trailer.set(k, v);
+  const bool complete = !run.trailer.get("error").has_value();
+  trailer.set("status", complete ? std::string(kStatusComplete) : "aborted");
+  run.trailer = std::move(trailer);
+
+  write_run(run, [&](std::string_view text) { out.write(text); });
+  out.commit();
+
+  // The human summary, on stderr.
+  const double hz = platform.tsc.hz;
+  std::cerr << "tscsync measure: CPU " << config.cpu_a << " -> CPU " << config.cpu_b << ", send "
+            << variant_name(options.choice.send) << ", recv " << variant_name(options.choice.recv) << ", "
+            << transport_name(options.choice.transport) << " transport\n";
+  if (!run.rounds.empty()) {
+    const RunSummary s = summarize(run.rounds);
+    const double seconds = static_cast<double>(s.span_ticks) / hz;
+    std::cerr << "  rounds        " << s.rounds << " (" << format_sig(static_cast<double>(s.rounds) / seconds / 1e6, 3)
+              << " M rounds/s)\n"
+              << "  rtt           min " << ticks_with_ns(static_cast<double>(s.rtt_min_ticks), hz) << ", median "
+              << ticks_with_ns(static_cast<double>(s.rtt_p50_ticks), hz) << "\n"
+              << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds)
+              << ", min " << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " ("
+              << per_million(s.rev_negative, s.rounds) << ", min " << s.rev_min_ticks << " ticks)\n"
+              << "  rtt < 0       " << s.rtt_negative << " rounds (no offset explains these: a receive read ran early)\n"
+              << "  interference  " << *run.trailer.get("chunks_with_switches_a") << "+"
+              << *run.trailer.get("chunks_with_switches_b") << " of " << *run.trailer.get("chunks")
+              << " chunks with context switches (a+b), " << *run.trailer.get("chunks_with_migration")
+              << " with migration, " << s.stalls << " stall rounds\n";
+  }
+  if (!run.rounds.empty()) {
+    // The same analysis `analyze` runs on the saved file, here on the rounds in memory.
+    const PairAnalysis analysis = analyze_run(run, options.out);
+    const HardBand& band = analysis.fit.band;
+    std::cerr << "  offset        " << format_sig(analysis.fit.line.offset_ticks, 4) << " ticks";
+    if (band.feasible) {
+      std::cerr << ", band [" << format_sig(band.offset_lo_ticks, 4) << ", " << format_sig(band.offset_hi_ticks, 4)
+                << "] ticks";
+    }
+    std::cerr << "\n  verdict       " << analysis.verdict << "\n";
+  }
+  std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", "
+            << qb.quantum_ticks << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz ("
+            << platform.tsc.source << ")\n";
+  if (!complete) {
+    std::cerr << "  ABORTED: " << *run.trailer.get("error") << "\n"
+              << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "
+              << run.rounds.size() << " rounds done, marked status: aborted\n";
+    return kExitRuntime;
+  }
+  std::cerr << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " (status: complete)\n";
+  return kExitOk;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,290 @@
+#include "app/plot.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace tscsync {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// gnuplot stops at its first error, so its last words are the ones that matter.
+constexpr std::size_t kKeptOutputBytes = 4096;
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+/// Owns the aside file until release(): removed on every failure path.
+struct AsideFile {
+  std::string path;
+  bool keep = false;
+  ~AsideFile() {
+    if (!keep && !path.empty()) ::unlink(path.c_str());
+  }
+};
+
+/// Owns a file descriptor.
+struct Fd {
+  int fd = -1;
+  ~Fd() { close(); }
+  void close() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+/// What the child did, after it ended or was killed.
+struct Outcome {
+  bool timed_out = false;
+  int status = 0;      // waitpid status, when !timed_out
+  std::string output;  // its stdout and stderr, the last kKeptOutputBytes
+};
+
+/// Reads the child's output until EOF, then waits for it; kills its process group at
+/// the deadline. Preconditions: `pid` leads its own process group and `read_fd` is the
+/// only parent-side end of its output pipe.
+Outcome collect(pid_t pid, int read_fd, Clock::time_point deadline) {
+  Outcome o;
+  bool eof = false;
+  std::vector<char> buf(4096);
+  while (!eof) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      o.timed_out = true;
+      break;
+    }
+    pollfd p{read_fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (r < 0 && errno != EINTR) break;  // cannot happen with a valid fd; stop reading
+    if (r <= 0) continue;
+    const ssize_t n = ::read(read_fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      eof = true;
+      break;
+    }
+    o.output.append(buf.data(), static_cast<std::size_t>(n));
+    if (o.output.size() > 2 * kKeptOutputBytes) o.output.erase(0, o.output.size() - kKeptOutputBytes);
+  }
+  // Output closed: gnuplot has exited or is about to. Wait, still bounded by the deadline.
+  while (!o.timed_out) {
+    const pid_t w = ::waitpid(pid, &o.status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) break;
+    if (Clock::now() >= deadline) {
+      o.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (o.timed_out) {
+    ::kill(-pid, SIGKILL);  // the whole group: gnuplot and whatever it started
+    while (::waitpid(pid, &o.status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (o.output.size() > kKeptOutputBytes) o.output.erase(0, o.output.size() - kKeptOutputBytes);
+  return o;
+}
+
+PlotResult fail(std::string problem) { return PlotResult{false, std::move(problem)}; }
+
+/// The last `n` bytes of the file at `path` (fewer when it is shorter or unreadable).
+std::string file_tail(const std::string& path, std::size_t n) {
+  Fd f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) return {};
+  const off_t size = ::lseek(f.fd, 0, SEEK_END);
+  if (size < 0) return {};
+  const off_t from = std::max<off_t>(0, size - static_cast<off_t>(n));
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  const ssize_t got = ::pread(f.fd, tail.data(), tail.size(), from);
+  tail.resize(got < 0 ? 0 : static_cast<std::size_t>(got));
+  return tail;
+}
+
+PlotResult render(const std::string& script, const std::string& in, const std::string& out,
+                  std::chrono::milliseconds timeout) {
+  const std::string ext = ends_with(out, ".png") ? ".png" : ends_with(out, ".svg") ? ".svg" : "";
+  if (ext.empty()) return fail("the picture " + out + " must end in .png or .svg");
+  if (::access(script.c_str(), R_OK) != 0) return fail("cannot read the plot script " + script + ": " + errno_text(errno));
+  if (::access(in.c_str(), R_OK) != 0) return fail("cannot read " + in + ": " + errno_text(errno));
+
+  AsideFile aside;
+  {
+    std::string name = out + ".tmp.XXXXXX" + ext;
+    const int fd = ::mkstemps(name.data(), static_cast<int>(ext.size()));
+    if (fd < 0) return fail("cannot create " + name + ": " + errno_text(errno));
+    aside.path = name;
+    // mkstemps creates 0600; a finished picture gets the usual 0666 & ~umask.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    ::close(fd);
+  }
+
+  Fd read_end, write_end;
+  {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return fail("cannot start gnuplot: pipe: " + errno_text(errno));
+    read_end.fd = fds[0];
+    write_end.fd = fds[1];
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attr);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDERR_FILENO);
+  // Its own process group (so a timeout can kill what it started, e.g. the awk of the
+  // scripts), no blocked signals, and SIGPIPE at its default whatever ours is.
+  sigset_t none, pipe_only;
+  sigemptyset(&none);
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &pipe_only);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  std::string arg0 = "gnuplot", arg1 = "-c", arg2 = script, arg3 = in, arg4 = aside.path;
+  char* argv[] = {arg0.data(), arg1.data(), arg2.data(), arg3.data(), arg4.data(), nullptr};
+  pid_t pid = -1;
+  const auto started = Clock::now();
+  const int rc = ::posix_spawnp(&pid, "gnuplot", &actions, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  write_end.close();  // the child holds its copies; EOF comes when it is done
+  if (rc == ENOENT) return fail("gnuplot not found (install gnuplot-nox)");
+  if (rc != 0) return fail("cannot start gnuplot: " + errno_text(rc));
+
+  const Outcome o = collect(pid, read_end.fd, started + timeout);
+  const std::string what = "gnuplot -c " + script + " " + in;
+  const std::string said = trimmed(o.output);
+  if (o.timed_out) {
+    return fail(what + ": no result after " + std::to_string(timeout.count()) + " ms, killed" +
+                (said.empty() ? "" : ": " + said));
+  }
+  if (WIFSIGNALED(o.status)) {
+    return fail(what + ": killed by signal " + std::to_string(WTERMSIG(o.status)) + (said.empty() ? "" : ": " + said));
+  }
+  if (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0) {
+    return fail(what + ": exit status " + std::to_string(WEXITSTATUS(o.status)) + (said.empty() ? "" : ": " + said));
+  }
+  struct stat st {};
+  if (::stat(aside.path.c_str(), &st) != 0 || st.st_size == 0) {
+    return fail(what + ": exited without writing a picture" + (said.empty() ? "" : ": " + said));
+  }
+  if (!picture_ends_whole(file_tail(aside.path, 64), ext)) {
+    return fail(what + ": the picture is cut short (" + std::to_string(st.st_size) + " bytes, no end of " +
+                ext.substr(1) + "): a full disk?" + (said.empty() ? "" : ": " + said));
+  }
+  if (::rename(aside.path.c_str(), out.c_str()) != 0) {
+    return fail("cannot rename the finished picture to " + out + ": " + errno_text(errno));
+  }
+  aside.keep = true;
+  return PlotResult{true, ""};
+}
+
+bool holds_scripts(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "heatmap_common.gp", ec);
+}
+
+}  // namespace
+
+bool picture_ends_whole(std::string_view tail, std::string_view ext) {
+  if (ext == ".png") {
+    // The IEND chunk: length 0, type, and the CRC of "IEND" (always AE 42 60 82).
+    static constexpr std::string_view kIend("\0\0\0\0IEND\xAE\x42\x60\x82", 12);
+    return tail.ends_with(kIend);
+  }
+  if (ext == ".svg") {
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ' || tail.back() == '\t')) {
+      tail.remove_suffix(1);
+    }
+    return tail.ends_with("</svg>");
+  }
+  return false;
+}
+
+PlotResult render_plot(const std::string& script, const std::string& in, const std::string& out,
+                       std::chrono::milliseconds timeout) {
+  try {
+    return render(script, in, out, timeout);
+  } catch (const std::exception& e) {  // only allocation can throw here
+    return fail(std::string("cannot plot: ") + e.what());
+  } catch (...) {
+    return fail("cannot plot: unknown error");
+  }
+}
+
+std::string find_plot_dir_in(const char* env, const std::string& exe, const std::string& install_dir,
+                             std::string* problem) {
+  try {
+    std::string why;
+    if (env != nullptr) {
+      // An explicit choice that is wrong is reported, not quietly replaced by another.
+      if (holds_scripts(env)) return env;
+      why = std::string("TSCSYNC_PLOTS=") + env + " holds no heatmap_common.gp";
+    } else {
+      std::vector<std::string> looked;
+      if (!exe.empty()) {
+        const fs::path beside = fs::path(exe).parent_path().parent_path() / "plots";
+        if (holds_scripts(beside)) return beside.string();
+        looked.push_back(beside.string());
+      }
+      if (!install_dir.empty()) {
+        if (holds_scripts(install_dir)) return install_dir;
+        looked.push_back(install_dir);
+      }
+      why = "no plot scripts found (looked in";
+      for (std::size_t i = 0; i < looked.size(); ++i) why += (i == 0 ? " " : ", ") + looked[i];
+      why += looked.empty() ? " nowhere" : "";
+      why += "); set TSCSYNC_PLOTS to the plots/ directory";
+    }
+    if (problem != nullptr) *problem = why;
+    return "";
+  } catch (...) {
+    if (problem != nullptr) *problem = "cannot look for the plot scripts";
+    return "";
+  }
+}
+
+std::string find_plot_dir(std::string* problem) {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+#ifdef TSCSYNC_INSTALL_PLOTS_DIR
+  const std::string install_dir = TSCSYNC_INSTALL_PLOTS_DIR;
+#else
+  const std::string install_dir;
+#endif
+  return find_plot_dir_in(std::getenv("TSCSYNC_PLOTS"), ec ? std::string() : exe.string(), install_dir, problem);
+}
+
+}  // namespace tscsync

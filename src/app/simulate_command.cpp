@@ -1,0 +1,26 @@
+#include "app/simulate_command.hpp"
+
+#include "core/errors.hpp"
+#include "formats/output_file.hpp"
+#include "formats/run_format.hpp"
+#include "version.hpp"
+
+namespace tscsync {
+
+int run_simulate(const SimulateOptions& options) {
+  if (options.out == "-" && options.truth_out == "-") {
+    throw UsageError("--out - and --truth - would both write to standard output; give one of them a file");
+  }
+  SimulationTruth truth;
+  Run run = simulate(options.spec, truth);  // validates the spec first
+  run.header.set("tool_version", std::string(kToolVersion));
+  OutputFile rounds(options.out);
+  OutputFile truth_file(options.truth_out);
+  write_run(run, [&](std::string_view text) { rounds.write(text); });
+  truth_file.write(truth_json(options.spec, truth).dump(2) + "\n");
+  rounds.commit();
+  truth_file.commit();
+  return 0;
+}
+
+}  // namespace tscsync

@@ -1,0 +1,66 @@
+#include "app/stop_signals.hpp"
+
+#include <pthread.h>
+
+#include <atomic>
+
+namespace tscsync {
+namespace {
+
+std::atomic<int> g_caught{0};
+static_assert(std::atomic<int>::is_always_lock_free, "written from a signal handler");
+
+struct sigaction g_previous_int {};
+struct sigaction g_previous_term {};
+struct sigaction g_previous_pipe {};
+
+extern "C" void record_stop_signal(int signal) { g_caught.store(signal); }
+
+sigset_t stop_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+}  // namespace
+
+StopSignals::StopSignals() {
+  g_caught.store(0);
+  struct sigaction action {};
+  action.sa_handler = record_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: the aggregator's sleep ends at once
+  sigaction(SIGINT, &action, &g_previous_int);
+  sigaction(SIGTERM, &action, &g_previous_term);
+  // A reader that goes away (`monitor --out - | head`) makes write() fail with EPIPE, an
+  // IoError that ends the run cleanly, instead of killing the process mid-interval.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGPIPE, &ignore, &g_previous_pipe);
+}
+
+StopSignals::~StopSignals() {
+  sigaction(SIGINT, &g_previous_int, nullptr);
+  sigaction(SIGTERM, &g_previous_term, nullptr);
+  sigaction(SIGPIPE, &g_previous_pipe, nullptr);
+}
+
+int StopSignals::caught() noexcept { return g_caught.load(); }
+
+StopSignals::Blocked::Blocked() {
+  const sigset_t set = stop_set();
+  pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+StopSignals::Blocked::~Blocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+std::string signal_name(int signal) {
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(signal);
+}
+
+}  // namespace tscsync

@@ -1,0 +1,67 @@
+// `tscsync variants`: which way of reading the TSC can be trusted on this machine, and
+// what it costs. In one run: the read cost of every variant and of clock_gettime on one
+// pinned CPU, the exchange of one pair under each (send, receive) combination, the
+// same-CPU control, the run that switches from plain to an ordering receive read
+// half-way, and the recommendation. Measuring and writing are shared with `report`.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pair/analyze.hpp"
+#include "core/format.hpp"
+#include "core/run.hpp"
+#include "render/variants_output.hpp"
+
+namespace tscsync {
+
+/// Warm-up rounds before each visit's measured rounds (discarded).
+inline constexpr std::uint64_t kVariantsWarmup = 2000;
+
+struct VariantsOptions {
+  std::string cpus;                  // "A,B"; empty: the first two CPUs this process may use
+  std::uint64_t rounds = 200000;     // per combination, both roles together
+  std::uint64_t passes = 4;          // each combination's rounds are split over these, interleaved
+  std::uint64_t warmup = kVariantsWarmup;
+  bool all = false;                  // every (send, receive) combination, not only the default ones
+  std::uint64_t control_rounds = 20000;  // same-CPU control; 0: none
+  std::uint64_t switch_rounds = 50000;   // per half of the switching run; 0: none
+  std::chrono::milliseconds timeout{2000};
+  OutputFormat format = OutputFormat::text;
+  std::string out_dir;               // empty: print only
+  bool save_runs = false;            // also keep every combination's rounds in out_dir/runs
+  std::string command_line;
+};
+
+/// Everything a variants run produced. The summaries point into `analyses` and `runs`,
+/// which are reserved before they are filled and never resized after: their elements
+/// keep their addresses, also when the outcome is moved.
+struct VariantsOutcome {
+  VariantsResult result;
+  std::vector<PairAnalysis> analyses;  // one per (combination, role) measured
+  std::vector<Run> runs;               // same order
+  double elapsed_seconds = 0;
+};
+
+/// Validates the options against this machine: two distinct usable CPUs, rounds enough
+/// for every pass and role. \returns the pair (a, b). \throws UsageError naming the fault.
+std::pair<int, int> variants_cpus(const VariantsOptions& options);
+
+/// Measures and decides. Progress on a terminal.
+/// \throws UsageError (bad CPUs or counts), RuntimeError (pinning failed).
+VariantsOutcome measure_variants(const VariantsOptions& options);
+
+/// Writes variants.json, variants.txt, the plots' inputs (variants_*.dat) and the plots
+/// (PNG and SVG, when gnuplot is there) into `dir`, which must exist; with `save_runs`
+/// also runs/SEND_RECV_A_B.csv per combination and role, and runs/switch_*.csv
+/// (tscsync-run/1: `tscsync analyze` reads them).
+/// \returns the problems that did not stop the writing (a plot that failed).
+/// \throws IoError when a file cannot be written.
+std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome, bool save_runs = false);
+
+/// \returns 0, or 3 when a visit failed (the results are still printed, the failure named).
+int run_variants(const VariantsOptions& options);
+
+}  // namespace tscsync

@@ -1,0 +1,29 @@
+// What on this platform can spoil or mislead a TSC measurement, each with advice. Pure:
+// a function of the CPUID and kernel facts, so every trigger is tested on fabricated facts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/kernel_facts.hpp"
+#include "platform/platform.hpp"
+
+namespace tscsync {
+
+struct Warning {
+  std::string code;     // stable identifier: virtual_machine, clocksource_not_tsc, ...
+  std::string message;  // what is the case here
+  std::string advice;   // what it means for the measurement and what to do
+};
+
+/// An enabled idle state with a longer exit latency than this is "deep": a CPU waking
+/// from it answers a message that much later (microseconds).
+inline constexpr std::uint64_t kDeepCstateLatencyUs = 10;
+
+/// The warnings that apply, in a fixed order: virtual_machine, clocksource_not_tsc,
+/// tsc_not_invariant, tsc_unstable, powersave_governor, deep_cstates, no_isolated_cpus,
+/// smt_on, no_rdtscp. A fact that could not be read raises nothing: no warning is a guess.
+std::vector<Warning> platform_warnings(const CpuidFacts& cpuid, const KernelFacts& kernel);
+
+}  // namespace tscsync

@@ -1,0 +1,196 @@
+#include <catch2/catch.hpp>
+
+#include "app/cli.hpp"
+#include "core/errors.hpp"
+
+using namespace tscsync;
+
+namespace {
+
+MeasureOptions measure(std::vector<std::string> args) {
+  args.insert(args.begin(), {"tscsync", "measure"});
+  const cli::Command c = cli::parse(args);
+  REQUIRE(std::holds_alternative<MeasureOptions>(c));
+  return std::get<MeasureOptions>(c);
+}
+
+std::string error(std::vector<std::string> args) {
+  args.insert(args.begin(), "tscsync");
+  try {
+    cli::parse(args);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("measure options and their defaults") {
+  const MeasureOptions m = measure({"--cpus", "1,0", "--out", "run.csv"});
+  CHECK(m.config.cpu_a == 1);
+  CHECK(m.config.cpu_b == 0);
+  CHECK(m.choice.send == Variant::rdtsc);
+  CHECK(m.choice.recv == Variant::lfence_rdtsc);
+  CHECK(m.choice.transport == TransportKind::slot);
+  CHECK(m.config.rounds == 1000000);
+  CHECK(m.config.warmup == 10000);
+  CHECK(m.config.timeout.count() == 2000);
+  CHECK(m.out == "run.csv");
+  CHECK(m.command_line == "tscsync measure --cpus 1,0 --out run.csv");
+
+  const MeasureOptions v = measure({"--cpus", "0,1", "--variant", "rdtscp", "--rounds", "5", "--warmup", "0",
+                                    "--transport", "queue", "--timeout-ms", "10", "--out", "-"});
+  CHECK(v.choice.send == Variant::rdtscp);
+  CHECK(v.choice.recv == Variant::rdtscp);
+  CHECK(v.choice.transport == TransportKind::queue);
+  CHECK(v.config.rounds == 5);
+  CHECK(v.config.warmup == 0);
+  CHECK(v.config.timeout.count() == 10);
+
+  const MeasureOptions sr = measure({"--cpus", "0,1", "--send", "cpuid_rdtsc", "--recv", "rdtscp_lfence", "--out", "x"});
+  CHECK(sr.choice.send == Variant::cpuid_rdtsc);
+  CHECK(sr.choice.recv == Variant::rdtscp_lfence);
+}
+
+TEST_CASE("every variant name parses back to itself") {
+  for (Variant v : kAllVariants) {
+    CHECK(parse_variant(variant_name(v)) == v);
+    CHECK(measure({"--cpus", "0,1", "--variant", std::string(variant_name(v)), "--out", "x"}).choice.send == v);
+  }
+  CHECK(variant_list() ==
+        "rdtsc, rdtsc_lfence, lfence_rdtsc, lfence_rdtsc_lfence, rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc");
+}
+
+TEST_CASE("bad measure options say what is wrong") {
+  CHECK(error({"measure", "--cpus", "0", "--out", "x"}) ==
+        "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)");
+  CHECK(error({"measure", "--cpus", "0-2", "--out", "x"}) ==
+        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)");
+  CHECK(error({"measure", "--cpus", "x,1", "--out", "x"}) == "bad CPU list 'x,1' at character 1: expected a CPU number");
+  CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"}) ==
+        "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, "
+        "lfence_rdtsc_lfence, rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)");
+  CHECK(error({"measure", "--cpus", "0,1", "--recv", "RDTSC", "--out", "x"}).rfind("unknown variant 'RDTSC' for --recv", 0) == 0);
+  CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtsc", "--send", "rdtsc", "--out", "x"}) ==
+        "give --variant (both sides) or --send/--recv, not both");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "0", "--out", "x"}) == "--rounds 0 is out of range [1, 20000000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "-5", "--out", "x"}) ==
+        "--rounds '-5' is not an unsigned decimal number (expected one in [1, 20000000])");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "1e6", "--out", "x"}) ==
+        "--rounds '1e6' is not an unsigned decimal number (expected one in [1, 20000000])");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "99999999999999999999999", "--out", "x"}) ==
+        "--rounds 99999999999999999999999 is out of range [1, 20000000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--warmup", "", "--out", "x"}) ==
+        "--warmup '' is not an unsigned decimal number (expected one in [0, 20000000])");
+  CHECK(error({"measure", "--cpus", "0,1", "--timeout-ms", "0", "--out", "x"}) ==
+        "--timeout-ms 0 is out of range [1, 3600000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--transport", "pipe", "--out", "x"}) ==
+        "unknown transport 'pipe' (choose slot or queue)");
+  CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
+  CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
+  CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) == "The following argument was not expected: --bogus");
+  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, variants)");
+  CHECK(error({}) == "A subcommand is required");
+  CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
+  CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");
+  CHECK(error({"info", "--ntp-seconds", "1.5"}) ==
+        "--ntp-seconds '1.5' is not an unsigned decimal number (expected one in [0, 3600])");
+}
+
+TEST_CASE("info options and their defaults") {
+  const cli::Command plain = cli::parse({"tscsync", "info"});
+  REQUIRE(std::holds_alternative<cli::InfoCommand>(plain));
+  CHECK(std::get<cli::InfoCommand>(plain).format == OutputFormat::text);
+  CHECK(std::get<cli::InfoCommand>(plain).ntp_seconds == 0);
+  const cli::Command ntp = cli::parse({"tscsync", "info", "--format", "json", "--ntp-seconds", "30"});
+  REQUIRE(std::holds_alternative<cli::InfoCommand>(ntp));
+  CHECK(std::get<cli::InfoCommand>(ntp).format == OutputFormat::json);
+  CHECK(std::get<cli::InfoCommand>(ntp).ntp_seconds == 30);
+}
+
+TEST_CASE("the command line is quoted for provenance") {
+  CHECK(cli::quote_command_line({"tscsync", "measure", "--out", "a b.csv", "--x", "it's", ""}) ==
+        "tscsync measure --out 'a b.csv' --x 'it'\\''s' ''");
+}
+
+TEST_CASE("variants options and their defaults") {
+  const cli::Command plain = cli::parse({"tscsync", "variants"});
+  REQUIRE(std::holds_alternative<VariantsOptions>(plain));
+  const VariantsOptions& d = std::get<VariantsOptions>(plain);
+  CHECK(d.cpus.empty());
+  CHECK(d.rounds == 200000);
+  CHECK(d.passes == 4);
+  CHECK(d.warmup == kVariantsWarmup);
+  CHECK_FALSE(d.all);
+  CHECK(d.control_rounds == 20000);
+  CHECK(d.switch_rounds == 50000);
+  CHECK(d.timeout == std::chrono::milliseconds(2000));
+  CHECK(d.format == OutputFormat::text);
+  CHECK(d.out_dir.empty());
+  CHECK(d.command_line == "tscsync variants");
+
+  const cli::Command given = cli::parse({"tscsync", "variants", "--cpus", "1,0", "--rounds", "1000", "--passes", "2",
+                                         "--all", "--control-rounds", "0", "--switch-rounds", "10", "--format", "json",
+                                         "--out", "v", "--timeout-ms", "500", "--warmup", "5"});
+  const VariantsOptions& g = std::get<VariantsOptions>(given);
+  CHECK(g.cpus == "1,0");
+  CHECK(g.rounds == 1000);
+  CHECK(g.passes == 2);
+  CHECK(g.all);
+  CHECK(g.control_rounds == 0);
+  CHECK(g.switch_rounds == 10);
+  CHECK(g.format == OutputFormat::json);
+  CHECK(g.out_dir == "v");
+  CHECK(g.timeout == std::chrono::milliseconds(500));
+  CHECK(g.warmup == 5);
+
+  CHECK(error({"variants", "--cpus", "0,y"}) == "bad CPU list '0,y' at character 3: expected a CPU number");
+  CHECK(error({"variants", "--rounds", "1"}) == "--rounds 1 is out of range [2, 20000000]");
+
+  const cli::Command report = cli::parse({"tscsync", "report", "--variants-rounds", "5000", "--timeout-ms", "700"});
+  const ReportOptions& r = std::get<ReportOptions>(report);
+  CHECK(r.variants);
+  CHECK(r.variants_options.rounds == 5000);
+  CHECK(r.variants_options.timeout == std::chrono::milliseconds(700));
+  CHECK_FALSE(std::get<ReportOptions>(cli::parse({"tscsync", "report", "--no-variants"})).variants);
+}
+
+TEST_CASE("durations: seconds or a number with s m or h and anything else refused by name") {
+  CHECK(cli::parse_duration_s("--duration", "90") == Approx(90));
+  CHECK(cli::parse_duration_s("--duration", "90s") == Approx(90));
+  CHECK(cli::parse_duration_s("--duration", "0.5") == Approx(0.5));
+  CHECK(cli::parse_duration_s("--duration", "10m") == Approx(600));
+  CHECK(cli::parse_duration_s("--duration", "1.5h") == Approx(5400));
+  for (const char* bad : {"", "m", "-1", "0", "0s", "1d", "1 m", "nan", "inf", "1e999"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(cli::parse_duration_s("--duration", bad),
+                      "--duration '" + std::string(bad) + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+  }
+}
+
+TEST_CASE("monitor options: parsed into MonitorOptions, defaults documented") {
+  const cli::Command c = cli::parse({"tscsync", "monitor", "--cpus", "0,1", "--duration", "10m", "--out", "m.log"});
+  const auto* m = std::get_if<MonitorOptions>(&c);
+  REQUIRE(m != nullptr);
+  CHECK(m->cpu_a == 0);
+  CHECK(m->cpu_b == 1);
+  CHECK(m->interval_s == Approx(1.0));
+  CHECK(m->duration_s == Approx(600));
+  CHECK(m->queue_rounds == kDefaultMonitorQueueRounds);
+  CHECK(m->timeout == std::chrono::milliseconds(2000));
+  CHECK(m->choice.send == Variant::rdtsc);
+  CHECK(m->choice.recv == Variant::lfence_rdtsc);
+  CHECK(m->out == "m.log");
+  const cli::Command u =
+      cli::parse({"tscsync", "monitor", "--cpus", "1,0", "--variant", "rdtscp", "--interval", "0.25", "--out", "-"});
+  const auto* v = std::get_if<MonitorOptions>(&u);
+  REQUIRE(v != nullptr);
+  CHECK(v->cpu_a == 1);
+  CHECK(v->interval_s == Approx(0.25));
+  CHECK(v->duration_s == Approx(0));  // until a signal
+  CHECK(v->choice.send == Variant::rdtscp);
+  CHECK(v->choice.recv == Variant::rdtscp);
+  CHECK_THROWS_WITH(cli::parse({"tscsync", "monitor", "--cpus", "0,1", "--interval", "250ms", "--out", "-"}),
+                    "--interval '250ms' is not a duration > 0 (seconds, or a number with s, m or h)");
+}

@@ -1,0 +1,28 @@
+// Non-inlined wrappers around each variant, and around a receive (spin on a slot, then
+// read), so the object code of the always-inline policies can be inspected by name.
+#include <cstdint>
+
+#include "measure/slot.hpp"
+#include "platform/tsc.hpp"
+#include "measure/wait.hpp"
+
+using namespace tscsync;
+
+#define TSCSYNC_SHAPE(policy, suffix)                                                   \
+  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_read_##suffix() {           \
+    return tsc::policy::read();                                                        \
+  }                                                                                    \
+  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_recv_##suffix(Slot& slot) { \
+    Message m{};                                                                       \
+    while (!slot.try_receive(0, m)) SpinWait::relax();                                 \
+    return tsc::policy::read() + m.tsc;                                                \
+  }
+
+TSCSYNC_SHAPE(Rdtsc, rdtsc)
+TSCSYNC_SHAPE(RdtscLfence, rdtsc_lfence)
+TSCSYNC_SHAPE(LfenceRdtsc, lfence_rdtsc)
+TSCSYNC_SHAPE(LfenceRdtscLfence, lfence_rdtsc_lfence)
+TSCSYNC_SHAPE(Rdtscp, rdtscp)
+TSCSYNC_SHAPE(RdtscpLfence, rdtscp_lfence)
+TSCSYNC_SHAPE(MfenceRdtsc, mfence_rdtsc)
+TSCSYNC_SHAPE(CpuidRdtsc, cpuid_rdtsc)

@@ -1,0 +1,148 @@
+// `tscsync check`'s decision on synthetic matrices: every ordered pair a simulated run with
+// known truth, analysed by the tool's own analysis (synchronized, one CPU offset, one CPU
+// drifting, one bad pair), and exact cases on hand-made cells.
+#include <catch2/catch.hpp>
+
+#include "matrix/check.hpp"
+#include "matrix/matrix.hpp"
+#include "matrix_fixture.hpp"
+#include "render/matrix_output.hpp"
+
+using namespace tscsync;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+const std::vector<int> kCpus = {0, 1, 2, 3};
+
+MatrixResult matrix_of(const std::vector<double>& offsets, const std::vector<double>& drifts,
+                       const std::function<void(std::size_t, std::size_t, SimulationSpec&)>& adjust = {}) {
+  const SimulatedMatrix sim = simulate_matrix(kCpus, offsets, drifts, adjust);
+  MatrixResult m = build_matrix(kCpus, sim.pointers());
+  m.recv_orders_loads = true;
+  return m;
+}
+
+/// The ordered pairs among the failures, as "a->b".
+std::vector<std::string> failing_pairs(const CheckResult& r, const std::string& kind) {
+  std::vector<std::string> out;
+  for (const CheckFailure& f : r.failures) {
+    if (f.kind == kind) out.push_back(std::to_string(f.a) + "->" + std::to_string(f.b));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
+  const MatrixResult m = matrix_of({0, 0, 0, 0}, {0, 0, 0, 0});
+  const CheckResult r = decide_check(m, CheckSettings{}, {"virtual_machine: ..."});
+  INFO(check_text(r, true));
+  CHECK(r.synchronized);
+  CHECK(r.failures.empty());
+  CHECK(r.pairs_checked == 12);
+  CHECK_THAT(r.reason, StartsWith("synchronized: all 12 ordered pairs of 4 CPUs have offset bands that contain 0"));
+  CHECK(r.reason.find('\n') == std::string::npos);
+  CHECK(r.warnings == std::vector<std::string>{"virtual_machine: ..."});
+  const auto j = check_json(r, CheckSettings{});
+  CHECK(j["schema"] == "tscsync-check/1");
+  CHECK(j["synchronized"] == true);
+}
+
+TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
+  const MatrixResult m = matrix_of({0, 0, 300, 0}, {0, 0, 0, 0});
+  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK_FALSE(r.synchronized);
+  CHECK(failing_pairs(r, "offset") == std::vector<std::string>{"0->2", "1->2", "2->0", "2->1", "2->3", "3->2"});
+  CHECK(r.failures.size() == 6);
+  CHECK_THAT(r.reason, StartsWith("not synchronized: pair "));
+  CHECK_THAT(r.reason, Contains("(6 of 12 ordered pairs fail)"));
+  CHECK_THAT(r.reason, Contains("ahead of") || Contains("behind"));
+  // A tolerance wider than the offset passes it.
+  CheckSettings loose;
+  loose.tolerance_ticks = 400;
+  CHECK(decide_check(m, loose, {}).synchronized);
+  // One narrower than the offset minus the band does not.
+  loose.tolerance_ticks = 100;
+  CHECK_FALSE(decide_check(m, loose, {}).synchronized);
+}
+
+TEST_CASE("check: one CPU drifting fails on drift") {
+  // 200 ppm over a simulated run of about 9.7 M ticks moves the offset by about 1900
+  // ticks; the drift band of such a short run is tens of ppm wide.
+  const MatrixResult m = matrix_of({0, 0, 0, 0}, {0, 0, 0, 200'000});
+  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK_FALSE(r.synchronized);
+  CHECK(failing_pairs(r, "drift") == std::vector<std::string>{"0->3", "1->3", "2->3", "3->0", "3->1", "3->2"});
+  // A drift tolerance above it passes the drift test.
+  CheckSettings loose;
+  loose.drift_tolerance_ppb = 300'000;
+  CHECK(failing_pairs(decide_check(m, loose, {}), "drift").empty());
+}
+
+TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
+  // The pair 1->2 alone sees an offset of 400 ticks (e.g. a moved vCPU during its visits).
+  const MatrixResult m = matrix_of({0, 0, 0, 0}, {0, 0, 0, 0}, [](std::size_t a, std::size_t b, SimulationSpec& s) {
+    if (a == 1 && b == 2) s.offset_ticks = 400;
+  });
+  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK_FALSE(r.synchronized);
+  CHECK(failing_pairs(r, "offset") == std::vector<std::string>{"1->2"});
+  CHECK(failing_pairs(r, "inconsistent_bands") == std::vector<std::string>{"-1->-1"});
+  CHECK_THAT(r.reason, Contains("pair 1->2: CPU 2 is ahead of CPU 1"));
+  CHECK_THAT(r.reason, Contains("(1 of 12 ordered pairs fail)"));
+  bool named = false;
+  for (const PairDisagreement& d : m.cpu.disagreeing) named = named || (d.a == 1 && d.b == 2);
+  CHECK(named);
+}
+
+TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
+  MatrixResult m;
+  m.cpus = {0, 1};
+  m.recv = "lfence_rdtsc";
+  m.recv_orders_loads = true;
+  m.cells.assign(4, PairCell{});
+  for (std::size_t i : {1u, 2u}) {
+    PairCell& c = m.cells[i];
+    c.measured = true;
+    c.band_feasible = true;
+    c.offset_ticks = 0;
+    c.offset_lo_ticks = -50;
+    c.offset_hi_ticks = 60;
+  }
+  m.cells[1].self_inconsistent = 3;
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
+  CheckResult r = decide_check(m, CheckSettings{}, {});
+  CHECK_FALSE(r.synchronized);
+  CHECK(failing_pairs(r, "self_inconsistent") == std::vector<std::string>{"0->1"});
+  CHECK(r.reason == "not synchronized: pair 0->1: 3 rounds impossible for any offset under receive variant "
+                    "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail)");
+  m.recv = "rdtsc";
+  m.recv_orders_loads = false;
+  r = decide_check(m, CheckSettings{}, {});
+  CHECK(r.synchronized);
+  CHECK(r.widest_band_ticks == Approx(110).margin(0));
+  m.cells[2] = PairCell{};
+  r = decide_check(m, CheckSettings{}, {});
+  CHECK(failing_pairs(r, "not_measured") == std::vector<std::string>{"1->0"});
+  CHECK(r.reason == "not synchronized: pair 1->0: not measured (1 of 2 ordered pairs fail)");
+}
+
+TEST_CASE("check: an infeasible band fails as unbounded, not as synchronized") {
+  MatrixResult m;
+  m.cpus = {0, 1};
+  m.recv = "rdtsc";
+  m.cells.assign(4, PairCell{});
+  for (std::size_t i : {1u, 2u}) {
+    m.cells[i].measured = true;
+    m.cells[i].offset_ticks = 0;
+  }
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
+  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  CHECK_FALSE(r.synchronized);
+  CHECK(failing_pairs(r, "no_band") == std::vector<std::string>{"0->1", "1->0"});
+}

@@ -1,0 +1,64 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "platform/affinity.hpp"
+#include "core/errors.hpp"
+
+using namespace tscsync;
+
+TEST_CASE("cpu_problem names what is wrong with a CPU") {
+  const CpuAvailability cpus{{0, 1, 2, 3}, {0, 1, 3}, {0, 1}};
+  CHECK_FALSE(cpu_problem(0, cpus).has_value());
+  CHECK(*cpu_problem(7, cpus) == "CPU 7 does not exist (this machine has CPUs 0-3)");
+  CHECK(*cpu_problem(2, cpus) == "CPU 2 is offline (online CPUs: 0-1,3)");
+  CHECK(*cpu_problem(3, cpus) == "CPU 3 is outside this process's affinity mask (allowed: 0-1)");
+}
+
+TEST_CASE("availability is read from sysfs files") {
+  const CpuAvailability cpus = read_cpu_availability(TSCSYNC_TEST_DATA "/sysfs_cpu_offline");
+  CHECK(cpus.present == std::vector<int>{0, 1, 2, 3});
+  CHECK(cpus.online == std::vector<int>{0, 1, 3});
+  CHECK_FALSE(cpus.allowed.empty());  // this process's real mask
+  CHECK_THROWS_WITH(read_cpu_availability(TSCSYNC_TEST_DATA "/no-such-dir"),
+                    "cannot read " TSCSYNC_TEST_DATA "/no-such-dir/present");
+}
+
+TEST_CASE("a thread's affinity mask is read, set and restored") {
+  const std::vector<int> allowed = read_cpu_availability().allowed;
+  REQUIRE_FALSE(allowed.empty());
+  // On a thread of its own, so the test runner's mask is never touched; results come
+  // back to the main thread, where Catch2 may assert.
+  std::vector<int> before, narrowed, inside_scope, after;
+  std::string empty_error, negative_error;
+  std::thread t([&] {
+    before = this_thread_affinity();
+    {
+      const AffinityRestorer restore;
+      set_this_thread_affinity({allowed.back()});
+      inside_scope = this_thread_affinity();
+    }
+    after = this_thread_affinity();
+    set_this_thread_affinity({allowed.front()});
+    narrowed = this_thread_affinity();
+    try {
+      set_this_thread_affinity({});
+    } catch (const RuntimeError& e) {
+      empty_error = e.what();
+    }
+    try {
+      set_this_thread_affinity({-1});
+    } catch (const RuntimeError& e) {
+      negative_error = e.what();
+    }
+  });
+  t.join();
+  CHECK(before == allowed);  // a new thread inherits the process's mask
+  CHECK(inside_scope == std::vector<int>{allowed.back()});
+  CHECK(after == before);
+  CHECK(narrowed == std::vector<int>{allowed.front()});
+  CHECK(empty_error == "cannot set an empty affinity mask");
+  CHECK(negative_error == "cannot set an affinity mask with a negative CPU");
+}

@@ -1,0 +1,144 @@
+#include <catch2/catch.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "render/matrix_text.hpp"
+
+using namespace tscsync;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+MatrixGrid two_by_two() {
+  MatrixGrid g;
+  g.name = "offset_ticks";
+  g.title = "TSC offset θ = TSC_b − TSC_a (ticks)";
+  g.units = "ticks";
+  g.labels = {"0", "1"};
+  g.values = {kNaN, -26, 26, kNaN};
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("matrix text: a 2x2 offset matrix, exactly") {
+  CHECK(format_gnuplot_matrix(two_by_two()) ==
+        "# title: TSC offset θ = TSC_b − TSC_a (ticks)\n"
+        "# units: ticks\n"
+        "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
+        "# cells: row-major values; NaN = not measured (the diagonal)\n"
+        "# boundaries:\n"
+        "cpu 0 1\n"
+        "0 NaN -26\n"
+        "1 26 NaN\n");
+}
+
+TEST_CASE("matrix text: topology-ordered labels, boundaries and non-integer values") {
+  MatrixGrid g;
+  g.name = "rtt_p50_ns";
+  g.title = "rtt p50 (ns)";
+  g.units = "ns";
+  g.labels = {"0", "2", "1", "3"};  // topology order, not numeric order
+  g.boundaries = {1, 3};
+  g.values = {kNaN, 0.1, -2.5, 1e300,    //
+              1e-7, kNaN, 9007199254740992.0, -9007199254740991.0,
+              123456789.0, 0.0, kNaN, 1.0 / 3.0,
+              -0.0, 7, 8, kNaN};
+  CHECK(format_gnuplot_matrix(g) ==
+        "# title: rtt p50 (ns)\n"
+        "# units: ns\n"
+        "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
+        "# cells: row-major values; NaN = not measured (the diagonal)\n"
+        "# boundaries: 1 3\n"
+        "cpu 0 2 1 3\n"
+        "0 NaN 0.1 -2.5 1e+300\n"
+        "2 1e-07 NaN 9007199254740992 -9007199254740991\n"
+        "1 123456789 0 NaN 0.3333333333333333\n"
+        "3 0 7 8 NaN\n");
+}
+
+TEST_CASE("matrix text: every value reads back bit for bit") {
+  MatrixGrid g;
+  g.name = "drift_ppb";
+  g.units = "ppb";
+  g.labels = {"4", "5", "6"};
+  const double third = 1.0 / 3.0;
+  g.values = {kNaN, third, -third * 1e-200, std::nextafter(1.0, 2.0), kNaN, -123.456e7,
+              std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), kNaN};
+  std::istringstream in(format_gnuplot_matrix(g));
+  std::string line;
+  while (std::getline(in, line) && line.rfind("cpu", 0) != 0) {
+  }
+  std::size_t i = 0;
+  for (std::string row_label : {"4", "5", "6"}) {
+    REQUIRE(std::getline(in, line));
+    std::istringstream fields(line);
+    std::string field;
+    fields >> field;
+    CHECK(field == row_label);
+    for (int col = 0; col < 3; ++col, ++i) {
+      REQUIRE(fields >> field);
+      if (std::isnan(g.values[i])) {
+        CHECK(field == "NaN");
+        continue;
+      }
+      double back = 0;
+      const auto r = std::from_chars(field.data(), field.data() + field.size(), back);
+      REQUIRE(r.ec == std::errc{});
+      CHECK(std::memcmp(&back, &g.values[i], sizeof back) == 0);
+    }
+  }
+  CHECK_FALSE(std::getline(in, line));
+}
+
+TEST_CASE("matrix text: inputs it cannot write are refused, not guessed") {
+  MatrixGrid g = two_by_two();
+  SECTION("too few values") {
+    g.values.pop_back();
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': 3 values for 2 labels (needs 4)");
+  }
+  SECTION("no CPU") {
+    g.labels.clear();
+    g.values.clear();
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': no CPU");
+  }
+  SECTION("a label with a space would shift every column") {
+    g.labels[1] = "cpu 1";
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
+                      "matrix 'offset_ticks': label 'cpu 1' is empty or holds white space");
+  }
+  SECTION("an empty label") {
+    g.labels[0].clear();
+    CHECK_THROWS_AS(format_gnuplot_matrix(g), std::invalid_argument);
+  }
+  SECTION("a line break in the title would end the comment") {
+    g.title = "two\nlines";
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': title or units hold a line break");
+  }
+  SECTION("a boundary at 0") {
+    g.boundaries = {0};
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
+                      "matrix 'offset_ticks': boundary 0 is not increasing inside (0, 2)");
+  }
+  SECTION("a boundary at N") {
+    g.boundaries = {2};
+    CHECK_THROWS_AS(format_gnuplot_matrix(g), std::invalid_argument);
+  }
+  SECTION("boundaries out of order") {
+    g.labels = {"0", "1", "2", "3"};
+    g.values.assign(16, 1.0);
+    g.boundaries = {2, 1};
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
+                      "matrix 'offset_ticks': boundary 1 is not increasing inside (0, 4)");
+  }
+  SECTION("infinity") {
+    g.values[1] = -std::numeric_limits<double>::infinity();
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': an infinite value");
+  }
+}

@@ -1,0 +1,91 @@
+// The plan as text and JSON: exact lines and keys.
+#include <catch2/catch.hpp>
+
+#include "render/plan_output.hpp"
+#include "platform/topology.hpp"
+
+using namespace tscsync;
+
+namespace {
+
+OrderedCpus fixture_cpus() {
+  const TopologyResult r =
+      load_topology(TopologySource{TopologySource::Kind::xml, TSCSYNC_TEST_DATA "/topology/interleaved_2x2x2x2.xml"});
+  REQUIRE(r.ok);
+  std::vector<int> all;
+  for (int c = 0; c < 16; ++c) all.push_back(c);
+  return order_by_topology(r.summary.places, all);
+}
+
+}  // namespace
+
+TEST_CASE("plan_text: 16 CPUs in topology order, parallel", "[plan]") {
+  const OrderedCpus cpus = fixture_cpus();
+  PlanSpec spec;
+  spec.cpus = cpus.cpu_numbers();
+  spec.visits = 4;
+  spec.rounds_per_visit = default_rounds_per_visit(16, 4);
+  spec.warmup_per_visit = 1000;
+  spec.parallel = true;
+  const MatrixPlan plan = make_plan(spec, PlanCosts{2e6, 0.05});
+  CHECK(plan_text(plan, &cpus) ==
+        "cpus              0-15 (16 CPUs in topology order: 2 packages, 4 L3 domains)\n"
+        "pairs             120 unordered, 240 ordered (each pair in both roles)\n"
+        "visits            4 per ordered pair, one per sweep, spread over the whole run\n"
+        "rounds per visit  41667 measured + 1000 warm-up\n"
+        "total rounds      40000320 measured\n"
+        "slots             120 (30 per sweep), 8 pairs at once\n"
+        "estimated time    8.6 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
+        "memory            1.6 GB (40 B per measured round kept + raw buffers of the pairs at once)\n"
+        "parallel          8 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise "
+        "and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the "
+        "offset estimate moves only as far as the added delay differs between the two directions\n");
+}
+
+TEST_CASE("plan_text: 2 CPUs, sequential, no topology: no parallel line", "[plan]") {
+  PlanSpec spec;
+  spec.cpus = {3, 1};
+  spec.visits = 1;
+  spec.rounds_per_visit = 1'000'000;
+  const MatrixPlan plan = make_plan(spec, PlanCosts{2e6, 0.05});
+  CHECK(plan_text(plan) ==
+        "cpus              1,3 (2 CPUs)\n"
+        "pairs             1 unordered, 2 ordered (each pair in both roles)\n"
+        "visits            1 per ordered pair, one per sweep, spread over the whole run\n"
+        "rounds per visit  1000000 measured + 0 warm-up\n"
+        "total rounds      2000000 measured\n"
+        "slots             2 (2 per sweep), 1 pair at once\n"
+        "estimated time    1.1 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
+        "memory            112.0 MB (40 B per measured round kept + raw buffers of the pairs at once)\n");
+}
+
+TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
+  PlanSpec spec;
+  spec.cpus = {0, 1, 2, 3};
+  spec.visits = 2;
+  spec.rounds_per_visit = 500;
+  spec.warmup_per_visit = 10;
+  spec.parallel = true;
+  const nlohmann::ordered_json j = plan_json(make_plan(spec, PlanCosts{1e6, 0.5}));
+  CHECK(j.at("schema") == "tscsync-plan/1");
+  CHECK(j.at("cpus") == nlohmann::json::array({0, 1, 2, 3}));
+  CHECK(j.at("cpu_list") == "0-3");
+  CHECK(j.at("parallel") == true);
+  CHECK(j.at("unordered_pairs") == 6);
+  CHECK(j.at("ordered_pairs") == 12);
+  CHECK(j.at("visits_per_pair") == 2);
+  CHECK(j.at("rounds_per_visit") == 500);
+  CHECK(j.at("warmup_per_visit") == 10);
+  CHECK(j.at("pair_visits") == 24);
+  CHECK(j.at("total_rounds") == 12000);
+  CHECK(j.at("slots") == 12);
+  CHECK(j.at("slots_per_sweep") == 6);
+  CHECK(j.at("pairs_at_once") == 2);
+  CHECK(j.at("estimated_seconds").get<double>() == Approx(12 * (0.5 + 510 / 1e6)).epsilon(1e-12));
+  CHECK(j.at("memory_bytes") == 12000 * 40 + 510 * 32 * 2);
+  CHECK(j.at("costs") == nlohmann::json{{"rounds_per_second", 1e6}, {"seconds_per_visit", 0.5}});
+  REQUIRE(j.at("first_slots").size() == kPlanJsonSlots);
+  CHECK(j.at("first_slots").at(0) ==
+        nlohmann::json::array({{{"a", 0}, {"b", 3}, {"visit", 0}}, {{"a", 1}, {"b", 2}, {"visit", 0}}}));
+  CHECK(j.size() == 18);
+}

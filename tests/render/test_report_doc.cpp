@@ -1,0 +1,52 @@
+// The report's two renderings, exact.
+#include <catch2/catch.hpp>
+
+#include "render/report_doc.hpp"
+
+using namespace tscsync;
+using Catch::Matchers::Contains;
+
+namespace {
+
+ReportDoc sample() {
+  ReportDoc d;
+  d.title = "tscsync report of h<1>";
+  ReportSection s;
+  s.title = "Verdict";
+  s.blocks.push_back({ReportBlock::Kind::paragraph, "synchronized & <safe>", {}, ""});
+  s.blocks.push_back({ReportBlock::Kind::bullets, "", {"one", "two"}, ""});
+  s.blocks.push_back({ReportBlock::Kind::pre, "a\nb", {}, ""});
+  s.blocks.push_back({ReportBlock::Kind::picture, "Offset heatmap", {}, "matrix/offset_ticks.svg"});
+  s.blocks.push_back({ReportBlock::Kind::picture, "Missing", {}, "matrix/none.svg"});
+  d.sections.push_back(s);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("report_markdown: headings, bullets, fences and PNG links beside the SVG") {
+  CHECK(report_markdown(sample()) ==
+        "# tscsync report of h<1>\n"
+        "\n## Verdict\n"
+        "\nsynchronized & <safe>\n"
+        "\n- one\n- two\n"
+        "\n```\na\nb\n```\n"
+        "\n![Offset heatmap](matrix/offset_ticks.png)\n\n*Offset heatmap* ([SVG](matrix/offset_ticks.svg))\n"
+        "\n![Missing](matrix/none.png)\n\n*Missing* ([SVG](matrix/none.svg))\n");
+}
+
+TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pictures named") {
+  const std::string html = report_html(sample(), [](const std::string& path) -> std::optional<std::string> {
+    if (path == "matrix/offset_ticks.svg") return std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"1\"></svg>\n");
+    return std::nullopt;
+  });
+  CHECK_THAT(html, Contains("<title>tscsync report of h&lt;1&gt;</title>"));
+  CHECK_THAT(html, Contains("<p>synchronized &amp; &lt;safe&gt;</p>"));
+  CHECK_THAT(html, Contains("<li>one</li>\n<li>two</li>"));
+  CHECK_THAT(html, Contains("<pre>a\nb</pre>"));
+  CHECK_THAT(html, Contains("<figure>\n<svg width=\"1\"></svg>\n\n<figcaption>Offset heatmap</figcaption>"));
+  CHECK(html.find("<?xml") == std::string::npos);
+  CHECK(html.find("DOCTYPE svg") == std::string::npos);
+  CHECK_THAT(html, Contains("<p>(picture missing: matrix/none.svg)</p>"));
+  CHECK(html.rfind("</html>\n") == html.size() - 8);
+}
