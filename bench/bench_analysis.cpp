@@ -47,11 +47,11 @@
 #include <vector>
 
 #include "bench_stats.hpp"
-#include "pair/analyze.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "core/run.hpp"
 #include "formats/run_format.hpp"
+#include "pair/analyze.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
@@ -91,7 +91,6 @@ std::uint64_t parse_count(const std::string& option, const std::string& value, s
   return out;
 }
 
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -120,7 +119,8 @@ struct BenchFile {
 };
 
 /// Writes `run` to `file` (creating a temporary one when its path is empty). \returns bytes.
-std::uint64_t write_file(const Run& run, BenchFile& file, const char* temp_pattern = "/tmp/tscsync_bench_analysis.XXXXXX") {
+std::uint64_t write_file(const Run& run, BenchFile& file,
+                         const char* temp_pattern = "/tmp/tscsync_bench_analysis.XXXXXX") {
   std::FILE* out = nullptr;
   if (file.path.empty()) {
     std::string name = temp_pattern;
@@ -147,9 +147,9 @@ std::uint64_t write_file(const Run& run, BenchFile& file, const char* temp_patte
 
 /// What a child reports through its pipe: ru_maxrss in KiB at its points of interest.
 struct ChildReport {
-  long start_kib = 0;      // at the start: the parent's resident set at the fork
-  long after_read_kib = 0; // after read_run_file (the text is freed by then)
-  long peak_kib = 0;       // after analyze_run: the peak of the whole work
+  long start_kib = 0;       // at the start: the parent's resident set at the fork
+  long after_read_kib = 0;  // after read_run_file (the text is freed by then)
+  long peak_kib = 0;        // after analyze_run: the peak of the whole work
   std::uint64_t rounds = 0;
   int ok = 0;
   char error[256] = {};
@@ -302,9 +302,11 @@ int main(int argc, char** argv) {
       const ChildReport base = run_child("");
       const ChildReport work = run_child(file.path);
       const ChildReport half_work = run_child(half_file.path);
-      if (work.rounds != rounds) throw RuntimeError("the memory child analysed " + std::to_string(work.rounds) + " rounds");
+      if (work.rounds != rounds)
+        throw RuntimeError("the memory child analysed " + std::to_string(work.rounds) + " rounds");
       if (half_work.rounds != half_rounds) {
-        throw RuntimeError("the memory child analysed " + std::to_string(half_work.rounds) + " rounds of the half file");
+        throw RuntimeError("the memory child analysed " + std::to_string(half_work.rounds) +
+                           " rounds of the half file");
       }
       const double growth_bytes = static_cast<double>(work.peak_kib - base.peak_kib) * 1024;
       const double slope = static_cast<double>(work.peak_kib - half_work.peak_kib) * 1024 / n_half;
@@ -362,17 +364,16 @@ int main(int argc, char** argv) {
     for (double r : analyze_rates) analyze_m.push_back(r / 1e6);
     rows.push_back(make_row("analyze_run (run in memory)", "M rounds/s", analyze_m, ">= 20 M rounds/s", true,
                             kTargetRoundsPerSecond / 1e6));
-    rows.push_back(make_row("parse_run (text in memory)", "MB/s", parse_rates, ">= 100 MB/s", true,
-                            kTargetBytesPerSecond / 1e6));
-    rows.push_back(make_row("read_run_file (page cache)", "MB/s", read_rates, ">= 100 MB/s", true,
-                            kTargetBytesPerSecond / 1e6));
-    rows.push_back(make_row("peak memory per round (slope)", "B/round", slope_per_round, "<= 40 B/round + fixed",
-                            false, kTargetBytesPerRound * kMemoryResolution));
+    rows.push_back(
+        make_row("parse_run (text in memory)", "MB/s", parse_rates, ">= 100 MB/s", true, kTargetBytesPerSecond / 1e6));
+    rows.push_back(
+        make_row("read_run_file (page cache)", "MB/s", read_rates, ">= 100 MB/s", true, kTargetBytesPerSecond / 1e6));
+    rows.push_back(make_row("peak memory per round (slope)", "B/round", slope_per_round, "<= 40 B/round + fixed", false,
+                            kTargetBytesPerRound * kMemoryResolution));
 
     std::printf("tscsync_bench_analysis: %llu rounds, %d repetitions, one thread\n",
                 static_cast<unsigned long long>(rounds), reps);
-    std::printf("%-30s %10s %-11s %19s %-22s %s\n", "measurement", "median", "unit", "p25..p75", "target",
-                "meets it?");
+    std::printf("%-30s %10s %-11s %19s %-22s %s\n", "measurement", "median", "unit", "p25..p75", "target", "meets it?");
     for (const Row& r : rows) {
       const int decimals = r.unit == "B/round" ? 2 : 1;
       const std::string spread = format_fixed(r.p25, decimals) + ".." + format_fixed(r.p75, decimals);
@@ -383,16 +384,18 @@ int main(int argc, char** argv) {
     std::printf("\n");
     std::printf("file size: %s bytes/round (%s MB for %llu rounds)\n",
                 format_fixed(static_cast<double>(file_bytes) / n, 1).c_str(),
-                format_fixed(static_cast<double>(file_bytes) / 1e6, 1).c_str(), static_cast<unsigned long long>(rounds));
+                format_fixed(static_cast<double>(file_bytes) / 1e6, 1).c_str(),
+                static_cast<unsigned long long>(rounds));
     std::printf("analyze_run: %s ns/round (target 50 ns/round)\n", format_fixed(1e9 / median_analyze, 1).c_str());
-    std::printf("peak memory of read_run_file + analyze_run: %s B/round (slope from %llu and %llu rounds) + %s MB "
-                "fixed; all in %s B/round (%s MB); read_run_file alone, all in: %s B/round; baseline RSS of a fresh "
-                "child %s MiB\n",
-                format_fixed(quantile(slope_per_round, 0.5), 2).c_str(), static_cast<unsigned long long>(half_rounds),
-                static_cast<unsigned long long>(rounds), format_fixed(quantile(fixed_mb, 0.5), 1).c_str(),
-                format_fixed(quantile(growth_per_round, 0.5), 1).c_str(),
-                format_fixed(quantile(growth_per_round, 0.5) * n / 1e6, 1).c_str(),
-                format_fixed(quantile(read_growth_per_round, 0.5), 1).c_str(), format_fixed(baseline_mib, 1).c_str());
+    std::printf(
+        "peak memory of read_run_file + analyze_run: %s B/round (slope from %llu and %llu rounds) + %s MB "
+        "fixed; all in %s B/round (%s MB); read_run_file alone, all in: %s B/round; baseline RSS of a fresh "
+        "child %s MiB\n",
+        format_fixed(quantile(slope_per_round, 0.5), 2).c_str(), static_cast<unsigned long long>(half_rounds),
+        static_cast<unsigned long long>(rounds), format_fixed(quantile(fixed_mb, 0.5), 1).c_str(),
+        format_fixed(quantile(growth_per_round, 0.5), 1).c_str(),
+        format_fixed(quantile(growth_per_round, 0.5) * n / 1e6, 1).c_str(),
+        format_fixed(quantile(read_growth_per_round, 0.5), 1).c_str(), format_fixed(baseline_mib, 1).c_str());
     std::printf("(in memory, one Round is %zu bytes)\n", sizeof(Round));
     return kExitOk;
   } catch (const std::exception& e) {

@@ -15,15 +15,15 @@
 #include <thread>
 #include <vector>
 
-#include "bench_stats.hpp"
-#include "platform/affinity.hpp"
 #include "app/cli.hpp"
+#include "bench_stats.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
-#include "measure/exchange.hpp"
 #include "core/format.hpp"
-#include "platform/platform.hpp"
+#include "measure/exchange.hpp"
 #include "measure/wait.hpp"
+#include "platform/affinity.hpp"
+#include "platform/platform.hpp"
 
 using namespace tscsync;
 using bench::median;
@@ -79,7 +79,6 @@ std::uint64_t reference_exchange(int cpu_a, int cpu_b, std::uint64_t rounds) {
   return span_ticks;
 }
 
-
 struct PairResult {
   std::string name;
   double reference_rate = 0;
@@ -101,7 +100,8 @@ PairResult bench_pair(int cpu_a, int cpu_b, std::uint64_t rounds, int reps, doub
   config.warmup = 0;
   reference_exchange<Send, Recv>(cpu_a, cpu_b, rounds / 10);  // warm both threads' paths once
   for (int rep = 0; rep < reps; ++rep) {
-    const double ref = static_cast<double>(rounds) / (static_cast<double>(reference_exchange<Send, Recv>(cpu_a, cpu_b, rounds)) / hz);
+    const double ref =
+        static_cast<double>(rounds) / (static_cast<double>(reference_exchange<Send, Recv>(cpu_a, cpu_b, rounds)) / hz);
     const ExchangeResult result = run_exchange<Send, Recv, SlotTransport, SpinWait>(config);
     if (!result.complete()) throw RuntimeError("runner failed: " + result.error);
     const double span = static_cast<double>(result.a.second.back() - result.a.first.front());
@@ -160,13 +160,12 @@ int main(int argc, char** argv) {
     results.push_back(bench_pair<tsc::RdtscLfence, tsc::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
     results.push_back(bench_pair<tsc::Rdtscp, tsc::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
     results.push_back(bench_pair<tsc::LfenceRdtsc, tsc::LfenceRdtsc>(cpus[0], cpus[1], rounds, reps, hz));
-    std::printf("%-28s %14s %12s %8s %16s\n", "send / recv", "reference M/s", "runner M/s", "ratio",
-                "ratio p25..p75");
+    std::printf("%-28s %14s %12s %8s %16s\n", "send / recv", "reference M/s", "runner M/s", "ratio", "ratio p25..p75");
     for (const PairResult& r : results) {
       const std::string spread = format_fixed(r.ratio_p25 * 100, 1) + ".." + format_fixed(r.ratio_p75 * 100, 1) + "%";
       std::printf("%-28s %14s %12s %7s%% %16s%s\n", r.name.c_str(), format_fixed(r.reference_rate / 1e6, 3).c_str(),
-                  format_fixed(r.runner_rate / 1e6, 3).c_str(), format_fixed(r.ratio * 100, 1).c_str(),
-                  spread.c_str(), r.ratio >= 0.9 ? "" : "  (below the 90 % target)");
+                  format_fixed(r.runner_rate / 1e6, 3).c_str(), format_fixed(r.ratio * 100, 1).c_str(), spread.c_str(),
+                  r.ratio >= 0.9 ? "" : "  (below the 90 % target)");
     }
     return 0;
   } catch (const std::exception& e) {

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "fuzz_support.hpp"
 #include "formats/interval_log.hpp"
 #include "formats/text_fields.hpp"
+#include "fuzz_support.hpp"
 
 namespace {
 
@@ -89,13 +89,16 @@ void check_interval(const tscsync::IntervalSummary& s, const tscsync::IntervalSu
     for (std::size_t j = 0; j < tscsync::kIntervalKCount; ++j) {
       const tscsync::TimedTicks& t = (*stats)[j];
       const std::uint64_t k = tscsync::kIntervalKs[j];
-      if (t.present != (s.rounds >= k)) finding(kTarget, "an order statistic present without k rounds, or absent with them");
+      if (t.present != (s.rounds >= k))
+        finding(kTarget, "an order statistic present without k rounds, or absent with them");
       if (!t.present) continue;
-      if (j > 0 && t.value_ticks < (*stats)[j - 1].value_ticks) finding(kTarget, "order statistics read descending in k");
-      if ((t.value_ticks < 0) != (negatives >= k)) finding(kTarget, "an order statistic's sign contradicts the negatives");
+      if (j > 0 && t.value_ticks < (*stats)[j - 1].value_ticks)
+        finding(kTarget, "order statistics read descending in k");
+      if ((t.value_ticks < 0) != (negatives >= k))
+        finding(kTarget, "an order statistic's sign contradicts the negatives");
     }
   }
-  const std::int64_t latencies[] = {s.fwd_p50, s.fwd_max, s.rev_p50, s.rev_max, s.rtt_min,
+  const std::int64_t latencies[] = {s.fwd_p50, s.fwd_max, s.rev_p50,  s.rev_max, s.rtt_min,
                                     s.rtt_p50, s.rtt_p99, s.rtt_p999, s.rtt_max};
   if (s.rounds == 0) {
     for (const std::int64_t v : latencies) {
@@ -123,11 +126,13 @@ void check_round_trip(const tscsync::IntervalLog& log) {
   for (const tscsync::IntervalSummary& s : log.intervals) text += tscsync::interval_log_line(s);
   text += tscsync::interval_log_tail(log.trailer);
   const Outcome back_outcome = read_checked("parse_interval_log of the writer's text", text,
-                                           [&] { return tscsync::parse_interval_log(text, kSource); });
-  if (!back_outcome.log) finding(kTarget, "the writer wrote a log that parse_interval_log refuses: " + back_outcome.message);
+                                            [&] { return tscsync::parse_interval_log(text, kSource); });
+  if (!back_outcome.log)
+    finding(kTarget, "the writer wrote a log that parse_interval_log refuses: " + back_outcome.message);
   const tscsync::IntervalLog* back = &*back_outcome.log;
   if (back->intervals != log.intervals) finding(kTarget, "the intervals differ after writing and reading back");
-  if (as_written(back->header) != as_written(log.header)) finding(kTarget, "the header differs after writing and reading back");
+  if (as_written(back->header) != as_written(log.header))
+    finding(kTarget, "the header differs after writing and reading back");
   if (as_written(back->trailer) != as_written(log.trailer)) {
     finding(kTarget, "the trailer differs after writing and reading back");
   }
@@ -140,12 +145,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // 1..256 bytes a chunk, from the first byte and the length (as in fuzz_run_format.cpp).
   const std::size_t chunk_bytes = 1 + (size == 0 ? 0 : (data[0] + size) % 256);
 
-  const Outcome whole = read_checked("parse_interval_log", text, [&] { return tscsync::parse_interval_log(text, kSource); });
+  const Outcome whole =
+      read_checked("parse_interval_log", text, [&] { return tscsync::parse_interval_log(text, kSource); });
   std::FILE* file = tscsync::fuzz::open_memory_stream(text);
   if (file == nullptr) finding(kTarget, "fmemopen failed (not a finding in the reader: the harness cannot run)");
-  const Outcome chunked = read_checked("read_interval_log_stream", text, [&] {
-    return tscsync::read_interval_log_stream(file, kSource, chunk_bytes);
-  });
+  const Outcome chunked = read_checked("read_interval_log_stream", text,
+                                       [&] { return tscsync::read_interval_log_stream(file, kSource, chunk_bytes); });
   std::fclose(file);
 
   if (whole.log.has_value() != chunked.log.has_value()) {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "fuzz_support.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_fields.hpp"
+#include "fuzz_support.hpp"
 
 namespace {
 
@@ -43,8 +43,8 @@ Outcome outcome_of(std::string_view reader, Read&& read) {
 }
 
 bool same_run(const tscsync::Run& x, const tscsync::Run& y) {
-  return x.header.entries() == y.header.entries() && x.rounds == y.rounds && x.trailer.entries() == y.trailer.entries() &&
-         x.cut_line == y.cut_line;
+  return x.header.entries() == y.header.entries() && x.rounds == y.rounds &&
+         x.trailer.entries() == y.trailer.entries() && x.cut_line == y.cut_line;
 }
 
 /// What write_run promises for a metadata value: a line end becomes a space, and reading
@@ -96,9 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Outcome whole = outcome_of("parse_run", [&] { return tscsync::parse_run(text, kSource); });
   std::FILE* file = tscsync::fuzz::open_memory_stream(text);
   if (file == nullptr) finding(kTarget, "fmemopen failed (not a finding in the reader: the harness cannot run)");
-  const Outcome chunked = outcome_of("read_run_stream", [&] {
-    return tscsync::read_run_stream(file, kSource, chunk_bytes, size);
-  });
+  const Outcome chunked =
+      outcome_of("read_run_stream", [&] { return tscsync::read_run_stream(file, kSource, chunk_bytes, size); });
   std::fclose(file);
 
   const auto* whole_message = std::get_if<std::string>(&whole);
@@ -112,9 +111,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (whole_message != nullptr || chunked_message != nullptr) {
     if (whole_message == nullptr || chunked_message == nullptr) {
       finding(kTarget, "one reader refused the input and the other did not: " +
-                           (whole_message != nullptr ? "parse_run: " + *whole_message
-                                                     : "read_run_stream (chunk " + std::to_string(chunk_bytes) +
-                                                           "): " + *chunked_message));
+                           (whole_message != nullptr
+                                ? "parse_run: " + *whole_message
+                                : "read_run_stream (chunk " + std::to_string(chunk_bytes) + "): " + *chunked_message));
     }
     if (*whole_message != *chunked_message) {
       finding(kTarget, "the readers refuse with different messages: parse_run '" + *whole_message +

@@ -101,8 +101,10 @@ std::string check_input_error(std::string_view message, std::string_view text) {
            " which is longer than the limit";
   }
   const bool long_line_message = rest.substr(0, 18) == " line longer than ";
-  if (line_no == long_line && !long_line_message) return "line " + std::to_string(line_no) + " is too long, but the error is another";
-  if (line_no != long_line && long_line_message) return "a line of " + std::to_string(lengths[line_no - 1]) + " bytes refused as too long";
+  if (line_no == long_line && !long_line_message)
+    return "line " + std::to_string(line_no) + " is too long, but the error is another";
+  if (line_no != long_line && long_line_message)
+    return "a line of " + std::to_string(lengths[line_no - 1]) + " bytes refused as too long";
   return {};
 }
 

@@ -9,8 +9,8 @@ namespace tscsync {
 namespace {
 
 [[noreturn]] void fail(std::string_view text, std::size_t pos, std::string_view what) {
-  throw UsageError("bad CPU list '" + std::string(text) + "' at character " +
-                   std::to_string(pos + 1) + ": " + std::string(what));
+  throw UsageError("bad CPU list '" + std::string(text) + "' at character " + std::to_string(pos + 1) + ": " +
+                   std::string(what));
 }
 
 int parse_number(std::string_view text, std::size_t& pos) {

@@ -7,11 +7,11 @@ namespace tscsync {
 /// Where one logical CPU sits. The ancestors are hwloc logical indexes (0-based, numbered
 /// in topology order across the whole machine); -1 where the machine has no such level.
 struct CpuPlace {
-  int cpu = 0;       // OS index (Linux CPU number)
+  int cpu = 0;  // OS index (Linux CPU number)
   int package = -1;
   int die = -1;
-  int numa = -1;     // NUMA node (hwloc logical index) whose CPUs include this one; the
-                     // first such node where several do (e.g. DRAM and HBM nodes)
+  int numa = -1;  // NUMA node (hwloc logical index) whose CPUs include this one; the
+                  // first such node where several do (e.g. DRAM and HBM nodes)
   int l3 = -1;
   int core = -1;
 

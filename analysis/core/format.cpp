@@ -8,15 +8,14 @@ namespace tscsync {
 
 std::string format_sig(double value, int significant) {
   std::array<char, 64> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value,
-                                       std::chars_format::general, significant);
+  const auto [ptr, ec] =
+      std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::general, significant);
   return ec == std::errc{} ? std::string(buf.data(), ptr) : std::string("nan");
 }
 
 std::string format_fixed(double value, int decimals) {
   std::array<char, 512> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value,
-                                       std::chars_format::fixed, decimals);
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::fixed, decimals);
   return ec == std::errc{} ? std::string(buf.data(), ptr) : std::string("nan");
 }
 
@@ -28,9 +27,9 @@ std::string format_utc(std::chrono::system_clock::time_point t) {
   const hh_mm_ss hms{ms - day};
   std::array<char, 48> buf{};
   std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), static_cast<int>(hms.hours().count()),
-                static_cast<int>(hms.minutes().count()), static_cast<int>(hms.seconds().count()),
-                static_cast<int>(hms.subseconds().count()));
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+                static_cast<int>(hms.hours().count()), static_cast<int>(hms.minutes().count()),
+                static_cast<int>(hms.seconds().count()), static_cast<int>(hms.subseconds().count()));
   return buf.data();
 }
 

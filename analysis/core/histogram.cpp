@@ -51,8 +51,8 @@ void LogLinearHistogram::clear() {
     // the last index, where the clamp of `last` puts the range's end.
     const std::size_t last = std::min(counts_index(max_), kCountsLength - 1);
     const std::size_t first = std::min(counts_index(min_), last);
-    std::fill(counts_.begin() + static_cast<std::ptrdiff_t>(first), counts_.begin() + static_cast<std::ptrdiff_t>(last) + 1,
-              std::uint64_t{0});
+    std::fill(counts_.begin() + static_cast<std::ptrdiff_t>(first),
+              counts_.begin() + static_cast<std::ptrdiff_t>(last) + 1, std::uint64_t{0});
   }
   total_ = 0;
   overflow_ = 0;
@@ -98,7 +98,7 @@ void SignedHistogram::record_all(std::span<const std::int64_t> values) {
 void SignedHistogram::record_all(std::span<const std::int64_t> values, std::int64_t lo, std::int64_t hi) {
   if (values.empty()) return;
   constexpr std::int64_t kFast = std::int64_t{1} << 52;  // |v| below: no overflow, 64-bit sums
-  constexpr std::size_t kFastChunk = 2048;                 // 2048 * 2^52 = 2^63: the sum fits
+  constexpr std::size_t kFastChunk = 2048;               // 2048 * 2^52 = 2^63: the sum fits
   if (lo <= -kFast || hi >= kFast || values.size() > kFastChunk) {
     for (const std::int64_t v : values) record(v);
     return;
@@ -123,14 +123,16 @@ void SignedHistogram::record_all(std::span<const std::int64_t> values, std::int6
     if (hi < kExact) {
       for (const std::int64_t v : values) ++non_negative_counts[static_cast<std::size_t>(v)];
     } else {
-      for (const std::int64_t v : values) ++non_negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(v))];
+      for (const std::int64_t v : values)
+        ++non_negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(v))];
     }
     add(halves_[kNonNegative], values.size(), static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi));
   } else if (hi < 0) {
     if (lo > -kExact) {
       for (const std::int64_t v : values) ++negative_counts[static_cast<std::size_t>(-v)];
     } else {
-      for (const std::int64_t v : values) ++negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(-v))];
+      for (const std::int64_t v : values)
+        ++negative_counts[LogLinearHistogram::counts_index(static_cast<std::uint64_t>(-v))];
     }
     add(halves_[kNegative], values.size(), static_cast<std::uint64_t>(-hi), static_cast<std::uint64_t>(-lo));
   } else {
@@ -189,8 +191,7 @@ std::int64_t SignedHistogram::value_at_rank(std::uint64_t rank) const {
     value = -static_cast<std::int64_t>(low);
   } else {
     // At most 2^62 + 2^52 - 1, the end of the clamped top bucket: fits in int64.
-    const std::uint64_t low =
-        H::value_from_counts_index(halves_[kNonNegative].index_at_rank(rank - n_negative));
+    const std::uint64_t low = H::value_from_counts_index(halves_[kNonNegative].index_at_rank(rank - n_negative));
     value = static_cast<std::int64_t>(H::highest_equivalent(low));
   }
   return std::clamp(value, min_, max_);

@@ -160,7 +160,9 @@ class SignedHistogram {
   [[nodiscard]] std::uint64_t total() const { return halves_[kNegative].total() + halves_[kNonNegative].total(); }
   [[nodiscard]] std::uint64_t negative_count() const { return halves_[kNegative].total(); }
   /// Samples whose magnitude exceeded LogLinearHistogram::kHighestTrackableValue.
-  [[nodiscard]] std::uint64_t overflow() const { return halves_[kNegative].overflow() + halves_[kNonNegative].overflow(); }
+  [[nodiscard]] std::uint64_t overflow() const {
+    return halves_[kNegative].overflow() + halves_[kNonNegative].overflow();
+  }
   /// Exact extremes; 0 when empty.
   [[nodiscard]] std::int64_t min() const { return total() == 0 ? 0 : min_; }
   [[nodiscard]] std::int64_t max() const { return total() == 0 ? 0 : max_; }

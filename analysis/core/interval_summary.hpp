@@ -29,10 +29,10 @@ struct IntervalSummary {
   std::uint64_t index = 0;       // 0, 1, 2, ... in time order
   std::uint64_t start_tick = 0;  // the interval is t1 in [start_tick, end_tick) on a's counter
   std::uint64_t end_tick = 0;
-  std::uint64_t rounds = 0;      // rounds recorded in it
-  std::uint64_t lost = 0;        // rounds measured but not recorded: the queue was full
-  std::uint64_t late = 0;        // of `rounds`: rounds whose t1 fell in an earlier interval
-                                 // that was already written (a stall delayed them)
+  std::uint64_t rounds = 0;  // rounds recorded in it
+  std::uint64_t lost = 0;    // rounds measured but not recorded: the queue was full
+  std::uint64_t late = 0;    // of `rounds`: rounds whose t1 fell in an earlier interval
+                             // that was already written (a stall delayed them)
   // Order statistics of the recorded rounds, one per kIntervalKs entry.
   std::array<TimedTicks, kIntervalKCount> fwd_k{};  // k-th smallest t2 - t1
   std::array<TimedTicks, kIntervalKCount> rev_k{};  // k-th smallest t4 - t3
@@ -45,11 +45,11 @@ struct IntervalSummary {
   std::uint64_t rev_negative = 0;       // t4 - t3 < 0
   std::uint64_t self_inconsistent = 0;  // rtt < -2q: impossible for any offset
   // Interference during the interval, filled in by the monitor (0 from the accumulator).
-  std::uint64_t switches_a = 0;   // context switches of a's thread (voluntary + involuntary)
-  std::uint64_t switches_b = 0;   // the same for b's thread
-  std::uint64_t stall_ms = 0;     // longest time nothing ran: the aggregator's longest
-                                  // gap between wake-ups beyond its period (SIGSTOP, host)
-  std::uint64_t peak_rss_kib = 0; // the process's peak resident set so far (VmHWM)
+  std::uint64_t switches_a = 0;    // context switches of a's thread (voluntary + involuntary)
+  std::uint64_t switches_b = 0;    // the same for b's thread
+  std::uint64_t stall_ms = 0;      // longest time nothing ran: the aggregator's longest
+                                   // gap between wake-ups beyond its period (SIGSTOP, host)
+  std::uint64_t peak_rss_kib = 0;  // the process's peak resident set so far (VmHWM)
 
   friend bool operator==(const IntervalSummary&, const IntervalSummary&) = default;
 };

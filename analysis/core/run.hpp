@@ -41,10 +41,10 @@ static_assert(sizeof(Round) == 40, "a round is 40 bytes: the analysis memory tar
 /// Interference seen around a round. Chunk flags apply to every round of the chunk of
 /// kChunkRounds rounds in which the measuring thread saw it.
 enum RoundFlag : std::uint32_t {
-  kFlagSwitchA = 1u << 0,  // a's thread was context-switched during this round's chunk
-  kFlagSwitchB = 1u << 1,  // b's thread was context-switched during this round's chunk
-  kFlagMigrated = 1u << 2, // a thread was seen off its CPU at an edge of this chunk
-  kFlagStall = 1u << 3,    // this round's rtt exceeds kStallRttFactor times the median rtt
+  kFlagSwitchA = 1u << 0,   // a's thread was context-switched during this round's chunk
+  kFlagSwitchB = 1u << 1,   // b's thread was context-switched during this round's chunk
+  kFlagMigrated = 1u << 2,  // a thread was seen off its CPU at an edge of this chunk
+  kFlagStall = 1u << 3,     // this round's rtt exceeds kStallRttFactor times the median rtt
 };
 inline constexpr std::string_view kFlagLegend = "1=switch_a 2=switch_b 4=migrated 8=stall";
 
@@ -58,9 +58,7 @@ constexpr std::int64_t fwd_ticks(const Round& r) { return diff_ticks(r.t2, r.t1)
 /// Reverse one-way latency t4 - t3 = delay - offset (cross-clock).
 constexpr std::int64_t rev_ticks(const Round& r) { return diff_ticks(r.t4, r.t3); }
 /// Round trip minus turnaround, (t4 - t1) - (t3 - t2): same-clock on both sides.
-constexpr std::int64_t rtt_ticks(const Round& r) {
-  return diff_ticks(r.t4, r.t1) - diff_ticks(r.t3, r.t2);
-}
+constexpr std::int64_t rtt_ticks(const Round& r) { return diff_ticks(r.t4, r.t1) - diff_ticks(r.t3, r.t2); }
 
 /// Rounds ahead that the passes over a run ask the cache for, while they work on the
 /// current one: about 2 KiB, which keeps the memory busy while the per-round work runs
@@ -85,7 +83,7 @@ class Metadata {
 };
 
 struct Run {
-  Metadata header;   // provenance and configuration, before the rounds
+  Metadata header;  // provenance and configuration, before the rounds
   std::vector<Round> rounds;
   Metadata trailer;  // end time, counts, status, after the rounds
   /// The number of the last line when the file ended in the middle of it (no newline) and

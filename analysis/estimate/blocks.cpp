@@ -33,9 +33,11 @@ constexpr std::size_t kMaxTieRounds = 8;
 constexpr double kZeroResidual = 1e-9;
 
 using Vector = Eigen::VectorXd;
-template <int Cols> using Design = Eigen::Matrix<double, Eigen::Dynamic, Cols>;
+template <int Cols>
+using Design = Eigen::Matrix<double, Eigen::Dynamic, Cols>;
 
-template <int Cols> struct LeastSquares {
+template <int Cols>
+struct LeastSquares {
   Eigen::Matrix<double, Cols, 1> beta;
   Eigen::Matrix<double, Cols, Cols> unscaled_cov;  // (A^T A)^-1: times s^2 for Cov(beta)
   double rss = 0;
@@ -44,7 +46,8 @@ template <int Cols> struct LeastSquares {
 /// Ordinary least squares by Householder QR (the design's columns are centred and
 /// scaled, so no pivoting is needed). (A^T A)^-1 = R^-1 R^-T from the triangular factor.
 /// \pre a has full column rank.
-template <int Cols> LeastSquares<Cols> least_squares(const Design<Cols>& a, const Vector& y) {
+template <int Cols>
+LeastSquares<Cols> least_squares(const Design<Cols>& a, const Vector& y) {
   const Eigen::HouseholderQR<Design<Cols>> qr(a);
   LeastSquares<Cols> out;
   out.beta = qr.solve(y);
@@ -84,7 +87,8 @@ double cut_room(double threshold) { return 1e-6 + 1e-9 * std::fabs(threshold); }
 /// The smallest whole `bound` at which drift_free_bound, at the time that makes it
 /// lowest (x_low), is at least `threshold` (plus room): a bound from it up, at any time
 /// of the range, does not come before the threshold. nullopt when none is found near.
-std::optional<std::int64_t> cut_from_below(double threshold, double x_low, std::int64_t shift, double drift, double tau) {
+std::optional<std::int64_t> cut_from_below(double threshold, double x_low, std::int64_t shift, double drift,
+                                           double tau) {
   const double guess = std::ceil(threshold + drift * (x_low - tau)) + static_cast<double>(shift);
   if (!(std::fabs(guess) < 0x1p52)) return std::nullopt;  // also NaN
   for (auto cut = static_cast<std::int64_t>(guess) - 1, end = cut + 4; cut < end; ++cut) {
@@ -209,7 +213,8 @@ std::optional<std::size_t> refine_step(std::span<const Round> rounds, std::size_
 /// starts at `after_begin` or later, 0 (left out) otherwise.
 std::vector<int> sides(const std::vector<BlockEstimate>& blocks, std::size_t before_end, std::size_t after_begin) {
   std::vector<int> side;
-  for (const BlockEstimate& b : blocks) side.push_back(b.last_round <= before_end ? -1 : b.first_round >= after_begin ? 1 : 0);
+  for (const BlockEstimate& b : blocks)
+    side.push_back(b.last_round <= before_end ? -1 : b.first_round >= after_begin ? 1 : 0);
   return side;
 }
 
@@ -398,7 +403,8 @@ BlockFit BlockEstimator::finish() const {
   SplitFit best;
   std::size_t best_s = 0;
   for (std::size_t s = 2; s + 2 <= n_blocks; ++s) {
-    const SplitFit f = fit_split(y, z, sides(fit.per_block, fit.per_block[s].first_round, fit.per_block[s].first_round));
+    const SplitFit f =
+        fit_split(y, z, sides(fit.per_block, fit.per_block[s].first_round, fit.per_block[s].first_round));
     if (f.ok && (!best.ok || f.rss < best.rss)) {
       best = f;
       best_s = s;
@@ -455,8 +461,8 @@ BlockFit BlockEstimator::finish() const {
   if (before_n > 0 && after_n > 0) {
     fit.split_margin_change_ticks = after_sum / as_double(after_n) - before_sum / as_double(before_n);
   }
-  const double allowed = std::max(kStepMarginQuanta * static_cast<double>(quantum_ticks),
-                                  kStepMarginShare * std::fabs(step.size_ticks));
+  const double allowed =
+      std::max(kStepMarginQuanta * static_cast<double>(quantum_ticks), kStepMarginShare * std::fabs(step.size_ticks));
   if (std::fabs(fit.split_margin_change_ticks) > allowed) {
     fit.delays_changed = true;
     return fit;

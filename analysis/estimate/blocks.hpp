@@ -10,9 +10,9 @@
 // which no two-way timing can see.
 #pragma once
 
-#include <functional>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,10 +29,10 @@ inline constexpr std::size_t kMinBlocks = 3;
 
 /// One block's envelope estimate, with the global drift removed inside the block.
 struct BlockEstimate {
-  double tau_ticks = 0;     // block mid time: (first t1 + last t4) / 2 - t_ref, a's ticks
-  double theta_ticks = 0;   // offset at tau: (k-th smallest U' + k-th largest L') / 2
-  double margin_ticks = 0;  // (k-th smallest U' - k-th largest L') / 2: about the minimum
-                            // one-way latency; negative when the block's bounds cross
+  double tau_ticks = 0;         // block mid time: (first t1 + last t4) / 2 - t_ref, a's ticks
+  double theta_ticks = 0;       // offset at tau: (k-th smallest U' + k-th largest L') / 2
+  double margin_ticks = 0;      // (k-th smallest U' - k-th largest L') / 2: about the minimum
+                                // one-way latency; negative when the block's bounds cross
   std::size_t first_round = 0;  // index into the rounds passed in
   std::size_t last_round = 0;   // one past the block's last round
 };
@@ -65,7 +65,7 @@ struct Step {
 
 struct BlockFit {
   bool valid = false;
-  std::string reason;  // why not valid: too few rounds, bad parameters
+  std::string reason;                    // why not valid: too few rounds, bad parameters
   std::size_t blocks = 0;                // K actually used
   std::vector<BlockEstimate> per_block;  // K entries, in time order
 
@@ -96,8 +96,8 @@ struct BlockFit {
   // at most max(2 q, |size| / 4) across it (an offset step moves both floors together).
   std::optional<Step> step;
   double split_margin_change_ticks = 0;  // the margin after the best split minus before it
-  bool delays_changed = false;  // a split large enough for a step, but the margin moved
-                                // with it: the delays changed, not the offset
+  bool delays_changed = false;           // a split large enough for a step, but the margin moved
+                                         // with it: the delays changed, not the offset
 };
 
 /// Whether fit_blocks must check that t1 never decreases (a pass over the rounds), or
@@ -164,7 +164,7 @@ class BlockEstimator {
   std::size_t n_blocks_ = 0;
   std::int64_t shift_ = 0;  // an integer near the offset, taken out of every bound
   std::vector<BlockEstimate> per_block_;
-  BlockEstimate current_;   // the block being gathered (theta and margin not yet known)
+  BlockEstimate current_;                // the block being gathered (theta and margin not yet known)
   KthOfStream<std::less<>> smallest_;    // the block's k-th smallest U'
   KthOfStream<std::greater<>> largest_;  // the block's k-th largest L'
 };

@@ -114,7 +114,7 @@ class HullFilter {
  private:
   /// The hull of a chunk's extremes and its neighbours', for the test of one side.
   struct Envelope {
-    std::vector<Point> hull;  // at most three vertices, distinct x ascending
+    std::vector<Point> hull;    // at most three vertices, distinct x ascending
     std::int64_t beyond_y = 0;  // the highest vertex y (U), lowest (L): a point in the
                                 // x-range this far out or farther is on or beyond
   };

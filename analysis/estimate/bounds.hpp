@@ -13,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "estimate/hull.hpp"
 #include "core/run.hpp"
+#include "estimate/hull.hpp"
 
 namespace tscsync {
 

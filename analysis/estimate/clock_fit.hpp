@@ -20,12 +20,12 @@ struct ClockReading {
 
 struct RateFit {
   bool valid = false;
-  std::string reason;         // why not valid
+  std::string reason;  // why not valid
   std::size_t readings = 0;
-  double window_ns = 0;       // last clock_ns - first clock_ns
-  double ticks_per_ns = 0;    // least-squares slope of the bracket midpoints on clock_ns
+  double window_ns = 0;            // last clock_ns - first clock_ns
+  double ticks_per_ns = 0;         // least-squares slope of the bracket midpoints on clock_ns
   double stderr_ticks_per_ns = 0;  // sqrt(s^2 / Sxx), s^2 = RSS / (n - 2)
-  double stderr_ppm = 0;      // stderr relative to the slope, parts per million
+  double stderr_ppm = 0;           // stderr relative to the slope, parts per million
   double residual_max_ticks = 0;   // largest |midpoint - line|
   // The hard bound from the first and last readings only: the rate lies in [lo, hi]
   // whatever happened between them, if the clock itself ran true.

@@ -67,14 +67,20 @@ LineEstimate max_margin(const Problem& p) {
   std::size_t lo = 0, hi = c.size() - 1;  // first k in [0, n-1) that is not rising
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    if (rising(mid)) lo = mid + 1; else hi = mid;
+    if (rising(mid))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   const std::size_t start = lo;
   lo = start;
   hi = c.size() - 1;  // first k >= start that is falling
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    if (falling(mid)) hi = mid; else lo = mid + 1;
+    if (falling(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const std::size_t end = lo;
   const Real rho = (c[start] + c[end]) / 2;  // the middle of a plateau
@@ -112,14 +118,20 @@ HardBand hard_band(const Problem& p, double best_drift, std::int64_t q) {
   std::size_t lo = 0, hi = split;  // first k < split with m(c[k]) >= level, else split
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    if (p.margin(c[mid]) >= level) hi = mid; else lo = mid + 1;
+    if (p.margin(c[mid]) >= level)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const Real rho_lo = lo == 0 ? c.front() : crossing(p, c[lo - 1], lo < split ? c[lo] : best, level);
   lo = split;
   hi = c.size();  // first k >= split with m(c[k]) < level, else n
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    if (p.margin(c[mid]) < level) hi = mid; else lo = mid + 1;
+    if (p.margin(c[mid]) < level)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const Real rho_hi = lo == c.size() ? c.back() : crossing(p, lo > split ? c[lo - 1] : best, c[lo], level);
   band.drift_lo = static_cast<double>(rho_lo);

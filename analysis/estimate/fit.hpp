@@ -19,10 +19,10 @@ inline constexpr double kMaxDrift = 1e-3;
 
 /// A clock line theta(x) = offset_ticks + drift * x, x in ticks from the reference time.
 struct LineEstimate {
-  double offset_ticks = 0;  // theta at x = 0 (the run's reference time)
-  double drift = 0;         // rate difference, ticks per tick (1e-9 = 1 ppb)
-  double margin_ticks = 0;  // smallest vertical distance to the nearer envelope; about
-                            // the minimum one-way latency, negative when the bounds cross
+  double offset_ticks = 0;            // theta at x = 0 (the run's reference time)
+  double drift = 0;                   // rate difference, ticks per tick (1e-9 = 1 ppb)
+  double margin_ticks = 0;            // smallest vertical distance to the nearer envelope; about
+                                      // the minimum one-way latency, negative when the bounds cross
   bool drift_at_prior_bound = false;  // the optimum sits on +-kMaxDrift: the U and L
                                       // supports do not interleave in time, so the data
                                       // does not identify the drift
@@ -33,7 +33,7 @@ struct LineEstimate {
 /// |drift| <= kMaxDrift. These bounds assume only causality, a linear offset and reads
 /// off by less than one quantum; they hold with certainty under those assumptions.
 struct HardBand {
-  bool feasible = false;  // false: no line satisfies every bound (causality violated)
+  bool feasible = false;       // false: no line satisfies every bound (causality violated)
   double offset_lo_ticks = 0;  // theta at x = 0
   double offset_hi_ticks = 0;
   double drift_lo = 0;
@@ -50,8 +50,8 @@ struct HardBand {
 };
 
 struct EnvelopeFit {
-  LineEstimate line;       // maximum vertical margin, drift free within +-kMaxDrift
-  HardBand band;           // with bounds widened by the quantum
+  LineEstimate line;               // maximum vertical margin, drift free within +-kMaxDrift
+  HardBand band;                   // with bounds widened by the quantum
   std::size_t upper_vertices = 0;  // vertices of the lower hull of U
   std::size_t lower_vertices = 0;  // vertices of the upper hull of L
 };

@@ -52,11 +52,13 @@ struct Splitter {
     // both levels (the change fell inside it) sits between them and would pull a mean.
     shift.size = median(values, best, b) - median(values, a, best);
     shift.residual_sd = std::sqrt(best_rss / static_cast<double>(b - a - 2));
-    if (std::fabs(shift.size) <= std::max({kShiftQuanta * q, kShiftSigmas * scatter, kShiftResiduals * shift.residual_sd})) {
+    if (std::fabs(shift.size) <=
+        std::max({kShiftQuanta * q, kShiftSigmas * scatter, kShiftResiduals * shift.residual_sd})) {
       return;
     }
     shift.margin_change = median(margins, best, b) - median(margins, a, best);
-    shift.offset_like = std::fabs(shift.margin_change) <= std::max(kMarginQuanta * q, kMarginShare * std::fabs(shift.size));
+    shift.offset_like =
+        std::fabs(shift.margin_change) <= std::max(kMarginQuanta * q, kMarginShare * std::fabs(shift.size));
     found.push_back(shift);
     split(a, best);
     split(best, b);
@@ -87,7 +89,8 @@ std::vector<LevelShift> find_level_shifts(std::span<const double> values, std::s
     s.sum2[i + 1] = s.sum2[i] + v * v;
   }
   s.split(0, n);
-  std::sort(s.found.begin(), s.found.end(), [](const LevelShift& x, const LevelShift& y) { return x.first_after < y.first_after; });
+  std::sort(s.found.begin(), s.found.end(),
+            [](const LevelShift& x, const LevelShift& y) { return x.first_after < y.first_after; });
   // Sizes between the final neighbours: a split made while another shift was still in
   // its segment measured against a mixed level (of 0, 30, -20, the first split at 20
   // sees 15 before it).
@@ -98,7 +101,8 @@ std::vector<LevelShift> find_level_shifts(std::span<const double> values, std::s
     f.size = Splitter::median(values, f.first_after, b) - Splitter::median(values, a, f.first_after);
     f.residual_sd = std::sqrt((s.rss(a, f.first_after) + s.rss(f.first_after, b)) / static_cast<double>(b - a - 2));
     f.margin_change = Splitter::median(margins, f.first_after, b) - Splitter::median(margins, a, f.first_after);
-    f.offset_like = std::fabs(f.margin_change) <= std::max(kMarginQuanta * quantum_ticks, kMarginShare * std::fabs(f.size));
+    f.offset_like =
+        std::fabs(f.margin_change) <= std::max(kMarginQuanta * quantum_ticks, kMarginShare * std::fabs(f.size));
   }
   return s.found;
 }

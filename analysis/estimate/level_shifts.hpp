@@ -19,9 +19,9 @@ namespace tscsync {
 struct LevelShift {
   std::size_t first_after = 0;  // index of the first value after the shift
   // Between the neighbouring shifts (or the ends of the series):
-  double size = 0;              // median after minus median before
-  double residual_sd = 0;       // standard deviation of the two-mean model's residuals
-  double margin_change = 0;     // median margin after minus before
+  double size = 0;           // median after minus median before
+  double residual_sd = 0;    // standard deviation of the two-mean model's residuals
+  double margin_change = 0;  // median margin after minus before
   /// The margin moved by at most max(2 q, |size| / 4): the floors moved together, as an
   /// offset step moves them. Otherwise the delays changed.
   bool offset_like = false;

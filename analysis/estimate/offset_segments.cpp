@@ -90,7 +90,10 @@ std::size_t gallop(std::size_t lo, std::size_t hi, const std::function<bool(std:
   }
   while (bad - good > 1) {
     const std::size_t mid = good + (bad - good) / 2;
-    if (ok(mid)) good = mid; else bad = mid;
+    if (ok(mid))
+      good = mid;
+    else
+      bad = mid;
   }
   return good;
 }
@@ -112,7 +115,8 @@ void add_aside(OffsetPiece& p, std::size_t first, std::size_t last) {
 
 bool bounds_admit_one_line(std::span<const TimedBound> bounds, std::int64_t quantum_ticks) {
   std::vector<TimedBound> sorted(bounds.begin(), bounds.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
   Segmenter s{sorted, quantum_ticks, {}, {}};
   return s.admits_range(0, sorted.size());
 }
@@ -121,7 +125,8 @@ OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t q
                                   std::size_t max_pieces) {
   assert(quantum_ticks >= 1 && min_sources >= 1);
   OffsetSegmentation out;
-  std::stable_sort(bounds.begin(), bounds.end(), [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
+  std::stable_sort(bounds.begin(), bounds.end(),
+                   [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
   out.bounds = std::move(bounds);
   const std::size_t n = out.bounds.size();
   if (n == 0) return out;
@@ -171,7 +176,10 @@ OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t q
         for (std::size_t b : candidates) {
           OffsetPiece trial = merged;
           trial.set_aside.erase(std::find(trial.set_aside.begin(), trial.set_aside.end(), b));
-          if (seg.admits(Segmenter::included(trial))) merged = std::move(trial); else left_out.push_back(b);
+          if (seg.admits(Segmenter::included(trial)))
+            merged = std::move(trial);
+          else
+            left_out.push_back(b);
         }
         out.pieces[j - 1] = std::move(merged);
         out.pieces.erase(out.pieces.begin() + static_cast<std::ptrdiff_t>(j),

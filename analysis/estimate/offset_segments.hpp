@@ -27,33 +27,33 @@ namespace tscsync {
 /// A bound on the offset theta at one time. Upper (a forward latency U = t2 - t1):
 /// theta(x) <= y + q. Lower (minus a reverse latency, L = t3 - t4): theta(x) >= y - q.
 struct TimedBound {
-  Point point;              // x: a's ticks from the caller's reference time; y: ticks
+  Point point;  // x: a's ticks from the caller's reference time; y: ticks
   bool upper = true;
-  std::size_t source = 0;   // the caller's tag (an interval index): reported back, never read
+  std::size_t source = 0;  // the caller's tag (an interval index): reported back, never read
 };
 
 /// A stretch of the bounds that one line fits.
 struct OffsetPiece {
-  std::size_t first = 0;  // index of its first bound in the sorted bounds
-  std::size_t last = 0;   // one past its last bound
+  std::size_t first = 0;               // index of its first bound in the sorted bounds
+  std::size_t last = 0;                // one past its last bound
   std::vector<std::size_t> set_aside;  // indices in [first, last) left out of its fit
-  EnvelopeFit fit;        // drift free within +-kMaxDrift, on its bounds (widened by q)
-  LineEstimate line;      // the line reported: fit.line, or the zero-drift refit when 0
-                          // lies in the fit's drift band (no detectable drift)
+  EnvelopeFit fit;                     // drift free within +-kMaxDrift, on its bounds (widened by q)
+  LineEstimate line;                   // the line reported: fit.line, or the zero-drift refit when 0
+                                       // lies in the fit's drift band (no detectable drift)
   bool zero_drift = false;
-  bool one_sided = false; // only upper or only lower bounds: no band, no line of its own
+  bool one_sided = false;  // only upper or only lower bounds: no band, no line of its own
 };
 
 /// The cut between two pieces: the offset changed in (window_lo_x, window_hi_x].
 struct OffsetChange {
-  std::size_t before = 0;     // index of the piece before it
-  double window_lo_x = 0;     // the last bound that the next piece's line cannot fit
-  double window_hi_x = 0;     // the first bound that the previous piece's line cannot fit
+  std::size_t before = 0;            // index of the piece before it
+  double window_lo_x = 0;            // the last bound that the next piece's line cannot fit
+  double window_hi_x = 0;            // the first bound that the previous piece's line cannot fit
   std::size_t window_lo_source = 0;  // their sources
   std::size_t window_hi_source = 0;
-  double at_x = 0;            // the middle of the window: where the size is evaluated
-  double size_ticks = 0;      // next line minus previous line at at_x
-  double size_lo_ticks = 0;   // the smallest and largest jump the two bands allow at at_x
+  double at_x = 0;           // the middle of the window: where the size is evaluated
+  double size_ticks = 0;     // next line minus previous line at at_x
+  double size_lo_ticks = 0;  // the smallest and largest jump the two bands allow at at_x
   double size_hi_ticks = 0;
   /// The bands are disjoint at at_x: a step (size_lo > 0 or size_hi < 0). Otherwise a bend.
   bool proven_step = false;
@@ -71,9 +71,9 @@ struct OffsetSegmentation {
   /// statistic). The greedy pieces are kept as they are, unfitted, and no change is
   /// looked for.
   bool resolved = true;
-  std::vector<TimedBound> bounds;        // the input, sorted by x (stable)
-  std::vector<OffsetPiece> pieces;       // in time order; one when a line fits everything
-  std::vector<OffsetChange> changes;     // pieces.size() - 1 entries
+  std::vector<TimedBound> bounds;     // the input, sorted by x (stable)
+  std::vector<OffsetPiece> pieces;    // in time order; one when a line fits everything
+  std::vector<OffsetChange> changes;  // pieces.size() - 1 entries
   std::vector<OffsetTransient> transients;
 };
 

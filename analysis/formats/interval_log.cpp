@@ -47,9 +47,9 @@ static_assert(kColPeakRssKib + 1 == kIntervalLogColumnCount);
 
 /// The names after the order statistics, from kColFwdP50 on.
 constexpr std::array<std::string_view, 16> kTailColumns = {
-    "fwd_p50",      "fwd_max",           "rev_p50",    "rev_max",    "rtt_min",  "rtt_p50",
-    "rtt_p99",      "rtt_p999",          "rtt_max",    "fwd_negative", "rev_negative",
-    "self_inconsistent", "switches_a", "switches_b", "stall_ms", "peak_rss_kib"};
+    "fwd_p50",    "fwd_max",    "rev_p50",  "rev_max",      "rtt_min",      "rtt_p50",
+    "rtt_p99",    "rtt_p999",   "rtt_max",  "fwd_negative", "rev_negative", "self_inconsistent",
+    "switches_a", "switches_b", "stall_ms", "peak_rss_kib"};
 static_assert(kColFwdP50 + kTailColumns.size() == kIntervalLogColumnCount);
 
 /// The column names, built once from kIntervalKs (the names of the k columns follow k).
@@ -189,11 +189,11 @@ class Parser {
       }
       std::size_t value_at = line.find(':') + 1;
       while (value_at < line.size() && line[value_at] == ' ') ++value_at;
-      fail(value_at + 1, "unknown schema '" + printable(kv->second) + "' (this version reads " +
-                             std::string(kMonitorSchema) + ")");
+      fail(value_at + 1,
+           "unknown schema '" + printable(kv->second) + "' (this version reads " + std::string(kMonitorSchema) + ")");
     }
-    fail(1, "not an interval log: the first line is '" + printable(line) + "', not '# schema: " +
-                std::string(kMonitorSchema) + "'");
+    fail(1, "not an interval log: the first line is '" + printable(line) +
+                "', not '# schema: " + std::string(kMonitorSchema) + "'");
   }
 
   /// The column header must name exactly interval_log_columns(), in order.
@@ -213,9 +213,9 @@ class Parser {
                             std::to_string(expected.size()) + " columns of " + std::string(kMonitorSchema));
       }
       if (name != expected[i]) {
-        fail(start + 1, "column " + std::to_string(i + 1) + " of the header is '" + printable(name) +
-                            "', expected '" + std::string(expected[i]) + "' (the columns of " +
-                            std::string(kMonitorSchema) + " are fixed)");
+        fail(start + 1, "column " + std::to_string(i + 1) + " of the header is '" + printable(name) + "', expected '" +
+                            std::string(expected[i]) + "' (the columns of " + std::string(kMonitorSchema) +
+                            " are fixed)");
       }
       ++i;
       if (end == line.size()) break;
@@ -235,8 +235,9 @@ class Parser {
     Field f;
     if (field == "-") {
       if (!may_be_absent(column)) {
-        fail(at + 1, name + ": '-' where a value is required (only the order statistics fwd_kK, rev_kK and their "
-                            "ticks may be absent)");
+        fail(at + 1, name +
+                         ": '-' where a value is required (only the order statistics fwd_kK, rev_kK and their "
+                         "ticks may be absent)");
       }
       f.absent = true;
       return f;
@@ -281,8 +282,8 @@ class Parser {
       start = end + 1;
     }
     if (n != kIntervalLogColumnCount) {
-      fail(line.size() + 1, "found " + std::to_string(n) + " fields, the header has " +
-                                std::to_string(kIntervalLogColumnCount));
+      fail(line.size() + 1,
+           "found " + std::to_string(n) + " fields, the header has " + std::to_string(kIntervalLogColumnCount));
     }
 
     IntervalSummary s;
@@ -323,10 +324,9 @@ class Parser {
     const Field& tick = fields[value_column + 1];
     if (value.absent != tick.absent) {
       const std::string tick_text = tick.absent ? std::string("-") : std::to_string(tick.u);
-      fail(at[value_column + 1],
-           std::string(name_of(value_column + 1)) + ": '" + tick_text + "' where " +
-               std::string(name_of(value_column)) + (value.absent ? " is '-'" : " has a value") +
-               " (a statistic and its tick are absent together)");
+      fail(at[value_column + 1], std::string(name_of(value_column + 1)) + ": '" + tick_text + "' where " +
+                                     std::string(name_of(value_column)) + (value.absent ? " is '-'" : " has a value") +
+                                     " (a statistic and its tick are absent together)");
     }
     if (value.absent) return TimedTicks{};
     return TimedTicks{true, value.i, tick.u};
@@ -348,9 +348,9 @@ class Parser {
                               std::to_string(log_.intervals.back().end_tick) +
                               " of the interval before (intervals follow each other without overlap)");
     }
-    for (const auto& [column, count] : {std::pair{kColLate, s.late}, std::pair{kColFwdNegative, s.fwd_negative},
-                                        std::pair{kColRevNegative, s.rev_negative},
-                                        std::pair{kColSelfInconsistent, s.self_inconsistent}}) {
+    for (const auto& [column, count] :
+         {std::pair{kColLate, s.late}, std::pair{kColFwdNegative, s.fwd_negative},
+          std::pair{kColRevNegative, s.rev_negative}, std::pair{kColSelfInconsistent, s.self_inconsistent}}) {
       if (count > s.rounds) {
         fail(at[column], std::string(name_of(column)) + " " + std::to_string(count) + " exceeds rounds " +
                              std::to_string(s.rounds) + " (it counts some of the interval's rounds)");
@@ -362,8 +362,8 @@ class Parser {
       for (std::size_t column = kColFwdP50; column <= kColRttMax; ++column) {
         const std::int64_t v = latency_at(s, column);
         if (v != 0) {
-          fail(at[column], std::string(name_of(column)) + " " + std::to_string(v) +
-                               " in an interval without rounds (0 expected)");
+          fail(at[column],
+               std::string(name_of(column)) + " " + std::to_string(v) + " in an interval without rounds (0 expected)");
         }
       }
       return;
@@ -372,11 +372,17 @@ class Parser {
     // k-th smallest <= max; the rtt percentiles in order.
     const std::size_t last_fwd = kColFwdK + 2 * (present_count(s.fwd_k) - 1);
     const std::size_t last_rev = kColRevK + 2 * (present_count(s.rev_k) - 1);
-    for (const auto& [lower, upper] : std::initializer_list<std::pair<std::size_t, std::size_t>>{
-             {kColFwdK, kColFwdP50}, {kColFwdP50, kColFwdMax}, {last_fwd, kColFwdMax},
-             {kColRevK, kColRevP50}, {kColRevP50, kColRevMax}, {last_rev, kColRevMax},
-             {kColRttMin, kColRttP50}, {kColRttP50, kColRttP99}, {kColRttP99, kColRttP999},
-             {kColRttP999, kColRttMax}}) {
+    for (const auto& [lower, upper] :
+         std::initializer_list<std::pair<std::size_t, std::size_t>>{{kColFwdK, kColFwdP50},
+                                                                    {kColFwdP50, kColFwdMax},
+                                                                    {last_fwd, kColFwdMax},
+                                                                    {kColRevK, kColRevP50},
+                                                                    {kColRevP50, kColRevMax},
+                                                                    {last_rev, kColRevMax},
+                                                                    {kColRttMin, kColRttP50},
+                                                                    {kColRttP50, kColRttP99},
+                                                                    {kColRttP99, kColRttP999},
+                                                                    {kColRttP999, kColRttMax}}) {
       const std::int64_t lo = latency_at(s, lower);
       const std::int64_t hi = latency_at(s, upper);
       if (hi < lo) {
@@ -411,14 +417,16 @@ class Parser {
       }
       if ((stats[j].value_ticks < 0) != (negatives >= k)) {
         fail(at[column], name + " " + std::to_string(stats[j].value_ticks) + " contradicts " +
-                             std::string(name_of(first_column == kColFwdK ? kColFwdNegative : kColRevNegative)) +
-                             " " + std::to_string(negatives) + " (the k-th smallest is negative exactly when at least k are)");
+                             std::string(name_of(first_column == kColFwdK ? kColFwdNegative : kColRevNegative)) + " " +
+                             std::to_string(negatives) +
+                             " (the k-th smallest is negative exactly when at least k are)");
       }
     }
   }
 
   static std::size_t present_count(const std::array<TimedTicks, kK>& stats) {
-    return static_cast<std::size_t>(std::count_if(stats.begin(), stats.end(), [](const TimedTicks& t) { return t.present; }));
+    return static_cast<std::size_t>(
+        std::count_if(stats.begin(), stats.end(), [](const TimedTicks& t) { return t.present; }));
   }
 
   /// The signed value of a latency column of `s`. \pre is_signed_column(column).
@@ -492,12 +500,12 @@ std::string interval_log_line(const IntervalSummary& s) {
   for (std::uint64_t v : {s.index, s.start_tick, s.end_tick, s.rounds, s.lost, s.late}) u(v);
   for (const TimedTicks& t : s.fwd_k) timed(t);
   for (const TimedTicks& t : s.rev_k) timed(t);
-  for (std::int64_t v : {s.fwd_p50, s.fwd_max, s.rev_p50, s.rev_max, s.rtt_min, s.rtt_p50, s.rtt_p99, s.rtt_p999,
-                         s.rtt_max}) {
+  for (std::int64_t v :
+       {s.fwd_p50, s.fwd_max, s.rev_p50, s.rev_max, s.rtt_min, s.rtt_p50, s.rtt_p99, s.rtt_p999, s.rtt_max}) {
     i(v);
   }
-  for (std::uint64_t v : {s.fwd_negative, s.rev_negative, s.self_inconsistent, s.switches_a, s.switches_b, s.stall_ms,
-                          s.peak_rss_kib}) {
+  for (std::uint64_t v :
+       {s.fwd_negative, s.rev_negative, s.self_inconsistent, s.switches_a, s.switches_b, s.stall_ms, s.peak_rss_kib}) {
     u(v);
   }
   out.back() = '\n';  // the last comma
@@ -521,10 +529,9 @@ IntervalLog parse_interval_log(std::string_view text, std::string_view source) {
 
 IntervalLog read_interval_log_stream(std::FILE* file, std::string_view source, std::size_t chunk_bytes) {
   Parser parser(source);
-  const std::size_t total = for_each_line(file, source, chunk_bytes, [&](std::string_view line, std::size_t line_no,
-                                                                         bool terminated) {
-    parser.line(line, line_no, terminated);
-  });
+  const std::size_t total = for_each_line(
+      file, source, chunk_bytes,
+      [&](std::string_view line, std::size_t line_no, bool terminated) { parser.line(line, line_no, terminated); });
   if (total == 0) fail_empty(source);
   return parser.finish();
 }
@@ -532,7 +539,8 @@ IntervalLog read_interval_log_stream(std::FILE* file, std::string_view source, s
 IntervalLog read_interval_log_file(const std::string& path) {
   if (path == "-") return read_interval_log_stream(stdin, "<stdin>", kReadChunkBytes);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw IoError("cannot read " + path + ": it is a directory");
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
   try {
@@ -562,7 +570,8 @@ std::optional<std::string> interval_log_incomplete_reason(const IntervalLog& log
   const auto status = log.trailer.get("status");
   if (!status) {
     std::string reason = "no '# status:' line after the intervals: the log was cut short (the process died?)";
-    if (log.cut_line != 0) reason += "; line " + std::to_string(log.cut_line) + " was cut in the middle and is left out";
+    if (log.cut_line != 0)
+      reason += "; line " + std::to_string(log.cut_line) + " was cut in the middle and is left out";
     return reason;
   }
   if (*status == kStatusComplete) return std::nullopt;

@@ -69,7 +69,8 @@ OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : pa
   if (fd_ < 0) {
     const int err = errno;
     if (err == EEXIST) {
-      throw IoError("cannot create " + temp + ": it exists (left by a run that was cut short? analyse it, then remove it)");
+      throw IoError("cannot create " + temp +
+                    ": it exists (left by a run that was cut short? analyse it, then remove it)");
     }
     throw IoError("cannot create " + temp + ": " + std::strerror(err));
   }

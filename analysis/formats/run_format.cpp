@@ -40,9 +40,16 @@ enum class Column { seq, t1, t2, t3, t4, flags, a, b, send, recv, other };
 
 Column column_of(std::string_view name) {
   static constexpr std::array<std::pair<std::string_view, Column>, 10> known = {{
-      {"seq", Column::seq}, {"t1", Column::t1}, {"t2", Column::t2}, {"t3", Column::t3},
-      {"t4", Column::t4}, {"flags", Column::flags}, {"a", Column::a}, {"b", Column::b},
-      {"send", Column::send}, {"recv", Column::recv},
+      {"seq", Column::seq},
+      {"t1", Column::t1},
+      {"t2", Column::t2},
+      {"t3", Column::t3},
+      {"t4", Column::t4},
+      {"flags", Column::flags},
+      {"a", Column::a},
+      {"b", Column::b},
+      {"send", Column::send},
+      {"recv", Column::recv},
   }};
   for (const auto& [n, c] : known) {
     if (n == name) return c;
@@ -103,8 +110,8 @@ class Parser {
     if (!have_header_row_) fail_at_end("no column header row (expected e.g. 't1,t2,t3,t4')");
     if (run_.rounds.empty()) fail_at_end("no rounds after the column header row");
     if (const auto schema = run_.header.get("schema"); schema && *schema != kRunSchema) {
-      throw InputError(std::string(source_) + ": unknown schema '" + printable(*schema) +
-                       "' (this version reads " + std::string(kRunSchema) + ")");
+      throw InputError(std::string(source_) + ": unknown schema '" + printable(*schema) + "' (this version reads " +
+                       std::string(kRunSchema) + ")");
     }
     check_repeated_seq();
     return std::move(run_);
@@ -115,9 +122,7 @@ class Parser {
   [[noreturn]] void fail_at(std::size_t line_no, std::size_t column, const std::string& what) const {
     throw InputError(std::string(source_) + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": " + what);
   }
-  [[noreturn]] void fail_at_end(const std::string& what) const {
-    throw InputError(std::string(source_) + ": " + what);
-  }
+  [[noreturn]] void fail_at_end(const std::string& what) const { throw InputError(std::string(source_) + ": " + what); }
 
   /// A '#' line: a comment, or `# key: value` metadata (header before the first round,
   /// trailer after it). The keys the analysis reads as numbers are checked here, where
@@ -173,8 +178,8 @@ class Parser {
       if (end == line.size()) break;
       start = end + 1;
     }
-    for (auto [c, name] : {std::pair{Column::t1, "t1"}, std::pair{Column::t2, "t2"},
-                           std::pair{Column::t3, "t3"}, std::pair{Column::t4, "t4"}}) {
+    for (auto [c, name] : {std::pair{Column::t1, "t1"}, std::pair{Column::t2, "t2"}, std::pair{Column::t3, "t3"},
+                           std::pair{Column::t4, "t4"}}) {
       bool found = false;
       for (Column seen : columns_) found = found || seen == c;
       if (!found) fail(1, std::string("the column header lacks required column '") + name + "'");
@@ -230,8 +235,14 @@ class Parser {
         }
         case Column::t1: r.t1 = parse_u64(field, column); break;
         case Column::t2: r.t2 = parse_u64(field, column); break;
-        case Column::t3: r.t3 = parse_u64(field, column); at.t3 = column; break;
-        case Column::t4: r.t4 = parse_u64(field, column); at.t4 = column; break;
+        case Column::t3:
+          r.t3 = parse_u64(field, column);
+          at.t3 = column;
+          break;
+        case Column::t4:
+          r.t4 = parse_u64(field, column);
+          at.t4 = column;
+          break;
         case Column::flags: {
           const std::uint64_t f = parse_u64(field, column);
           if (f > kMaxFlags) fail(column, "flags '" + std::string(field) + "' beyond 8 bits (at most 255)");
@@ -255,8 +266,8 @@ class Parser {
       start = end + 1;
     }
     if (index != columns_.size()) {
-      fail(line.size() + 1, "found " + std::to_string(index) + " fields, the header has " +
-                                std::to_string(columns_.size()));
+      fail(line.size() + 1,
+           "found " + std::to_string(index) + " fields, the header has " + std::to_string(columns_.size()));
     }
     return r;
   }
@@ -378,9 +389,9 @@ class Parser {
   std::uint64_t last_seq_ = 0;
   bool seq_unordered_ = false;
   std::size_t first_unordered_ = 0;
-  std::vector<std::size_t> seq_columns_;  // from round first_unordered_ on
+  std::vector<std::size_t> seq_columns_;                         // from round first_unordered_ on
   std::vector<std::pair<std::size_t, std::size_t>> line_marks_;  // (round index, its line): stretch starts
-  std::size_t stretch_round_ = 0, stretch_line_ = 0;              // the last of line_marks_
+  std::size_t stretch_round_ = 0, stretch_line_ = 0;             // the last of line_marks_
 };
 
 }  // namespace
@@ -423,10 +434,9 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
   // About 66 bytes per round in a measured run: reserving from the size avoids the
   // doubling copies (two vectors alive at once) while the rounds arrive.
   if (size_hint > 0) parser.reserve(size_hint / 64 + 16);
-  const std::size_t total = for_each_line(file, source, chunk_bytes, [&](std::string_view line, std::size_t line_no,
-                                                                         bool terminated) {
-    parser.line(line, line_no, terminated);
-  });
+  const std::size_t total = for_each_line(
+      file, source, chunk_bytes,
+      [&](std::string_view line, std::size_t line_no, bool terminated) { parser.line(line, line_no, terminated); });
   if (total == 0) throw InputError(std::string(source) + ": empty file");
   return parser.finish();
 }
@@ -434,14 +444,17 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
 Run read_run_file(const std::string& path) {
   if (path == "-") return read_run_stream(stdin, "<stdin>", kReadChunkBytes, 0);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw IoError("cannot read " + path + ": it is a directory");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw IoError("cannot read " + path + ": it is a directory");
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
   // Only a regular file's size says how many rounds to expect (a pipe or device has none),
   // and only the bytes it really holds: a sparse file of 1 TB and a few bytes reads as
   // zeros and must not reserve rounds for a terabyte.
   const std::size_t size =
-      S_ISREG(st.st_mode) ? static_cast<std::size_t>(std::min<std::int64_t>(st.st_size, std::int64_t{st.st_blocks} * 512)) : 0;
+      S_ISREG(st.st_mode)
+          ? static_cast<std::size_t>(std::min<std::int64_t>(st.st_size, std::int64_t{st.st_blocks} * 512))
+          : 0;
   try {
     Run run = read_run_stream(file, path, kReadChunkBytes, size);
     std::fclose(file);

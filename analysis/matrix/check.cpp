@@ -21,14 +21,15 @@ double gap_outside(double lo, double hi, double tol) {
 
 /// Lower is more important for the one-line reason.
 int severity(const std::string& kind) {
-  static const std::vector<std::string> order = {"offset", "drift", "self_inconsistent", "no_band",
-                                                 "inconsistent_bands", "incomplete", "not_measured"};
+  static const std::vector<std::string> order = {
+      "offset", "drift", "self_inconsistent", "no_band", "inconsistent_bands", "incomplete", "not_measured"};
   return static_cast<int>(std::find(order.begin(), order.end(), kind) - order.begin());
 }
 
 }  // namespace
 
-CheckResult decide_check(const MatrixResult& m, const CheckSettings& s, const std::vector<std::string>& platform_warnings) {
+CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
+                         const std::vector<std::string>& platform_warnings) {
   CheckResult r;
   r.warnings = platform_warnings;
   const std::size_t n = m.size();
@@ -42,15 +43,18 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s, const st
       const PairCell& c = m.at(i, j);
       const int a = m.cpus[i], b = m.cpus[j];
       const std::string pair = "pair " + std::to_string(a) + "->" + std::to_string(b) + ": ";
-      auto fail = [&](const std::string& kind, const std::string& what) { r.failures.push_back({a, b, kind, pair + what}); };
+      auto fail = [&](const std::string& kind, const std::string& what) {
+        r.failures.push_back({a, b, kind, pair + what});
+      };
       if (!c.measured) {
         fail("not_measured", "not measured");
         continue;
       }
       if (!c.incomplete.empty()) fail("incomplete", "the run is incomplete (" + c.incomplete + ")");
       if (c.self_inconsistent > 0 && m.recv_orders_loads) {
-        fail("self_inconsistent", std::to_string(c.self_inconsistent) + " rounds impossible for any offset under receive variant " +
-                                      m.recv + ", which should order the read");
+        fail("self_inconsistent", std::to_string(c.self_inconsistent) +
+                                      " rounds impossible for any offset under receive variant " + m.recv +
+                                      ", which should order the read");
       }
       if (!c.band_feasible) {
         fail("no_band", "no offset fits every round (causality violated under recv " + m.recv +
@@ -86,14 +90,14 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s, const st
   }
   r.synchronized = r.failures.empty();
   if (r.synchronized) {
-    r.reason = "synchronized: all " + std::to_string(r.pairs_checked) + " ordered pairs of " + std::to_string(n) +
-               " CPUs have offset bands that " +
-               (s.tolerance_ticks <= 0 ? std::string("contain 0")
-                                       : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
-               " (widest band " + ticks_text(r.widest_band_ticks, hz) + "), " +
-               (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
-                                           : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
-               (m.recv_orders_loads ? ", no self-inconsistent rounds" : "");
+    r.reason =
+        "synchronized: all " + std::to_string(r.pairs_checked) + " ordered pairs of " + std::to_string(n) +
+        " CPUs have offset bands that " +
+        (s.tolerance_ticks <= 0 ? std::string("contain 0") : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
+        " (widest band " + ticks_text(r.widest_band_ticks, hz) + "), " +
+        (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
+                                    : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
+        (m.recv_orders_loads ? ", no self-inconsistent rounds" : "");
     return r;
   }
   // The reason: the largest offset failure if any, else the most important kind.

@@ -120,11 +120,11 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
         sum_sq += res * res;
         ++residuals;
         if (ab.band_feasible && (predicted < ab.offset_lo_ticks - q || predicted > ab.offset_hi_ticks + q)) {
-          r.disagreeing.push_back(
-              {cpus[a], cpus[b],
-               "pair " + pair_text(cpus[a], cpus[b]) + ": the per-CPU offsets put x_b - x_a at " +
-                   format_sig(predicted, 4) + " ticks, outside its band " +
-                   range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) + " by more than the quantum"});
+          r.disagreeing.push_back({cpus[a], cpus[b],
+                                   "pair " + pair_text(cpus[a], cpus[b]) + ": the per-CPU offsets put x_b - x_a at " +
+                                       format_sig(predicted, 4) + " ticks, outside its band " +
+                                       range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) +
+                                       " by more than the quantum"});
         }
       }
       const PairCell& ba = cell(b, a);
@@ -143,9 +143,8 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
               r.disagreeing.push_back(
                   {cpus[a], cpus[b],
                    "pairs " + pair_text(cpus[a], cpus[b]) + " and " + pair_text(cpus[b], cpus[a]) +
-                       " disagree: the first puts the offset in " +
-                       range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) + ", the second (sign flipped) in " +
-                       range_text(-ba.offset_hi_ticks, -ba.offset_lo_ticks)});
+                       " disagree: the first puts the offset in " + range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) +
+                       ", the second (sign flipped) in " + range_text(-ba.offset_hi_ticks, -ba.offset_lo_ticks)});
             }
           }
         }

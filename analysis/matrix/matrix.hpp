@@ -18,20 +18,20 @@ inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 struct PairCell {
   bool measured = false;
   std::uint64_t rounds = 0;
-  std::string incomplete;              // why the pair's data is not complete; empty when it is
-  double offset_ticks = kNoValue;      // θ = TSC_b − TSC_a at the pair's reference time
-  double offset_lo_ticks = kNoValue;   // hard band; NaN when infeasible
+  std::string incomplete;             // why the pair's data is not complete; empty when it is
+  double offset_ticks = kNoValue;     // θ = TSC_b − TSC_a at the pair's reference time
+  double offset_lo_ticks = kNoValue;  // hard band; NaN when infeasible
   double offset_hi_ticks = kNoValue;
   double drift_ppb = kNoValue;
-  double drift_lo_ppb = kNoValue;      // hard band of the drift-free fit; NaN when infeasible
+  double drift_lo_ppb = kNoValue;  // hard band of the drift-free fit; NaN when infeasible
   double drift_hi_ppb = kNoValue;
-  bool drift_detectable = false;       // the analysis' drift decision (design "Drift decision")
+  bool drift_detectable = false;  // the analysis' drift decision (design "Drift decision")
   bool band_feasible = false;
   double rtt_min_ticks = kNoValue;
   double rtt_p50_ticks = kNoValue;
   std::uint64_t causality_violations = 0;  // forward + reverse
   std::uint64_t self_inconsistent = 0;
-  bool step_proven = false;            // the offset stepped during the run
+  bool step_proven = false;  // the offset stepped during the run
   std::string verdict;
 };
 
@@ -40,7 +40,7 @@ PairCell cell_from_analysis(const PairAnalysis& p);
 
 /// A pair that does not fit the rest of the matrix.
 struct PairDisagreement {
-  int a = 0, b = 0;     // CPU numbers
+  int a = 0, b = 0;  // CPU numbers
   std::string why;
 };
 
@@ -77,14 +77,14 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
                              std::int64_t quantum_ticks);
 
 struct MatrixResult {
-  std::vector<int> cpus;                 // in topology order
-  std::vector<std::string> labels;       // one per CPU, for plots and tables
-  std::vector<std::size_t> boundaries;   // indexes where a new topology group starts
-  std::string send, recv;                // read variants
-  bool recv_orders_loads = false;        // the receive read waits for earlier loads
-  double tsc_hz = 0;                     // 0: unknown
-  std::int64_t quantum_ticks = 1;        // the largest over the pairs
-  std::vector<PairCell> cells;           // n×n row-major, the diagonal unmeasured
+  std::vector<int> cpus;                // in topology order
+  std::vector<std::string> labels;      // one per CPU, for plots and tables
+  std::vector<std::size_t> boundaries;  // indexes where a new topology group starts
+  std::string send, recv;               // read variants
+  bool recv_orders_loads = false;       // the receive read waits for earlier loads
+  double tsc_hz = 0;                    // 0: unknown
+  std::int64_t quantum_ticks = 1;       // the largest over the pairs
+  std::vector<PairCell> cells;          // n×n row-major, the diagonal unmeasured
   CpuOffsets cpu;
 
   [[nodiscard]] std::size_t size() const { return cpus.size(); }

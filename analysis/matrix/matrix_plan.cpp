@@ -42,13 +42,15 @@ void check_costs(const PlanCosts& c) {
 /// a × b, or UsageError naming `what` where it does not fit 64 bits.
 std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, const char* what) {
   std::uint64_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) throw UsageError(std::string("the plan is too large: ") + what + " overflows 64 bits");
+  if (__builtin_mul_overflow(a, b, &out))
+    throw UsageError(std::string("the plan is too large: ") + what + " overflows 64 bits");
   return out;
 }
 
 std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b, const char* what) {
   std::uint64_t out = 0;
-  if (__builtin_add_overflow(a, b, &out)) throw UsageError(std::string("the plan is too large: ") + what + " overflows 64 bits");
+  if (__builtin_add_overflow(a, b, &out))
+    throw UsageError(std::string("the plan is too large: ") + what + " overflows 64 bits");
   return out;
 }
 
@@ -83,7 +85,8 @@ MatrixPlan make_plan(const PlanSpec& spec, const PlanCosts& costs) {
     std::sort(sorted.begin(), sorted.end());
     std::vector<int> repeated;
     for (std::size_t i = 1; i < n; ++i) {
-      if (sorted[i] == sorted[i - 1] && (repeated.empty() || repeated.back() != sorted[i])) repeated.push_back(sorted[i]);
+      if (sorted[i] == sorted[i - 1] && (repeated.empty() || repeated.back() != sorted[i]))
+        repeated.push_back(sorted[i]);
     }
     if (!repeated.empty()) {
       throw UsageError((repeated.size() == 1 ? "CPU " + std::to_string(repeated[0]) + " appears"
@@ -105,7 +108,8 @@ MatrixPlan make_plan(const PlanSpec& spec, const PlanCosts& costs) {
                      std::to_string(kMaxPairVisits) + " (select fewer CPUs or fewer visits)");
   }
   plan.total_rounds = checked_product(plan.pair_visits, spec.rounds_per_visit, "the total round count");
-  const std::uint64_t per_visit = checked_sum(spec.rounds_per_visit, spec.warmup_per_visit, "rounds + warm-up per visit");
+  const std::uint64_t per_visit =
+      checked_sum(spec.rounds_per_visit, spec.warmup_per_visit, "rounds + warm-up per visit");
   plan.pairs_at_once = spec.parallel ? n / 2 : 1;
   plan.slots_per_sweep = plan_slot_count(n, 1, spec.parallel);
   plan.memory_bytes = checked_sum(checked_product(plan.total_rounds, kRoundBytes, "the memory figure"),

@@ -26,7 +26,8 @@ namespace tscsync {
 /// Measured constants the caller passes (and documents where they come from).
 struct PlanCosts {
   double rounds_per_second = 2e6;  // one pair's exchange speed, rounds per second
-  double seconds_per_visit = 0.05; // fixed cost of one visit: threads, pinning, pre-faulting, quantum reads, warm-up start
+  double seconds_per_visit =
+      0.05;  // fixed cost of one visit: threads, pinning, pre-faulting, quantum reads, warm-up start
 };
 
 struct PlanSpec {

@@ -13,7 +13,7 @@
 namespace tscsync {
 
 struct OrderedCpus {
-  std::vector<CpuPlace> cpus;               // the selected CPUs in topology order
+  std::vector<CpuPlace> cpus;  // the selected CPUs in topology order
   // Index into `cpus` where each run of one package (die, NUMA node, L3 domain) begins; the
   // first is 0. Empty where the machine has no such level (every CPU's index is -1).
   std::vector<std::size_t> package_starts;

@@ -5,12 +5,12 @@
 #include <limits>
 #include <span>
 
-#include "pair/analyze.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "estimate/level_shifts.hpp"
 #include "estimate/offset_segments.hpp"
 #include "formats/text_fields.hpp"
+#include "pair/analyze.hpp"
 
 namespace tscsync {
 namespace {
@@ -38,8 +38,10 @@ std::vector<TimedBound> bounds_at(const IntervalLog& log, std::size_t ki, std::u
   out.reserve(2 * log.intervals.size());
   for (std::size_t i = 0; i < log.intervals.size(); ++i) {
     const IntervalSummary& s = log.intervals[i];
-    if (s.fwd_k[ki].present) out.push_back({{diff_ticks(s.fwd_k[ki].at_tick, t_ref), s.fwd_k[ki].value_ticks}, true, i});
-    if (s.rev_k[ki].present) out.push_back({{diff_ticks(s.rev_k[ki].at_tick, t_ref), -s.rev_k[ki].value_ticks}, false, i});
+    if (s.fwd_k[ki].present)
+      out.push_back({{diff_ticks(s.fwd_k[ki].at_tick, t_ref), s.fwd_k[ki].value_ticks}, true, i});
+    if (s.rev_k[ki].present)
+      out.push_back({{diff_ticks(s.rev_k[ki].at_tick, t_ref), -s.rev_k[ki].value_ticks}, false, i});
   }
   return out;
 }
@@ -54,7 +56,8 @@ bool two_sided(const std::vector<TimedBound>& bounds) {
 /// The whole-run fit of a set of bounds. \pre two_sided(bounds).
 EnvelopeFit whole_fit(const std::vector<TimedBound>& bounds, std::int64_t q) {
   std::vector<TimedBound> sorted = bounds;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
   std::vector<Point> upper, lower;
   for (const TimedBound& b : sorted) (b.upper ? upper : lower).push_back(b.point);
   return fit_envelopes(upper, lower, q);
@@ -84,8 +87,9 @@ std::vector<RankedInterval> rank(const std::vector<IntervalSummary>& intervals, 
 }
 
 std::int64_t as_i64(std::uint64_t v) {
-  return v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ? std::numeric_limits<std::int64_t>::max()
-                                                                                  : static_cast<std::int64_t>(v);
+  return v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+             ? std::numeric_limits<std::int64_t>::max()
+             : static_cast<std::int64_t>(v);
 }
 
 /// The position of the interval whose [start, end) holds `tick` (the nearest one outside).
@@ -96,7 +100,8 @@ std::size_t interval_at(const std::vector<IntervalSummary>& intervals, std::uint
 }
 
 std::string piece_verdict(const MonitorAnalysis& m, const MonitorPiece& p) {
-  const std::string range = "[" + format_sig(p.offset_lo_ticks, 4) + ", " + format_sig(p.offset_hi_ticks, 4) + "] ticks";
+  const std::string range =
+      "[" + format_sig(p.offset_lo_ticks, 4) + ", " + format_sig(p.offset_hi_ticks, 4) + "] ticks";
   if (!p.zero_drift) {
     return "drifting by " + format_sig(p.drift_ppb, 3) + " ppb (band " + format_sig(p.drift_lo_ppb, 3) + " to " +
            format_sig(p.drift_hi_ppb, 3) + " ppb)";
@@ -129,7 +134,8 @@ std::string verdict_of(const MonitorAnalysis& m) {
     }
     if (no_band) v += "; no line fits the bounds even with k = " + std::to_string(m.k);
     if (!m.pieces_resolved) {
-      v += " (they break into more than " + std::to_string(kMaxPieces) + " pieces: too small all over, not a few steps)";
+      v +=
+          " (they break into more than " + std::to_string(kMaxPieces) + " pieces: too small all over, not a few steps)";
     }
     parts.push_back(v);
   }
@@ -159,8 +165,8 @@ std::string verdict_of(const MonitorAnalysis& m) {
   if (!m.transients.empty()) {
     std::size_t bounds = 0;
     for (const MonitorTransient& t : m.transients) bounds += t.bounds;
-    parts.push_back(std::to_string(bounds) + " bounds in " + std::to_string(m.transients.size()) +
-                    " transient" + (m.transients.size() == 1 ? "" : "s") +
+    parts.push_back(std::to_string(bounds) + " bounds in " + std::to_string(m.transients.size()) + " transient" +
+                    (m.transients.size() == 1 ? "" : "s") +
                     " set aside (they contradict the line on both sides: early reads at k = " + std::to_string(m.k) +
                     " or brief excursions)");
   }
@@ -453,7 +459,8 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
       band.estimate_ticks = (static_cast<double>(fk.value_ticks) - static_cast<double>(rk.value_ticks)) / 2;
     }
     band.piece = piece_of(band.mid_x);
-    if (band.piece && m.pieces[*band.piece].fit.band.feasible) band.line_ticks = m.pieces[*band.piece].line.at(band.mid_x);
+    if (band.piece && m.pieces[*band.piece].fit.band.feasible)
+      band.line_ticks = m.pieces[*band.piece].line.at(band.mid_x);
     const LineEstimate& whole = m.fit.line;
     if (fk.present && static_cast<double>(fk.value_ticks) + qd < whole.at(x_of(fk.at_tick, m.t_ref_tick))) {
       band.excludes_whole_run_line = true;
@@ -529,16 +536,21 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     any_rtt = true;
   }
   auto has_rounds = [](const IntervalSummary& s) { return s.rounds > 0; };
-  m.worst.rtt_max = rank(iv, [](const IntervalSummary& s) { return s.rtt_max; }, has_rounds);
-  m.worst.rtt_p999 = rank(iv, [](const IntervalSummary& s) { return s.rtt_p999; }, has_rounds);
-  m.worst.negatives = rank(iv, [](const IntervalSummary& s) { return as_i64(s.fwd_negative + s.rev_negative); },
-                           [](const IntervalSummary& s) { return s.fwd_negative + s.rev_negative > 0; });
-  m.worst.self_inconsistent = rank(iv, [](const IntervalSummary& s) { return as_i64(s.self_inconsistent); },
-                                   [](const IntervalSummary& s) { return s.self_inconsistent > 0; });
-  m.worst.lost = rank(iv, [](const IntervalSummary& s) { return as_i64(s.lost); },
-                      [](const IntervalSummary& s) { return s.lost > 0; });
-  m.worst.stall_ms = rank(iv, [](const IntervalSummary& s) { return as_i64(s.stall_ms); },
-                          [](const IntervalSummary& s) { return s.stall_ms > 0; });
+  m.worst.rtt_max = rank(
+      iv, [](const IntervalSummary& s) { return s.rtt_max; }, has_rounds);
+  m.worst.rtt_p999 = rank(
+      iv, [](const IntervalSummary& s) { return s.rtt_p999; }, has_rounds);
+  m.worst.negatives = rank(
+      iv, [](const IntervalSummary& s) { return as_i64(s.fwd_negative + s.rev_negative); },
+      [](const IntervalSummary& s) { return s.fwd_negative + s.rev_negative > 0; });
+  m.worst.self_inconsistent = rank(
+      iv, [](const IntervalSummary& s) { return as_i64(s.self_inconsistent); },
+      [](const IntervalSummary& s) { return s.self_inconsistent > 0; });
+  m.worst.lost = rank(
+      iv, [](const IntervalSummary& s) { return as_i64(s.lost); }, [](const IntervalSummary& s) { return s.lost > 0; });
+  m.worst.stall_ms = rank(
+      iv, [](const IntervalSummary& s) { return as_i64(s.stall_ms); },
+      [](const IntervalSummary& s) { return s.stall_ms > 0; });
 
   // Peak RSS (VmHWM never falls): at the first interval, at the intervals holding 1 and
   // 10 minutes into the run when it got there, and at the last. Flat from 1 minute on

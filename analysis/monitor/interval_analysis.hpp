@@ -45,16 +45,16 @@ struct IntervalSweepStep {
 /// them, far below q at any drift seen on one machine).
 struct IntervalBand {
   std::uint64_t index = 0;
-  bool present = false;       // both order statistics present (>= k rounds)
-  double mid_x = 0;           // middle of the interval, a's ticks from t_ref
-  double lo_ticks = 0;        // (-rev_k) - q
-  double hi_ticks = 0;        // fwd_k + q
-  double estimate_ticks = 0;  // (fwd_k - rev_k) / 2: the interval's own midpoint
+  bool present = false;              // both order statistics present (>= k rounds)
+  double mid_x = 0;                  // middle of the interval, a's ticks from t_ref
+  double lo_ticks = 0;               // (-rev_k) - q
+  double hi_ticks = 0;               // fwd_k + q
+  double estimate_ticks = 0;         // (fwd_k - rev_k) / 2: the interval's own midpoint
   std::optional<double> line_ticks;  // the reported line of its piece at mid_x
   std::optional<std::size_t> piece;  // the piece whose time span holds mid_x
   /// Its bounds contradict the whole-run line (at their own times, within q).
   bool excludes_whole_run_line = false;
-  bool set_aside = false;     // one of its bounds lies in a transient
+  bool set_aside = false;  // one of its bounds lies in a transient
   /// Rounds proven below every offset the band allows (k-th statistics of k < chosen k,
   /// and k = chosen, beyond the robust band): at least this many early reads.
   std::uint64_t fwd_violations_at_least = 0;
@@ -69,30 +69,30 @@ struct MonitorPiece {
   double offset_ticks = 0;          // the reported line at t_ref_tick
   double offset_lo_ticks = 0;       // its band there
   double offset_hi_ticks = 0;
-  double drift_ppb = 0;             // the reported line's drift (0 with zero_drift)
-  double drift_lo_ppb = 0;          // the drift-free band's drift range
+  double drift_ppb = 0;     // the reported line's drift (0 with zero_drift)
+  double drift_lo_ppb = 0;  // the drift-free band's drift range
   double drift_hi_ppb = 0;
   double margin_ticks = 0;
   bool zero_drift = false;
-  bool drift_identifiable = true;   // false: the optimum sits on the drift prior
-  EnvelopeFit fit;                  // drift free; x relative to the run's t_ref
-  LineEstimate line;                // reported; x relative to the run's t_ref
+  bool drift_identifiable = true;  // false: the optimum sits on the drift prior
+  EnvelopeFit fit;                 // drift free; x relative to the run's t_ref
+  LineEstimate line;               // reported; x relative to the run's t_ref
 };
 
 /// Where the offset left one piece's line for the next one's.
 struct MonitorStep {
   std::size_t before_piece = 0;
-  std::uint64_t interval = 0;                // holds at_tick
-  std::uint64_t window_first_interval = 0;   // the change lies in the window: after the
-  std::uint64_t window_last_interval = 0;    // last bound the new line cannot fit, at or
-  std::uint64_t window_lo_tick = 0;          // before the first bound the old one cannot
+  std::uint64_t interval = 0;               // holds at_tick
+  std::uint64_t window_first_interval = 0;  // the change lies in the window: after the
+  std::uint64_t window_last_interval = 0;   // last bound the new line cannot fit, at or
+  std::uint64_t window_lo_tick = 0;         // before the first bound the old one cannot
   std::uint64_t window_hi_tick = 0;
-  std::uint64_t at_tick = 0;                 // the window's middle
-  double at_s = 0;                           // seconds into the run (NaN without tsc_hz)
-  double size_ticks = 0;                     // new line minus old line at at_tick
-  double size_lo_ticks = 0;                  // what the two bands allow
+  std::uint64_t at_tick = 0;  // the window's middle
+  double at_s = 0;            // seconds into the run (NaN without tsc_hz)
+  double size_ticks = 0;      // new line minus old line at at_tick
+  double size_lo_ticks = 0;   // what the two bands allow
   double size_hi_ticks = 0;
-  bool proven = false;                       // the bands are disjoint at at_tick
+  bool proven = false;  // the bands are disjoint at at_tick
 };
 
 /// Bounds set aside: they contradict the line that fits their neighbours on both sides.
@@ -106,13 +106,13 @@ struct MonitorTransient {
 /// not proven; the bands on both sides still admit one line.
 struct MonitorMove {
   std::size_t piece = 0;
-  std::uint64_t interval = 0;       // the first interval after the shift
-  std::uint64_t at_tick = 0;        // its start
-  double at_s = 0;                  // seconds into the run (NaN without tsc_hz)
-  double size_ticks = 0;            // median estimate after minus before
-  double residual_sd_ticks = 0;     // the intervals' scatter about the two levels
-  double margin_change_ticks = 0;   // median margin after minus before
-  bool offset_like = false;         // the margin stayed: both floors moved together
+  std::uint64_t interval = 0;      // the first interval after the shift
+  std::uint64_t at_tick = 0;       // its start
+  double at_s = 0;                 // seconds into the run (NaN without tsc_hz)
+  double size_ticks = 0;           // median estimate after minus before
+  double residual_sd_ticks = 0;    // the intervals' scatter about the two levels
+  double margin_change_ticks = 0;  // median margin after minus before
+  bool offset_like = false;        // the margin stayed: both floors moved together
 };
 
 /// An interval and the value that ranks it.
@@ -127,7 +127,7 @@ struct RankedInterval {
 struct WorstIntervals {
   std::vector<RankedInterval> rtt_max;
   std::vector<RankedInterval> rtt_p999;
-  std::vector<RankedInterval> negatives;          // fwd_negative + rev_negative
+  std::vector<RankedInterval> negatives;  // fwd_negative + rev_negative
   std::vector<RankedInterval> self_inconsistent;
   std::vector<RankedInterval> lost;
   std::vector<RankedInterval> stall_ms;
@@ -152,7 +152,7 @@ struct MonitorTotals {
 struct RssSample {
   std::string label;  // "first", "1 min", "10 min", "last"
   std::uint64_t interval = 0;
-  double at_s = 0;    // the interval's end, seconds into the run (NaN without tsc_hz)
+  double at_s = 0;  // the interval's end, seconds into the run (NaN without tsc_hz)
   std::uint64_t peak_rss_kib = 0;
 };
 
@@ -166,10 +166,10 @@ struct MonitorAnalysis {
   std::uint64_t last_tick = 0;   // the last interval's end
   std::uint64_t t_ref_tick = 0;  // their middle: whole-run offsets are given there
   double span_ticks = 0;
-  double span_s = 0;             // NaN without tsc_hz
+  double span_s = 0;  // NaN without tsc_hz
   std::int64_t quantum_ticks = 1;
-  std::string quantum_source;    // "metadata", or "assumed" (no quantum_ticks: 1)
-  double tsc_hz = 0;             // 0: unknown, no ns or seconds
+  std::string quantum_source;  // "metadata", or "assumed" (no quantum_ticks: 1)
+  double tsc_hz = 0;           // 0: unknown, no ns or seconds
 
   std::vector<IntervalSweepStep> sweep;
   std::uint64_t k = 1;
@@ -185,8 +185,8 @@ struct MonitorAnalysis {
   std::vector<MonitorPiece> pieces;  // one when a line fits the run (transients aside)
   std::vector<MonitorStep> steps;    // pieces.size() - 1; proven or not
   std::vector<MonitorTransient> transients;
-  std::vector<MonitorMove> moves;    // level shifts of the estimates within the pieces
-  std::vector<IntervalBand> bands;   // one per interval
+  std::vector<MonitorMove> moves;   // level shifts of the estimates within the pieces
+  std::vector<IntervalBand> bands;  // one per interval
   /// Consecutive intervals that contradict the whole-run line, as [first, last].
   std::vector<std::pair<std::uint64_t, std::uint64_t>> runs_excluding_line;
   std::uint64_t fwd_violations_at_least = 0;  // sums over the intervals

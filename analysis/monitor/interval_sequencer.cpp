@@ -43,8 +43,8 @@ void IntervalSequencer::add(const Round& round) {
   }
   if (!done() && round.t1 >= open_end_ && (round.t1 - open_end_) / interval_ticks_ >= kMaxIntervalJump) {
     throw RuntimeError("a's counter jumped forward by " + std::to_string(round.t1 - open_end_) +
-                       " ticks past the open interval at round " + std::to_string(round.seq) +
-                       " (more than " + std::to_string(kMaxIntervalJump) +
+                       " ticks past the open interval at round " + std::to_string(round.seq) + " (more than " +
+                       std::to_string(kMaxIntervalJump) +
                        " intervals at once): the TSC was written or reset while the run went on");
   }
   // The rounds' t1 only grows: one at or past the open interval's end closes it.

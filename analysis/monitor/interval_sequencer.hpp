@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <functional>
 
-#include "monitor/interval_accumulator.hpp"
 #include "core/interval_summary.hpp"
 #include "core/run.hpp"
+#include "monitor/interval_accumulator.hpp"
 
 namespace tscsync {
 
@@ -73,7 +73,7 @@ class IntervalSequencer {
   Sink sink_;
   bool started_ = false;
   std::uint64_t start_tick_ = 0;
-  std::uint64_t next_index_ = 0;    // the open interval's index = intervals closed so far
+  std::uint64_t next_index_ = 0;  // the open interval's index = intervals closed so far
   std::uint64_t open_start_ = 0;
   std::uint64_t open_end_ = 0;
   std::uint64_t open_rounds_ = 0;

@@ -7,12 +7,12 @@
 #include <limits>
 #include <span>
 
-#include "estimate/bounds.hpp"
-#include "pair/classify.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "estimate/bounds.hpp"
 #include "estimate/quantum.hpp"
 #include "formats/run_format.hpp"
+#include "pair/classify.hpp"
 
 namespace tscsync {
 namespace {
@@ -65,8 +65,8 @@ std::string verdict_of(const PairAnalysis& p) {
   const HardBand& band = p.fit.band;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + p.send + ", recv " + p.recv + "): " +
-                    std::to_string(p.fwd_classes.causality_violation) + " forward and " +
+    std::string v = "unsafe reads: causality violated under this variant (send " + p.send + ", recv " + p.recv +
+                    "): " + std::to_string(p.fwd_classes.causality_violation) + " forward and " +
                     std::to_string(p.rev_classes.causality_violation) +
                     " reverse one-way latencies below every offset the rest of the run allows";
     if (p.self_inconsistent > 0) v += ", " + std::to_string(p.self_inconsistent) + " rounds impossible for any offset";
@@ -75,7 +75,8 @@ std::string verdict_of(const PairAnalysis& p) {
   }
   const double ppb_lo = band.drift_lo * 1e9, ppb_hi = band.drift_hi * 1e9;
   std::string v;
-  const std::string range = "[" + format_sig(band.offset_lo_ticks, 4) + ", " + format_sig(band.offset_hi_ticks, 4) + "] ticks";
+  const std::string range =
+      "[" + format_sig(band.offset_lo_ticks, 4) + ", " + format_sig(band.offset_hi_ticks, 4) + "] ticks";
   if (!p.zero_drift) {
     v = "drifting by " + format_sig(p.fit.line.drift * 1e9, 3) + " ppb (band " + format_sig(ppb_lo, 3) + " to " +
         format_sig(ppb_hi, 3) + " ppb)";
@@ -132,14 +133,17 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
   for (const auto& [first, last] : ranges) {
     if (first >= last) continue;
     const std::span<const Round> part = rounds.subspan(first, last - first);
-    parts.push_back(analyze_rounds(run, part, p.source + " [rounds " + std::to_string(part.front().seq) + ".." +
-                                                  std::to_string(part.back().seq) + "]", false));
+    parts.push_back(analyze_rounds(
+        run, part,
+        p.source + " [rounds " + std::to_string(part.front().seq) + ".." + std::to_string(part.back().seq) + "]",
+        false));
   }
   if (parts.size() != 2 || !parts[0].fit.band.feasible || !parts[1].fit.band.feasible) return;
   const std::uint64_t at = p.blocks.step->t1_tick;
   auto x_in = [&](const PairAnalysis& s) { return static_cast<double>(x_of(at, s.t_ref_tick)); };
-  const bool disjoint = parts[0].fit.band.offset_hi_at(x_in(parts[0])) < parts[1].fit.band.offset_lo_at(x_in(parts[1])) ||
-                        parts[1].fit.band.offset_hi_at(x_in(parts[1])) < parts[0].fit.band.offset_lo_at(x_in(parts[0]));
+  const bool disjoint =
+      parts[0].fit.band.offset_hi_at(x_in(parts[0])) < parts[1].fit.band.offset_lo_at(x_in(parts[1])) ||
+      parts[1].fit.band.offset_hi_at(x_in(parts[1])) < parts[0].fit.band.offset_lo_at(x_in(parts[0]));
   if (!disjoint) return;
   p.step_proven = true;
   p.fwd_classes = {};
@@ -176,7 +180,8 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
   const Step& step = *p.blocks.step;
   std::string v = "offset stepped by " + format_sig(step.size_ticks, 4) + " ticks at round " +
                   std::to_string(rounds[step.first_round_after].seq) +
-                  (step.refined_to_round ? "" : " (located to within one block)") + ": a TSC write, a vCPU moved, or a migration";
+                  (step.refined_to_round ? "" : " (located to within one block)") +
+                  ": a TSC write, a vCPU moved, or a migration";
   for (std::size_t i = 0; i < p.segments.size(); ++i) {
     v += std::string(i == 0 ? "; before: " : "; after: ") + p.segments[i].verdict;
   }
@@ -185,7 +190,9 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
 
 }  // namespace
 
-PairAnalysis analyze_run(const Run& run, const std::string& source) { return analyze_rounds(run, run.rounds, source, true); }
+PairAnalysis analyze_run(const Run& run, const std::string& source) {
+  return analyze_rounds(run, run.rounds, source, true);
+}
 
 namespace {
 
@@ -291,10 +298,14 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   for (std::size_t chunk_first = 0; chunk_first < rounds.size(); chunk_first += kClassChunk) {
     const std::size_t chunk_size = std::min(kClassChunk, rounds.size() - chunk_first);
     const Round& front = rounds[chunk_first];
-    ChunkExtremes extremes{fwd_ticks(front), fwd_ticks(front), rev_ticks(front), rev_ticks(front),
-                           rtt_ticks(front), rtt_ticks(front),
-                           {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick),
-                            x_of(front.t4, p.t_ref_tick), x_of(front.t4, p.t_ref_tick)}};
+    ChunkExtremes extremes{fwd_ticks(front),
+                           fwd_ticks(front),
+                           rev_ticks(front),
+                           rev_ticks(front),
+                           rtt_ticks(front),
+                           rtt_ticks(front),
+                           {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick), x_of(front.t4, p.t_ref_tick),
+                            x_of(front.t4, p.t_ref_tick)}};
     for (std::size_t j = 0; j < chunk_size; ++j) {
       const Round& r = rounds[chunk_first + j];
       prefetch_ahead(rounds.data(), chunk_first + j, rounds.size());

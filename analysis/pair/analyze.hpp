@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "estimate/blocks.hpp"
-#include "estimate/fit.hpp"
 #include "core/histogram.hpp"
 #include "core/run.hpp"
+#include "estimate/blocks.hpp"
+#include "estimate/fit.hpp"
 
 namespace tscsync {
 
@@ -28,11 +28,11 @@ struct DirectionClasses {
 
 /// The worst case of a kind, with the raw rounds around it.
 struct Evidence {
-  std::uint64_t seq = 0;          // the round
-  std::int64_t value_ticks = 0;   // its one-way latency (or rtt)
-  double beyond_band_ticks = 0;   // how far past the band's edge (violations)
+  std::uint64_t seq = 0;                // the round
+  std::int64_t value_ticks = 0;         // its one-way latency (or rtt)
+  double beyond_band_ticks = 0;         // how far past the band's edge (violations)
   std::uint64_t since_start_ticks = 0;  // a's ticks from the first round's t1
-  std::vector<Round> around;      // up to 3 rounds either side, and the round itself
+  std::vector<Round> around;            // up to 3 rounds either side, and the round itself
 };
 
 /// One step of the k-sweep: the fit on the k-th smallest forward bound and k-th largest
@@ -45,13 +45,13 @@ struct SweepStep {
 };
 
 struct PairAnalysis {
-  std::string source;  // file name
+  std::string source;            // file name
   std::string a, b, send, recv;  // from the metadata; "?" when absent
   std::uint64_t rounds = 0;
   std::optional<std::string> incomplete;  // why the run is not complete
   std::int64_t quantum_ticks = 1;
-  std::string quantum_source;  // "metadata" or "inferred"
-  double tsc_hz = 0;           // 0: unknown, no ns figures
+  std::string quantum_source;    // "metadata" or "inferred"
+  double tsc_hz = 0;             // 0: unknown, no ns figures
   std::uint64_t t_ref_tick = 0;  // the reference time: middle of the run on a's counter
   double span_ticks = 0;
 
@@ -65,14 +65,14 @@ struct PairAnalysis {
 
   DirectionClasses fwd_classes;
   DirectionClasses rev_classes;
-  std::uint64_t self_inconsistent = 0;  // rounds with rtt < -2q: impossible for any offset
-  std::uint64_t below_floor_fwd = 0;    // forward bounds below the chosen robust envelope
-  std::uint64_t below_floor_rev = 0;    // (by more than q): what the k-sweep set aside
+  std::uint64_t self_inconsistent = 0;            // rounds with rtt < -2q: impossible for any offset
+  std::uint64_t below_floor_fwd = 0;              // forward bounds below the chosen robust envelope
+  std::uint64_t below_floor_rev = 0;              // (by more than q): what the k-sweep set aside
   std::vector<std::uint64_t> fwd_violation_seqs;  // every round with a forward violation
   std::vector<std::uint64_t> rev_violation_seqs;  // every round with a reverse violation
-  std::optional<Evidence> worst_fwd;    // most negative forward latency beyond the band
+  std::optional<Evidence> worst_fwd;              // most negative forward latency beyond the band
   std::optional<Evidence> worst_rev;
-  std::optional<Evidence> worst_rtt;    // most negative rtt when self-inconsistent
+  std::optional<Evidence> worst_rtt;  // most negative rtt when self-inconsistent
 
   /// The longest rounds by rtt, longest first: (seq, rtt ticks), at most kLongestRounds.
   std::vector<std::pair<std::uint64_t, std::int64_t>> longest_rounds;

@@ -20,7 +20,8 @@ Evidence make_evidence(std::span<const Round> rounds, std::size_t i, std::int64_
   e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
   const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
   const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
-  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first), rounds.begin() + static_cast<std::ptrdiff_t>(last));
+  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first),
+                  rounds.begin() + static_cast<std::ptrdiff_t>(last));
   return e;
 }
 

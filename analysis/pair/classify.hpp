@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <span>
 
-#include "pair/analyze.hpp"
-#include "estimate/blocks.hpp"
 #include "core/run.hpp"
+#include "estimate/blocks.hpp"
+#include "pair/analyze.hpp"
 
 namespace tscsync {
 

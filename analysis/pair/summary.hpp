@@ -17,15 +17,15 @@ inline constexpr std::int64_t kStallRttFactor = 10;
 struct RunSummary {
   std::uint64_t rounds = 0;
   std::int64_t rtt_min_ticks = 0;
-  std::int64_t rtt_p50_ticks = 0;   // lower median
+  std::int64_t rtt_p50_ticks = 0;  // lower median
   std::int64_t fwd_min_ticks = 0;
   std::int64_t rev_min_ticks = 0;
-  std::uint64_t fwd_negative = 0;   // rounds with t2 - t1 < 0
-  std::uint64_t rev_negative = 0;   // rounds with t4 - t3 < 0
-  std::uint64_t rtt_negative = 0;   // rounds with (t4 - t1) - (t3 - t2) < 0
-  std::uint64_t flagged = 0;        // rounds with any interference flag
-  std::uint64_t stalls = 0;         // rounds flagged kFlagStall
-  std::int64_t span_ticks = 0;      // t4 of the last round minus t1 of the first (a's clock)
+  std::uint64_t fwd_negative = 0;  // rounds with t2 - t1 < 0
+  std::uint64_t rev_negative = 0;  // rounds with t4 - t3 < 0
+  std::uint64_t rtt_negative = 0;  // rounds with (t4 - t1) - (t3 - t2) < 0
+  std::uint64_t flagged = 0;       // rounds with any interference flag
+  std::uint64_t stalls = 0;        // rounds flagged kFlagStall
+  std::int64_t span_ticks = 0;     // t4 of the last round minus t1 of the first (a's clock)
 };
 
 /// \pre rounds is not empty.

@@ -124,7 +124,8 @@ std::string matrix_text(const MatrixResult& m) {
            cell_text(m.cpu.hi_ticks[i], 12) + "\n";
   }
   out += "\nPairs (a initiates, b responds; offset = TSC_b - TSC_a)\n";
-  out += "  pair         offset          band lo      band hi    drift ppb   rtt min   rtt p50  violations  self-inc.\n";
+  out +=
+      "  pair         offset          band lo      band hi    drift ppb   rtt min   rtt p50  violations  self-inc.\n";
   for (std::size_t a = 0; a < m.size(); ++a) {
     for (std::size_t b = 0; b < m.size(); ++b) {
       if (a == b) continue;

@@ -29,32 +29,29 @@ void append_value(std::string& out, double v) {
   out.append(buf.data(), r.ptr);
 }
 
-bool has_space(const std::string& s) {
-  return s.find_first_of(" \t\r\n\v\f") != std::string::npos;
-}
+bool has_space(const std::string& s) { return s.find_first_of(" \t\r\n\v\f") != std::string::npos; }
 
 void check(const MatrixGrid& g) {
   const std::size_t n = g.labels.size();
   const std::string what = "matrix '" + g.name + "': ";
   if (n == 0) throw std::invalid_argument(what + "no CPU");
   if (g.values.size() != n * n) {
-    throw std::invalid_argument(what + std::to_string(g.values.size()) + " values for " +
-                                std::to_string(n) + " labels (needs " + std::to_string(n * n) + ")");
+    throw std::invalid_argument(what + std::to_string(g.values.size()) + " values for " + std::to_string(n) +
+                                " labels (needs " + std::to_string(n * n) + ")");
   }
   for (const std::string& label : g.labels) {
     if (label.empty() || has_space(label)) {
       throw std::invalid_argument(what + "label '" + label + "' is empty or holds white space");
     }
   }
-  if (g.title.find_first_of("\r\n") != std::string::npos ||
-      g.units.find_first_of("\r\n") != std::string::npos) {
+  if (g.title.find_first_of("\r\n") != std::string::npos || g.units.find_first_of("\r\n") != std::string::npos) {
     throw std::invalid_argument(what + "title or units hold a line break");
   }
   std::size_t previous = 0;
   for (std::size_t b : g.boundaries) {
     if (b <= previous || b >= n) {
-      throw std::invalid_argument(what + "boundary " + std::to_string(b) +
-                                  " is not increasing inside (0, " + std::to_string(n) + ")");
+      throw std::invalid_argument(what + "boundary " + std::to_string(b) + " is not increasing inside (0, " +
+                                  std::to_string(n) + ")");
     }
     previous = b;
   }

@@ -4,10 +4,10 @@
 #include <cctype>
 #include <cmath>
 
-#include "render/pair_output.hpp"
-#include "pair/analyze.hpp"
 #include "core/format.hpp"
 #include "estimate/offset_segments.hpp"
+#include "pair/analyze.hpp"
+#include "render/pair_output.hpp"
 
 namespace tscsync {
 namespace {
@@ -106,8 +106,8 @@ std::string monitor_text(const MonitorAnalysis& m) {
                         "the k-th smallest latencies of each interval");
   out += "  k-sweep  ";
   for (const IntervalSweepStep& s : m.sweep) {
-    out += " k=" + std::to_string(s.k) + ": " + (s.feasible ? format_sig(s.offset_ticks, 4) : std::string("crossed")) + " (" +
-           (s.resolved ? std::to_string(s.pieces) : "> " + std::to_string(kMaxPieces)) +
+    out += " k=" + std::to_string(s.k) + ": " + (s.feasible ? format_sig(s.offset_ticks, 4) : std::string("crossed")) +
+           " (" + (s.resolved ? std::to_string(s.pieces) : "> " + std::to_string(kMaxPieces)) +
            (s.pieces == 1 ? " piece" : " pieces") +
            (s.set_aside > 0 ? ", " + std::to_string(s.set_aside) + " bounds aside" : std::string()) + ");";
   }
@@ -125,8 +125,8 @@ std::string monitor_text(const MonitorAnalysis& m) {
              ticks_with_ns(p.offset_ticks, hz) + ", band " + range(p.offset_lo_ticks, p.offset_hi_ticks) +
              " ticks at its middle, " +
              (p.zero_drift ? "no detectable drift"
-                           : "drift " + format_sig(p.drift_ppb, 4) + " ppb, band " + range(p.drift_lo_ppb, p.drift_hi_ppb, 3) +
-                                 " ppb") +
+                           : "drift " + format_sig(p.drift_ppb, 4) + " ppb, band " +
+                                 range(p.drift_lo_ppb, p.drift_hi_ppb, 3) + " ppb") +
              "\n";
     }
   }
@@ -134,8 +134,8 @@ std::string monitor_text(const MonitorAnalysis& m) {
     const MonitorStep& s = m.steps[i];
     out += std::string(s.proven ? "  step " : "  bend ") + std::to_string(i + 1) + "    " +
            (s.proven ? "by " : "the line moved by ") + ticks_with_ns(s.size_ticks, hz) + " (" +
-           range(s.size_lo_ticks, s.size_hi_ticks) + " ticks) at " + interval_at(m, s.interval, s.at_s) +
-           ", within " + intervals(s.window_first_interval, s.window_last_interval) +
+           range(s.size_lo_ticks, s.size_hi_ticks) + " ticks) at " + interval_at(m, s.interval, s.at_s) + ", within " +
+           intervals(s.window_first_interval, s.window_last_interval) +
            (s.proven ? ": the bands before and after are disjoint there"
                      : ": no single line fits both sides, but their bands meet: a drift change or a step smaller "
                        "than the bands") +
@@ -166,7 +166,8 @@ std::string monitor_text(const MonitorAnalysis& m) {
     const std::size_t shown = std::min<std::size_t>(m.runs_excluding_line.size(), 8);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& [first, last] = m.runs_excluding_line[i];
-      out += (i == 0 ? " " : ", ") + (first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last));
+      out += (i == 0 ? " " : ", ") +
+             (first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last));
     }
     if (shown < m.runs_excluding_line.size()) out += ", ...";
   }
@@ -226,14 +227,21 @@ Json monitor_json(const MonitorAnalysis& m) {
   e["sweep_settled"] = m.sweep_settled;
   Json& sweep = e["k_sweep"] = Json::array();
   for (const IntervalSweepStep& s : m.sweep) {
-    sweep.push_back({{"k", s.k}, {"intervals", s.intervals}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks},
-                     {"margin_ticks", s.margin_ticks}, {"pieces", s.pieces}, {"resolved", s.resolved},
+    sweep.push_back({{"k", s.k},
+                     {"intervals", s.intervals},
+                     {"feasible", s.feasible},
+                     {"offset_ticks", s.offset_ticks},
+                     {"margin_ticks", s.margin_ticks},
+                     {"pieces", s.pieces},
+                     {"resolved", s.resolved},
                      {"set_aside", s.set_aside}});
   }
   e["pieces_resolved"] = m.pieces_resolved;
   e["band_feasible"] = band.feasible;
   auto or_null = [&](double v) { return band.feasible ? Json(v) : Json(nullptr); };
-  e["offset_ticks"] = {{"estimate", m.fit.line.offset_ticks}, {"lo", or_null(band.offset_lo_ticks)}, {"hi", or_null(band.offset_hi_ticks)}};
+  e["offset_ticks"] = {{"estimate", m.fit.line.offset_ticks},
+                       {"lo", or_null(band.offset_lo_ticks)},
+                       {"hi", or_null(band.offset_hi_ticks)}};
   if (hz > 0) {
     e["offset_ns"] = {{"estimate", ticks_to_ns(m.fit.line.offset_ticks, hz)},
                       {"lo", band.feasible ? ns_or_null(band.offset_lo_ticks, hz) : Json(nullptr)},
@@ -248,16 +256,22 @@ Json monitor_json(const MonitorAnalysis& m) {
   e["margin_ticks"] = m.fit.line.margin_ticks;
   Json& pieces = e["pieces"] = Json::array();
   for (const MonitorPiece& p : m.pieces) {
-    pieces.push_back({{"first_interval", p.first_interval},
-                      {"last_interval", p.last_interval},
-                      {"t_ref_tick", p.t_ref_tick},
-                      {"offset_ticks", {{"estimate", p.offset_ticks}, {"lo", p.offset_lo_ticks}, {"hi", p.offset_hi_ticks}}},
-                      {"offset_ns", {{"estimate", ns_or_null(p.offset_ticks, hz)},
-                                     {"lo", ns_or_null(p.offset_lo_ticks, hz)},
-                                     {"hi", ns_or_null(p.offset_hi_ticks, hz)}}},
-                      {"drift_ppb", {{"estimate", p.drift_ppb}, {"lo", p.drift_lo_ppb}, {"hi", p.drift_hi_ppb},
-                                     {"detectable", !p.zero_drift}, {"identifiable", p.drift_identifiable}}},
-                      {"margin_ticks", p.margin_ticks}});
+    pieces.push_back(
+        {{"first_interval", p.first_interval},
+         {"last_interval", p.last_interval},
+         {"t_ref_tick", p.t_ref_tick},
+         {"offset_ticks", {{"estimate", p.offset_ticks}, {"lo", p.offset_lo_ticks}, {"hi", p.offset_hi_ticks}}},
+         {"offset_ns",
+          {{"estimate", ns_or_null(p.offset_ticks, hz)},
+           {"lo", ns_or_null(p.offset_lo_ticks, hz)},
+           {"hi", ns_or_null(p.offset_hi_ticks, hz)}}},
+         {"drift_ppb",
+          {{"estimate", p.drift_ppb},
+           {"lo", p.drift_lo_ppb},
+           {"hi", p.drift_hi_ppb},
+           {"detectable", !p.zero_drift},
+           {"identifiable", p.drift_identifiable}}},
+         {"margin_ticks", p.margin_ticks}});
   }
   Json& steps = e["steps"] = Json::array();
   for (const MonitorStep& s : m.steps) {
@@ -265,15 +279,21 @@ Json monitor_json(const MonitorAnalysis& m) {
                      {"interval", s.interval},
                      {"at_tick", s.at_tick},
                      {"at_s", number_or_null(s.at_s)},
-                     {"window", {{"first_interval", s.window_first_interval}, {"last_interval", s.window_last_interval},
-                                 {"lo_tick", s.window_lo_tick}, {"hi_tick", s.window_hi_tick}}},
+                     {"window",
+                      {{"first_interval", s.window_first_interval},
+                       {"last_interval", s.window_last_interval},
+                       {"lo_tick", s.window_lo_tick},
+                       {"hi_tick", s.window_hi_tick}}},
                      {"size_ticks", {{"estimate", s.size_ticks}, {"lo", s.size_lo_ticks}, {"hi", s.size_hi_ticks}}},
-                     {"size_ns", {{"estimate", ns_or_null(s.size_ticks, hz)}, {"lo", ns_or_null(s.size_lo_ticks, hz)},
-                                  {"hi", ns_or_null(s.size_hi_ticks, hz)}}}});
+                     {"size_ns",
+                      {{"estimate", ns_or_null(s.size_ticks, hz)},
+                       {"lo", ns_or_null(s.size_lo_ticks, hz)},
+                       {"hi", ns_or_null(s.size_hi_ticks, hz)}}}});
   }
   Json& transients = e["transients"] = Json::array();
   for (const MonitorTransient& t : m.transients) {
-    transients.push_back({{"first_interval", t.first_interval}, {"last_interval", t.last_interval}, {"bounds", t.bounds}});
+    transients.push_back(
+        {{"first_interval", t.first_interval}, {"last_interval", t.last_interval}, {"bounds", t.bounds}});
   }
   Json& moves = e["moves"] = Json::array();
   for (const MonitorMove& mv : m.moves) {
@@ -295,10 +315,18 @@ Json monitor_json(const MonitorAnalysis& m) {
   e["intervals_against_line"] = {{"count", excluded}, {"runs", runs}};
   e["causality_violations_at_least"] = {{"fwd", m.fwd_violations_at_least}, {"rev", m.rev_violations_at_least}};
   const MonitorTotals& t = m.totals;
-  e["totals"] = {{"rounds", t.rounds}, {"lost", t.lost}, {"late", t.late}, {"fwd_negative", t.fwd_negative},
-                 {"rev_negative", t.rev_negative}, {"self_inconsistent", t.self_inconsistent},
-                 {"switches_a", t.switches_a}, {"switches_b", t.switches_b}, {"stall_ms_max", t.stall_ms_max},
-                 {"empty_intervals", t.empty_intervals}, {"rtt_min_ticks", t.rtt_min}, {"rtt_max_ticks", t.rtt_max}};
+  e["totals"] = {{"rounds", t.rounds},
+                 {"lost", t.lost},
+                 {"late", t.late},
+                 {"fwd_negative", t.fwd_negative},
+                 {"rev_negative", t.rev_negative},
+                 {"self_inconsistent", t.self_inconsistent},
+                 {"switches_a", t.switches_a},
+                 {"switches_b", t.switches_b},
+                 {"stall_ms_max", t.stall_ms_max},
+                 {"empty_intervals", t.empty_intervals},
+                 {"rtt_min_ticks", t.rtt_min},
+                 {"rtt_max_ticks", t.rtt_max}};
   e["worst"] = {{"rtt_max_ticks", ranking_json(m.worst.rtt_max)},
                 {"rtt_p99.9_ticks", ranking_json(m.worst.rtt_p999)},
                 {"negatives", ranking_json(m.worst.negatives)},
@@ -307,7 +335,8 @@ Json monitor_json(const MonitorAnalysis& m) {
                 {"stall_ms", ranking_json(m.worst.stall_ms)}};
   Json samples = Json::array();
   for (const RssSample& r : m.rss) {
-    samples.push_back({{"at", r.label}, {"interval", r.interval}, {"at_s", number_or_null(r.at_s)}, {"kib", r.peak_rss_kib}});
+    samples.push_back(
+        {{"at", r.label}, {"interval", r.interval}, {"at_s", number_or_null(r.at_s)}, {"kib", r.peak_rss_kib}});
   }
   e["peak_rss_kib"] = {{"samples", samples}, {"max", m.peak_rss_max_kib}};
   e["verdict"] = m.verdict;
@@ -330,15 +359,15 @@ std::string monitor_csv_rows(const MonitorAnalysis& m, const IntervalLog& log) {
     auto u = [](std::uint64_t v) { return std::to_string(v); };
     auto d = [](std::int64_t v) { return std::to_string(v); };
     out += source + "," + u(s.index) + "," + u(s.start_tick) + "," + u(s.end_tick) + "," +
-           num(monitor_seconds(m, s.start_tick), 9) + "," + u(s.rounds) + "," + u(m.k) + "," +
-           (b.present ? "1" : "0") + "," + (b.present ? num(b.lo_ticks) : "") + "," + (b.present ? num(b.hi_ticks) : "") +
-           "," + (b.present ? num(b.estimate_ticks) : "") + "," + (b.line_ticks ? num(*b.line_ticks) : "") + "," +
+           num(monitor_seconds(m, s.start_tick), 9) + "," + u(s.rounds) + "," + u(m.k) + "," + (b.present ? "1" : "0") +
+           "," + (b.present ? num(b.lo_ticks) : "") + "," + (b.present ? num(b.hi_ticks) : "") + "," +
+           (b.present ? num(b.estimate_ticks) : "") + "," + (b.line_ticks ? num(*b.line_ticks) : "") + "," +
            (b.piece ? u(*b.piece + 1) : "") + "," + (b.excludes_whole_run_line ? "1" : "0") + "," +
            (b.set_aside ? "1" : "0") + "," + u(b.fwd_violations_at_least) + "," + u(b.rev_violations_at_least) + "," +
            d(s.rtt_min) + "," + d(s.rtt_p50) + "," + d(s.rtt_p99) + "," + d(s.rtt_p999) + "," + d(s.rtt_max) + "," +
            u(s.fwd_negative) + "," + u(s.rev_negative) + "," + u(s.self_inconsistent) + "," + u(s.lost) + "," +
-           u(s.late) + "," + u(s.switches_a) + "," + u(s.switches_b) + "," + u(s.stall_ms) + "," +
-           u(s.peak_rss_kib) + "\n";
+           u(s.late) + "," + u(s.switches_a) + "," + u(s.switches_b) + "," + u(s.stall_ms) + "," + u(s.peak_rss_kib) +
+           "\n";
   }
   return out;
 }
@@ -391,8 +420,9 @@ std::string monitor_timeseries_dat(const MonitorAnalysis& m, const IntervalLog& 
   if (!steps.empty()) out += "# steps: " + steps + "\n";
   if (!moves.empty()) out += "# moves: " + moves + "\n";
   if (!bends.empty()) out += "# bends: " + bends + "\n";
-  out += "# columns: time band_lo_ticks band_hi_ticks estimate_ticks line_ticks rtt_min_ticks rtt_p50_ticks "
-         "rtt_p99_ticks rtt_p999_ticks rtt_max_ticks negatives self_inconsistent lost\n";
+  out +=
+      "# columns: time band_lo_ticks band_hi_ticks estimate_ticks line_ticks rtt_min_ticks rtt_p50_ticks "
+      "rtt_p99_ticks rtt_p999_ticks rtt_max_ticks negatives self_inconsistent lost\n";
   for (std::size_t i = 0; i < log.intervals.size() && i < m.bands.size(); ++i) {
     const IntervalSummary& s = log.intervals[i];
     const IntervalBand& b = m.bands[i];

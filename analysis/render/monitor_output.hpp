@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "monitor/interval_analysis.hpp"
 #include "formats/interval_log.hpp"
+#include "monitor/interval_analysis.hpp"
 
 namespace tscsync {
 

@@ -26,9 +26,9 @@ std::string percentile_key(double percentile) {
 }
 
 void classes_line(std::string& out, const char* name, const DirectionClasses& c, const SignedHistogram& h) {
-  out += std::string("  ") + name + "  " + std::to_string(h.negative_count()) + " negative: " +
-         std::to_string(c.offset_explained) + " offset_explained, " + std::to_string(c.marginal) + " marginal, " +
-         std::to_string(c.causality_violation) + " causality_violation\n";
+  out += std::string("  ") + name + "  " + std::to_string(h.negative_count()) +
+         " negative: " + std::to_string(c.offset_explained) + " offset_explained, " + std::to_string(c.marginal) +
+         " marginal, " + std::to_string(c.causality_violation) + " causality_violation\n";
 }
 
 void evidence_block(std::string& out, const char* what, const Evidence& e, double hz) {
@@ -37,14 +37,17 @@ void evidence_block(std::string& out, const char* what, const Evidence& e, doubl
          format_sig(static_cast<double>(e.since_start_ticks), 6) + " ticks into the run" +
          (hz > 0 ? " (" + format_sig(static_cast<double>(e.since_start_ticks) / hz, 4) + " s)" : "") + "\n";
   // The raw values, whole: they are the evidence.
-  out += "      seq                    t1                   t2                   t3                   t4    fwd    rev    rtt\n";
+  out +=
+      "      seq                    t1                   t2                   t3                   t4    fwd    rev    "
+      "rtt\n";
   for (const Round& r : e.around) {
     char line[200];
     std::snprintf(line, sizeof line, "    %c %-8llu %20llu %20llu %20llu %20llu %6lld %6lld %6lld\n",
                   r.seq == e.seq ? '>' : ' ', static_cast<unsigned long long>(r.seq),
                   static_cast<unsigned long long>(r.t1), static_cast<unsigned long long>(r.t2),
                   static_cast<unsigned long long>(r.t3), static_cast<unsigned long long>(r.t4),
-                  static_cast<long long>(fwd_ticks(r)), static_cast<long long>(rev_ticks(r)), static_cast<long long>(rtt_ticks(r)));
+                  static_cast<long long>(fwd_ticks(r)), static_cast<long long>(rev_ticks(r)),
+                  static_cast<long long>(rtt_ticks(r)));
     out += line;
   }
 }
@@ -52,7 +55,8 @@ void evidence_block(std::string& out, const char* what, const Evidence& e, doubl
 nlohmann::ordered_json evidence_json(const std::optional<Evidence>& e) {
   if (!e) return nullptr;
   nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
-  for (const Round& r : e->around) rounds.push_back({{"seq", r.seq}, {"t1", r.t1}, {"t2", r.t2}, {"t3", r.t3}, {"t4", r.t4}, {"flags", r.flags}});
+  for (const Round& r : e->around)
+    rounds.push_back({{"seq", r.seq}, {"t1", r.t1}, {"t2", r.t2}, {"t3", r.t3}, {"t4", r.t4}, {"flags", r.flags}});
   return {{"seq", e->seq},
           {"value_ticks", e->value_ticks},
           {"beyond_band_ticks", e->beyond_band_ticks},
@@ -94,7 +98,8 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
     out += "  offset    " + ticks_with_ns(fit.line.offset_ticks, hz) + ", band " +
            range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
            (k == 1 ? std::string(" (hard: every round obeys it)")
-                   : " (robust: k = " + std::to_string(k) + ", " + std::string(robust_what) + ")") + "\n";
+                   : " (robust: k = " + std::to_string(k) + ", " + std::string(robust_what) + ")") +
+           "\n";
   } else {
     out += "  offset    " + format_sig(fit.line.offset_ticks, 4) + " ticks (no band: the bounds cross by " +
            format_sig(-fit.line.margin_ticks, 4) + " ticks)\n";
@@ -105,11 +110,14 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
            " ppb over " + format_sig(span_ticks, 4) + " ticks\n";
   } else {
     out += "  drift     " + format_sig(fit.line.drift * 1e9, 4) + " ppb, " +
-           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb" : std::string("no band")) +
-           (free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") + "\n";
+           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb"
+                          : std::string("no band")) +
+           (free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") +
+           "\n";
   }
-  out += "  margin    " + format_sig(fit.line.margin_ticks, 4) + " ticks (about the minimum one-way latency), quantum " +
-         std::to_string(quantum_ticks) + " (" + quantum_source + "), k = " + std::to_string(k) + "\n";
+  out += "  margin    " + format_sig(fit.line.margin_ticks, 4) +
+         " ticks (about the minimum one-way latency), quantum " + std::to_string(quantum_ticks) + " (" +
+         quantum_source + "), k = " + std::to_string(k) + "\n";
   return out;
 }
 
@@ -131,14 +139,15 @@ std::string analysis_text(const PairAnalysis& p) {
     // but no estimate is better than half a quantum.
     const double ci = flat ? bf.zero_drift_ci_ticks : bf.offset_ci_ticks;
     const double half_q = static_cast<double>(p.quantum_ticks) / 2;
-    out += "  stats     offset " +
-           format_sig(flat ? bf.zero_drift_offset_ticks : bf.offset_ticks, 5) + " +/- " +
-           (ci >= half_q ? format_sig(ci, 3) : format_sig(half_q, 3) + " (q/2; the blocks scatter " + format_sig(ci, 2) + ")") +
-           " ticks" +
-           (flat ? "" : ", drift " + format_sig(bf.drift * 1e9, 4) + " +/- " + format_sig(bf.drift_ci * 1e9, 3) + " ppb") +
-           " (95 %, " + std::to_string(bf.blocks) + " time blocks; statistical only: no asymmetry, no quantum); runs test " +
-           std::to_string(bf.runs.runs) + " runs, z " + format_sig(bf.runs.z, 3) +
-           (bf.runs.structured ? " (structured: a step or a bend)" : "") + "\n";
+    out +=
+        "  stats     offset " + format_sig(flat ? bf.zero_drift_offset_ticks : bf.offset_ticks, 5) + " +/- " +
+        (ci >= half_q ? format_sig(ci, 3)
+                      : format_sig(half_q, 3) + " (q/2; the blocks scatter " + format_sig(ci, 2) + ")") +
+        " ticks" +
+        (flat ? "" : ", drift " + format_sig(bf.drift * 1e9, 4) + " +/- " + format_sig(bf.drift_ci * 1e9, 3) + " ppb") +
+        " (95 %, " + std::to_string(bf.blocks) +
+        " time blocks; statistical only: no asymmetry, no quantum); runs test " + std::to_string(bf.runs.runs) +
+        " runs, z " + format_sig(bf.runs.z, 3) + (bf.runs.structured ? " (structured: a step or a bend)" : "") + "\n";
     if (bf.step && !p.step_proven) {
       out += "  moved     the estimate moved by " + format_sig(bf.step->size_ticks, 3) + " ticks at round " +
              std::to_string(bf.step->first_round_after) +
@@ -180,7 +189,8 @@ std::string analysis_text(const PairAnalysis& p) {
     out += head;
   }
   out += "       max      mean\n";
-  for (const auto& [name, h] : {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
+  for (const auto& [name, h] :
+       {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
     char cell[48];
     std::snprintf(cell, sizeof cell, "  %-4s %6lld", name, static_cast<long long>(h->min()));
     out += cell;
@@ -230,11 +240,14 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   e["t_ref_tick"] = p.t_ref_tick;
   e["band_feasible"] = band.feasible;
   auto or_null = [&](double v) { return band.feasible ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
-  e["offset_ticks"] = {{"estimate", p.fit.line.offset_ticks}, {"lo", or_null(band.offset_lo_ticks)}, {"hi", or_null(band.offset_hi_ticks)}};
+  e["offset_ticks"] = {{"estimate", p.fit.line.offset_ticks},
+                       {"lo", or_null(band.offset_lo_ticks)},
+                       {"hi", or_null(band.offset_hi_ticks)}};
   if (p.tsc_hz > 0) {
-    e["offset_ns"] = {{"estimate", ticks_to_ns(p.fit.line.offset_ticks, p.tsc_hz)},
-                      {"lo", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_lo_ticks, p.tsc_hz)) : nullptr},
-                      {"hi", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_hi_ticks, p.tsc_hz)) : nullptr}};
+    e["offset_ns"] = {
+        {"estimate", ticks_to_ns(p.fit.line.offset_ticks, p.tsc_hz)},
+        {"lo", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_lo_ticks, p.tsc_hz)) : nullptr},
+        {"hi", band.feasible ? nlohmann::ordered_json(ticks_to_ns(band.offset_hi_ticks, p.tsc_hz)) : nullptr}};
   }
   const HardBand& drift_band = p.free_fit.band;
   e["drift_ppb"] = {{"estimate", p.fit.line.drift * 1e9},
@@ -248,14 +261,16 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   e["below_floor"] = {{"fwd", p.below_floor_fwd}, {"rev", p.below_floor_rev}};
   auto& sweep = e["k_sweep"] = nlohmann::ordered_json::array();
   for (const SweepStep& s : p.sweep) {
-    sweep.push_back({{"k", s.k}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks}, {"margin_ticks", s.margin_ticks}});
+    sweep.push_back(
+        {{"k", s.k}, {"feasible", s.feasible}, {"offset_ticks", s.offset_ticks}, {"margin_ticks", s.margin_ticks}});
   }
   e["fwd_ticks"] = distribution_json(p.fwd_ticks);
   e["rev_ticks"] = distribution_json(p.rev_ticks);
   e["rtt_ticks"] = distribution_json(p.rtt_ticks);
   e["classes"] = {{"fwd", classes_json(p.fwd_classes)}, {"rev", classes_json(p.rev_classes)}};
   e["self_inconsistent"] = p.self_inconsistent;
-  e["worst"] = {{"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
+  e["worst"] = {
+      {"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
   auto& longest = e["longest_rounds"] = nlohmann::ordered_json::array();
   for (const auto& [seq, rtt] : p.longest_rounds) longest.push_back({{"seq", seq}, {"rtt_ticks", rtt}});
   const BlockFit& bf = p.blocks;
@@ -264,13 +279,13 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
     stats["blocks"] = bf.blocks;
     stats["offset_ticks"] = {{"estimate", bf.offset_ticks}, {"se", bf.offset_se_ticks}, {"ci95", bf.offset_ci_ticks}};
     stats["drift_ppb"] = {{"estimate", bf.drift * 1e9}, {"se", bf.drift_se * 1e9}, {"ci95", bf.drift_ci * 1e9}};
-    stats["zero_drift_offset_ticks"] = {{"estimate", bf.zero_drift_offset_ticks},
-                                        {"se", bf.zero_drift_se_ticks},
-                                        {"ci95", bf.zero_drift_ci_ticks}};
+    stats["zero_drift_offset_ticks"] = {
+        {"estimate", bf.zero_drift_offset_ticks}, {"se", bf.zero_drift_se_ticks}, {"ci95", bf.zero_drift_ci_ticks}};
     stats["delays_changed"] = bf.delays_changed;
     stats["split_margin_change_ticks"] = bf.split_margin_change_ticks;
-    stats["runs_test"] = {{"runs", bf.runs.runs}, {"n_plus", bf.runs.n_plus}, {"n_minus", bf.runs.n_minus},
-                          {"expected", bf.runs.expected}, {"z", bf.runs.z}, {"structured", bf.runs.structured}};
+    stats["runs_test"] = {
+        {"runs", bf.runs.runs},         {"n_plus", bf.runs.n_plus}, {"n_minus", bf.runs.n_minus},
+        {"expected", bf.runs.expected}, {"z", bf.runs.z},           {"structured", bf.runs.structured}};
   } else {
     stats["reason"] = bf.reason;
   }

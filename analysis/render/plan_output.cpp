@@ -40,19 +40,22 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
     cpus += groups;
   }
   line(out, "cpus", cpus + ")");
-  line(out, "pairs", std::to_string(plan.unordered_pairs) + " unordered, " + std::to_string(plan.ordered_pairs) +
-                         " ordered (each pair in both roles)");
+  line(out, "pairs",
+       std::to_string(plan.unordered_pairs) + " unordered, " + std::to_string(plan.ordered_pairs) +
+           " ordered (each pair in both roles)");
   line(out, "visits", std::to_string(s.visits) + " per ordered pair, one per sweep, spread over the whole run");
   line(out, "rounds per visit",
        std::to_string(s.rounds_per_visit) + " measured + " + std::to_string(s.warmup_per_visit) + " warm-up");
   line(out, "total rounds", std::to_string(plan.total_rounds) + " measured");
-  line(out, "slots", std::to_string(plan.slots.size()) + " (" + std::to_string(plan.slots_per_sweep) +
-                         " per sweep), " + counted(plan.pairs_at_once, "pair", "pairs") + " at once");
+  line(out, "slots",
+       std::to_string(plan.slots.size()) + " (" + std::to_string(plan.slots_per_sweep) + " per sweep), " +
+           counted(plan.pairs_at_once, "pair", "pairs") + " at once");
   line(out, "estimated time",
        human_duration(plan.estimated_seconds) + " (fixed " + format_sig(plan.costs.seconds_per_visit, 3) +
            " s per visit, " + format_sig(plan.costs.rounds_per_second / 1e6, 3) + " M rounds/s per pair)");
-  line(out, "memory", human_bytes(plan.memory_bytes) + " (" + std::to_string(kRoundBytes) +
-                          " B per measured round kept + raw buffers of the pairs at once)");
+  line(out, "memory",
+       human_bytes(plan.memory_bytes) + " (" + std::to_string(kRoundBytes) +
+           " B per measured round kept + raw buffers of the pairs at once)");
   if (s.parallel && plan.pairs_at_once > 1) {
     line(out, "parallel",
          std::to_string(plan.pairs_at_once) +
@@ -88,7 +91,8 @@ nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
       {"pairs_at_once", plan.pairs_at_once},
       {"estimated_seconds", plan.estimated_seconds},
       {"memory_bytes", plan.memory_bytes},
-      {"costs", {{"rounds_per_second", plan.costs.rounds_per_second}, {"seconds_per_visit", plan.costs.seconds_per_visit}}},
+      {"costs",
+       {{"rounds_per_second", plan.costs.rounds_per_second}, {"seconds_per_visit", plan.costs.seconds_per_visit}}},
       {"first_slots", std::move(first_slots)},
   };
 }

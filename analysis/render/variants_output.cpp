@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "render/pair_output.hpp"
 #include "core/format.hpp"
+#include "render/pair_output.hpp"
 
 namespace tscsync {
 
@@ -37,7 +37,10 @@ std::string num(double v) {
 }
 
 nlohmann::ordered_json stats_json(const CostStats& s, double scale) {
-  return {{"min", s.min * scale}, {"p50", s.p50 * scale}, {"mean", s.mean * scale}, {"p99.9", s.p99_9 * scale},
+  return {{"min", s.min * scale},
+          {"p50", s.p50 * scale},
+          {"mean", s.mean * scale},
+          {"p99.9", s.p99_9 * scale},
           {"samples", s.samples}};
 }
 
@@ -80,10 +83,10 @@ void append_row(std::string& out, const std::string& line) {
 std::string variants_text(const VariantsResult& r) {
   std::string out;
   out += "tscsync variants: CPUs " + std::to_string(r.cpu_a) + " and " + std::to_string(r.cpu_b) + ", " +
-         std::to_string(r.rounds_per_combination) + " rounds per combination (both roles, " +
-         std::to_string(r.passes) + " passes), TSC " +
-         (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) +
-         ", quantum " + std::to_string(r.quantum_ticks) + " ticks\n";
+         std::to_string(r.rounds_per_combination) + " rounds per combination (both roles, " + std::to_string(r.passes) +
+         " passes), TSC " +
+         (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) + ", quantum " +
+         std::to_string(r.quantum_ticks) + " ticks\n";
 
   out += "\nread cost per call on CPU " + std::to_string(r.cpu_a) +
          " (ticks, the believed method's figures), cheapest first\n";
@@ -111,12 +114,14 @@ std::string variants_text(const VariantsResult& r) {
   };
   if (!by_deltas.empty()) {
     out += "  deltas believed (" + names(by_deltas) + "): a call costs at least " +
-           format_sig(kDeltaResolutionSteps, 3) + " steps of the counter, so single back-to-back deltas resolve it "
+           format_sig(kDeltaResolutionSteps, 3) +
+           " steps of the counter, so single back-to-back deltas resolve it "
            "and show its spread\n";
   }
   if (!by_batch.empty()) {
     out += "  batch believed (" + names(by_batch) + "): a call costs less than " +
-           format_sig(kDeltaResolutionSteps, 3) + " steps of the counter, so single deltas are quantized; the "
+           format_sig(kDeltaResolutionSteps, 3) +
+           " steps of the counter, so single deltas are quantized; the "
            "batch average is not\n";
   }
   out += "  the mean moves with every preemption during the measurement; the p50 does not\n";
@@ -124,8 +129,7 @@ std::string variants_text(const VariantsResult& r) {
   out += "\nexchange per send/recv, both roles (ticks)\n";
   append_row(out, "  " + pad("send/recv", 34) + rpad("rtt min", 8) + rpad("p50", 7) + rpad("p99", 8) +
                       rpad("1-way min", 10) + rpad("negative", 9) + rpad("own band", 9) + rpad("ref band", 9) +
-                      rpad("per 1M", 9) +
-                      rpad("rtt<-2q", 8) + rpad("min vs plain", 13));
+                      rpad("per 1M", 9) + rpad("rtt<-2q", 8) + rpad("min vs plain", 13));
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
     const ExchangeSummary& e = r.exchanges[i];
     const Inflation* f = i < r.verdict.inflation.size() ? &r.verdict.inflation[i] : nullptr;
@@ -142,9 +146,10 @@ std::string variants_text(const VariantsResult& r) {
                         rpad(format_fixed(e.violations_per_million(), 1), 9) +
                         rpad(std::to_string(e.self_inconsistent), 8) + rpad(vs, 13));
   }
-  out += "  own band: below every offset the run's own band allows; ref band: below the band of the ordering\n"
-         "  receive reads of the same pair (early reads either way); per 1M: violations by either test;\n"
-         "  min vs plain: the smallest rtt >= 0 against plain rdtsc/rdtsc's (an rtt < 0 is impossible)\n";
+  out +=
+      "  own band: below every offset the run's own band allows; ref band: below the band of the ordering\n"
+      "  receive reads of the same pair (early reads either way); per 1M: violations by either test;\n"
+      "  min vs plain: the smallest rtt >= 0 against plain rdtsc/rdtsc's (an rtt < 0 is impossible)\n";
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
            (b.ok ? "[" + format_sig(b.lo_ticks, 4) + ", " + format_sig(b.hi_ticks, 4) + "] ticks from " +
@@ -222,7 +227,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     e["classes"] = {{"fwd", classes_json(x.fwd)}, {"rev", classes_json(x.rev)}};
     e["negative"] = x.negative;
     e["causality_violations"] = x.causality_violations;
-    e["below_reference"] = x.reference_checked ? nlohmann::ordered_json(x.below_reference) : nlohmann::ordered_json(nullptr);
+    e["below_reference"] =
+        x.reference_checked ? nlohmann::ordered_json(x.below_reference) : nlohmann::ordered_json(nullptr);
     e["violations"] = x.violations;
     e["violations_per_million"] = x.violations_per_million();
     e["self_inconsistent"] = x.self_inconsistent;
@@ -242,8 +248,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
       role["b"] = p->b;
       role["rounds"] = p->rounds;
       if (band.feasible) {
-        role["offset_ticks"] = {{"estimate", p->fit.line.offset_ticks}, {"lo", band.offset_lo_ticks},
-                                {"hi", band.offset_hi_ticks}};
+        role["offset_ticks"] = {
+            {"estimate", p->fit.line.offset_ticks}, {"lo", band.offset_lo_ticks}, {"hi", band.offset_hi_ticks}};
       } else {
         role["offset_ticks"] = {{"estimate", p->fit.line.offset_ticks}, {"lo", nullptr}, {"hi", nullptr}};
       }
@@ -333,24 +339,26 @@ std::string cost_dat(const std::vector<ReadCost>& costs, int cpu, double tsc_hz)
 
 std::string tradeoff_dat(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges) {
   std::string out = "# title: cost against causality violations, send rdtsc\n";
-  out += "# columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks "
-         "orders_earlier_loads\n";
+  out +=
+      "# columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks "
+      "orders_earlier_loads\n";
   for (const ExchangeSummary& e : exchanges) {
     if (e.combination.send != "rdtsc") continue;
     const std::optional<double> cost = believed_cost_ticks(costs, e.combination.recv);
     if (!cost) continue;  // no cost, no place on the x axis
     out += e.combination.recv + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) + " " +
-           std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " +
-           std::to_string(e.rtt_ticks.min()) + " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
+           std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " + std::to_string(e.rtt_ticks.min()) +
+           " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
   }
   return out;
 }
 
 std::string percentiles_dat(const std::vector<ExchangeSummary>& exchanges, int cpu_a, int cpu_b) {
-  std::string out = "# title: one-way latency percentiles, CPUs " + std::to_string(cpu_a) + " and " +
-                    std::to_string(cpu_b) + "\n";
+  std::string out =
+      "# title: one-way latency percentiles, CPUs " + std::to_string(cpu_a) + " and " + std::to_string(cpu_b) + "\n";
   std::size_t blocks = 0;
-  for (const ExchangeSummary& e : exchanges) if (e.one_way_ticks.total() > 0) ++blocks;
+  for (const ExchangeSummary& e : exchanges)
+    if (e.one_way_ticks.total() > 0) ++blocks;
   out += "# blocks: " + std::to_string(blocks) + "\n";
   bool first = true;
   for (const ExchangeSummary& e : exchanges) {
@@ -407,9 +415,8 @@ std::string switch_dat(const SwitchRun& s, int cpu_a, int cpu_b, double tsc_hz, 
       };
       const std::int64_t fwd_min = *std::min_element(fwd.begin(), fwd.end());
       const std::int64_t rev_min = *std::min_element(rev.begin(), rev.end());
-      out += format_fixed(ms_of(rounds[lo].t1), 4) + " " + std::to_string(fwd_min) + " " +
-             std::to_string(median(fwd)) + " " + std::to_string(rev_min) + " " + std::to_string(median(rev)) + " " +
-             std::to_string(rtt_min) + "\n";
+      out += format_fixed(ms_of(rounds[lo].t1), 4) + " " + std::to_string(fwd_min) + " " + std::to_string(median(fwd)) +
+             " " + std::to_string(rev_min) + " " + std::to_string(median(rev)) + " " + std::to_string(rtt_min) + "\n";
     }
   }
   return out;

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "variants/read_cost_summary.hpp"
 #include "core/run.hpp"
+#include "variants/read_cost_summary.hpp"
 #include "variants/variants.hpp"
 
 namespace tscsync {

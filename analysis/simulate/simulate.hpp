@@ -68,30 +68,30 @@ inline constexpr double kTailAlpha = 1.5;
 
 /// Early (speculative) receive reads on one CPU.
 struct SpeculationSpec {
-  double rate = 0;                // probability that a receive read is early, [0, 1]
-  double early_min_ticks = 50;    // how early, uniform in [early_min, early_max] true ticks
+  double rate = 0;              // probability that a receive read is early, [0, 1]
+  double early_min_ticks = 50;  // how early, uniform in [early_min, early_max] true ticks
   double early_max_ticks = 200;
 };
 
 struct SimulationSpec {
-  std::uint64_t rounds = 200'000;            // 1 .. kMaxSimulatedRounds
-  std::uint64_t seed = 1;                    // seeds std::mt19937_64
+  std::uint64_t rounds = 200'000;                // 1 .. kMaxSimulatedRounds
+  std::uint64_t seed = 1;                        // seeds std::mt19937_64
   std::uint64_t start_tick = 1'000'000'000'000;  // true time of round 0's t1, <= 1e15
-  double offset_ticks = 0;                   // theta at T_ref of the line before any step, |.| <= 1e15
-  double drift_ppb = 0;                      // d theta / dT in 1e-9, |.| <= 1e6
-  std::uint64_t quantum_ticks = 1;           // counter step q, 1 .. 1e6
-  DelaySpec fwd;                             // a -> b delay
-  DelaySpec rev;                             // b -> a delay
-  double turnaround_base_ticks = 30;         // b: from its t2 to its t3, floor
-  double turnaround_exp_mean_ticks = 5;      // b: exponential part of the turnaround
-  double gap_ticks = 50;                     // a: from t4 to the next t1, floor (>= 1 in effect)
-  double gap_exp_mean_ticks = 10;            // a: exponential part of the gap
-  SpeculationSpec spec_a;                    // early t4 reads (a receives the reply)
-  SpeculationSpec spec_b;                    // early t2 reads (b receives the ping)
-  double step_ticks = 0;                     // offset jump at T_step (0: none), |.| <= 1e15
-  double step_at_fraction = 0.5;             // T_step as a fraction of the run's duration, [0, 1]
-  double tsc_hz = 2.3e9;                     // only written into the metadata, (0, 1e12]
-  bool include_quantum_metadata = true;      // false: no `quantum_ticks` key; the analysis infers q
+  double offset_ticks = 0;                       // theta at T_ref of the line before any step, |.| <= 1e15
+  double drift_ppb = 0;                          // d theta / dT in 1e-9, |.| <= 1e6
+  std::uint64_t quantum_ticks = 1;               // counter step q, 1 .. 1e6
+  DelaySpec fwd;                                 // a -> b delay
+  DelaySpec rev;                                 // b -> a delay
+  double turnaround_base_ticks = 30;             // b: from its t2 to its t3, floor
+  double turnaround_exp_mean_ticks = 5;          // b: exponential part of the turnaround
+  double gap_ticks = 50;                         // a: from t4 to the next t1, floor (>= 1 in effect)
+  double gap_exp_mean_ticks = 10;                // a: exponential part of the gap
+  SpeculationSpec spec_a;                        // early t4 reads (a receives the reply)
+  SpeculationSpec spec_b;                        // early t2 reads (b receives the ping)
+  double step_ticks = 0;                         // offset jump at T_step (0: none), |.| <= 1e15
+  double step_at_fraction = 0.5;                 // T_step as a fraction of the run's duration, [0, 1]
+  double tsc_hz = 2.3e9;                         // only written into the metadata, (0, 1e12]
+  bool include_quantum_metadata = true;          // false: no `quantum_ticks` key; the analysis infers q
 };
 
 /// What the analysis should find. Ticks on a's counter unless stated.
@@ -107,12 +107,12 @@ struct SimulationTruth {
   std::uint64_t phase_b_ticks = 0;  // every reading of b is = phase_b_ticks (mod quantum)
   bool has_step = false;            // step_ticks != 0
   double step_ticks = 0;
-  std::uint64_t step_tick = 0;      // T_step; theta includes the step from this tick on
+  std::uint64_t step_tick = 0;  // T_step; theta includes the step from this tick on
   std::uint64_t early_t2_count = 0;
   std::uint64_t early_t4_count = 0;
   std::vector<std::uint8_t> early_t2;  // per round: 1 when t2 was read early
   std::vector<std::uint8_t> early_t4;  // per round: 1 when t4 was read early
-  double min_fwd_delay_ticks = 0;   // true one-way delays drawn (before any early read)
+  double min_fwd_delay_ticks = 0;      // true one-way delays drawn (before any early read)
   double max_fwd_delay_ticks = 0;
   double min_rev_delay_ticks = 0;
   double max_rev_delay_ticks = 0;

@@ -84,8 +84,10 @@ void choose_method(ReadCost& cost) {
     cost.believe_reason = head + "at least " + steps + ": single deltas resolve the cost and show its spread";
   } else {
     cost.believe = CostMethod::batch;
-    const char* plus_one = cost.quantum.plus_one_reads ? " (a read inside one step returns the previous value + 1)" : "";
-    cost.believe_reason = head + "under " + steps + ": single deltas are quantized" + plus_one + ", the batch average is not";
+    const char* plus_one =
+        cost.quantum.plus_one_reads ? " (a read inside one step returns the previous value + 1)" : "";
+    cost.believe_reason =
+        head + "under " + steps + ": single deltas are quantized" + plus_one + ", the batch average is not";
   }
 }
 

@@ -24,8 +24,8 @@ namespace tscsync {
 
 /// What the measurement recorded for one clock on one CPU.
 struct ReadCostSamples {
-  std::string name;        // variant name ("rdtsc", ...) or "CLOCK_MONOTONIC", "CLOCK_MONOTONIC_RAW"
-  bool tsc_variant = true; // false: a clock_gettime clock, whose values are ns
+  std::string name;         // variant name ("rdtsc", ...) or "CLOCK_MONOTONIC", "CLOCK_MONOTONIC_RAW"
+  bool tsc_variant = true;  // false: a clock_gettime clock, whose values are ns
   std::uint64_t calls_per_batch = 0;
   std::vector<double> batch_ticks_per_call;  // one per batch: (bracketed ticks - empty bracket) / calls_per_batch
   std::vector<std::uint64_t> values;         // back-to-back values of the clock itself, in its own unit (ticks, or ns)
@@ -58,8 +58,8 @@ struct ReadCost {
   QuantumEstimate quantum;      // TSC variants: estimate_quantum(values); clocks: left default
   std::uint64_t backward_deltas = 0;  // back-to-back values that went down: left out of delta_ticks
   CostMethod believe = CostMethod::batch;
-  std::string believe_reason;   // one sentence: why `believe`
-  std::string error;            // why there is no result (then every statistic is 0)
+  std::string believe_reason;  // one sentence: why `believe`
+  std::string error;           // why there is no result (then every statistic is 0)
 };
 
 /// Summarizes one clock's samples. Pure.

@@ -110,7 +110,9 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
       if (!band.feasible || !p->zero_drift || !p->segments.empty()) {
         r.ok = false;
         r.problem = e.combination.send + "/" + e.combination.recv + " has " +
-                    (!band.feasible ? "no feasible band" : !p->zero_drift ? "detectable drift" : "an offset step");
+                    (!band.feasible   ? "no feasible band"
+                     : !p->zero_drift ? "detectable drift"
+                                      : "an offset step");
         ++r.from;
         continue;
       }
@@ -262,12 +264,15 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   if (v.plain) {
     const ExchangeSummary& p = exchanges[*v.plain];
     std::string s = "plain rdtsc on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
-                    " one-way latencies negative (" + percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
+                    " one-way latencies negative (" +
+                    percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
     if (p.negative == 0) {
       s += "; none here, which shows the reads were not early enough this time, not that they cannot be";
     } else if (p.causality_violations > 0) {
-      s += ", " + std::to_string(p.causality_violations) + " beyond what any offset in the run's own band and the "
-           "quantum (" + std::to_string(p.quantum_ticks) + " ticks) explain: causality violations, receive stamps read early";
+      s += ", " + std::to_string(p.causality_violations) +
+           " beyond what any offset in the run's own band and the "
+           "quantum (" +
+           std::to_string(p.quantum_ticks) + " ticks) explain: causality violations, receive stamps read early";
     } else {
       s += ", none beyond what an offset in the run's own band and the quantum (" + std::to_string(p.quantum_ticks) +
            " ticks) explain";
@@ -316,17 +321,15 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
       const std::int64_t d_min = f.rtt_min_over_plain_ticks;
       const std::int64_t d_p50 = f.rtt_p50_over_plain_ticks;
       const std::uint64_t impossible = p.rtt_ticks.negative_count();
-      std::string s = "minimum rtt " + ticks_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) +
-                      " with plain reads" +
-                      (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
-                                            " with rtt < 0, impossible for any offset)"
-                                      : std::string()) +
-                      " against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " +
-                      honest->recv + ": ";
+      std::string s =
+          "minimum rtt " + ticks_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) + " with plain reads" +
+          (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
+                                " with rtt < 0, impossible for any offset)"
+                          : std::string()) +
+          " against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " + honest->recv + ": ";
       if (d_min > 0) {
-        s += "plain reads make the pair look " + ticks_ns(static_cast<double>(d_min), tsc_hz) +
-             " faster than it is (" + percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) +
-             " of the ordered minimum)";
+        s += "plain reads make the pair look " + ticks_ns(static_cast<double>(d_min), tsc_hz) + " faster than it is (" +
+             percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) + " of the ordered minimum)";
       } else {
         s += "plain reads do not make the minimum look faster here";
       }
@@ -342,18 +345,20 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   // The recommendation.
   if (v.recommended) {
     const RecvStanding& r = *v.recommended;
-    std::string s = "recommended receive read: " + r.recv + ", the cheapest read that waits for earlier loads with no "
-                    "causality violation here (0 in " + std::to_string(r.one_way) + " one-way latencies); " +
-                    ticks_ns(r.cost_ticks, tsc_hz) + " per read";
+    std::string s = "recommended receive read: " + r.recv +
+                    ", the cheapest read that waits for earlier loads with no "
+                    "causality violation here (0 in " +
+                    std::to_string(r.one_way) + " one-way latencies); " + ticks_ns(r.cost_ticks, tsc_hz) + " per read";
     if (plain_cost) {
       s += ", " + (v.recommended_cost_over_plain_ticks >= 0 ? std::string("+") : std::string("")) +
            format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
     }
     v.findings.push_back(s);
   } else if (!v.standings.empty()) {
-    v.findings.push_back("no receive read that waits for earlier loads was free of causality violations: when even "
-                         "they violate causality, the counters moved during the run (an offset step or a "
-                         "migration), not the reads; see the per-role verdicts");
+    v.findings.push_back(
+        "no receive read that waits for earlier loads was free of causality violations: when even "
+        "they violate causality, the counters moved during the run (an offset step or a "
+        "migration), not the reads; see the per-role verdicts");
   }
   if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
     const RecvStanding& c = *v.cheapest_clean;
@@ -361,7 +366,8 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     for (const ExchangeSummary& e : exchanges) {
       if (e.combination.recv == c.recv) negative += e.negative;
     }
-    v.findings.push_back(c.recv + " is cheaper (" + ticks_ns(c.cost_ticks, tsc_hz) + " per read) and showed no "
+    v.findings.push_back(c.recv + " is cheaper (" + ticks_ns(c.cost_ticks, tsc_hz) +
+                         " per read) and showed no "
                          "causality violation here (" +
                          (negative > 0 ? std::to_string(negative) + " negative one-way latencies, each within what an "
                                                                     "offset in the band explains"
@@ -371,15 +377,16 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   }
   if (control) {
     const ControlSummary& c = *control;
-    std::string s = c.same_cpu ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
-                                     c.combination.send + "/" + c.combination.recv + "): "
-                               : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " +
-                                     std::to_string(c.cpu_b) + ", " + c.combination.send + "/" + c.combination.recv + "): ";
+    std::string s = c.same_cpu
+                        ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
+                              c.combination.send + "/" + c.combination.recv + "): "
+                        : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " + std::to_string(c.cpu_b) +
+                              ", " + c.combination.send + "/" + c.combination.recv + "): ";
     if (!c.problem.empty()) {
       s += "incomplete: " + c.problem;
     } else if (c.same_cpu) {
-      s += std::to_string(c.negative) + " negative one-way latencies in " + std::to_string(c.rounds) +
-           " rounds, " + std::to_string(c.below_quantum) + " below -q" +
+      s += std::to_string(c.negative) + " negative one-way latencies in " + std::to_string(c.rounds) + " rounds, " +
+           std::to_string(c.below_quantum) + " below -q" +
            (c.below_quantum > 0 ? ": on one counter only an early read gives these"
                                 : ": the threads take turns on one CPU, so a context switch, far longer than any "
                                   "early read, lies between every send and its receive");

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "pair/analyze.hpp"
 #include "core/histogram.hpp"
-#include "variants/read_cost_summary.hpp"
 #include "core/run.hpp"
+#include "pair/analyze.hpp"
+#include "variants/read_cost_summary.hpp"
 
 namespace tscsync {
 
@@ -36,27 +36,27 @@ std::vector<Combination> all_combinations(const std::vector<std::string>& names)
 struct ExchangeSummary {
   Combination combination;
   bool recv_orders_earlier_loads = false;
-  std::uint64_t rounds = 0;    // all roles
-  std::uint64_t one_way = 0;   // one-way latencies: 2 per round
+  std::uint64_t rounds = 0;       // all roles
+  std::uint64_t one_way = 0;      // one-way latencies: 2 per round
   SignedHistogram one_way_ticks;  // every forward and reverse latency of every role
   SignedHistogram rtt_ticks;
   DirectionClasses fwd;  // sums over the roles; forward = initiator to responder
   DirectionClasses rev;
-  std::uint64_t negative = 0;             // one-way latencies below 0
-  std::uint64_t offset_explained = 0;     // negative, explained by every offset in the band
-  std::uint64_t marginal = 0;             // negative, explained by some offset in the band
-  std::uint64_t causality_violations = 0; // below every offset its own band allows: early reads
+  std::uint64_t negative = 0;              // one-way latencies below 0
+  std::uint64_t offset_explained = 0;      // negative, explained by every offset in the band
+  std::uint64_t marginal = 0;              // negative, explained by some offset in the band
+  std::uint64_t causality_violations = 0;  // below every offset its own band allows: early reads
   /// Below the offset band that the ordering receive reads of the same pair and role set
   /// (see check_against_reference); 0 when there is no such band.
   std::uint64_t below_reference = 0;
-  bool reference_checked = false;         // a reference band was there to check against
+  bool reference_checked = false;  // a reference band was there to check against
   /// One-way latencies that are a causality violation by either test (counted once).
   std::uint64_t violations = 0;
-  std::uint64_t self_inconsistent = 0;    // rounds with rtt < -2q
-  std::int64_t quantum_ticks = 1;         // the largest of the roles'
-  std::vector<const PairAnalysis*> roles; // the analyses behind it (owned by the caller)
-  std::vector<const Run*> runs;           // their runs, same order (owned by the caller)
-  std::vector<std::string> problems;      // visits that failed
+  std::uint64_t self_inconsistent = 0;     // rounds with rtt < -2q
+  std::int64_t quantum_ticks = 1;          // the largest of the roles'
+  std::vector<const PairAnalysis*> roles;  // the analyses behind it (owned by the caller)
+  std::vector<const Run*> runs;            // their runs, same order (owned by the caller)
+  std::vector<std::string> problems;       // visits that failed
 
   /// `violations` per million one-way latencies (0 when none were measured).
   [[nodiscard]] double violations_per_million() const;
@@ -79,7 +79,7 @@ ExchangeSummary summarize_exchange(const Combination& combination, bool recv_ord
 struct ReferenceBand {
   std::string a, b;
   bool ok = false;
-  double lo_ticks = 0;   // offset theta = TSC_b - TSC_a, ticks
+  double lo_ticks = 0;  // offset theta = TSC_b - TSC_a, ticks
   double hi_ticks = 0;
   std::size_t from = 0;  // analyses intersected
   std::string problem;   // why there is no band (none measured, drift, disjoint bands)
@@ -100,8 +100,8 @@ struct ControlSummary {
   bool same_cpu = true;  // false: SMT siblings, analysed like any pair
   Combination combination;
   std::uint64_t rounds = 0;
-  std::uint64_t negative = 0;   // one-way latencies below 0 (same CPU: below -q cannot be the quantum)
-  std::uint64_t below_quantum = 0;  // below -q: impossible on one counter without an early read
+  std::uint64_t negative = 0;              // one-way latencies below 0 (same CPU: below -q cannot be the quantum)
+  std::uint64_t below_quantum = 0;         // below -q: impossible on one counter without an early read
   std::uint64_t causality_violations = 0;  // SMT siblings: from the analysis
   std::int64_t min_one_way_ticks = 0;
   std::int64_t rtt_min_ticks = 0;
@@ -116,11 +116,11 @@ ControlSummary summarize_control(int cpu_a, int cpu_b, const Combination& combin
 /// A receive variant's standing in the recommendation.
 struct RecvStanding {
   std::string recv;
-  bool measured_cost = false;     // read_cost has a figure for it
-  double cost_ticks = 0;          // believed p50 per call
+  bool measured_cost = false;  // read_cost has a figure for it
+  double cost_ticks = 0;       // believed p50 per call
   bool orders_earlier_loads = false;
-  bool clean = false;             // no violation in any combination with this receive read
-  std::uint64_t one_way = 0;      // one-way latencies behind `clean`
+  bool clean = false;            // no violation in any combination with this receive read
+  std::uint64_t one_way = 0;     // one-way latencies behind `clean`
   std::uint64_t violations = 0;  // by either test (ExchangeSummary::violations)
   std::uint64_t self_inconsistent = 0;
 };
@@ -130,8 +130,8 @@ struct RecvStanding {
 /// comparison uses is therefore that of the round trips >= 0, and those below are counted.
 struct Inflation {
   Combination combination;
-  std::int64_t rtt_min_ticks = 0;            // the smallest rtt >= 0 (0 when there is none)
-  std::uint64_t rtt_negative = 0;            // rounds with rtt < 0, left out of the minimum
+  std::int64_t rtt_min_ticks = 0;  // the smallest rtt >= 0 (0 when there is none)
+  std::uint64_t rtt_negative = 0;  // rounds with rtt < 0, left out of the minimum
   std::int64_t rtt_p50_ticks = 0;
   std::int64_t rtt_min_over_plain_ticks = 0;  // this combination's minimum rtt - the plain one's
   std::int64_t rtt_p50_over_plain_ticks = 0;

@@ -8,16 +8,16 @@
 #include <memory>
 #include <variant>
 
-#include "render/pair_output.hpp"
-#include "pair/analyze.hpp"
+#include "app/plot.hpp"
 #include "core/errors.hpp"
-#include "monitor/interval_analysis.hpp"
-#include "render/monitor_output.hpp"
 #include "formats/interval_log.hpp"
 #include "formats/output_file.hpp"
-#include "app/plot.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_lines.hpp"
+#include "monitor/interval_analysis.hpp"
+#include "pair/analyze.hpp"
+#include "render/monitor_output.hpp"
+#include "render/pair_output.hpp"
 
 namespace tscsync {
 namespace {
@@ -123,7 +123,8 @@ void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
     if (!plots.empty()) {
       for (const char* ext : {".png", ".svg"}) {
         const fs::path picture = fs::path(dir) / (names[i] + ext);
-        const PlotResult r = render_plot((fs::path(plots) / "monitor_timeseries.gp").string(), dat.string(), picture.string());
+        const PlotResult r =
+            render_plot((fs::path(plots) / "monitor_timeseries.gp").string(), dat.string(), picture.string());
         if (r.ok) {
           std::cerr << ", " << picture.filename().string();
         } else {

@@ -46,14 +46,16 @@ int run_check(const CheckOptions& options) {
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;
   if (options.tolerance.ns) {
-    if (!(o.platform.tsc.hz > 0)) throw UsageError("--tolerance in ns needs the TSC frequency, which is unknown here; give ticks");
+    if (!(o.platform.tsc.hz > 0))
+      throw UsageError("--tolerance in ns needs the TSC frequency, which is unknown here; give ticks");
     settings.tolerance_ticks = options.tolerance.value * o.platform.tsc.hz / 1e9;
   } else {
     settings.tolerance_ticks = options.tolerance.value;
   }
   CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
   if (!options.matrix.out_dir.empty()) {
-    for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, options.matrix.save_runs)) {
+    for (const std::string& p :
+         write_matrix_dir(options.matrix.out_dir, o, &result, &settings, options.matrix.save_runs)) {
       std::cerr << "tscsync check: " << p << "\n";
     }
   }

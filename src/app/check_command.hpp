@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "matrix/check.hpp"
 #include "app/matrix_command.hpp"
+#include "matrix/check.hpp"
 
 namespace tscsync {
 
@@ -22,10 +22,10 @@ struct Tolerance {
 Tolerance parse_tolerance(const std::string& option, const std::string& text);
 
 struct CheckOptions {
-  MatrixOptions matrix;          // which CPUs, variants, rounds; out_dir keeps the evidence
+  MatrixOptions matrix;  // which CPUs, variants, rounds; out_dir keeps the evidence
   Tolerance tolerance;
   double drift_tolerance_ppb = 0;
-  bool details = false;          // text: every failure and warning, not only the reason
+  bool details = false;  // text: every failure and warning, not only the reason
 };
 
 /// The warning codes that make a check's answer less trustworthy (printed, never failed).

@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
-#include <map>
 #include <iostream>
+#include <map>
 
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
@@ -57,8 +57,7 @@ void choose_variants(const std::string& variant, const std::string& send, const 
 
 }  // namespace
 
-std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
-                          std::uint64_t max) {
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max) {
   std::uint64_t value = 0;
   const char* first = text.data();
   const char* last = text.data() + text.size();
@@ -89,8 +88,14 @@ double parse_duration_s(const std::string& option, const std::string& text) {
   if (!number.empty()) {
     switch (number.back()) {
       case 's': number.pop_back(); break;
-      case 'm': number.pop_back(); unit_s = 60; break;
-      case 'h': number.pop_back(); unit_s = 3600; break;
+      case 'm':
+        number.pop_back();
+        unit_s = 60;
+        break;
+      case 'h':
+        number.pop_back();
+        unit_s = 3600;
+        break;
       default: break;
     }
   }
@@ -107,9 +112,9 @@ std::string quote_command_line(const std::vector<std::string>& args) {
   std::string out;
   for (const std::string& a : args) {
     if (!out.empty()) out += ' ';
-    const bool plain = !a.empty() && a.find_first_not_of(
-                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,=:+") ==
-                                         std::string::npos;
+    const bool plain =
+        !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,=:+") ==
+                          std::string::npos;
     if (plain) {
       out += a;
       continue;
@@ -133,9 +138,10 @@ Command parse(const std::vector<std::string>& args) {
   app.require_subcommand(1);
 
   std::string info_format = "text";
-  CLI::App* info = app.add_subcommand("info", "Platform facts: CPU, TSC features, hypervisor, kernel view of the "
-                                              "TSC, TSC frequency and its source, topology, idle states, "
-                                              "quantum per CPU, and warnings with advice");
+  CLI::App* info = app.add_subcommand("info",
+                                      "Platform facts: CPU, TSC features, hypervisor, kernel view of the "
+                                      "TSC, TSC frequency and its source, topology, idle states, "
+                                      "quantum per CPU, and warnings with advice");
   info->add_option("--format", info_format, "text or json")->capture_default_str();
   std::string ntp_seconds = "0";
   info->add_option("--ntp-seconds", ntp_seconds,
@@ -144,8 +150,8 @@ Command parse(const std::vector<std::string>& args) {
 
   std::string cpus, variant, send, recv, transport = "slot", out;
   std::string rounds = "1000000", warmup = "10000", timeout_ms = "2000";
-  CLI::App* measure = app.add_subcommand(
-      "measure", "Measure one ordered pair of CPUs: A initiates, B responds; every round is saved");
+  CLI::App* measure =
+      app.add_subcommand("measure", "Measure one ordered pair of CPUs: A initiates, B responds; every round is saved");
   measure->add_option("--cpus", cpus, "A,B: the initiator and the responder (A,A: same-CPU control)")->required();
   measure->add_option("--variant", variant, "read variant for both sides (" + variant_list() + ")");
   measure->add_option("--send", send, "read variant for the send stamps t1, t3 (default rdtsc)");
@@ -159,9 +165,10 @@ Command parse(const std::vector<std::string>& args) {
   measure->add_option("--out", out, "output file, or - for standard output")->required();
 
   MonitorText mt;
-  CLI::App* monitor = app.add_subcommand(
-      "monitor", "Measure one ordered pair for a long time (until --duration or SIGINT/SIGTERM) and write an "
-                 "interval log: one line per interval, flushed as it ends, in memory that does not grow");
+  CLI::App* monitor =
+      app.add_subcommand("monitor",
+                         "Measure one ordered pair for a long time (until --duration or SIGINT/SIGTERM) and write an "
+                         "interval log: one line per interval, flushed as it ends, in memory that does not grow");
   monitor->add_option("--cpus", mt.cpus, "A,B: the initiator and the responder (two different CPUs)")->required();
   monitor->add_option("--variant", mt.variant, "read variant for both sides (" + variant_list() + ")");
   monitor->add_option("--send", mt.send, "read variant for the send stamps t1, t3 (default rdtsc)");
@@ -172,24 +179,28 @@ Command parse(const std::vector<std::string>& args) {
                       "how long to run: seconds, or with s, m or h (default: until SIGINT or SIGTERM)");
   monitor->add_option("--timeout-ms", mt.timeout_ms, "longest wait for the partner's message before the run is aborted")
       ->capture_default_str();
-  monitor->add_option("--queue-rounds", mt.queue_rounds,
-                      "rounds the queue to the aggregator holds (40 bytes each); a full queue counts lost rounds")
+  monitor
+      ->add_option("--queue-rounds", mt.queue_rounds,
+                   "rounds the queue to the aggregator holds (40 bytes each); a full queue counts lost rounds")
       ->capture_default_str();
   monitor->add_option("--out", mt.out, "the interval log (written as FILE.partial until the run ends), or -")
       ->required();
 
   std::vector<std::string> files;
   std::string analyze_format = "text", analyze_out = "-", analyze_plot;
-  CLI::App* analyze = app.add_subcommand(
-      "analyze", "Analyse saved runs, imported rounds or monitor interval logs: offset and drift with hard "
-                 "bounds, negative latencies classified, distributions, a verdict per pair; for interval logs "
-                 "also offset steps over time, the worst intervals, totals and memory");
-  analyze->add_option("files", files,
-                      "runs (tscsync-run/1), interval logs of monitor (tscsync-monitor/1) or tables with "
-                      "t1,t2,t3,t4 columns, in any mix; - reads stdin")
+  CLI::App* analyze =
+      app.add_subcommand("analyze",
+                         "Analyse saved runs, imported rounds or monitor interval logs: offset and drift with hard "
+                         "bounds, negative latencies classified, distributions, a verdict per pair; for interval logs "
+                         "also offset steps over time, the worst intervals, totals and memory");
+  analyze
+      ->add_option("files", files,
+                   "runs (tscsync-run/1), interval logs of monitor (tscsync-monitor/1) or tables with "
+                   "t1,t2,t3,t4 columns, in any mix; - reads stdin")
       ->required();
-  analyze->add_option("--format", analyze_format,
-                      "text, json or csv (csv: one row per pair, then one row per interval of the logs)")
+  analyze
+      ->add_option("--format", analyze_format,
+                   "text, json or csv (csv: one row per pair, then one row per interval of the logs)")
       ->capture_default_str();
   analyze->add_option("--out", analyze_out, "output file, or - for standard output")->capture_default_str();
   analyze->add_option("--plot", analyze_plot,
@@ -201,9 +212,10 @@ Command parse(const std::vector<std::string>& args) {
   std::string sim_rounds = std::to_string(sim.spec.rounds), sim_seed = std::to_string(sim.spec.seed);
   std::string sim_quantum = std::to_string(sim.spec.quantum_ticks);
   bool no_quantum_metadata = false;
-  CLI::App* simulate = app.add_subcommand(
-      "simulate", "Synthetic rounds with known offset, drift, quantum, delays, early reads and steps; "
-                  "the truth as JSON");
+  CLI::App* simulate =
+      app.add_subcommand("simulate",
+                         "Synthetic rounds with known offset, drift, quantum, delays, early reads and steps; "
+                         "the truth as JSON");
   simulate->add_option("--rounds", sim_rounds, "rounds, at most 20000000")->capture_default_str();
   simulate->add_option("--seed", sim_seed, "random seed")->capture_default_str();
   simulate->add_option("--quantum-ticks", sim_quantum, "counter step q")->capture_default_str();
@@ -245,7 +257,7 @@ Command parse(const std::vector<std::string>& args) {
   // matrix, check and report share the options that choose the CPUs and the plan.
   struct PlanText {
     std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
-                timeout_ms = "2000", topology, format = "text", out;
+                                           timeout_ms = "2000", topology, format = "text", out;
     bool parallel = false, dry_run = false, save_runs = false;
   };
   auto add_plan_options = [](CLI::App* cmd, PlanText& t, bool variants) {
@@ -264,16 +276,21 @@ Command parse(const std::vector<std::string>& args) {
     cmd->add_flag("--parallel", t.parallel, "run disjoint pairs at once (round-robin tournament)");
   };
   PlanText matrix_text_opts;
-  CLI::App* matrix = app.add_subcommand(
-      "matrix", "Every ordered pair of the selected CPUs: offsets with hard bands, drift, latency and "
-                "violation matrices, per-CPU offsets, heatmaps");
+  CLI::App* matrix =
+      app.add_subcommand("matrix",
+                         "Every ordered pair of the selected CPUs: offsets with hard bands, drift, latency and "
+                         "violation matrices, per-CPU offsets, heatmaps");
   add_plan_options(matrix, matrix_text_opts, true);
-  matrix->add_flag("--dry-run", matrix_text_opts.dry_run, "print the plan (pairs, visits, rounds, time, memory); measure nothing");
-  matrix->add_option("--topology", matrix_text_opts.topology,
-                     "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
+  matrix->add_flag("--dry-run", matrix_text_opts.dry_run,
+                   "print the plan (pairs, visits, rounds, time, memory); measure nothing");
+  matrix->add_option(
+      "--topology", matrix_text_opts.topology,
+      "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
   matrix->add_option("--format", matrix_text_opts.format, "text or json (stdout)")->capture_default_str();
-  matrix->add_option("--out", matrix_text_opts.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
-  matrix->add_flag("--save-runs", matrix_text_opts.save_runs, "also keep every pair's rounds in --out/pairs (tscsync-run/1)");
+  matrix->add_option("--out", matrix_text_opts.out,
+                     "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
+  matrix->add_flag("--save-runs", matrix_text_opts.save_runs,
+                   "also keep every pair's rounds in --out/pairs (tscsync-run/1)");
 
   PlanText check_text_opts;
   std::string tolerance = "0", drift_tolerance = "0";
@@ -281,31 +298,38 @@ Command parse(const std::vector<std::string>& args) {
   CLI::App* check = app.add_subcommand(
       "check", "Measure all pairs and answer for scripts: exit 0 synchronized, 1 not, with the reason in one line");
   add_plan_options(check, check_text_opts, true);
-  check->add_option("--tolerance", tolerance, "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
+  check
+      ->add_option("--tolerance", tolerance,
+                   "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
       ->capture_default_str();
   check->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift, ppb")->capture_default_str();
   check->add_option("--format", check_text_opts.format, "text or json")->capture_default_str();
   check->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
-  check->add_option("--out", check_text_opts.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
+  check->add_option("--out", check_text_opts.out,
+                    "keep the evidence: the matrix directory, with check.json inside matrix.json");
 
   struct VariantsText {
     std::string cpus, rounds = "200000", passes = "4", warmup = std::to_string(kVariantsWarmup),
-                control_rounds = "20000", switch_rounds = "50000", timeout_ms = "2000", format = "text", out;
+                      control_rounds = "20000", switch_rounds = "50000", timeout_ms = "2000", format = "text", out;
     bool all = false, save_runs = false;
   } vt;
   CLI::App* variants = app.add_subcommand(
-      "variants", "Which way of reading the TSC to trust here and what it costs: read cost per variant, the "
-                  "exchange of one pair under each send/recv combination, the same-CPU control, a recommendation");
+      "variants",
+      "Which way of reading the TSC to trust here and what it costs: read cost per variant, the "
+      "exchange of one pair under each send/recv combination, the same-CPU control, a recommendation");
   variants->add_option("--cpus", vt.cpus, "A,B: the pair (default: the first two CPUs this process may use)");
   variants->add_option("--rounds", vt.rounds, "rounds per combination, both roles together")->capture_default_str();
-  variants->add_option("--passes", vt.passes, "each combination's rounds split over this many interleaved visits per role")
+  variants
+      ->add_option("--passes", vt.passes, "each combination's rounds split over this many interleaved visits per role")
       ->capture_default_str();
-  variants->add_flag("--all", vt.all, "every send/recv combination (64), not only the ones that answer the usual questions");
+  variants->add_flag("--all", vt.all,
+                     "every send/recv combination (64), not only the ones that answer the usual questions");
   variants->add_option("--warmup", vt.warmup, "rounds before each visit, discarded")->capture_default_str();
   variants->add_option("--control-rounds", vt.control_rounds, "rounds of the same-CPU control; 0: none")
       ->capture_default_str();
-  variants->add_option("--switch-rounds", vt.switch_rounds,
-                       "rounds per half of the run that switches from plain to an ordering receive read; 0: none")
+  variants
+      ->add_option("--switch-rounds", vt.switch_rounds,
+                   "rounds per half of the run that switches from plain to an ordering receive read; 0: none")
       ->capture_default_str();
   variants->add_option("--timeout-ms", vt.timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();
@@ -316,16 +340,18 @@ Command parse(const std::vector<std::string>& args) {
   PlanText report_text_opts;
   report_text_opts.out = "report";
   bool no_plain = false;
-  CLI::App* report = app.add_subcommand(
-      "report", "The main job: platform facts, all pairs with an ordering read and with plain rdtsc, the "
-                "verdict, heatmaps, report.md and report.html in one directory");
+  CLI::App* report =
+      app.add_subcommand("report",
+                         "The main job: platform facts, all pairs with an ordering read and with plain rdtsc, the "
+                         "verdict, heatmaps, report.md and report.html in one directory");
   add_plan_options(report, report_text_opts, false);
   report->add_option("--out", report_text_opts.out, "the report directory")->capture_default_str();
   report->add_flag("--no-plain", no_plain, "skip the plain-rdtsc matrix");
   bool no_variants = false;
   std::string report_variants_rounds = "100000";
   report->add_flag("--no-variants", no_variants, "skip the read variants (tscsync variants) on the first two CPUs");
-  report->add_option("--variants-rounds", report_variants_rounds, "rounds per send/recv combination of the read variants")
+  report
+      ->add_option("--variants-rounds", report_variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
 
   // CLI11 would call an unknown first word "not expected" or ask for a subcommand.
@@ -333,7 +359,8 @@ Command parse(const std::vector<std::string>& args) {
     try {
       app.get_subcommand(args[1]);
     } catch (const CLI::OptionNotFound&) {
-      throw UsageError("unknown command '" + args[1] + "' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, variants)");
+      throw UsageError("unknown command '" + args[1] +
+                       "' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, variants)");
     }
   }
   std::vector<std::string> argv_rest(args.begin() + 1, args.end());
@@ -408,8 +435,8 @@ Command parse(const std::vector<std::string>& args) {
     if (r.out_dir.empty()) throw UsageError("--out must name a directory");
     r.plain = !no_plain;
     r.variants = !no_variants;
-    r.variants_options.rounds = parse_count("--variants-rounds", report_variants_rounds, 2 * r.variants_options.passes,
-                                            kMaxRounds);
+    r.variants_options.rounds =
+        parse_count("--variants-rounds", report_variants_rounds, 2 * r.variants_options.passes, kMaxRounds);
     r.variants_options.timeout = r.matrix.timeout;
     r.command_line = quote_command_line(args);
     return r;
@@ -452,7 +479,8 @@ Command parse(const std::vector<std::string>& args) {
     if (!mt.duration.empty()) {
       mo.duration_s = parse_duration_s("--duration", mt.duration);
       if (mo.duration_s < mo.interval_s) {
-        throw UsageError("--duration " + mt.duration + " is shorter than one interval (--interval " + mt.interval + ")");
+        throw UsageError("--duration " + mt.duration + " is shorter than one interval (--interval " + mt.interval +
+                         ")");
       }
     }
     mo.timeout = std::chrono::milliseconds(parse_count("--timeout-ms", mt.timeout_ms, 1, kMaxTimeoutMs));

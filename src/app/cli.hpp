@@ -44,7 +44,6 @@ double parse_duration_s(const std::string& option, const std::string& text);
 
 /// Parses an unsigned decimal option value within [min, max].
 /// \throws UsageError naming the option, the value and the range.
-std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
-                          std::uint64_t max);
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max);
 
 }  // namespace tscsync::cli

@@ -76,7 +76,8 @@ std::string generic_cpu_paths(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const bool slash_cpu = text.compare(i, 5, "/cpu/") == 0;
-    const bool cpu_n = text.compare(i, 4, "/cpu") == 0 && i + 4 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 4]));
+    const bool cpu_n =
+        text.compare(i, 4, "/cpu") == 0 && i + 4 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 4]));
     if (slash_cpu || cpu_n) {
       const std::size_t digits = i + (slash_cpu ? 5 : 4);
       std::size_t j = digits;
@@ -149,8 +150,10 @@ std::string calibration_text(const Calibration& c) {
 }
 
 Json calibration_json(const Calibration& c) {
-  Json j = {{"clock", clock_name(c.clock)}, {"cpu", c.cpu >= 0 ? Json(c.cpu) : Json(nullptr)},
-            {"readings", c.fit.readings}, {"valid", c.fit.valid}};
+  Json j = {{"clock", clock_name(c.clock)},
+            {"cpu", c.cpu >= 0 ? Json(c.cpu) : Json(nullptr)},
+            {"readings", c.fit.readings},
+            {"valid", c.fit.valid}};
   if (!c.fit.valid) {
     j["reason"] = c.fit.reason;
     return j;
@@ -273,10 +276,10 @@ std::string info_text(const InfoReport& r) {
     }
     out.add("  realtime", s);
     if (r.ntp) {
-      out.add("  ntp", !r.ntp->readable ? r.ntp->problem
-                                        : std::string(r.ntp->synchronized ? "synchronized" : "not synchronized") +
-                                              ", frequency correction " + signed_ppm(r.ntp->frequency_ppm) +
-                                              " (adjtimex)");
+      out.add("  ntp", !r.ntp->readable
+                           ? r.ntp->problem
+                           : std::string(r.ntp->synchronized ? "synchronized" : "not synchronized") +
+                                 ", frequency correction " + signed_ppm(r.ntp->frequency_ppm) + " (adjtimex)");
     }
   }
   if (kmhz && f.hz > 0) {
@@ -326,14 +329,15 @@ std::string info_text(const InfoReport& r) {
     out.add("smt", s);
   }
   out.add("isolated cpus", cpu_list_text(k.isolated));
-  out.add("nohz_full cpus", k.nohz_full.state == FactState::absent
-                               ? "not in this kernel (" + k.nohz_full.reason + ")"
-                               : cpu_list_text(k.nohz_full));
+  out.add("nohz_full cpus", k.nohz_full.state == FactState::absent ? "not in this kernel (" + k.nohz_full.reason + ")"
+                                                                   : cpu_list_text(k.nohz_full));
   out.add("boot parameters", fact_text(k.cmdline, [](const BootParams& b) {
             const auto list = boot_param_list(b);
-            if (list.empty()) return std::string("none of isolcpus nohz_full rcu_nocbs tsc clocksource idle max_cstate");
+            if (list.empty())
+              return std::string("none of isolcpus nohz_full rcu_nocbs tsc clocksource idle max_cstate");
             std::string s;
-            for (const auto& [name, value] : list) s += (s.empty() ? "" : " ") + name + (value.empty() ? "" : "=" + value);
+            for (const auto& [name, value] : list)
+              s += (s.empty() ? "" : " ") + name + (value.empty() ? "" : "=" + value);
             return s;
           }));
   std::vector<std::pair<int, std::string>> governors, idle;
@@ -341,8 +345,9 @@ std::string info_text(const InfoReport& r) {
     governors.emplace_back(cpu.cpu, cpu.governor.state == FactState::absent
                                         ? std::string("no cpufreq")
                                         : fact_text(cpu.governor, [](const std::string& g) { return g; }));
-    idle.emplace_back(cpu.cpu, cpu.idle_states.state == FactState::absent ? std::string("no cpuidle")
-                                                                         : fact_text(cpu.idle_states, idle_states_text));
+    idle.emplace_back(cpu.cpu, cpu.idle_states.state == FactState::absent
+                                   ? std::string("no cpuidle")
+                                   : fact_text(cpu.idle_states, idle_states_text));
   }
   if (k.cpus.empty()) out.add("cpus in sysfs", k.cpus_reason);
   for (const auto& [cpus, text] : grouped(governors)) out.add("governor cpu " + cpus, text);
@@ -362,9 +367,8 @@ std::string info_text(const InfoReport& r) {
       continue;
     }
     out.add(label, std::to_string(q.estimate.quantum_ticks) + " ticks (modal back-to-back delta " +
-                       std::to_string(q.estimate.modal_delta) + ", " +
-                       format_sig(q.estimate.zero_fraction * 100, 3) + " % zero deltas" +
-                       (q.estimate.plus_one_reads ? ", +1 reads within a step" : "") + ")");
+                       std::to_string(q.estimate.modal_delta) + ", " + format_sig(q.estimate.zero_fraction * 100, 3) +
+                       " % zero deltas" + (q.estimate.plus_one_reads ? ", +1 reads within a step" : "") + ")");
   }
   if (r.warnings.empty()) out.add("warnings", "none");
   for (const Warning& w : r.warnings) {
@@ -385,8 +389,8 @@ Json info_json(const InfoReport& r) {
   j["schema"] = "tscsync-info/1";
   j["host"] = p.host;
   j["kernel"] = p.kernel;
-  j["cpu"] = {{"vendor", c.vendor}, {"brand", c.brand}, {"family", c.family}, {"model", c.model},
-              {"stepping", c.stepping}};
+  j["cpu"] = {
+      {"vendor", c.vendor}, {"brand", c.brand}, {"family", c.family}, {"model", c.model}, {"stepping", c.stepping}};
   j["invariant_tsc"] = c.invariant_tsc;
   j["rdtscp"] = c.rdtscp;
   j["hypervisor"] = c.hypervisor ? Json(*c.hypervisor) : Json(nullptr);
@@ -395,7 +399,8 @@ Json info_json(const InfoReport& r) {
   j["tsc_hz_source"] = p.tsc.source;
   j["tsc_hz_uncertainty_ppm"] = p.tsc.uncertainty_ppm;
   j["quantum_ticks"] = quantum;
-  j["cpus"] = {{"present", format_cpu_list(r.cpus.present)}, {"online", format_cpu_list(r.cpus.online)},
+  j["cpus"] = {{"present", format_cpu_list(r.cpus.present)},
+               {"online", format_cpu_list(r.cpus.online)},
                {"allowed", format_cpu_list(r.cpus.allowed)}};
   auto& per_cpu = j["quantum_per_cpu"] = Json::array();
   for (const auto& q : r.quanta) {
@@ -411,15 +416,15 @@ Json info_json(const InfoReport& r) {
     per_cpu.push_back(e);
   }
 
-  Json freq = {{"hz", p.tsc.hz}, {"source", p.tsc.source}, {"why", p.tsc.why},
-               {"uncertainty_ppm", p.tsc.uncertainty_ppm}};
+  Json freq = {
+      {"hz", p.tsc.hz}, {"source", p.tsc.source}, {"why", p.tsc.why}, {"uncertainty_ppm", p.tsc.uncertainty_ppm}};
   freq["monotonic_raw"] = p.tsc.calibration ? calibration_json(*p.tsc.calibration) : Json(nullptr);
   if (r.realtime) {
     Json rt = calibration_json(*r.realtime);
     if (r.ntp) {
-      rt["ntp"] = r.ntp->readable ? Json{{"synchronized", r.ntp->synchronized},
-                                         {"frequency_correction_ppm", r.ntp->frequency_ppm}}
-                                  : Json{{"error", r.ntp->problem}};
+      rt["ntp"] = r.ntp->readable
+                      ? Json{{"synchronized", r.ntp->synchronized}, {"frequency_correction_ppm", r.ntp->frequency_ppm}}
+                      : Json{{"error", r.ntp->problem}};
     }
     freq["realtime"] = rt;
   } else {
@@ -434,15 +439,18 @@ Json info_json(const InfoReport& r) {
       {"max_basic_leaf", c.max_basic_leaf},
       {"tsc_adjust", c.tsc_adjust},
       {"tsc_deadline", c.tsc_deadline},
-      {"leaf_15h", {{"eax_denominator", c.leaf15_denominator}, {"ebx_numerator", c.leaf15_numerator},
-                    {"ecx_crystal_hz", c.leaf15_crystal_hz},
-                    {"tsc_hz", c.crystal_tsc_hz ? Json(c.crystal_tsc_hz) : Json(nullptr)},
-                    {"text", describe_leaf_15h(c)}}},
-      {"leaf_16h", {{"base_mhz", c.base_mhz}, {"max_mhz", c.max_mhz}, {"bus_mhz", c.bus_mhz},
-                    {"text", describe_leaf_16h(c)}}},
+      {"leaf_15h",
+       {{"eax_denominator", c.leaf15_denominator},
+        {"ebx_numerator", c.leaf15_numerator},
+        {"ecx_crystal_hz", c.leaf15_crystal_hz},
+        {"tsc_hz", c.crystal_tsc_hz ? Json(c.crystal_tsc_hz) : Json(nullptr)},
+        {"text", describe_leaf_15h(c)}}},
+      {"leaf_16h",
+       {{"base_mhz", c.base_mhz}, {"max_mhz", c.max_mhz}, {"bus_mhz", c.bus_mhz}, {"text", describe_leaf_16h(c)}}},
       {"max_hypervisor_leaf", c.max_hypervisor_leaf},
-      {"leaf_40000010h", {{"tsc_hz", c.hypervisor_tsc_hz ? Json(c.hypervisor_tsc_hz) : Json(nullptr)},
-                          {"text", describe_leaf_40000010h(c)}}}};
+      {"leaf_40000010h",
+       {{"tsc_hz", c.hypervisor_tsc_hz ? Json(c.hypervisor_tsc_hz) : Json(nullptr)},
+        {"text", describe_leaf_40000010h(c)}}}};
 
   Json kernel;
   kernel["cpuinfo_flags"] = fact_json(k.cpuinfo, [](const CpuinfoTscFlags& f) {
@@ -455,15 +463,15 @@ Json info_json(const InfoReport& r) {
   kernel["clocksource"] = fact_json(k.clocksource);
   kernel["clocksources_available"] = fact_json(k.clocksources_available);
   kernel["log"] = fact_json(k.log, [](const KernelLogFacts& l) {
-    return Json{{"lines", l.lines},
-                {"starts_at_boot", l.starts_at_boot},
-                {"first_timestamp_s", l.first_timestamp_s ? Json(*l.first_timestamp_s) : Json(nullptr)},
-                {"tsc_marked_unstable", l.tsc_marked_unstable},
-                {"unstable_line", l.tsc_marked_unstable ? Json(l.unstable_line) : Json(nullptr)},
-                {"tsc_mhz", l.tsc_mhz ? Json(*l.tsc_mhz) : Json(nullptr)},
-                {"tsc_mhz_line", l.tsc_mhz ? Json(l.tsc_mhz_line) : Json(nullptr)},
-                {"last_clocksource_switch",
-                 l.last_clocksource_switch ? Json(*l.last_clocksource_switch) : Json(nullptr)}};
+    return Json{
+        {"lines", l.lines},
+        {"starts_at_boot", l.starts_at_boot},
+        {"first_timestamp_s", l.first_timestamp_s ? Json(*l.first_timestamp_s) : Json(nullptr)},
+        {"tsc_marked_unstable", l.tsc_marked_unstable},
+        {"unstable_line", l.tsc_marked_unstable ? Json(l.unstable_line) : Json(nullptr)},
+        {"tsc_mhz", l.tsc_mhz ? Json(*l.tsc_mhz) : Json(nullptr)},
+        {"tsc_mhz_line", l.tsc_mhz ? Json(l.tsc_mhz_line) : Json(nullptr)},
+        {"last_clocksource_switch", l.last_clocksource_switch ? Json(*l.last_clocksource_switch) : Json(nullptr)}};
   });
   kernel["cmdline"] = fact_json(k.cmdline, [](const BootParams& b) {
     Json o = Json::object();
@@ -476,20 +484,19 @@ Json info_json(const InfoReport& r) {
   kernel["smt"] = {{"control", fact_json(k.smt_control)}, {"active", fact_json(k.smt_active)}};
   Json cpus = Json::array();
   for (const CpuKernelFacts& cpu : k.cpus) {
-    cpus.push_back(
-        {{"cpu", cpu.cpu},
-         {"governor", fact_json(cpu.governor)},
-         {"thread_siblings", cpu_list_json(cpu.thread_siblings)},
-         {"idle_states", fact_json(cpu.idle_states, [](const std::vector<IdleState>& states) {
-            Json a = Json::array();
-            for (const IdleState& s : states) {
-              a.push_back({{"index", s.index},
-                           {"name", fact_json(s.name)},
-                           {"latency_us", fact_json(s.latency_us)},
-                           {"disabled", fact_json(s.disabled)}});
-            }
-            return a;
-          })}});
+    cpus.push_back({{"cpu", cpu.cpu},
+                    {"governor", fact_json(cpu.governor)},
+                    {"thread_siblings", cpu_list_json(cpu.thread_siblings)},
+                    {"idle_states", fact_json(cpu.idle_states, [](const std::vector<IdleState>& states) {
+                       Json a = Json::array();
+                       for (const IdleState& s : states) {
+                         a.push_back({{"index", s.index},
+                                      {"name", fact_json(s.name)},
+                                      {"latency_us", fact_json(s.latency_us)},
+                                      {"disabled", fact_json(s.disabled)}});
+                       }
+                       return a;
+                     })}});
   }
   kernel["cpus"] = cpus;
   j["kernel_facts"] = kernel;
@@ -498,19 +505,26 @@ Json info_json(const InfoReport& r) {
     const TopologySummary& t = r.topology.summary;
     Json l3 = Json::array();
     for (const auto& cpus_of_l3 : t.l3_cpus) l3.push_back(format_cpu_list(cpus_of_l3));
-    j["topology"] = {{"packages", t.packages}, {"dies", t.dies}, {"numa_nodes", t.numa_nodes},
-                     {"l3_domains", t.l3_domains}, {"cores", t.cores}, {"pus", t.pus}, {"l3_cpus", l3}};
+    j["topology"] = {{"packages", t.packages},
+                     {"dies", t.dies},
+                     {"numa_nodes", t.numa_nodes},
+                     {"l3_domains", t.l3_domains},
+                     {"cores", t.cores},
+                     {"pus", t.pus},
+                     {"l3_cpus", l3}};
   } else {
     j["topology"] = {{"error", r.topology.problem}};
   }
   Json adjust = Json::array();
   for (const auto& [cpu, m] : r.tsc_adjust) {
-    adjust.push_back({{"cpu", cpu}, {"value", m.value ? Json(*m.value) : Json(nullptr)},
+    adjust.push_back({{"cpu", cpu},
+                      {"value", m.value ? Json(*m.value) : Json(nullptr)},
                       {"problem", m.value ? Json(nullptr) : Json(m.problem)}});
   }
   j["tsc_adjust"] = adjust;
   Json warnings = Json::array();
-  for (const Warning& w : r.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
+  for (const Warning& w : r.warnings)
+    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
   j["warnings"] = warnings;
   return j;
 }

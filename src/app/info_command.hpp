@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
-#include "platform/affinity.hpp"
 #include "core/format.hpp"
+#include "estimate/quantum.hpp"
+#include "platform/affinity.hpp"
 #include "platform/msr.hpp"
 #include "platform/platform.hpp"
 #include "platform/platform_warnings.hpp"
-#include "estimate/quantum.hpp"
 #include "platform/topology.hpp"
 
 namespace tscsync {
@@ -27,11 +27,11 @@ struct CpuQuantum {
 struct InfoReport {
   PlatformFacts platform;  // with a CLOCK_MONOTONIC_RAW calibration, always
   CpuAvailability cpus;
-  std::vector<CpuQuantum> quanta;                    // per allowed CPU
+  std::vector<CpuQuantum> quanta;  // per allowed CPU
   TopologyResult topology;
-  std::vector<std::pair<int, MsrRead>> tsc_adjust;   // per online CPU
-  std::optional<Calibration> realtime;               // --ntp-seconds > 0
-  std::optional<NtpState> ntp;                       // with realtime
+  std::vector<std::pair<int, MsrRead>> tsc_adjust;  // per online CPU
+  std::optional<Calibration> realtime;              // --ntp-seconds > 0
+  std::optional<NtpState> ntp;                      // with realtime
   std::vector<Warning> warnings;
 };
 

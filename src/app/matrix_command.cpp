@@ -9,20 +9,20 @@
 #include <map>
 #include <thread>
 
-#include "platform/affinity.hpp"
-#include "render/pair_output.hpp"
-#include "core/cpu_list.hpp"
-#include "core/errors.hpp"
-#include "render/matrix_output.hpp"
-#include "render/matrix_text.hpp"
-#include "measure/pair_run.hpp"
-#include "formats/output_file.hpp"
-#include "render/plan_output.hpp"
-#include "platform/memory_guard.hpp"
 #include "app/plot.hpp"
 #include "app/progress.hpp"
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "measure/pair_run.hpp"
+#include "platform/affinity.hpp"
+#include "platform/memory_guard.hpp"
 #include "platform/topology.hpp"
+#include "render/matrix_output.hpp"
+#include "render/matrix_text.hpp"
+#include "render/pair_output.hpp"
+#include "render/plan_output.hpp"
 
 namespace tscsync {
 namespace {
@@ -191,14 +191,15 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
       }
     }
     visits_done += slot.pairs.size();
-    progress.update(s + 1, std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits", "matrix");
+    progress.update(s + 1, std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits",
+                    "matrix");
   }
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   // Each ordered pair becomes one run, as `measure` would have written it, and is analysed.
   for (auto& [key, d] : pairs) {
-    finish_visits_run(d, o.platform, options.choice, options.command_line, plan.spec.visits,
-                      plan.spec.rounds_per_visit, plan.spec.warmup_per_visit);
+    finish_visits_run(d, o.platform, options.choice, options.command_line, plan.spec.visits, plan.spec.rounds_per_visit,
+                      plan.spec.warmup_per_visit);
     if (d.run.rounds.empty()) {
       o.problems.push_back("pair " + pair_name(d.a, d.b) + ": no round completed; left unmeasured");
       continue;
@@ -276,7 +277,8 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   j["plan"] = plan_json(o.planned.plan);
   j["elapsed_seconds"] = o.elapsed_seconds;
   json warnings = json::array();
-  for (const Warning& w : o.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
+  for (const Warning& w : o.warnings)
+    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
   j["warnings"] = std::move(warnings);
   std::vector<std::string> all_problems = o.problems;
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());

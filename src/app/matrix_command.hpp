@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "pair/analyze.hpp"
-#include "matrix/check.hpp"
-#include "measure/exchange.hpp"
 #include "core/format.hpp"
+#include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 #include "matrix/matrix_plan.hpp"
+#include "matrix/topology_order.hpp"
+#include "measure/exchange.hpp"
+#include "pair/analyze.hpp"
 #include "platform/platform.hpp"
 #include "platform/platform_warnings.hpp"
-#include "matrix/topology_order.hpp"
 
 namespace tscsync {
 
@@ -35,19 +35,19 @@ inline constexpr std::uint64_t kMinRoundsPerVisit = 1000;
 inline constexpr PlanCosts kMeasuredCosts{2.0e6, 0.008};
 
 struct MatrixOptions {
-  std::string cpus;                  // taskset syntax; empty: every CPU this process may use
+  std::string cpus;  // taskset syntax; empty: every CPU this process may use
   ExchangeChoice choice;
-  std::uint64_t visits = 4;          // per ordered pair
+  std::uint64_t visits = 4;            // per ordered pair
   std::uint64_t rounds_per_visit = 0;  // 0: from the budget, or the default
-  double budget_seconds = 0;         // > 0: rounds per visit sized so the estimate fits
+  double budget_seconds = 0;           // > 0: rounds per visit sized so the estimate fits
   std::uint64_t warmup = kMatrixWarmup;
   std::chrono::milliseconds timeout{2000};
   bool parallel = false;
   bool dry_run = false;
-  std::string topology;              // --topology; empty: this machine
+  std::string topology;  // --topology; empty: this machine
   OutputFormat format = OutputFormat::text;
-  std::string out_dir;               // empty: print only, write no files
-  bool save_runs = false;            // also keep every pair's rounds (tscsync-run/1)
+  std::string out_dir;     // empty: print only, write no files
+  bool save_runs = false;  // also keep every pair's rounds (tscsync-run/1)
   std::string command_line;
 };
 
@@ -69,7 +69,7 @@ struct MatrixOutcome {
   std::vector<Run> runs;               // one per measured ordered pair, visits concatenated
   std::vector<PairAnalysis> analyses;  // same order
   MatrixResult matrix;
-  std::vector<std::string> problems;   // visits that failed, pairs left unmeasured
+  std::vector<std::string> problems;  // visits that failed, pairs left unmeasured
   double elapsed_seconds = 0;
 };
 
@@ -84,8 +84,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 /// \returns the problems that did not stop the writing (a plot that failed).
 /// \throws IoError when a file cannot be written.
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& outcome,
-                                          const CheckResult* check, const CheckSettings* settings,
-                                          bool save_runs);
+                                          const CheckResult* check, const CheckSettings* settings, bool save_runs);
 
 /// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a
 /// moment, not after the measuring. \throws IoError naming the directory and the reason.

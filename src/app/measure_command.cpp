@@ -7,15 +7,15 @@
 #include <ctime>
 #include <iostream>
 
-#include "platform/affinity.hpp"
-#include "pair/analyze.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
-#include "formats/output_file.hpp"
-#include "platform/platform.hpp"
 #include "estimate/quantum.hpp"
+#include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "pair/analyze.hpp"
 #include "pair/summary.hpp"
+#include "platform/affinity.hpp"
+#include "platform/platform.hpp"
 #include "version.hpp"
 
 namespace tscsync {
@@ -78,10 +78,11 @@ int run_measure(const MeasureOptions& options) {
               << " M rounds/s)\n"
               << "  rtt           min " << ticks_with_ns(static_cast<double>(s.rtt_min_ticks), hz) << ", median "
               << ticks_with_ns(static_cast<double>(s.rtt_p50_ticks), hz) << "\n"
-              << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds)
-              << ", min " << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " ("
-              << per_million(s.rev_negative, s.rounds) << ", min " << s.rev_min_ticks << " ticks)\n"
-              << "  rtt < 0       " << s.rtt_negative << " rounds (no offset explains these: a receive read ran early)\n"
+              << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds) << ", min "
+              << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " (" << per_million(s.rev_negative, s.rounds)
+              << ", min " << s.rev_min_ticks << " ticks)\n"
+              << "  rtt < 0       " << s.rtt_negative
+              << " rounds (no offset explains these: a receive read ran early)\n"
               << "  interference  " << *run.trailer.get("chunks_with_switches_a") << "+"
               << *run.trailer.get("chunks_with_switches_b") << " of " << *run.trailer.get("chunks")
               << " chunks with context switches (a+b), " << *run.trailer.get("chunks_with_migration")
@@ -98,9 +99,9 @@ int run_measure(const MeasureOptions& options) {
     }
     std::cerr << "\n  verdict       " << analysis.verdict << "\n";
   }
-  std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", "
-            << qb.quantum_ticks << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz ("
-            << platform.tsc.source << ")\n";
+  std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", " << qb.quantum_ticks
+            << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz (" << platform.tsc.source
+            << ")\n";
   if (!complete) {
     std::cerr << "  ABORTED: " << *run.trailer.get("error") << "\n"
               << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "

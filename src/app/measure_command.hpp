@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/run.hpp"
 #include "measure/exchange.hpp"
 #include "platform/platform.hpp"
-#include "core/run.hpp"
 
 namespace tscsync {
 

@@ -11,19 +11,19 @@
 #include <tuple>
 #include <vector>
 
-#include "platform/affinity.hpp"
+#include "app/progress.hpp"
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "estimate/quantum.hpp"
 #include "formats/interval_log.hpp"
-#include "monitor/interval_sequencer.hpp"
-#include "measure/pair_run.hpp"
-#include "measure/monitor_threads.hpp"
 #include "formats/output_file.hpp"
+#include "measure/monitor_threads.hpp"
+#include "measure/pair_run.hpp"
+#include "monitor/interval_sequencer.hpp"
+#include "platform/affinity.hpp"
 #include "platform/platform.hpp"
 #include "platform/process_stats.hpp"
-#include "app/progress.hpp"
-#include "estimate/quantum.hpp"
-#include "app/stop_signals.hpp"
 
 namespace tscsync {
 namespace {
@@ -167,8 +167,8 @@ int run_monitor(const MonitorOptions& o) {
     totals.stall_ms_max = std::max(totals.stall_ms_max, s.stall_ms);
     if (s.rounds > 0) totals.rtt_max = std::max(totals.rtt_max, s.rtt_max);
     if (s.stall_ms >= kStallWarnMs) {
-      std::cerr << (tty ? "\n" : "") << "tscsync monitor: warning: nothing ran for " << s.stall_ms
-                << " ms in interval " << s.index
+      std::cerr << (tty ? "\n" : "") << "tscsync monitor: warning: nothing ran for " << s.stall_ms << " ms in interval "
+                << s.index
                 << " (the process was stopped, or the host did not run this VM); the log marks it in stall_ms\n";
     }
     if (s.lost > 0) {
@@ -236,8 +236,8 @@ int run_monitor(const MonitorOptions& o) {
         ending = Ending::aborted;
       } else {
         // A CPU taken away shows in the mask at once, before the thread is moved.
-        for (const auto& [tid, cpu, role] : {std::tuple{tid_a, o.cpu_a, "initiator"},
-                                             std::tuple{tid_b, o.cpu_b, "responder"}}) {
+        for (const auto& [tid, cpu, role] :
+             {std::tuple{tid_a, o.cpu_a, "initiator"}, std::tuple{tid_b, o.cpu_b, "responder"}}) {
           std::vector<int> mask;
           try {
             mask = thread_affinity(tid);
@@ -287,7 +287,8 @@ int run_monitor(const MonitorOptions& o) {
     // would only be refused by analyze. The file written aside is removed.
     throw RuntimeError(ending == Ending::interrupted
                            ? "interrupted by " + signal_name(signal) + " before the first round; no log was written"
-                           : error.empty() ? "no round was measured; no log was written" : error);
+                       : error.empty() ? "no round was measured; no log was written"
+                                       : error);
   }
 
   Metadata trailer;
@@ -320,8 +321,8 @@ int run_monitor(const MonitorOptions& o) {
             << ", recv " << variant_name(o.choice.recv) << "\n"
             << "  intervals     " << totals.intervals << " of " << format_sig(o.interval_s, 6) << " s\n"
             << "  rounds        " << totals.rounds << " recorded (about "
-            << format_sig(static_cast<double>(totals.rounds) / std::max(seconds, 1e-9) / 1e6, 3)
-            << " M rounds/s), " << totals.lost << " lost (queue full), " << totals.late << " late\n"
+            << format_sig(static_cast<double>(totals.rounds) / std::max(seconds, 1e-9) / 1e6, 3) << " M rounds/s), "
+            << totals.lost << " lost (queue full), " << totals.late << " late\n"
             << "  one-way < 0   fwd " << totals.fwd_negative << ", rev " << totals.rev_negative << "; rtt < -2q "
             << totals.self_inconsistent << " rounds\n"
             << "  longest rtt   " << totals.rtt_max << " ticks; longest stall " << totals.stall_ms_max << " ms\n"
@@ -333,8 +334,7 @@ int run_monitor(const MonitorOptions& o) {
     case Ending::running: std::cerr << "  wrote " << where << " (status: complete)\n"; return kExitOk;
     case Ending::interrupted:
       std::cerr << "  interrupted by " << signal_name(signal) << ": wrote " << where
-                << " with every interval up to now (status: interrupted); `tscsync analyze " << where
-                << "` reads it\n";
+                << " with every interval up to now (status: interrupted); `tscsync analyze " << where << "` reads it\n";
       return kExitOk;
     case Ending::aborted:
       std::cerr << "  ABORTED: " << error << "\n  wrote " << where << " with the intervals done (status: aborted)\n";

@@ -19,13 +19,13 @@ inline constexpr std::size_t kDefaultMonitorQueueRounds = std::size_t{1} << 18;
 struct MonitorOptions {
   int cpu_a = 0;
   int cpu_b = 1;
-  ExchangeChoice choice;              // send and receive variants (the slot transport always)
-  double interval_s = 1.0;            // length of one interval of the log, seconds
-  double duration_s = 0;              // 0: until SIGINT or SIGTERM
-  std::string out;                    // the interval log; "-" writes standard output
+  ExchangeChoice choice;                    // send and receive variants (the slot transport always)
+  double interval_s = 1.0;                  // length of one interval of the log, seconds
+  double duration_s = 0;                    // 0: until SIGINT or SIGTERM
+  std::string out;                          // the interval log; "-" writes standard output
   std::chrono::milliseconds timeout{2000};  // a's longest wait for a reply while it runs
   std::size_t queue_rounds = kDefaultMonitorQueueRounds;
-  std::string command_line;           // as typed, for provenance
+  std::string command_line;  // as typed, for provenance
 };
 
 /// Measures, writes the log interval by interval (each line flushed to disk), and prints

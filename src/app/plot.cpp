@@ -131,7 +131,8 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
                   std::chrono::milliseconds timeout) {
   const std::string ext = ends_with(out, ".png") ? ".png" : ends_with(out, ".svg") ? ".svg" : "";
   if (ext.empty()) return fail("the picture " + out + " must end in .png or .svg");
-  if (::access(script.c_str(), R_OK) != 0) return fail("cannot read the plot script " + script + ": " + errno_text(errno));
+  if (::access(script.c_str(), R_OK) != 0)
+    return fail("cannot read the plot script " + script + ": " + errno_text(errno));
   if (::access(in.c_str(), R_OK) != 0) return fail("cannot read " + in + ": " + errno_text(errno));
 
   AsideFile aside;

@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "app/check_command.hpp"
+#include "app/info_command.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
-#include "app/info_command.hpp"
-#include "render/matrix_output.hpp"
 #include "formats/output_file.hpp"
+#include "render/matrix_output.hpp"
 #include "render/plan_output.hpp"
 #include "render/report_doc.hpp"
 #include "render/variants_output.hpp"
@@ -28,7 +28,9 @@ using Kind = ReportBlock::Kind;
 ReportBlock paragraph(std::string text) { return {Kind::paragraph, std::move(text), {}, ""}; }
 ReportBlock pre(std::string text) { return {Kind::pre, std::move(text), {}, ""}; }
 ReportBlock bullets(std::vector<std::string> items) { return {Kind::bullets, "", std::move(items), ""}; }
-ReportBlock picture(std::string caption, std::string path) { return {Kind::picture, std::move(caption), {}, std::move(path)}; }
+ReportBlock picture(std::string caption, std::string path) {
+  return {Kind::picture, std::move(caption), {}, std::move(path)};
+}
 
 std::uint64_t total_violations(const MatrixResult& m) {
   std::uint64_t n = 0;
@@ -137,15 +139,17 @@ int run_report(const ReportOptions& options) {
     s.blocks.push_back(paragraph(check.reason + "."));
     std::vector<std::string> failures;
     for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i) failures.push_back(check.failures[i].what);
-    if (check.failures.size() > 20) failures.push_back(std::to_string(check.failures.size() - 20) + " more in matrix/matrix.json");
+    if (check.failures.size() > 20)
+      failures.push_back(std::to_string(check.failures.size() - 20) + " more in matrix/matrix.json");
     if (!failures.empty()) s.blocks.push_back(bullets(failures));
-    s.blocks.push_back(paragraph(
-        "Measured " + std::to_string(m.size()) + " CPUs (" + std::to_string(o.planned.plan.ordered_pairs) +
-        " ordered pairs, each visited " + std::to_string(o.planned.plan.spec.visits) + " times, " +
-        std::to_string(total_rounds(m)) + " rounds in all) with send " + m.send + " and receive " + m.recv +
-        " in " + format_sig(o.elapsed_seconds, 3) + " s. A pair's hard band holds every offset that no round "
-        "contradicts, assuming only causality, a linear offset and reads within one quantum (" +
-        std::to_string(m.quantum_ticks) + " ticks here)."));
+    s.blocks.push_back(
+        paragraph("Measured " + std::to_string(m.size()) + " CPUs (" + std::to_string(o.planned.plan.ordered_pairs) +
+                  " ordered pairs, each visited " + std::to_string(o.planned.plan.spec.visits) + " times, " +
+                  std::to_string(total_rounds(m)) + " rounds in all) with send " + m.send + " and receive " + m.recv +
+                  " in " + format_sig(o.elapsed_seconds, 3) +
+                  " s. A pair's hard band holds every offset that no round "
+                  "contradicts, assuming only causality, a linear offset and reads within one quantum (" +
+                  std::to_string(m.quantum_ticks) + " ticks here)."));
     if (variants) {
       const VariantsVerdict& vv = variants->result.verdict;
       s.blocks.push_back(paragraph(
@@ -167,9 +171,10 @@ int run_report(const ReportOptions& options) {
   {
     ReportSection s;
     s.title = "Offsets";
-    s.blocks.push_back(picture("TSC offset per ordered pair (row a initiates, column b responds), ticks; "
-                               "0 means the two counters agree",
-                               "matrix/offset_ticks.svg"));
+    s.blocks.push_back(
+        picture("TSC offset per ordered pair (row a initiates, column b responds), ticks; "
+                "0 means the two counters agree",
+                "matrix/offset_ticks.svg"));
     s.blocks.push_back(pre(matrix_text(m)));
     doc.sections.push_back(std::move(s));
   }
@@ -189,16 +194,18 @@ int run_report(const ReportOptions& options) {
     const MatrixResult& pm = plain->matrix;
     ReportSection s;
     s.title = "Plain rdtsc: what speculation does here";
-    s.blocks.push_back(paragraph(
-        "The same pairs with plain rdtsc on both sides (" + std::to_string(total_rounds(pm)) + " rounds): " +
-        std::to_string(total_violations(pm)) + " one-way latencies below every offset the rest of the run allows "
-        "(causality violations: a receive read ran before the message arrived), and " +
-        std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " + m.recv +
-        ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) +
-        ". Median minimum round trip: plain " +
-        ticks_with_ns(median_of(pm, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + ", " + m.recv + " " +
-        ticks_with_ns(median_of(m, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + "."));
-    s.blocks.push_back(picture("Causality violations per pair with plain rdtsc", "matrix_plain_rdtsc/causality_violations.svg"));
+    s.blocks.push_back(
+        paragraph("The same pairs with plain rdtsc on both sides (" + std::to_string(total_rounds(pm)) +
+                  " rounds): " + std::to_string(total_violations(pm)) +
+                  " one-way latencies below every offset the rest of the run allows "
+                  "(causality violations: a receive read ran before the message arrived), and " +
+                  std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " +
+                  m.recv + ": " + std::to_string(total_violations(m)) + " and " +
+                  std::to_string(total_self_inconsistent(m)) + ". Median minimum round trip: plain " +
+                  ticks_with_ns(median_of(pm, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + ", " + m.recv +
+                  " " + ticks_with_ns(median_of(m, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + "."));
+    s.blocks.push_back(
+        picture("Causality violations per pair with plain rdtsc", "matrix_plain_rdtsc/causality_violations.svg"));
     s.blocks.push_back(pre(matrix_text(pm)));
     doc.sections.push_back(std::move(s));
   }
@@ -215,7 +222,8 @@ int run_report(const ReportOptions& options) {
     s.blocks.push_back(picture("Read cost per call (p50, bar from min to p99.9), ticks", "variants/variants_cost.svg"));
     s.blocks.push_back(picture("Cost of the receive read against causality violations per million one-way latencies",
                                "variants/variants_tradeoff.svg"));
-    s.blocks.push_back(picture("One-way latency percentiles per send/recv combination", "variants/variants_percentiles.svg"));
+    s.blocks.push_back(
+        picture("One-way latency percentiles per send/recv combination", "variants/variants_percentiles.svg"));
     if (v.switch_run && v.switch_run->problem.empty()) {
       s.blocks.push_back(picture("One run that switches its receive read from " + v.switch_run->first.recv + " to " +
                                      v.switch_run->second.recv + " half-way: per-bin minimum and median latency",
@@ -243,16 +251,17 @@ int run_report(const ReportOptions& options) {
   {
     ReportSection s;
     s.title = "How this report was made";
-    s.blocks.push_back(paragraph("Generated " + format_utc(std::chrono::system_clock::now()) + " by tscsync " + std::string(kToolVersion) + ": " +
-                                 options.command_line));
-    s.blocks.push_back(bullets({"info.txt, info.json: the platform facts",
-                                "matrix/: the all-pairs run with receive " + m.recv +
-                                    ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
-                                    "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
-                                "matrix_plain_rdtsc/: the same with plain rdtsc on both sides",
-                                "variants/: the read variants on one pair: variants.json (tscsync-variants/1), "
-                                "variants.txt, the plots and their .dat inputs",
-                                "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
+    s.blocks.push_back(paragraph("Generated " + format_utc(std::chrono::system_clock::now()) + " by tscsync " +
+                                 std::string(kToolVersion) + ": " + options.command_line));
+    s.blocks.push_back(
+        bullets({"info.txt, info.json: the platform facts",
+                 "matrix/: the all-pairs run with receive " + m.recv +
+                     ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
+                     "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
+                 "matrix_plain_rdtsc/: the same with plain rdtsc on both sides",
+                 "variants/: the read variants on one pair: variants.json (tscsync-variants/1), "
+                 "variants.txt, the plots and their .dat inputs",
+                 "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
     if (!problems.empty()) {
       s.blocks.push_back(paragraph("Problems while making it:"));
       s.blocks.push_back(bullets(problems));
@@ -260,7 +269,8 @@ int run_report(const ReportOptions& options) {
     doc.sections.push_back(std::move(s));
   }
   write_text_file((root / "report.md").string(), report_markdown(doc));
-  write_text_file((root / "report.html").string(), report_html(doc, [&](const std::string& path) -> std::optional<std::string> {
+  write_text_file((root / "report.html").string(),
+                  report_html(doc, [&](const std::string& path) -> std::optional<std::string> {
                     std::ifstream in(root / path, std::ios::binary);
                     if (!in) return std::nullopt;
                     std::ostringstream text;

@@ -14,9 +14,9 @@ namespace tscsync {
 
 struct ReportOptions {
   std::string out_dir = "report";
-  MatrixOptions matrix;      // CPUs, rounds, visits, parallel; variants are the report's own
-  bool plain = true;         // also the plain-rdtsc matrix
-  bool variants = true;      // also `variants` on the first two CPUs
+  MatrixOptions matrix;              // CPUs, rounds, visits, parallel; variants are the report's own
+  bool plain = true;                 // also the plain-rdtsc matrix
+  bool variants = true;              // also `variants` on the first two CPUs
   VariantsOptions variants_options;  // rounds; CPUs come from the matrix's list
   std::string command_line;
 };

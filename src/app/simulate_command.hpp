@@ -9,8 +9,8 @@ namespace tscsync {
 
 struct SimulateOptions {
   SimulationSpec spec;
-  std::string out;             // the rounds: a file or "-"
-  std::string truth_out = "-"; // the truth as JSON: a file or "-"
+  std::string out;              // the rounds: a file or "-"
+  std::string truth_out = "-";  // the truth as JSON: a file or "-"
 };
 
 /// Generates the rounds and writes them and the truth. \returns 0.

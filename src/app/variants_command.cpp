@@ -4,22 +4,22 @@
 #include <filesystem>
 #include <iostream>
 
-#include "platform/affinity.hpp"
 #include "app/check_command.hpp"
-#include "core/cpu_list.hpp"
-#include "core/errors.hpp"
-#include "measure/exchange.hpp"
-#include "measure/pair_run.hpp"
-#include "platform/memory_guard.hpp"
-#include "formats/output_file.hpp"
-#include "platform/platform.hpp"
-#include "platform/platform_warnings.hpp"
 #include "app/plot.hpp"
 #include "app/progress.hpp"
-#include "measure/read_cost.hpp"
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
-#include "platform/topology.hpp"
+#include "measure/exchange.hpp"
+#include "measure/pair_run.hpp"
+#include "measure/read_cost.hpp"
 #include "measure/variant.hpp"
+#include "platform/affinity.hpp"
+#include "platform/memory_guard.hpp"
+#include "platform/platform.hpp"
+#include "platform/platform_warnings.hpp"
+#include "platform/topology.hpp"
 
 namespace tscsync {
 
@@ -83,7 +83,8 @@ ControlSummary run_control(const VariantsOptions& options, int cpu_a, const Plat
 }
 
 /// The run that switches from plain to `recv` receive reads half-way.
-SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Variant recv, const PlatformFacts& platform) {
+SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Variant recv,
+                     const PlatformFacts& platform) {
   SwitchRun s;
   s.first = {"rdtsc", "rdtsc"};
   s.second = {"rdtsc", std::string(variant_name(recv))};
@@ -132,7 +133,8 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
                        " CPUs; variants takes exactly two, A,B");
     }
     if (pair[0] == pair[1]) {
-      throw UsageError("--cpus '" + options.cpus + "' names one CPU twice; variants takes two different CPUs "
+      throw UsageError("--cpus '" + options.cpus +
+                       "' names one CPU twice; variants takes two different CPUs "
                        "(the same-CPU control is part of the run)");
     }
     for (int cpu : pair) {
@@ -150,8 +152,8 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
   for (Variant v : kAllVariants) names.emplace_back(variant_name(v));
   const std::uint64_t combinations = options.all ? all_combinations(names).size() : default_combinations(names).size();
   const std::uint64_t rounds = combinations * options.rounds + options.control_rounds + 2 * options.switch_rounds;
-  if (auto refusal = memory_refusal(rounds * sizeof(Round), available_memory_bytes(), "the run",
-                                    "give fewer --rounds")) {
+  if (auto refusal =
+          memory_refusal(rounds * sizeof(Round), available_memory_bytes(), "the run", "give fewer --rounds")) {
     throw UsageError(*refusal);
   }
   return {pair[0], pair[1]};
@@ -244,8 +246,8 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
       r.problems.push_back(combinations[k].send + "/" + combinations[k].recv + ": no round completed; left out");
       continue;
     }
-    ExchangeSummary s = summarize_exchange(combinations[k], variant_orders_earlier_loads(*parse_variant(combinations[k].recv)),
-                                           runs, analyses);
+    ExchangeSummary s = summarize_exchange(
+        combinations[k], variant_orders_earlier_loads(*parse_variant(combinations[k].recv)), runs, analyses);
     s.problems = std::move(problems);
     r.quantum_ticks = std::max(r.quantum_ticks, s.quantum_ticks);
     r.exchanges.push_back(std::move(s));
@@ -310,8 +312,8 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
     write_text_file(dat.string(), p.text);
     if (plot_dir.empty()) continue;
     for (const char* ext : {".png", ".svg"}) {
-      const PlotResult result = render_plot((fs::path(plot_dir) / (std::string(p.name) + ".gp")).string(),
-                                            dat.string(), (root / (std::string(p.name) + ext)).string());
+      const PlotResult result = render_plot((fs::path(plot_dir) / (std::string(p.name) + ".gp")).string(), dat.string(),
+                                            (root / (std::string(p.name) + ext)).string());
       if (!result.ok) problems.push_back(std::string(p.name) + ext + ": " + result.problem);
     }
   }

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "pair/analyze.hpp"
 #include "core/format.hpp"
 #include "core/run.hpp"
+#include "pair/analyze.hpp"
 #include "render/variants_output.hpp"
 
 namespace tscsync {
@@ -21,17 +21,17 @@ namespace tscsync {
 inline constexpr std::uint64_t kVariantsWarmup = 2000;
 
 struct VariantsOptions {
-  std::string cpus;                  // "A,B"; empty: the first two CPUs this process may use
-  std::uint64_t rounds = 200000;     // per combination, both roles together
-  std::uint64_t passes = 4;          // each combination's rounds are split over these, interleaved
+  std::string cpus;               // "A,B"; empty: the first two CPUs this process may use
+  std::uint64_t rounds = 200000;  // per combination, both roles together
+  std::uint64_t passes = 4;       // each combination's rounds are split over these, interleaved
   std::uint64_t warmup = kVariantsWarmup;
-  bool all = false;                  // every (send, receive) combination, not only the default ones
+  bool all = false;                      // every (send, receive) combination, not only the default ones
   std::uint64_t control_rounds = 20000;  // same-CPU control; 0: none
   std::uint64_t switch_rounds = 50000;   // per half of the switching run; 0: none
   std::chrono::milliseconds timeout{2000};
   OutputFormat format = OutputFormat::text;
-  std::string out_dir;               // empty: print only
-  bool save_runs = false;            // also keep every combination's rounds in out_dir/runs
+  std::string out_dir;     // empty: print only
+  bool save_runs = false;  // also keep every combination's rounds in out_dir/runs
   std::string command_line;
 };
 
@@ -59,7 +59,8 @@ VariantsOutcome measure_variants(const VariantsOptions& options);
 /// (tscsync-run/1: `tscsync analyze` reads them).
 /// \returns the problems that did not stop the writing (a plot that failed).
 /// \throws IoError when a file cannot be written.
-std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome, bool save_runs = false);
+std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome,
+                                            bool save_runs = false);
 
 /// \returns 0, or 3 when a visit failed (the results are still printed, the failure named).
 int run_variants(const VariantsOptions& options);

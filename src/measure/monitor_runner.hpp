@@ -31,12 +31,12 @@
 #include <thread>
 #include <vector>
 
-#include "platform/affinity.hpp"
 #include "core/run.hpp"
 #include "measure/runner.hpp"
 #include "measure/slot.hpp"
-#include "platform/tsc.hpp"
 #include "measure/wait.hpp"
+#include "platform/affinity.hpp"
+#include "platform/tsc.hpp"
 
 namespace tscsync {
 
@@ -83,12 +83,12 @@ struct MonitorTransport {
 
 /// What the threads and the aggregator share. Each group on its own block.
 struct MonitorControl {
-  alignas(kFalseSharingBytes) std::atomic<int> ready{0};  // threads past their setup
-  std::atomic<bool> go{false};                            // the aggregator lets them start
-  std::atomic<bool> stop{false};                          // the aggregator ends the run
-  std::atomic<bool> abort{false};                         // a thread failed
-  std::atomic<long> tid_a{0};                             // kernel thread ids, for the
-  std::atomic<long> tid_b{0};                             // aggregator's checks
+  alignas(kFalseSharingBytes) std::atomic<int> ready{0};             // threads past their setup
+  std::atomic<bool> go{false};                                       // the aggregator lets them start
+  std::atomic<bool> stop{false};                                     // the aggregator ends the run
+  std::atomic<bool> abort{false};                                    // a thread failed
+  std::atomic<long> tid_a{0};                                        // kernel thread ids, for the
+  std::atomic<long> tid_b{0};                                        // aggregator's checks
   alignas(kFalseSharingBytes) std::atomic<std::uint64_t> lost{0};    // written by a only
   alignas(kFalseSharingBytes) std::atomic<std::uint64_t> rounds{0};  // a's rounds done, every chunk
 };
@@ -215,7 +215,8 @@ void initiate(const MonitorConfig& config, MonitorTransport& transport, RoundQue
         break;
       }
     }
-    if (control.stop.load(std::memory_order_relaxed)) [[unlikely]] break;
+    if (control.stop.load(std::memory_order_relaxed)) [[unlikely]]
+      break;
     const std::uint64_t seq = i + 1;
     const std::uint64_t t1 = Send::read();
     transport.a_to_b.send(Message{seq, t1});
@@ -248,8 +249,8 @@ void respond(const MonitorConfig& config, MonitorTransport& transport, MonitorCo
   Message request{};
   for (;; ++i) {
     const std::uint64_t seq = i + 1;
-    const Outcome outcome = wait_for<SpinWait>(transport.a_to_b, last_seq, request, control, 2 * config.timeout,
-                                               config.cpu_b, side);
+    const Outcome outcome =
+        wait_for<SpinWait>(transport.a_to_b, last_seq, request, control, 2 * config.timeout, config.cpu_b, side);
     if (outcome != Outcome::received) [[unlikely]] {
       set_wait_error(side, outcome, config.cpu_b, config.cpu_a, "responder", i, 2 * config.timeout);
       break;
@@ -299,8 +300,8 @@ class MonitorThreads {
   template <class Send, class Recv>
   void start() {
     responder_ = std::thread([this] { monitor_detail::respond<Send, Recv>(config_, *transport_, control_, b_); });
-    initiator_ = std::thread(
-        [this] { monitor_detail::initiate<Send, Recv>(config_, *transport_, queue_, control_, a_); });
+    initiator_ =
+        std::thread([this] { monitor_detail::initiate<Send, Recv>(config_, *transport_, queue_, control_, a_); });
   }
 
   /// Stops (if not yet) and joins both threads. Idempotent.

@@ -3,9 +3,7 @@
 namespace tscsync {
 
 void start_monitor_threads(Variant send, Variant recv, MonitorThreads& threads) {
-  visit_variant(send, [&](auto s) {
-    visit_variant(recv, [&](auto r) { threads.start<decltype(s), decltype(r)>(); });
-  });
+  visit_variant(send, [&](auto s) { visit_variant(recv, [&](auto r) { threads.start<decltype(s), decltype(r)>(); }); });
 }
 
 }  // namespace tscsync

@@ -58,8 +58,8 @@ Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config) {
     sum_t1 += a.first[i];
     sum_t3 += b.second[i];
     if (i < first) continue;
-    run.rounds.push_back(Round{i - first, a.first[i], b.first[i], b.second[i], a.second[i],
-                               chunk_flags[i / kChunkRounds]});
+    run.rounds.push_back(
+        Round{i - first, a.first[i], b.first[i], b.second[i], a.second[i], chunk_flags[i / kChunkRounds]});
   }
   const std::uint64_t stalls = flag_stalls(run.rounds);
 

@@ -10,8 +10,8 @@
 #include <limits>
 #include <string>
 
-#include "platform/affinity.hpp"
 #include "core/errors.hpp"
+#include "platform/affinity.hpp"
 #include "platform/platform.hpp"
 #include "platform/tsc.hpp"
 
@@ -84,8 +84,8 @@ std::uint64_t clamp_count(double x, std::uint64_t lo, std::uint64_t hi) {
 /// One clock: batches, then back-to-back values, within the budget (see the header).
 /// `buffer` holds config.delta_reads pre-faulted values.
 template <class Policy>
-ReadCostSamples measure_one(std::string name, bool tsc_variant, const ReadCostConfig& config,
-                            std::uint64_t empty_ticks, std::vector<std::uint64_t>& buffer) {
+ReadCostSamples measure_one(std::string name, bool tsc_variant, const ReadCostConfig& config, std::uint64_t empty_ticks,
+                            std::vector<std::uint64_t>& buffer) {
   ReadCostSamples s;
   s.name = std::move(name);
   s.tsc_variant = tsc_variant;

@@ -9,16 +9,17 @@
 
 // The pure half has the same file name; a relative path names it whatever the include
 // order, so "read_cost.hpp" from anywhere gives both halves.
-#include "variants/read_cost_summary.hpp"
 #include "measure/variant.hpp"
+#include "variants/read_cost_summary.hpp"
 
 namespace tscsync {
 
 struct ReadCostConfig {
   std::uint64_t calls_per_batch = 256;
-  std::uint64_t batches = 2000;            // at most; fewer if the time budget runs out
-  std::uint64_t delta_reads = 100000;      // back-to-back values recorded, at most
-  double budget_seconds_per_clock = 0.05;  // cap per clock (cpuid_rdtsc under KVM costs microseconds per call: a VM exit)
+  std::uint64_t batches = 2000;        // at most; fewer if the time budget runs out
+  std::uint64_t delta_reads = 100000;  // back-to-back values recorded, at most
+  double budget_seconds_per_clock =
+      0.05;  // cap per clock (cpuid_rdtsc under KVM costs microseconds per call: a VM exit)
 };
 
 /// At least this many batches per clock, whatever the budget says (unless
@@ -51,6 +52,7 @@ inline constexpr int kEmptyBracketTries = 1000;
 ///      on a CPU without RDTSCP gets an `error` instead of being executed.
 /// \throws UsageError when calls_per_batch or batches is 0, delta_reads is below 2 or the
 ///         budget is not a number > 0; RuntimeError when pinning (or reading the affinity mask) fails.
-std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants, const ReadCostConfig& config);
+std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants,
+                                                const ReadCostConfig& config);
 
 }  // namespace tscsync

@@ -21,9 +21,9 @@
 #include <thread>
 #include <vector>
 
-#include "platform/affinity.hpp"
 #include "measure/slot.hpp"
 #include "measure/transport.hpp"
+#include "platform/affinity.hpp"
 #include "platform/tsc.hpp"
 
 namespace tscsync {
@@ -39,10 +39,10 @@ inline constexpr std::chrono::seconds kStartAllowance{60};
 inline constexpr std::size_t kQuantumReads = 1u << 16;
 
 struct ExchangeConfig {
-  int cpu_a = 0;  // initiator
-  int cpu_b = 1;  // responder
-  std::uint64_t rounds = 0;  // measured rounds (after warm-up)
-  std::uint64_t warmup = 0;  // rounds before them, run the same way and discarded
+  int cpu_a = 0;                            // initiator
+  int cpu_b = 1;                            // responder
+  std::uint64_t rounds = 0;                 // measured rounds (after warm-up)
+  std::uint64_t warmup = 0;                 // rounds before them, run the same way and discarded
   std::chrono::milliseconds timeout{2000};  // a's longest wait for a reply (b waits twice this)
 
   [[nodiscard]] std::uint64_t total_rounds() const { return warmup + rounds; }
@@ -53,14 +53,14 @@ struct ExchangeConfig {
 
 /// What one thread recorded. Owned and written by that thread only until join().
 struct SideRecord {
-  std::vector<std::uint64_t> first;   // a: t1, b: t2; one per round, warm-up included
-  std::vector<std::uint64_t> second;  // a: t4, b: t3
-  std::vector<ThreadSnapshot> edges;  // at the start of each chunk, and one after the last round
+  std::vector<std::uint64_t> first;          // a: t1, b: t2; one per round, warm-up included
+  std::vector<std::uint64_t> second;         // a: t4, b: t3
+  std::vector<ThreadSnapshot> edges;         // at the start of each chunk, and one after the last round
   std::vector<std::uint64_t> quantum_reads;  // back-to-back lfence;rdtsc reads before the run
-  std::uint64_t rounds_done = 0;      // rounds this side completed
-  std::uint64_t payload_sum = 0;      // wrapping sum of the TSC values received
-  std::string error;                  // why this side stopped early; empty if it did not
-  bool stopped_by_partner = false;    // it stopped only because the other side failed
+  std::uint64_t rounds_done = 0;             // rounds this side completed
+  std::uint64_t payload_sum = 0;             // wrapping sum of the TSC values received
+  std::string error;                         // why this side stopped early; empty if it did not
+  bool stopped_by_partner = false;           // it stopped only because the other side failed
 };
 
 /// Both sides after join(). `error` is the first side's error, empty for a complete run.
@@ -75,8 +75,8 @@ namespace detail {
 
 /// Shared control words, on their own block: touched only outside the hot path.
 struct alignas(kFalseSharingBytes) Control {
-  std::atomic<int> ready{0};        // threads that finished setup
-  std::atomic<bool> abort{false};   // a side failed: the other stops at its next check
+  std::atomic<int> ready{0};       // threads that finished setup
+  std::atomic<bool> abort{false};  // a side failed: the other stops at its next check
 };
 
 enum class WaitOutcome { received, aborted, timed_out };
@@ -85,9 +85,8 @@ enum class WaitOutcome { received, aborted, timed_out };
 /// clock once every Wait::kCheckMask + 1 relax() calls; `timeout` counts from the first
 /// check, so the real limit is between timeout and timeout plus one check period.
 template <class Wait, class Channel>
-[[gnu::always_inline]] inline WaitOutcome wait_for(Channel& channel, std::uint64_t last_seq,
-                                                   Message& out, Control& control,
-                                                   std::chrono::nanoseconds timeout) noexcept {
+[[gnu::always_inline]] inline WaitOutcome wait_for(Channel& channel, std::uint64_t last_seq, Message& out,
+                                                   Control& control, std::chrono::nanoseconds timeout) noexcept {
   std::uint32_t spins = 0;
   std::chrono::steady_clock::time_point since{};
   while (!channel.try_receive(last_seq, out)) {
@@ -144,22 +143,21 @@ inline bool setup_side(int cpu, const ExchangeConfig& config, SideRecord& side, 
   return true;
 }
 
-inline void wait_error(SideRecord& side, WaitOutcome outcome, int waiter, int partner,
-                       std::uint64_t round, std::chrono::milliseconds timeout) {
+inline void wait_error(SideRecord& side, WaitOutcome outcome, int waiter, int partner, std::uint64_t round,
+                       std::chrono::milliseconds timeout) {
   if (outcome == WaitOutcome::aborted) {
     side.stopped_by_partner = true;
-    side.error = "CPU " + std::to_string(waiter) + " stopped at round " + std::to_string(round) +
-                 " because its partner failed";
+    side.error =
+        "CPU " + std::to_string(waiter) + " stopped at round " + std::to_string(round) + " because its partner failed";
     return;
   }
   side.error = "CPU " + std::to_string(partner) + " stopped answering: CPU " + std::to_string(waiter) +
-         " waited more than " + std::to_string(timeout.count()) + " ms at round " +
-         std::to_string(round);
+               " waited more than " + std::to_string(timeout.count()) + " ms at round " + std::to_string(round);
 }
 
 inline std::string seq_error(int cpu, std::uint64_t expected, std::uint64_t got) {
-  return "sequence broken on CPU " + std::to_string(cpu) + ": expected message " +
-         std::to_string(expected) + ", received " + std::to_string(got);
+  return "sequence broken on CPU " + std::to_string(cpu) + ": expected message " + std::to_string(expected) +
+         ", received " + std::to_string(got);
 }
 
 template <class Send, class Recv, class Wait, class TransportT>
@@ -173,7 +171,8 @@ void initiate(const ExchangeConfig& config, TransportT& transport, Control& cont
   std::uint64_t i = 0;
   Message reply{};
   for (; i < total; ++i) {
-    if ((i & (kChunkRounds - 1)) == 0) [[unlikely]] side.edges[i / kChunkRounds] = take_snapshot();
+    if ((i & (kChunkRounds - 1)) == 0) [[unlikely]]
+      side.edges[i / kChunkRounds] = take_snapshot();
     const std::uint64_t seq = i + 1;
     const std::uint64_t t1 = Send::read();
     transport.a_to_b.send(Message{seq, t1});
@@ -224,7 +223,8 @@ void respond(const ExchangeConfig& config, TransportT& transport, Control& contr
       break;
     }
     // Inside the turnaround (t3 - t2), which rtt subtracts: no latency pays for it.
-    if ((i & (kChunkRounds - 1)) == 0) [[unlikely]] side.edges[i / kChunkRounds] = take_snapshot();
+    if ((i & (kChunkRounds - 1)) == 0) [[unlikely]]
+      side.edges[i / kChunkRounds] = take_snapshot();
     const std::uint64_t t3 = Send::read();
     transport.b_to_a.send(Message{seq, t3});
     t2s[i] = t2;
@@ -256,8 +256,8 @@ ExchangeResult run_exchange(const ExchangeConfig& config) {
   responder.join();
   // The side that failed first explains the failure; the other only saw the abort.
   result.error = !result.a.error.empty() && !result.a.stopped_by_partner ? result.a.error
-                 : !result.b.error.empty()               ? result.b.error
-                                                         : result.a.error;
+                 : !result.b.error.empty()                               ? result.b.error
+                                                                         : result.a.error;
   return result;
 }
 

@@ -23,9 +23,7 @@ class QueueChannel {
       // rather than losing a message.
     }
   }
-  [[nodiscard]] bool try_receive(std::uint64_t /*last_seq*/, Message& out) noexcept {
-    return queue_.pop(out);
-  }
+  [[nodiscard]] bool try_receive(std::uint64_t /*last_seq*/, Message& out) noexcept { return queue_.pop(out); }
 
  private:
   boost::lockfree::spsc_queue<Message, boost::lockfree::capacity<16>> queue_;

@@ -57,16 +57,12 @@ constexpr std::optional<Variant> parse_variant(std::string_view name) {
 }
 
 /// True when the sequence executes RDTSCP (needs CPUID 80000001H EDX[27]).
-constexpr bool variant_uses_rdtscp(Variant v) {
-  return v == Variant::rdtscp || v == Variant::rdtscp_lfence;
-}
+constexpr bool variant_uses_rdtscp(Variant v) { return v == Variant::rdtscp || v == Variant::rdtscp_lfence; }
 
 /// True when the read waits for every earlier load to complete (an lfence, mfence, cpuid
 /// or rdtscp before the rdtsc), so a receive read cannot run before the load that saw the
 /// message. Plain rdtsc and rdtsc;lfence (the fence comes after the read) do not.
-constexpr bool variant_orders_earlier_loads(Variant v) {
-  return v != Variant::rdtsc && v != Variant::rdtsc_lfence;
-}
+constexpr bool variant_orders_earlier_loads(Variant v) { return v != Variant::rdtsc && v != Variant::rdtsc_lfence; }
 
 /// "rdtsc, rdtsc_lfence, ..." for messages and --help.
 std::string variant_list();

@@ -29,9 +29,7 @@ std::vector<int> read_list_file(const std::string& path) {
   }
 }
 
-bool contains(const std::vector<int>& v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 std::string errno_text(int err) { return std::strerror(err); }
 
@@ -70,8 +68,7 @@ std::optional<std::string> cpu_problem(int cpu, const CpuAvailability& cpus) {
     return name + " is offline (online CPUs: " + format_cpu_list(cpus.online) + ")";
   }
   if (!contains(cpus.allowed, cpu)) {
-    return name + " is outside this process's affinity mask (allowed: " +
-           format_cpu_list(cpus.allowed) + ")";
+    return name + " is outside this process's affinity mask (allowed: " + format_cpu_list(cpus.allowed) + ")";
   }
   return std::nullopt;
 }
@@ -90,8 +87,8 @@ void pin_this_thread(int cpu) {
   }
   CPU_ZERO_S(size, set);
   err = pthread_getaffinity_np(pthread_self(), size, set);
-  const bool only_cpu = err == 0 && CPU_COUNT_S(size, set) == 1 &&
-                        CPU_ISSET_S(static_cast<std::size_t>(cpu), size, set);
+  const bool only_cpu =
+      err == 0 && CPU_COUNT_S(size, set) == 1 && CPU_ISSET_S(static_cast<std::size_t>(cpu), size, set);
   CPU_FREE(set);
   if (!only_cpu) {
     throw RuntimeError("pinning to " + name + " did not hold: the thread's affinity mask is not {" +
@@ -186,8 +183,7 @@ ThreadSnapshot take_snapshot() noexcept {
   ThreadSnapshot snap;
   rusage usage{};
   if (getrusage(RUSAGE_THREAD, &usage) == 0) {
-    snap.context_switches = static_cast<std::uint64_t>(usage.ru_nvcsw) +
-                            static_cast<std::uint64_t>(usage.ru_nivcsw);
+    snap.context_switches = static_cast<std::uint64_t>(usage.ru_nvcsw) + static_cast<std::uint64_t>(usage.ru_nivcsw);
   }
   snap.cpu = sched_getcpu();
   return snap;

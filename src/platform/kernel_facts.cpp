@@ -55,8 +55,7 @@ std::string quoted(std::string_view s) {
 }
 
 bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-         c == '-';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
 bool is_printable(std::string_view s) {
@@ -138,9 +137,12 @@ bool exists(const std::string& path) {
 }  // namespace
 
 std::vector<std::pair<std::string_view, bool>> tsc_flag_list(const CpuinfoTscFlags& f) {
-  return {{"constant_tsc", f.constant_tsc}, {"nonstop_tsc", f.nonstop_tsc},
-          {"tsc_known_freq", f.tsc_known_freq}, {"tsc_reliable", f.tsc_reliable},
-          {"tsc_adjust", f.tsc_adjust}, {"tsc_deadline_timer", f.tsc_deadline_timer},
+  return {{"constant_tsc", f.constant_tsc},
+          {"nonstop_tsc", f.nonstop_tsc},
+          {"tsc_known_freq", f.tsc_known_freq},
+          {"tsc_reliable", f.tsc_reliable},
+          {"tsc_adjust", f.tsc_adjust},
+          {"tsc_deadline_timer", f.tsc_deadline_timer},
           {"rdtscp", f.rdtscp}};
 }
 
@@ -246,14 +248,22 @@ Fact<BootParams> parse_cmdline(std::string_view text, const std::string& path) {
     std::string name = w.substr(0, eq);
     std::replace(name.begin(), name.end(), '-', '_');
     const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
-    if (name == "isolcpus") p.isolcpus = value;
-    else if (name == "nohz_full") p.nohz_full = value;
-    else if (name == "rcu_nocbs") p.rcu_nocbs = value;
-    else if (name == "tsc") p.tsc = value;
-    else if (name == "clocksource") p.clocksource = value;
-    else if (name == "idle") p.idle = value;
-    else if (name == "processor.max_cstate") p.processor_max_cstate = value;
-    else if (name == "intel_idle.max_cstate") p.intel_idle_max_cstate = value;
+    if (name == "isolcpus")
+      p.isolcpus = value;
+    else if (name == "nohz_full")
+      p.nohz_full = value;
+    else if (name == "rcu_nocbs")
+      p.rcu_nocbs = value;
+    else if (name == "tsc")
+      p.tsc = value;
+    else if (name == "clocksource")
+      p.clocksource = value;
+    else if (name == "idle")
+      p.idle = value;
+    else if (name == "processor.max_cstate")
+      p.processor_max_cstate = value;
+    else if (name == "intel_idle.max_cstate")
+      p.intel_idle_max_cstate = value;
   }
   return Fact<BootParams>::good(std::move(p));
 }
@@ -385,12 +395,11 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
       f.first_timestamp_s = stamp_s;
       f.starts_at_boot = (stamp_s && !(*stamp_s > 0)) || line.find("Linux version") != std::string_view::npos;
     }
-    const bool unstable =
-        line.find("Marking TSC unstable") != std::string_view::npos ||
-        (line.find("Marking clocksource 'tsc") != std::string_view::npos &&
-         line.find("as unstable") != std::string_view::npos) ||
-        line.find("TSC found unstable") != std::string_view::npos ||
-        line.find("turning off TSC clock") != std::string_view::npos;
+    const bool unstable = line.find("Marking TSC unstable") != std::string_view::npos ||
+                          (line.find("Marking clocksource 'tsc") != std::string_view::npos &&
+                           line.find("as unstable") != std::string_view::npos) ||
+                          line.find("TSC found unstable") != std::string_view::npos ||
+                          line.find("turning off TSC clock") != std::string_view::npos;
     if (unstable && !f.tsc_marked_unstable) {
       f.tsc_marked_unstable = true;
       f.unstable_line = std::string(line);

@@ -46,7 +46,7 @@ struct CpuinfoTscFlags {
   bool tsc_adjust = false;          // IA32_TSC_ADJUST MSR present
   bool tsc_deadline_timer = false;  // the local APIC timer runs off the TSC
   bool rdtscp = false;
-  int processors = 0;               // "processor" entries seen
+  int processors = 0;                    // "processor" entries seen
   std::vector<std::string> disagreeing;  // TSC flags not the same on every processor
 };
 
@@ -125,10 +125,10 @@ struct KernelLogFacts {
                                      // "tsc: Detected X MHz processor" (printed to 1 kHz)
   std::string tsc_mhz_line;
   std::optional<std::string> last_clocksource_switch;  // "clocksource: Switched to clocksource X"
-  bool starts_at_boot = false;       // the first line is from boot (timestamp 0, or "Linux
-                                     // version"): nothing has wrapped out of the buffer, so a
-                                     // message not seen was never printed
-  std::optional<double> first_timestamp_s;  // the first line's [seconds.micros], when stamped
+  bool starts_at_boot = false;                         // the first line is from boot (timestamp 0, or "Linux
+                                                       // version"): nothing has wrapped out of the buffer, so a
+                                                       // message not seen was never printed
+  std::optional<double> first_timestamp_s;             // the first line's [seconds.micros], when stamped
 };
 
 /// Parses kernel log text: klogctl's raw "<6>[    0.000065] tsc: ..." lines or dmesg's
@@ -151,8 +151,8 @@ struct IdleState {
 
 struct CpuKernelFacts {
   int cpu = 0;
-  Fact<std::string> governor;            // cpufreq scaling_governor; absent: no cpufreq
-  Fact<std::vector<int>> thread_siblings;  // topology/thread_siblings_list, includes cpu
+  Fact<std::string> governor;                // cpufreq scaling_governor; absent: no cpufreq
+  Fact<std::vector<int>> thread_siblings;    // topology/thread_siblings_list, includes cpu
   Fact<std::vector<IdleState>> idle_states;  // absent: no cpuN/cpuidle directory
 };
 
@@ -168,7 +168,7 @@ struct KernelFacts {
   Fact<bool> smt_active;                                  // smt/active
   std::vector<CpuKernelFacts> cpus;                       // each cpuN directory, by number
   std::string cpus_reason;                                // why cpus is empty, if it is
-  Fact<KernelLogFacts> log;  // not read by read_kernel_facts: see read_kernel_log
+  Fact<KernelLogFacts> log;                               // not read by read_kernel_facts: see read_kernel_log
 };
 
 /// Reads every file above under `root` ("/" for this machine). Never throws.

@@ -17,12 +17,13 @@ std::uint64_t available_memory_bytes() {
 
 std::optional<std::string> memory_refusal(std::uint64_t needed_bytes, std::uint64_t available_bytes,
                                           const std::string& what, const std::string& advice) {
-  if (available_bytes == 0 || static_cast<double>(needed_bytes) <= kMemoryShare * static_cast<double>(available_bytes)) {
+  if (available_bytes == 0 ||
+      static_cast<double>(needed_bytes) <= kMemoryShare * static_cast<double>(available_bytes)) {
     return std::nullopt;
   }
-  return what + " keeps " + format_sig(static_cast<double>(needed_bytes) / 1e9, 3) + " GB of rounds in memory, more than " +
-         format_sig(kMemoryShare * 100, 2) + " % of the " + format_sig(static_cast<double>(available_bytes) / 1e9, 3) +
-         " GB available: " + advice;
+  return what + " keeps " + format_sig(static_cast<double>(needed_bytes) / 1e9, 3) +
+         " GB of rounds in memory, more than " + format_sig(kMemoryShare * 100, 2) + " % of the " +
+         format_sig(static_cast<double>(available_bytes) / 1e9, 3) + " GB available: " + advice;
 }
 
 }  // namespace tscsync

@@ -16,10 +16,10 @@
 #include <thread>
 #include <vector>
 
-#include "platform/affinity.hpp"
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
 #include "core/run.hpp"
+#include "platform/affinity.hpp"
 #include "platform/tsc.hpp"
 
 namespace tscsync {
@@ -99,8 +99,7 @@ CpuidFacts read_cpuid() {
   const unsigned base_model = (leaf1.a >> 4) & 0xf;
   f.stepping = leaf1.a & 0xf;
   f.family = base_family == 0xf ? base_family + ((leaf1.a >> 20) & 0xff) : base_family;
-  f.model = (base_family == 0x6 || base_family == 0xf) ? (((leaf1.a >> 16) & 0xf) << 4) + base_model
-                                                        : base_model;
+  f.model = (base_family == 0x6 || base_family == 0xf) ? (((leaf1.a >> 16) & 0xf) << 4) + base_model : base_model;
   f.tsc_deadline = (leaf1.c >> 24) & 1;
   if (leaf0.a >= 7) f.tsc_adjust = (cpuid(7, 0).b >> 1) & 1;
   const unsigned max_ext = cpuid(0x80000000).a;
@@ -279,8 +278,7 @@ void add_platform_metadata(const PlatformFacts& p, Metadata& meta) {
   meta.set("kernel", p.kernel);
   meta.set("cpu_vendor", p.cpuid.vendor);
   meta.set("cpu_model", p.cpuid.brand);
-  meta.set("cpu_family_model_stepping", std::to_string(p.cpuid.family) + "/" +
-                                            std::to_string(p.cpuid.model) + "/" +
+  meta.set("cpu_family_model_stepping", std::to_string(p.cpuid.family) + "/" + std::to_string(p.cpuid.model) + "/" +
                                             std::to_string(p.cpuid.stepping));
   meta.set("invariant_tsc", p.cpuid.invariant_tsc ? "yes" : "no");
   meta.set("hypervisor", p.cpuid.hypervisor.value_or("none"));
@@ -297,11 +295,11 @@ void add_platform_metadata(const PlatformFacts& p, Metadata& meta) {
   };
   meta.set("tsc_known_freq", yes_no_unknown(&CpuinfoTscFlags::tsc_known_freq));
   meta.set("tsc_reliable", yes_no_unknown(&CpuinfoTscFlags::tsc_reliable));
-  meta.set("isolated_cpus", !k.isolated.ok()            ? std::string("unknown")
+  meta.set("isolated_cpus", !k.isolated.ok()           ? std::string("unknown")
                             : k.isolated.value.empty() ? std::string("none")
                                                        : format_cpu_list(k.isolated.value));
-  meta.set("kernel_tsc_mhz", k.log.ok() && k.log.value.tsc_mhz ? format_fixed(*k.log.value.tsc_mhz, 3)
-                                                               : std::string("unknown"));
+  meta.set("kernel_tsc_mhz",
+           k.log.ok() && k.log.value.tsc_mhz ? format_fixed(*k.log.value.tsc_mhz, 3) : std::string("unknown"));
 }
 
 }  // namespace tscsync

@@ -15,28 +15,28 @@ namespace tscsync {
 class Metadata;
 
 struct CpuidFacts {
-  std::string vendor;          // "GenuineIntel", "AuthenticAMD"
-  std::string brand;           // brand string, trimmed
-  unsigned family = 0;         // display family
-  unsigned model = 0;          // display model
+  std::string vendor;   // "GenuineIntel", "AuthenticAMD"
+  std::string brand;    // brand string, trimmed
+  unsigned family = 0;  // display family
+  unsigned model = 0;   // display model
   unsigned stepping = 0;
-  unsigned max_basic_leaf = 0;       // CPUID 0 EAX
-  bool invariant_tsc = false;  // CPUID 80000007H EDX[8]
-  bool rdtscp = false;         // CPUID 80000001H EDX[27]
-  bool tsc_adjust = false;     // CPUID 7.0 EBX[1]: IA32_TSC_ADJUST (MSR 3BH) exists
-  bool tsc_deadline = false;   // CPUID 1 ECX[24]: APIC timer in TSC-deadline mode
+  unsigned max_basic_leaf = 0;            // CPUID 0 EAX
+  bool invariant_tsc = false;             // CPUID 80000007H EDX[8]
+  bool rdtscp = false;                    // CPUID 80000001H EDX[27]
+  bool tsc_adjust = false;                // CPUID 7.0 EBX[1]: IA32_TSC_ADJUST (MSR 3BH) exists
+  bool tsc_deadline = false;              // CPUID 1 ECX[24]: APIC timer in TSC-deadline mode
   std::optional<std::string> hypervisor;  // CPUID 40000000H signature, when CPUID 1 ECX[31]
   unsigned max_hypervisor_leaf = 0;       // CPUID 40000000H EAX, when a hypervisor is present
   // CPUID 15H, raw (all 0 when the leaf is beyond max_basic_leaf): TSC = crystal * b / a.
-  unsigned leaf15_denominator = 0;  // EAX
-  unsigned leaf15_numerator = 0;    // EBX
-  unsigned leaf15_crystal_hz = 0;   // ECX; 0 when the crystal is not enumerated
-  std::uint64_t crystal_tsc_hz = 0;       // CPUID 15H ECX*EBX/EAX when all are non-zero
+  unsigned leaf15_denominator = 0;   // EAX
+  unsigned leaf15_numerator = 0;     // EBX
+  unsigned leaf15_crystal_hz = 0;    // ECX; 0 when the crystal is not enumerated
+  std::uint64_t crystal_tsc_hz = 0;  // CPUID 15H ECX*EBX/EAX when all are non-zero
   // CPUID 16H (Intel), MHz; all 0 when not offered. Marketing figures, not the TSC rate.
-  unsigned base_mhz = 0;  // EAX[15:0]
-  unsigned max_mhz = 0;   // EBX[15:0]
-  unsigned bus_mhz = 0;   // ECX[15:0]
-  std::uint64_t hypervisor_tsc_hz = 0;    // CPUID 40000010H EAX (kHz) * 1000 when offered
+  unsigned base_mhz = 0;                // EAX[15:0]
+  unsigned max_mhz = 0;                 // EBX[15:0]
+  unsigned bus_mhz = 0;                 // ECX[15:0]
+  std::uint64_t hypervisor_tsc_hz = 0;  // CPUID 40000010H EAX (kHz) * 1000 when offered
 };
 
 /// Reads the CPUID facts of the CPU the caller runs on.
@@ -82,11 +82,11 @@ struct NtpState {
 NtpState read_ntp_state();
 
 struct TscFrequency {
-  double hz = 0;                 // 0 when nothing gave it
-  std::string source;            // cpuid_15h | cpuid_40000010h | calibrated_monotonic_raw | unknown
-  double uncertainty_ppm = 0;    // 15h: 0; 40000010h: kHz rounding; calibrated: the hard
-                                 // bound of the first and last brackets (see RateFit)
-  std::string why;               // why this source: what the better ones said
+  double hz = 0;                           // 0 when nothing gave it
+  std::string source;                      // cpuid_15h | cpuid_40000010h | calibrated_monotonic_raw | unknown
+  double uncertainty_ppm = 0;              // 15h: 0; 40000010h: kHz rounding; calibrated: the hard
+                                           // bound of the first and last brackets (see RateFit)
+  std::string why;                         // why this source: what the better ones said
   std::optional<Calibration> calibration;  // against CLOCK_MONOTONIC_RAW, when one was made
 };
 

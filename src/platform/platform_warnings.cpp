@@ -58,11 +58,11 @@ std::vector<Warning> platform_warnings(const CpuidFacts& cpuid, const KernelFact
     if (c.governor.ok() && c.governor.value == "powersave") powersave.push_back(c.cpu);
   }
   if (!powersave.empty()) {
-    out.push_back({"powersave_governor",
-                   cpus_phrase(powersave) + (powersave.size() == 1 ? " uses" : " use") +
-                       " the powersave cpufreq governor",
-                   "the core clock moves with load, and so do the latencies measured (an invariant TSC keeps its "
-                   "rate): cpupower frequency-set -g performance for the measurement"});
+    out.push_back(
+        {"powersave_governor",
+         cpus_phrase(powersave) + (powersave.size() == 1 ? " uses" : " use") + " the powersave cpufreq governor",
+         "the core clock moves with load, and so do the latencies measured (an invariant TSC keeps its "
+         "rate): cpupower frequency-set -g performance for the measurement"});
   }
 
   // Enabled deep states, grouped by (latency, name), shallowest first: "C6 (133 us) on CPUs 0-7".
@@ -82,17 +82,19 @@ std::vector<Warning> platform_warnings(const CpuidFacts& cpuid, const KernelFact
       if (!list.empty()) list += ", ";
       list += state.second + " (exit latency " + std::to_string(state.first) + " us) on " + cpus_phrase(cpus);
     }
-    out.push_back({"deep_cstates", "idle states deeper than " + std::to_string(kDeepCstateLatencyUs) +
-                                       " us are enabled: " + list,
+    out.push_back({"deep_cstates",
+                   "idle states deeper than " + std::to_string(kDeepCstateLatencyUs) + " us are enabled: " + list,
                    "a CPU waking from one answers that much later: stalls in the rounds; for the measurement "
-                   "disable them (cpupower idle-set -D " + std::to_string(kDeepCstateLatencyUs + 1) +
+                   "disable them (cpupower idle-set -D " +
+                       std::to_string(kDeepCstateLatencyUs + 1) +
                        ", or boot with intel_idle.max_cstate=1 or processor.max_cstate=1)"});
   }
 
   // No isolated CPUs: known only when sysfs says so (or, without the file, the command line).
   const bool nohz = k.nohz_full.ok() && !k.nohz_full.value.empty();
-  const bool none_isolated = k.isolated.ok() ? k.isolated.value.empty()
-                             : k.isolated.state == FactState::absent && k.cmdline.ok() && !k.cmdline.value.isolcpus;
+  const bool none_isolated = k.isolated.ok()
+                                 ? k.isolated.value.empty()
+                                 : k.isolated.state == FactState::absent && k.cmdline.ok() && !k.cmdline.value.isolcpus;
   if (none_isolated && !nohz) {
     out.push_back({"no_isolated_cpus", "no CPU is isolated from the scheduler (no isolcpus, no nohz_full)",
                    "other tasks, interrupts and timer ticks share the measuring CPUs and show as stalls; for "
@@ -111,8 +113,7 @@ std::vector<Warning> platform_warnings(const CpuidFacts& cpuid, const KernelFact
   if (smt_active || !groups.empty()) {
     std::string msg = "SMT is on";
     if (!groups.empty()) {
-      msg += ": " + std::to_string(groups.size()) + " core" + (groups.size() == 1 ? "" : "s") +
-             " with siblings (";
+      msg += ": " + std::to_string(groups.size()) + " core" + (groups.size() == 1 ? "" : "s") + " with siblings (";
       for (std::size_t i = 0; i < groups.size() && i < 4; ++i) {
         if (i > 0) msg += ' ';
         msg += format_cpu_list(groups[i]);

@@ -108,8 +108,7 @@ TopologyResult load_topology(const TopologySource& source) {
     return r;
   }
   switch (source.kind) {
-    case TopologySource::Kind::this_machine:
-      break;
+    case TopologySource::Kind::this_machine: break;
     case TopologySource::Kind::synthetic:
       if (hwloc_topology_set_synthetic(t, source.text.c_str()) != 0) {
         r.problem = "hwloc rejects the synthetic topology '" + source.text + "'";
@@ -125,8 +124,9 @@ TopologyResult load_topology(const TopologySource& source) {
   if (r.problem.empty()) {
     errno = 0;
     if (hwloc_topology_load(t) != 0) {
-      r.problem = source.kind == TopologySource::Kind::xml ? not_hwloc_xml(source.text)
-                                                          : std::string("hwloc_topology_load: ") + std::strerror(errno);
+      r.problem = source.kind == TopologySource::Kind::xml
+                      ? not_hwloc_xml(source.text)
+                      : std::string("hwloc_topology_load: ") + std::strerror(errno);
     } else {
       r.ok = true;
       r.summary = summarize_topology(t);

@@ -13,11 +13,11 @@ namespace tscsync {
 
 struct TopologySummary {
   int packages = 0;
-  int dies = 0;         // 0 where hwloc sees no die level
+  int dies = 0;  // 0 where hwloc sees no die level
   int numa_nodes = 0;
-  int l3_domains = 0;   // L3 caches: CPUs sharing one are the cheapest cross-core pairs
+  int l3_domains = 0;  // L3 caches: CPUs sharing one are the cheapest cross-core pairs
   int cores = 0;
-  int pus = 0;          // logical CPUs
+  int pus = 0;                            // logical CPUs
   std::vector<std::vector<int>> l3_cpus;  // OS numbers of the PUs under each L3, in order
   std::vector<CpuPlace> places;           // every PU, in hwloc logical (topology) order
 };

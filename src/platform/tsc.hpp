@@ -117,7 +117,7 @@ struct Rdtscp {
   static constexpr std::string_view name = "rdtscp";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     std::uint32_t lo, hi, aux;
-    asm volatile("rdtscp"  // EDX:EAX <- TSC, ECX <- TSC_AUX
+    asm volatile("rdtscp"                         // EDX:EAX <- TSC, ECX <- TSC_AUX
                  : "=a"(lo), "=d"(hi), "=c"(aux)  // rdtscp clobbers rcx
                  :
                  : "memory");
@@ -140,8 +140,8 @@ struct RdtscpLfence {
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     std::uint32_t lo, hi, aux;
     asm volatile(
-        "rdtscp\n\t"  // EDX:EAX <- TSC, ECX <- TSC_AUX
-        "lfence"      // later instructions wait for the read
+        "rdtscp\n\t"                     // EDX:EAX <- TSC, ECX <- TSC_AUX
+        "lfence"                         // later instructions wait for the read
         : "=a"(lo), "=d"(hi), "=c"(aux)  // rdtscp clobbers rcx
         :
         : "memory");

@@ -48,7 +48,8 @@ TEST_CASE("measure options and their defaults") {
   CHECK(v.config.warmup == 0);
   CHECK(v.config.timeout.count() == 10);
 
-  const MeasureOptions sr = measure({"--cpus", "0,1", "--send", "cpuid_rdtsc", "--recv", "rdtscp_lfence", "--out", "x"});
+  const MeasureOptions sr =
+      measure({"--cpus", "0,1", "--send", "cpuid_rdtsc", "--recv", "rdtscp_lfence", "--out", "x"});
   CHECK(sr.choice.send == Variant::cpuid_rdtsc);
   CHECK(sr.choice.recv == Variant::rdtscp_lfence);
 }
@@ -67,14 +68,17 @@ TEST_CASE("bad measure options say what is wrong") {
         "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)");
   CHECK(error({"measure", "--cpus", "0-2", "--out", "x"}) ==
         "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)");
-  CHECK(error({"measure", "--cpus", "x,1", "--out", "x"}) == "bad CPU list 'x,1' at character 1: expected a CPU number");
+  CHECK(error({"measure", "--cpus", "x,1", "--out", "x"}) ==
+        "bad CPU list 'x,1' at character 1: expected a CPU number");
   CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"}) ==
         "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, "
         "lfence_rdtsc_lfence, rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)");
-  CHECK(error({"measure", "--cpus", "0,1", "--recv", "RDTSC", "--out", "x"}).rfind("unknown variant 'RDTSC' for --recv", 0) == 0);
+  CHECK(error({"measure", "--cpus", "0,1", "--recv", "RDTSC", "--out", "x"})
+            .rfind("unknown variant 'RDTSC' for --recv", 0) == 0);
   CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtsc", "--send", "rdtsc", "--out", "x"}) ==
         "give --variant (both sides) or --send/--recv, not both");
-  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "0", "--out", "x"}) == "--rounds 0 is out of range [1, 20000000]");
+  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "0", "--out", "x"}) ==
+        "--rounds 0 is out of range [1, 20000000]");
   CHECK(error({"measure", "--cpus", "0,1", "--rounds", "-5", "--out", "x"}) ==
         "--rounds '-5' is not an unsigned decimal number (expected one in [1, 20000000])");
   CHECK(error({"measure", "--cpus", "0,1", "--rounds", "1e6", "--out", "x"}) ==
@@ -89,8 +93,11 @@ TEST_CASE("bad measure options say what is wrong") {
         "unknown transport 'pipe' (choose slot or queue)");
   CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
   CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
-  CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) == "The following argument was not expected: --bogus");
-  CHECK(error({"frobnicate"}) == "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, variants)");
+  CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) ==
+        "The following argument was not expected: --bogus");
+  CHECK(error({"frobnicate"}) ==
+        "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, "
+        "variants)");
   CHECK(error({}) == "A subcommand is required");
   CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
   CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");
@@ -130,9 +137,17 @@ TEST_CASE("variants options and their defaults") {
   CHECK(d.out_dir.empty());
   CHECK(d.command_line == "tscsync variants");
 
-  const cli::Command given = cli::parse({"tscsync", "variants", "--cpus", "1,0", "--rounds", "1000", "--passes", "2",
-                                         "--all", "--control-rounds", "0", "--switch-rounds", "10", "--format", "json",
-                                         "--out", "v", "--timeout-ms", "500", "--warmup", "5"});
+  const cli::Command given = cli::parse({"tscsync",  "variants",
+                                         "--cpus",   "1,0",
+                                         "--rounds", "1000",
+                                         "--passes", "2",
+                                         "--all",    "--control-rounds",
+                                         "0",        "--switch-rounds",
+                                         "10",       "--format",
+                                         "json",     "--out",
+                                         "v",        "--timeout-ms",
+                                         "500",      "--warmup",
+                                         "5"});
   const VariantsOptions& g = std::get<VariantsOptions>(given);
   CHECK(g.cpus == "1,0");
   CHECK(g.rounds == 1000);
@@ -164,8 +179,9 @@ TEST_CASE("durations: seconds or a number with s m or h and anything else refuse
   CHECK(cli::parse_duration_s("--duration", "1.5h") == Approx(5400));
   for (const char* bad : {"", "m", "-1", "0", "0s", "1d", "1 m", "nan", "inf", "1e999"}) {
     INFO(bad);
-    CHECK_THROWS_WITH(cli::parse_duration_s("--duration", bad),
-                      "--duration '" + std::string(bad) + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+    CHECK_THROWS_WITH(
+        cli::parse_duration_s("--duration", bad),
+        "--duration '" + std::string(bad) + "' is not a duration > 0 (seconds, or a number with s, m or h)");
   }
 }
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "render/matrix_text.hpp"
 #include "app/plot.hpp"
+#include "render/matrix_text.hpp"
 
 using namespace tscsync;
 namespace fs = std::filesystem;
@@ -91,8 +91,8 @@ TEST_CASE("plot: every heatmap script renders PNG and SVG, leaving nothing aside
     WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
     return;
   }
-  const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_latency.gp",
-                                      "heatmap_violations.gp");
+  const std::string script =
+      GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_latency.gp", "heatmap_violations.gp");
   const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
   TempDir dir;
   spit(dir.at("m.dat"), small_matrix("count"));
@@ -134,7 +134,8 @@ TEST_CASE("plot: a script that hangs is killed at the timeout") {
   spit(dir.at("m.dat"), small_matrix("ticks"));
   spit(dir.at("hang.gp"), "system('sleep 30')\n");
   const auto t0 = std::chrono::steady_clock::now();
-  const PlotResult r = render_plot(dir.at("hang.gp"), dir.at("m.dat"), dir.at("out.svg"), std::chrono::milliseconds(300));
+  const PlotResult r =
+      render_plot(dir.at("hang.gp"), dir.at("m.dat"), dir.at("out.svg"), std::chrono::milliseconds(300));
   const auto took = std::chrono::steady_clock::now() - t0;
   CHECK_FALSE(r.ok);
   CHECK_THAT(r.problem, Catch::Contains("no result after 300 ms, killed"));
@@ -224,8 +225,7 @@ std::pair<unsigned, unsigned> png_size(const std::string& png) {
 }
 
 /// Renders `text` (written to DIR/in.dat) with plots/SCRIPT into DIR/out.EXT.
-PlotResult render_text(const TempDir& dir, const std::string& script, const std::string& text,
-                       const std::string& ext) {
+PlotResult render_text(const TempDir& dir, const std::string& script, const std::string& text, const std::string& ext) {
   spit(dir.at("in.dat"), text);
   return render_plot(kPlots + "/" + script, dir.at("in.dat"), dir.at("out" + ext));
 }
@@ -257,18 +257,20 @@ TEST_CASE("plot: every variants script renders its fixture as PNG and SVG, leavi
     std::vector<std::string> shown;  // text the SVG must hold: title, names, notes
   };
   const Case c = GENERATE(
-      Case{"variants_cost", {"read cost per call on CPU 0", "cpuid_rdtsc", "CLOCK_MONOTONIC_RAW", "2245", "18.4",
-                             "ns per read", "measured by: batch"}},
-      Case{"variants_tradeoff", {"cost against causality violations, send rdtsc", "lfence_rdtsc_lfence",
-                                 "does not order earlier loads"}},
-      Case{"variants_percentiles", {"one-way latency percentiles, CPUs 0 and 1", "rdtsc/rdtsc",
-                                    "cpuid_rdtsc/cpuid_rdtsc", "99.999%", "-100"}},
-      Case{"variants_switch", {"CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc", "rdtsc/rdtsc",
-                               "rdtsc/lfence_rdtsc", "forward min", "-100"}});
+      Case{"variants_cost",
+           {"read cost per call on CPU 0", "cpuid_rdtsc", "CLOCK_MONOTONIC_RAW", "2245", "18.4", "ns per read",
+            "measured by: batch"}},
+      Case{"variants_tradeoff",
+           {"cost against causality violations, send rdtsc", "lfence_rdtsc_lfence", "does not order earlier loads"}},
+      Case{"variants_percentiles",
+           {"one-way latency percentiles, CPUs 0 and 1", "rdtsc/rdtsc", "cpuid_rdtsc/cpuid_rdtsc", "99.999%", "-100"}},
+      Case{"variants_switch",
+           {"CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc", "rdtsc/rdtsc", "rdtsc/lfence_rdtsc", "forward min",
+            "-100"}});
   const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
   TempDir dir;
-  const PlotResult r = render_plot(kPlots + "/" + c.name + ".gp", kPlotData + "/" + c.name + ".dat",
-                                   dir.at("out" + ext));
+  const PlotResult r =
+      render_plot(kPlots + "/" + c.name + ".gp", kPlotData + "/" + c.name + ".dat", dir.at("out" + ext));
   INFO(c.name << ext << ": " << r.problem);
   REQUIRE(r.ok);
   CHECK(listing(dir.path) == "out" + ext);
@@ -296,7 +298,8 @@ TEST_CASE("plot: a malformed variants file fails, naming the line and the proble
   const Case c = GENERATE(
       Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36 35 37 63\n",
            "in.dat:3: 5 fields, expected 6"},
-      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n", "in.dat:2: column 3: 'fast' is not a number"},
+      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n",
+           "in.dat:2: column 3: 'fast' is not a number"},
       Case{"variants_cost.gp", "# title: t\n# tsc_hz: 2299998000\n\n", "in.dat: no data rows"},
       Case{"variants_cost.gp", "", "in.dat: no data rows"},
       Case{"variants_cost.gp", "# tsc_hz: 2.3GHz\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
@@ -340,7 +343,8 @@ TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
   }
   TempDir dir;
   SECTION("one block, without a blocks line, p0 only (x still spans 0% to 90%)") {
-    const PlotResult r = render_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg");
+    const PlotResult r =
+        render_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg");
     INFO(r.problem);
     REQUIRE(r.ok);
     const std::string svg = slurp(dir.at("out.svg"));
@@ -348,8 +352,8 @@ TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
     CHECK(svg.find("90%") != std::string::npos);
   }
   SECTION("one block with negatives only") {
-    const PlotResult r = render_text(dir, "variants_percentiles.gp",
-                                     "a/b inverse_tail ticks\n0 1 -900\n50 2 -300\n99 100 -2\n", ".png");
+    const PlotResult r =
+        render_text(dir, "variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -900\n50 2 -300\n99 100 -2\n", ".png");
     INFO(r.problem);
     CHECK(r.ok);
   }
@@ -387,7 +391,7 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
     REQUIRE(r.ok);
     const std::string svg = slurp(dir.at("out.svg"));
     CHECK(svg.find("drawn at the bottom of the axis") != std::string::npos);
-    CHECK(svg.find("ns per read") == std::string::npos);  // tsc_hz 0: no ns axis
+    CHECK(svg.find("ns per read") == std::string::npos);          // tsc_hz 0: no ns axis
     CHECK(svg.find("clock_gettime clock") == std::string::npos);  // no clock rows: no key entry
   }
   SECTION("every value 0") {
@@ -423,9 +427,9 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
     CHECK(slurp(dir.at("out.svg")).find("costs &lt;= 0 are drawn at the left edge") != std::string::npos);
   }
   SECTION("a switch file with an empty bin (NaN) and no switch line") {
-    const PlotResult r = render_text(dir, "variants_switch.gp",
-                                     "0.00 -12 201 35 190 210\n0.25 NaN NaN NaN NaN NaN\n0.50 150 205 140 195 380\n",
-                                     ".png");
+    const PlotResult r =
+        render_text(dir, "variants_switch.gp",
+                    "0.00 -12 201 35 190 210\n0.25 NaN NaN NaN NaN NaN\n0.50 150 205 140 195 380\n", ".png");
     INFO(r.problem);
     CHECK(r.ok);
   }
@@ -442,8 +446,8 @@ TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leave
   }
   const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
   TempDir dir;
-  const PlotResult r = render_plot(kPlots + "/monitor_timeseries.gp", kPlotData + "/monitor_timeseries.dat",
-                                   dir.at("out" + ext));
+  const PlotResult r =
+      render_plot(kPlots + "/monitor_timeseries.gp", kPlotData + "/monitor_timeseries.dat", dir.at("out" + ext));
   INFO(r.problem);
   REQUIRE(r.ok);
   CHECK(listing(dir.path) == "out" + ext);
@@ -451,9 +455,9 @@ TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leave
   if (ext == ".png") {
     CHECK(png_size(picture) == std::make_pair(1000U, 900U));
   } else {
-    for (const char* text : {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval",
-                             "fitted line", "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)",
-                             "time into the run (s)"}) {
+    for (const char* text :
+         {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval", "fitted line",
+          "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)", "time into the run (s)"}) {
       INFO("the SVG shows " << text);
       CHECK(picture.find(text) != std::string::npos);
     }
@@ -502,17 +506,17 @@ TEST_CASE("plot: a malformed monitor time series fails and names the line and th
   struct Case {
     std::string text, problem;
   };
-  const Case c = GENERATE(
-      Case{"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
-      Case{"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
-      Case{"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
-      Case{"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-           "the offset_lo line: 'low' is not a number"},
-      Case{"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-           "in.dat: the steps line: 'soon' is not a number"},
-      Case{"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-           "in.dat:1: the columns line names 2 columns, expected 13"},
-      Case{"# title: nothing\n", "in.dat: no data rows"});
+  const Case c =
+      GENERATE(Case{"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
+               Case{"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
+               Case{"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
+               Case{"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                    "the offset_lo line: 'low' is not a number"},
+               Case{"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                    "in.dat: the steps line: 'soon' is not a number"},
+               Case{"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                    "in.dat:1: the columns line names 2 columns, expected 13"},
+               Case{"# title: nothing\n", "in.dat: no data rows"});
   TempDir dir;
   spit(dir.at("out.png"), "old picture");
   const PlotResult r = render_text(dir, "monitor_timeseries.gp", c.text, ".png");

@@ -3,19 +3,17 @@
 #include <cstdint>
 
 #include "measure/slot.hpp"
-#include "platform/tsc.hpp"
 #include "measure/wait.hpp"
+#include "platform/tsc.hpp"
 
 using namespace tscsync;
 
-#define TSCSYNC_SHAPE(policy, suffix)                                                   \
-  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_read_##suffix() {           \
-    return tsc::policy::read();                                                        \
-  }                                                                                    \
-  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_recv_##suffix(Slot& slot) { \
-    Message m{};                                                                       \
-    while (!slot.try_receive(0, m)) SpinWait::relax();                                 \
-    return tsc::policy::read() + m.tsc;                                                \
+#define TSCSYNC_SHAPE(policy, suffix)                                                                      \
+  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_read_##suffix() { return tsc::policy::read(); } \
+  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_recv_##suffix(Slot& slot) {                     \
+    Message m{};                                                                                           \
+    while (!slot.try_receive(0, m)) SpinWait::relax();                                                     \
+    return tsc::policy::read() + m.tsc;                                                                    \
   }
 
 TSCSYNC_SHAPE(Rdtsc, rdtsc)

@@ -22,8 +22,7 @@ std::vector<std::string> ordering_instructions(const std::string& symbol) {
   // The path of this binary, resolved here: inside the shell, /proc/self is objdump.
   char self[4096] = {};
   REQUIRE(::readlink("/proc/self/exe", self, sizeof self - 1) > 0);
-  const std::string command =
-      "objdump -d --no-show-raw-insn --disassemble=" + symbol + " '" + self + "' 2>/dev/null";
+  const std::string command = "objdump -d --no-show-raw-insn --disassemble=" + symbol + " '" + self + "' 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::vector<std::string> out;

@@ -137,7 +137,7 @@ TEST_CASE("value_at_rank reports the bucket's highest equivalent inside [min, ma
   CHECK(h.value_at_rank(1) == 99'950'000);   // exact min, though the bucket starts lower
   CHECK(h.value_at_rank(2) == 100'007'935);  // highest equivalent of 99960000
   CHECK(h.value_at_rank(3) == 200'000'000);
-  CHECK(h.value_at_rank(0) == 99'950'000);   // clamped into [1, total]
+  CHECK(h.value_at_rank(0) == 99'950'000);  // clamped into [1, total]
   CHECK(h.value_at_rank(99) == 200'000'000);
 
   H same;
@@ -322,9 +322,11 @@ TEST_CASE("signed histogram: record_all equals one record per value") {
     REQUIRE(a.min() == b.min());
     REQUIRE(a.max() == b.max());
     REQUIRE(a.mean() == Approx(b.mean()).epsilon(0).margin(0));
-    for (std::uint64_t rank = 1; rank <= a.total(); rank += 1 + a.total() / 97) REQUIRE(a.value_at_rank(rank) == b.value_at_rank(rank));
+    for (std::uint64_t rank = 1; rank <= a.total(); rank += 1 + a.total() / 97)
+      REQUIRE(a.value_at_rank(rank) == b.value_at_rank(rank));
     using Getter = std::uint64_t (LogLinearHistogram::*)() const;
-    for (const Getter half : {Getter{&LogLinearHistogram::min}, Getter{&LogLinearHistogram::max}, Getter{&LogLinearHistogram::total}}) {
+    for (const Getter half :
+         {Getter{&LogLinearHistogram::min}, Getter{&LogLinearHistogram::max}, Getter{&LogLinearHistogram::total}}) {
       REQUIRE((a.negative_magnitudes().*half)() == (b.negative_magnitudes().*half)());
       REQUIRE((a.non_negatives().*half)() == (b.non_negatives().*half)());
     }
@@ -337,11 +339,13 @@ TEST_CASE("signed histogram: record_all equals one record per value") {
   // INT64_MIN and INT64_MAX, a chunk longer than the fast path takes, and an empty one;
   // one-signed chunks within bucket 0 (counted by value) and just past it.
   const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
-      {-300, 300}, {-5000, -1}, {0, 100000}, {-(std::int64_t{1} << 60), std::int64_t{1} << 61}, {-2047, 2047},
-      {0, 2047}, {-2047, -1}, {1, 2048}, {-2048, -1}};
+      {-300, 300},   {-5000, -1}, {0, 100000}, {-(std::int64_t{1} << 60), std::int64_t{1} << 61},
+      {-2047, 2047}, {0, 2047},   {-2047, -1}, {1, 2048},
+      {-2048, -1}};
   SignedHistogram one_by_one, batched;
   for (const auto& [lo, hi] : ranges) {
-    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{512}, std::size_t{3000}}) {
+    for (const std::size_t size :
+         {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{512}, std::size_t{3000}}) {
       std::uniform_int_distribution<std::int64_t> dist(lo, hi);
       std::vector<std::int64_t> values(size);
       for (auto& v : values) v = dist(rng);
@@ -355,7 +359,8 @@ TEST_CASE("signed histogram: record_all equals one record per value") {
       same(one_by_one, batched);
     }
   }
-  const std::vector<std::int64_t> extremes = {std::numeric_limits<std::int64_t>::min(), -1, 0, std::numeric_limits<std::int64_t>::max()};
+  const std::vector<std::int64_t> extremes = {std::numeric_limits<std::int64_t>::min(), -1, 0,
+                                              std::numeric_limits<std::int64_t>::max()};
   for (const std::int64_t v : extremes) one_by_one.record(v);
   batched.record_all(extremes);
   same(one_by_one, batched);
@@ -393,7 +398,8 @@ TEST_CASE("clear() leaves a histogram like a new one, overflow and negatives inc
     SignedHistogram fresh;
     h.record_all(later);
     fresh.record_all(later);
-    for (double p : {0.0, 10.0, 50.0, 75.0, 99.0, 100.0}) CHECK(h.value_at_percentile(p) == fresh.value_at_percentile(p));
+    for (double p : {0.0, 10.0, 50.0, 75.0, 99.0, 100.0})
+      CHECK(h.value_at_percentile(p) == fresh.value_at_percentile(p));
     CHECK(h.min() == fresh.min());
     CHECK(h.mean() == Approx(fresh.mean()).margin(0).epsilon(0));
   }

@@ -78,7 +78,8 @@ BlockFit fit_simulated(const Run& run, const SimulationTruth& truth, std::uint64
 
 /// Index of the first round whose t1 is at or after the true step.
 std::size_t true_step_round(const Run& run, const SimulationTruth& truth) {
-  const auto it = std::find_if(run.rounds.begin(), run.rounds.end(), [&](const Round& r) { return r.t1 >= truth.step_tick; });
+  const auto it =
+      std::find_if(run.rounds.begin(), run.rounds.end(), [&](const Round& r) { return r.t1 >= truth.step_tick; });
   return static_cast<std::size_t>(it - run.rounds.begin());
 }
 
@@ -121,7 +122,7 @@ TEST_CASE("hand-made blocks on an exact line: exact offset, drift, zero standard
   CHECK(fit.offset_ci_ticks < 1e-8);
   CHECK(fit.drift_se < 1e-15);
   CHECK(fit.zero_drift_offset_ticks == Approx(1000).margin(1e-9));  // mean of 985 + 2b
-  CHECK(fit.zero_drift_se_ticks > 1);  // the rho = 0 model does not fit a line
+  CHECK(fit.zero_drift_se_ticks > 1);                               // the rho = 0 model does not fit a line
   // Every residual is zero (rounding): no signs, no runs, nothing to find.
   CHECK(fit.runs.n_plus == 0);
   CHECK(fit.runs.n_minus == 0);
@@ -147,7 +148,8 @@ TEST_CASE("hand-made blocks on an exact line: exact offset, drift, zero standard
 
 TEST_CASE("hand-made blocks: the runs test counts signs") {
   SECTION("alternating residuals: as many runs as blocks") {
-    const BlockFit fit = fit_blocks(hand_rounds([](std::size_t b) { return hand_line(b) + (b % 2 ? 1 : -1); }), hand_t_ref(), 1, 0.0, 2);
+    const BlockFit fit =
+        fit_blocks(hand_rounds([](std::size_t b) { return hand_line(b) + (b % 2 ? 1 : -1); }), hand_t_ref(), 1, 0.0, 2);
     REQUIRE(fit.valid);
     CHECK(fit.runs.runs == 16);
     CHECK(fit.runs.n_plus == 8);

@@ -29,7 +29,7 @@ std::vector<Round> random_rounds(std::size_t n, std::uint64_t seed) {
     const std::uint64_t delay_fwd = 60 + rng() % 100 + (rng() % 50 == 0 ? rng() % 5000 : 0);
     const std::uint64_t turnaround = 20 + rng() % 10;
     const std::uint64_t delay_rev = 60 + rng() % 100;
-    const std::uint64_t t2 = t1 + delay_fwd - 150;  // fwd = delay + offset
+    const std::uint64_t t2 = t1 + delay_fwd - 150;               // fwd = delay + offset
     const std::uint64_t t4 = t2 + turnaround + delay_rev + 150;  // rev = delay - offset
     rounds.emplace_back(i, t1, t2, t2 + turnaround, t4, 0);
     t1 = t4 + 100 + rng() % 200;  // the next round starts after this one ends
@@ -45,8 +45,9 @@ std::vector<Point> sorted_by_x(std::vector<Point> v) {
 /// Per bin of `rounds` (by index), the k-th smallest forward and k-th largest reverse
 /// bound, relative to t_ref, and the hulls over the bins: what collect_bounds promises.
 /// \pre no two rounds of a bin share a forward or a reverse bound (no ties to break).
-std::pair<std::vector<Point>, std::vector<Point>> brute_force_kth_hulls(const std::vector<Round>& rounds, std::uint64_t t_ref,
-                                                                        std::uint64_t k, std::size_t bins) {
+std::pair<std::vector<Point>, std::vector<Point>> brute_force_kth_hulls(const std::vector<Round>& rounds,
+                                                                        std::uint64_t t_ref, std::uint64_t k,
+                                                                        std::size_t bins) {
   std::vector<Point> uppers, lowers;
   for (std::size_t bin = 0; bin < bins; ++bin) {
     std::vector<Point> u, l;

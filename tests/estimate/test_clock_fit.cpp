@@ -32,9 +32,9 @@ TEST_CASE("an exact line at 2.3 GHz far from zero: no precision lost, no scatter
   const std::int64_t ns0 = 946'080'000'000'000'000;
   std::vector<ClockReading> r;
   for (std::int64_t i = 0; i < 50; ++i) {
-    const std::int64_t ns = ns0 + i * 4'000'000;  // every 4 ms
+    const std::int64_t ns = ns0 + i * 4'000'000;                                 // every 4 ms
     const std::uint64_t mid = tsc0 + static_cast<std::uint64_t>(i) * 9'200'000;  // 2.3 ticks/ns
-    r.push_back({mid - 20, ns, mid + 20});  // brackets 40 ticks wide
+    r.push_back({mid - 20, ns, mid + 20});                                       // brackets 40 ticks wide
   }
   const RateFit f = fit_tsc_rate(r);
   REQUIRE(f.valid);

@@ -25,7 +25,9 @@ struct Oracle {
 
 Oracle brute_force(const std::vector<Point>& upper, const std::vector<Point>& lower, std::int64_t q) {
   // Constraint lines in (rho, theta0): theta0 = c - rho x, kind +1 (theta0 <= ...) or -1.
-  struct Line { double x, c; };
+  struct Line {
+    double x, c;
+  };
   std::vector<Line> lines;
   for (const Point& p : upper) lines.push_back({static_cast<double>(p.x), static_cast<double>(p.y + q)});
   for (const Point& p : lower) lines.push_back({static_cast<double>(p.x), static_cast<double>(p.y - q)});
@@ -98,17 +100,20 @@ TEST_CASE("hulls: every point on the right side of every hull edge") {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 50; ++trial) {
     std::vector<Point> pts;
-    for (int i = 0; i < 200; ++i) pts.push_back({static_cast<std::int64_t>(rng() % 1000), static_cast<std::int64_t>(rng() % 1000)});
+    for (int i = 0; i < 200; ++i)
+      pts.push_back({static_cast<std::int64_t>(rng() % 1000), static_cast<std::int64_t>(rng() % 1000)});
     pts = sorted(pts);
     const auto lo = lower_hull(pts);
     const auto up = upper_hull(pts);
     for (const Point& p : pts) {
       for (std::size_t i = 1; i < lo.size(); ++i) {
-        const auto cross = (lo[i].x - lo[i - 1].x) * (p.y - lo[i - 1].y) - (lo[i].y - lo[i - 1].y) * (p.x - lo[i - 1].x);
+        const auto cross =
+            (lo[i].x - lo[i - 1].x) * (p.y - lo[i - 1].y) - (lo[i].y - lo[i - 1].y) * (p.x - lo[i - 1].x);
         if (p.x >= lo[i - 1].x && p.x <= lo[i].x) REQUIRE(cross >= 0);
       }
       for (std::size_t i = 1; i < up.size(); ++i) {
-        const auto cross = (up[i].x - up[i - 1].x) * (p.y - up[i - 1].y) - (up[i].y - up[i - 1].y) * (p.x - up[i - 1].x);
+        const auto cross =
+            (up[i].x - up[i - 1].x) * (p.y - up[i - 1].y) - (up[i].y - up[i - 1].y) * (p.x - up[i - 1].x);
         if (p.x >= up[i - 1].x && p.x <= up[i].x) REQUIRE(cross <= 0);
       }
     }
@@ -125,8 +130,8 @@ TEST_CASE("max margin and hard band: a case solved by hand") {
   CHECK(fit.line.margin_ticks == Approx(2));
   CHECK_FALSE(fit.line.drift_at_prior_bound);
   REQUIRE(fit.band.feasible);
-  CHECK(fit.band.offset_lo_ticks == Approx(-2));  // max L - q
-  CHECK(fit.band.offset_hi_ticks == Approx(4));   // min U + q
+  CHECK(fit.band.offset_lo_ticks == Approx(-2));   // max L - q
+  CHECK(fit.band.offset_hi_ticks == Approx(4));    // min U + q
   CHECK(fit.band.drift_lo == Approx(-kMaxDrift));  // the data allows |rho| up to 1.2
   CHECK(fit.band.drift_hi == Approx(kMaxDrift));
   CHECK(fit.upper_vertices == 3);
@@ -172,7 +177,8 @@ TEST_CASE("max margin and hard band agree with the brute-force oracle") {
       const auto delay_f = static_cast<double>(50 + rng() % 200);
       const auto delay_r = static_cast<double>(50 + rng() % 200);
       upper.push_back({x, static_cast<std::int64_t>(std::floor(theta + delay_f))});
-      lower.push_back({x + static_cast<std::int64_t>(rng() % 500), static_cast<std::int64_t>(std::ceil(theta - delay_r))});
+      lower.push_back(
+          {x + static_cast<std::int64_t>(rng() % 500), static_cast<std::int64_t>(std::ceil(theta - delay_r))});
     }
     upper = sorted(upper);
     lower = sorted(lower);
@@ -181,8 +187,10 @@ TEST_CASE("max margin and hard band agree with the brute-force oracle") {
     INFO("trial " << trial << " n " << n);
     CHECK(fit.line.margin_ticks == Approx(o.best_margin).margin(1e-6));
     // The line keeps its margin against every bound.
-    for (const Point& p : upper) REQUIRE(static_cast<double>(p.y) - fit.line.at(static_cast<double>(p.x)) >= fit.line.margin_ticks - 1e-6);
-    for (const Point& p : lower) REQUIRE(fit.line.at(static_cast<double>(p.x)) - static_cast<double>(p.y) >= fit.line.margin_ticks - 1e-6);
+    for (const Point& p : upper)
+      REQUIRE(static_cast<double>(p.y) - fit.line.at(static_cast<double>(p.x)) >= fit.line.margin_ticks - 1e-6);
+    for (const Point& p : lower)
+      REQUIRE(fit.line.at(static_cast<double>(p.x)) - static_cast<double>(p.y) >= fit.line.margin_ticks - 1e-6);
     REQUIRE(fit.band.feasible);  // the truth is feasible by construction
     CHECK(fit.band.offset_lo_ticks == Approx(o.offset_lo).margin(1e-6));
     CHECK(fit.band.offset_hi_ticks == Approx(o.offset_hi).margin(1e-6));

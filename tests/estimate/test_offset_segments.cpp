@@ -65,10 +65,12 @@ TEST_CASE("offset_segments: a step of 100 between sources 9 and 10 is found and 
 
 TEST_CASE("offset_segments: two steps give three pieces and so does a step with its return") {
   SECTION("up 100, then up 150") {
-    const auto seg = segment_offset(bounds_of(30, 10, [](std::size_t i, std::int64_t) {
-                                      return i < 10 ? std::int64_t{0} : i < 20 ? std::int64_t{100} : std::int64_t{250};
-                                    }),
-                                    1);
+    const auto seg =
+        segment_offset(bounds_of(30, 10,
+                                 [](std::size_t i, std::int64_t) {
+                                   return i < 10 ? std::int64_t{0} : i < 20 ? std::int64_t{100} : std::int64_t{250};
+                                 }),
+                       1);
     REQUIRE(seg.pieces.size() == 3);
     REQUIRE(seg.changes.size() == 2);
     CHECK(seg.changes[0].size_ticks == Approx(100));
@@ -79,10 +81,10 @@ TEST_CASE("offset_segments: two steps give three pieces and so does a step with 
     CHECK(seg.changes[1].proven_step);
   }
   SECTION("up 300 for ten sources, then back") {
-    const auto seg = segment_offset(bounds_of(30, 10, [](std::size_t i, std::int64_t) {
-                                      return i >= 10 && i < 20 ? std::int64_t{300} : std::int64_t{0};
-                                    }),
-                                    1);
+    const auto seg = segment_offset(
+        bounds_of(30, 10,
+                  [](std::size_t i, std::int64_t) { return i >= 10 && i < 20 ? std::int64_t{300} : std::int64_t{0}; }),
+        1);
     REQUIRE(seg.changes.size() == 2);
     CHECK(seg.changes[0].size_ticks == Approx(300));
     CHECK(seg.changes[1].size_ticks == Approx(-300));
@@ -108,10 +110,10 @@ TEST_CASE("offset_segments: one too-small bound is set aside as a transient and 
 TEST_CASE("offset_segments: a change of rate whose bands meet is a bend and not a proven step") {
   // Flat for 10 sources, then rising by 100 ticks per source (1e-4 per tick): no one line
   // fits, but at the change both sides allow offset 0.
-  const auto seg = segment_offset(bounds_of(20, 1'000'000, [](std::size_t i, std::int64_t x) {
-                                    return i < 10 ? std::int64_t{0} : (x - 10'000'000) / 10'000;
-                                  }),
-                                  1);
+  const auto seg = segment_offset(
+      bounds_of(20, 1'000'000,
+                [](std::size_t i, std::int64_t x) { return i < 10 ? std::int64_t{0} : (x - 10'000'000) / 10'000; }),
+      1);
   REQUIRE(seg.changes.size() == 1);
   const OffsetChange& c = seg.changes[0];
   CHECK_FALSE(c.proven_step);

@@ -15,8 +15,8 @@
 
 #include "core/errors.hpp"
 #include "formats/run_format.hpp"
-#include "stream_source.hpp"
 #include "formats/text_fields.hpp"
+#include "stream_source.hpp"
 
 using namespace tscsync;
 using namespace std::string_literals;
@@ -133,7 +133,8 @@ TEST_CASE("hostile: a byte order mark is accepted on line 1 and CRLF gives what 
   // A mark anywhere else is data.
   CHECK(error_of("# x\n\xEF\xBB\xBFt1,t2,t3,t4\n1,2,3,4\n") ==
         "in.csv:2:1: the column header lacks required column 't1'");
-  CHECK(error_of(kHead + "\xEF\xBB\xBF" "1,2,3,4\n") == "in.csv:2:1: '\\xef\\xbb\\xbf1' is not an unsigned decimal number");
+  CHECK(error_of(kHead + "\xEF\xBB\xBF"
+                         "1,2,3,4\n") == "in.csv:2:1: '\\xef\\xbb\\xbf1' is not an unsigned decimal number");
 }
 
 TEST_CASE("hostile: a lone carriage return is refused at its column") {
@@ -203,7 +204,8 @@ TEST_CASE("hostile: seeded random tables are read the same whole and in chunks")
 }
 
 TEST_CASE("hostile: a line over 64 KiB is refused with its number and the stream reads little of it") {
-  const std::string too_long = "in.csv:3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)";
+  const std::string too_long =
+      "in.csv:3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)";
   CHECK(error_of(kHead + "1,2,3,4\n" + std::string(std::size_t{1} << 20, '7') + "\n") == too_long);
   CHECK(error_of(kHead + "1,2,3,4\n# key: " + std::string(kMaxLineBytes, 'v') + "\n") == too_long);
   // 100 MB in one line, generated as it is read: the reader stops near the limit.
@@ -228,8 +230,9 @@ TEST_CASE("hostile: in an import a counter cannot run backwards within a round")
   // Differences are modulo 2^64, as the analysis takes them: across a wrap is forward,
   // a jump by almost 2^64 is backward.
   CHECK(ok(kHead + "18446744073709551606,18446744073709551610,3,5\n").rounds.size() == 1);
-  CHECK(error_of(kHead + "5,6,7,18446744073709551615\n") ==
-        "in.csv:2:7: t4 18446744073709551615 is 6 ticks before t1 5: a's counter cannot run backwards within one round");
+  CHECK(
+      error_of(kHead + "5,6,7,18446744073709551615\n") ==
+      "in.csv:2:7: t4 18446744073709551615 is 6 ticks before t1 5: a's counter cannot run backwards within one round");
   // Equal reads, rounds out of time order across rows: accepted, in file order.
   const Run shuffled = ok(kHead + "500,550,550,500\n100,150,160,210\n");
   CHECK(shuffled.rounds == std::vector<Round>{Round{0, 500, 550, 550, 500}, Round{1, 100, 150, 160, 210}});
@@ -278,11 +281,14 @@ TEST_CASE("hostile: metadata") {
   for (std::size_t i = 0; i < kMaxMetadataKeys; ++i) many += "# k" + std::to_string(i) + ": v\n";
   CHECK(ok(many + kHead + "1,2,3,4\n").header.entries().size() == kMaxMetadataKeys);
   CHECK(ok(many + "# k0: again\n" + kHead + "1,2,3,4\n").header.entries().size() == kMaxMetadataKeys);
-  CHECK(error_of(many + "# one_more: v\n" + kHead + "1,2,3,4\n") == "in.csv:1001:1: more than 1000 metadata keys in the header");
-  CHECK(error_of(kHead + "1,2,3,4\n" + many + "# one_more: v\n") == "in.csv:1003:1: more than 1000 metadata keys in the trailer");
+  CHECK(error_of(many + "# one_more: v\n" + kHead + "1,2,3,4\n") ==
+        "in.csv:1001:1: more than 1000 metadata keys in the header");
+  CHECK(error_of(kHead + "1,2,3,4\n" + many + "# one_more: v\n") ==
+        "in.csv:1003:1: more than 1000 metadata keys in the trailer");
   // A status line before the rounds is header metadata: the run is still not complete.
   const Run early = ok("# status: complete\n" + kHead + "1,2,3,4\n");
-  CHECK(incomplete_reason(early) == std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
+  CHECK(incomplete_reason(early) ==
+        std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
   CHECK(error_of("# schema: \x1b[2J\n" + kHead + "1,2,3,4\n") ==
         "in.csv: unknown schema '\\x1b[2J' (this version reads tscsync-run/1)");
 }
@@ -338,8 +344,9 @@ TEST_CASE("hostile: a sparse file of a terabyte reserves nothing for it") {
   const bool sparse = ::ftruncate(fd, off_t{1} << 40) == 0;
   ::close(fd);
   if (sparse) {
-    CHECK_THROWS_WITH(read_run_file(path.string()),
-                      path.string() + ":3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
+    CHECK_THROWS_WITH(
+        read_run_file(path.string()),
+        path.string() + ":3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
   } else {
     WARN("this file system refuses a 1 TB sparse file; the case is not exercised");
   }

@@ -282,9 +282,11 @@ TEST_CASE("interval log: a stream read in chunks gives what the whole text gives
   CHECK(parse_interval_log(cut, "in.log").cut_line == 9);  // the cut really fell inside interval 3 (line 9)
   const std::string bad = log_of({with_field(kLine0, "lost", "x")});
   for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {
-    CHECK(std::get<std::string>(read_chunked(bad, chunk)) == "in.log:3:16: lost: 'x' is not an unsigned decimal number");
+    CHECK(std::get<std::string>(read_chunked(bad, chunk)) ==
+          "in.log:3:16: lost: 'x' is not an unsigned decimal number");
   }
-  CHECK(std::get<std::string>(read_chunked("", 16)) == "in.log:1:1: empty file (expected '# schema: tscsync-monitor/1' first)");
+  CHECK(std::get<std::string>(read_chunked("", 16)) ==
+        "in.log:1:1: empty file (expected '# schema: tscsync-monitor/1' first)");
 }
 
 TEST_CASE("interval log: files and what cannot be read") {
@@ -311,7 +313,8 @@ TEST_CASE("interval log: a log cut anywhere is never taken for a complete one") 
     const std::size_t cut = rng() % (text.size() - 1);  // at least the last byte is missing
     bool complete = false;
     try {
-      complete = !interval_log_incomplete_reason(parse_interval_log(std::string_view(text.data(), cut), "cut")).has_value();
+      complete =
+          !interval_log_incomplete_reason(parse_interval_log(std::string_view(text.data(), cut), "cut")).has_value();
     } catch (const InputError&) {
       complete = false;
     }
@@ -377,16 +380,15 @@ TEST_CASE("interval log: the schema line tells a log from a run") {
 }
 
 TEST_CASE("interval log: comments, blank lines and metadata around the intervals") {
-  const IntervalLog log = parse_interval_log("\n# schema: tscsync-monitor/1\n# a: 0\n# a comment\n" +
-                                                 head().substr(head().find('\n') + 1) + "# b: 1\n\n" + kLine0 +
-                                                 "\n# just a comment\n" + kLine1 + "\n# signal: SIGTERM\n\n" +
-                                                 "# status: interrupted\n",
-                                             "in.log");
+  const IntervalLog log = parse_interval_log(
+      "\n# schema: tscsync-monitor/1\n# a: 0\n# a comment\n" + head().substr(head().find('\n') + 1) + "# b: 1\n\n" +
+          kLine0 + "\n# just a comment\n" + kLine1 + "\n# signal: SIGTERM\n\n" + "# status: interrupted\n",
+      "in.log");
   CHECK(log.intervals.size() == 2);
-  CHECK(log.header.entries() == std::vector<std::pair<std::string, std::string>>{
-                                    {"schema", "tscsync-monitor/1"}, {"a", "0"}, {"b", "1"}});
-  CHECK(log.trailer.entries() == std::vector<std::pair<std::string, std::string>>{
-                                     {"signal", "SIGTERM"}, {"status", "interrupted"}});
+  CHECK(log.header.entries() ==
+        std::vector<std::pair<std::string, std::string>>{{"schema", "tscsync-monitor/1"}, {"a", "0"}, {"b", "1"}});
+  CHECK(log.trailer.entries() ==
+        std::vector<std::pair<std::string, std::string>>{{"signal", "SIGTERM"}, {"status", "interrupted"}});
   CHECK(*interval_log_incomplete_reason(log) == "interrupted by SIGTERM after 2 intervals");
 }
 
@@ -403,7 +405,10 @@ TEST_CASE("interval log: what is not a log, or not this schema, is refused at it
         "in.log:2:11: unknown schema 'tscsync-monitor/2' (this version reads tscsync-monitor/1)");
   CHECK(error_of("# schema: tscsync-run/1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n") ==
         "in.log:1:11: unknown schema 'tscsync-run/1' (this version reads tscsync-monitor/1)");
-  CHECK(error_of(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10) + "\n") ==
+  CHECK(error_of(std::string("\x7f"
+                             "ELF\x02\x01\x01\0\0\0",
+                             10) +
+                 "\n") ==
         "in.log:1:1: not an interval log: the first line is '\\x7fELF\\x02\\x01\\x01\\x00\\x00\\x00', not "
         "'# schema: tscsync-monitor/1'");
 }
@@ -449,7 +454,8 @@ TEST_CASE("interval log: the field count, empty, non-numeric and out-of-range fi
         "in.log:3:75: fwd_max: '9223372036854775808' is beyond the signed 64-bit range");
   CHECK(error_of(log_of({with_field(kLine0, "rtt_min", "-9223372036854775809")})) ==
         "in.log:3:87: rtt_min: '-9223372036854775809' is beyond the signed 64-bit range");
-  CHECK(error_of(log_of({with_field(kLine0, "lost", "-1")})) == "in.log:3:16: lost: '-1' is negative (an unsigned column)");
+  CHECK(error_of(log_of({with_field(kLine0, "lost", "-1")})) ==
+        "in.log:3:16: lost: '-1' is negative (an unsigned column)");
   CHECK(error_of(log_of({with_field(kLine0, "fwd_k4_tick", "-1200")})) ==
         "in.log:3:32: fwd_k4_tick: '-1200' is negative (an unsigned column)");
   CHECK(error_of(log_of({with_field(kLine0, "switches_b", std::string("3\0", 2))})) ==

@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <ostream>

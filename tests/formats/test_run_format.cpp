@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include <clocale>
-#include <locale>
 #include <array>
+#include <clocale>
 #include <cstdio>
+#include <locale>
 #include <random>
 #include <variant>
 
@@ -95,8 +95,8 @@ TEST_CASE("a file read in chunks gives what the whole text gives, whatever the c
   const std::string bad = "t1,t2,t3,t4\n1,2,3,4\n5,6,x,8\n";
   for (const std::string* text : std::array<const std::string*, 3>{&whole, &crlf, &cut}) {
     const Run expected = parse_run(*text, "in.csv");
-    for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{4096},
-                              std::size_t{1} << 22}) {
+    for (std::size_t chunk :
+         {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{4096}, std::size_t{1} << 22}) {
       INFO("chunk " << chunk << ", text of " << text->size() << " bytes");
       const auto got = read_chunked(*text, chunk);
       REQUIRE(std::holds_alternative<Run>(got));

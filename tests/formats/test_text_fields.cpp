@@ -38,8 +38,11 @@ TEST_CASE("text_fields: unsigned fields are plain decimal digits of at most 64 b
   CHECK(u64("123456789012345678901234567890").first == P::out_of_range);
   CHECK(u64("00000000000000000000000000000018446744073709551615").first == P::ok);
   CHECK(u64("") == std::pair{P::empty, std::uint64_t{12345}});
-  for (const std::string& bad : {"x"s, "5x"s, "+5"s, "-5"s, "-0"s, " 5"s, "5 "s, "5 6"s, "\t5"s, "0x10"s, "1e3"s, "1.5"s,
-                                "1,5"s, "5\0"s, "\0"s, "2\x00"s "3"s, "\xef\xbc\x95"s /* fullwidth 5 */, "\xff"s}) {
+  for (const std::string& bad :
+       {"x"s, "5x"s, "+5"s, "-5"s, "-0"s, " 5"s, "5 "s, "5 6"s, "\t5"s, "0x10"s, "1e3"s, "1.5"s, "1,5"s, "5\0"s, "\0"s,
+        "2\x00"s
+        "3"s,
+        "\xef\xbc\x95"s /* fullwidth 5 */, "\xff"s}) {
     INFO("field '" << printable(bad) << "'");
     CHECK(u64(bad) == std::pair{P::not_a_number, std::uint64_t{12345}});
   }
@@ -66,8 +69,10 @@ TEST_CASE("text_fields: messages quote the field printably") {
         "'+5' is not an unsigned decimal number");
   CHECK(field_problem_message(FieldProblem::out_of_range, "18446744073709551616", "an unsigned decimal number") ==
         "'18446744073709551616' is beyond 64 bits");
-  CHECK(field_problem_message(FieldProblem::not_a_number, "2\x00"s "3\x1b[2J", "a signed decimal number") ==
-        "'2\\x003\\x1b[2J' is not a signed decimal number");
+  CHECK(field_problem_message(FieldProblem::not_a_number,
+                              "2\x00"s
+                              "3\x1b[2J",
+                              "a signed decimal number") == "'2\\x003\\x1b[2J' is not a signed decimal number");
 }
 
 TEST_CASE("text_fields: printable escapes every byte outside printable ASCII and cuts at 40") {
@@ -93,7 +98,7 @@ TEST_CASE("text_fields: metadata lines are '# key: value' with a key of [a-z0-9_
   CHECK(parse_metadata_line("# empty:") == KV{{"empty", ""}});
   CHECK(parse_metadata_line("# url: http://x:80/") == KV{{"url", "http://x:80/"}});
   for (const std::string& not_meta : {"#key: v"s, "# Key: v"s, "# key v"s, "# : v"s, "#"s, "# "s, "# key-x: v"s,
-                                     "# key :v"s, " # key: v"s, "## key: v"s}) {
+                                      "# key :v"s, " # key: v"s, "## key: v"s}) {
     INFO("line '" << not_meta << "'");
     CHECK(parse_metadata_line(not_meta) == std::nullopt);
   }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "stream_source.hpp"
 #include "formats/text_lines.hpp"
+#include "stream_source.hpp"
 
 using namespace tscsync;
 
@@ -27,7 +27,9 @@ struct Line {
 std::variant<std::vector<Line>, std::string> split(std::string_view text) {
   std::vector<Line> lines;
   try {
-    for_each_line(text, "in", [&](std::string_view l, std::size_t n, bool t) { lines.push_back({std::string(l), n, t}); });
+    for_each_line(text, "in", [&](std::string_view l, std::size_t n, bool t) {
+      lines.push_back({std::string(l), n, t});
+    });
   } catch (const InputError& e) {
     return std::string(e.what());
   }
@@ -92,11 +94,14 @@ TEST_CASE("text_lines: a byte order mark is dropped at the start of the text onl
 }
 
 TEST_CASE("text_lines: a carriage return inside a line is refused at its column") {
-  CHECK(error_of("t1,t2\n1,2\r3,4\n") == "in:2:4: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
+  CHECK(error_of("t1,t2\n1,2\r3,4\n") ==
+        "in:2:4: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
   CHECK(error_of("a\rb\rc\r") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
   CHECK(error_of("x\r\r\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
-  CHECK(error_of("a\x01" "b\rc\n") == "in:1:2: byte \\x01 is not text (a binary or compressed file?)");
-  CHECK(error_of("a\rb\x01" "c\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
+  CHECK(error_of("a\x01"
+                 "b\rc\n") == "in:1:2: byte \\x01 is not text (a binary or compressed file?)");
+  CHECK(error_of("a\rb\x01"
+                 "c\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
   CHECK(error_of("# comment\r here\n") ==
         "in:1:10: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
 }

@@ -33,7 +33,7 @@ bool wait_until(const std::atomic<int>& value, int target, std::chrono::seconds 
 /// Pops everything; checks order and same-clock consistency; \returns the rounds popped.
 struct Drained {
   std::uint64_t rounds = 0;
-  std::uint64_t gaps = 0;        // seq numbers skipped between consecutive records
+  std::uint64_t gaps = 0;  // seq numbers skipped between consecutive records
   std::uint64_t out_of_order = 0;
   std::uint64_t same_clock_backwards = 0;
   std::uint64_t next_seq = 0;
@@ -105,7 +105,8 @@ TEST_CASE("monitor threads: a partner that never answers ends the initiator afte
   control.go.store(true);  // no aggregator, and no responder at all
   MonitorSide a;
   const auto start = std::chrono::steady_clock::now();
-  std::thread initiator([&] { monitor_detail::initiate<tsc::Rdtsc, tsc::Rdtsc>(config, transport, queue, control, a); });
+  std::thread initiator(
+      [&] { monitor_detail::initiate<tsc::Rdtsc, tsc::Rdtsc>(config, transport, queue, control, a); });
   initiator.join();
   CHECK(a.error == "CPU " + std::to_string(config.cpu_b) + " stopped answering: CPU " + std::to_string(config.cpu_a) +
                        " waited more than 200 ms at round 0 while its own thread kept running");
@@ -134,5 +135,6 @@ TEST_CASE("monitor threads: a CPU taken away from a measuring thread ends the ru
   }
   threads.join();
   CHECK(threads.control().abort.load());
-  CHECK_THAT(threads.error(), Catch::Contains("the responder thread was taken off CPU " + std::to_string(config.cpu_b)));
+  CHECK_THAT(threads.error(),
+             Catch::Contains("the responder thread was taken off CPU " + std::to_string(config.cpu_b)));
 }

@@ -5,12 +5,12 @@
 #include <string>
 #include <thread>
 
-#include "platform/affinity.hpp"
 #include "core/errors.hpp"
 #include "hw_requirements.hpp"
-#include "on_thread.hpp"
 #include "measure/read_cost.hpp"
 #include "measure/variant.hpp"
+#include "on_thread.hpp"
+#include "platform/affinity.hpp"
 
 using namespace tscsync;
 

@@ -3,12 +3,12 @@
 
 #include <filesystem>
 
-#include "core/cpu_list.hpp"
-#include "measure/exchange.hpp"
-#include "hw_requirements.hpp"
 #include "app/measure_command.hpp"
-#include "measure/pair_run.hpp"
+#include "core/cpu_list.hpp"
 #include "formats/run_format.hpp"
+#include "hw_requirements.hpp"
+#include "measure/exchange.hpp"
+#include "measure/pair_run.hpp"
 #include "measure/wait.hpp"
 
 using namespace tscsync;
@@ -92,14 +92,14 @@ TEST_CASE("queue exchange: the same invariants over boost::lockfree::spsc_queue"
 
 TEST_CASE("rounds not a multiple of the chunk size, and no warm-up") {
   const ExchangeConfig config = pair_config(kChunkRounds + 17, 0);
-  check_complete_run(run_exchange({Variant::lfence_rdtsc, Variant::lfence_rdtsc, TransportKind::slot}, config),
-                     config);
+  check_complete_run(run_exchange({Variant::lfence_rdtsc, Variant::lfence_rdtsc, TransportKind::slot}, config), config);
 }
 
 TEST_CASE("same-CPU control: one counter, so every round is ordered t1 <= t2 <= t3 <= t4") {
   ExchangeConfig config = pair_config(3000, 100);
   config.cpu_b = config.cpu_a;
-  const ExchangeResult result = run_exchange({Variant::lfence_rdtsc, Variant::lfence_rdtsc, TransportKind::slot}, config);
+  const ExchangeResult result =
+      run_exchange({Variant::lfence_rdtsc, Variant::lfence_rdtsc, TransportKind::slot}, config);
   REQUIRE(result.complete());
   const Run run = assemble_run(result, config);
   REQUIRE(run.rounds.size() == 3000);

@@ -6,10 +6,10 @@
 #include <atomic>
 #include <thread>
 
-#include "platform/affinity.hpp"
 #include "hw_requirements.hpp"
 #include "measure/transport.hpp"
 #include "measure/wait.hpp"
+#include "platform/affinity.hpp"
 
 using namespace tscsync;
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <thread>
 
-#include "platform/affinity.hpp"
 #include "hw_requirements.hpp"
-#include "platform/msr.hpp"
-#include "on_thread.hpp"
-#include "platform/platform.hpp"
 #include "measure/variant.hpp"
+#include "on_thread.hpp"
+#include "platform/affinity.hpp"
+#include "platform/msr.hpp"
+#include "platform/platform.hpp"
 
 using namespace tscsync;
 

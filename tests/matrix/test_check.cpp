@@ -119,8 +119,9 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
   CheckResult r = decide_check(m, CheckSettings{}, {});
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, "self_inconsistent") == std::vector<std::string>{"0->1"});
-  CHECK(r.reason == "not synchronized: pair 0->1: 3 rounds impossible for any offset under receive variant "
-                    "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail)");
+  CHECK(r.reason ==
+        "not synchronized: pair 0->1: 3 rounds impossible for any offset under receive variant "
+        "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail)");
   m.recv = "rdtsc";
   m.recv_orders_loads = false;
   r = decide_check(m, CheckSettings{}, {});

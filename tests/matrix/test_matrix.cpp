@@ -6,8 +6,8 @@
 
 #include "core/errors.hpp"
 #include "matrix/matrix.hpp"
-#include "render/matrix_output.hpp"
 #include "matrix_fixture.hpp"
+#include "render/matrix_output.hpp"
 
 using namespace tscsync;
 using Catch::Matchers::Contains;
@@ -78,7 +78,8 @@ TEST_CASE("per-CPU offsets: contradictory bands are a negative cycle, and the od
   REQUIRE(x.disagreeing.size() == 2);
   CHECK(x.disagreeing[0].a == 4);
   CHECK(x.disagreeing[0].b == 6);
-  CHECK_THAT(x.disagreeing[0].why, Contains("pair 4->6: the per-CPU offsets put x_b - x_a at 19.67 ticks, outside its band [21, 23]"));
+  CHECK_THAT(x.disagreeing[0].why,
+             Contains("pair 4->6: the per-CPU offsets put x_b - x_a at 19.67 ticks, outside its band [21, 23]"));
   CHECK(x.disagreeing[1].a == 6);
   CHECK(x.disagreeing[1].b == 4);
 }

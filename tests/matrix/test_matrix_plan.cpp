@@ -66,8 +66,8 @@ void check_schedule(const MatrixPlan& plan) {
   for (const auto& [pair, slot_list] : seen) {
     CAPTURE(pair.first, pair.second);
     CHECK(slot_list.size() == visits);
-    CHECK(slot_list.front() < plan.slots_per_sweep);                     // first visit in the first sweep
-    CHECK(slot_list.back() >= plan.slots_per_sweep * (visits - 1));      // last in the last sweep
+    CHECK(slot_list.front() < plan.slots_per_sweep);                 // first visit in the first sweep
+    CHECK(slot_list.back() >= plan.slots_per_sweep * (visits - 1));  // last in the last sweep
   }
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("plan: 256 CPUs (package:2 core:64 pu:2), parallel, 4 visits", "[plan]
   CHECK(plan.total_rounds == 261'120'000);
   CHECK(plan.pairs_at_once == 128);
   CHECK(plan.slots_per_sweep == 510);
-  CHECK(plan.slots.size() == 4 * 2 * 255);  // V · 2 · (n − 1)
+  CHECK(plan.slots.size() == 4 * 2 * 255);                                    // V · 2 · (n − 1)
   for (const PlanSlot& slot : plan.slots) REQUIRE(slot.pairs.size() == 128);  // even n: no one sits out
   CHECK(plan.estimated_seconds == Approx(2040 * (0.05 + 1100 / 2e6)).epsilon(1e-12));
   CHECK(plan.estimated_seconds == Approx(103.122).epsilon(1e-12));
@@ -216,23 +216,24 @@ TEST_CASE("rounds_for_budget: the largest rounds that fit, at least the minimum"
   CHECK_THROWS_WITH(rounds_for_budget(16, 4, true, -2.5, costs, 0, 1),
                     "the time budget must be a positive number of seconds, got -2.5");
   CHECK_THROWS_WITH(rounds_for_budget(1, 4, true, 60, costs, 0, 1), "a matrix needs at least 2 CPUs, got 1");
-  CHECK_THROWS_WITH(rounds_for_budget(4, 0, true, 60, costs, 0, 1), "visits per ordered pair must be at least 1, got 0");
+  CHECK_THROWS_WITH(rounds_for_budget(4, 0, true, 60, costs, 0, 1),
+                    "visits per ordered pair must be at least 1, got 0");
 }
 
 TEST_CASE("default_rounds_per_visit: the documented formula", "[plan]") {
-  CHECK(default_rounds_per_visit(2, 4) == 250'000);   // capped at 1 M per ordered pair
+  CHECK(default_rounds_per_visit(2, 4) == 250'000);  // capped at 1 M per ordered pair
   CHECK(default_rounds_per_visit(6, 4) == 250'000);
-  CHECK(default_rounds_per_visit(7, 4) == 238'095);   // 40 M / 42 = 952380
-  CHECK(default_rounds_per_visit(16, 4) == 41'667);   // 40 M / 240 = 166666, / 4 rounded
+  CHECK(default_rounds_per_visit(7, 4) == 238'095);  // 40 M / 42 = 952380
+  CHECK(default_rounds_per_visit(16, 4) == 41'667);  // 40 M / 240 = 166666, / 4 rounded
   CHECK(default_rounds_per_visit(64, 4) == 2480);
   CHECK(default_rounds_per_visit(100, 4) == 1010);
-  CHECK(default_rounds_per_visit(101, 4) == 990);     // 40 M / 10100 = 3960
-  CHECK(default_rounds_per_visit(141, 4) == 507);     // 40 M / 19740 = 2026
-  CHECK(default_rounds_per_visit(142, 4) == 500);     // 40 M / 20022 = 1997: the 2000 floor
+  CHECK(default_rounds_per_visit(101, 4) == 990);  // 40 M / 10100 = 3960
+  CHECK(default_rounds_per_visit(141, 4) == 507);  // 40 M / 19740 = 2026
+  CHECK(default_rounds_per_visit(142, 4) == 500);  // 40 M / 20022 = 1997: the 2000 floor
   CHECK(default_rounds_per_visit(256, 4) == 500);
   CHECK(default_rounds_per_visit(2, 3) == 333'333);
   CHECK(default_rounds_per_visit(2, 1) == 1'000'000);
-  CHECK(default_rounds_per_visit(256, 5000) == 1);    // never 0
+  CHECK(default_rounds_per_visit(256, 5000) == 1);  // never 0
   CHECK_THROWS_WITH(default_rounds_per_visit(0, 4), "a matrix needs at least 2 CPUs, got 0");
   CHECK_THROWS_WITH(default_rounds_per_visit(4, 0), "visits per ordered pair must be at least 1, got 0");
 }

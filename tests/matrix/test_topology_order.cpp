@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "core/errors.hpp"
-#include "platform/topology.hpp"
 #include "matrix/topology_order.hpp"
+#include "platform/topology.hpp"
 
 using namespace tscsync;
 
@@ -22,9 +22,9 @@ std::vector<CpuPlace> interleaved_fixture() {
 
 }  // namespace
 
-TEST_CASE("order_by_topology: interleaved numbering gives package 0, then package 1, siblings adjacent",
-          "[topology]") {
-  const OrderedCpus o = order_by_topology(interleaved_fixture(), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+TEST_CASE("order_by_topology: interleaved numbering gives package 0, then package 1, siblings adjacent", "[topology]") {
+  const OrderedCpus o =
+      order_by_topology(interleaved_fixture(), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
   CHECK(o.cpu_numbers() == std::vector<int>{0, 8, 2, 10, 4, 12, 6, 14, 1, 9, 3, 11, 5, 13, 7, 15});
   CHECK(o.package_starts == std::vector<std::size_t>{0, 8});
   CHECK(o.numa_starts == std::vector<std::size_t>{0, 8});
@@ -55,7 +55,8 @@ TEST_CASE("order_by_topology: synthetic 256 CPUs with dies and SMT siblings 128 
   for (int core = 0; core < 128; ++core) {
     indexes += (core == 0 ? "" : ",") + std::to_string(core) + "," + std::to_string(core + 128);
   }
-  const auto places = places_of({TopologySource::Kind::synthetic, "package:2 die:2 core:32 pu:2(indexes=" + indexes + ")"});
+  const auto places =
+      places_of({TopologySource::Kind::synthetic, "package:2 die:2 core:32 pu:2(indexes=" + indexes + ")"});
   REQUIRE(places.size() == 256);
   std::vector<int> all;
   for (int c = 255; c >= 0; --c) all.push_back(c);
@@ -89,8 +90,8 @@ TEST_CASE("smt_sibling: the other thread of the same core, among the usable CPUs
   CHECK(smt_sibling(places, 0, {0, 1, 2, 3, 4, 5, 6, 7}) == std::optional<int>(1));
   CHECK(smt_sibling(places, 1, {0, 1, 2, 3}) == std::optional<int>(0));
   CHECK(smt_sibling(places, 6, {0, 1, 2, 3, 4, 5, 6, 7}) == std::optional<int>(7));
-  CHECK_FALSE(smt_sibling(places, 0, {0, 2, 3}));        // the sibling is not usable
-  CHECK_FALSE(smt_sibling(places, 99, {0, 1}));          // not in the topology
+  CHECK_FALSE(smt_sibling(places, 0, {0, 2, 3}));  // the sibling is not usable
+  CHECK_FALSE(smt_sibling(places, 99, {0, 1}));    // not in the topology
   const std::vector<CpuPlace> no_smt = places_of({TopologySource::Kind::synthetic, "package:1 core:4 pu:1"});
   CHECK_FALSE(smt_sibling(no_smt, 0, {0, 1, 2, 3}));
   std::vector<CpuPlace> unknown_core = no_smt;

@@ -61,7 +61,9 @@ TEST_CASE("interference flags cover exactly the chunk where it was seen") {
   const Run run = assemble_run(r, config);
   for (const Round& round : run.rounds) {
     const std::uint64_t i = round.seq + 1000;  // index including warm-up
-    const std::uint32_t expected = i < 4096 ? 0u : i < 8192 ? std::uint32_t{kFlagSwitchA} : std::uint32_t{kFlagMigrated};
+    const std::uint32_t expected = i < 4096   ? 0u
+                                   : i < 8192 ? std::uint32_t{kFlagSwitchA}
+                                              : std::uint32_t{kFlagMigrated};
     REQUIRE(round.flags == expected);
   }
   CHECK(*run.trailer.get("chunks_with_switches_a") == "1");

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/histogram.hpp"
-#include "monitor/interval_accumulator.hpp"
 #include "formats/interval_log.hpp"
+#include "monitor/interval_accumulator.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
@@ -66,7 +66,8 @@ std::int64_t reference_percentile(const std::vector<std::int64_t>& sorted, doubl
   return std::clamp(upper, sorted.front(), sorted.back());
 }
 
-std::array<TimedTicks, kIntervalKCount> reference_order_statistics(std::vector<std::pair<std::int64_t, std::uint64_t>> v) {
+std::array<TimedTicks, kIntervalKCount> reference_order_statistics(
+    std::vector<std::pair<std::int64_t, std::uint64_t>> v) {
   std::sort(v.begin(), v.end());  // by value, then by tick: ties keep the earliest
   std::array<TimedTicks, kIntervalKCount> out{};
   for (std::size_t j = 0; j < kIntervalKCount; ++j) {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "interval_fixture.hpp"
 #include "monitor/interval_accumulator.hpp"
 #include "monitor/interval_analysis.hpp"
 #include "render/monitor_output.hpp"
-#include "interval_fixture.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
@@ -156,7 +156,7 @@ TEST_CASE("interval analysis: an offset step is found at its interval with its s
     SimulationSpec spec = base_spec(41 + q);
     spec.offset_ticks = -150;
     spec.quantum_ticks = q;
-    spec.step_ticks = 2002;  // 77 quanta of 26
+    spec.step_ticks = 2002;         // 77 quanta of 26
     spec.step_at_fraction = 0.375;  // the middle of interval 37
     const Outcome o = run_scenario(spec);
     const MonitorAnalysis& m = o.analysis;
@@ -240,7 +240,9 @@ TEST_CASE("interval analysis: a step smaller than the bands is not proven but th
   CHECK(monitor_timeseries_dat(m, o.log).find("\n# moves: ") != std::string::npos);
 }
 
-TEST_CASE("interval analysis: a slower forward path moves estimate and margin together: the delays changed and not the offset") {
+TEST_CASE(
+    "interval analysis: a slower forward path moves estimate and margin together: the delays changed and not the "
+    "offset") {
   SimulationSpec spec = base_spec(46);
   std::uint64_t from = 0;
   const Outcome o = run_scenario(spec, [&](Run& run, const SimulationTruth&) {
@@ -447,7 +449,7 @@ TEST_CASE("interval analysis: the worst intervals and the totals and memory exac
     s.switches_a = 1;
     s.switches_b = i % 2;
     s.peak_rss_kib = 4000 + std::min<std::uint64_t>(i, 6) * 10;  // grows for a minute, then flat
-    if (i == 19) s.rounds = 0;  // no rounds: not ranked by rtt
+    if (i == 19) s.rounds = 0;                                   // no rounds: not ranked by rtt
   });
   const MonitorAnalysis m = analyze_interval_log(log, "hand.log");
   INFO(monitor_text(m));
@@ -665,7 +667,7 @@ TEST_CASE("monitor fixtures: the step log read back gives the step and the stall
   CHECK(m.worst.lost == std::vector<RankedInterval>{{9, 120}});
   CHECK(m.worst.stall_ms == std::vector<RankedInterval>{{9, 350}});
   REQUIRE(m.rss.size() == 4);
-  CHECK(m.rss[1].interval == 3);  // 60 s falls in [45.06, 60.08) s
+  CHECK(m.rss[1].interval == 3);                          // 60 s falls in [45.06, 60.08) s
   CHECK(m.rss[1].peak_rss_kib == m.rss[3].peak_rss_kib);  // flat from the first minute on
   CHECK(m.status == MonitorStatus::complete);
   const IntervalLog cut = read_interval_log_file(kMonitorData + "/cut_short.log");

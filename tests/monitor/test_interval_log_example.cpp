@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "monitor/interval_accumulator.hpp"
 #include "formats/interval_log.hpp"
+#include "monitor/interval_accumulator.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;

@@ -97,7 +97,7 @@ TEST_CASE("interval sequencer: lost rounds go to the open interval") {
   CHECK(c.intervals[0].lost == 3);
   CHECK(c.intervals[1].lost == 4);
   CHECK(seq.rounds_lost() == 7);  // the sum of the intervals' lost
-  seq.add_lost(5);                 // after the last interval
+  seq.add_lost(5);                // after the last interval
   CHECK(seq.rounds_lost() == 7);
   CHECK(seq.rounds_lost_outside() == 12);
 }

@@ -5,10 +5,10 @@
 #include <array>
 #include <cmath>
 
-#include "render/pair_output.hpp"
-#include "pair/analyze.hpp"
 #include "core/errors.hpp"
 #include "formats/run_format.hpp"
+#include "pair/analyze.hpp"
+#include "render/pair_output.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;

@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "pair/analyze.hpp"
+#include "core/histogram.hpp"
 #include "estimate/blocks.hpp"
 #include "estimate/fit.hpp"
-#include "core/histogram.hpp"
 #include "estimate/hull.hpp"
+#include "pair/analyze.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
@@ -119,10 +119,10 @@ void require_same(const BlockFit& a, const BlockFit& b) {
     CHECK(a.per_block[i].first_round == b.per_block[i].first_round);
     CHECK(a.per_block[i].last_round == b.per_block[i].last_round);
   }
-  for (const auto member : {&BlockFit::offset_ticks, &BlockFit::offset_se_ticks, &BlockFit::offset_ci_ticks,
-                            &BlockFit::drift, &BlockFit::drift_se, &BlockFit::drift_ci,
-                            &BlockFit::zero_drift_offset_ticks, &BlockFit::zero_drift_se_ticks,
-                            &BlockFit::zero_drift_ci_ticks, &BlockFit::split_margin_change_ticks}) {
+  for (const auto member :
+       {&BlockFit::offset_ticks, &BlockFit::offset_se_ticks, &BlockFit::offset_ci_ticks, &BlockFit::drift,
+        &BlockFit::drift_se, &BlockFit::drift_ci, &BlockFit::zero_drift_offset_ticks, &BlockFit::zero_drift_se_ticks,
+        &BlockFit::zero_drift_ci_ticks, &BlockFit::split_margin_change_ticks}) {
     CHECK(same(a.*member, b.*member));
   }
   CHECK(a.runs.runs == b.runs.runs);
@@ -147,8 +147,8 @@ struct Reference {
   std::uint64_t t_ref_tick = 0;
   double span_ticks = 0;
   std::size_t bins = 0;
-  std::vector<std::uint64_t> ks;  // 1, then every k > 1 that each bin can hold twice over
-  std::vector<EnvelopeFit> fits;  // one per k
+  std::vector<std::uint64_t> ks;                   // 1, then every k > 1 that each bin can hold twice over
+  std::vector<EnvelopeFit> fits;                   // one per k
   std::vector<std::vector<Point>> uppers, lowers;  // the constraint sets per k
 };
 
@@ -209,7 +209,8 @@ Reference reference_fits(std::span<const Round> rounds, std::int64_t q) {
       u.push_back(upper_of(rounds[i]));
       l.push_back(lower_of(rounds[i]));
     }
-    const std::vector<Point> smallest = first_points(u, k_max, [](const Point& a, const Point& b) { return a.y < b.y; });
+    const std::vector<Point> smallest =
+        first_points(u, k_max, [](const Point& a, const Point& b) { return a.y < b.y; });
     const std::vector<Point> largest = first_points(l, k_max, [](const Point& a, const Point& b) { return a.y > b.y; });
     for (std::size_t j = 1; j < ref.ks.size(); ++j) {
       kth_upper[j].push_back(smallest[static_cast<std::size_t>(ref.ks[j] - 1)]);
@@ -264,7 +265,8 @@ Evidence evidence(std::span<const Round> rounds, std::size_t i, std::int64_t val
   e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
   const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
   const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
-  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first), rounds.begin() + static_cast<std::ptrdiff_t>(last));
+  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first),
+                  rounds.begin() + static_cast<std::ptrdiff_t>(last));
   return e;
 }
 
@@ -410,7 +412,8 @@ PairAnalysis check_against_reference(const PairAnalysis& fast, std::span<const R
     INFO("segment " << s);
     const PairAnalysis part = check_against_reference(
         fast.segments[s], rounds.subspan(ranges[s].first, ranges[s].second - ranges[s].first), false);
-    for (auto [to, from] : {std::pair{&sums.fwd_classes, &part.fwd_classes}, std::pair{&sums.rev_classes, &part.rev_classes}}) {
+    for (auto [to, from] :
+         {std::pair{&sums.fwd_classes, &part.fwd_classes}, std::pair{&sums.rev_classes, &part.rev_classes}}) {
       to->normal += from->normal;
       to->offset_explained += from->offset_explained;
       to->marginal += from->marginal;
@@ -533,15 +536,26 @@ std::vector<Scenario> scenarios() {
     add("tiny " + std::to_string(rounds), rounds, [](SimulationSpec& s) { s.quantum_ticks = 26; });
   }
   // Imported tables out of time order.
-  add("shuffled", 70000, [](SimulationSpec& s) { s.spec_b = {0.01, 50, 300}; }, Scenario::Order::shuffled);
-  add("shuffled q 26 drift", 70000, [](SimulationSpec& s) {
-    s.quantum_ticks = 26;
-    s.drift_ppb = 20000;
-  }, Scenario::Order::shuffled);
-  add("a few rounds swapped", 70000, [](SimulationSpec& s) {
-    s.quantum_ticks = 26;
-    s.spec_a = {0.01, 50, 300};
-  }, Scenario::Order::swapped);
+  add(
+      "shuffled", 70000,
+      [](SimulationSpec& s) {
+        s.spec_b = {0.01, 50, 300};
+      },
+      Scenario::Order::shuffled);
+  add(
+      "shuffled q 26 drift", 70000,
+      [](SimulationSpec& s) {
+        s.quantum_ticks = 26;
+        s.drift_ppb = 20000;
+      },
+      Scenario::Order::shuffled);
+  add(
+      "a few rounds swapped", 70000,
+      [](SimulationSpec& s) {
+        s.quantum_ticks = 26;
+        s.spec_a = {0.01, 50, 300};
+      },
+      Scenario::Order::swapped);
   return out;
 }
 
@@ -550,8 +564,8 @@ std::vector<Scenario> scenarios() {
 TEST_CASE("analyze_run equals a plain reference field by field on simulated runs") {
   struct {
     std::uint64_t fwd_violations = 0, rev_violations = 0, fwd_marginal = 0, rev_marginal = 0, fwd_explained = 0,
-                  rev_explained = 0, self_inconsistent = 0, below_floor_fwd = 0, below_floor_rev = 0,
-                  proven_steps = 0, infeasible = 0;
+                  rev_explained = 0, self_inconsistent = 0, below_floor_fwd = 0, below_floor_rev = 0, proven_steps = 0,
+                  infeasible = 0;
   } seen;
   for (const Scenario& scenario : scenarios()) {
     INFO(scenario.name << " (seed " << scenario.spec.seed << ", " << scenario.spec.rounds << " rounds)");
@@ -560,7 +574,8 @@ TEST_CASE("analyze_run equals a plain reference field by field on simulated runs
     std::mt19937_64 rng(scenario.spec.seed);
     if (scenario.order == Scenario::Order::shuffled) std::shuffle(run.rounds.begin(), run.rounds.end(), rng);
     if (scenario.order == Scenario::Order::swapped) {
-      for (int i = 0; i < 20; ++i) std::swap(run.rounds[rng() % run.rounds.size()], run.rounds[rng() % run.rounds.size()]);
+      for (int i = 0; i < 20; ++i)
+        std::swap(run.rounds[rng() % run.rounds.size()], run.rounds[rng() % run.rounds.size()]);
     }
     const PairAnalysis fast = analyze_run(run, "sim");
     check_against_reference(fast, run.rounds, true);

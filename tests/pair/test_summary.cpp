@@ -16,10 +16,10 @@ TEST_CASE("signed differences survive unsigned wrap") {
 
 TEST_CASE("summary counts exactly") {
   const std::vector<Round> rounds = {
-      {0, 100, 150, 160, 210, 0},                   // fwd 50 rev 50 rtt 100
-      {1, 300, 290, 300, 420, kFlagSwitchA},        // fwd -10 rev 120 rtt 110
-      {2, 500, 560, 570, 565, 0},                   // fwd 60 rev -5 rtt 55
-      {3, 700, 640, 650, 690, kFlagStall},          // fwd -60 rev 40 rtt -20
+      {0, 100, 150, 160, 210, 0},             // fwd 50 rev 50 rtt 100
+      {1, 300, 290, 300, 420, kFlagSwitchA},  // fwd -10 rev 120 rtt 110
+      {2, 500, 560, 570, 565, 0},             // fwd 60 rev -5 rtt 55
+      {3, 700, 640, 650, 690, kFlagStall},    // fwd -60 rev 40 rtt -20
   };
   const RunSummary s = summarize(rounds);
   CHECK(s.rounds == 4);
@@ -37,8 +37,9 @@ TEST_CASE("summary counts exactly") {
 
 TEST_CASE("stalls are rounds above ten times the median rtt") {
   std::vector<Round> rounds;
-  for (std::uint64_t i = 0; i < 9; ++i) rounds.push_back({i, 1000 * i, 1000 * i + 50, 1000 * i + 60, 1000 * i + 110, 0});
-  rounds.push_back({9, 20000, 20000 + 500, 20000 + 510, 20000 + 1010, 0});  // rtt 1000 = 10x: not above
+  for (std::uint64_t i = 0; i < 9; ++i)
+    rounds.push_back({i, 1000 * i, 1000 * i + 50, 1000 * i + 60, 1000 * i + 110, 0});
+  rounds.push_back({9, 20000, 20000 + 500, 20000 + 510, 20000 + 1010, 0});   // rtt 1000 = 10x: not above
   rounds.push_back({10, 30000, 30000 + 600, 30000 + 610, 30000 + 1011, 0});  // rtt 1001: a stall
   CHECK(median_rtt_ticks(rounds) == 100);
   CHECK(flag_stalls(rounds) == 1);

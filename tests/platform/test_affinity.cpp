@@ -4,8 +4,8 @@
 #include <thread>
 #include <vector>
 
-#include "platform/affinity.hpp"
 #include "core/errors.hpp"
+#include "platform/affinity.hpp"
 
 using namespace tscsync;
 

@@ -59,7 +59,7 @@ TEST_CASE("this machine's recorded files: a 2-vCPU KVM guest on an Intel Xeon") 
   REQUIRE(k.clocksources_available.ok());
   CHECK(k.clocksources_available.value == std::vector<std::string>{"tsc", "kvm-clock"});
   REQUIRE(k.isolated.ok());
-  CHECK(k.isolated.value.empty());  // the file holds just "\n"
+  CHECK(k.isolated.value.empty());                                             // the file holds just "\n"
   check_fails(k.nohz_full, FactState::absent, "no " + sys + "cpu/nohz_full");  // kernel without NO_HZ_FULL
   REQUIRE(k.cpuidle_driver.ok());
   CHECK(k.cpuidle_driver.value == "haltpoll");
@@ -120,9 +120,9 @@ TEST_CASE("a bare-metal Intel with powersave, deep C-states, isolated CPUs and S
   CHECK_FALSE(b.clocksource);
   CHECK_FALSE(b.idle);
   CHECK_FALSE(b.processor_max_cstate);
-  CHECK(boot_param_list(b) == std::vector<std::pair<std::string, std::string>>{
-                                  {"isolcpus", "2,3"}, {"nohz_full", "2,3"}, {"rcu_nocbs", "2,3"},
-                                  {"intel_idle.max_cstate", "6"}});
+  CHECK(boot_param_list(b) ==
+        std::vector<std::pair<std::string, std::string>>{
+            {"isolcpus", "2,3"}, {"nohz_full", "2,3"}, {"rcu_nocbs", "2,3"}, {"intel_idle.max_cstate", "6"}});
 
   CHECK(k.clocksource.value == "tsc");
   CHECK(k.clocksources_available.value == std::vector<std::string>{"tsc", "hpet", "acpi_pm"});
@@ -213,18 +213,21 @@ TEST_CASE("malformed files give a reason naming the file and quoting the content
   check_fails(k.cpuinfo, FactState::malformed, root + "/proc/cpuinfo: processor 0 has no 'flags' line (cut short?)");
   check_fails(k.cmdline, FactState::malformed, root + "/proc/cmdline: unbalanced double quote");
   check_fails(k.clocksource, FactState::malformed,
-              sys + "clocksource/clocksource0/current_clocksource: 'tsc hpet' is not one word of letters, digits, "
-                    "'_', '.' and '-'");
+              sys +
+                  "clocksource/clocksource0/current_clocksource: 'tsc hpet' is not one word of letters, digits, "
+                  "'_', '.' and '-'");
   check_fails(k.clocksources_available, FactState::malformed,
-              sys + "clocksource/clocksource0/available_clocksource: 'acpi/pm' is not a word of letters, digits, "
-                    "'_', '.' and '-'");
+              sys +
+                  "clocksource/clocksource0/available_clocksource: 'acpi/pm' is not a word of letters, digits, "
+                  "'_', '.' and '-'");
   check_fails(k.isolated, FactState::malformed,
               sys + "cpu/isolated: bad CPU list '2-x' at character 3: expected a CPU number");
   check_fails(k.nohz_full, FactState::malformed,
               sys + "cpu/nohz_full: bad CPU list '3-1' at character 3: range end below its start");
   check_fails(k.cpuidle_driver, FactState::malformed,
-              sys + "cpu/cpuidle/current_driver: 'intel_idle\\x00' is not one word of letters, digits, '_', '.' "
-                    "and '-'");
+              sys +
+                  "cpu/cpuidle/current_driver: 'intel_idle\\x00' is not one word of letters, digits, '_', '.' "
+                  "and '-'");
   CHECK(k.smt_control.value == "on");
   check_fails(k.smt_active, FactState::malformed, sys + "cpu/smt/active: '2' is not 0 or 1");
 
@@ -232,8 +235,9 @@ TEST_CASE("malformed files give a reason naming the file and quoting the content
   const std::string cpu0 = sys + "cpu/cpu0/";
   const CpuKernelFacts& c0 = k.cpus[0];
   check_fails(c0.governor, FactState::malformed,
-              cpu0 + "cpufreq/scaling_governor: 'perf\\x07ormance!' is not one word of letters, digits, '_', '.' "
-                     "and '-'");
+              cpu0 +
+                  "cpufreq/scaling_governor: 'perf\\x07ormance!' is not one word of letters, digits, '_', '.' "
+                  "and '-'");
   check_fails(c0.thread_siblings, FactState::malformed,
               cpu0 + "topology/thread_siblings_list: bad CPU list '0;1' at character 2: expected ',' or '-'");
   REQUIRE(c0.idle_states.ok());
@@ -296,8 +300,9 @@ TEST_CASE("cpuinfo: the first processor's flags, and the flags processors disagr
 
 TEST_CASE("the command line: quotes, last one wins, '-' is '_', init's words ignored") {
   auto parse = [](std::string_view text) { return parse_cmdline(text, "cmdline"); };
-  const auto a = parse("ro isolcpus=1 isolcpus=domain,managed_irq,2-3 tsc=reliable clocksource=hpet idle=poll "
-                       "processor.max_cstate=1 rcu_nocbs=2-3 nohz-full=2-3\n");
+  const auto a = parse(
+      "ro isolcpus=1 isolcpus=domain,managed_irq,2-3 tsc=reliable clocksource=hpet idle=poll "
+      "processor.max_cstate=1 rcu_nocbs=2-3 nohz-full=2-3\n");
   REQUIRE(a.ok());
   CHECK(a.value.isolcpus == "domain,managed_irq,2-3");
   CHECK(a.value.tsc == "reliable");
@@ -311,7 +316,7 @@ TEST_CASE("the command line: quotes, last one wins, '-' is '_', init's words ign
   const auto b = parse("root=/dev/sda1 \"isolcpus=4-7\" dyndbg=\"file tsc.c +p\" -- isolcpus=9 tsc=unstable");
   REQUIRE(b.ok());
   CHECK(b.value.isolcpus == "4-7");
-  CHECK_FALSE(b.value.tsc);  // after "--": init's
+  CHECK_FALSE(b.value.tsc);             // after "--": init's
   CHECK(parse("tsc").value.tsc == "");  // present without a value
   CHECK(parse("").ok());
   CHECK(parse("a=\"b").reason == "cmdline: unbalanced double quote");
@@ -424,16 +429,16 @@ TEST_CASE("MSR errors in words, with the remedy") {
   CHECK(msr_problem(0, ENOENT, true, false) ==
         "no /dev/cpu/0/msr: no msr driver, and this kernel loads no modules (no /proc/modules)");
   CHECK(msr_problem(1, EACCES, true, true) == "/dev/cpu/1/msr: needs root (CAP_SYS_RAWIO): Permission denied");
-  CHECK(msr_problem(1, EPERM, true, true) ==
-        "/dev/cpu/1/msr: needs root (CAP_SYS_RAWIO): Operation not permitted");
+  CHECK(msr_problem(1, EPERM, true, true) == "/dev/cpu/1/msr: needs root (CAP_SYS_RAWIO): Operation not permitted");
   CHECK(msr_problem(2, EIO, false, true) == "MSR not readable (EIO: the hypervisor refuses it, or the CPU lacks it)");
   CHECK(msr_problem(2, ENXIO, true, true) == "/dev/cpu/2/msr: CPU 2 is offline");
   CHECK(msr_problem(2, EBADF, false, true) == "/dev/cpu/2/msr: pread: Bad file descriptor");
 }
 
 TEST_CASE("MemAvailable from /proc/meminfo, in bytes") {
-  const std::string meminfo = "MemTotal:        8148812 kB\nMemFree:          512000 kB\nMemAvailable:    6004820 kB\n"
-                              "Buffers:          100 kB\n";
+  const std::string meminfo =
+      "MemTotal:        8148812 kB\nMemFree:          512000 kB\nMemAvailable:    6004820 kB\n"
+      "Buffers:          100 kB\n";
   const Fact<std::uint64_t> ok = parse_mem_available(meminfo, "/proc/meminfo");
   REQUIRE(ok.ok());
   CHECK(ok.value == std::uint64_t{6004820} * 1024);

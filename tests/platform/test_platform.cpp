@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "app/info_command.hpp"
-#include "platform/platform.hpp"
 #include "core/run.hpp"
+#include "platform/platform.hpp"
 
 using namespace tscsync;
 
@@ -99,7 +99,8 @@ TEST_CASE("the frequency: CPUID 15H over the hypervisor leaf over the calibratio
   CHECK(leaf15.source == "cpuid_15h");
   CHECK(leaf15.hz == Approx(2'300'000'000.0).epsilon(0));
   CHECK(leaf15.uncertainty_ppm == Approx(0).margin(0));
-  CHECK(leaf15.why == "CPUID 15H enumerates it (25000000 Hz crystal x 184/2 = 2300000000 Hz): the hardware's own figure");
+  CHECK(leaf15.why ==
+        "CPUID 15H enumerates it (25000000 Hz crystal x 184/2 = 2300000000 Hz): the hardware's own figure");
 
   Calibration failed;
   failed.fit.reason = "needs at least 3 readings, got 0";
@@ -157,7 +158,8 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   r.platform.clocksource = "tsc";
   r.platform.tsc = choose_tsc_frequency(r.platform.cpuid, calibration(2.9000021, 0.2));
   r.platform.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/bare_metal_intel_smt");
-  KernelLogFacts log = parse_kernel_log("[    0.000000] Linux version 6.1\n[    2.1] tsc: Refined TSC clocksource calibration: 2900.002 MHz\n");
+  KernelLogFacts log = parse_kernel_log(
+      "[    0.000000] Linux version 6.1\n[    2.1] tsc: Refined TSC clocksource calibration: 2900.002 MHz\n");
   r.platform.kernel_facts.log = Fact<KernelLogFacts>::good(log);
   r.cpus = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1}};
   r.quanta = {{0, {}, ""}, {1, {}, "cannot pin"}};
@@ -165,31 +167,30 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   r.quanta[0].estimate.modal_delta = 22;
   r.topology.ok = true;
   r.topology.summary = {1, 0, 1, 1, 2, 4, {{0, 1, 2, 3}}, {}};
-  r.tsc_adjust = {{0, {0, ""}}, {1, {0, ""}}, {2, {std::nullopt, "no /dev/cpu/2/msr: msr module not loaded (modprobe msr)"}},
+  r.tsc_adjust = {{0, {0, ""}},
+                  {1, {0, ""}},
+                  {2, {std::nullopt, "no /dev/cpu/2/msr: msr module not loaded (modprobe msr)"}},
                   {3, {std::nullopt, "no /dev/cpu/3/msr: msr module not loaded (modprobe msr)"}}};
   r.warnings = platform_warnings(r.platform.cpuid, r.platform.kernel_facts);
 
   const std::string text = info_text(r);
-  for (const char* line : {
-           "tsc frequency       2900.002 MHz (calibrated_monotonic_raw, +/- 0.2 ppm)\n",
-           "  vs kernel         +0.0345 ppm from the kernel's 2900.002 MHz (which is rounded to 1 kHz: +/- 0.17 ppm)\n",
-           "kernel tsc flags    constant_tsc nonstop_tsc tsc_adjust tsc_deadline_timer rdtscp; not set: tsc_known_freq "
-           "tsc_reliable\n",
-           "clocksource         tsc (available: tsc hpet acpi_pm)\n",
-           "tsc unstable        not seen in the log (which reaches back to boot)\n",
-           "topology            1 package, 1 NUMA node, 1 L3 domain (0-3), 2 cores, 4 PUs\n",
-           "smt                 on, active; siblings 0,2 1,3\n",
-           "isolated cpus       2-3\n",
-           "boot parameters     isolcpus=2,3 nohz_full=2,3 rcu_nocbs=2,3 intel_idle.max_cstate=6\n",
-           "governor cpu 0-3    powersave\n",
-           "cpuidle driver      intel_idle\n",
-           "cpuidle cpu 0-2     POLL 0 us, C1 2 us, C1E 10 us, C6 133 us\n",
-           "cpuidle cpu 3       POLL 0 us, C1 2 us, C1E 10 us, C6 133 us (disabled)\n",
-           "tsc_adjust cpu 0-1  0 ticks\n",
-           "tsc_adjust cpu 2-3  unreadable: no /dev/cpu/N/msr: msr module not loaded (modprobe msr)\n",
-           "quantum cpu 0       1 ticks (modal back-to-back delta 22, 0 % zero deltas)\n",
-           "quantum cpu 1       unknown: cannot pin\n",
-           "warning             powersave_governor: CPUs 0-3 use the powersave cpufreq governor\n"}) {
+  for (const char* line :
+       {"tsc frequency       2900.002 MHz (calibrated_monotonic_raw, +/- 0.2 ppm)\n",
+        "  vs kernel         +0.0345 ppm from the kernel's 2900.002 MHz (which is rounded to 1 kHz: +/- 0.17 ppm)\n",
+        "kernel tsc flags    constant_tsc nonstop_tsc tsc_adjust tsc_deadline_timer rdtscp; not set: tsc_known_freq "
+        "tsc_reliable\n",
+        "clocksource         tsc (available: tsc hpet acpi_pm)\n",
+        "tsc unstable        not seen in the log (which reaches back to boot)\n",
+        "topology            1 package, 1 NUMA node, 1 L3 domain (0-3), 2 cores, 4 PUs\n",
+        "smt                 on, active; siblings 0,2 1,3\n", "isolated cpus       2-3\n",
+        "boot parameters     isolcpus=2,3 nohz_full=2,3 rcu_nocbs=2,3 intel_idle.max_cstate=6\n",
+        "governor cpu 0-3    powersave\n", "cpuidle driver      intel_idle\n",
+        "cpuidle cpu 0-2     POLL 0 us, C1 2 us, C1E 10 us, C6 133 us\n",
+        "cpuidle cpu 3       POLL 0 us, C1 2 us, C1E 10 us, C6 133 us (disabled)\n", "tsc_adjust cpu 0-1  0 ticks\n",
+        "tsc_adjust cpu 2-3  unreadable: no /dev/cpu/N/msr: msr module not loaded (modprobe msr)\n",
+        "quantum cpu 0       1 ticks (modal back-to-back delta 22, 0 % zero deltas)\n",
+        "quantum cpu 1       unknown: cannot pin\n",
+        "warning             powersave_governor: CPUs 0-3 use the powersave cpufreq governor\n"}) {
     INFO(line);
     CHECK(text.find(line) != std::string::npos);
   }
@@ -221,6 +222,6 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   r.platform.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/missing");
   const nlohmann::ordered_json m = info_json(r);
   CHECK(m["kernel_facts"]["isolated"]["state"] == "absent");
-  CHECK(m["kernel_facts"]["isolated"]["reason"] ==
-        "no " TSCSYNC_TEST_DATA "/platform/missing/sys/devices/system/cpu/isolated");
+  CHECK(m["kernel_facts"]["isolated"]["reason"] == "no " TSCSYNC_TEST_DATA
+                                                   "/platform/missing/sys/devices/system/cpu/isolated");
 }

@@ -80,7 +80,8 @@ TEST_CASE("virtual_machine: a hypervisor signature") {
 TEST_CASE("clocksource_not_tsc: another clocksource, whether tsc is available or not") {
   Clean m;
   m.kernel.clocksource.value = "hpet";
-  CHECK(only(m.warnings(), "clocksource_not_tsc").message == "the kernel keeps time with hpet, not tsc (tsc is available)");
+  CHECK(only(m.warnings(), "clocksource_not_tsc").message ==
+        "the kernel keeps time with hpet, not tsc (tsc is available)");
   m.kernel.clocksources_available.value = {"hpet", "acpi_pm"};
   CHECK(only(m.warnings(), "clocksource_not_tsc").message ==
         "the kernel keeps time with hpet, not tsc (tsc is not among the available clocksources)");
@@ -91,8 +92,9 @@ TEST_CASE("clocksource_not_tsc: another clocksource, whether tsc is available or
 TEST_CASE("tsc_not_invariant: CPUID 80000007H EDX[8] clear") {
   Clean m;
   m.cpuid.invariant_tsc = false;
-  CHECK(only(m.warnings(), "tsc_not_invariant").message ==
-        "CPUID 80000007H EDX[8] does not report an invariant TSC (the kernel still shows constant_tsc and nonstop_tsc)");
+  CHECK(
+      only(m.warnings(), "tsc_not_invariant").message ==
+      "CPUID 80000007H EDX[8] does not report an invariant TSC (the kernel still shows constant_tsc and nonstop_tsc)");
   m.kernel.cpuinfo.value.nonstop_tsc = false;
   CHECK(only(m.warnings(), "tsc_not_invariant").message == "CPUID 80000007H EDX[8] does not report an invariant TSC");
 }
@@ -179,7 +181,8 @@ TEST_CASE("several at once come in the documented order") {
   m.cpuid.hypervisor = "Microsoft Hv";
   m.kernel.smt_active.value = true;
   m.kernel.clocksource.value = "hyperv_clocksource_tsc_page";
-  CHECK(codes(m.warnings()) == std::vector<std::string>{"virtual_machine", "clocksource_not_tsc", "smt_on", "no_rdtscp"});
+  CHECK(codes(m.warnings()) ==
+        std::vector<std::string>{"virtual_machine", "clocksource_not_tsc", "smt_on", "no_rdtscp"});
 }
 
 TEST_CASE("the fixture machines: this KVM guest and the bare-metal Intel") {

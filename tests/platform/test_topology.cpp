@@ -122,7 +122,8 @@ TEST_CASE("load_topology from an XML file with interleaved OS numbering", "[topo
   CHECK(r.summary.l3_domains == 4);
   CHECK(r.summary.cores == 8);
   CHECK(r.summary.pus == 16);
-  CHECK(r.summary.l3_cpus == std::vector<std::vector<int>>{{0, 2, 8, 10}, {4, 6, 12, 14}, {1, 3, 9, 11}, {5, 7, 13, 15}});
+  CHECK(r.summary.l3_cpus ==
+        std::vector<std::vector<int>>{{0, 2, 8, 10}, {4, 6, 12, 14}, {1, 3, 9, 11}, {5, 7, 13, 15}});
   // Core k of package p holds CPUs 2k+p and 2k+p+8 (README in tests/data/topology).
   std::vector<CpuPlace> expected;
   for (int p = 0; p < 2; ++p) {
@@ -143,9 +144,11 @@ TEST_CASE("load_topology: XML files that are missing, directories or not hwloc X
   CHECK(directory.problem == "cannot read topology file " + dir + ": it is a directory");
   const TopologyResult garbage = load_topology(parse_topology_source(dir + "/garbage.xml"));
   CHECK_FALSE(garbage.ok);
-  CHECK(garbage.problem == "topology file " + dir + "/garbage.xml is not an hwloc XML topology (hwloc: Invalid argument)");
+  CHECK(garbage.problem ==
+        "topology file " + dir + "/garbage.xml is not an hwloc XML topology (hwloc: Invalid argument)");
   // Well-formed XML of another kind: hwloc accepts the file and refuses it in load.
   const TopologyResult other = load_topology(parse_topology_source(dir + "/not_topology.xml"));
   CHECK_FALSE(other.ok);
-  CHECK(other.problem == "topology file " + dir + "/not_topology.xml is not an hwloc XML topology (hwloc: Invalid argument)");
+  CHECK(other.problem ==
+        "topology file " + dir + "/not_topology.xml is not an hwloc XML topology (hwloc: Invalid argument)");
 }

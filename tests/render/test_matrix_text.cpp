@@ -46,10 +46,22 @@ TEST_CASE("matrix text: topology-ordered labels, boundaries and non-integer valu
   g.units = "ns";
   g.labels = {"0", "2", "1", "3"};  // topology order, not numeric order
   g.boundaries = {1, 3};
-  g.values = {kNaN, 0.1, -2.5, 1e300,    //
-              1e-7, kNaN, 9007199254740992.0, -9007199254740991.0,
-              123456789.0, 0.0, kNaN, 1.0 / 3.0,
-              -0.0, 7, 8, kNaN};
+  g.values = {kNaN,
+              0.1,
+              -2.5,
+              1e300,  //
+              1e-7,
+              kNaN,
+              9007199254740992.0,
+              -9007199254740991.0,
+              123456789.0,
+              0.0,
+              kNaN,
+              1.0 / 3.0,
+              -0.0,
+              7,
+              8,
+              kNaN};
   CHECK(format_gnuplot_matrix(g) ==
         "# title: rtt p50 (ns)\n"
         "# units: ns\n"
@@ -69,8 +81,15 @@ TEST_CASE("matrix text: every value reads back bit for bit") {
   g.units = "ppb";
   g.labels = {"4", "5", "6"};
   const double third = 1.0 / 3.0;
-  g.values = {kNaN, third, -third * 1e-200, std::nextafter(1.0, 2.0), kNaN, -123.456e7,
-              std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), kNaN};
+  g.values = {kNaN,
+              third,
+              -third * 1e-200,
+              std::nextafter(1.0, 2.0),
+              kNaN,
+              -123.456e7,
+              std::numeric_limits<double>::max(),
+              std::numeric_limits<double>::denorm_min(),
+              kNaN};
   std::istringstream in(format_gnuplot_matrix(g));
   std::string line;
   while (std::getline(in, line) && line.rfind("cpu", 0) != 0) {
@@ -110,8 +129,7 @@ TEST_CASE("matrix text: inputs it cannot write are refused, not guessed") {
   }
   SECTION("a label with a space would shift every column") {
     g.labels[1] = "cpu 1";
-    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
-                      "matrix 'offset_ticks': label 'cpu 1' is empty or holds white space");
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': label 'cpu 1' is empty or holds white space");
   }
   SECTION("an empty label") {
     g.labels[0].clear();
@@ -123,8 +141,7 @@ TEST_CASE("matrix text: inputs it cannot write are refused, not guessed") {
   }
   SECTION("a boundary at 0") {
     g.boundaries = {0};
-    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
-                      "matrix 'offset_ticks': boundary 0 is not increasing inside (0, 2)");
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': boundary 0 is not increasing inside (0, 2)");
   }
   SECTION("a boundary at N") {
     g.boundaries = {2};
@@ -134,8 +151,7 @@ TEST_CASE("matrix text: inputs it cannot write are refused, not guessed") {
     g.labels = {"0", "1", "2", "3"};
     g.values.assign(16, 1.0);
     g.boundaries = {2, 1};
-    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
-                      "matrix 'offset_ticks': boundary 1 is not increasing inside (0, 4)");
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': boundary 1 is not increasing inside (0, 4)");
   }
   SECTION("infinity") {
     g.values[1] = -std::numeric_limits<double>::infinity();

@@ -1,8 +1,8 @@
 // The plan as text and JSON: exact lines and keys.
 #include <catch2/catch.hpp>
 
-#include "render/plan_output.hpp"
 #include "platform/topology.hpp"
+#include "render/plan_output.hpp"
 
 using namespace tscsync;
 

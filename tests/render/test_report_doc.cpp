@@ -37,7 +37,8 @@ TEST_CASE("report_markdown: headings, bullets, fences and PNG links beside the S
 
 TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pictures named") {
   const std::string html = report_html(sample(), [](const std::string& path) -> std::optional<std::string> {
-    if (path == "matrix/offset_ticks.svg") return std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"1\"></svg>\n");
+    if (path == "matrix/offset_ticks.svg")
+      return std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"1\"></svg>\n");
     return std::nullopt;
   });
   CHECK_THAT(html, Contains("<title>tscsync report of h&lt;1&gt;</title>"));

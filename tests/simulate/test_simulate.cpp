@@ -30,7 +30,7 @@ struct Causality {
   double rev_slack = std::numeric_limits<double>::infinity();  // min of rev + q + theta(t4)
   double fwd_floor = std::numeric_limits<double>::infinity();  // min of fwd - theta(t1)
   double rev_floor = std::numeric_limits<double>::infinity();  // min of rev + theta(t4)
-  std::size_t skipped = 0;                                      // rounds that straddle the step
+  std::size_t skipped = 0;                                     // rounds that straddle the step
 };
 
 Causality causality(const Run& run, const SimulationTruth& truth) {
@@ -94,12 +94,9 @@ TEST_CASE("simulate: without early reads every round obeys causality against the
     std::uint64_t quantum_ticks;
   };
   const Case cases[] = {
-      {0, 0, 0, 0.5, 1},
-      {-150, 200, 0, 0.5, 26},
-      {12345.6, -5000, 0, 0.5, 1},
-      {-900.25, 80000, 0, 0.5, 26},
-      {40, 300, -700, 0.3, 26},   // b's counter jumps back by 700 at 30 % of the run
-      {-40, -300, 450, 0.5, 1},   // the step exactly at t_ref
+      {0, 0, 0, 0.5, 1},        {-150, 200, 0, 0.5, 26}, {12345.6, -5000, 0, 0.5, 1}, {-900.25, 80000, 0, 0.5, 26},
+      {40, 300, -700, 0.3, 26},  // b's counter jumps back by 700 at 30 % of the run
+      {-40, -300, 450, 0.5, 1},  // the step exactly at t_ref
   };
   for (const Case& k : cases) {
     SimulationSpec spec;
@@ -293,7 +290,10 @@ TEST_CASE("simulate: spec errors name the field and its value") {
   CHECK_THAT(with([](SimulationSpec& s) { s.offset_ticks = std::nan(""); }), Contains("offset_ticks = nan"));
   CHECK_THAT(with([](SimulationSpec& s) { s.turnaround_exp_mean_ticks = -5; }),
              Contains("turnaround_exp_mean_ticks = -5"));
-  CHECK_THAT(with([](SimulationSpec& s) { s.start_tick = 1000; s.offset_ticks = -1e6; }),
+  CHECK_THAT(with([](SimulationSpec& s) {
+               s.start_tick = 1000;
+               s.offset_ticks = -1e6;
+             }),
              Contains("b's counter"));
   CHECK(with([](SimulationSpec&) {}) == "(no error)");
 }

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/histogram.hpp"
-#include "formats/interval_log.hpp"
 #include "core/run.hpp"
+#include "formats/interval_log.hpp"
 #include "simulate/simulate.hpp"
 
 namespace tscsync {

@@ -20,7 +20,8 @@ class TextFile {
  public:
   explicit TextFile(const std::string& text) : file_(std::tmpfile()) {
     if (file_ == nullptr) throw std::runtime_error("tmpfile failed");
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) throw std::runtime_error("tmpfile write failed");
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
+      throw std::runtime_error("tmpfile write failed");
     std::rewind(file_);
   }
   ~TextFile() { std::fclose(file_); }

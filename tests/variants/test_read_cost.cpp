@@ -62,7 +62,7 @@ TEST_CASE("read cost: nearest-rank statistics of the batch averages") {
   // Small n: ranks ceil(p n), at least 1.
   const ReadCost small = summarize_read_cost(tsc_samples({5.5, 1.25, 3, 2, 4}, {}), 2.3e9);
   CHECK(small.batch_ticks.min == Approx(1.25).margin(0));
-  CHECK(small.batch_ticks.p50 == Approx(3).margin(0));    // rank ceil(2.5) = 3
+  CHECK(small.batch_ticks.p50 == Approx(3).margin(0));      // rank ceil(2.5) = 3
   CHECK(small.batch_ticks.p99_9 == Approx(5.5).margin(0));  // rank ceil(4.995) = 5
   CHECK(small.batch_ticks.mean == Approx(3.15).epsilon(1e-15));
   const ReadCost one = summarize_read_cost(tsc_samples({7.5}, {}), 2.3e9);
@@ -105,15 +105,17 @@ TEST_CASE("read cost: believe the deltas from 10 resolution steps up, the batch 
   SECTION("at the threshold: deltas") {
     const ReadCost c = summarize_read_cost(tsc_samples({20, 20, 20}, values), 2.3e9);
     CHECK(c.believe == CostMethod::deltas);
-    CHECK(c.believe_reason == "a call costs 20 ticks, at least 10 steps of the 2-tick counter: "
-                              "single deltas resolve the cost and show its spread");
+    CHECK(c.believe_reason ==
+          "a call costs 20 ticks, at least 10 steps of the 2-tick counter: "
+          "single deltas resolve the cost and show its spread");
   }
   SECTION("just under it: the batch") {
     const ReadCost c = summarize_read_cost(tsc_samples({19.5, 19.9, 21}, values), 2.3e9);
     CHECK(c.batch_ticks.p50 == Approx(19.9).margin(0));
     CHECK(c.believe == CostMethod::batch);
-    CHECK(c.believe_reason == "a call costs 19.9 ticks, under 10 steps of the 2-tick counter: "
-                              "single deltas are quantized, the batch average is not");
+    CHECK(c.believe_reason ==
+          "a call costs 19.9 ticks, under 10 steps of the 2-tick counter: "
+          "single deltas are quantized, the batch average is not");
   }
   SECTION("the threshold scales with the quantum") {
     // Deltas that are multiples of 8: quantum 8, threshold 80 ticks.
@@ -170,8 +172,9 @@ TEST_CASE("read cost: clock_gettime deltas are ns, converted to ticks with the T
   CHECK(c.batch_ticks.p50 == Approx(48).margin(0));
   // 48 ticks is more than 10 ns (23 ticks): the deltas resolve it.
   CHECK(c.believe == CostMethod::deltas);
-  CHECK(c.believe_reason == "a call costs 48 ticks, at least 10 steps of the 1 ns clock (2.3 ticks): "
-                            "single deltas resolve the cost and show its spread");
+  CHECK(c.believe_reason ==
+        "a call costs 48 ticks, at least 10 steps of the 1 ns clock (2.3 ticks): "
+        "single deltas resolve the cost and show its spread");
 
   SECTION("without a TSC frequency there is no conversion") {
     for (double hz : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {

@@ -2,14 +2,14 @@
 #include <catch2/catch.hpp>
 
 #include <deque>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/format.hpp"
+#include "render/variants_output.hpp"
 #include "simulate/simulate.hpp"
 #include "variants/variants.hpp"
-#include "render/variants_output.hpp"
 
 using namespace tscsync;
 
@@ -17,8 +17,8 @@ namespace {
 
 const std::vector<std::string> kNames = {"rdtsc",  "rdtsc_lfence",  "lfence_rdtsc", "lfence_rdtsc_lfence",
                                          "rdtscp", "rdtscp_lfence", "mfence_rdtsc", "cpuid_rdtsc"};
-const std::vector<std::string> kOrdered = {"lfence_rdtsc", "lfence_rdtsc_lfence", "rdtscp", "rdtscp_lfence",
-                                           "mfence_rdtsc", "cpuid_rdtsc"};
+const std::vector<std::string> kOrdered = {"lfence_rdtsc",  "lfence_rdtsc_lfence", "rdtscp",
+                                           "rdtscp_lfence", "mfence_rdtsc",        "cpuid_rdtsc"};
 
 ReadCost cost(const std::string& name, double p50, CostMethod believe = CostMethod::batch) {
   ReadCost c;
@@ -87,7 +87,7 @@ TEST_CASE("variants: the default combinations answer the usual questions", "[var
   CHECK(d[10] == Combination{"lfence_rdtsc", "lfence_rdtsc"});
 
   // Without RDTSCP the combinations that need it drop out.
-  const std::vector<std::string> no_rdtscp = {"rdtsc", "rdtsc_lfence", "lfence_rdtsc", "lfence_rdtsc_lfence",
+  const std::vector<std::string> no_rdtscp = {"rdtsc",        "rdtsc_lfence", "lfence_rdtsc", "lfence_rdtsc_lfence",
                                               "mfence_rdtsc", "cpuid_rdtsc"};
   const std::vector<Combination> n = default_combinations(no_rdtscp);
   REQUIRE(n.size() == 7);
@@ -114,8 +114,7 @@ TEST_CASE("variants: an exchange summary sums the roles and pools their latencie
   CHECK(s.rtt_ticks.total() == 40'000);
   CHECK(s.fwd.causality_violation == r0.fwd_classes.causality_violation + r1.fwd_classes.causality_violation);
   CHECK(s.rev.marginal == r0.rev_classes.marginal + r1.rev_classes.marginal);
-  CHECK(s.causality_violations ==
-        s.fwd.causality_violation + s.rev.causality_violation);
+  CHECK(s.causality_violations == s.fwd.causality_violation + s.rev.causality_violation);
   CHECK(s.negative == s.offset_explained + s.marginal + s.causality_violations);
   // Early reads 400-600 ticks with a 180-tick floor: every early read is a negative latency.
   CHECK(s.negative == s.one_way_ticks.negative_count());
@@ -173,22 +172,24 @@ TEST_CASE("variants: the cheapest clean receive read is recommended", "[variants
   REQUIRE(v.findings.size() == 5);
   const ExchangeSummary& p = ex[0];
   REQUIRE(p.causality_violations > 0);
-  CHECK(v.findings[0] == "plain rdtsc on both sides: " + std::to_string(p.negative) + " of 80000 one-way latencies negative (" +
-                             format_sig(100.0 * static_cast<double>(p.negative) / 80000.0, 2) + " %), " +
-                             std::to_string(p.causality_violations) +
-                             " beyond what any offset in the run's own band and the quantum (2 ticks) explain: "
-                             "causality violations, receive stamps read early" +
-                             (p.self_inconsistent > 0 ? "; " + std::to_string(p.self_inconsistent) +
-                                                            " rounds with rtt < -2q, impossible for any offset"
-                                                      : std::string()));
+  CHECK(v.findings[0] ==
+        "plain rdtsc on both sides: " + std::to_string(p.negative) + " of 80000 one-way latencies negative (" +
+            format_sig(100.0 * static_cast<double>(p.negative) / 80000.0, 2) + " %), " +
+            std::to_string(p.causality_violations) +
+            " beyond what any offset in the run's own band and the quantum (2 ticks) explain: "
+            "causality violations, receive stamps read early" +
+            (p.self_inconsistent > 0
+                 ? "; " + std::to_string(p.self_inconsistent) + " rounds with rtt < -2q, impossible for any offset"
+                 : std::string()));
   CHECK(v.findings[1] == "plain send, no negative one-way latency with receive lfence_rdtsc, rdtscp");
   CHECK(v.findings[2].rfind("plain send, negative one-way latencies remain with receive rdtsc_lfence (", 0) == 0);
   CHECK(v.findings[3].rfind("minimum rtt ", 0) == 0);
   CHECK(v.findings[3].find("plain reads make the pair look ") != std::string::npos);
   CHECK(v.findings[3].find("the read itself costs 21 ticks more than rdtsc") != std::string::npos);
-  CHECK(v.findings[4] == "recommended receive read: lfence_rdtsc, the cheapest read that waits for earlier loads with "
-                         "no causality violation here (0 in 80000 one-way latencies); 41 ticks (17.8 ns) per read, "
-                         "+21 ticks over plain rdtsc");
+  CHECK(v.findings[4] ==
+        "recommended receive read: lfence_rdtsc, the cheapest read that waits for earlier loads with "
+        "no causality violation here (0 in 80000 one-way latencies); 41 ticks (17.8 ns) per read, "
+        "+21 ticks over plain rdtsc");
 }
 
 TEST_CASE("variants: a clean plain read is named but an ordering read is recommended", "[variants]") {
@@ -205,19 +206,23 @@ TEST_CASE("variants: a clean plain read is named but an ordering read is recomme
   REQUIRE(v.cheapest_clean);
   CHECK(v.cheapest_clean->recv == "rdtsc");
   REQUIRE(v.findings.size() == 5);
-  CHECK(v.findings[0] == "plain rdtsc on both sides: 0 of 80000 one-way latencies negative (0 %); none here, which "
-                         "shows the reads were not early enough this time, not that they cannot be");
+  CHECK(v.findings[0] ==
+        "plain rdtsc on both sides: 0 of 80000 one-way latencies negative (0 %); none here, which "
+        "shows the reads were not early enough this time, not that they cannot be");
   CHECK(v.findings[1] == "plain send, no negative one-way latency with receive lfence_rdtsc, rdtscp");
   // No frequency: ticks only.
-  CHECK(v.findings[2].rfind("minimum rtt " + std::to_string(ex[0].rtt_ticks.min()) + " ticks with plain reads against " +
-                                std::to_string(ex[2].rtt_ticks.min()) + " ticks with receive rdtscp: ",
+  CHECK(v.findings[2].rfind("minimum rtt " + std::to_string(ex[0].rtt_ticks.min()) +
+                                " ticks with plain reads against " + std::to_string(ex[2].rtt_ticks.min()) +
+                                " ticks with receive rdtscp: ",
                             0) == 0);
-  CHECK(v.findings[3] == "recommended receive read: rdtscp, the cheapest read that waits for earlier loads with no "
-                         "causality violation here (0 in 80000 one-way latencies); 35 ticks per read, +15 ticks over "
-                         "plain rdtsc");
-  CHECK(v.findings[4] == "rdtsc is cheaper (20 ticks per read) and showed no causality violation here (no negative "
-                         "one-way latency), but it does not wait for earlier loads: nothing stops a read from running "
-                         "early, so its clean record is this run's luck, not a guarantee");
+  CHECK(v.findings[3] ==
+        "recommended receive read: rdtscp, the cheapest read that waits for earlier loads with no "
+        "causality violation here (0 in 80000 one-way latencies); 35 ticks per read, +15 ticks over "
+        "plain rdtsc");
+  CHECK(v.findings[4] ==
+        "rdtsc is cheaper (20 ticks per read) and showed no causality violation here (no negative "
+        "one-way latency), but it does not wait for earlier loads: nothing stops a read from running "
+        "early, so its clean record is this run's luck, not a guarantee");
 }
 
 TEST_CASE("variants: no recommendation when every receive read violates causality", "[variants]") {
@@ -229,7 +234,8 @@ TEST_CASE("variants: no recommendation when every receive read violates causalit
       decide_variants({cost("rdtsc", 20), cost("lfence_rdtsc", 41)}, ex, kOrdered, std::nullopt, 2.3e9);
   CHECK_FALSE(v.recommended);
   CHECK_FALSE(v.cheapest_clean);
-  CHECK(v.findings.back().rfind("no receive read that waits for earlier loads was free of causality violations", 0) == 0);
+  CHECK(v.findings.back().rfind("no receive read that waits for earlier loads was free of causality violations", 0) ==
+        0);
 }
 
 TEST_CASE("variants: a read without a cost figure is never recommended", "[variants]") {
@@ -240,8 +246,8 @@ TEST_CASE("variants: a read without a cost figure is never recommended", "[varia
   ex.push_back(bench.exchange("rdtsc", "mfence_rdtsc", 0, 33));
   ReadCost failed = cost("cpuid_rdtsc", 5);
   failed.error = "not measured";
-  const VariantsVerdict v = decide_variants({cost("rdtsc", 20), failed, cost("mfence_rdtsc", 60)}, ex, kOrdered,
-                                            std::nullopt, 2.3e9);
+  const VariantsVerdict v =
+      decide_variants({cost("rdtsc", 20), failed, cost("mfence_rdtsc", 60)}, ex, kOrdered, std::nullopt, 2.3e9);
   REQUIRE(v.recommended);
   CHECK(v.recommended->recv == "mfence_rdtsc");
   CHECK(v.standings.back().recv == "cpuid_rdtsc");
@@ -268,8 +274,9 @@ TEST_CASE("variants: the same-CPU control counts what one counter cannot give", 
 
   const VariantsVerdict v = decide_variants({}, {}, kOrdered, c, 0);
   REQUIRE(v.findings.size() == 1);
-  CHECK(v.findings[0] == "same-CPU control (CPU 3 with itself, one counter, rdtsc/rdtsc): 3 negative one-way "
-                         "latencies in 3 rounds, 2 below -q: on one counter only an early read gives these");
+  CHECK(v.findings[0] ==
+        "same-CPU control (CPU 3 with itself, one counter, rdtsc/rdtsc): 3 negative one-way "
+        "latencies in 3 rounds, 2 below -q: on one counter only an early read gives these");
 }
 
 TEST_CASE("variants: curve percentiles stop where the samples do", "[variants]") {
@@ -379,8 +386,8 @@ TEST_CASE("variants: early reads are found against the band of the ordering read
     return std::pair{&runs.back(), &analyses.back()};
   };
   std::vector<ExchangeSummary> ex;
-  for (const auto& [recv, rate, seed] : {std::tuple{"rdtsc", 0.02, 41}, std::tuple{"lfence_rdtsc", 0.0, 43},
-                                        std::tuple{"rdtscp", 0.0, 45}}) {
+  for (const auto& [recv, rate, seed] :
+       {std::tuple{"rdtsc", 0.02, 41}, std::tuple{"lfence_rdtsc", 0.0, 43}, std::tuple{"rdtscp", 0.0, 45}}) {
     const auto [r0, a0] = role(0, 1, rate, static_cast<std::uint64_t>(seed));
     const auto [r1, a1] = role(1, 0, rate, static_cast<std::uint64_t>(seed) + 1);
     ex.push_back(summarize_exchange({"rdtsc", recv}, std::string(recv) != "rdtsc", {r0, r1}, {a0, a1}));

@@ -16,16 +16,16 @@
 
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
-#include "variants/variants.hpp"
 #include "render/variants_output.hpp"
+#include "variants/variants.hpp"
 
 using namespace tscsync;
 
 namespace {
 
 const std::string kDir = TSCSYNC_TEST_DATA "/variants/";
-const std::vector<std::string> kOrdered = {"lfence_rdtsc", "lfence_rdtsc_lfence", "rdtscp", "rdtscp_lfence",
-                                           "mfence_rdtsc", "cpuid_rdtsc"};
+const std::vector<std::string> kOrdered = {"lfence_rdtsc",  "lfence_rdtsc_lfence", "rdtscp",
+                                           "rdtscp_lfence", "mfence_rdtsc",        "cpuid_rdtsc"};
 
 CostStats stats_of(const nlohmann::json& j) {
   CostStats s;
@@ -80,9 +80,8 @@ Recorded recorded() {
       runs.push_back(&rec.runs.back());
       analyses.push_back(&rec.analyses.back());
     }
-    r.exchanges.push_back(summarize_exchange({"rdtsc", recv},
-                                             std::find(kOrdered.begin(), kOrdered.end(), recv) != kOrdered.end(),
-                                             runs, analyses));
+    r.exchanges.push_back(summarize_exchange(
+        {"rdtsc", recv}, std::find(kOrdered.begin(), kOrdered.end(), recv) != kOrdered.end(), runs, analyses));
   }
   r.tsc_hz = std::stod(std::string(*rec.runs.front().header.get("tsc_hz")));
   for (const ExchangeSummary& e : r.exchanges) r.quantum_ticks = std::max(r.quantum_ticks, e.quantum_ticks);
