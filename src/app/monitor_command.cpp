@@ -97,7 +97,7 @@ int run_monitor(const MonitorOptions& o) {
   const std::string partial = out.temp_path().empty() ? o.out : out.temp_path();
 
   StopSignals signals;
-  MonitorThreads threads(MonitorConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
+  MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
   {
     StopSignals::Blocked blocked;  // the measuring threads inherit the block
     start_monitor_threads(o.choice.send, o.choice.recv, threads);
@@ -114,8 +114,8 @@ int run_monitor(const MonitorOptions& o) {
     }
     nap(std::chrono::milliseconds(1));
   }
-  const long tid_a = control.tid_a.load();
-  const long tid_b = control.tid_b.load();
+  const long tid_a = threads.a().tid;  // set before ready counted the thread
+  const long tid_b = threads.b().tid;
   const QuantumEstimate qa = estimate_quantum(threads.a().quantum_reads);
   const QuantumEstimate qb = estimate_quantum(threads.b().quantum_reads);
   const std::uint64_t quantum = std::max(qa.quantum_ticks, qb.quantum_ticks);

@@ -16,9 +16,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-MonitorConfig pair_config() {
+PairConfig pair_config() {
   const std::vector<int> cpus = test::usable_cpus();
-  return MonitorConfig{cpus.at(0), cpus.at(1), std::chrono::milliseconds(2000)};
+  return PairConfig{cpus.at(0), cpus.at(1), std::chrono::milliseconds(2000)};
 }
 
 bool wait_until(const std::atomic<int>& value, int target, std::chrono::seconds limit) {
@@ -85,7 +85,13 @@ TEST_CASE("monitor threads: a full queue never blocks the exchange and what it c
   start_monitor_threads(Variant::rdtsc, Variant::lfence_rdtsc, threads);
   REQUIRE(wait_until(threads.control().ready, 2, 60s));
   threads.control().go.store(true);
-  std::this_thread::sleep_for(100ms);  // nobody drains: the queue fills after 16 rounds
+  // Nobody drains: the queue fills after 16 rounds. On a loaded machine the two threads
+  // may seldom run at once, so wait for the first lost round rather than for a time.
+  const auto start = std::chrono::steady_clock::now();
+  while (threads.control().lost.load() == 0 && !threads.control().abort.load() &&
+         std::chrono::steady_clock::now() - start < 60s) {
+    std::this_thread::sleep_for(10ms);
+  }
   threads.join();
   Drained d;
   d.pop_all(threads.queue());
@@ -97,13 +103,14 @@ TEST_CASE("monitor threads: a full queue never blocks the exchange and what it c
 }
 
 TEST_CASE("monitor threads: a partner that never answers ends the initiator after its timeout") {
-  MonitorConfig config = pair_config();
+  PairConfig config = pair_config();
   config.timeout = 200ms;
   MonitorTransport transport;
   RoundQueue queue(16);
   MonitorControl control;
-  control.go.store(true);  // no aggregator, and no responder at all
-  MonitorSide a;
+  control.ready.store(1);  // a responder counted ready that never answers (there is none)
+  control.go.store(true);  // and no aggregator
+  SideOutcome a;
   const auto start = std::chrono::steady_clock::now();
   std::thread initiator(
       [&] { monitor_detail::initiate<tsc::Rdtsc, tsc::Rdtsc>(config, transport, queue, control, a); });
@@ -116,7 +123,7 @@ TEST_CASE("monitor threads: a partner that never answers ends the initiator afte
 }
 
 TEST_CASE("monitor threads: a CPU taken away from a measuring thread ends the run with that reason") {
-  const MonitorConfig config = pair_config();
+  const PairConfig config = pair_config();
   MonitorThreads threads(config, 1024);
   start_monitor_threads(Variant::rdtsc, Variant::lfence_rdtsc, threads);
   REQUIRE(wait_until(threads.control().ready, 2, 60s));
@@ -126,7 +133,7 @@ TEST_CASE("monitor threads: a CPU taken away from a measuring thread ends the ru
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(static_cast<std::size_t>(config.cpu_a), &set);
-  REQUIRE(sched_setaffinity(static_cast<pid_t>(threads.control().tid_b.load()), sizeof set, &set) == 0);
+  REQUIRE(sched_setaffinity(static_cast<pid_t>(threads.b().tid), sizeof set, &set) == 0);
   const auto start = std::chrono::steady_clock::now();
   while (!threads.control().abort.load() && std::chrono::steady_clock::now() - start < 60s) {
     RoundQueue& q = threads.queue();
