@@ -46,7 +46,7 @@ test-sanitize: deps $(SANITIZE_DIR)/build.ninja
 report: build
 	$(BUILD_DIR)/tscsync report --out $(REPORT_DIR) $(REPORT_ARGS)
 
-# libFuzzer with clang, ASan and UBSan, one core; see scripts/fuzz.sh and README "Fuzzing".
+# libFuzzer with clang, ASan and UBSan, one core; see scripts/fuzz.sh and docs/testing.md, "Fuzzing".
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET=$(FUZZ_TARGET) bash scripts/fuzz.sh
 

@@ -1,4 +1,4 @@
-// Error kinds that map to the documented exit codes (README "Exit codes"):
+// Error kinds that map to the documented exit codes (docs/commands.md, "Exit codes"):
 //   UsageError 2, InputError 2 (a file names line and column), IoError 3,
 //   RuntimeError 3, UnsupportedError 4.
 #pragma once

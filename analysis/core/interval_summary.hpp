@@ -11,7 +11,7 @@ namespace tscsync {
 
 /// The order statistics kept per interval and direction: the k-th smallest forward
 /// latency and the k-th smallest reverse latency, with the time of each, for these k. k = 1
-/// gives the hard envelope; larger k are the robust envelopes (estimators.md: a few
+/// gives the hard envelope; larger k are the robust envelopes (docs/method.md §4.1, §9.1: a few
 /// too-small values, early reads or glitches, cut into k = 1 but not into the k-th).
 inline constexpr std::array<std::uint64_t, 3> kIntervalKs = {1, 4, 16};
 inline constexpr std::size_t kIntervalKCount = kIntervalKs.size();

@@ -1,4 +1,4 @@
-// The statistical side of the offset estimate (reference/estimators.md §4.5, §4.6, §6.2):
+// The statistical side of the offset estimate (docs/method.md §6, §3.5, §5.2):
 // the run cut into K contiguous time blocks, one robust zero-drift envelope estimate per
 // block, least squares over the K block values for offset, drift and their confidence
 // intervals, a runs test on the residual signs, and a search for an offset step (a TSC

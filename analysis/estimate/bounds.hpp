@@ -1,4 +1,4 @@
-// The constraint sets of the k-sweep (reference/estimators.md §4, §5), from one pass over
+// The constraint sets of the k-sweep (docs/method.md §3, §4), from one pass over
 // the rounds: the hulls of every forward and every reverse bound (k = 1) and, per time
 // bin, the k-th smallest forward and k-th largest reverse bound for each k > 1.
 //

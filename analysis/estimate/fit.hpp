@@ -1,5 +1,5 @@
 // Offset and drift between two counters from the envelopes of the one-way bounds
-// (reference/estimators.md §4): the line of maximum vertical margin between the lower
+// (docs/method.md §3): the line of maximum vertical margin between the lower
 // hull of the forward bounds U and the upper hull of the reverse bounds L, and the
 // feasible polygon of every line that violates no bound by more than the quantum.
 #pragma once

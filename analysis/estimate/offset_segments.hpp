@@ -1,7 +1,7 @@
 // Where a long run's offset stops being one line: time-ordered bounds on the offset cut
 // into the fewest pieces that each admit one line, and each cut sized with its bounds.
 //
-// What is provable (reference/estimators.md §4.3, §6.2 test 4): the bounds of a piece are
+// What is provable (docs/method.md §3.4, §5.2 test 4, §9.3): the bounds of a piece are
 // consistent with one line within the quantum; when the bounds of two neighbouring pieces
 // together admit no line, the offset did not follow one line over them: it stepped, or
 // changed its rate, or some bounds are too small (early reads at this order statistic).

@@ -1,4 +1,4 @@
-// The interval log of `tscsync monitor` (README "The interval log"): one line per
+// The interval log of `tscsync monitor` (docs/formats.md, "The interval log"): one line per
 // interval, appended and flushed as each interval ends, like HdrHistogram / jHiccup logs.
 //
 //   # schema: tscsync-monitor/1
@@ -65,7 +65,7 @@ std::string interval_log_tail(const Metadata& trailer);
 ///         column) or negative in an unsigned one, '-' outside an order statistic or in
 ///         only one of a statistic and its tick, intervals out of order (index not 0, 1,
 ///         2, ..., start_tick >= end_tick, overlap with the interval before), values that
-///         contradict each other (README "The interval log"), an interval after the
+///         contradict each other (docs/formats.md, "The interval log"), an interval after the
 ///         trailer, or a line over kMaxLineBytes. CRLF line ends are accepted.
 IntervalLog parse_interval_log(std::string_view text, std::string_view source);
 

@@ -1,4 +1,4 @@
-// The text format of a run (README "The run format"): the saved output of `measure`
+// The text format of a run (docs/formats.md, "The run format"): the saved output of `measure`
 // and the import format of `analyze`.
 //
 //   # schema: tscsync-run/1

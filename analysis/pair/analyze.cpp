@@ -17,7 +17,7 @@
 namespace tscsync {
 namespace {
 
-/// Time bins of the robust envelopes (reference/estimators.md §5): about this many rounds
+/// Time bins of the robust envelopes (docs/method.md §4.2): about this many rounds
 /// per bin, so that the early reads in any one bin stay few however long the run (at the
 /// 0.1 % early-read rate of the AMD machines, one per bin on average), within
 /// [kMinBins, kMaxBins] bins.
@@ -111,7 +111,7 @@ std::string ticks_with_ns(double ticks, double tsc_hz) {
 
 namespace {
 
-/// Blocks for the statistical CI (reference/estimators.md §4.5: K = 16-32).
+/// Blocks for the statistical CI (docs/method.md §6.1).
 constexpr std::size_t kBlocks = 16;
 
 PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps);

@@ -18,7 +18,7 @@ namespace tscsync {
 /// How many of the longest rounds (by rtt) an analysis lists.
 inline constexpr std::size_t kLongestRounds = 10;
 
-/// Counts of one direction's one-way latencies by class (reference/estimators.md §6.3).
+/// Counts of one direction's one-way latencies by class (docs/method.md §5.3).
 struct DirectionClasses {
   std::uint64_t normal = 0;               // >= 0
   std::uint64_t offset_explained = 0;     // < 0, but consistent with every offset in the band

@@ -1,4 +1,4 @@
-// Each round of a run against the chosen fit (reference/estimators.md §6.3): the classes of
+// Each round of a run against the chosen fit (docs/method.md §5.3): the classes of
 // its one-way latencies, violations with their evidence, the bounds the robust envelope set
 // aside, rounds impossible for any offset, and the longest rounds.
 //

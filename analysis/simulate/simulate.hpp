@@ -10,7 +10,7 @@
 //               b reads  Cb(T) = phase_b + q * floor((T + theta(T) - phase_b) / q)
 //               q = quantum_ticks; phase_a, phase_b whole ticks drawn uniformly from
 //               {0, ..., q-1}. So a reading r of a counter whose true value is x obeys
-//               r <= x < r + q and r = phase (mod q) (reference/estimators.md §7: r = x - e,
+//               r <= x < r + q and r = phase (mod q) (docs/method.md §2: r = x - e,
 //               e in [0, q); the per-CPU phase is what makes residues constant per CPU).
 //   Round i     T1 = start_tick                     (i = 0)
 //               T1 = T4[i-1] + max(1, gap_ticks + Exp(gap_exp_mean_ticks))   (i > 0)

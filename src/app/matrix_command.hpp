@@ -29,9 +29,9 @@ inline constexpr std::uint64_t kMatrixWarmup = 2000;
 /// The fewest rounds per visit --budget may choose: fewer give the envelopes too little.
 inline constexpr std::uint64_t kMinRoundsPerVisit = 1000;
 
-/// This machine's exchange speed and fixed cost per visit, measured on the development
-/// machine (README, "matrix": 2 M rounds/s; 6.5-9 ms per visit of 3000 rounds): what the
-/// plan's time estimate assumes.
+/// This machine's exchange speed and fixed cost per visit, measured on a development machine
+/// (docs/results/2026-11-22-intel-xeon-measurements.md, "The plan's cost model": 2 M rounds/s;
+/// 6.5-9 ms per visit of 3000 rounds): what the plan's time estimate assumes.
 inline constexpr PlanCosts kMeasuredCosts{2.0e6, 0.008};
 
 struct MatrixOptions {

@@ -55,7 +55,7 @@ std::uint64_t interval_holding(const IntervalLog& log, std::uint64_t tick) {
   return 0;
 }
 
-/// The documented accuracy (README, "analyze"): half a quantum plus a tick from the
+/// The documented accuracy (docs/method.md §3.6): half a quantum plus a tick from the
 /// truth with symmetric delays.
 double estimate_limit(std::int64_t q) { return static_cast<double>(q) / 2 + 1; }
 
@@ -570,7 +570,7 @@ TEST_CASE("interval analysis: CSV has one row per interval and the time series o
 }
 
 // The logs in tests/data/monitor/, made here from simulated rounds (the CLI tests and the
-// README's example read them). TSCSYNC_WRITE_FIXTURES=1 writes them; otherwise the test
+// example in docs/commands.md read them). TSCSYNC_WRITE_FIXTURES=1 writes them; otherwise the test
 // checks that the committed files are what this code makes.
 namespace {
 

@@ -29,7 +29,7 @@ Outcome run_scenario(const SimulationSpec& spec) {
   return o;
 }
 
-/// Documented accuracy of the point estimate (README, "analyze"): within half a quantum
+/// Documented accuracy of the point estimate (docs/method.md §3.6): within half a quantum
 /// plus one tick of the truth, once the delay asymmetry is taken out: two-way timing
 /// cannot see half the difference of the two delay floors, so it shows as offset.
 double estimate_limit(std::uint64_t q) { return static_cast<double>(q) / 2 + 1; }
