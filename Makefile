@@ -1,7 +1,8 @@
 # The two commands of the quick start, and a few helpers. Each target installs what is
 # missing (scripts/install-deps.sh) and configures the build on first use.
-#   make report   the main job: a report of this machine into $(REPORT_DIR)
-#   make test     build and run the whole suite with ctest
+#   make report   the main job: builds the tool alone, then a report of this machine into $(REPORT_DIR)
+#   make test     build everything (tests, benchmarks, fuzz replays, the TSan suite) and run the suite
+#   make bench    build and run the benchmarks
 #   make test-sanitize   the suite again under ASan+UBSan (build-sanitize/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
 BUILD_DIR  ?= build
@@ -9,18 +10,26 @@ BUILD_TYPE ?= RelWithDebInfo
 REPORT_DIR ?= report
 JOBS       ?= $(shell nproc)
 SANITIZE_DIR ?= build-sanitize
+# WERROR=ON makes every warning on the project's own targets an error (CI builds so).
+WERROR     ?= OFF
 
-.PHONY: all deps build test test-sanitize fuzz report bench clean
+.PHONY: all deps configure tool build test test-sanitize fuzz report bench clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
 
-$(BUILD_DIR)/build.ninja: | deps
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+# Configured every time (a second or two once done), so that WERROR and BUILD_TYPE given on
+# the command line always take effect.
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCSYNC_WERROR=$(WERROR) >/dev/null
 
-build: deps $(BUILD_DIR)/build.ninja
+# The tool alone: what `make report` needs, without the suite's 150 other targets.
+tool: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync
+
+build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 test: build
@@ -33,25 +42,25 @@ test: build
 SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:exitcode=66 \
                 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=66
 
-$(SANITIZE_DIR)/build.ninja: | deps
+test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-	  -DTSCSYNC_SANITIZE=address,undefined -DTSCSYNC_BUILD_BENCH=OFF
-
-test-sanitize: deps $(SANITIZE_DIR)/build.ninja
+	  -DTSCSYNC_SANITIZE=address,undefined -DTSCSYNC_BUILD_BENCH=OFF -DTSCSYNC_WERROR=$(WERROR) >/dev/null
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	cd $(SANITIZE_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)
 
 # The main job: platform facts, all pairs (ordering read and plain rdtsc), the verdict,
 # heatmaps, report.md and report.html. REPORT_ARGS passes options (--parallel, --rounds N).
-report: build
+report: tool
 	$(BUILD_DIR)/tscsync report --out $(REPORT_DIR) $(REPORT_ARGS)
 
 # libFuzzer with clang, ASan and UBSan, one core; see scripts/fuzz.sh and docs/testing.md, "Fuzzing".
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET=$(FUZZ_TARGET) bash scripts/fuzz.sh
 
-bench: build
+bench: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync_bench tscsync_bench_analysis
 	$(BUILD_DIR)/tscsync_bench
+	$(BUILD_DIR)/tscsync_bench_analysis
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -79,7 +79,7 @@ TEST_CASE("text_fields: printable escapes every byte outside printable ASCII and
   CHECK(printable("abc ~") == "abc ~");
   CHECK(printable("\t\r\n\x7f\x80\xff"s + '\0') == "\\x09\\x0d\\x0a\\x7f\\x80\\xff\\x00");
   CHECK(printable(std::string(40, '9')) == std::string(40, '9'));
-  CHECK(printable(std::string(41, '9')) == std::string(40, '9') + "...");
+  CHECK(printable(std::string(41, '9')) == "9999999999999999999999999999999999999999...");
   CHECK(printable(std::string(100000, '\xff')).size() == 40 * 4 + 3);
 }
 

@@ -19,7 +19,7 @@ using namespace tscsync;
 
 namespace {
 
-const std::string kExamplePath = std::string(TSCSYNC_TEST_DATA) + "/monitor/example.log";
+const std::string kExamplePath = TSCSYNC_TEST_DATA "/monitor/example.log";
 
 /// 10 intervals of 1 ms at 2.6 GHz (2,600,000 ticks, about 5,100 rounds each) from a
 /// simulated pair with quantum 26, an offset of -120 ticks and rare early t2 reads (so a
