@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -22,7 +21,6 @@ namespace tscsync {
 
 namespace {
 
-namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // gnuplot stops at its first error, so its last words are the ones that matter.
@@ -181,7 +179,11 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   write_end.close();  // the child holds its copies; EOF comes when it is done
-  if (rc == ENOENT) return fail("gnuplot not found (install gnuplot-nox)");
+  if (rc == ENOENT) {
+    PlotResult missing = fail("gnuplot not found (install gnuplot-nox)");
+    missing.gnuplot_missing = true;
+    return missing;
+  }
   if (rc != 0) return fail("cannot start gnuplot: " + errno_text(rc));
 
   const Outcome o = collect(pid, read_end.fd, started + timeout);
@@ -212,11 +214,6 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   return PlotResult{true, ""};
 }
 
-bool holds_scripts(const fs::path& dir) {
-  std::error_code ec;
-  return fs::is_regular_file(dir / "heatmap_common.gp", ec);
-}
-
 }  // namespace
 
 bool picture_ends_whole(std::string_view tail, std::string_view ext) {
@@ -245,47 +242,20 @@ PlotResult render_plot(const std::string& script, const std::string& in, const s
   }
 }
 
-std::string find_plot_dir_in(const char* env, const std::string& exe, const std::string& install_dir,
-                             std::string* problem) {
-  try {
-    std::string why;
-    if (env != nullptr) {
-      // An explicit choice that is wrong is reported, not quietly replaced by another.
-      if (holds_scripts(env)) return env;
-      why = std::string("TSCSYNC_PLOTS=") + env + " holds no heatmap_common.gp";
-    } else {
-      std::vector<std::string> looked;
-      if (!exe.empty()) {
-        const fs::path beside = fs::path(exe).parent_path().parent_path() / "plots";
-        if (holds_scripts(beside)) return beside.string();
-        looked.push_back(beside.string());
-      }
-      if (!install_dir.empty()) {
-        if (holds_scripts(install_dir)) return install_dir;
-        looked.push_back(install_dir);
-      }
-      why = "no plot scripts found (looked in";
-      for (std::size_t i = 0; i < looked.size(); ++i) why += (i == 0 ? " " : ", ") + looked[i];
-      why += looked.empty() ? " nowhere" : "";
-      why += "); set TSCSYNC_PLOTS to the plots/ directory";
-    }
-    if (problem != nullptr) *problem = why;
-    return "";
-  } catch (...) {
-    if (problem != nullptr) *problem = "cannot look for the plot scripts";
-    return "";
+bool gnuplot_on_path() {
+  const char* env = std::getenv("PATH");
+  const std::string path = env != nullptr ? env : "/bin:/usr/bin";
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t to = path.find(':', from);
+    std::string dir = path.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    if (dir.empty()) dir = ".";  // an empty entry is the current directory
+    const std::string file = dir + "/gnuplot";
+    struct stat st {};
+    if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return true;
+    if (to == std::string::npos) return false;
+    from = to + 1;
   }
-}
-
-std::string find_plot_dir(std::string* problem) {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-#ifdef TSCSYNC_INSTALL_PLOTS_DIR
-  const std::string install_dir = TSCSYNC_INSTALL_PLOTS_DIR;
-#else
-  const std::string install_dir;
-#endif
-  return find_plot_dir_in(std::getenv("TSCSYNC_PLOTS"), ec ? std::string() : exe.string(), install_dir, problem);
 }
 
 }  // namespace tscsync

@@ -8,6 +8,7 @@
 
 #include "app/check_command.hpp"
 #include "app/info_command.hpp"
+#include "app/pictures.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -23,9 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// What the parts of the report wrote besides their data: problems.
+/// What the parts of the report wrote besides their data: problems and pictures.
 struct Written {
   std::vector<std::string> problems;
+  PictureReport pictures;
 };
 
 ReportMatrixRun report_run(MatrixOutcome&& o) {
@@ -51,7 +53,7 @@ void measure_ordered(const ReportOptions& options, const fs::path& root, ReportI
   MatrixOutcome o = measure_matrix(ordered, std::move(planned));
   CheckSettings settings;
   in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
-  for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, false)) {
+  for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, false, &w.pictures)) {
     w.problems.push_back(p);
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
@@ -69,7 +71,7 @@ void measure_plain(const ReportOptions& options, const fs::path& root, ReportInp
   PlannedMatrix planned = plan_matrix(p);
   std::cerr << "tscsync report: all pairs again, plain rdtsc on both sides\n";
   MatrixOutcome o = measure_matrix(p, std::move(planned));
-  for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, false)) {
+  for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, false, &w.pictures)) {
     w.problems.push_back(q);
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
@@ -89,9 +91,20 @@ void measure_read_variants(const ReportOptions& options, const fs::path& root, R
   make_directories(v.out_dir);
   std::cerr << "tscsync report: read variants on one pair\n";
   VariantsOutcome o = measure_variants(v);
-  for (const std::string& q : write_variants_dir(v.out_dir, o)) w.problems.push_back(q);
+  for (const std::string& q : write_variants_dir(v.out_dir, o, false, &w.pictures)) w.problems.push_back(q);
   w.problems.insert(w.problems.end(), o.result.problems.begin(), o.result.problems.end());
   in.variants = std::move(o.result);
+}
+
+/// The pictures that are not there, by path relative to `root`, with why.
+std::map<std::string, std::string> missing_pictures(const fs::path& root, const PictureReport& pictures) {
+  std::map<std::string, std::string> missing;
+  auto relative = [&](const std::string& path) { return fs::path(path).lexically_relative(root).string(); };
+  for (const std::string& p : pictures.not_drawn) missing[relative(p)] = "gnuplot not found";
+  for (const PictureFailure& f : pictures.failed) {
+    missing[relative(f.path)] = "gnuplot failed: see \"Problems while making it\"";
+  }
+  return missing;
 }
 
 std::optional<std::string> read_file(const fs::path& path) {
@@ -124,6 +137,7 @@ int run_report(const ReportOptions& options) {
   in.tool_version = kToolVersion;
   in.command_line = options.command_line;
   in.problems = written.problems;
+  in.missing_pictures = missing_pictures(root, written.pictures);
   const ReportDoc doc = build_report_doc(in);
   write_text_file((root / "report.md").string(), report_markdown(doc));
   write_text_file((root / "report.html").string(),
@@ -133,6 +147,9 @@ int run_report(const ReportOptions& options) {
   std::cerr << "tscsync report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
             << "\n";
   for (const std::string& p : written.problems) std::cerr << "tscsync report: problem: " << p << "\n";
+  if (!written.pictures.not_drawn.empty()) {
+    std::cerr << "tscsync report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
+  }
   return written.problems.empty() ? kExitOk : kExitRuntime;
 }
 
