@@ -65,7 +65,7 @@ std::string report_html(const ReportDoc& doc,
       "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4;color:#222}\n"
       "pre{background:#f4f4f4;padding:.8em;overflow-x:auto;font-size:85%}\n"
       "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}\n"
-
+      "figure svg image{image-rendering:pixelated}\n"
       "h2{border-bottom:1px solid #ccc;padding-bottom:.2em}\n"
       "</style>\n</head>\n<body>\n<h1>" +
       html_escape(doc.title) + "</h1>\n";

@@ -35,8 +35,8 @@ struct ReportDoc {
 std::string report_markdown(const ReportDoc& doc);
 
 /// A whole HTML page with its own style; every text escaped; each picture's SVG inline
-/// (its XML prolog and doctype dropped), or a note: "(not drawn: MISSING)", or one naming
-/// the file that could not be read.
+/// (its XML prolog and doctype dropped; an image inside drawn with crisp pixels), or a
+/// note: "(not drawn: MISSING)", or one naming the file that could not be read.
 /// \param read_svg  the SVG text of a picture path, nullopt when it cannot be read.
 std::string report_html(const ReportDoc& doc,
                         const std::function<std::optional<std::string>(const std::string&)>& read_svg);

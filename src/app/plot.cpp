@@ -125,6 +125,58 @@ std::string file_tail(const std::string& path, std::size_t n) {
   return tail;
 }
 
+/// The mark that keeps an SVG's images crisp when a viewer scales them up: the SVG 1.1
+/// presentation attribute for older viewers, and the CSS value that browsers honour (a
+/// style outranks the attribute).
+constexpr std::string_view kPixelatedImage =
+    "<image image-rendering='optimizeSpeed' style='image-rendering:pixelated' ";
+
+/// Marks every <image> of the SVG at `path` pixelated (kPixelatedImage), rewriting the file
+/// in place; a file without images is left alone. gnuplot's svg terminal draws `with
+/// image` as an embedded PNG of one pixel per cell, which browsers smooth when they scale
+/// it. \returns "" or what went wrong (the file is then not to be used).
+std::string mark_images_pixelated(const std::string& path) {
+  std::string svg;
+  {
+    Fd f;
+    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f.fd < 0) return "cannot read " + path + ": " + errno_text(errno);
+    char buf[65536];
+    while (true) {
+      const ssize_t n = ::read(f.fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return "cannot read " + path + ": " + errno_text(errno);
+      if (n == 0) break;
+      svg.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  static constexpr std::string_view kImage = "<image ";
+  if (svg.find(kImage) == std::string::npos) return "";
+  std::string marked;
+  marked.reserve(svg.size() + 256);
+  std::size_t from = 0;
+  for (std::size_t at = svg.find(kImage); at != std::string::npos; at = svg.find(kImage, from)) {
+    marked.append(svg, from, at - from);
+    marked += kPixelatedImage;
+    from = at + kImage.size();
+  }
+  marked.append(svg, from, std::string::npos);
+  Fd f;
+  f.fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (f.fd < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+  std::string_view left(marked);
+  while (!left.empty()) {
+    const ssize_t n = ::write(f.fd, left.data(), left.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+    left.remove_prefix(static_cast<std::size_t>(n));
+  }
+  const int fd = f.fd;
+  f.fd = -1;
+  if (::close(fd) != 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+  return "";
+}
+
 PlotResult render(const std::string& script, const std::string& in, const std::string& out,
                   std::chrono::milliseconds timeout) {
   const std::string ext = ends_with(out, ".png") ? ".png" : ends_with(out, ".svg") ? ".svg" : "";
@@ -206,6 +258,9 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   if (!picture_ends_whole(file_tail(aside.path, 64), ext)) {
     return fail(what + ": the picture is cut short (" + std::to_string(st.st_size) + " bytes, no end of " +
                 ext.substr(1) + "): a full disk?" + (said.empty() ? "" : ": " + said));
+  }
+  if (ext == ".svg") {
+    if (const std::string why = mark_images_pixelated(aside.path); !why.empty()) return fail(what + ": " + why);
   }
   if (::rename(aside.path.c_str(), out.c_str()) != 0) {
     return fail("cannot rename the finished picture to " + out + ": " + errno_text(errno));

@@ -363,6 +363,70 @@ TEST_CASE("plot: a malformed monitor time series fails and names the line and th
   CHECK(listing(dir.path) == "in.dat out.png");
 }
 
+namespace {
+
+/// An N x N matrix of counts from 0 to 49, NaN on the diagonal, in the heatmap scripts' format.
+std::string square_matrix(std::size_t n) {
+  MatrixGrid g;
+  g.name = "m";
+  g.title = std::to_string(n) + " CPUs";
+  g.units = "ticks";
+  for (std::size_t i = 0; i < n; ++i) g.labels.push_back(std::to_string(i));
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      g.values.push_back(a == b ? std::nan("") : static_cast<double>((a * 7 + b * 3) % 50));
+    }
+  }
+  return format_gnuplot_matrix(g);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a pixelated image beyond") {
+  TempDir dir;
+  const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_violations.gp");
+  SECTION("2 CPUs: no image, a polygon per measured cell") {
+    spit(dir.at("m.dat"),
+         "# title: t\n# units: count\n# rows: a\n# cells: c\n# boundaries:\ncpu 0 1\n0 NaN 3\n1 5 NaN\n");
+    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("m.svg"));
+    CHECK(count(svg, "<image") == 0);
+    // Two cells, the grey square behind them, the colour box's steps: at least 3 polygons.
+    CHECK(count(svg, "<polygon") >= 3);
+  }
+  SECTION("64 CPUs: still no image") {
+    spit(dir.at("m.dat"), square_matrix(64));
+    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("m.svg"));
+    CHECK(count(svg, "<image") == 0);
+    CHECK(count(svg, "<polygon") >= 64 * 63);
+  }
+  SECTION("65 CPUs: one image, marked pixelated; the PNG is an image too") {
+    spit(dir.at("m.dat"), square_matrix(65));
+    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("m.svg"));
+    CHECK(count(svg, "<image") == 1);
+    CHECK(count(svg, "<image image-rendering='optimizeSpeed' style='image-rendering:pixelated' ") == 1);
+    CHECK(count(svg, "<polygon") < 65 * 64);
+    const PlotResult png = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.png"));
+    INFO(png.problem);
+    CHECK(png.ok);
+  }
+  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
+
 TEST_CASE("plot: the Plotter draws with the scripts compiled into the binary, and removes them after") {
   TempDir dir;
   TempDir tmp;

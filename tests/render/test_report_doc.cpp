@@ -59,5 +59,6 @@ TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pic
   CHECK_THAT(html, Contains("<figure>\n<p>(not drawn: gnuplot not found; its input is matrix/rtt.dat)</p>\n"
                             "<figcaption>Not drawn &lt;here&gt;</figcaption>\n</figure>\n"));
   CHECK(html.find("matrix/rtt.svg") == std::string::npos);  // not read, not named
+  CHECK_THAT(html, Contains("figure svg image{image-rendering:pixelated}"));
   CHECK(html.rfind("</html>\n") == html.size() - 8);
 }
