@@ -268,6 +268,11 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   return o;
 }
 
+std::string saved_run_stem(const Run& run) {
+  auto field = [&](const char* key) { return std::string(run.header.get(key).value_or("?")); };
+  return "send-" + field("send") + "_recv-" + field("recv") + "_" + field("a") + "-" + field("b");
+}
+
 std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome, bool save_runs,
                                             PictureReport* picture_report) {
   const VariantsResult& r = outcome.result;
@@ -280,13 +285,10 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
       write_run(run, [&](std::string_view text) { out.write(text); });
       out.commit();
     };
-    for (const Run& run : outcome.runs) {
-      auto field = [&](const char* key) { return std::string(run.header.get(key).value_or("?")); };
-      save(run, field("send") + "_" + field("recv") + "_" + field("a") + "_" + field("b"));
-    }
+    for (const Run& run : outcome.runs) save(run, saved_run_stem(run));
     if (r.switch_run) {
-      save(r.switch_run->first_run, "switch_1_" + r.switch_run->first.send + "_" + r.switch_run->first.recv);
-      save(r.switch_run->second_run, "switch_2_" + r.switch_run->second.send + "_" + r.switch_run->second.recv);
+      save(r.switch_run->first_run, "switch-1_" + saved_run_stem(r.switch_run->first_run));
+      save(r.switch_run->second_run, "switch-2_" + saved_run_stem(r.switch_run->second_run));
     }
   }
   write_text_file((root / "variants.json").string(), variants_json(r).dump(2) + "\n");
