@@ -120,7 +120,13 @@ hm_label(v) = v != v ? "" : v == 0 ? "0" : (abs(v) >= 1e5 ? sprintf("%.2g", v) :
               (abs(v) >= 10 ? sprintf("%.1f", v) : sprintf("%.2g", v)))))
 hm_label_pt = hm_n <= 4 ? 14 : (hm_n <= 8 ? 11 : 8)
 
-HM_PLOT = "plot hm_file matrix skip hm_skip every ::1 using ($1 - 1):2:(hm_color($3)) with image"
+# The cells: in an SVG of up to 64 CPUs one filled rectangle each (`pixels`), crisp in
+# every viewer at any zoom; otherwise one image of N x N pixels (an SVG of 64 x 64
+# rectangles is about 0.5 MB, one of 256 x 256 would be 7 MB). Browsers smooth an image
+# they scale up, so tscsync marks the <image> of an SVG image-rendering: pixelated
+# (app/plot.cpp); an SVG drawn by hand from more than 64 CPUs lacks that mark.
+hm_cells = (hm_ext eq ".svg" && hm_n <= 64) ? "with image pixels" : "with image"
+HM_PLOT = "plot hm_file matrix skip hm_skip every ::1 using ($1 - 1):2:(hm_color($3)) " . hm_cells
 if (hm_n <= 16) {
   HM_PLOT = HM_PLOT . ", hm_file matrix skip hm_skip every ::1 using ($1 - 1):2:(hm_label($3)):(hm_dark($3) ? 0xffffff : 0x000000) with labels textcolor rgb variable font sprintf('sans,%d', hm_label_pt)"
 }

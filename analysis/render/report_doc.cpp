@@ -45,7 +45,11 @@ std::string report_markdown(const ReportDoc& doc) {
           break;
         case ReportBlock::Kind::pre: out += "```\n" + b.text + (b.text.ends_with("\n") ? "" : "\n") + "```\n"; break;
         case ReportBlock::Kind::picture:
-          out += "![" + b.text + "](" + png_of(b.path) + ")\n\n*" + b.text + "* ([SVG](" + b.path + "))\n";
+          if (!b.missing.empty()) {
+            out += "*" + b.text + "* (not drawn: " + b.missing + ")\n";
+          } else {
+            out += "![" + b.text + "](" + png_of(b.path) + ")\n\n*" + b.text + "* ([SVG](" + b.path + "))\n";
+          }
           break;
       }
     }
@@ -61,6 +65,7 @@ std::string report_html(const ReportDoc& doc,
       "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4;color:#222}\n"
       "pre{background:#f4f4f4;padding:.8em;overflow-x:auto;font-size:85%}\n"
       "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}\n"
+      "figure svg image{image-rendering:pixelated}\n"
       "h2{border-bottom:1px solid #ccc;padding-bottom:.2em}\n"
       "</style>\n</head>\n<body>\n<h1>" +
       html_escape(doc.title) + "</h1>\n";
@@ -77,7 +82,9 @@ std::string report_html(const ReportDoc& doc,
         case ReportBlock::Kind::pre: out += "<pre>" + html_escape(b.text) + "</pre>\n"; break;
         case ReportBlock::Kind::picture: {
           out += "<figure>\n";
-          if (const auto svg = read_svg(b.path)) {
+          if (!b.missing.empty()) {
+            out += "<p>(not drawn: " + html_escape(b.missing) + ")</p>\n";
+          } else if (const auto svg = read_svg(b.path)) {
             out += svg_element(*svg) + "\n";
           } else {
             out += "<p>(picture missing: " + html_escape(b.path) + ")</p>\n";

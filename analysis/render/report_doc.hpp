@@ -16,6 +16,7 @@ struct ReportBlock {
   std::string text;                // paragraph, pre; picture: the caption
   std::vector<std::string> items;  // bullets
   std::string path;                // picture: relative to the report directory (an SVG; a PNG beside it)
+  std::string missing;             // picture: why it is not there, "" when it is
 };
 
 struct ReportSection {
@@ -29,11 +30,13 @@ struct ReportDoc {
 };
 
 /// Markdown: "# title", "## section", paragraphs, "- " bullets, fenced pre blocks, and
-/// pictures as links to the PNG next to each SVG (viewers show PNG everywhere).
+/// pictures as links to the PNG next to each SVG (viewers show PNG everywhere); a missing
+/// picture as its caption and "(not drawn: MISSING)", no link.
 std::string report_markdown(const ReportDoc& doc);
 
 /// A whole HTML page with its own style; every text escaped; each picture's SVG inline
-/// (its XML prolog and doctype dropped), or a note naming the missing file.
+/// (its XML prolog and doctype dropped; an image inside drawn with crisp pixels), or a
+/// note: "(not drawn: MISSING)", or one naming the file that could not be read.
 /// \param read_svg  the SVG text of a picture path, nullopt when it cannot be read.
 std::string report_html(const ReportDoc& doc,
                         const std::function<std::optional<std::string>(const std::string&)>& read_svg);

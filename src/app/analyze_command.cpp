@@ -8,7 +8,7 @@
 #include <memory>
 #include <variant>
 
-#include "app/plot.hpp"
+#include "app/pictures.hpp"
 #include "core/errors.hpp"
 #include "formats/interval_log.hpp"
 #include "formats/output_file.hpp"
@@ -112,27 +112,25 @@ void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
     std::cerr << "tscsync analyze: --plot: no interval logs among the files: nothing to plot\n";
     return;
   }
-  std::string problem;
-  const std::string plots = find_plot_dir(&problem);
-  if (plots.empty()) std::cerr << "tscsync analyze: warning: no plots: " << problem << "\n";
+  Plotter plotter;
   const std::vector<std::string> names = plot_names(monitors);
   for (std::size_t i = 0; i < monitors.size(); ++i) {
     const fs::path dat = fs::path(dir) / (names[i] + ".dat");
     write_text_file(dat.string(), monitor_timeseries_dat(monitors[i].analysis, monitors[i].log));
     std::cerr << "  wrote " << dat.string();
-    if (!plots.empty()) {
-      for (const char* ext : {".png", ".svg"}) {
-        const fs::path picture = fs::path(dir) / (names[i] + ext);
-        const PlotResult r =
-            render_plot((fs::path(plots) / "monitor_timeseries.gp").string(), dat.string(), picture.string());
-        if (r.ok) {
-          std::cerr << ", " << picture.filename().string();
-        } else {
-          std::cerr << "\ntscsync analyze: warning: " << picture.string() << ": " << r.problem;
-        }
+    for (const char* ext : {".png", ".svg"}) {
+      const fs::path picture = fs::path(dir) / (names[i] + ext);
+      const std::size_t failed_before = plotter.report().failed.size();
+      if (plotter.draw("monitor_timeseries.gp", dat.string(), picture.string())) {
+        std::cerr << ", " << picture.filename().string();
+      } else if (plotter.report().failed.size() > failed_before) {  // not for a missing gnuplot: said once below
+        std::cerr << "\ntscsync analyze: warning: " << plotter.report().failure_lines().back();
       }
     }
     std::cerr << "\n";
+  }
+  if (!plotter.report().not_drawn.empty()) {
+    std::cerr << "tscsync analyze: warning: " << not_drawn_message(plotter.report().not_drawn) << "\n";
   }
 }
 

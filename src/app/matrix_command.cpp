@@ -9,7 +9,7 @@
 #include <map>
 #include <thread>
 
-#include "app/plot.hpp"
+#include "app/pictures.hpp"
 #include "app/progress.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
@@ -227,7 +227,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }
 
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& o, const CheckResult* check,
-                                          const CheckSettings* settings, bool save_runs) {
+                                          const CheckSettings* settings, bool save_runs, PictureReport* pictures) {
   namespace fs = std::filesystem;
   std::vector<std::string> problems;
   prepare_out_dir(dir);
@@ -247,9 +247,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   write_text_file((root / "analysis.json").string(), analysis_json(o.analyses).dump(2) + "\n");
 
   // The gnuplot-ready matrices and their heatmaps.
-  std::string plot_problem;
-  const std::string plot_dir = find_plot_dir(&plot_problem);
-  if (plot_dir.empty()) problems.push_back("no heatmaps: " + plot_problem);
+  Plotter plotter;
   for (const GridSpec& g : kGrids) {
     MatrixGrid grid;
     grid.name = g.name;
@@ -265,13 +263,12 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
     }
     const fs::path dat = root / (std::string(g.name) + ".dat");
     write_text_file(dat.string(), format_gnuplot_matrix(grid));
-    if (g.script == nullptr || plot_dir.empty()) continue;
-    for (const char* ext : {".png", ".svg"}) {
-      const PlotResult r = render_plot((fs::path(plot_dir) / g.script).string(), dat.string(),
-                                       (root / (std::string(g.name) + ext)).string());
-      if (!r.ok) problems.push_back(std::string(g.name) + ext + ": " + r.problem);
-    }
+    if (g.script == nullptr) continue;
+    for (const char* ext : {".png", ".svg"})
+      plotter.draw(g.script, dat.string(), (root / (g.name + std::string(ext))).string());
   }
+  for (const std::string& line : plotter.report().failure_lines()) problems.push_back(line);
+  if (pictures != nullptr) pictures->add(plotter.report());
 
   json j = matrix_json(m, cpu_places_json(o.planned.order));
   j["plan"] = plan_json(o.planned.plan);
@@ -307,8 +304,9 @@ int run_matrix(const MatrixOptions& options) {
             << plan_text(planned.plan);
   const MatrixOutcome o = measure_matrix(options, std::move(planned));
   std::vector<std::string> problems = o.problems;
+  PictureReport pictures;
   if (!options.out_dir.empty()) {
-    for (const std::string& p : write_matrix_dir(options.out_dir, o, nullptr, nullptr, options.save_runs)) {
+    for (const std::string& p : write_matrix_dir(options.out_dir, o, nullptr, nullptr, options.save_runs, &pictures)) {
       problems.push_back(p);
     }
   }
@@ -319,7 +317,10 @@ int run_matrix(const MatrixOptions& options) {
   }
   std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
-  if (!options.out_dir.empty()) std::cerr << "  wrote " << options.out_dir << "/matrix.json and the heatmaps\n";
+  if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
+  if (!options.out_dir.empty()) {
+    std::cerr << "  wrote " << options.out_dir << "/matrix.json" << pictures_written(pictures, "heatmaps") << "\n";
+  }
   return o.problems.empty() ? kExitOk : kExitRuntime;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/pictures.hpp"
 #include "core/format.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
@@ -79,12 +80,15 @@ struct MatrixOutcome {
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned);
 
 /// Writes matrix.json, matrix.txt, analysis.json, the gnuplot-ready matrices, the
-/// heatmaps (PNG and SVG, when gnuplot is there: otherwise a note says why not) and one
-/// analysis per pair under pairs/. `check` (when given) goes into check.json.
-/// \returns the problems that did not stop the writing (a plot that failed).
+/// heatmaps (PNG and SVG; none where gnuplot is not installed) and one analysis per pair
+/// under pairs/. `check` (when given) goes into check.json.
+/// \param pictures  when not null, receives what became of each heatmap.
+/// \returns the problems that did not stop the writing: a heatmap that gnuplot failed to
+///          draw (not one left out because gnuplot is not installed).
 /// \throws IoError when a file cannot be written.
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& outcome,
-                                          const CheckResult* check, const CheckSettings* settings, bool save_runs);
+                                          const CheckResult* check, const CheckSettings* settings, bool save_runs,
+                                          PictureReport* pictures = nullptr);
 
 /// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a
 /// moment, not after the measuring. \throws IoError naming the directory and the reason.

@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -22,7 +21,6 @@ namespace tscsync {
 
 namespace {
 
-namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // gnuplot stops at its first error, so its last words are the ones that matter.
@@ -127,6 +125,58 @@ std::string file_tail(const std::string& path, std::size_t n) {
   return tail;
 }
 
+/// The mark that keeps an SVG's images crisp when a viewer scales them up: the SVG 1.1
+/// presentation attribute for older viewers, and the CSS value that browsers honour (a
+/// style outranks the attribute).
+constexpr std::string_view kPixelatedImage =
+    "<image image-rendering='optimizeSpeed' style='image-rendering:pixelated' ";
+
+/// Marks every <image> of the SVG at `path` pixelated (kPixelatedImage), rewriting the file
+/// in place; a file without images is left alone. gnuplot's svg terminal draws `with
+/// image` as an embedded PNG of one pixel per cell, which browsers smooth when they scale
+/// it. \returns "" or what went wrong (the file is then not to be used).
+std::string mark_images_pixelated(const std::string& path) {
+  std::string svg;
+  {
+    Fd f;
+    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f.fd < 0) return "cannot read " + path + ": " + errno_text(errno);
+    char buf[65536];
+    while (true) {
+      const ssize_t n = ::read(f.fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return "cannot read " + path + ": " + errno_text(errno);
+      if (n == 0) break;
+      svg.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  static constexpr std::string_view kImage = "<image ";
+  if (svg.find(kImage) == std::string::npos) return "";
+  std::string marked;
+  marked.reserve(svg.size() + 256);
+  std::size_t from = 0;
+  for (std::size_t at = svg.find(kImage); at != std::string::npos; at = svg.find(kImage, from)) {
+    marked.append(svg, from, at - from);
+    marked += kPixelatedImage;
+    from = at + kImage.size();
+  }
+  marked.append(svg, from, std::string::npos);
+  Fd f;
+  f.fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (f.fd < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+  std::string_view left(marked);
+  while (!left.empty()) {
+    const ssize_t n = ::write(f.fd, left.data(), left.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+    left.remove_prefix(static_cast<std::size_t>(n));
+  }
+  const int fd = f.fd;
+  f.fd = -1;
+  if (::close(fd) != 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+  return "";
+}
+
 PlotResult render(const std::string& script, const std::string& in, const std::string& out,
                   std::chrono::milliseconds timeout) {
   const std::string ext = ends_with(out, ".png") ? ".png" : ends_with(out, ".svg") ? ".svg" : "";
@@ -181,7 +231,11 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   write_end.close();  // the child holds its copies; EOF comes when it is done
-  if (rc == ENOENT) return fail("gnuplot not found (install gnuplot-nox)");
+  if (rc == ENOENT) {
+    PlotResult missing = fail("gnuplot not found (install gnuplot-nox)");
+    missing.gnuplot_missing = true;
+    return missing;
+  }
   if (rc != 0) return fail("cannot start gnuplot: " + errno_text(rc));
 
   const Outcome o = collect(pid, read_end.fd, started + timeout);
@@ -205,16 +259,14 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
     return fail(what + ": the picture is cut short (" + std::to_string(st.st_size) + " bytes, no end of " +
                 ext.substr(1) + "): a full disk?" + (said.empty() ? "" : ": " + said));
   }
+  if (ext == ".svg") {
+    if (const std::string why = mark_images_pixelated(aside.path); !why.empty()) return fail(what + ": " + why);
+  }
   if (::rename(aside.path.c_str(), out.c_str()) != 0) {
     return fail("cannot rename the finished picture to " + out + ": " + errno_text(errno));
   }
   aside.keep = true;
   return PlotResult{true, ""};
-}
-
-bool holds_scripts(const fs::path& dir) {
-  std::error_code ec;
-  return fs::is_regular_file(dir / "heatmap_common.gp", ec);
 }
 
 }  // namespace
@@ -245,47 +297,20 @@ PlotResult render_plot(const std::string& script, const std::string& in, const s
   }
 }
 
-std::string find_plot_dir_in(const char* env, const std::string& exe, const std::string& install_dir,
-                             std::string* problem) {
-  try {
-    std::string why;
-    if (env != nullptr) {
-      // An explicit choice that is wrong is reported, not quietly replaced by another.
-      if (holds_scripts(env)) return env;
-      why = std::string("TSCSYNC_PLOTS=") + env + " holds no heatmap_common.gp";
-    } else {
-      std::vector<std::string> looked;
-      if (!exe.empty()) {
-        const fs::path beside = fs::path(exe).parent_path().parent_path() / "plots";
-        if (holds_scripts(beside)) return beside.string();
-        looked.push_back(beside.string());
-      }
-      if (!install_dir.empty()) {
-        if (holds_scripts(install_dir)) return install_dir;
-        looked.push_back(install_dir);
-      }
-      why = "no plot scripts found (looked in";
-      for (std::size_t i = 0; i < looked.size(); ++i) why += (i == 0 ? " " : ", ") + looked[i];
-      why += looked.empty() ? " nowhere" : "";
-      why += "); set TSCSYNC_PLOTS to the plots/ directory";
-    }
-    if (problem != nullptr) *problem = why;
-    return "";
-  } catch (...) {
-    if (problem != nullptr) *problem = "cannot look for the plot scripts";
-    return "";
+bool gnuplot_on_path() {
+  const char* env = std::getenv("PATH");
+  const std::string path = env != nullptr ? env : "/bin:/usr/bin";
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t to = path.find(':', from);
+    std::string dir = path.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    if (dir.empty()) dir = ".";  // an empty entry is the current directory
+    const std::string file = dir + "/gnuplot";
+    struct stat st {};
+    if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return true;
+    if (to == std::string::npos) return false;
+    from = to + 1;
   }
-}
-
-std::string find_plot_dir(std::string* problem) {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-#ifdef TSCSYNC_INSTALL_PLOTS_DIR
-  const std::string install_dir = TSCSYNC_INSTALL_PLOTS_DIR;
-#else
-  const std::string install_dir;
-#endif
-  return find_plot_dir_in(std::getenv("TSCSYNC_PLOTS"), ec ? std::string() : exe.string(), install_dir, problem);
 }
 
 }  // namespace tscsync

@@ -2,7 +2,8 @@
 // `gnuplot -c SCRIPT IN OUT` is started with posix_spawnp (no shell), stdin from
 // /dev/null, stdout and stderr captured (the last 4 KiB kept), in its own process group
 // so that a timeout kills it and anything it started. The picture is written aside and
-// renamed over OUT only on success: a failed plot leaves no partial picture.
+// renamed over OUT only on success: a failed plot leaves no partial picture. The scripts
+// come from plot_scripts.hpp; a command draws its pictures through pictures.hpp.
 #pragma once
 
 #include <chrono>
@@ -11,12 +12,13 @@
 
 namespace tscsync {
 
-/// problem, when !ok: "gnuplot not found (install gnuplot-nox)", or what went wrong with
-/// the script, the input or the output: gnuplot's own messages, its exit status, or the
-/// timeout.
+/// problem, when !ok: "gnuplot not found (install gnuplot-nox)" (then gnuplot_missing),
+/// or what went wrong with the script, the input or the output: gnuplot's own messages,
+/// its exit status, or the timeout.
 struct PlotResult {
   bool ok = false;
   std::string problem;
+  bool gnuplot_missing = false;
 };
 
 /// Runs `gnuplot -c SCRIPT IN OUT.tmp.XXXXXX.EXT` and renames the result to OUT. EXT
@@ -31,15 +33,8 @@ PlotResult render_plot(const std::string& script, const std::string& in, const s
 /// cut short; render_plot refuses to pass one off as done.
 bool picture_ends_whole(std::string_view tail, std::string_view ext);
 
-/// Where the plots/ scripts are: $TSCSYNC_PLOTS if set, else <dir of /proc/self/exe>/../plots
-/// (build/tscsync -> plots/), else the install directory (<prefix>/share/tscsync/plots).
-/// A directory counts when it holds heatmap_common.gp. Returns the directory, or ""
-/// with the reason in *problem (when problem is not null). Never throws.
-std::string find_plot_dir(std::string* problem);
-
-/// The rule of find_plot_dir with its inputs given: `env` is $TSCSYNC_PLOTS (null when
-/// unset), `exe` the executable's path, `install_dir` the installed scripts ("" if none).
-std::string find_plot_dir_in(const char* env, const std::string& exe, const std::string& install_dir,
-                             std::string* problem);
+/// Whether an executable "gnuplot" is in $PATH (or in /bin:/usr/bin when PATH is unset),
+/// where posix_spawnp looks for it.
+bool gnuplot_on_path();
 
 }  // namespace tscsync

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "app/check_command.hpp"
-#include "app/plot.hpp"
+#include "app/pictures.hpp"
 #include "app/progress.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
@@ -268,7 +268,13 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   return o;
 }
 
-std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome, bool save_runs) {
+std::string saved_run_stem(const Run& run) {
+  auto field = [&](const char* key) { return std::string(run.header.get(key).value_or("?")); };
+  return "send-" + field("send") + "_recv-" + field("recv") + "_" + field("a") + "-" + field("b");
+}
+
+std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome, bool save_runs,
+                                            PictureReport* picture_report) {
   const VariantsResult& r = outcome.result;
   const fs::path root(dir);
   std::vector<std::string> problems;
@@ -279,13 +285,10 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
       write_run(run, [&](std::string_view text) { out.write(text); });
       out.commit();
     };
-    for (const Run& run : outcome.runs) {
-      auto field = [&](const char* key) { return std::string(run.header.get(key).value_or("?")); };
-      save(run, field("send") + "_" + field("recv") + "_" + field("a") + "_" + field("b"));
-    }
+    for (const Run& run : outcome.runs) save(run, saved_run_stem(run));
     if (r.switch_run) {
-      save(r.switch_run->first_run, "switch_1_" + r.switch_run->first.send + "_" + r.switch_run->first.recv);
-      save(r.switch_run->second_run, "switch_2_" + r.switch_run->second.send + "_" + r.switch_run->second.recv);
+      save(r.switch_run->first_run, "switch-1_" + saved_run_stem(r.switch_run->first_run));
+      save(r.switch_run->second_run, "switch-2_" + saved_run_stem(r.switch_run->second_run));
     }
   }
   write_text_file((root / "variants.json").string(), variants_json(r).dump(2) + "\n");
@@ -304,19 +307,16 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
       r.tsc_hz > 0) {
     pictures.push_back({"variants_switch", switch_dat(*r.switch_run, r.cpu_a, r.cpu_b, r.tsc_hz)});
   }
-  std::string plot_problem;
-  const std::string plot_dir = find_plot_dir(&plot_problem);
-  if (plot_dir.empty()) problems.push_back("no plots: " + plot_problem);
+  Plotter plotter;
   for (const Picture& p : pictures) {
     const fs::path dat = root / (std::string(p.name) + ".dat");
     write_text_file(dat.string(), p.text);
-    if (plot_dir.empty()) continue;
     for (const char* ext : {".png", ".svg"}) {
-      const PlotResult result = render_plot((fs::path(plot_dir) / (std::string(p.name) + ".gp")).string(), dat.string(),
-                                            (root / (std::string(p.name) + ext)).string());
-      if (!result.ok) problems.push_back(std::string(p.name) + ext + ": " + result.problem);
+      plotter.draw(p.name + std::string(".gp"), dat.string(), (root / (p.name + std::string(ext))).string());
     }
   }
+  for (const std::string& line : plotter.report().failure_lines()) problems.push_back(line);
+  if (picture_report != nullptr) picture_report->add(plotter.report());
   return problems;
 }
 
@@ -325,7 +325,8 @@ int run_variants(const VariantsOptions& options) {
   if (!options.out_dir.empty()) make_directories(options.out_dir);
   const VariantsOutcome o = measure_variants(options);
   std::vector<std::string> problems;
-  if (!options.out_dir.empty()) problems = write_variants_dir(options.out_dir, o, options.save_runs);
+  PictureReport pictures;
+  if (!options.out_dir.empty()) problems = write_variants_dir(options.out_dir, o, options.save_runs, &pictures);
   if (options.format == OutputFormat::json) {
     std::cout << variants_json(o.result).dump(2) << "\n";
   } else {
@@ -334,7 +335,10 @@ int run_variants(const VariantsOptions& options) {
   std::cout.flush();  // the data before the context lines, also when both go to one file
   std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
-  if (!options.out_dir.empty()) std::cerr << "  wrote " << options.out_dir << "/variants.json and the plots\n";
+  if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
+  if (!options.out_dir.empty()) {
+    std::cerr << "  wrote " << options.out_dir << "/variants.json" << pictures_written(pictures, "plots") << "\n";
+  }
   const bool failed_visit = std::any_of(o.result.exchanges.begin(), o.result.exchanges.end(),
                                         [](const ExchangeSummary& e) { return !e.problems.empty(); });
   return failed_visit || (o.result.switch_run && !o.result.switch_run->problem.empty()) ? kExitRuntime : kExitOk;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/pictures.hpp"
 #include "core/format.hpp"
 #include "core/run.hpp"
 #include "pair/analyze.hpp"
@@ -54,13 +55,20 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options);
 VariantsOutcome measure_variants(const VariantsOptions& options);
 
 /// Writes variants.json, variants.txt, the plots' inputs (variants_*.dat) and the plots
-/// (PNG and SVG, when gnuplot is there) into `dir`, which must exist; with `save_runs`
-/// also runs/SEND_RECV_A_B.csv per combination and role, and runs/switch_*.csv
-/// (tscsync-run/1: `tscsync analyze` reads them).
-/// \returns the problems that did not stop the writing (a plot that failed).
+/// (PNG and SVG; none where gnuplot is not installed) into `dir`, which must exist; with
+/// `save_runs` also runs/send-SEND_recv-RECV_A-B.csv per combination and role (A
+/// initiates), and runs/switch-1_send-SEND_recv-RECV_A-B.csv and switch-2_... for the two
+/// halves of the switching run (tscsync-run/1: `tscsync analyze` reads them).
+/// \param pictures  when not null, receives what became of each plot.
+/// \returns the problems that did not stop the writing: a plot that gnuplot failed to draw
+///          (not one left out because gnuplot is not installed).
 /// \throws IoError when a file cannot be written.
 std::vector<std::string> write_variants_dir(const std::string& dir, const VariantsOutcome& outcome,
-                                            bool save_runs = false);
+                                            bool save_runs = false, PictureReport* pictures = nullptr);
+
+/// The file stem of a saved run: "send-SEND_recv-RECV_A-B" from its header (the names
+/// of the variants hold "_", so "send-" and "_recv-" mark where each begins).
+std::string saved_run_stem(const Run& run);
 
 /// \returns 0, or 3 when a visit failed (the results are still printed, the failure named).
 int run_variants(const VariantsOptions& options);

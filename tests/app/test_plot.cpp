@@ -1,147 +1,30 @@
-// render_plot runs the real gnuplot on the real plots/ scripts (TSCSYNC_TEST_PLOTS, the
-// source tree). Where gnuplot is not installed the rendering tests say so and pass
-// (install gnuplot-nox to run them); the failure paths that need no gnuplot always run.
+// The parts of plot.hpp that run without gnuplot: the checks before gnuplot starts, the
+// scripts compiled into the binary and where they are put, the Plotter where gnuplot is
+// missing, and the messages. The drawing itself is tested by test_plot_gnuplot.cpp, which
+// ctest skips where gnuplot is not installed.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <limits>
-#include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "app/embedded_plots.hpp"
+#include "app/pictures.hpp"
 #include "app/plot.hpp"
-#include "render/matrix_text.hpp"
+#include "plot_fixture.hpp"
 
 using namespace tscsync;
+using namespace tscsync::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kPlots = TSCSYNC_TEST_PLOTS;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tscsync-plot-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  [[nodiscard]] std::string at(const std::string& name) const { return (path / name).string(); }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void spit(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
-
-/// The names in `dir`, sorted, space-separated: shows any aside file left behind.
-std::string listing(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : " ") + n;
-  return out;
-}
-
-bool gnuplot_on_path() {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (!dir.empty() && ::access((fs::path(dir) / "gnuplot").c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
-
-/// A 3x3 matrix with a NaN diagonal and a group boundary after the first CPU.
-std::string small_matrix(const std::string& units) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  MatrixGrid g;
-  g.name = "m";
-  g.title = "test matrix (" + units + ")";
-  g.units = units;
-  g.labels = {"0", "2", "1"};
-  g.boundaries = {1};
-  g.values = {nan, 3, 40, 0, nan, 7, 1200, 0.5, nan};
-  return format_gnuplot_matrix(g);
-}
-
-/// Restores PATH when a test has changed it.
-struct PathGuard {
-  std::string saved = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
-  ~PathGuard() { ::setenv("PATH", saved.c_str(), 1); }
-};
-
 }  // namespace
-
-TEST_CASE("plot: every heatmap script renders PNG and SVG, leaving nothing aside") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  const std::string script =
-      GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_latency.gp", "heatmap_violations.gp");
-  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
-  TempDir dir;
-  spit(dir.at("m.dat"), small_matrix("count"));
-  const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m" + ext));
-  INFO(script << ext << ": " << r.problem);
-  REQUIRE(r.ok);
-  CHECK(r.problem.empty());
-  CHECK(listing(dir.path) == "m.dat m" + ext);
-  const std::string picture = slurp(dir.at("m" + ext));
-  if (ext == ".png") {
-    CHECK(picture.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
-  } else {
-    CHECK(picture.find("<svg") != std::string::npos);
-    CHECK(picture.find("test matrix (count)") != std::string::npos);  // the title, from the file
-  }
-}
-
-TEST_CASE("plot: a malformed matrix fails with gnuplot's reason and keeps the old picture") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  TempDir dir;
-  spit(dir.at("bad.dat"), "# title: t\ncpu 0 1\n0 NaN x\n1 2 NaN\n");
-  spit(dir.at("out.png"), "old picture");
-  const PlotResult r = render_plot(kPlots + "/heatmap_offset.gp", dir.at("bad.dat"), dir.at("out.png"));
-  CHECK_FALSE(r.ok);
-  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains("bad.dat:3: 'x' is not a number"));
-  CHECK(slurp(dir.at("out.png")) == "old picture");
-  CHECK(listing(dir.path) == "bad.dat out.png");
-}
-
-TEST_CASE("plot: a script that hangs is killed at the timeout") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): timeout not tested");
-    return;
-  }
-  TempDir dir;
-  spit(dir.at("m.dat"), small_matrix("ticks"));
-  spit(dir.at("hang.gp"), "system('sleep 30')\n");
-  const auto t0 = std::chrono::steady_clock::now();
-  const PlotResult r =
-      render_plot(dir.at("hang.gp"), dir.at("m.dat"), dir.at("out.svg"), std::chrono::milliseconds(300));
-  const auto took = std::chrono::steady_clock::now() - t0;
-  CHECK_FALSE(r.ok);
-  CHECK_THAT(r.problem, Catch::Contains("no result after 300 ms, killed"));
-  CHECK(took < std::chrono::seconds(10));
-  CHECK(listing(dir.path) == "hang.gp m.dat");
-}
 
 TEST_CASE("plot: problems found before gnuplot runs") {
   TempDir dir;
@@ -165,366 +48,155 @@ TEST_CASE("plot: problems found before gnuplot runs") {
                               Catch::EndsWith(".png: No such file or directory"));
   }
   SECTION("no gnuplot on PATH") {
-    PathGuard guard;
-    ::setenv("PATH", dir.path.c_str(), 1);
+    EnvGuard path("PATH", dir.path.c_str());
     const PlotResult r = render_plot(kPlots + "/heatmap_offset.gp", dir.at("m.dat"), dir.at("out.png"));
     CHECK(r.problem == "gnuplot not found (install gnuplot-nox)");
+    CHECK(r.gnuplot_missing);
   }
   CHECK(listing(dir.path) == "m.dat");
 }
 
-TEST_CASE("plot: where the scripts are found") {
-  TempDir dir;
-  const std::string tree = dir.path.string();
-  fs::create_directories(dir.path / "plots");
-  fs::create_directories(dir.path / "share");
-  spit(dir.path / "plots" / "heatmap_common.gp", "");
-  spit(dir.path / "share" / "heatmap_common.gp", "");
-  std::string problem = "untouched";
-  SECTION("TSCSYNC_PLOTS wins") {
-    CHECK(find_plot_dir_in(kPlots.c_str(), tree + "/build/tscsync", tree + "/share", &problem) == kPlots);
-    CHECK(problem == "untouched");
+TEST_CASE("plot: the binary holds every file of plots/, byte for byte") {
+  std::set<std::string> on_disk;
+  for (const auto& e : fs::directory_iterator(kPlots)) on_disk.insert(e.path().filename().string());
+  std::set<std::string> embedded;
+  for (const EmbeddedFile& f : embedded_plot_files()) {
+    INFO(f.name);
+    embedded.insert(std::string(f.name));
+    CHECK(f.bytes == slurp(fs::path(kPlots) / f.name));
+  }
+  CHECK(embedded == on_disk);
+  CHECK(embedded.count("heatmap_common.gp") == 1);
+  CHECK(embedded.count("matrix_info.awk") == 1);
+}
+
+TEST_CASE("plot: the compiled-in scripts are put in a private directory, removed at the end") {
+  TempDir tmp;
+  EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
+  std::string dir;
+  {
+    const PlotScripts scripts(nullptr);
+    REQUIRE(scripts.ok());
+    CHECK(scripts.problem().empty());
+    dir = scripts.dir();
+    CHECK(fs::path(dir).parent_path() == tmp.path);
+    CHECK(fs::path(dir).filename().string().starts_with("tscsync-plots-"));
+    struct stat st {};
+    REQUIRE(::stat(dir.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    for (const EmbeddedFile& f : embedded_plot_files()) {
+      INFO(f.name);
+      CHECK(slurp(scripts.script(f.name)) == f.bytes);
+    }
+    CHECK(scripts.script("heatmap_offset.gp") == dir + "/heatmap_offset.gp");
+  }
+  CHECK_FALSE(fs::exists(dir));
+  CHECK(listing(tmp.path).empty());
+}
+
+TEST_CASE("plot: where the scripts come from") {
+  TempDir tmp;
+  SECTION("an empty override is no override") {
+    EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
+    const PlotScripts scripts("");
+    REQUIRE(scripts.ok());
+    CHECK(fs::path(scripts.dir()).parent_path() == tmp.path);
+  }
+  SECTION("TSCSYNC_PLOTS: the directory as it is, left alone at the end") {
+    {
+      const PlotScripts scripts(kPlots.c_str());
+      REQUIRE(scripts.ok());
+      CHECK(scripts.dir() == kPlots);
+      CHECK(scripts.script("heatmap_offset.gp") == kPlots + "/heatmap_offset.gp");
+    }
+    CHECK(fs::exists(fs::path(kPlots) / "heatmap_common.gp"));
   }
   SECTION("a wrong TSCSYNC_PLOTS is reported, not replaced") {
-    CHECK(find_plot_dir_in(tree.c_str(), tree + "/build/tscsync", tree + "/share", &problem).empty());
-    CHECK(problem == "TSCSYNC_PLOTS=" + tree + " holds no heatmap_common.gp");
+    const PlotScripts scripts(tmp.path.c_str());
+    CHECK_FALSE(scripts.ok());
+    CHECK(scripts.problem() == "TSCSYNC_PLOTS=" + tmp.path.string() + " holds no heatmap_common.gp");
+    CHECK(scripts.dir().empty());
   }
-  SECTION("build/tscsync finds plots/ beside build/") {
-    CHECK(find_plot_dir_in(nullptr, tree + "/build/tscsync", tree + "/share", &problem) == tree + "/plots");
-  }
-  SECTION("then the install directory") {
-    CHECK(find_plot_dir_in(nullptr, tree + "/share/bin/x/tscsync", tree + "/share", &problem) == tree + "/share");
-  }
-  SECTION("nowhere") {
-    CHECK(find_plot_dir_in(nullptr, tree + "/a/b/tscsync", tree + "/none", &problem).empty());
-    CHECK(problem == "no plot scripts found (looked in " + tree + "/a/plots, " + tree +
-                         "/none); set TSCSYNC_PLOTS to the plots/ directory");
-  }
-  SECTION("find_plot_dir reads TSCSYNC_PLOTS") {
-    ::setenv("TSCSYNC_PLOTS", kPlots.c_str(), 1);
-    CHECK(find_plot_dir(&problem) == kPlots);
-    ::unsetenv("TSCSYNC_PLOTS");
+  SECTION("a temporary directory that cannot be made") {
+    EnvGuard tmpdir("TMPDIR", (tmp.path / "none").c_str());
+    const PlotScripts scripts(nullptr);
+    CHECK_FALSE(scripts.ok());
+    CHECK(scripts.problem() ==
+          "cannot make a directory for the plot scripts in " + tmp.path.string() + "/none: No such file or directory");
   }
 }
 
-// The variants_*.gp scripts (tscsync variants). Fixtures: tests/data/plots/*.dat, in
-// the formats the scripts' header comments define.
-namespace {
-
-const std::string kPlotData = std::string(TSCSYNC_TEST_DATA) + "/plots";
-
-/// Width and height of a PNG, from its IHDR chunk (0 0 when it is not a PNG).
-std::pair<unsigned, unsigned> png_size(const std::string& png) {
-  if (png.size() < 24 || png.compare(0, 8, std::string("\x89PNG\r\n\x1a\n", 8)) != 0) return {0, 0};
-  auto be32 = [&](std::size_t at) {
-    unsigned v = 0;
-    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
-    return v;
-  };
-  return {be32(16), be32(20)};
-}
-
-/// Renders `text` (written to DIR/in.dat) with plots/SCRIPT into DIR/out.EXT.
-PlotResult render_text(const TempDir& dir, const std::string& script, const std::string& text, const std::string& ext) {
-  spit(dir.at("in.dat"), text);
-  return render_plot(kPlots + "/" + script, dir.at("in.dat"), dir.at("out" + ext));
-}
-
-/// A percentile file of `n` blocks, send/recv named from the eight variants.
-std::string percentile_blocks(int n) {
-  static const char* const kVariants[] = {"rdtsc",  "rdtsc_lfence",  "lfence_rdtsc", "lfence_rdtsc_lfence",
-                                          "rdtscp", "rdtscp_lfence", "mfence_rdtsc", "cpuid_rdtsc"};
-  std::ostringstream s;
-  s << "# title: " << n << " combinations\n# blocks: " << n << "\n";
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) s << "\n\n";
-    s << kVariants[(i / 8) % 8] << "/" << kVariants[i % 8] << " inverse_tail ticks\n";
-    s << "0 1 " << (-61 + 9 * i) << "\n50 2 " << (201 + i) << "\n90 10 380\n99 100 690\n99.9 1000 2515\n"
-      << "99.99 10000 22031\n99.999 100000 " << (130175 + 1000 * i) << "\n";
-  }
-  return s.str();
-}
-
-}  // namespace
-
-TEST_CASE("plot: every variants script renders its fixture as PNG and SVG, leaving nothing aside") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  struct Case {
-    std::string name;
-    std::vector<std::string> shown;  // text the SVG must hold: title, names, notes
-  };
-  const Case c = GENERATE(
-      Case{"variants_cost",
-           {"read cost per call on CPU 0", "cpuid_rdtsc", "CLOCK_MONOTONIC_RAW", "2245", "18.4", "ns per read",
-            "measured by: batch"}},
-      Case{"variants_tradeoff",
-           {"cost against causality violations, send rdtsc", "lfence_rdtsc_lfence", "does not order earlier loads"}},
-      Case{"variants_percentiles",
-           {"one-way latency percentiles, CPUs 0 and 1", "rdtsc/rdtsc", "cpuid_rdtsc/cpuid_rdtsc", "99.999%", "-100"}},
-      Case{"variants_switch",
-           {"CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc", "rdtsc/rdtsc", "rdtsc/lfence_rdtsc", "forward min",
-            "-100"}});
-  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
+TEST_CASE("plot: without gnuplot the Plotter draws nothing, starts nothing and writes no script") {
   TempDir dir;
-  const PlotResult r =
-      render_plot(kPlots + "/" + c.name + ".gp", kPlotData + "/" + c.name + ".dat", dir.at("out" + ext));
-  INFO(c.name << ext << ": " << r.problem);
-  REQUIRE(r.ok);
-  CHECK(listing(dir.path) == "out" + ext);
-  const std::string picture = slurp(dir.at("out" + ext));
-  if (ext == ".png") {
-    CHECK(png_size(picture) == std::make_pair(900U, 560U));
-  } else {
-    CHECK(picture.find("<svg") != std::string::npos);
-    CHECK(picture.find("width=\"900\" height=\"560\"") != std::string::npos);
-    for (const auto& text : c.shown) {
-      INFO("the SVG shows " << text);
-      CHECK(picture.find(text) != std::string::npos);
-    }
+  TempDir tmp;
+  spit(dir.at("m.dat"), small_matrix("ticks"));
+  EnvGuard path("PATH", dir.path.c_str());
+  EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
+  EnvGuard plots("TSCSYNC_PLOTS", nullptr);
+  CHECK_FALSE(gnuplot_on_path());
+  Plotter plotter;
+  CHECK_FALSE(plotter.draw("heatmap_offset.gp", dir.at("m.dat"), dir.at("m.png")));
+  CHECK_FALSE(plotter.draw("heatmap_offset.gp", dir.at("m.dat"), dir.at("m.svg")));
+  CHECK(plotter.report().drawn.empty());
+  CHECK(plotter.report().not_drawn == std::vector<std::string>{dir.at("m.png"), dir.at("m.svg")});
+  CHECK(plotter.report().failed.empty());
+  CHECK(listing(dir.path) == "m.dat");
+  CHECK(listing(tmp.path).empty());
+}
+
+TEST_CASE("plot: gnuplot is looked for where posix_spawnp looks") {
+  TempDir dir;
+  fs::create_directories(dir.path / "bin");
+  spit(dir.path / "bin" / "gnuplot", "#!/bin/sh\n");
+  SECTION("not executable: not found") {
+    fs::permissions(dir.path / "bin" / "gnuplot", fs::perms::owner_read | fs::perms::owner_write);
+    EnvGuard path("PATH", ("/nonexistent:" + dir.at("bin")).c_str());
+    CHECK_FALSE(gnuplot_on_path());
+  }
+  SECTION("executable, in the second directory of PATH") {
+    fs::permissions(dir.path / "bin" / "gnuplot", fs::perms::owner_all);
+    EnvGuard path("PATH", ("/nonexistent:" + dir.at("bin")).c_str());
+    CHECK(gnuplot_on_path());
+  }
+  SECTION("a directory named gnuplot is not gnuplot") {
+    fs::create_directories(dir.path / "dirs" / "gnuplot");
+    EnvGuard path("PATH", dir.at("dirs").c_str());
+    CHECK_FALSE(gnuplot_on_path());
   }
 }
 
-TEST_CASE("plot: a malformed variants file fails, naming the line and the problem") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
+TEST_CASE("plot: the messages claim only what was drawn") {
+  SECTION("not_drawn_message groups the pictures by directory") {
+    CHECK(not_drawn_message({}).empty());
+    CHECK(not_drawn_message({"r/matrix/a.png", "r/matrix/a.svg", "r/variants/b.png"}) ==
+          "gnuplot not found: install gnuplot-nox; not drawn in r/matrix: a.png, a.svg; in r/variants: b.png "
+          "(the .dat files beside them are their input)");
+    CHECK(not_drawn_message({"a.png"}) ==
+          "gnuplot not found: install gnuplot-nox; not drawn in .: a.png (the .dat files beside them are their input)");
   }
-  struct Case {
-    std::string script, text, problem;
-  };
-  const Case c = GENERATE(
-      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36 35 37 63\n",
-           "in.dat:3: 5 fields, expected 6"},
-      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n",
-           "in.dat:2: column 3: 'fast' is not a number"},
-      Case{"variants_cost.gp", "# title: t\n# tsc_hz: 2299998000\n\n", "in.dat: no data rows"},
-      Case{"variants_cost.gp", "", "in.dat: no data rows"},
-      Case{"variants_cost.gp", "# tsc_hz: 2.3GHz\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
-           "the tsc_hz line: '2.3GHz' is not a number"},
-      Case{"variants_cost.gp", "# columns: name p50_ticks min_ticks\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
-           "in.dat:1: the columns line names 3 columns, expected 6"},
-      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88\n", "in.dat:1: 6 fields, expected 7"},
-      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88 2\n", "in.dat:1: column 7: '2' is not 0 or 1"},
-      Case{"variants_tradeoff.gp", "# title: t\n", "in.dat: no data rows"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2\n", "in.dat:3: 2 fields, expected 3"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2 NaN\n",
-           "in.dat:3: column 3: 'NaN' is not a number"},
-      Case{"variants_percentiles.gp", "# blocks: 2\n", "in.dat: no data rows"},
-      Case{"variants_percentiles.gp", "0 1 -61\n50 2 201\n", "in.dat:1: expected a header line naming block 1"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n\n50 2 201\n",
-           "in.dat:4: a single blank line inside a block"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n\n\nc/d inverse_tail ticks\n0 1 5\n",
-           "in.dat:4: block 1 (a/b) has no rows"},
-      Case{"variants_percentiles.gp", "# blocks: 3\na/b inverse_tail ticks\n0 1 -61\n\n\nc/d x y\n0 1 5\n",
-           "in.dat: 2 blocks, but the blocks line says 3"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 0.5 -61\n", "in.dat: an inverse_tail below 1 (0.5)"},
-      Case{"variants_switch.gp", "0.00 -12 201 35 190\n", "in.dat:1: 5 fields, expected 6"},
-      Case{"variants_switch.gp", "0.00 -12 201 35 190 -\n", "in.dat:1: column 6: '-' is not a number or NaN"},
-      Case{"variants_switch.gp", "# switch_ms: half-way\n0.00 -12 201 35 190 210\n",
-           "the switch_ms line: 'half-way' is not a number"},
-      Case{"variants_switch.gp", "# title: only comments\n", "in.dat: no data rows"});
-  TempDir dir;
-  spit(dir.at("out.png"), "old picture");
-  const PlotResult r = render_text(dir, c.script, c.text, ".png");
-  INFO(c.script << " on:\n" << c.text);
-  CHECK_FALSE(r.ok);
-  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
-  CHECK(slurp(dir.at("out.png")) == "old picture");
-  CHECK(listing(dir.path) == "in.dat out.png");
-}
-
-TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
+  SECTION("pictures_written") {
+    PictureReport r;
+    CHECK(pictures_written(r, "heatmaps").empty());
+    r.drawn = {"a.png", "a.svg"};
+    CHECK(pictures_written(r, "heatmaps") == " and the heatmaps");
+    r.not_drawn = {"b.png"};
+    r.failed = {{"b.svg", "exit status 1"}};
+    CHECK(pictures_written(r, "heatmaps") == " and 2 of the 4 heatmaps");
+    r.drawn.clear();
+    CHECK(pictures_written(r, "heatmaps") == ", no heatmap");
+    CHECK(r.failure_lines() == std::vector<std::string>{"b.svg: exit status 1"});
   }
-  TempDir dir;
-  SECTION("one block, without a blocks line, p0 only (x still spans 0% to 90%)") {
-    const PlotResult r =
-        render_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("rdtsc/rdtscp") != std::string::npos);
-    CHECK(svg.find("90%") != std::string::npos);
+  SECTION("PictureReport::add appends") {
+    PictureReport a, b;
+    a.drawn = {"1"};
+    b.drawn = {"2"};
+    b.not_drawn = {"3"};
+    b.failed = {{"4", "why"}};
+    a.add(b);
+    CHECK(a.drawn == std::vector<std::string>{"1", "2"});
+    CHECK(a.not_drawn == std::vector<std::string>{"3"});
+    CHECK(a.failure_lines() == std::vector<std::string>{"4: why"});
   }
-  SECTION("one block with negatives only") {
-    const PlotResult r =
-        render_text(dir, "variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -900\n50 2 -300\n99 100 -2\n", ".png");
-    INFO(r.problem);
-    CHECK(r.ok);
-  }
-  SECTION("64 blocks: every combination in the key, on a larger canvas") {
-    const PlotResult svg = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".svg");
-    INFO(svg.problem);
-    REQUIRE(svg.ok);
-    const std::string text = slurp(dir.at("out.svg"));
-    CHECK(text.find("width=\"1300\" height=\"760\"") != std::string::npos);
-    for (const char* name : {"rdtsc/rdtsc", "rdtsc/cpuid_rdtsc", "mfence_rdtsc/rdtscp_lfence", "cpuid_rdtsc/rdtsc",
-                             "cpuid_rdtsc/cpuid_rdtsc"}) {
-      INFO(name);
-      CHECK(text.find(std::string(">") + name + "<") != std::string::npos);
-    }
-    const PlotResult png = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".png");
-    INFO(png.problem);
-    REQUIRE(png.ok);
-    CHECK(png_size(slurp(dir.at("out.png"))) == std::make_pair(1300U, 760U));
-  }
-  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
-}
-
-TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  TempDir dir;
-  SECTION("a cost of 0 (and a negative minimum) is drawn at the bottom of the log axis, and said") {
-    const PlotResult r = render_text(dir, "variants_cost.gp",
-                                     "# title: zero cost\n# tsc_hz: 0\n"
-                                     "rdtsc 0 -3 0.5 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 batch\n",
-                                     ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("drawn at the bottom of the axis") != std::string::npos);
-    CHECK(svg.find("ns per read") == std::string::npos);          // tsc_hz 0: no ns axis
-    CHECK(svg.find("clock_gettime clock") == std::string::npos);  // no clock rows: no key entry
-  }
-  SECTION("every value 0") {
-    const PlotResult r = render_text(dir, "variants_cost.gp", "rdtsc 0 0 0 0 batch\n", ".png");
-    INFO(r.problem);
-    CHECK(r.ok);
-  }
-  SECTION("methods differ: each tick label names its own") {
-    const PlotResult r = render_text(dir, "variants_cost.gp",
-                                     "rdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 pair\n", ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("rdtscp (pair)") != std::string::npos);
-    CHECK(svg.find("measured by:") == std::string::npos);
-  }
-  SECTION("no causality violations at all") {
-    const PlotResult r = render_text(dir, "variants_tradeoff.gp",
-                                     "# title: all clean\n"
-                                     "rdtsc 18.4 0 0 2000000 88 0\nlfence_rdtsc 35.2 0 0 2000000 424 1\n"
-                                     "rdtscp 36.4 0 0 2000000 418 1\n",
-                                     ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("no causality violations in any combination") != std::string::npos);
-    CHECK(svg.find(">rdtscp<") != std::string::npos);
-  }
-  SECTION("a cost of 0 on the tradeoff's log axis") {
-    const PlotResult r = render_text(dir, "variants_tradeoff.gp", "rdtsc 0 3.5 7 2000000 88 0\n", ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    CHECK(slurp(dir.at("out.svg")).find("costs &lt;= 0 are drawn at the left edge") != std::string::npos);
-  }
-  SECTION("a switch file with an empty bin (NaN) and no switch line") {
-    const PlotResult r =
-        render_text(dir, "variants_switch.gp",
-                    "0.00 -12 201 35 190 210\n0.25 NaN NaN NaN NaN NaN\n0.50 150 205 140 195 380\n", ".png");
-    INFO(r.problem);
-    CHECK(r.ok);
-  }
-  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
-}
-
-// plots/monitor_timeseries.gp (tscsync analyze --plot on an interval log). Fixture:
-// tests/data/plots/monitor_timeseries.dat, written by analyze --plot from
-// tests/data/monitor/step.log.
-TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leaves nothing aside") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
-  TempDir dir;
-  const PlotResult r =
-      render_plot(kPlots + "/monitor_timeseries.gp", kPlotData + "/monitor_timeseries.dat", dir.at("out" + ext));
-  INFO(r.problem);
-  REQUIRE(r.ok);
-  CHECK(listing(dir.path) == "out" + ext);
-  const std::string picture = slurp(dir.at("out" + ext));
-  if (ext == ".png") {
-    CHECK(png_size(picture) == std::make_pair(1000U, 900U));
-  } else {
-    for (const char* text :
-         {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval", "fitted line",
-          "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)", "time into the run (s)"}) {
-      INFO("the SVG shows " << text);
-      CHECK(picture.find(text) != std::string::npos);
-    }
-    CHECK(picture.find("estimate moved") == std::string::npos);  // no moves line: no key entry
-  }
-}
-
-TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency or rounds and every marker") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  TempDir dir;
-  SECTION("intervals without rounds or bands, no range lines") {
-    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
-                                     "# title: empty\n# xlabel: interval\n"
-                                     "0 NaN NaN NaN NaN NaN NaN NaN NaN NaN 0 0 0\n"
-                                     "1 NaN NaN NaN NaN NaN NaN NaN NaN NaN 0 0 7\n",
-                                     ".png");
-    INFO(r.problem);
-    CHECK(r.ok);
-  }
-  SECTION("steps, bends and moves are all drawn and named") {
-    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
-                                     "# title: markers\n# offset_lo: -400\n# offset_hi: 400\n"
-                                     "# steps: 1.5\n# bends: 2.5 3.5\n# moves: 0.5\n"
-                                     "0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n"
-                                     "1 -190 170 -10 -12 351 362 410 520 60000 0 2 0\n"
-                                     "2 100 300 200 195 352 361 405 510 1200 0 0 0\n"
-                                     "4 90 310 200 195 340 359 405 510 1200 0 0 1000\n",
-                                     ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("offset step") != std::string::npos);
-    CHECK(svg.find("bend") != std::string::npos);
-    CHECK(svg.find("estimate moved") != std::string::npos);
-  }
-}
-
-TEST_CASE("plot: a malformed monitor time series fails and names the line and the problem") {
-  if (!gnuplot_on_path()) {
-    WARN("gnuplot is not installed (apt-get install gnuplot-nox): rendering not tested");
-    return;
-  }
-  struct Case {
-    std::string text, problem;
-  };
-  const Case c =
-      GENERATE(Case{"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
-               Case{"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
-               Case{"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
-               Case{"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-                    "the offset_lo line: 'low' is not a number"},
-               Case{"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-                    "in.dat: the steps line: 'soon' is not a number"},
-               Case{"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-                    "in.dat:1: the columns line names 2 columns, expected 13"},
-               Case{"# title: nothing\n", "in.dat: no data rows"});
-  TempDir dir;
-  spit(dir.at("out.png"), "old picture");
-  const PlotResult r = render_text(dir, "monitor_timeseries.gp", c.text, ".png");
-  INFO("on:\n" << c.text);
-  CHECK_FALSE(r.ok);
-  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
-  CHECK(slurp(dir.at("out.png")) == "old picture");
-  CHECK(listing(dir.path) == "in.dat out.png");
 }
 
 TEST_CASE("plot: a picture cut short is told from a whole one by its end") {

@@ -1,8 +1,18 @@
 # Runs one tscsync command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
-#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] [-DSTDOUT_FILE=/dev/full] -P expect.cmake
+#         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] [-DSTDOUT_FILE=/dev/full]
+#         [-DNEEDS_GNUPLOT=1] -P expect.cmake
 # INPUT: a file for the command's standard input (none: the test's own).
 # STDOUT_FILE sends the command's standard output to that file (stdout is then empty here).
+# NEEDS_GNUPLOT: the files expected include pictures; where gnuplot is not installed the
+# test prints "SKIPPED: ..." and stops (give the test SKIP_REGULAR_EXPRESSION "SKIPPED: ").
+if(NEEDS_GNUPLOT)
+  find_program(gnuplot gnuplot)
+  if(NOT gnuplot)
+    message("SKIPPED: gnuplot is not installed: the pictures this test expects cannot be drawn")
+    return()
+  endif()
+endif()
 set(input_args)
 if(DEFINED INPUT)
   set(input_args INPUT_FILE ${INPUT})

@@ -13,18 +13,23 @@ ReportDoc sample() {
   d.title = "tscsync report of h<1>";
   ReportSection s;
   s.title = "Verdict";
-  s.blocks.push_back({ReportBlock::Kind::paragraph, "synchronized & <safe>", {}, ""});
-  s.blocks.push_back({ReportBlock::Kind::bullets, "", {"one", "two"}, ""});
-  s.blocks.push_back({ReportBlock::Kind::pre, "a\nb", {}, ""});
-  s.blocks.push_back({ReportBlock::Kind::picture, "Offset heatmap", {}, "matrix/offset_ticks.svg"});
-  s.blocks.push_back({ReportBlock::Kind::picture, "Missing", {}, "matrix/none.svg"});
+  s.blocks.push_back({ReportBlock::Kind::paragraph, "synchronized & <safe>", {}, "", ""});
+  s.blocks.push_back({ReportBlock::Kind::bullets, "", {"one", "two"}, "", ""});
+  s.blocks.push_back({ReportBlock::Kind::pre, "a\nb", {}, "", ""});
+  s.blocks.push_back({ReportBlock::Kind::picture, "Offset heatmap", {}, "matrix/offset_ticks.svg", ""});
+  s.blocks.push_back({ReportBlock::Kind::picture, "Missing", {}, "matrix/none.svg", ""});
+  s.blocks.push_back({ReportBlock::Kind::picture,
+                      "Not drawn <here>",
+                      {},
+                      "matrix/rtt.svg",
+                      "gnuplot not found; its input is matrix/rtt.dat"});
   d.sections.push_back(s);
   return d;
 }
 
 }  // namespace
 
-TEST_CASE("report_markdown: headings, bullets, fences and PNG links beside the SVG") {
+TEST_CASE("report_markdown: headings, bullets, fences, PNG links beside the SVG, and no link to a picture not drawn") {
   CHECK(report_markdown(sample()) ==
         "# tscsync report of h<1>\n"
         "\n## Verdict\n"
@@ -32,11 +37,13 @@ TEST_CASE("report_markdown: headings, bullets, fences and PNG links beside the S
         "\n- one\n- two\n"
         "\n```\na\nb\n```\n"
         "\n![Offset heatmap](matrix/offset_ticks.png)\n\n*Offset heatmap* ([SVG](matrix/offset_ticks.svg))\n"
-        "\n![Missing](matrix/none.png)\n\n*Missing* ([SVG](matrix/none.svg))\n");
+        "\n![Missing](matrix/none.png)\n\n*Missing* ([SVG](matrix/none.svg))\n"
+        "\n*Not drawn <here>* (not drawn: gnuplot not found; its input is matrix/rtt.dat)\n");
 }
 
 TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pictures named") {
   const std::string html = report_html(sample(), [](const std::string& path) -> std::optional<std::string> {
+    CHECK(path != "matrix/rtt.svg");  // a picture not drawn is not looked for
     if (path == "matrix/offset_ticks.svg")
       return std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"1\"></svg>\n");
     return std::nullopt;
@@ -49,5 +56,9 @@ TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pic
   CHECK(html.find("<?xml") == std::string::npos);
   CHECK(html.find("DOCTYPE svg") == std::string::npos);
   CHECK_THAT(html, Contains("<p>(picture missing: matrix/none.svg)</p>"));
+  CHECK_THAT(html, Contains("<figure>\n<p>(not drawn: gnuplot not found; its input is matrix/rtt.dat)</p>\n"
+                            "<figcaption>Not drawn &lt;here&gt;</figcaption>\n</figure>\n"));
+  CHECK(html.find("matrix/rtt.svg") == std::string::npos);  // not read, not named
+  CHECK_THAT(html, Contains("figure svg image{image-rendering:pixelated}"));
   CHECK(html.rfind("</html>\n") == html.size() - 8);
 }

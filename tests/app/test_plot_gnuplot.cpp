@@ -1,0 +1,479 @@
+// render_plot and the Plotter running the real gnuplot on the real plots/ scripts
+// (TSCSYNC_TEST_PLOTS, the source tree, and the copies compiled into the binary). This
+// executable exits 4, which ctest counts as skipped, where gnuplot is not installed
+// (support/gnuplot_main.cpp): install gnuplot-nox to run it. What needs no gnuplot is in
+// test_plot.cpp.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/pictures.hpp"
+#include "app/plot.hpp"
+#include "plot_fixture.hpp"
+
+using namespace tscsync;
+using namespace tscsync::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kPlots = TSCSYNC_TEST_PLOTS;
+
+}  // namespace
+
+TEST_CASE("plot: every heatmap script renders PNG and SVG, leaving nothing aside") {
+  const std::string script =
+      GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_latency.gp", "heatmap_violations.gp");
+  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
+  TempDir dir;
+  spit(dir.at("m.dat"), small_matrix("count"));
+  const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m" + ext));
+  INFO(script << ext << ": " << r.problem);
+  REQUIRE(r.ok);
+  CHECK(r.problem.empty());
+  CHECK(listing(dir.path) == "m.dat m" + ext);
+  const std::string picture = slurp(dir.at("m" + ext));
+  if (ext == ".png") {
+    CHECK(picture.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  } else {
+    CHECK(picture.find("<svg") != std::string::npos);
+    CHECK(picture.find("test matrix (count)") != std::string::npos);  // the title, from the file
+  }
+}
+
+TEST_CASE("plot: a malformed matrix fails with gnuplot's reason and keeps the old picture") {
+  TempDir dir;
+  spit(dir.at("bad.dat"), "# title: t\ncpu 0 1\n0 NaN x\n1 2 NaN\n");
+  spit(dir.at("out.png"), "old picture");
+  const PlotResult r = render_plot(kPlots + "/heatmap_offset.gp", dir.at("bad.dat"), dir.at("out.png"));
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains("bad.dat:3: 'x' is not a number"));
+  CHECK(slurp(dir.at("out.png")) == "old picture");
+  CHECK(listing(dir.path) == "bad.dat out.png");
+}
+
+TEST_CASE("plot: a script that hangs is killed at the timeout") {
+  TempDir dir;
+  spit(dir.at("m.dat"), small_matrix("ticks"));
+  spit(dir.at("hang.gp"), "system('sleep 30')\n");
+  const auto t0 = std::chrono::steady_clock::now();
+  const PlotResult r =
+      render_plot(dir.at("hang.gp"), dir.at("m.dat"), dir.at("out.svg"), std::chrono::milliseconds(300));
+  const auto took = std::chrono::steady_clock::now() - t0;
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.problem, Catch::Contains("no result after 300 ms, killed"));
+  CHECK(took < std::chrono::seconds(10));
+  CHECK(listing(dir.path) == "hang.gp m.dat");
+}
+
+// The variants_*.gp scripts (tscsync variants). Fixtures: tests/data/plots/*.dat, in
+// the formats the scripts' header comments define.
+namespace {
+
+const std::string kPlotData = std::string(TSCSYNC_TEST_DATA) + "/plots";
+
+/// Width and height of a PNG, from its IHDR chunk (0 0 when it is not a PNG).
+std::pair<unsigned, unsigned> png_size(const std::string& png) {
+  if (png.size() < 24 || png.compare(0, 8, std::string("\x89PNG\r\n\x1a\n", 8)) != 0) return {0, 0};
+  auto be32 = [&](std::size_t at) {
+    unsigned v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+/// Renders `text` (written to DIR/in.dat) with plots/SCRIPT into DIR/out.EXT.
+PlotResult render_text(const TempDir& dir, const std::string& script, const std::string& text, const std::string& ext) {
+  spit(dir.at("in.dat"), text);
+  return render_plot(kPlots + "/" + script, dir.at("in.dat"), dir.at("out" + ext));
+}
+
+/// A percentile file of `n` blocks, send/recv named from the eight variants.
+std::string percentile_blocks(int n) {
+  static const char* const kVariants[] = {"rdtsc",  "rdtsc_lfence",  "lfence_rdtsc", "lfence_rdtsc_lfence",
+                                          "rdtscp", "rdtscp_lfence", "mfence_rdtsc", "cpuid_rdtsc"};
+  std::ostringstream s;
+  s << "# title: " << n << " combinations\n# blocks: " << n << "\n";
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) s << "\n\n";
+    s << kVariants[(i / 8) % 8] << "/" << kVariants[i % 8] << " inverse_tail ticks\n";
+    s << "0 1 " << (-61 + 9 * i) << "\n50 2 " << (201 + i) << "\n90 10 380\n99 100 690\n99.9 1000 2515\n"
+      << "99.99 10000 22031\n99.999 100000 " << (130175 + 1000 * i) << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("plot: every variants script renders its fixture as PNG and SVG, leaving nothing aside") {
+  struct Case {
+    std::string name;
+    std::vector<std::string> shown;  // text the SVG must hold: title, names, notes
+  };
+  const Case c = GENERATE(
+      Case{"variants_cost",
+           {"read cost per call on CPU 0", "cpuid_rdtsc", "CLOCK_MONOTONIC_RAW", "2245", "18.4", "ns per read",
+            "measured by: batch"}},
+      Case{"variants_tradeoff",
+           {"cost against causality violations, send rdtsc", "lfence_rdtsc_lfence", "does not order earlier loads"}},
+      Case{"variants_percentiles",
+           {"one-way latency percentiles, CPUs 0 and 1", "rdtsc/rdtsc", "cpuid_rdtsc/cpuid_rdtsc", "99.999%", "-100"}},
+      Case{"variants_switch",
+           {"CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc", "rdtsc/rdtsc", "rdtsc/lfence_rdtsc", "forward min",
+            "-100"}});
+  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
+  TempDir dir;
+  const PlotResult r =
+      render_plot(kPlots + "/" + c.name + ".gp", kPlotData + "/" + c.name + ".dat", dir.at("out" + ext));
+  INFO(c.name << ext << ": " << r.problem);
+  REQUIRE(r.ok);
+  CHECK(listing(dir.path) == "out" + ext);
+  const std::string picture = slurp(dir.at("out" + ext));
+  if (ext == ".png") {
+    CHECK(png_size(picture) == std::make_pair(900U, 560U));
+  } else {
+    CHECK(picture.find("<svg") != std::string::npos);
+    CHECK(picture.find("width=\"900\" height=\"560\"") != std::string::npos);
+    for (const auto& text : c.shown) {
+      INFO("the SVG shows " << text);
+      CHECK(picture.find(text) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("plot: a malformed variants file fails, naming the line and the problem") {
+  struct Case {
+    std::string script, text, problem;
+  };
+  const Case c = GENERATE(
+      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36 35 37 63\n",
+           "in.dat:3: 5 fields, expected 6"},
+      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n",
+           "in.dat:2: column 3: 'fast' is not a number"},
+      Case{"variants_cost.gp", "# title: t\n# tsc_hz: 2299998000\n\n", "in.dat: no data rows"},
+      Case{"variants_cost.gp", "", "in.dat: no data rows"},
+      Case{"variants_cost.gp", "# tsc_hz: 2.3GHz\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
+           "the tsc_hz line: '2.3GHz' is not a number"},
+      Case{"variants_cost.gp", "# columns: name p50_ticks min_ticks\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
+           "in.dat:1: the columns line names 3 columns, expected 6"},
+      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88\n", "in.dat:1: 6 fields, expected 7"},
+      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88 2\n", "in.dat:1: column 7: '2' is not 0 or 1"},
+      Case{"variants_tradeoff.gp", "# title: t\n", "in.dat: no data rows"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2\n", "in.dat:3: 2 fields, expected 3"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2 NaN\n",
+           "in.dat:3: column 3: 'NaN' is not a number"},
+      Case{"variants_percentiles.gp", "# blocks: 2\n", "in.dat: no data rows"},
+      Case{"variants_percentiles.gp", "0 1 -61\n50 2 201\n", "in.dat:1: expected a header line naming block 1"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n\n50 2 201\n",
+           "in.dat:4: a single blank line inside a block"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n\n\nc/d inverse_tail ticks\n0 1 5\n",
+           "in.dat:4: block 1 (a/b) has no rows"},
+      Case{"variants_percentiles.gp", "# blocks: 3\na/b inverse_tail ticks\n0 1 -61\n\n\nc/d x y\n0 1 5\n",
+           "in.dat: 2 blocks, but the blocks line says 3"},
+      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 0.5 -61\n", "in.dat: an inverse_tail below 1 (0.5)"},
+      Case{"variants_switch.gp", "0.00 -12 201 35 190\n", "in.dat:1: 5 fields, expected 6"},
+      Case{"variants_switch.gp", "0.00 -12 201 35 190 -\n", "in.dat:1: column 6: '-' is not a number or NaN"},
+      Case{"variants_switch.gp", "# switch_ms: half-way\n0.00 -12 201 35 190 210\n",
+           "the switch_ms line: 'half-way' is not a number"},
+      Case{"variants_switch.gp", "# title: only comments\n", "in.dat: no data rows"});
+  TempDir dir;
+  spit(dir.at("out.png"), "old picture");
+  const PlotResult r = render_text(dir, c.script, c.text, ".png");
+  INFO(c.script << " on:\n" << c.text);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
+  CHECK(slurp(dir.at("out.png")) == "old picture");
+  CHECK(listing(dir.path) == "in.dat out.png");
+}
+
+TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
+  TempDir dir;
+  SECTION("one block, without a blocks line, p0 only (x still spans 0% to 90%)") {
+    const PlotResult r =
+        render_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("rdtsc/rdtscp") != std::string::npos);
+    CHECK(svg.find("90%") != std::string::npos);
+  }
+  SECTION("one block with negatives only") {
+    const PlotResult r =
+        render_text(dir, "variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -900\n50 2 -300\n99 100 -2\n", ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  SECTION("64 blocks: every combination in the key, on a larger canvas") {
+    const PlotResult svg = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".svg");
+    INFO(svg.problem);
+    REQUIRE(svg.ok);
+    const std::string text = slurp(dir.at("out.svg"));
+    CHECK(text.find("width=\"1300\" height=\"760\"") != std::string::npos);
+    for (const char* name : {"rdtsc/rdtsc", "rdtsc/cpuid_rdtsc", "mfence_rdtsc/rdtscp_lfence", "cpuid_rdtsc/rdtsc",
+                             "cpuid_rdtsc/cpuid_rdtsc"}) {
+      INFO(name);
+      CHECK(text.find(std::string(">") + name + "<") != std::string::npos);
+    }
+    const PlotResult png = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".png");
+    INFO(png.problem);
+    REQUIRE(png.ok);
+    CHECK(png_size(slurp(dir.at("out.png"))) == std::make_pair(1300U, 760U));
+  }
+  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
+
+TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
+  TempDir dir;
+  SECTION("a cost of 0 (and a negative minimum) is drawn at the bottom of the log axis, and said") {
+    const PlotResult r = render_text(dir, "variants_cost.gp",
+                                     "# title: zero cost\n# tsc_hz: 0\n"
+                                     "rdtsc 0 -3 0.5 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 batch\n",
+                                     ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("drawn at the bottom of the axis") != std::string::npos);
+    CHECK(svg.find("ns per read") == std::string::npos);          // tsc_hz 0: no ns axis
+    CHECK(svg.find("clock_gettime clock") == std::string::npos);  // no clock rows: no key entry
+  }
+  SECTION("every value 0") {
+    const PlotResult r = render_text(dir, "variants_cost.gp", "rdtsc 0 0 0 0 batch\n", ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  SECTION("methods differ: each tick label names its own") {
+    const PlotResult r = render_text(dir, "variants_cost.gp",
+                                     "rdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 pair\n", ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("rdtscp (pair)") != std::string::npos);
+    CHECK(svg.find("measured by:") == std::string::npos);
+  }
+  SECTION("no causality violations at all") {
+    const PlotResult r = render_text(dir, "variants_tradeoff.gp",
+                                     "# title: all clean\n"
+                                     "rdtsc 18.4 0 0 2000000 88 0\nlfence_rdtsc 35.2 0 0 2000000 424 1\n"
+                                     "rdtscp 36.4 0 0 2000000 418 1\n",
+                                     ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("no causality violations in any combination") != std::string::npos);
+    CHECK(svg.find(">rdtscp<") != std::string::npos);
+  }
+  SECTION("a cost of 0 on the tradeoff's log axis") {
+    const PlotResult r = render_text(dir, "variants_tradeoff.gp", "rdtsc 0 3.5 7 2000000 88 0\n", ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    CHECK(slurp(dir.at("out.svg")).find("costs &lt;= 0 are drawn at the left edge") != std::string::npos);
+  }
+  SECTION("a switch file with an empty bin (NaN) and no switch line") {
+    const PlotResult r =
+        render_text(dir, "variants_switch.gp",
+                    "0.00 -12 201 35 190 210\n0.25 NaN NaN NaN NaN NaN\n0.50 150 205 140 195 380\n", ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
+
+// plots/monitor_timeseries.gp (tscsync analyze --plot on an interval log). Fixture:
+// tests/data/plots/monitor_timeseries.dat, written by analyze --plot from
+// tests/data/monitor/step.log.
+TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leaves nothing aside") {
+  const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
+  TempDir dir;
+  const PlotResult r =
+      render_plot(kPlots + "/monitor_timeseries.gp", kPlotData + "/monitor_timeseries.dat", dir.at("out" + ext));
+  INFO(r.problem);
+  REQUIRE(r.ok);
+  CHECK(listing(dir.path) == "out" + ext);
+  const std::string picture = slurp(dir.at("out" + ext));
+  if (ext == ".png") {
+    CHECK(png_size(picture) == std::make_pair(1000U, 900U));
+  } else {
+    for (const char* text :
+         {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval", "fitted line",
+          "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)", "time into the run (s)"}) {
+      INFO("the SVG shows " << text);
+      CHECK(picture.find(text) != std::string::npos);
+    }
+    CHECK(picture.find("estimate moved") == std::string::npos);  // no moves line: no key entry
+  }
+}
+
+TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency or rounds and every marker") {
+  TempDir dir;
+  SECTION("intervals without rounds or bands, no range lines") {
+    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
+                                     "# title: empty\n# xlabel: interval\n"
+                                     "0 NaN NaN NaN NaN NaN NaN NaN NaN NaN 0 0 0\n"
+                                     "1 NaN NaN NaN NaN NaN NaN NaN NaN NaN 0 0 7\n",
+                                     ".png");
+    INFO(r.problem);
+    CHECK(r.ok);
+  }
+  SECTION("steps, bends and moves are all drawn and named") {
+    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
+                                     "# title: markers\n# offset_lo: -400\n# offset_hi: 400\n"
+                                     "# steps: 1.5\n# bends: 2.5 3.5\n# moves: 0.5\n"
+                                     "0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n"
+                                     "1 -190 170 -10 -12 351 362 410 520 60000 0 2 0\n"
+                                     "2 100 300 200 195 352 361 405 510 1200 0 0 0\n"
+                                     "4 90 310 200 195 340 359 405 510 1200 0 0 1000\n",
+                                     ".svg");
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("out.svg"));
+    CHECK(svg.find("offset step") != std::string::npos);
+    CHECK(svg.find("bend") != std::string::npos);
+    CHECK(svg.find("estimate moved") != std::string::npos);
+  }
+}
+
+TEST_CASE("plot: a malformed monitor time series fails and names the line and the problem") {
+  struct Case {
+    std::string text, problem;
+  };
+  const Case c =
+      GENERATE(Case{"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
+               Case{"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
+               Case{"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
+               Case{"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                    "the offset_lo line: 'low' is not a number"},
+               Case{"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                    "in.dat: the steps line: 'soon' is not a number"},
+               Case{"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                    "in.dat:1: the columns line names 2 columns, expected 13"},
+               Case{"# title: nothing\n", "in.dat: no data rows"});
+  TempDir dir;
+  spit(dir.at("out.png"), "old picture");
+  const PlotResult r = render_text(dir, "monitor_timeseries.gp", c.text, ".png");
+  INFO("on:\n" << c.text);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
+  CHECK(slurp(dir.at("out.png")) == "old picture");
+  CHECK(listing(dir.path) == "in.dat out.png");
+}
+
+namespace {
+
+/// An N x N matrix of counts from 0 to 49, NaN on the diagonal, in the heatmap scripts' format.
+std::string square_matrix(std::size_t n) {
+  MatrixGrid g;
+  g.name = "m";
+  g.title = std::to_string(n) + " CPUs";
+  g.units = "ticks";
+  for (std::size_t i = 0; i < n; ++i) g.labels.push_back(std::to_string(i));
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      g.values.push_back(a == b ? std::nan("") : static_cast<double>((a * 7 + b * 3) % 50));
+    }
+  }
+  return format_gnuplot_matrix(g);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a pixelated image beyond") {
+  TempDir dir;
+  const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_violations.gp");
+  SECTION("2 CPUs: no image, a polygon per measured cell") {
+    spit(dir.at("m.dat"),
+         "# title: t\n# units: count\n# rows: a\n# cells: c\n# boundaries:\ncpu 0 1\n0 NaN 3\n1 5 NaN\n");
+    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("m.svg"));
+    CHECK(count(svg, "<image") == 0);
+    // Two cells, the grey square behind them, the colour box's steps: at least 3 polygons.
+    CHECK(count(svg, "<polygon") >= 3);
+  }
+  SECTION("64 CPUs: still no image") {
+    spit(dir.at("m.dat"), square_matrix(64));
+    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("m.svg"));
+    CHECK(count(svg, "<image") == 0);
+    CHECK(count(svg, "<polygon") >= 64 * 63);
+  }
+  SECTION("65 CPUs: one image, marked pixelated; the PNG is an image too") {
+    spit(dir.at("m.dat"), square_matrix(65));
+    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+    INFO(r.problem);
+    REQUIRE(r.ok);
+    const std::string svg = slurp(dir.at("m.svg"));
+    CHECK(count(svg, "<image") == 1);
+    CHECK(count(svg, "<image image-rendering='optimizeSpeed' style='image-rendering:pixelated' ") == 1);
+    CHECK(count(svg, "<polygon") < 65 * 64);
+    const PlotResult png = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.png"));
+    INFO(png.problem);
+    CHECK(png.ok);
+  }
+  CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
+
+TEST_CASE("plot: the Plotter draws with the scripts compiled into the binary, and removes them after") {
+  TempDir dir;
+  TempDir tmp;
+  EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
+  EnvGuard plots("TSCSYNC_PLOTS", nullptr);
+  spit(dir.at("m.dat"), small_matrix("ticks"));
+  {
+    Plotter plotter;
+    CHECK(plotter.draw("heatmap_offset.gp", dir.at("m.dat"), dir.at("m.png")));
+    CHECK(plotter.draw("heatmap_latency.gp", dir.at("m.dat"), dir.at("m.svg")));
+    CHECK(plotter.report().drawn == std::vector<std::string>{dir.at("m.png"), dir.at("m.svg")});
+    CHECK(plotter.report().not_drawn.empty());
+    CHECK(plotter.report().failed.empty());
+    CHECK(listing(tmp.path).starts_with("tscsync-plots-"));  // the scripts, while the Plotter lives
+  }
+  CHECK(listing(tmp.path).empty());
+  CHECK(listing(dir.path) == "m.dat m.png m.svg");
+  CHECK(slurp(dir.at("m.svg")).find("test matrix (ticks)") != std::string::npos);
+}
+
+TEST_CASE("plot: TSCSYNC_PLOTS overrides the compiled-in scripts") {
+  TempDir dir;
+  TempDir tmp;
+  fs::create_directories(dir.path / "plots");
+  spit(dir.path / "plots" / "heatmap_common.gp", "");
+  spit(dir.path / "plots" / "heatmap_offset.gp",
+       "set terminal svg\nset output ARG2\nset title 'drawn by the override'\nplot ARG1 using 1:1\n");
+  spit(dir.path / "plots" / "broken.gp", "exit error 'this script is broken'\n");
+  spit(dir.at("m.dat"), "1\n2\n");
+  EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
+  EnvGuard plots("TSCSYNC_PLOTS", dir.at("plots").c_str());
+  Plotter plotter;
+  SECTION("its scripts are drawn") {
+    REQUIRE(plotter.draw("heatmap_offset.gp", dir.at("m.dat"), dir.at("m.svg")));
+    CHECK(slurp(dir.at("m.svg")).find("drawn by the override") != std::string::npos);
+  }
+  SECTION("a script that fails is a failure, not a missing gnuplot") {
+    CHECK_FALSE(plotter.draw("broken.gp", dir.at("m.dat"), dir.at("m.svg")));
+    REQUIRE(plotter.report().failed.size() == 1);
+    CHECK(plotter.report().failed[0].path == dir.at("m.svg"));
+    CHECK_THAT(plotter.report().failed[0].why, Catch::Contains("this script is broken"));
+    CHECK(plotter.report().not_drawn.empty());
+  }
+  SECTION("a script it lacks is a failure too") {
+    CHECK_FALSE(plotter.draw("variants_cost.gp", dir.at("m.dat"), dir.at("m.png")));
+    REQUIRE(plotter.report().failed.size() == 1);
+    CHECK_THAT(plotter.report().failed[0].why, Catch::StartsWith("cannot read the plot script"));
+  }
+  CHECK(listing(tmp.path).empty());  // nothing written for an override
+}

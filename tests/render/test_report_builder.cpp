@@ -1,0 +1,283 @@
+// build_report_doc on fabricated inputs, exact: the sections and their order, the verdict
+// paragraphs, the pictures and what stands for a picture that is not there.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "render/matrix_output.hpp"
+#include "render/report_builder.hpp"
+#include "render/variants_output.hpp"
+
+using namespace tscsync;
+
+namespace {
+
+/// Two CPUs, both ordered pairs measured. rtt_min 300 and 320 (upper median 320), rtt_p50
+/// 340 and 360 (360); at 2 GHz a tick is 0.5 ns.
+MatrixResult two_cpus(const std::string& send, const std::string& recv, std::uint64_t violations_01,
+                      std::uint64_t violations_10, std::uint64_t self_inconsistent_01) {
+  MatrixResult m;
+  m.cpus = {0, 1};
+  m.labels = {"0", "1"};
+  m.send = send;
+  m.recv = recv;
+  m.tsc_hz = 2e9;
+  m.quantum_ticks = 2;
+  m.cells.resize(4);
+  PairCell& c01 = m.cells[1];
+  c01.measured = true;
+  c01.rounds = 1000;
+  c01.offset_ticks = -38;
+  c01.rtt_min_ticks = 300;
+  c01.rtt_p50_ticks = 340;
+  c01.causality_violations = violations_01;
+  c01.self_inconsistent = self_inconsistent_01;
+  PairCell& c10 = m.cells[2];
+  c10.measured = true;
+  c10.rounds = 1500;
+  c10.offset_ticks = 38;
+  c10.rtt_min_ticks = 320;
+  c10.rtt_p50_ticks = 360;
+  c10.causality_violations = violations_10;
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, m.quantum_ticks);
+  return m;
+}
+
+PairAnalysis pair(const std::string& a, const std::string& b, const std::string& verdict) {
+  PairAnalysis p;
+  p.a = a;
+  p.b = b;
+  p.verdict = verdict;
+  return p;
+}
+
+ReportMatrixRun run_of(MatrixResult m, const std::string& verdict) {
+  ReportMatrixRun run;
+  run.matrix = std::move(m);
+  run.analyses = {pair("0", "1", verdict), pair("1", "0", verdict)};
+  run.ordered_pairs = 2;
+  run.visits = 4;
+  run.elapsed_seconds = 0.01234;
+  return run;
+}
+
+/// Every part present.
+ReportInputs full() {
+  ReportInputs in;
+  in.host = "box";
+  in.ordered = run_of(two_cpus("rdtsc", "lfence_rdtsc", 0, 0, 0), "consistent");
+  in.check.synchronized = true;
+  in.check.reason = "synchronized: all 2 ordered pairs agree";
+  in.warnings = {{"virtual_machine", "running under a hypervisor.", "Measure on bare metal."}};
+  in.plain = run_of(two_cpus("rdtsc", "rdtsc", 5, 7, 1), "early reads");
+  VariantsResult v;
+  v.cpu_a = 0;
+  v.cpu_b = 1;
+  v.tsc_hz = 2e9;
+  v.rounds_per_combination = 8000;
+  v.passes = 4;
+  RecvStanding best;
+  best.recv = "lfence_rdtsc";
+  best.cost_ticks = 70;
+  v.verdict.recommended = best;
+  v.verdict.findings = {"finding one", "finding two"};
+  SwitchRun sw;
+  sw.first = {"rdtsc", "rdtsc"};
+  sw.second = {"rdtsc", "lfence_rdtsc"};
+  v.switch_run = sw;
+  in.variants = v;
+  in.info_text = "cpu  model x\n";
+  in.generated_utc = "2026-11-25 04:00:00 UTC";
+  in.tool_version = "0.1.0";
+  in.command_line = "tscsync report --rounds 5000";
+  return in;
+}
+
+std::vector<std::string> titles(const ReportDoc& doc) {
+  std::vector<std::string> t;
+  for (const ReportSection& s : doc.sections) t.push_back(s.title);
+  return t;
+}
+
+const ReportSection& section(const ReportDoc& doc, const std::string& title) {
+  for (const ReportSection& s : doc.sections) {
+    if (s.title == title) return s;
+  }
+  FAIL("no section " << title);
+  return doc.sections.front();
+}
+
+/// "path | caption | missing" of every picture, in document order.
+std::vector<std::string> pictures(const ReportDoc& doc) {
+  std::vector<std::string> p;
+  for (const ReportSection& s : doc.sections) {
+    for (const ReportBlock& b : s.blocks) {
+      if (b.kind == ReportBlock::Kind::picture) p.push_back(b.path + " | " + b.text + " | " + b.missing);
+    }
+  }
+  return p;
+}
+
+using Kind = ReportBlock::Kind;
+
+}  // namespace
+
+TEST_CASE("report builder: the sections, in order") {
+  ReportInputs in = full();
+  const ReportDoc doc = build_report_doc(in);
+  CHECK(doc.title == "tscsync report of box");
+  CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Offsets", "Latency",
+                                                "Plain rdtsc: what speculation does here",
+                                                "Read variants: what each costs, what each gets wrong",
+                                                "Per-pair verdicts", "Platform", "How this report was made"});
+  in.plain.reset();
+  in.variants.reset();
+  CHECK(titles(build_report_doc(in)) == std::vector<std::string>{"Verdict", "Offsets", "Latency", "Per-pair verdicts",
+                                                                 "Platform", "How this report was made"});
+}
+
+TEST_CASE("report builder: the verdict, first") {
+  const ReportDoc doc = build_report_doc(full());
+  const ReportSection& s = section(doc, "Verdict");
+  REQUIRE(s.blocks.size() == 5);
+  CHECK(s.blocks[0].kind == Kind::paragraph);
+  CHECK(s.blocks[0].text == "synchronized: all 2 ordered pairs agree.");
+  CHECK(s.blocks[1].text ==
+        "Measured 2 CPUs (2 ordered pairs, each visited 4 times, 2500 rounds in all) with send rdtsc and receive "
+        "lfence_rdtsc in 0.0123 s. A pair's hard band holds every offset that no round contradicts, assuming only "
+        "causality, a linear offset and reads within one quantum (2 ticks here).");
+  CHECK(s.blocks[2].text ==
+        "Receive read to use here: lfence_rdtsc (70 ticks (35.0 ns) per read, the cheapest that waits for earlier "
+        "loads with no causality violation; see \"Read variants\").");
+  CHECK(s.blocks[3].text == "What on this platform makes the answer less certain:");
+  CHECK(s.blocks[4].kind == Kind::bullets);
+  CHECK(s.blocks[4].items ==
+        std::vector<std::string>{"virtual_machine: running under a hypervisor. Measure on bare metal."});
+}
+
+TEST_CASE("report builder: a failed check lists at most 20 failures, with no recommendation and no warnings") {
+  ReportInputs in = full();
+  in.check.synchronized = false;
+  in.check.reason = "not synchronized: 22 pairs fail";
+  for (int i = 0; i < 22; ++i) in.check.failures.push_back({0, 1, "offset", "failure " + std::to_string(i)});
+  in.variants->verdict.recommended.reset();
+  in.warnings.clear();
+  const ReportSection s = section(build_report_doc(in), "Verdict");
+  REQUIRE(s.blocks.size() == 4);
+  CHECK(s.blocks[0].text == "not synchronized: 22 pairs fail.");
+  REQUIRE(s.blocks[1].kind == Kind::bullets);
+  REQUIRE(s.blocks[1].items.size() == 21);
+  CHECK(s.blocks[1].items[0] == "failure 0");
+  CHECK(s.blocks[1].items[19] == "failure 19");
+  CHECK(s.blocks[1].items[20] == "2 more in matrix/matrix.json");
+  CHECK(s.blocks[3].text ==
+        "No receive read that waits for earlier loads was free of causality violations: see \"Read variants\".");
+}
+
+TEST_CASE("report builder: the pictures, and what stands for one that is not there") {
+  ReportInputs in = full();
+  SECTION("all drawn") {
+    CHECK(pictures(build_report_doc(in)) ==
+          std::vector<std::string>{
+              "matrix/offset_ticks.svg | TSC offset per ordered pair (row a initiates, column b responds), ticks; 0 "
+              "means the two counters agree | ",
+              "matrix/rtt_min_ticks.svg | Minimum round trip per pair, ticks | ",
+              "matrix/rtt_p50_ticks.svg | Median round trip per pair, ticks | ",
+              "matrix_plain_rdtsc/causality_violations.svg | Causality violations per pair with plain rdtsc | ",
+              "variants/variants_cost.svg | Read cost per call (p50, bar from min to p99.9), ticks | ",
+              "variants/variants_tradeoff.svg | Cost of the receive read against causality violations per million "
+              "one-way latencies | ",
+              "variants/variants_percentiles.svg | One-way latency percentiles per send/recv combination | ",
+              "variants/variants_switch.svg | One run that switches its receive read from rdtsc to lfence_rdtsc "
+              "half-way: per-bin minimum and median latency | "});
+  }
+  SECTION("a PNG or an SVG missing marks its picture, naming why and its input") {
+    in.missing_pictures = {{"matrix/offset_ticks.png", "gnuplot not found"},
+                           {"variants/variants_switch.svg", "gnuplot failed: see \"Problems while making it\""},
+                           {"matrix/offset_lo_ticks.png", "not a picture of the report"}};
+    const std::vector<std::string> p = pictures(build_report_doc(in));
+    REQUIRE(p.size() == 8);
+    CHECK(p[0] ==
+          "matrix/offset_ticks.svg | TSC offset per ordered pair (row a initiates, column b responds), ticks; 0 means "
+          "the two counters agree | gnuplot not found; its input is matrix/offset_ticks.dat");
+    CHECK(p[1] == "matrix/rtt_min_ticks.svg | Minimum round trip per pair, ticks | ");
+    CHECK(p[7] ==
+          "variants/variants_switch.svg | One run that switches its receive read from rdtsc to lfence_rdtsc half-way: "
+          "per-bin minimum and median latency | gnuplot failed: see \"Problems while making it\"; its input is "
+          "variants/variants_switch.dat");
+  }
+  SECTION("no switching picture when the switching run failed") {
+    in.variants->switch_run->problem = "pinning failed";
+    CHECK(pictures(build_report_doc(in)).size() == 7);
+  }
+}
+
+TEST_CASE("report builder: the evidence sections") {
+  const ReportInputs in = full();
+  const ReportDoc doc = build_report_doc(in);
+  SECTION("offsets: the heatmap, then the matrix text") {
+    const ReportSection& s = section(doc, "Offsets");
+    REQUIRE(s.blocks.size() == 2);
+    CHECK(s.blocks[1].kind == Kind::pre);
+    CHECK(s.blocks[1].text == matrix_text(in.ordered.matrix));
+  }
+  SECTION("latency: medians over the measured pairs") {
+    const ReportSection& s = section(doc, "Latency");
+    REQUIRE(s.blocks.size() == 3);
+    CHECK(s.blocks[0].text ==
+          "Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Median over "
+          "pairs of the minimum: 320 ticks (160.0 ns); of the median: 360 ticks (180.0 ns).");
+  }
+  SECTION("plain rdtsc against the ordering read") {
+    const ReportSection& s = section(doc, "Plain rdtsc: what speculation does here");
+    REQUIRE(s.blocks.size() == 3);
+    CHECK(s.blocks[0].text ==
+          "The same pairs with plain rdtsc on both sides (2500 rounds): 12 one-way latencies below every offset the "
+          "rest of the run allows (causality violations: a receive read ran before the message arrived), and 1 "
+          "rounds impossible for any offset. With receive lfence_rdtsc: 0 and 0. Median minimum round trip: plain "
+          "320 ticks (160.0 ns), lfence_rdtsc 320 ticks (160.0 ns).");
+    CHECK(s.blocks[2].text == matrix_text(in.plain->matrix));
+  }
+  SECTION("read variants: the setting, the findings, four pictures, the tables") {
+    const ReportSection& s = section(doc, "Read variants: what each costs, what each gets wrong");
+    REQUIRE(s.blocks.size() == 7);
+    CHECK(s.blocks[0].text ==
+          "CPUs 0 and 1, 8000 rounds per send/recv combination in both roles, interleaved over 4 passes; read costs "
+          "on CPU 0.");
+    CHECK(s.blocks[1].items == std::vector<std::string>{"finding one", "finding two"});
+    CHECK(s.blocks[6].text == variants_text(*in.variants));
+  }
+  SECTION("per-pair verdicts, with where the details are") {
+    const ReportSection& s = section(doc, "Per-pair verdicts");
+    REQUIRE(s.blocks.size() == 3);
+    CHECK(s.blocks[0].items == std::vector<std::string>{"0->1: consistent (details: matrix/pairs/pair_0_1.txt)",
+                                                        "1->0: consistent (details: matrix/pairs/pair_1_0.txt)"});
+    CHECK(s.blocks[1].text == "With plain rdtsc:");
+    CHECK(s.blocks[2].items ==
+          std::vector<std::string>{"0->1: early reads (details: matrix_plain_rdtsc/pairs/pair_0_1.txt)",
+                                   "1->0: early reads (details: matrix_plain_rdtsc/pairs/pair_1_0.txt)"});
+  }
+  SECTION("the platform as info prints it") {
+    const ReportSection& s = section(doc, "Platform");
+    REQUIRE(s.blocks.size() == 1);
+    CHECK(s.blocks[0].kind == Kind::pre);
+    CHECK(s.blocks[0].text == "cpu  model x\n");
+  }
+}
+
+TEST_CASE("report builder: how the report was made, and its problems") {
+  ReportInputs in = full();
+  const ReportSection clean = section(build_report_doc(in), "How this report was made");
+  REQUIRE(clean.blocks.size() == 2);
+  CHECK(clean.blocks[0].text == "Generated 2026-11-25 04:00:00 UTC by tscsync 0.1.0: tscsync report --rounds 5000");
+  REQUIRE(clean.blocks[1].items.size() == 5);
+  CHECK(clean.blocks[1].items[1] ==
+        "matrix/: the all-pairs run with receive lfence_rdtsc: matrix.json (tscsync-matrix/1, with the check), "
+        "matrix.txt, analysis.json, *.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)");
+  in.problems = {"pair 0->1, visit 2: timed out", "report/matrix/offset_ticks.png: gnuplot exit status 1"};
+  const ReportSection troubled = section(build_report_doc(in), "How this report was made");
+  REQUIRE(troubled.blocks.size() == 4);
+  CHECK(troubled.blocks[2].text == "Problems while making it:");
+  CHECK(troubled.blocks[3].items == in.problems);
+}
