@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -45,5 +46,20 @@ double parse_duration_s(const std::string& option, const std::string& text);
 /// Parses an unsigned decimal option value within [min, max].
 /// \throws UsageError naming the option, the value and the range.
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max);
+
+/// --format: text or json, and csv where `csv_allowed`. \throws UsageError.
+OutputFormat parse_format(const std::string& text, bool csv_allowed);
+
+/// A read variant named on `option`. \throws UsageError listing the valid names.
+Variant parse_variant_option(const std::string& option, const std::string& text);
+
+/// --variant (both sides) or --send/--recv into `choice`; the defaults stay where none is
+/// given (empty text). \throws UsageError when --variant comes with --send or --recv.
+void choose_variants(const std::string& variant, const std::string& send, const std::string& recv,
+                     ExchangeChoice& choice);
+
+/// --cpus A,B of a command that measures one ordered pair. \throws UsageError naming the
+/// command unless the list names exactly two CPUs.
+std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command);
 
 }  // namespace tscsync::cli

@@ -1,0 +1,354 @@
+#include "app/cli_commands.hpp"
+
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "core/format.hpp"
+
+namespace tscsync::cli {
+namespace {
+
+/// Rounds are kept in memory until the run ends (32 bytes recorded, 48 assembled).
+constexpr std::uint64_t kMaxRounds = 20'000'000;
+constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
+constexpr std::uint64_t kMaxNtpSeconds = 3600;
+constexpr std::uint64_t kMaxVisits = 1000;
+constexpr double kMinIntervalS = 0.01;
+constexpr double kMaxIntervalS = 86400;
+/// The monitor's queue: at least a few rounds, at most 2^24 (640 MiB of 40-byte rounds).
+constexpr std::uint64_t kMinQueueRounds = 16;
+constexpr std::uint64_t kMaxQueueRounds = std::uint64_t{1} << 24;
+
+const std::string kSendHelp = "read variant for the send stamps t1, t3 (default rdtsc)";
+const std::string kRecvHelp = "read variant for the receive stamps t2, t4 (default lfence_rdtsc)";
+
+/// --variant, --send and --recv, as every measuring command has them.
+void add_variant_options(CLI::App& cmd, std::string& variant, std::string& send, std::string& recv) {
+  cmd.add_option("--variant", variant, "read variant for both sides (" + variant_list() + ")");
+  cmd.add_option("--send", send, kSendHelp);
+  cmd.add_option("--recv", recv, kRecvHelp);
+}
+
+std::chrono::milliseconds parse_timeout(const std::string& text) {
+  return std::chrono::milliseconds(parse_count("--timeout-ms", text, 1, kMaxTimeoutMs));
+}
+
+}  // namespace
+
+void InfoCli::add(CLI::App& app) {
+  sub = app.add_subcommand("info",
+                           "Platform facts: CPU, TSC features, hypervisor, kernel view of the TSC, TSC frequency and "
+                           "its source, topology, idle states, quantum per CPU, and warnings with advice");
+  sub->add_option("--format", format, "text or json")->capture_default_str();
+  sub->add_option("--ntp-seconds", ntp_seconds,
+                  "also calibrate the TSC against CLOCK_REALTIME (NTP-disciplined) over this many seconds; 0: off")
+      ->capture_default_str();
+}
+
+Command InfoCli::build(const Args& /*args*/) const {
+  return InfoCommand{parse_format(format, false),
+                     static_cast<unsigned>(parse_count("--ntp-seconds", ntp_seconds, 0, kMaxNtpSeconds))};
+}
+
+void MeasureCli::add(CLI::App& app) {
+  sub =
+      app.add_subcommand("measure", "Measure one ordered pair of CPUs: A initiates, B responds; every round is saved");
+  sub->add_option("--cpus", cpus, "A,B: the initiator and the responder (A,A: same-CPU control)")->required();
+  add_variant_options(*sub, variant, send, recv);
+  sub->add_option("--rounds", rounds, "measured rounds, at most 20000000")->capture_default_str();
+  sub->add_option("--warmup", warmup, "rounds run first and discarded")->capture_default_str();
+  sub->add_option("--transport", transport, "slot (one cache line) or queue (boost::lockfree::spsc_queue)")
+      ->capture_default_str();
+  sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner's message before the run is aborted")
+      ->capture_default_str();
+  sub->add_option("--out", out, "output file, or - for standard output")->required();
+}
+
+Command MeasureCli::build(const Args& args) const {
+  MeasureOptions m;
+  m.command_line = quote_command_line(args);
+  std::tie(m.config.cpu_a, m.config.cpu_b) = parse_cpu_pair(cpus, "measure");
+  choose_variants(variant, send, recv, m.choice);
+  if (auto t = parse_transport(transport)) {
+    m.choice.transport = *t;
+  } else {
+    throw UsageError("unknown transport '" + transport + "' (choose slot or queue)");
+  }
+  m.config.rounds = parse_count("--rounds", rounds, 1, kMaxRounds);
+  m.config.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
+  m.config.timeout = parse_timeout(timeout_ms);
+  m.out = out;
+  return m;
+}
+
+void MonitorCli::add(CLI::App& app) {
+  sub = app.add_subcommand("monitor",
+                           "Measure one ordered pair for a long time (until --duration or SIGINT/SIGTERM) and write an "
+                           "interval log: one line per interval, flushed as it ends, in memory that does not grow");
+  sub->add_option("--cpus", cpus, "A,B: the initiator and the responder (two different CPUs)")->required();
+  add_variant_options(*sub, variant, send, recv);
+  sub->add_option("--interval", interval, "length of one interval: seconds, or with s, m or h")->capture_default_str();
+  sub->add_option("--duration", duration,
+                  "how long to run: seconds, or with s, m or h (default: until SIGINT or SIGTERM)");
+  sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner's message before the run is aborted")
+      ->capture_default_str();
+  sub->add_option("--queue-rounds", queue_rounds,
+                  "rounds the queue to the aggregator holds (40 bytes each); a full queue counts lost rounds")
+      ->capture_default_str();
+  sub->add_option("--out", out, "the interval log (written as FILE.partial until the run ends), or -")->required();
+}
+
+Command MonitorCli::build(const Args& args) const {
+  MonitorOptions mo;
+  mo.command_line = quote_command_line(args);
+  std::tie(mo.cpu_a, mo.cpu_b) = parse_cpu_pair(cpus, "monitor");
+  choose_variants(variant, send, recv, mo.choice);
+  mo.interval_s = parse_duration_s("--interval", interval);
+  if (mo.interval_s < kMinIntervalS || mo.interval_s > kMaxIntervalS) {
+    throw UsageError("--interval " + interval + " must be between 0.01 s and 1 day");
+  }
+  if (!duration.empty()) {
+    mo.duration_s = parse_duration_s("--duration", duration);
+    if (mo.duration_s < mo.interval_s) {
+      throw UsageError("--duration " + duration + " is shorter than one interval (--interval " + interval + ")");
+    }
+  }
+  mo.timeout = parse_timeout(timeout_ms);
+  mo.queue_rounds = parse_count("--queue-rounds", queue_rounds, kMinQueueRounds, kMaxQueueRounds);
+  mo.out = out;
+  return mo;
+}
+
+void AnalyzeCli::add(CLI::App& app) {
+  sub = app.add_subcommand("analyze",
+                           "Analyse saved runs, imported rounds or monitor interval logs: offset and drift with hard "
+                           "bounds, negative latencies classified, distributions, a verdict per pair; for interval "
+                           "logs also offset steps over time, the worst intervals, totals and memory");
+  sub->add_option("files", files,
+                  "runs (tscsync-run/1), interval logs of monitor (tscsync-monitor/1) or tables with t1,t2,t3,t4 "
+                  "columns, in any mix; - reads stdin")
+      ->required();
+  sub->add_option("--format", format,
+                  "text, json or csv (csv: one row per pair, then one row per interval of the logs)")
+      ->capture_default_str();
+  sub->add_option("--out", out, "output file, or - for standard output")->capture_default_str();
+  sub->add_option("--plot", plot,
+                  "directory for each interval log's time series: monitor_timeseries.dat, .png and .svg "
+                  "(STEM_monitor_timeseries.* after each log's file name when there are several)");
+}
+
+Command AnalyzeCli::build(const Args& /*args*/) const {
+  return AnalyzeOptions{files, parse_format(format, true), out, plot};
+}
+
+namespace {
+
+/// simulate's real-valued model parameters: option, field, help. Ranges are checked by
+/// simulate().
+std::vector<std::tuple<std::string, double*, std::string>> real_parameters(SimulationSpec& spec) {
+  return {
+      {"--offset-ticks", &spec.offset_ticks, "offset theta = TSC_b - TSC_a at the run's middle"},
+      {"--drift-ppb", &spec.drift_ppb, "rate difference of b's counter"},
+      {"--fwd-base-ticks", &spec.fwd.base_ticks, "a->b delay: the floor"},
+      {"--fwd-exp-mean-ticks", &spec.fwd.exp_mean_ticks, "a->b delay: mean of the exponential part"},
+      {"--fwd-tail-fraction", &spec.fwd.tail_fraction, "a->b delay: share with a Pareto(1.5) tail"},
+      {"--fwd-tail-scale-ticks", &spec.fwd.tail_scale_ticks, "a->b delay: Pareto scale"},
+      {"--rev-base-ticks", &spec.rev.base_ticks, "b->a delay: the floor"},
+      {"--rev-exp-mean-ticks", &spec.rev.exp_mean_ticks, "b->a delay: mean of the exponential part"},
+      {"--rev-tail-fraction", &spec.rev.tail_fraction, "b->a delay: share with a Pareto(1.5) tail"},
+      {"--rev-tail-scale-ticks", &spec.rev.tail_scale_ticks, "b->a delay: Pareto scale"},
+      {"--turnaround-base-ticks", &spec.turnaround_base_ticks, "b: t2 to t3, floor"},
+      {"--turnaround-exp-mean-ticks", &spec.turnaround_exp_mean_ticks, "b: t2 to t3, exponential part"},
+      {"--gap-ticks", &spec.gap_ticks, "a: t4 to the next t1, floor"},
+      {"--gap-exp-mean-ticks", &spec.gap_exp_mean_ticks, "a: t4 to the next t1, exponential part"},
+      {"--early-t2-rate", &spec.spec_b.rate, "share of t2 reads (b receiving) taken early"},
+      {"--early-t2-min-ticks", &spec.spec_b.early_min_ticks, "how early at least"},
+      {"--early-t2-max-ticks", &spec.spec_b.early_max_ticks, "how early at most"},
+      {"--early-t4-rate", &spec.spec_a.rate, "share of t4 reads (a receiving) taken early"},
+      {"--early-t4-min-ticks", &spec.spec_a.early_min_ticks, "how early at least"},
+      {"--early-t4-max-ticks", &spec.spec_a.early_max_ticks, "how early at most"},
+      {"--step-ticks", &spec.step_ticks, "offset jump during the run (0: none)"},
+      {"--step-at", &spec.step_at_fraction, "when the jump happens, as a fraction of the run"},
+      {"--tsc-hz", &spec.tsc_hz, "frequency written into the metadata (for ns figures)"},
+  };
+}
+
+}  // namespace
+
+void SimulateCli::add(CLI::App& app) {
+  sub = app.add_subcommand("simulate",
+                           "Synthetic rounds with known offset, drift, quantum, delays, early reads and steps; "
+                           "the truth as JSON");
+  rounds = std::to_string(sim.spec.rounds);
+  seed = std::to_string(sim.spec.seed);
+  quantum = std::to_string(sim.spec.quantum_ticks);
+  sub->add_option("--rounds", rounds, "rounds, at most 20000000")->capture_default_str();
+  sub->add_option("--seed", seed, "random seed")->capture_default_str();
+  sub->add_option("--quantum-ticks", quantum, "counter step q")->capture_default_str();
+  sub->add_flag("--no-quantum-metadata", no_quantum_metadata, "leave quantum_ticks out: analyze infers it");
+  for (const auto& [name, field, help] : real_parameters(sim.spec)) {
+    reals[name] = format_sig(*field, 17);
+    sub->add_option(name, reals[name], help)->capture_default_str();
+  }
+  sub->add_option("--out", sim.out, "the rounds: a file, or - for standard output")->required();
+  sub->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output")
+      ->capture_default_str();
+}
+
+Command SimulateCli::build(const Args& /*args*/) const {
+  SimulateOptions o = sim;
+  o.spec.rounds = parse_count("--rounds", rounds, 1, kMaxSimulatedRounds);
+  o.spec.seed = parse_count("--seed", seed, 0, UINT64_MAX);
+  o.spec.quantum_ticks = parse_count("--quantum-ticks", quantum, 1, 1'000'000);
+  o.spec.include_quantum_metadata = !no_quantum_metadata;
+  for (const auto& [name, field, help] : real_parameters(o.spec)) *field = parse_real(name, reals.at(name));
+  return o;
+}
+
+void PlanCli::add(CLI::App& cmd, bool variants) {
+  cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
+  if (variants) add_variant_options(cmd, variant, send, recv);
+  cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
+  cmd.add_option("--rounds", rounds, "measured rounds per visit (default: by the number of pairs, see --dry-run)");
+  cmd.add_option("--budget", budget, "seconds: size the rounds per visit so the plan's estimate fits");
+  cmd.add_option("--warmup", warmup, "rounds before each visit, discarded")->capture_default_str();
+  cmd.add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
+      ->capture_default_str();
+  cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (round-robin tournament)");
+}
+
+MatrixOptions PlanCli::build(const Args& args) const {
+  MatrixOptions o;
+  o.command_line = quote_command_line(args);
+  o.cpus = cpus;
+  if (!cpus.empty()) parse_cpu_list(cpus);  // a malformed list fails here, named
+  choose_variants(variant, send, recv, o.choice);
+  o.visits = parse_count("--visits", visits, 1, kMaxVisits);
+  if (!rounds.empty()) o.rounds_per_visit = parse_count("--rounds", rounds, 1, kMaxRounds);
+  if (!budget.empty()) {
+    o.budget_seconds = parse_real("--budget", budget);
+    if (o.budget_seconds <= 0) throw UsageError("--budget " + budget + " must be a number of seconds > 0");
+    if (!rounds.empty()) throw UsageError("give --rounds or --budget, not both");
+  }
+  o.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
+  o.timeout = parse_timeout(timeout_ms);
+  o.parallel = parallel;
+  o.dry_run = dry_run;
+  o.topology = topology;
+  o.format = parse_format(format, false);
+  o.out_dir = out;
+  o.save_runs = save_runs;
+  if (o.save_runs && o.out_dir.empty()) throw UsageError("--save-runs needs --out DIR");
+  if (!o.topology.empty() && !o.dry_run) {
+    throw UsageError("--topology describes another machine: it can only be planned (add --dry-run)");
+  }
+  return o;
+}
+
+void MatrixCli::add(CLI::App& app) {
+  sub = app.add_subcommand("matrix",
+                           "Every ordered pair of the selected CPUs: offsets with hard bands, drift, latency and "
+                           "violation matrices, per-CPU offsets, heatmaps");
+  plan.add(*sub, true);
+  sub->add_flag("--dry-run", plan.dry_run, "print the plan (pairs, visits, rounds, time, memory); measure nothing");
+  sub->add_option(
+      "--topology", plan.topology,
+      "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
+  sub->add_option("--format", plan.format, "text or json (stdout)")->capture_default_str();
+  sub->add_option("--out", plan.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
+  sub->add_flag("--save-runs", plan.save_runs, "also keep every pair's rounds in --out/pairs (tscsync-run/1)");
+}
+
+Command MatrixCli::build(const Args& args) const { return plan.build(args); }
+
+void CheckCli::add(CLI::App& app) {
+  sub = app.add_subcommand(
+      "check", "Measure all pairs and answer for scripts: exit 0 synchronized, 1 not, with the reason in one line");
+  plan.add(*sub, true);
+  sub->add_option("--tolerance", tolerance,
+                  "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
+      ->capture_default_str();
+  sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift, ppb")->capture_default_str();
+  sub->add_option("--format", plan.format, "text or json")->capture_default_str();
+  sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
+  sub->add_option("--out", plan.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
+}
+
+Command CheckCli::build(const Args& args) const {
+  CheckOptions c;
+  c.matrix = plan.build(args);
+  c.tolerance = parse_tolerance("--tolerance", tolerance);
+  c.drift_tolerance_ppb = parse_real("--drift-tolerance-ppb", drift_tolerance);
+  if (c.drift_tolerance_ppb < 0) throw UsageError("--drift-tolerance-ppb " + drift_tolerance + " must be >= 0");
+  c.details = details;
+  return c;
+}
+
+void VariantsCli::add(CLI::App& app) {
+  sub = app.add_subcommand("variants",
+                           "Which way of reading the TSC to trust here and what it costs: read cost per variant, the "
+                           "exchange of one pair under each send/recv combination, the same-CPU control, a "
+                           "recommendation");
+  sub->add_option("--cpus", cpus, "A,B: the pair (default: the first two CPUs this process may use)");
+  sub->add_option("--rounds", rounds, "rounds per combination, both roles together")->capture_default_str();
+  sub->add_option("--passes", passes, "each combination's rounds split over this many interleaved visits per role")
+      ->capture_default_str();
+  sub->add_flag("--all", all, "every send/recv combination (64), not only the ones that answer the usual questions");
+  sub->add_option("--warmup", warmup, "rounds before each visit, discarded")->capture_default_str();
+  sub->add_option("--control-rounds", control_rounds, "rounds of the same-CPU control; 0: none")->capture_default_str();
+  sub->add_option("--switch-rounds", switch_rounds,
+                  "rounds per half of the run that switches from plain to an ordering receive read; 0: none")
+      ->capture_default_str();
+  sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
+      ->capture_default_str();
+  sub->add_option("--format", format, "text or json (stdout)")->capture_default_str();
+  sub->add_option("--out", out, "directory for variants.json, variants.txt, the plots and their data");
+  sub->add_flag("--save-runs", save_runs, "also keep every combination's rounds in --out/runs (tscsync-run/1)");
+}
+
+Command VariantsCli::build(const Args& args) const {
+  VariantsOptions v;
+  v.command_line = quote_command_line(args);
+  v.cpus = cpus;
+  if (!v.cpus.empty()) parse_cpu_list(v.cpus);  // a malformed list fails here, named
+  v.rounds = parse_count("--rounds", rounds, 2, kMaxRounds);
+  v.passes = parse_count("--passes", passes, 1, kMaxVisits);
+  v.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
+  v.control_rounds = parse_count("--control-rounds", control_rounds, 0, kMaxRounds);
+  v.switch_rounds = parse_count("--switch-rounds", switch_rounds, 0, kMaxRounds);
+  v.timeout = parse_timeout(timeout_ms);
+  v.all = all;
+  v.format = parse_format(format, false);
+  v.out_dir = out;
+  v.save_runs = save_runs;
+  if (v.save_runs && v.out_dir.empty()) throw UsageError("--save-runs needs --out DIR");
+  return v;
+}
+
+void ReportCli::add(CLI::App& app) {
+  sub = app.add_subcommand("report",
+                           "The main job: platform facts, all pairs with an ordering read and with plain rdtsc, the "
+                           "verdict, heatmaps, report.md and report.html in one directory");
+  plan.out = "report";
+  plan.add(*sub, false);
+  sub->add_option("--out", plan.out, "the report directory")->capture_default_str();
+  sub->add_flag("--no-plain", no_plain, "skip the plain-rdtsc matrix");
+  sub->add_flag("--no-variants", no_variants, "skip the read variants (tscsync variants) on the first two CPUs");
+  sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
+      ->capture_default_str();
+}
+
+Command ReportCli::build(const Args& args) const {
+  ReportOptions r;
+  r.matrix = plan.build(args);
+  r.out_dir = plan.out;
+  if (r.out_dir.empty()) throw UsageError("--out must name a directory");
+  r.plain = !no_plain;
+  r.variants = !no_variants;
+  r.variants_options.rounds =
+      parse_count("--variants-rounds", variants_rounds, 2 * r.variants_options.passes, kMaxRounds);
+  r.variants_options.timeout = r.matrix.timeout;
+  r.command_line = quote_command_line(args);
+  return r;
+}
+
+}  // namespace tscsync::cli

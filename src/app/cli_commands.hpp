@@ -1,0 +1,109 @@
+// The option table of each command (docs/commands.md): the options registered on the
+// command's CLI11 subcommand as the text the user typed, and build(), which validates that
+// text into the command's options struct. Private to cli.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "app/cli.hpp"
+
+namespace tscsync::cli {
+
+/// The arguments as given (args[0] the program), for provenance and messages.
+using Args = std::vector<std::string>;
+
+struct InfoCli {
+  CLI::App* sub = nullptr;
+  std::string format = "text", ntp_seconds = "0";
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct MeasureCli {
+  CLI::App* sub = nullptr;
+  std::string cpus, variant, send, recv, transport = "slot", out;
+  std::string rounds = "1000000", warmup = "10000", timeout_ms = "2000";
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct MonitorCli {
+  CLI::App* sub = nullptr;
+  std::string cpus, variant, send, recv, out;
+  std::string interval = "1", duration, timeout_ms = "2000";
+  std::string queue_rounds = std::to_string(kDefaultMonitorQueueRounds);
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct AnalyzeCli {
+  CLI::App* sub = nullptr;
+  std::vector<std::string> files;
+  std::string format = "text", out = "-", plot;
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct SimulateCli {
+  CLI::App* sub = nullptr;
+  SimulateOptions sim;
+  std::string rounds, seed, quantum;
+  bool no_quantum_metadata = false;
+  std::map<std::string, std::string> reals;  // option name -> text, for every real parameter
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+/// The options that choose the CPUs and the plan, shared by matrix, check and report.
+struct PlanCli {
+  std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
+                                         timeout_ms = "2000", topology, format = "text", out;
+  bool parallel = false, dry_run = false, save_runs = false;
+  void add(CLI::App& cmd, bool variants);
+  [[nodiscard]] MatrixOptions build(const Args& args) const;
+};
+
+struct MatrixCli {
+  CLI::App* sub = nullptr;
+  PlanCli plan;
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct CheckCli {
+  CLI::App* sub = nullptr;
+  PlanCli plan;
+  std::string tolerance = "0", drift_tolerance = "0";
+  bool details = false;
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct VariantsCli {
+  CLI::App* sub = nullptr;
+  std::string cpus, rounds = "200000", passes = "4", warmup = std::to_string(kVariantsWarmup), control_rounds = "20000",
+                    switch_rounds = "50000", timeout_ms = "2000", format = "text", out;
+  bool all = false, save_runs = false;
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+struct ReportCli {
+  CLI::App* sub = nullptr;
+  PlanCli plan;
+  bool no_plain = false, no_variants = false;
+  std::string variants_rounds = "100000";
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
+/// Every command's table, in the order `tscsync --help` lists them. Each binds CLI11 to
+/// its own members: construct in place, never move or copy after add().
+using CommandTables =
+    std::tuple<InfoCli, MeasureCli, MonitorCli, AnalyzeCli, SimulateCli, MatrixCli, CheckCli, VariantsCli, ReportCli>;
+
+}  // namespace tscsync::cli

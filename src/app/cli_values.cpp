@@ -1,0 +1,118 @@
+// Option values as typed: counts, reals, durations, formats, variants, and the command line
+// kept for provenance. Every parser throws UsageError naming the option and the text.
+#include <charconv>
+#include <cmath>
+
+#include "app/cli.hpp"
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+
+namespace tscsync::cli {
+
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max) {
+  std::uint64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != last) {
+    throw UsageError(option + " '" + text + "' is not an unsigned decimal number (expected one in " + range + ")");
+  }
+  if (ec == std::errc::result_out_of_range || value < min || value > max) {
+    throw UsageError(option + " " + text + " is out of range " + range);
+  }
+  return value;
+}
+
+double parse_real(const std::string& option, const std::string& text) {
+  double value = 0;
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+  if (text.empty() || ec != std::errc{} || ptr != last || !std::isfinite(value)) {
+    throw UsageError(option + " '" + text + "' is not a finite decimal number");
+  }
+  return value;
+}
+
+double parse_duration_s(const std::string& option, const std::string& text) {
+  std::string number = text;
+  double unit_s = 1;
+  if (!number.empty()) {
+    switch (number.back()) {
+      case 's': number.pop_back(); break;
+      case 'm':
+        number.pop_back();
+        unit_s = 60;
+        break;
+      case 'h':
+        number.pop_back();
+        unit_s = 3600;
+        break;
+      default: break;
+    }
+  }
+  double value = 0;
+  const char* last = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), last, value);
+  if (number.empty() || ec != std::errc{} || ptr != last || !std::isfinite(value) || !(value > 0)) {
+    throw UsageError(option + " '" + text + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+  }
+  return value * unit_s;
+}
+
+std::string quote_command_line(const std::vector<std::string>& args) {
+  std::string out;
+  for (const std::string& a : args) {
+    if (!out.empty()) out += ' ';
+    const bool plain =
+        !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,=:+") ==
+                          std::string::npos;
+    if (plain) {
+      out += a;
+      continue;
+    }
+    out += '\'';
+    for (char c : a) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out += c;
+      }
+    }
+    out += '\'';
+  }
+  return out;
+}
+
+OutputFormat parse_format(const std::string& text, bool csv_allowed) {
+  if (text == "text") return OutputFormat::text;
+  if (text == "json") return OutputFormat::json;
+  if (text == "csv" && csv_allowed) return OutputFormat::csv;
+  throw UsageError("--format '" + text + "' is not " + (csv_allowed ? "text, json or csv" : "text or json"));
+}
+
+Variant parse_variant_option(const std::string& option, const std::string& text) {
+  if (auto v = parse_variant(text)) return *v;
+  throw UsageError("unknown variant '" + text + "' for " + option + " (choose from " + variant_list() + ")");
+}
+
+void choose_variants(const std::string& variant, const std::string& send, const std::string& recv,
+                     ExchangeChoice& choice) {
+  if (!variant.empty() && (!send.empty() || !recv.empty())) {
+    throw UsageError("give --variant (both sides) or --send/--recv, not both");
+  }
+  if (!variant.empty()) choice.send = choice.recv = parse_variant_option("--variant", variant);
+  if (!send.empty()) choice.send = parse_variant_option("--send", send);
+  if (!recv.empty()) choice.recv = parse_variant_option("--recv", recv);
+}
+
+std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command) {
+  const std::vector<int> pair = parse_cpu_list(text);
+  if (pair.size() != 2) {
+    throw UsageError("--cpus '" + text + "' names " + std::to_string(pair.size()) + " CPUs; " + command +
+                     " takes exactly two, A,B (A initiates)");
+  }
+  return {pair[0], pair[1]};
+}
+
+}  // namespace tscsync::cli
