@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_fields.hpp"
+#include "skip.hpp"
 #include "stream_source.hpp"
 
 using namespace tscsync;
@@ -343,12 +344,12 @@ TEST_CASE("hostile: a sparse file of a terabyte reserves nothing for it") {
   REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
   const bool sparse = ::ftruncate(fd, off_t{1} << 40) == 0;
   ::close(fd);
-  if (sparse) {
-    CHECK_THROWS_WITH(
-        read_run_file(path.string()),
-        path.string() + ":3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
-  } else {
-    WARN("this file system refuses a 1 TB sparse file; the case is not exercised");
+  if (!sparse) {
+    fs::remove(path);
+    return test::skip_test("the temporary directory's file system refuses a 1 TB sparse file");
   }
+  CHECK_THROWS_WITH(
+      read_run_file(path.string()),
+      path.string() + ":3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
   fs::remove(path);
 }
