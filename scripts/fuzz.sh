@@ -33,8 +33,7 @@ for t in "${targets[@]}"; do
   fi
 done
 
-bash scripts/install-deps.sh
-bash scripts/install-fuzz-deps.sh
+bash scripts/install-deps.sh build fuzz
 
 if [[ ! -f $build/build.ninja ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \

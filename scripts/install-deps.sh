@@ -1,31 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages tscsync needs, only those that are missing.
+# Installs the Debian 12 packages of the named sets that are missing, and nothing else.
 # Idempotent: when everything is present it touches nothing and needs no network.
+#   scripts/install-deps.sh            the build set: what `make report` and `make test` need
+#   scripts/install-deps.sh fuzz       what `make fuzz` needs on top (clang and its runtimes)
 set -euo pipefail
 
-packages=(
-  cmake ninja-build g++ make binutils   # build; binutils gives objdump for the asm-shape test
-  libboost-dev        # Boost.Lockfree spsc_queue
-  libeigen3-dev       # least squares in the analysis
-  catch2              # tests (2.13)
-  gnuplot-nox         # plots (pngcairo, svg)
-  libhwloc-dev        # topology
-  pkgconf             # pkg-config, through which CMake finds hwloc
-  libcli11-dev        # command line
-  nlohmann-json3-dev  # JSON in and out
-)
+declare -A sets
+sets[build]="
+  cmake ninja-build g++ make binutils
+  libboost-dev
+  libeigen3-dev
+  catch2
+  gnuplot-nox
+  libhwloc-dev
+  pkgconf
+  libcli11-dev
+  nlohmann-json3-dev"
+# build: binutils gives objdump (the asm-shape test), libboost-dev Boost.Lockfree,
+# libeigen3-dev the least squares, catch2 (2.13) the tests, gnuplot-nox the pictures (pngcairo,
+# svg), libhwloc-dev the topology, pkgconf the way CMake finds hwloc, libcli11-dev the command
+# line, nlohmann-json3-dev JSON in and out.
+sets[fuzz]="clang libclang-rt-14-dev llvm"
+# fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
+# (llvm-symbolizer, for symbolized stack traces in the reports).
 
+names=("$@")
+((${#names[@]} == 0)) && names=(build)
 missing=()
-for p in "${packages[@]}"; do
-  [[ $p == \#* ]] && continue
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$p")
+for name in "${names[@]}"; do
+  if [[ -z ${sets[$name]+set} ]]; then
+    echo "install-deps: unknown package set '$name' (known: ${!sets[*]})" >&2
+    exit 2
   fi
+  for p in ${sets[$name]}; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$p")
+    fi
+  done
 done
-
-if ((${#missing[@]} == 0)); then
-  exit 0
-fi
+((${#missing[@]} == 0)) && exit 0
 
 echo "install-deps: installing ${missing[*]}" >&2
 if [[ $(id -u) -ne 0 ]]; then
