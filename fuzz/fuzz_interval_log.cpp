@@ -57,24 +57,6 @@ bool same_log(const tscsync::IntervalLog& x, const tscsync::IntervalLog& y) {
          x.trailer.entries() == y.trailer.entries() && x.cut_line == y.cut_line;
 }
 
-/// What the writer promises for a metadata value: a line end becomes a space, and reading
-/// back trims the spaces at both ends.
-std::string written_value(std::string_view value) {
-  std::string out(value);
-  for (char& c : out) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return std::string(tscsync::trim_spaces(out));
-}
-
-std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [key, value] : meta.entries()) {
-    if (key != "schema") out.emplace_back(key, written_value(value));
-  }
-  return out;
-}
-
 /// The rules of one accepted interval (interval_log.hpp, parse_interval_log), written
 /// again from the header's words rather than from the reader's code.
 void check_interval(const tscsync::IntervalSummary& s, const tscsync::IntervalSummary* before, std::size_t i) {
@@ -131,9 +113,9 @@ void check_round_trip(const tscsync::IntervalLog& log) {
     finding(kTarget, "the writer wrote a log that parse_interval_log refuses: " + back_outcome.message);
   const tscsync::IntervalLog* back = &*back_outcome.log;
   if (back->intervals != log.intervals) finding(kTarget, "the intervals differ after writing and reading back");
-  if (as_written(back->header) != as_written(log.header))
+  if (tscsync::fuzz::as_written(back->header) != tscsync::fuzz::as_written(log.header))
     finding(kTarget, "the header differs after writing and reading back");
-  if (as_written(back->trailer) != as_written(log.trailer)) {
+  if (tscsync::fuzz::as_written(back->trailer) != tscsync::fuzz::as_written(log.trailer)) {
     finding(kTarget, "the trailer differs after writing and reading back");
   }
 }

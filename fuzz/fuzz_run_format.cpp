@@ -47,26 +47,6 @@ bool same_run(const tscsync::Run& x, const tscsync::Run& y) {
          x.trailer.entries() == y.trailer.entries() && x.cut_line == y.cut_line;
 }
 
-/// What write_run promises for a metadata value: a line end becomes a space, and reading
-/// back trims the spaces at both ends.
-std::string written_value(std::string_view value) {
-  std::string out(value);
-  for (char& c : out) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return std::string(tscsync::trim_spaces(out));
-}
-
-/// `meta` as write_run writes and parse_run reads it back: the schema key aside (the
-/// writer puts its own first, and drops any in the trailer).
-std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [key, value] : meta.entries()) {
-    if (key != "schema") out.emplace_back(key, written_value(value));
-  }
-  return out;
-}
-
 /// Writes `run` and reads it back: the rounds and metadata must survive.
 void check_round_trip(const tscsync::Run& run) {
   std::string text;
@@ -77,10 +57,10 @@ void check_round_trip(const tscsync::Run& run) {
   }
   const tscsync::Run& reread = std::get<tscsync::Run>(back);
   if (reread.rounds != run.rounds) finding(kTarget, "the rounds differ after write_run and parse_run");
-  if (as_written(reread.header) != as_written(run.header)) {
+  if (tscsync::fuzz::as_written(reread.header) != tscsync::fuzz::as_written(run.header)) {
     finding(kTarget, "the header metadata differs after write_run and parse_run");
   }
-  if (as_written(reread.trailer) != as_written(run.trailer)) {
+  if (tscsync::fuzz::as_written(reread.trailer) != tscsync::fuzz::as_written(run.trailer)) {
     finding(kTarget, "the trailer metadata differs after write_run and parse_run");
   }
 }

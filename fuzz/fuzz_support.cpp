@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
 
 namespace tscsync::fuzz {
@@ -106,6 +107,19 @@ std::string check_input_error(std::string_view message, std::string_view text) {
   if (line_no != long_line && long_line_message)
     return "a line of " + std::to_string(lengths[line_no - 1]) + " bytes refused as too long";
   return {};
+}
+
+std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, value] : meta.entries()) {
+    if (key == "schema") continue;
+    std::string written(value);
+    for (char& c : written) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    out.emplace_back(key, std::string(tscsync::trim_spaces(written)));
+  }
+  return out;
 }
 
 }  // namespace tscsync::fuzz

@@ -9,6 +9,10 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/run.hpp"
 
 // The entry point every harness defines: libFuzzer's, and replay_main's.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -41,5 +45,10 @@ std::size_t first_long_line(std::string_view text);
 ///  - every byte is printable ASCII: input is quoted with printable(), so no message can
 ///    carry escape sequences or binary garbage to a terminal.
 std::string check_input_error(std::string_view message, std::string_view text);
+
+/// `meta` as the writers write it and the readers read it back (run_format, interval_log):
+/// the schema key aside (the writer puts its own first), a line end in a value becomes a
+/// space, and reading back trims the spaces at both ends.
+std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta);
 
 }  // namespace tscsync::fuzz
