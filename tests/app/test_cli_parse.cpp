@@ -64,45 +64,48 @@ TEST_CASE("every variant name parses back to itself") {
 }
 
 TEST_CASE("bad measure options say what is wrong") {
-  CHECK(error({"measure", "--cpus", "0", "--out", "x"}) ==
-        "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)");
-  CHECK(error({"measure", "--cpus", "0-2", "--out", "x"}) ==
-        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)");
-  CHECK(error({"measure", "--cpus", "x,1", "--out", "x"}) ==
-        "bad CPU list 'x,1' at character 1: expected a CPU number");
-  CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"}) ==
-        "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, "
-        "lfence_rdtsc_lfence, rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)");
+  // The arguments after the program's name, and the whole message.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"measure", "--cpus", "0", "--out", "x"},
+       "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)"},
+      {{"measure", "--cpus", "0-2", "--out", "x"},
+       "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)"},
+      {{"measure", "--cpus", "x,1", "--out", "x"}, "bad CPU list 'x,1' at character 1: expected a CPU number"},
+      {{"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"},
+       "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, lfence_rdtsc_lfence, "
+       "rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)"},
+      {{"measure", "--cpus", "0,1", "--variant", "rdtsc", "--send", "rdtsc", "--out", "x"},
+       "give --variant (both sides) or --send/--recv, not both"},
+      {{"measure", "--cpus", "0,1", "--rounds", "0", "--out", "x"}, "--rounds 0 is out of range [1, 20000000]"},
+      {{"measure", "--cpus", "0,1", "--rounds", "-5", "--out", "x"},
+       "--rounds '-5' is not an unsigned decimal number (expected one in [1, 20000000])"},
+      {{"measure", "--cpus", "0,1", "--rounds", "1e6", "--out", "x"},
+       "--rounds '1e6' is not an unsigned decimal number (expected one in [1, 20000000])"},
+      {{"measure", "--cpus", "0,1", "--rounds", "99999999999999999999999", "--out", "x"},
+       "--rounds 99999999999999999999999 is out of range [1, 20000000]"},
+      {{"measure", "--cpus", "0,1", "--warmup", "", "--out", "x"},
+       "--warmup '' is not an unsigned decimal number (expected one in [0, 20000000])"},
+      {{"measure", "--cpus", "0,1", "--timeout-ms", "0", "--out", "x"}, "--timeout-ms 0 is out of range [1, 3600000]"},
+      {{"measure", "--cpus", "0,1", "--transport", "pipe", "--out", "x"},
+       "unknown transport 'pipe' (choose slot or queue)"},
+      {{"measure", "--cpus", "0,1"}, "--out is required"},
+      {{"measure", "--out", "x"}, "--cpus is required"},
+      {{"measure", "--cpus", "0,1", "--out", "x", "--bogus"}, "The following argument was not expected: --bogus"},
+      {{"frobnicate"},
+       "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, "
+       "variants)"},
+      {{}, "A subcommand is required"},
+      {{"info", "--format", "xml"}, "--format 'xml' is not text or json"},
+      {{"info", "--ntp-seconds", "3601"}, "--ntp-seconds 3601 is out of range [0, 3600]"},
+      {{"info", "--ntp-seconds", "1.5"},
+       "--ntp-seconds '1.5' is not an unsigned decimal number (expected one in [0, 3600])"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(cli::quote_command_line(args));
+    CHECK(error(args) == message);
+  }
   CHECK(error({"measure", "--cpus", "0,1", "--recv", "RDTSC", "--out", "x"})
             .rfind("unknown variant 'RDTSC' for --recv", 0) == 0);
-  CHECK(error({"measure", "--cpus", "0,1", "--variant", "rdtsc", "--send", "rdtsc", "--out", "x"}) ==
-        "give --variant (both sides) or --send/--recv, not both");
-  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "0", "--out", "x"}) ==
-        "--rounds 0 is out of range [1, 20000000]");
-  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "-5", "--out", "x"}) ==
-        "--rounds '-5' is not an unsigned decimal number (expected one in [1, 20000000])");
-  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "1e6", "--out", "x"}) ==
-        "--rounds '1e6' is not an unsigned decimal number (expected one in [1, 20000000])");
-  CHECK(error({"measure", "--cpus", "0,1", "--rounds", "99999999999999999999999", "--out", "x"}) ==
-        "--rounds 99999999999999999999999 is out of range [1, 20000000]");
-  CHECK(error({"measure", "--cpus", "0,1", "--warmup", "", "--out", "x"}) ==
-        "--warmup '' is not an unsigned decimal number (expected one in [0, 20000000])");
-  CHECK(error({"measure", "--cpus", "0,1", "--timeout-ms", "0", "--out", "x"}) ==
-        "--timeout-ms 0 is out of range [1, 3600000]");
-  CHECK(error({"measure", "--cpus", "0,1", "--transport", "pipe", "--out", "x"}) ==
-        "unknown transport 'pipe' (choose slot or queue)");
-  CHECK(error({"measure", "--cpus", "0,1"}) == "--out is required");
-  CHECK(error({"measure", "--out", "x"}) == "--cpus is required");
-  CHECK(error({"measure", "--cpus", "0,1", "--out", "x", "--bogus"}) ==
-        "The following argument was not expected: --bogus");
-  CHECK(error({"frobnicate"}) ==
-        "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, "
-        "variants)");
-  CHECK(error({}) == "A subcommand is required");
-  CHECK(error({"info", "--format", "xml"}) == "--format 'xml' is not text or json");
-  CHECK(error({"info", "--ntp-seconds", "3601"}) == "--ntp-seconds 3601 is out of range [0, 3600]");
-  CHECK(error({"info", "--ntp-seconds", "1.5"}) ==
-        "--ntp-seconds '1.5' is not an unsigned decimal number (expected one in [0, 3600])");
 }
 
 TEST_CASE("info options and their defaults") {
