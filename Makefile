@@ -13,7 +13,7 @@ SANITIZE_DIR ?= build-sanitize
 # WERROR=ON makes every warning on the project's own targets an error (CI builds so).
 WERROR     ?= OFF
 
-.PHONY: all deps configure tool build test test-sanitize fuzz report bench clean
+.PHONY: all deps configure tool build test test-sanitize fuzz report bench tidy format clean
 
 all: build
 
@@ -61,6 +61,16 @@ bench: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync_bench tscsync_bench_analysis
 	$(BUILD_DIR)/tscsync_bench
 	$(BUILD_DIR)/tscsync_bench_analysis
+
+# The checks of .clang-tidy over every source of the project (a few minutes), and the
+# style of .clang-format applied to every C++ file.
+tidy: configure
+	@bash scripts/install-deps.sh tidy
+	git ls-files '*.cpp' | xargs -P $(JOBS) -n 4 clang-tidy -p $(BUILD_DIR) --quiet
+
+format:
+	@bash scripts/install-deps.sh tidy
+	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -3,6 +3,7 @@
 # Idempotent: when everything is present it touches nothing and needs no network.
 #   scripts/install-deps.sh            the build set: what `make report` and `make test` need
 #   scripts/install-deps.sh fuzz       what `make fuzz` needs on top (clang and its runtimes)
+#   scripts/install-deps.sh tidy       clang-tidy and clang-format (`make tidy`, `make format`)
 set -euo pipefail
 
 declare -A sets
@@ -23,6 +24,7 @@ sets[build]="
 sets[fuzz]="clang libclang-rt-14-dev llvm"
 # fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
 # (llvm-symbolizer, for symbolized stack traces in the reports).
+sets[tidy]="clang-tidy clang-format"
 
 names=("$@")
 ((${#names[@]} == 0)) && names=(build)

@@ -1,7 +1,7 @@
 #include "app/analyze_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -56,7 +56,7 @@ ssize_t read_prefixed(void* cookie, char* buf, std::size_t size) {
   auto* c = static_cast<PrefixedStdin*>(cookie);
   if (c->pos < c->prefix.size()) {
     const std::size_t n = std::min(size, c->prefix.size() - c->pos);
-    std::memcpy(buf, c->prefix.data() + c->pos, n);
+    std::copy_n(c->prefix.data() + c->pos, n, buf);
     c->pos += n;
     return static_cast<ssize_t>(n);
   }

@@ -46,9 +46,10 @@ Command parse(const std::vector<std::string>& args) {
   }
 
   Command command = Printed{};
-  std::apply(
-      [&](const auto&... table) { ((table.sub->parsed() ? (command = table.build(args), true) : false) || ...); },
-      tables);
+  auto take = [&](const auto& table) {
+    if (table.sub->parsed()) command = table.build(args);
+  };
+  std::apply([&](const auto&... table) { (take(table), ...); }, tables);
   return command;
 }
 

@@ -106,6 +106,7 @@ std::vector<std::pair<std::string, std::string>> grouped(const std::vector<std::
     }
   }
   std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(groups.size());
   for (const auto& [cpus, text] : groups) out.emplace_back(format_cpu_list(cpus), text);
   return out;
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -15,7 +16,7 @@ inline constexpr std::chrono::seconds kProgressAfter{2};
 
 /// "m:ss", rounded to the second.
 inline std::string minutes_seconds(double seconds) {
-  const auto s = static_cast<long>(seconds + 0.5);
+  const long s = std::lround(seconds);
   char buf[32];
   std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
   return buf;

@@ -149,6 +149,7 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
   // Every round of every combination is kept until the end (40 bytes each); on a CPU
   // without RDTSCP there are fewer combinations, so this is the most it can take.
   std::vector<std::string> names;
+  names.reserve(kAllVariants.size());
   for (Variant v : kAllVariants) names.emplace_back(variant_name(v));
   const std::uint64_t combinations = options.all ? all_combinations(names).size() : default_combinations(names).size();
   const std::uint64_t rounds = combinations * options.rounds + options.control_rounds + 2 * options.switch_rounds;

@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <thread>
@@ -283,7 +284,7 @@ void add_platform_metadata(const PlatformFacts& p, Metadata& meta) {
   meta.set("invariant_tsc", p.cpuid.invariant_tsc ? "yes" : "no");
   meta.set("hypervisor", p.cpuid.hypervisor.value_or("none"));
   meta.set("clocksource", p.clocksource.empty() ? "unknown" : p.clocksource);
-  meta.set("tsc_hz", std::to_string(static_cast<std::uint64_t>(p.tsc.hz + 0.5)));
+  meta.set("tsc_hz", std::to_string(std::llround(p.tsc.hz)));
   meta.set("tsc_hz_source", p.tsc.source);
   meta.set("tsc_hz_uncertainty_ppm", format_sig(p.tsc.uncertainty_ppm, 3));
   // The kernel's view, kept small: what it trusts about the TSC, its own frequency, and

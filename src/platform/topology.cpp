@@ -19,7 +19,7 @@ int count(hwloc_topology_t t, hwloc_obj_type_t type) {
 
 /// The logical index of `pu`'s ancestor of `type`, or -1 where it has none.
 int ancestor_index(hwloc_topology_t t, hwloc_obj_type_t type, hwloc_obj_t pu) {
-  const hwloc_obj_t a = hwloc_get_ancestor_obj_by_type(t, type, pu);
+  const hwloc_obj* a = hwloc_get_ancestor_obj_by_type(t, type, pu);
   return a == nullptr ? -1 : static_cast<int>(a->logical_index);
 }
 
