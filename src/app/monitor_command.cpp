@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -73,9 +75,22 @@ struct Totals {
 
 enum class Ending { running, complete, interrupted, aborted };
 
-}  // namespace
+/// How a run ended: the kind, the signal that interrupted it, the fault that aborted it.
+struct RunEnd {
+  Ending ending = Ending::running;
+  int signal = 0;
+  std::string error;
+};
 
-int run_monitor(const MonitorOptions& o) {
+/// The interval length in ticks and the planned count, for validated CPUs and variants.
+struct MonitorPlan {
+  PlatformFacts platform;
+  double hz = 0;
+  std::uint64_t interval_ticks = 0;
+  std::uint64_t interval_count = 0;  // 0: until a signal
+};
+
+MonitorPlan plan_monitor(const MonitorOptions& o) {
   if (o.cpu_a == o.cpu_b) {
     throw UsageError("--cpus " + std::to_string(o.cpu_a) + "," + std::to_string(o.cpu_b) +
                      ": monitor needs two different CPUs (its threads spin)");
@@ -84,24 +99,20 @@ int run_monitor(const MonitorOptions& o) {
   for (int cpu : {o.cpu_a, o.cpu_b}) {
     if (auto problem = cpu_problem(cpu, cpus)) throw UsageError(*problem);
   }
-  const PlatformFacts platform = probe_platform();
-  require_supported_variants(o.choice, platform.cpuid);
-  const double hz = platform.tsc.hz;
-  if (!(hz > 0)) throw UnsupportedError("the TSC frequency is unknown here: intervals cannot be cut in ticks");
-  const auto interval_ticks = static_cast<std::uint64_t>(std::llround(o.interval_s * hz));
-  const std::uint64_t interval_count =
+  MonitorPlan plan;
+  plan.platform = probe_platform();
+  require_supported_variants(o.choice, plan.platform.cpuid);
+  plan.hz = plan.platform.tsc.hz;
+  if (!(plan.hz > 0)) throw UnsupportedError("the TSC frequency is unknown here: intervals cannot be cut in ticks");
+  plan.interval_ticks = static_cast<std::uint64_t>(std::llround(o.interval_s * plan.hz));
+  plan.interval_count =
       o.duration_s > 0 ? static_cast<std::uint64_t>(std::ceil(o.duration_s / o.interval_s - 1e-9)) : 0;
+  return plan;
+}
 
-  // Opened before measuring: an output that cannot be created fails at once.
-  OutputFile out(o.out, kPartialSuffix);
-  const std::string partial = out.temp_path().empty() ? o.out : out.temp_path();
-
-  StopSignals signals;
-  MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
-  {
-    StopSignals::Blocked blocked;  // the measuring threads inherit the block
-    start_monitor_threads(o.choice.send, o.choice.recv, threads);
-  }
+/// Waits until both measuring threads are past their setup.
+/// \throws RuntimeError when one failed, or when a signal came first (no log is written).
+void wait_for_threads(MonitorThreads& threads) {
   MonitorControl& control = threads.control();
   while (control.ready.load() < 2) {
     if (control.abort.load()) {
@@ -114,183 +125,206 @@ int run_monitor(const MonitorOptions& o) {
     }
     nap(std::chrono::milliseconds(1));
   }
-  const long tid_a = threads.a().tid;  // set before ready counted the thread
-  const long tid_b = threads.b().tid;
-  const QuantumEstimate qa = estimate_quantum(threads.a().quantum_reads);
-  const QuantumEstimate qb = estimate_quantum(threads.b().quantum_reads);
-  const std::uint64_t quantum = std::max(qa.quantum_ticks, qb.quantum_ticks);
+}
 
-  Metadata header = run_header(platform, o.choice, o.cpu_a, o.cpu_b, o.command_line);
+Metadata monitor_header(const MonitorOptions& o, const MonitorPlan& plan, const QuantumEstimate& qa,
+                        const QuantumEstimate& qb) {
+  Metadata header = run_header(plan.platform, o.choice, o.cpu_a, o.cpu_b, o.command_line);
   header.set("schema", std::string(kMonitorSchema));
   header.set("interval_s", format_sig(o.interval_s, 9));
-  header.set("interval_ticks", std::to_string(interval_ticks));
-  header.set("intervals_planned", interval_count == 0 ? "until a signal" : std::to_string(interval_count));
+  header.set("interval_ticks", std::to_string(plan.interval_ticks));
+  header.set("intervals_planned", plan.interval_count == 0 ? "until a signal" : std::to_string(plan.interval_count));
   header.set("queue_rounds", std::to_string(o.queue_rounds));
   header.set("timeout_ms", std::to_string(o.timeout.count()));
-  header.set("quantum_ticks", std::to_string(quantum));
+  header.set("quantum_ticks", std::to_string(std::max(qa.quantum_ticks, qb.quantum_ticks)));
   header.set("quantum_ticks_a", std::to_string(qa.quantum_ticks));
   header.set("quantum_ticks_b", std::to_string(qb.quantum_ticks));
   header.set("start_utc", format_utc(std::chrono::system_clock::now()));
+  return header;
+}
 
-  Totals totals;
-  std::uint64_t switches_a = thread_context_switches(tid_a).value_or(0);
-  std::uint64_t switches_b = thread_context_switches(tid_b).value_or(0);
-  std::uint64_t stall_pending_ms = 0;
-  Progress progress(interval_count == 0 ? 1 : interval_count);
-  const bool tty = isatty(STDERR_FILENO) == 1;
+/// What happens to each finished interval: the interference the kernel saw is added, the
+/// line goes to disk, and the totals, warnings and progress follow.
+class IntervalWriter {
+ public:
+  IntervalWriter(OutputFile& out, long tid_a, long tid_b, std::uint64_t interval_count)
+      : out_(out),
+        tid_a_(tid_a),
+        tid_b_(tid_b),
+        switches_a_(thread_context_switches(tid_a).value_or(0)),
+        switches_b_(thread_context_switches(tid_b).value_or(0)),
+        progress_(interval_count == 0 ? 1 : interval_count),
+        tty_(isatty(STDERR_FILENO) == 1) {}
 
-  // Each finished interval: the interference the kernel saw, then one line, on disk.
-  auto write_interval = [&](IntervalSummary& s) {
-    if (const auto n = thread_context_switches(tid_a)) {
-      s.switches_a = *n - std::min(*n, switches_a);
-      switches_a = *n;
-    }
-    if (const auto n = thread_context_switches(tid_b)) {
-      s.switches_b = *n - std::min(*n, switches_b);
-      switches_b = *n;
-    }
-    s.stall_ms = stall_pending_ms;
-    stall_pending_ms = 0;
+  /// A stall the aggregator saw (it woke this late); it goes into the next interval written.
+  void note_stall(std::uint64_t ms) { stall_pending_ms_ = std::max(stall_pending_ms_, ms); }
+
+  void write(IntervalSummary& s) {
+    s.switches_a = switches_since(tid_a_, switches_a_);
+    s.switches_b = switches_since(tid_b_, switches_b_);
+    s.stall_ms = stall_pending_ms_;
+    stall_pending_ms_ = 0;
     s.peak_rss_kib = peak_rss_kib().value_or(0);
-    out.write(interval_log_line(s));
-    out.sync();
+    out_.write(interval_log_line(s));
+    out_.sync();
+    add_to_totals(s);
+    warn(s);
+    progress_.update(totals_.intervals,
+                     "interval " + std::to_string(totals_.intervals) + ", " + std::to_string(totals_.rounds) +
+                         " rounds, fwd<0 " + std::to_string(totals_.fwd_negative) + ", rev<0 " +
+                         std::to_string(totals_.rev_negative) + ", lost " + std::to_string(totals_.lost),
+                     "monitor");
+  }
 
-    if (totals.intervals == 0) totals.first_peak_rss_kib = s.peak_rss_kib;
-    totals.last_peak_rss_kib = s.peak_rss_kib;
-    ++totals.intervals;
-    totals.rounds += s.rounds;
-    totals.lost += s.lost;
-    totals.late += s.late;
-    totals.fwd_negative += s.fwd_negative;
-    totals.rev_negative += s.rev_negative;
-    totals.self_inconsistent += s.self_inconsistent;
-    totals.stall_ms_max = std::max(totals.stall_ms_max, s.stall_ms);
-    if (s.rounds > 0) totals.rtt_max = std::max(totals.rtt_max, s.rtt_max);
+  [[nodiscard]] const Totals& totals() const { return totals_; }
+  [[nodiscard]] bool tty() const { return tty_; }
+
+ private:
+  /// The thread's context switches since the last call (0 when /proc no longer has it).
+  static std::uint64_t switches_since(long tid, std::uint64_t& last) {
+    const auto n = thread_context_switches(tid);
+    if (!n) return 0;
+    const std::uint64_t since = *n - std::min(*n, last);
+    last = *n;
+    return since;
+  }
+
+  void add_to_totals(const IntervalSummary& s) {
+    if (totals_.intervals == 0) totals_.first_peak_rss_kib = s.peak_rss_kib;
+    totals_.last_peak_rss_kib = s.peak_rss_kib;
+    ++totals_.intervals;
+    totals_.rounds += s.rounds;
+    totals_.lost += s.lost;
+    totals_.late += s.late;
+    totals_.fwd_negative += s.fwd_negative;
+    totals_.rev_negative += s.rev_negative;
+    totals_.self_inconsistent += s.self_inconsistent;
+    totals_.stall_ms_max = std::max(totals_.stall_ms_max, s.stall_ms);
+    if (s.rounds > 0) totals_.rtt_max = std::max(totals_.rtt_max, s.rtt_max);
+  }
+
+  void warn(const IntervalSummary& s) const {
+    const char* fresh_line = tty_ ? "\n" : "";  // past the progress line
     if (s.stall_ms >= kStallWarnMs) {
-      std::cerr << (tty ? "\n" : "") << "tscsync monitor: warning: nothing ran for " << s.stall_ms << " ms in interval "
+      std::cerr << fresh_line << "tscsync monitor: warning: nothing ran for " << s.stall_ms << " ms in interval "
                 << s.index
                 << " (the process was stopped, or the host did not run this VM); the log marks it in stall_ms\n";
     }
     if (s.lost > 0) {
-      std::cerr << (tty ? "\n" : "") << "tscsync monitor: warning: interval " << s.index << " lost " << s.lost
+      std::cerr << fresh_line << "tscsync monitor: warning: interval " << s.index << " lost " << s.lost
                 << " rounds (the queue to the aggregator was full); the log counts them in lost\n";
     }
-    progress.update(totals.intervals,
-                    "interval " + std::to_string(totals.intervals) + ", " + std::to_string(totals.rounds) +
-                        " rounds, fwd<0 " + std::to_string(totals.fwd_negative) + ", rev<0 " +
-                        std::to_string(totals.rev_negative) + ", lost " + std::to_string(totals.lost),
-                    "monitor");
-  };
-  IntervalSequencer sequencer(interval_ticks, interval_count, static_cast<std::int64_t>(quantum), write_interval);
+  }
 
-  std::vector<Round> batch(8192);
-  Clock::time_point first_seen{};
-  std::uint64_t first_tick = 0;
-  std::uint64_t lost_seen = 0;
-  auto drain = [&] {
-    std::size_t n = 0;
-    while ((n = threads.queue().pop(batch.data(), batch.size())) > 0) {
-      if (!sequencer.started()) {
-        first_seen = Clock::now();
-        first_tick = batch[0].t1;
-      }
-      for (std::size_t i = 0; i < n; ++i) sequencer.add(batch[i]);
+  OutputFile& out_;
+  long tid_a_;
+  long tid_b_;
+  std::uint64_t switches_a_;
+  std::uint64_t switches_b_;
+  std::uint64_t stall_pending_ms_ = 0;
+  Totals totals_;
+  Progress progress_;
+  bool tty_;
+};
+
+/// Why a measuring thread no longer runs on its CPU, seen in its affinity mask by tid (a CPU
+/// taken away shows there at once, before the thread is moved); nullopt while both are
+/// where they belong, or when a thread has ended on its own error (abort set).
+std::optional<std::string> cpu_taken_away(const MonitorOptions& o, MonitorThreads& threads) {
+  for (const auto& [tid, cpu, role] :
+       {std::tuple{threads.a().tid, o.cpu_a, "initiator"}, std::tuple{threads.b().tid, o.cpu_b, "responder"}}) {
+    std::vector<int> mask;
+    try {
+      mask = thread_affinity(tid);
+    } catch (const RuntimeError& e) {
+      if (threads.control().abort.load()) return std::nullopt;
+      return e.what();
     }
-    const std::uint64_t lost = control.lost.load(std::memory_order_relaxed);
-    sequencer.add_lost(lost - lost_seen);
-    lost_seen = lost;
-  };
+    if (mask != std::vector<int>{cpu}) {
+      std::string now_cpus;
+      for (int c : mask) now_cpus += (now_cpus.empty() ? "" : ",") + std::to_string(c);
+      return "CPU " + std::to_string(cpu) + " was taken away from the " + role + " thread: its affinity is now " +
+             (now_cpus.empty() ? "empty" : now_cpus) +
+             " (taskset or a cgroup cpuset changed it); the pair is no longer the one asked for";
+    }
+  }
+  return std::nullopt;
+}
 
-  Ending ending = Ending::running;
-  int signal = 0;
-  std::string error;
-  const auto period = wake_period(o.interval_s);
-  const auto grace_ticks =
-      static_cast<std::uint64_t>(std::chrono::duration<double>(2 * period + kStallNotice).count() * hz);
-  try {
-    out.write(interval_log_head(header));
-    out.sync();
-    control.go.store(true);
+/// The aggregator: wakes every period, moves the queue's rounds into the sequencer, closes
+/// the intervals that are due (also those in which no round came), and watches for the
+/// end, a signal, a failed thread and a CPU taken away.
+class Aggregator {
+ public:
+  Aggregator(const MonitorOptions& o, const MonitorPlan& plan, MonitorThreads& threads, IntervalSequencer& sequencer,
+             IntervalWriter& writer)
+      : o_(o), plan_(plan), threads_(threads), sequencer_(sequencer), writer_(writer), batch_(8192) {}
+
+  /// Runs until the run ends. \throws RuntimeError from the sequencer (a counter that jumped).
+  RunEnd run() {
+    const auto period = wake_period(o_.interval_s);
+    const auto grace_ticks =
+        static_cast<std::uint64_t>(std::chrono::duration<double>(2 * period + kStallNotice).count() * plan_.hz);
+    RunEnd end;
     Clock::time_point last_wake = Clock::now();
-    while (ending == Ending::running) {
+    while (end.ending == Ending::running) {
       nap(period);
       const Clock::time_point now = Clock::now();
       if (now - last_wake > period + kStallNotice) {
-        const auto late_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_wake - period);
-        stall_pending_ms = std::max<std::uint64_t>(stall_pending_ms, static_cast<std::uint64_t>(late_ms.count()));
+        const auto late = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_wake - period);
+        writer_.note_stall(static_cast<std::uint64_t>(late.count()));
       }
       last_wake = now;
       drain();
-      if (sequencer.started()) {
+      if (sequencer_.started()) {
         // a's counter now, estimated from the first round's t1 and the steady clock: it
         // closes the intervals in which no round came (a stall, a stopped process).
-        const double since_s = std::chrono::duration<double>(now - first_seen).count();
-        sequencer.close_due(first_tick + static_cast<std::uint64_t>(since_s * hz), grace_ticks);
+        const double since_s = std::chrono::duration<double>(now - first_seen_).count();
+        sequencer_.close_due(first_tick_ + static_cast<std::uint64_t>(since_s * plan_.hz), grace_ticks);
       }
-      if (sequencer.done()) {
-        ending = Ending::complete;
-      } else if (const int s = StopSignals::caught()) {
-        ending = Ending::interrupted;
-        signal = s;
-      } else if (control.abort.load()) {
-        ending = Ending::aborted;
-      } else {
-        // A CPU taken away shows in the mask at once, before the thread is moved.
-        for (const auto& [tid, cpu, role] :
-             {std::tuple{tid_a, o.cpu_a, "initiator"}, std::tuple{tid_b, o.cpu_b, "responder"}}) {
-          std::vector<int> mask;
-          try {
-            mask = thread_affinity(tid);
-          } catch (const RuntimeError& e) {
-            if (control.abort.load()) break;  // the thread ended with its own error
-            ending = Ending::aborted;
-            error = e.what();
-            break;
-          }
-          if (mask != std::vector<int>{cpu}) {
-            std::string now_cpus;
-            for (int c : mask) now_cpus += (now_cpus.empty() ? "" : ",") + std::to_string(c);
-            ending = Ending::aborted;
-            error = "CPU " + std::to_string(cpu) + " was taken away from the " + role +
-                    " thread: its affinity is now " + (now_cpus.empty() ? "empty" : now_cpus) +
-                    " (taskset or a cgroup cpuset changed it); the pair is no longer the one asked for";
-            break;
-          }
-        }
-        if (ending == Ending::running && control.abort.load()) ending = Ending::aborted;
-      }
+      end = check_end();
     }
-  } catch (const RuntimeError& e) {  // the sequencer: a counter that jumped
-    ending = Ending::aborted;
-    error = e.what();
-  } catch (const IoError& e) {
-    threads.join();
-    if (!out.temp_path().empty() && totals.intervals > 0 && ::access(out.temp_path().c_str(), F_OK) == 0) {
-      out.keep_partial();
-      throw IoError(std::string(e.what()) + "; the " + std::to_string(totals.intervals) +
-                    " intervals written before stay in " + partial + " (no status line: cut short)");
-    }
-    throw;
+    return end;
   }
 
-  threads.join();
-  if (ending == Ending::aborted && error.empty()) error = threads.error();
-  try {
-    drain();  // what a pushed before it stopped
-    if (!sequencer.done()) sequencer.close_partial();
-  } catch (const RuntimeError& e) {
-    if (ending != Ending::aborted) error = e.what();
-    ending = Ending::aborted;
-  }
-  if (totals.intervals == 0) {
-    // No round came at all: there is nothing to analyse, and a log without intervals
-    // would only be refused by analyze. The file written aside is removed.
-    throw RuntimeError(ending == Ending::interrupted
-                           ? "interrupted by " + signal_name(signal) + " before the first round; no log was written"
-                       : error.empty() ? "no round was measured; no log was written"
-                                       : error);
+  /// Moves what the queue holds into the sequencer, and the rounds a counted lost.
+  void drain() {
+    std::size_t n = 0;
+    while ((n = threads_.queue().pop(batch_.data(), batch_.size())) > 0) {
+      if (!sequencer_.started()) {
+        first_seen_ = Clock::now();
+        first_tick_ = batch_[0].t1;
+      }
+      for (std::size_t i = 0; i < n; ++i) sequencer_.add(batch_[i]);
+    }
+    const std::uint64_t lost = threads_.control().lost.load(std::memory_order_relaxed);
+    sequencer_.add_lost(lost - lost_seen_);
+    lost_seen_ = lost;
   }
 
+ private:
+  RunEnd check_end() {
+    if (sequencer_.done()) return {Ending::complete, 0, ""};
+    if (const int s = StopSignals::caught()) return {Ending::interrupted, s, ""};
+    if (threads_.control().abort.load()) return {Ending::aborted, 0, ""};
+    if (auto error = cpu_taken_away(o_, threads_)) return {Ending::aborted, 0, *error};
+    if (threads_.control().abort.load()) return {Ending::aborted, 0, ""};
+    return {};
+  }
+
+  const MonitorOptions& o_;
+  const MonitorPlan& plan_;
+  MonitorThreads& threads_;
+  IntervalSequencer& sequencer_;
+  IntervalWriter& writer_;
+  std::vector<Round> batch_;
+  Clock::time_point first_seen_{};
+  std::uint64_t first_tick_ = 0;
+  std::uint64_t lost_seen_ = 0;
+};
+
+Metadata monitor_trailer(const RunEnd& end, const Totals& totals, const IntervalSequencer& sequencer,
+                         const MonitorThreads& threads) {
   Metadata trailer;
   trailer.set("end_utc", format_utc(std::chrono::system_clock::now()));
   trailer.set("intervals", std::to_string(totals.intervals));
@@ -300,21 +334,23 @@ int run_monitor(const MonitorOptions& o) {
   trailer.set("rounds_after_end", std::to_string(sequencer.rounds_after_end()));
   trailer.set("self_stalls_a", std::to_string(threads.a().self_stalls));
   trailer.set("self_stalls_b", std::to_string(threads.b().self_stalls));
-  switch (ending) {
+  switch (end.ending) {
     case Ending::complete:
     case Ending::running: trailer.set("status", std::string(kStatusComplete)); break;
     case Ending::interrupted:
-      trailer.set("signal", signal_name(signal));
+      trailer.set("signal", signal_name(end.signal));
       trailer.set("status", std::string(kStatusInterrupted));
       break;
     case Ending::aborted:
-      trailer.set("error", error);
+      trailer.set("error", end.error);
       trailer.set("status", std::string(kStatusAborted));
       break;
   }
-  out.write(interval_log_tail(trailer));
-  out.commit();
+  return trailer;
+}
 
+/// The summary on stderr. \returns the exit code: 0 complete or interrupted, 3 aborted.
+int print_summary(const MonitorOptions& o, const RunEnd& end, const Totals& totals, bool tty) {
   if (tty) std::cerr << "\n";
   const double seconds = static_cast<double>(totals.intervals) * o.interval_s;
   std::cerr << "tscsync monitor: CPU " << o.cpu_a << " -> CPU " << o.cpu_b << ", send " << variant_name(o.choice.send)
@@ -329,18 +365,83 @@ int run_monitor(const MonitorOptions& o) {
             << "  peak RSS      " << totals.first_peak_rss_kib << " KiB after the first interval, "
             << totals.last_peak_rss_kib << " KiB after the last\n";
   const std::string where = o.out == "-" ? std::string("stdout") : o.out;
-  switch (ending) {
+  switch (end.ending) {
     case Ending::complete:
     case Ending::running: std::cerr << "  wrote " << where << " (status: complete)\n"; return kExitOk;
     case Ending::interrupted:
-      std::cerr << "  interrupted by " << signal_name(signal) << ": wrote " << where
+      std::cerr << "  interrupted by " << signal_name(end.signal) << ": wrote " << where
                 << " with every interval up to now (status: interrupted); `tscsync analyze " << where << "` reads it\n";
       return kExitOk;
     case Ending::aborted:
-      std::cerr << "  ABORTED: " << error << "\n  wrote " << where << " with the intervals done (status: aborted)\n";
+      std::cerr << "  ABORTED: " << end.error << "\n  wrote " << where
+                << " with the intervals done (status: aborted)\n";
       return kExitRuntime;
   }
   return kExitOk;
+}
+
+}  // namespace
+
+int run_monitor(const MonitorOptions& o) {
+  const MonitorPlan plan = plan_monitor(o);
+  // Opened before measuring: an output that cannot be created fails at once.
+  OutputFile out(o.out, kPartialSuffix);
+  const std::string partial = out.temp_path().empty() ? o.out : out.temp_path();
+
+  StopSignals signals;
+  MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
+  {
+    StopSignals::Blocked blocked;  // the measuring threads inherit the block
+    start_monitor_threads(o.choice.send, o.choice.recv, threads);
+  }
+  wait_for_threads(threads);
+  const QuantumEstimate qa = estimate_quantum(threads.a().quantum_reads);
+  const QuantumEstimate qb = estimate_quantum(threads.b().quantum_reads);
+  IntervalWriter writer(out, threads.a().tid, threads.b().tid, plan.interval_count);
+  IntervalSequencer sequencer(plan.interval_ticks, plan.interval_count,
+                              static_cast<std::int64_t>(std::max(qa.quantum_ticks, qb.quantum_ticks)),
+                              [&](IntervalSummary& s) { writer.write(s); });
+  Aggregator aggregator(o, plan, threads, sequencer, writer);
+
+  RunEnd end;
+  try {
+    out.write(interval_log_head(monitor_header(o, plan, qa, qb)));
+    out.sync();
+    threads.control().go.store(true);
+    end = aggregator.run();
+  } catch (const RuntimeError& e) {  // the sequencer: a counter that jumped
+    end = {Ending::aborted, 0, e.what()};
+  } catch (const IoError& e) {
+    threads.join();
+    const std::uint64_t written = writer.totals().intervals;
+    if (!out.temp_path().empty() && written > 0 && ::access(out.temp_path().c_str(), F_OK) == 0) {
+      out.keep_partial();
+      throw IoError(std::string(e.what()) + "; the " + std::to_string(written) + " intervals written before stay in " +
+                    partial + " (no status line: cut short)");
+    }
+    throw;
+  }
+
+  threads.join();
+  if (end.ending == Ending::aborted && end.error.empty()) end.error = threads.error();
+  try {
+    aggregator.drain();  // what a pushed before it stopped
+    if (!sequencer.done()) sequencer.close_partial();
+  } catch (const RuntimeError& e) {
+    if (end.ending != Ending::aborted) end.error = e.what();
+    end.ending = Ending::aborted;
+  }
+  if (writer.totals().intervals == 0) {
+    // No round came at all: there is nothing to analyse, and a log without intervals
+    // would only be refused by analyze. The file written aside is removed.
+    throw RuntimeError(end.ending == Ending::interrupted
+                           ? "interrupted by " + signal_name(end.signal) + " before the first round; no log was written"
+                       : end.error.empty() ? "no round was measured; no log was written"
+                                           : end.error);
+  }
+  out.write(interval_log_tail(monitor_trailer(end, writer.totals(), sequencer, threads)));
+  out.commit();
+  return print_summary(o, end, writer.totals(), writer.tty());
 }
 
 }  // namespace tscsync
