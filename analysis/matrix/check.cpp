@@ -8,10 +8,6 @@
 namespace tscsync {
 namespace {
 
-std::string ticks_text(double ticks, double tsc_hz) { return ticks_with_ns(ticks, tsc_hz); }
-
-std::string band_text(double lo, double hi) { return "[" + format_sig(lo, 4) + ", " + format_sig(hi, 4) + "]"; }
-
 /// How far the band [lo, hi] lies outside [−tol, tol]; 0 when they meet.
 double gap_outside(double lo, double hi, double tol) {
   if (lo > tol) return lo - tol;
@@ -65,8 +61,8 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
       if (gap > 0) {
         const std::string direction = c.offset_ticks > 0 ? " is ahead of CPU " : " is behind CPU ";
         fail("offset", "CPU " + std::to_string(b) + direction + std::to_string(a) + " by " +
-                           ticks_text(std::fabs(c.offset_ticks), hz) + "; the band " +
-                           band_text(c.offset_lo_ticks, c.offset_hi_ticks) + " ticks misses +/-" +
+                           ticks_with_ns(std::fabs(c.offset_ticks), hz) + "; the band " +
+                           format_range(c.offset_lo_ticks, c.offset_hi_ticks) + " ticks misses +/-" +
                            format_sig(s.tolerance_ticks, 4) + " ticks by " + format_sig(gap, 4));
         if (gap > worst_offset_gap) {
           worst_offset_gap = gap;
@@ -78,7 +74,7 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
       if (c.drift_detectable && std::isfinite(c.drift_lo_ppb) &&
           gap_outside(c.drift_lo_ppb, c.drift_hi_ppb, s.drift_tolerance_ppb) > 0) {
         fail("drift", "drifting by " + format_sig(c.drift_ppb, 3) + " ppb; the drift band " +
-                          band_text(c.drift_lo_ppb, c.drift_hi_ppb) + " ppb misses +/-" +
+                          format_range(c.drift_lo_ppb, c.drift_hi_ppb) + " ppb misses +/-" +
                           format_sig(s.drift_tolerance_ppb, 3) + " ppb");
       }
     }
@@ -94,7 +90,7 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
         "synchronized: all " + std::to_string(r.pairs_checked) + " ordered pairs of " + std::to_string(n) +
         " CPUs have offset bands that " +
         (s.tolerance_ticks <= 0 ? std::string("contain 0") : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
-        " (widest band " + ticks_text(r.widest_band_ticks, hz) + "), " +
+        " (widest band " + ticks_with_ns(r.widest_band_ticks, hz) + "), " +
         (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
                                     : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
         (m.recv_orders_loads ? ", no self-inconsistent rounds" : "");

@@ -15,8 +15,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool finite(double v) { return std::isfinite(v); }
 
-std::string range_text(double lo, double hi) { return "[" + format_sig(lo, 4) + ", " + format_sig(hi, 4) + "]"; }
-
 std::string pair_text(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 
 /// Least squares x (x_0 = 0) for θ_ab ≈ x_b − x_a over every measured pair.
@@ -123,7 +121,7 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
           r.disagreeing.push_back({cpus[a], cpus[b],
                                    "pair " + pair_text(cpus[a], cpus[b]) + ": the per-CPU offsets put x_b - x_a at " +
                                        format_sig(predicted, 4) + " ticks, outside its band " +
-                                       range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) +
+                                       format_range(ab.offset_lo_ticks, ab.offset_hi_ticks) +
                                        " by more than the quantum"});
         }
       }
@@ -140,11 +138,12 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
             const double lo = std::max(ab.offset_lo_ticks, -ba.offset_hi_ticks);
             const double hi = std::min(ab.offset_hi_ticks, -ba.offset_lo_ticks);
             if (lo > hi) {
-              r.disagreeing.push_back(
-                  {cpus[a], cpus[b],
-                   "pairs " + pair_text(cpus[a], cpus[b]) + " and " + pair_text(cpus[b], cpus[a]) +
-                       " disagree: the first puts the offset in " + range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) +
-                       ", the second (sign flipped) in " + range_text(-ba.offset_hi_ticks, -ba.offset_lo_ticks)});
+              r.disagreeing.push_back({cpus[a], cpus[b],
+                                       "pairs " + pair_text(cpus[a], cpus[b]) + " and " + pair_text(cpus[b], cpus[a]) +
+                                           " disagree: the first puts the offset in " +
+                                           format_range(ab.offset_lo_ticks, ab.offset_hi_ticks) +
+                                           ", the second (sign flipped) in " +
+                                           format_range(-ba.offset_hi_ticks, -ba.offset_lo_ticks)});
             }
           }
         }

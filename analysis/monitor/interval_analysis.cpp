@@ -25,8 +25,6 @@ std::optional<std::int64_t> header_int(const Metadata& header, std::string_view 
   return out;
 }
 
-double x_of(std::uint64_t tick, std::uint64_t t_ref) { return static_cast<double>(diff_ticks(tick, t_ref)); }
-
 std::uint64_t tick_at(std::uint64_t t_ref, double x) {
   return t_ref + static_cast<std::uint64_t>(static_cast<std::int64_t>(std::llround(x)));
 }
@@ -38,10 +36,8 @@ std::vector<TimedBound> bounds_at(const IntervalLog& log, std::size_t ki, std::u
   out.reserve(2 * log.intervals.size());
   for (std::size_t i = 0; i < log.intervals.size(); ++i) {
     const IntervalSummary& s = log.intervals[i];
-    if (s.fwd_k[ki].present)
-      out.push_back({{diff_ticks(s.fwd_k[ki].at_tick, t_ref), s.fwd_k[ki].value_ticks}, true, i});
-    if (s.rev_k[ki].present)
-      out.push_back({{diff_ticks(s.rev_k[ki].at_tick, t_ref), -s.rev_k[ki].value_ticks}, false, i});
+    if (s.fwd_k[ki].present) out.push_back({{x_of(s.fwd_k[ki].at_tick, t_ref), s.fwd_k[ki].value_ticks}, true, i});
+    if (s.rev_k[ki].present) out.push_back({{x_of(s.rev_k[ki].at_tick, t_ref), -s.rev_k[ki].value_ticks}, false, i});
   }
   return out;
 }
@@ -364,7 +360,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     mp.fit = p.fit;
     mp.line = p.line;
     mp.zero_drift = p.zero_drift;
-    const double x = x_of(mp.t_ref_tick, m.t_ref_tick);
+    const double x = static_cast<double>(x_of(mp.t_ref_tick, m.t_ref_tick));
     mp.offset_ticks = p.line.at(x);
     mp.margin_ticks = p.line.margin_ticks;
     mp.drift_ppb = p.line.drift * 1e9;
@@ -449,7 +445,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     const IntervalSummary& s = iv[i];
     IntervalBand band;
     band.index = s.index;
-    band.mid_x = x_of(s.start_tick + (s.end_tick - s.start_tick) / 2, m.t_ref_tick);
+    band.mid_x = static_cast<double>(x_of(s.start_tick + (s.end_tick - s.start_tick) / 2, m.t_ref_tick));
     const TimedTicks& fk = s.fwd_k[at.ki];
     const TimedTicks& rk = s.rev_k[at.ki];
     band.present = fk.present && rk.present;
@@ -462,10 +458,12 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     if (band.piece && m.pieces[*band.piece].fit.band.feasible)
       band.line_ticks = m.pieces[*band.piece].line.at(band.mid_x);
     const LineEstimate& whole = m.fit.line;
-    if (fk.present && static_cast<double>(fk.value_ticks) + qd < whole.at(x_of(fk.at_tick, m.t_ref_tick))) {
+    if (fk.present &&
+        static_cast<double>(fk.value_ticks) + qd < whole.at(static_cast<double>(x_of(fk.at_tick, m.t_ref_tick)))) {
       band.excludes_whole_run_line = true;
     }
-    if (rk.present && static_cast<double>(-rk.value_ticks) - qd > whole.at(x_of(rk.at_tick, m.t_ref_tick))) {
+    if (rk.present &&
+        static_cast<double>(-rk.value_ticks) - qd > whole.at(static_cast<double>(x_of(rk.at_tick, m.t_ref_tick)))) {
       band.excludes_whole_run_line = true;
     }
     band.set_aside = aside[i];
@@ -473,11 +471,13 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     // offset the robust band of its piece allows at its time means k rounds were.
     for (std::size_t ki = 0; ki <= at.ki; ++ki) {
       const TimedTicks& f = s.fwd_k[ki];
-      if (f.present && below_every_piece(static_cast<double>(f.value_ticks), x_of(f.at_tick, m.t_ref_tick))) {
+      if (f.present &&
+          below_every_piece(static_cast<double>(f.value_ticks), static_cast<double>(x_of(f.at_tick, m.t_ref_tick)))) {
         band.fwd_violations_at_least = kIntervalKs[ki];
       }
       const TimedTicks& r = s.rev_k[ki];
-      if (r.present && above_every_piece(static_cast<double>(-r.value_ticks), x_of(r.at_tick, m.t_ref_tick))) {
+      if (r.present &&
+          above_every_piece(static_cast<double>(-r.value_ticks), static_cast<double>(x_of(r.at_tick, m.t_ref_tick)))) {
         band.rev_violations_at_least = kIntervalKs[ki];
       }
     }

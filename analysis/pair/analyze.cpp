@@ -32,8 +32,6 @@ constexpr std::size_t kClassChunk = 512;
 /// Rounds read for the quantum when the metadata does not give it.
 constexpr std::size_t kQuantumRounds = 200000;
 
-std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
-
 /// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
 /// b's reads t2, t3, t2, ... are each non-decreasing, so their differences are whole
 /// steps of that counter.
@@ -101,12 +99,6 @@ std::string verdict_of(const PairAnalysis& p) {
 
 double ticks_to_ns(double ticks, double tsc_hz) {
   return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
-}
-
-std::string ticks_with_ns(double ticks, double tsc_hz) {
-  std::string s = format_sig(ticks, 4) + " ticks";
-  if (tsc_hz > 0) s += " (" + format_fixed(ticks_to_ns(ticks, tsc_hz), 1) + " ns)";
-  return s;
 }
 
 namespace {

@@ -100,7 +100,4 @@ PairAnalysis analyze_run(const Run& run, const std::string& source);
 /// Ticks to nanoseconds with the run's frequency; NaN when the frequency is unknown.
 double ticks_to_ns(double ticks, double tsc_hz);
 
-/// "47 ticks (20.4 ns)", or "47 ticks" when the frequency is unknown.
-std::string ticks_with_ns(double ticks, double tsc_hz);
-
 }  // namespace tscsync

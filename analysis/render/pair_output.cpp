@@ -7,17 +7,6 @@
 namespace tscsync {
 namespace {
 
-// Strings are built by appending: GCC 12 at -O3 warns falsely (-Wrestrict, its bug
-// 105651) on `"literal" + std::string`, which breaks -DTSCSYNC_WERROR=ON builds.
-std::string range(double lo, double hi, int digits = 4) {
-  std::string s = "[";
-  s += format_sig(lo, digits);
-  s += ", ";
-  s += format_sig(hi, digits);
-  s += "]";
-  return s;
-}
-
 /// "p99.9": the key of a percentile.
 std::string percentile_key(double percentile) {
   std::string key = "p";
@@ -96,7 +85,7 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
   std::string out;
   if (band.feasible) {
     out += "  offset    " + ticks_with_ns(fit.line.offset_ticks, hz) + ", band " +
-           range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
+           format_range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
            (k == 1 ? std::string(" (hard: every round obeys it)")
                    : " (robust: k = " + std::to_string(k) + ", " + std::string(robust_what) + ")") +
            "\n";
@@ -110,7 +99,7 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
            " ppb over " + format_sig(span_ticks, 4) + " ticks\n";
   } else {
     out += "  drift     " + format_sig(fit.line.drift * 1e9, 4) + " ppb, " +
-           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb"
+           (band.feasible ? "band " + format_range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb"
                           : std::string("no band")) +
            (free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") +
            "\n";

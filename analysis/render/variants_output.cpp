@@ -12,8 +12,6 @@ namespace tscsync {
 
 namespace {
 
-double to_ns(double ticks, double tsc_hz) { return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::nan(""); }
-
 const CostStats& believed(const ReadCost& c) { return c.believe == CostMethod::deltas ? c.delta_ticks : c.batch_ticks; }
 
 const char* method_name(CostMethod m) { return m == CostMethod::deltas ? "deltas" : "batch"; }
@@ -49,7 +47,7 @@ nlohmann::ordered_json standing_json(const RecvStanding& s, double tsc_hz) {
   j["recv"] = s.recv;
   j["orders_earlier_loads"] = s.orders_earlier_loads;
   j["cost_ticks"] = s.measured_cost ? nlohmann::ordered_json(s.cost_ticks) : nlohmann::ordered_json(nullptr);
-  j["cost_ns"] = s.measured_cost && tsc_hz > 0 ? nlohmann::ordered_json(to_ns(s.cost_ticks, tsc_hz))
+  j["cost_ns"] = s.measured_cost && tsc_hz > 0 ? nlohmann::ordered_json(ticks_to_ns(s.cost_ticks, tsc_hz))
                                                : nlohmann::ordered_json(nullptr);
   j["clean"] = s.clean;
   j["one_way"] = s.one_way;
@@ -102,7 +100,7 @@ std::string variants_text(const VariantsResult& r) {
     (c.believe == CostMethod::deltas ? by_deltas : by_batch).push_back(c.name);
     const CostStats& s = believed(c);
     append_row(out, "  " + pad(c.name, 21) + rpad(num(s.min), 9) + rpad(num(s.p50), 9) + rpad(num(s.mean), 9) +
-                        rpad(num(s.p99_9), 9) + rpad(num(to_ns(s.p50, r.tsc_hz)), 9) + "  " +
+                        rpad(num(s.p99_9), 9) + rpad(num(ticks_to_ns(s.p50, r.tsc_hz)), 9) + "  " +
                         pad(method_name(c.believe), 8) + rpad(num(c.batch_ticks.p50), 10) +
                         rpad(num(c.delta_ticks.p50), 10));
   }
@@ -152,8 +150,7 @@ std::string variants_text(const VariantsResult& r) {
       "  min vs plain: the smallest rtt >= 0 against plain rdtsc/rdtsc's (an rtt < 0 is impossible)\n";
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
-           (b.ok ? "[" + format_sig(b.lo_ticks, 4) + ", " + format_sig(b.hi_ticks, 4) + "] ticks from " +
-                       std::to_string(b.from) + " ordering reads"
+           (b.ok ? format_range(b.lo_ticks, b.hi_ticks) + " ticks from " + std::to_string(b.from) + " ordering reads"
                  : "none (" + b.problem + ")") +
            "\n";
   }

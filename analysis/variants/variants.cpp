@@ -19,8 +19,6 @@ std::string percent(double part, double whole) {
   return (p >= 10 ? format_fixed(p, 0) : format_sig(p, 2)) + " %";
 }
 
-std::string ticks_ns(double ticks, double tsc_hz) { return ticks_with_ns(ticks, tsc_hz); }
-
 std::string count_of(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -321,15 +319,17 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
       const std::int64_t d_min = f.rtt_min_over_plain_ticks;
       const std::int64_t d_p50 = f.rtt_p50_over_plain_ticks;
       const std::uint64_t impossible = p.rtt_ticks.negative_count();
-      std::string s =
-          "minimum rtt " + ticks_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) + " with plain reads" +
-          (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
-                                " with rtt < 0, impossible for any offset)"
-                          : std::string()) +
-          " against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " + honest->recv + ": ";
+      std::string s = "minimum rtt " + ticks_with_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) +
+                      " with plain reads" +
+                      (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
+                                            " with rtt < 0, impossible for any offset)"
+                                      : std::string()) +
+                      " against " + ticks_with_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " +
+                      honest->recv + ": ";
       if (d_min > 0) {
-        s += "plain reads make the pair look " + ticks_ns(static_cast<double>(d_min), tsc_hz) + " faster than it is (" +
-             percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) + " of the ordered minimum)";
+        s += "plain reads make the pair look " + ticks_with_ns(static_cast<double>(d_min), tsc_hz) +
+             " faster than it is (" + percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) +
+             " of the ordered minimum)";
       } else {
         s += "plain reads do not make the minimum look faster here";
       }
@@ -348,7 +348,8 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     std::string s = "recommended receive read: " + r.recv +
                     ", the cheapest read that waits for earlier loads with no "
                     "causality violation here (0 in " +
-                    std::to_string(r.one_way) + " one-way latencies); " + ticks_ns(r.cost_ticks, tsc_hz) + " per read";
+                    std::to_string(r.one_way) + " one-way latencies); " + ticks_with_ns(r.cost_ticks, tsc_hz) +
+                    " per read";
     if (plain_cost) {
       s += ", " + (v.recommended_cost_over_plain_ticks >= 0 ? std::string("+") : std::string("")) +
            format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
@@ -366,7 +367,7 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     for (const ExchangeSummary& e : exchanges) {
       if (e.combination.recv == c.recv) negative += e.negative;
     }
-    v.findings.push_back(c.recv + " is cheaper (" + ticks_ns(c.cost_ticks, tsc_hz) +
+    v.findings.push_back(c.recv + " is cheaper (" + ticks_with_ns(c.cost_ticks, tsc_hz) +
                          " per read) and showed no "
                          "causality violation here (" +
                          (negative > 0 ? std::to_string(negative) + " negative one-way latencies, each within what an "
