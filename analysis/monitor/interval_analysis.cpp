@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "estimate/k_sweep.hpp"
 #include "estimate/level_shifts.hpp"
 #include "estimate/offset_segments.hpp"
 #include "formats/text_fields.hpp"
@@ -232,12 +233,10 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   m.span_ticks = static_cast<double>(m.last_tick - m.first_tick);
   m.span_s = m.tsc_hz > 0 ? m.span_ticks / m.tsc_hz : kNaN;
 
-  // The k-sweep (analyze.cpp's rule, over kIntervalKs): the smallest k whose whole-run fit
-  // is feasible and from which the next two k move the offset by at most half a quantum
-  // (at least 1 tick) and raise the margin by at most a tenth (at least half a quantum,
-  // at least 2 ticks); without such a k, the largest feasible one. Each interval's k-th
-  // statistics stand for analyze's per-bin ones: up to k - 1 too-small values per
-  // interval (early reads) cannot cut into the envelope.
+  // The k-sweep over kIntervalKs (estimate/k_sweep.hpp, the rule analyze uses): the
+  // stable k, or without one the largest feasible k. Each interval's k-th statistics
+  // stand for analyze's per-bin ones: up to k - 1 too-small values per interval (early
+  // reads) cannot cut into the envelope.
   //
   // A step in the offset makes every whole-run fit infeasible; then the pieces decide:
   // the smallest k from which every larger k finds as many pieces (early reads add
@@ -272,33 +271,14 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   if (usable.empty()) {
     throw InputError(source + ": no interval holds both a forward and a reverse latency: nothing to fit");
   }
-  const double offset_tolerance = std::max(static_cast<double>(q) / 2, 1.0);
-  auto margin_tolerance = [&](double margin) {
-    return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
-  };
-  auto settled = [&](std::size_t i) {
-    if (i + 1 >= usable.size()) return true;
-    if (!usable[i + 1].fit.band.feasible) return false;
-    return std::fabs(usable[i].fit.line.offset_ticks - usable[i + 1].fit.line.offset_ticks) <= offset_tolerance &&
-           usable[i + 1].fit.line.margin_ticks - usable[i].fit.line.margin_ticks <=
-               margin_tolerance(usable[i].fit.line.margin_ticks);
-  };
-  std::size_t chosen = usable.size();
-  for (std::size_t i = 0; i < usable.size() && chosen == usable.size(); ++i) {
-    if (usable[i].fit.band.feasible && settled(i) && settled(i + 1)) chosen = i;
-  }
-  // The largest k passes the rule with nothing after it to agree with. With only three k,
-  // that would call a sweep stable whose offset still moved on the last doubling (early
-  // reads in most intervals, more than the smaller k can step over): say it is not shown.
-  if (chosen + 1 == usable.size() && chosen > 0 && !settled(chosen - 1)) m.sweep_settled = false;
-  if (chosen == usable.size()) {
-    for (std::size_t i = usable.size(); i-- > 0;) {
-      if (usable[i].fit.band.feasible) {
-        chosen = i;
-        break;
-      }
-    }
-  }
+  std::vector<SweepFit> steps;
+  for (const PerK& per : usable)
+    steps.push_back({per.fit.band.feasible, per.fit.line.offset_ticks, per.fit.line.margin_ticks});
+  const SweepChoice choice = choose_sweep_step(steps, q);
+  // With only three k, the largest one passing the rule with nothing after it to agree
+  // with may still be moving: then the sweep is not shown stable.
+  m.sweep_settled = choice.shown;
+  std::size_t chosen = choice.stable.value_or(choice.largest_feasible.value_or(usable.size()));
   if (chosen == usable.size()) {
     // No k fits the whole run: the pieces decide. A k is stable when every larger k that
     // could be cut into pieces found as many; of those, the one with the fewest bounds

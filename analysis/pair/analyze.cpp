@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "estimate/bounds.hpp"
+#include "estimate/k_sweep.hpp"
 #include "estimate/quantum.hpp"
 #include "formats/run_format.hpp"
 #include "pair/classify.hpp"
@@ -210,19 +211,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   p.tsc_hz = static_cast<double>(metadata_int(run, "tsc_hz").value_or(0));
   const std::int64_t q = p.quantum_ticks;
 
-  // The k-sweep. Too-small values (early reads) pull the envelopes in: the offset moves
-  // and the margin is held down until k passes the number of them in a bin, after which
-  // both settle (a clean lower tail then raises the margin only slowly). The
-  // chosen k is the smallest feasible one from which the next two doublings move the
-  // offset by at most half a quantum (at least 1 tick) and raise the margin by at most a
-  // tenth (at least half a quantum, at least 2 ticks); without such a k, the largest
-  // feasible one. The margin's allowance is relative because real lower tails are broad:
-  // on the development machines the margin climbs 1-3 % per doubling, while early reads
-  // hold it down by 15-55 % per doubling in simulated runs.
-  const double offset_tolerance = std::max(static_cast<double>(q) / 2, 1.0);
-  auto margin_tolerance = [&](double margin) {
-    return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
-  };
+  // The k-sweep (estimate/k_sweep.hpp): the stable k, or without one the largest feasible
+  // k, or the last.
   const std::size_t bins = std::clamp(rounds.size() / kRoundsPerBin, kMinBins, kMaxBins);
   std::vector<std::uint64_t> ks;  // k > 1 that every bin can hold twice over
   for (std::uint64_t k : kSweep) {
@@ -241,30 +231,15 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   };
   ks.insert(ks.begin(), 1);
   std::vector<EnvelopeFit> fits;
+  std::vector<SweepFit> steps;
   for (std::size_t i = 0; i < ks.size(); ++i) {
     fits.push_back(fit_hulls(std::vector<Point>(upper_set(i).begin(), upper_set(i).end()),
                              std::vector<Point>(lower_set(i).begin(), lower_set(i).end()), q));
     p.sweep.push_back({ks[i], fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
+    steps.push_back({fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
   }
-  auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
-    if (i + 1 >= fits.size()) return true;
-    if (!fits[i + 1].band.feasible) return false;
-    return std::fabs(fits[i].line.offset_ticks - fits[i + 1].line.offset_ticks) <= offset_tolerance &&
-           fits[i + 1].line.margin_ticks - fits[i].line.margin_ticks <= margin_tolerance(fits[i].line.margin_ticks);
-  };
-  std::size_t chosen = fits.size();
-  for (std::size_t i = 0; i < fits.size() && chosen == fits.size(); ++i) {
-    if (fits[i].band.feasible && settled(i) && settled(i + 1)) chosen = i;
-  }
-  if (chosen == fits.size()) {  // never settled: the largest feasible k, or the last
-    chosen = fits.size() - 1;
-    for (std::size_t i = fits.size(); i-- > 0;) {
-      if (fits[i].band.feasible) {
-        chosen = i;
-        break;
-      }
-    }
-  }
+  const SweepChoice choice = choose_sweep_step(steps, q);
+  const std::size_t chosen = choice.stable.value_or(choice.largest_feasible.value_or(fits.size() - 1));
   p.bins = bins;
   p.k = ks[chosen];
   p.free_fit = fits[chosen];
