@@ -193,7 +193,20 @@ double monitor_seconds(const MonitorAnalysis& m, std::uint64_t tick) {
   return m.tsc_hz > 0 ? static_cast<double>(diff_ticks(tick, m.first_tick)) / m.tsc_hz : kNaN;
 }
 
-MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source) {
+namespace {
+
+MonitorStatus status_of(const IntervalLog& log) {
+  const auto status = log.trailer.get("status");
+  if (!status) return MonitorStatus::cut_short;
+  if (*status == kStatusComplete) return MonitorStatus::complete;
+  if (*status == kStatusInterrupted) return MonitorStatus::interrupted;
+  if (*status == kStatusAborted) return MonitorStatus::aborted;
+  return MonitorStatus::cut_short;  // "compl": the status line itself was cut
+}
+
+/// What the log says of itself: names, status, quantum, frequency, time span.
+/// \throws InputError when the log has no intervals.
+MonitorAnalysis read_log(const IntervalLog& log, const std::string& source) {
   if (log.intervals.empty()) throw InputError(source + ": no intervals to analyse");
   MonitorAnalysis m;
   m.source = source;
@@ -201,18 +214,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   m.b = std::string(log.header.get("b").value_or("?"));
   m.send = std::string(log.header.get("send").value_or("?"));
   m.recv = std::string(log.header.get("recv").value_or("?"));
-  const auto status = log.trailer.get("status");
-  if (!status) {
-    m.status = MonitorStatus::cut_short;
-  } else if (*status == kStatusComplete) {
-    m.status = MonitorStatus::complete;
-  } else if (*status == kStatusInterrupted) {
-    m.status = MonitorStatus::interrupted;
-  } else if (*status == kStatusAborted) {
-    m.status = MonitorStatus::aborted;
-  } else {
-    m.status = MonitorStatus::cut_short;  // "compl": the status line itself was cut
-  }
+  m.status = status_of(log);
   m.incomplete = interval_log_incomplete_reason(log);
   if (const auto q = header_int(log.header, "quantum_ticks"); q && *q >= 1) {
     m.quantum_ticks = *q;
@@ -224,7 +226,6 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     m.quantum_source = "assumed";
   }
   m.tsc_hz = static_cast<double>(std::max<std::int64_t>(0, header_int(log.header, "tsc_hz").value_or(0)));
-  const std::int64_t q = m.quantum_ticks;
   const std::vector<IntervalSummary>& iv = log.intervals;
   m.intervals = iv.size();
   m.first_tick = iv.front().start_tick;
@@ -232,134 +233,143 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   m.t_ref_tick = m.first_tick + (m.last_tick - m.first_tick) / 2;
   m.span_ticks = static_cast<double>(m.last_tick - m.first_tick);
   m.span_s = m.tsc_hz > 0 ? m.span_ticks / m.tsc_hz : kNaN;
+  return m;
+}
 
-  // The k-sweep over kIntervalKs (estimate/k_sweep.hpp, the rule analyze uses): the
-  // stable k, or without one the largest feasible k. Each interval's k-th statistics
-  // stand for analyze's per-bin ones: up to k - 1 too-small values per interval (early
-  // reads) cannot cut into the envelope.
-  //
-  // A step in the offset makes every whole-run fit infeasible; then the pieces decide:
-  // the smallest k from which every larger k finds as many pieces (early reads add
-  // pieces at small k; a step adds one at every k).
-  struct PerK {
-    std::size_t ki = 0;
-    std::vector<TimedBound> bounds;
-    EnvelopeFit fit;
-  };
-  std::vector<PerK> usable;
-  std::vector<OffsetSegmentation> segmentations;
+/// One usable k of the sweep: its bounds, their whole-run fit, and their pieces.
+struct SweepAtK {
+  std::size_t ki = 0;  // index into kIntervalKs
+  std::vector<TimedBound> bounds;
+  EnvelopeFit fit;
+  OffsetSegmentation segmentation;
+};
+
+/// Every k at which some interval gives a forward and some a reverse bound, fitted and
+/// cut into pieces; their steps into m.sweep, in the same order.
+/// \throws InputError when there is no such k.
+std::vector<SweepAtK> sweep_ks(const IntervalLog& log, MonitorAnalysis& m) {
+  const std::int64_t q = m.quantum_ticks;
+  std::vector<SweepAtK> usable;
   for (std::size_t ki = 0; ki < kIntervalKCount; ++ki) {
     std::vector<TimedBound> bounds = bounds_at(log, ki, m.t_ref_tick);
-    std::size_t with_k = 0;
-    for (const IntervalSummary& s : iv) with_k += s.fwd_k[ki].present && s.rev_k[ki].present ? 1U : 0U;
     if (!two_sided(bounds)) continue;
+    SweepAtK at{ki, std::move(bounds), {}, {}};
+    at.fit = whole_fit(at.bounds, q);
+    at.segmentation = segment_offset(at.bounds, q);
     IntervalSweepStep step;
     step.k = kIntervalKs[ki];
-    step.intervals = with_k;
-    PerK per{ki, std::move(bounds), {}};
-    per.fit = whole_fit(per.bounds, q);
-    step.feasible = per.fit.band.feasible;
-    step.offset_ticks = per.fit.line.offset_ticks;
-    step.margin_ticks = per.fit.line.margin_ticks;
-    segmentations.push_back(segment_offset(per.bounds, q));
-    step.resolved = segmentations.back().resolved;
-    step.pieces = segmentations.back().pieces.size();
-    for (const OffsetTransient& t : segmentations.back().transients) step.set_aside += t.bounds.size();
+    for (const IntervalSummary& s : log.intervals) {
+      step.intervals += s.fwd_k[ki].present && s.rev_k[ki].present ? 1U : 0U;
+    }
+    step.feasible = at.fit.band.feasible;
+    step.offset_ticks = at.fit.line.offset_ticks;
+    step.margin_ticks = at.fit.line.margin_ticks;
+    step.resolved = at.segmentation.resolved;
+    step.pieces = at.segmentation.pieces.size();
+    for (const OffsetTransient& t : at.segmentation.transients) step.set_aside += t.bounds.size();
     m.sweep.push_back(step);
-    usable.push_back(std::move(per));
+    usable.push_back(std::move(at));
   }
   if (usable.empty()) {
-    throw InputError(source + ": no interval holds both a forward and a reverse latency: nothing to fit");
+    throw InputError(m.source + ": no interval holds both a forward and a reverse latency: nothing to fit");
   }
+  return usable;
+}
+
+/// The k-sweep over kIntervalKs (estimate/k_sweep.hpp, the rule analyze uses): the stable
+/// k, or without one the largest feasible k. Each interval's k-th statistics stand for
+/// analyze's per-bin ones: up to k - 1 too-small values per interval (early reads) cannot
+/// cut into the envelope. A step in the offset makes every whole-run fit infeasible; then
+/// the pieces decide. Sets m.sweep_settled; returns the position in m.sweep.
+std::size_t choose_k(MonitorAnalysis& m) {
+  const std::size_t n = m.sweep.size();
   std::vector<SweepFit> steps;
-  for (const PerK& per : usable)
-    steps.push_back({per.fit.band.feasible, per.fit.line.offset_ticks, per.fit.line.margin_ticks});
-  const SweepChoice choice = choose_sweep_step(steps, q);
+  for (const IntervalSweepStep& s : m.sweep) steps.push_back({s.feasible, s.offset_ticks, s.margin_ticks});
+  const SweepChoice choice = choose_sweep_step(steps, m.quantum_ticks);
   // With only three k, the largest one passing the rule with nothing after it to agree
   // with may still be moving: then the sweep is not shown stable.
   m.sweep_settled = choice.shown;
-  std::size_t chosen = choice.stable.value_or(choice.largest_feasible.value_or(usable.size()));
-  if (chosen == usable.size()) {
-    // No k fits the whole run: the pieces decide. A k is stable when every larger k that
-    // could be cut into pieces found as many; of those, the one with the fewest bounds
-    // set aside as transients (early reads are set aside at small k and gone at larger
-    // k; a real excursion is set aside at every k), the smallest on a tie.
-    std::size_t best_aside = std::numeric_limits<std::size_t>::max();
-    for (std::size_t i = 0; i < usable.size(); ++i) {
-      if (!m.sweep[i].resolved) continue;
-      bool same = true;
-      for (std::size_t j = i + 1; j < usable.size(); ++j) {
-        same = same && (!m.sweep[j].resolved || m.sweep[j].pieces == m.sweep[i].pieces);
-      }
-      if (same && m.sweep[i].set_aside < best_aside) {
-        best_aside = m.sweep[i].set_aside;
-        chosen = i;
-      }
+  if (const auto chosen = choice.stable ? choice.stable : choice.largest_feasible) return *chosen;
+  // No k fits the whole run. A k is stable when every larger k that could be cut into
+  // pieces found as many (early reads add pieces at small k; a step adds one at every k);
+  // of those, the one with the fewest bounds set aside as transients (early reads are set
+  // aside at small k and gone at larger k; a real excursion is set aside at every k), the
+  // smallest on a tie.
+  std::optional<std::size_t> chosen;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!m.sweep[i].resolved) continue;
+    bool same = true;
+    for (std::size_t j = i + 1; j < n; ++j) {
+      same = same && (!m.sweep[j].resolved || m.sweep[j].pieces == m.sweep[i].pieces);
     }
-    if (chosen == usable.size()) {
-      chosen = usable.size() - 1;
-      m.sweep_settled = false;
-    }
+    if (same && (!chosen || m.sweep[i].set_aside < m.sweep[*chosen].set_aside)) chosen = i;
   }
-  const PerK& at = usable[chosen];
+  if (!chosen) m.sweep_settled = false;
+  return chosen.value_or(n - 1);
+}
+
+/// The whole-run fit at the chosen k: drift free, then refitted without drift when none
+/// is detectable (its band stays the drift-free one).
+void fit_at(const SweepAtK& at, MonitorAnalysis& m) {
   m.k = kIntervalKs[at.ki];
   m.free_fit = at.fit;
   const HardBand& free_band = m.free_fit.band;
   m.zero_drift = free_band.feasible && free_band.drift_lo <= 0 && free_band.drift_hi >= 0;
   m.fit = m.free_fit;
-  if (m.zero_drift) m.fit.line = zero_drift_fit(at.bounds, q).line;
+  if (m.zero_drift) m.fit.line = zero_drift_fit(at.bounds, m.quantum_ticks).line;
+}
 
-  // Pieces, steps and transients at the chosen k. Not resolved (too many pieces to be
-  // changes of the offset): one piece, the whole run, with its (crossed) fit.
-  const OffsetSegmentation& seg = segmentations[chosen];
+/// One piece as the log's intervals: the first and last interval that gave its bounds.
+MonitorPiece piece_of(const MonitorAnalysis& m, const std::vector<IntervalSummary>& iv, std::size_t lo_source,
+                      std::size_t hi_source, const EnvelopeFit& fit, const LineEstimate& line, bool zero_drift) {
+  MonitorPiece mp;
+  mp.first_interval = iv[lo_source].index;
+  mp.last_interval = iv[hi_source].index;
+  mp.t_ref_tick = iv[lo_source].start_tick + (iv[hi_source].end_tick - iv[lo_source].start_tick) / 2;
+  mp.fit = fit;
+  mp.line = line;
+  mp.zero_drift = zero_drift;
+  const double x = static_cast<double>(x_of(mp.t_ref_tick, m.t_ref_tick));
+  mp.offset_ticks = line.at(x);
+  mp.margin_ticks = line.margin_ticks;
+  mp.drift_ppb = line.drift * 1e9;
+  mp.drift_identifiable = !fit.line.drift_at_prior_bound;
+  if (fit.band.feasible) {
+    mp.offset_lo_ticks = fit.band.offset_lo_at(x);
+    mp.offset_hi_ticks = fit.band.offset_hi_at(x);
+    mp.drift_lo_ppb = fit.band.drift_lo * 1e9;
+    mp.drift_hi_ppb = fit.band.drift_hi * 1e9;
+  }
+  return mp;
+}
+
+/// The pieces at the chosen k. Not resolved (too many pieces to be changes of the
+/// offset): one piece, the whole run, with its (crossed) fit. One piece (transients
+/// aside) is the run's fit.
+void add_pieces(const OffsetSegmentation& seg, const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
   m.pieces_resolved = seg.resolved;
-  struct Span {
-    std::size_t lo_source, hi_source;  // positions in the log
-    EnvelopeFit fit;
-    LineEstimate line;
-    bool zero_drift;
-  };
-  std::vector<Span> spans;
-  if (seg.resolved) {
-    for (const OffsetPiece& p : seg.pieces) {
-      Span sp{iv.size(), 0, p.fit, p.line, p.zero_drift};
-      for (std::size_t i = p.first; i < p.last; ++i) {
-        sp.lo_source = std::min(sp.lo_source, seg.bounds[i].source);
-        sp.hi_source = std::max(sp.hi_source, seg.bounds[i].source);
-      }
-      spans.push_back(sp);
-    }
-  } else {
-    spans.push_back({0, iv.size() - 1, m.free_fit, m.fit.line, m.zero_drift});
+  if (!seg.resolved) {
+    m.pieces.push_back(piece_of(m, iv, 0, iv.size() - 1, m.free_fit, m.fit.line, m.zero_drift));
+    return;
   }
-  for (const Span& p : spans) {
-    MonitorPiece mp;
-    mp.first_interval = iv[p.lo_source].index;
-    mp.last_interval = iv[p.hi_source].index;
-    mp.t_ref_tick = iv[p.lo_source].start_tick + (iv[p.hi_source].end_tick - iv[p.lo_source].start_tick) / 2;
-    mp.fit = p.fit;
-    mp.line = p.line;
-    mp.zero_drift = p.zero_drift;
-    const double x = static_cast<double>(x_of(mp.t_ref_tick, m.t_ref_tick));
-    mp.offset_ticks = p.line.at(x);
-    mp.margin_ticks = p.line.margin_ticks;
-    mp.drift_ppb = p.line.drift * 1e9;
-    mp.drift_identifiable = !p.fit.line.drift_at_prior_bound;
-    if (p.fit.band.feasible) {
-      mp.offset_lo_ticks = p.fit.band.offset_lo_at(x);
-      mp.offset_hi_ticks = p.fit.band.offset_hi_at(x);
-      mp.drift_lo_ppb = p.fit.band.drift_lo * 1e9;
-      mp.drift_hi_ppb = p.fit.band.drift_hi * 1e9;
+  for (const OffsetPiece& p : seg.pieces) {
+    std::size_t lo = iv.size(), hi = 0;  // positions in the log
+    for (std::size_t i = p.first; i < p.last; ++i) {
+      lo = std::min(lo, seg.bounds[i].source);
+      hi = std::max(hi, seg.bounds[i].source);
     }
-    m.pieces.push_back(mp);
+    m.pieces.push_back(piece_of(m, iv, lo, hi, p.fit, p.line, p.zero_drift));
   }
-  // One piece (transients aside): it is the run's fit.
   if (m.pieces.size() == 1 && m.pieces[0].fit.band.feasible) {
     m.free_fit = m.pieces[0].fit;
     m.fit = m.free_fit;
     m.fit.line = m.pieces[0].line;
     m.zero_drift = m.pieces[0].zero_drift;
   }
+}
+
+/// The changes between the pieces, located to their windows.
+void add_steps(const OffsetSegmentation& seg, const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
   for (const OffsetChange& c : seg.changes) {
     MonitorStep s;
     s.before_piece = c.before;
@@ -376,6 +386,12 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     s.proven = c.proven_step;
     m.steps.push_back(s);
   }
+}
+
+/// The transients set aside; returns, per position in the log, whether one of its
+/// bounds is in one.
+std::vector<bool> add_transients(const OffsetSegmentation& seg, const std::vector<IntervalSummary>& iv,
+                                 MonitorAnalysis& m) {
   std::vector<bool> aside(iv.size(), false);
   for (const OffsetTransient& t : seg.transients) {
     std::size_t lo = iv.size(), hi = 0;
@@ -386,81 +402,108 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     }
     m.transients.push_back({iv[lo].index, iv[hi].index, t.bounds.size()});
   }
+  return aside;
+}
 
-  // Per interval: its own band, its piece's line, and what contradicts what. Where a
-  // change lies is known only to its window: a bound inside it may belong to either
-  // piece. So an interval's picture takes the piece on its side of the window's middle,
-  // and a bound counts as an early read only if it lies beyond every piece it may
-  // belong to.
-  const double inf = std::numeric_limits<double>::infinity();
-  auto piece_of = [&](double x) -> std::optional<std::size_t> {
-    if (m.pieces.empty()) return std::nullopt;
+/// Which piece a time belongs to. Where a change lies is known only to its window: a
+/// bound inside it may belong to either piece. So an interval's picture takes the piece
+/// on its side of the window's middle, and a bound counts as an early read only if it
+/// lies beyond every piece it may belong to.
+class PieceLookup {
+ public:
+  PieceLookup(const MonitorAnalysis& m, const OffsetSegmentation& seg) : m_(m), seg_(seg) {}
+
+  /// The piece on x's side of every change's middle; none without pieces.
+  [[nodiscard]] std::optional<std::size_t> piece_at(double x) const {
+    if (m_.pieces.empty()) return std::nullopt;
     std::size_t j = 0;
-    while (j < seg.changes.size() && x > seg.changes[j].at_x) ++j;
+    while (j < seg_.changes.size() && x > seg_.changes[j].at_x) ++j;
     return j;
-  };
-  auto pieces_near = [&](double x) {
+  }
+
+  /// An upper bound y + q below every feasible piece x may belong to (and some).
+  [[nodiscard]] bool below_every_piece(double y, double x) const {
+    const std::vector<std::size_t> near = pieces_near(x);
+    return !near.empty() && std::all_of(near.begin(), near.end(),
+                                        [&](std::size_t j) { return y + q() < m_.pieces[j].fit.band.offset_lo_at(x); });
+  }
+
+  /// A lower bound y - q above every feasible piece x may belong to (and some).
+  [[nodiscard]] bool above_every_piece(double y, double x) const {
+    const std::vector<std::size_t> near = pieces_near(x);
+    return !near.empty() && std::all_of(near.begin(), near.end(),
+                                        [&](std::size_t j) { return y - q() > m_.pieces[j].fit.band.offset_hi_at(x); });
+  }
+
+ private:
+  [[nodiscard]] double q() const { return static_cast<double>(m_.quantum_ticks); }
+
+  [[nodiscard]] std::vector<std::size_t> pieces_near(double x) const {
+    const double inf = std::numeric_limits<double>::infinity();
     std::vector<std::size_t> out;
-    for (std::size_t j = 0; j < m.pieces.size(); ++j) {
-      const double from = j == 0 || !seg.resolved ? -inf : seg.changes[j - 1].window_lo_x;
-      const double to = j + 1 == m.pieces.size() || !seg.resolved ? inf : seg.changes[j].window_hi_x;
-      if (x >= from && x <= to && m.pieces[j].fit.band.feasible) out.push_back(j);
+    for (std::size_t j = 0; j < m_.pieces.size(); ++j) {
+      const double from = j == 0 || !seg_.resolved ? -inf : seg_.changes[j - 1].window_lo_x;
+      const double to = j + 1 == m_.pieces.size() || !seg_.resolved ? inf : seg_.changes[j].window_hi_x;
+      if (x >= from && x <= to && m_.pieces[j].fit.band.feasible) out.push_back(j);
     }
     return out;
-  };
-  auto below_every_piece = [&](double y, double x) {  // an upper bound y + q below them all
-    const std::vector<std::size_t> near = pieces_near(x);
-    return !near.empty() && std::all_of(near.begin(), near.end(), [&](std::size_t j) {
-      return y + static_cast<double>(q) < m.pieces[j].fit.band.offset_lo_at(x);
-    });
-  };
-  auto above_every_piece = [&](double y, double x) {  // a lower bound y - q above them all
-    const std::vector<std::size_t> near = pieces_near(x);
-    return !near.empty() && std::all_of(near.begin(), near.end(), [&](std::size_t j) {
-      return y - static_cast<double>(q) > m.pieces[j].fit.band.offset_hi_at(x);
-    });
-  };
-  const double qd = static_cast<double>(q);
+  }
+
+  const MonitorAnalysis& m_;
+  const OffsetSegmentation& seg_;
+};
+
+/// One interval's picture at the chosen k (position ki): its own band, its piece's line,
+/// what contradicts the whole-run line, and the early reads it proves.
+IntervalBand band_of(const IntervalSummary& s, std::size_t ki, const PieceLookup& pieces, const MonitorAnalysis& m) {
+  const double qd = static_cast<double>(m.quantum_ticks);
+  auto x_at = [&](std::uint64_t tick) { return static_cast<double>(x_of(tick, m.t_ref_tick)); };
+  IntervalBand band;
+  band.index = s.index;
+  band.mid_x = x_at(s.start_tick + (s.end_tick - s.start_tick) / 2);
+  const TimedTicks& fk = s.fwd_k[ki];
+  const TimedTicks& rk = s.rev_k[ki];
+  band.present = fk.present && rk.present;
+  if (band.present) {
+    band.lo_ticks = static_cast<double>(-rk.value_ticks) - qd;
+    band.hi_ticks = static_cast<double>(fk.value_ticks) + qd;
+    band.estimate_ticks = (static_cast<double>(fk.value_ticks) - static_cast<double>(rk.value_ticks)) / 2;
+  }
+  band.piece = pieces.piece_at(band.mid_x);
+  if (band.piece && m.pieces[*band.piece].fit.band.feasible) {
+    band.line_ticks = m.pieces[*band.piece].line.at(band.mid_x);
+  }
+  const LineEstimate& whole = m.fit.line;
+  if (fk.present && static_cast<double>(fk.value_ticks) + qd < whole.at(x_at(fk.at_tick))) {
+    band.excludes_whole_run_line = true;
+  }
+  if (rk.present && static_cast<double>(-rk.value_ticks) - qd > whole.at(x_at(rk.at_tick))) {
+    band.excludes_whole_run_line = true;
+  }
+  // Early reads, proven: a k-th smallest latency (k up to the chosen one) below every
+  // offset the robust band of its piece allows at its time means k rounds were.
+  for (std::size_t k = 0; k <= ki; ++k) {
+    const TimedTicks& f = s.fwd_k[k];
+    if (f.present && pieces.below_every_piece(static_cast<double>(f.value_ticks), x_at(f.at_tick))) {
+      band.fwd_violations_at_least = kIntervalKs[k];
+    }
+    const TimedTicks& r = s.rev_k[k];
+    if (r.present && pieces.above_every_piece(static_cast<double>(-r.value_ticks), x_at(r.at_tick))) {
+      band.rev_violations_at_least = kIntervalKs[k];
+    }
+  }
+  return band;
+}
+
+/// Per interval: its band (band_of), the sums of proven early reads, and the runs of
+/// intervals that contradict the whole-run line.
+void add_bands(const SweepAtK& at, const std::vector<bool>& aside, const std::vector<IntervalSummary>& iv,
+               MonitorAnalysis& m) {
+  const PieceLookup pieces(m, at.segmentation);
   for (std::size_t i = 0; i < iv.size(); ++i) {
     const IntervalSummary& s = iv[i];
-    IntervalBand band;
-    band.index = s.index;
-    band.mid_x = static_cast<double>(x_of(s.start_tick + (s.end_tick - s.start_tick) / 2, m.t_ref_tick));
-    const TimedTicks& fk = s.fwd_k[at.ki];
-    const TimedTicks& rk = s.rev_k[at.ki];
-    band.present = fk.present && rk.present;
-    if (band.present) {
-      band.lo_ticks = static_cast<double>(-rk.value_ticks) - qd;
-      band.hi_ticks = static_cast<double>(fk.value_ticks) + qd;
-      band.estimate_ticks = (static_cast<double>(fk.value_ticks) - static_cast<double>(rk.value_ticks)) / 2;
-    }
-    band.piece = piece_of(band.mid_x);
-    if (band.piece && m.pieces[*band.piece].fit.band.feasible)
-      band.line_ticks = m.pieces[*band.piece].line.at(band.mid_x);
-    const LineEstimate& whole = m.fit.line;
-    if (fk.present &&
-        static_cast<double>(fk.value_ticks) + qd < whole.at(static_cast<double>(x_of(fk.at_tick, m.t_ref_tick)))) {
-      band.excludes_whole_run_line = true;
-    }
-    if (rk.present &&
-        static_cast<double>(-rk.value_ticks) - qd > whole.at(static_cast<double>(x_of(rk.at_tick, m.t_ref_tick)))) {
-      band.excludes_whole_run_line = true;
-    }
+    IntervalBand band = band_of(s, at.ki, pieces, m);
     band.set_aside = aside[i];
-    // Early reads, proven: a k-th smallest latency (k up to the chosen one) below every
-    // offset the robust band of its piece allows at its time means k rounds were.
-    for (std::size_t ki = 0; ki <= at.ki; ++ki) {
-      const TimedTicks& f = s.fwd_k[ki];
-      if (f.present &&
-          below_every_piece(static_cast<double>(f.value_ticks), static_cast<double>(x_of(f.at_tick, m.t_ref_tick)))) {
-        band.fwd_violations_at_least = kIntervalKs[ki];
-      }
-      const TimedTicks& r = s.rev_k[ki];
-      if (r.present &&
-          above_every_piece(static_cast<double>(-r.value_ticks), static_cast<double>(x_of(r.at_tick, m.t_ref_tick)))) {
-        band.rev_violations_at_least = kIntervalKs[ki];
-      }
-    }
     m.fwd_violations_at_least += band.fwd_violations_at_least;
     m.rev_violations_at_least += band.rev_violations_at_least;
     if (band.excludes_whole_run_line) {
@@ -472,11 +515,14 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     }
     m.bands.push_back(band);
   }
+}
 
-  // The statistical view inside each piece: where the intervals' estimates shift while
-  // the bands still admit one line (an offset step smaller than the bands, or the delays
-  // changing; only the margin tells which is more likely, nothing proves either). The
-  // estimates are taken about the piece's line, so that a drift is no shift.
+/// The statistical view inside each piece: where the intervals' estimates shift while the
+/// bands still admit one line (an offset step smaller than the bands, or the delays
+/// changing; only the margin tells which is more likely, nothing proves either). The
+/// estimates are taken about the piece's line, so that a drift is no shift.
+void add_moves(const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
+  const double qd = static_cast<double>(m.quantum_ticks);
   for (std::size_t j = 0; j < m.pieces.size(); ++j) {
     std::vector<double> values, margins;
     std::vector<std::size_t> where;
@@ -493,9 +539,10 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
                          shift.margin_change, shift.offset_like});
     }
   }
+}
 
-  // Totals, the worst intervals, memory.
-  MonitorTotals& t = m.totals;
+MonitorTotals totals_of(const std::vector<IntervalSummary>& iv) {
+  MonitorTotals t;
   bool any_rtt = false;
   for (const IntervalSummary& s : iv) {
     t.rounds += s.rounds;
@@ -515,26 +562,34 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     t.rtt_max = any_rtt ? std::max(t.rtt_max, s.rtt_max) : s.rtt_max;
     any_rtt = true;
   }
+  return t;
+}
+
+WorstIntervals worst_of(const std::vector<IntervalSummary>& iv) {
+  WorstIntervals w;
   auto has_rounds = [](const IntervalSummary& s) { return s.rounds > 0; };
-  m.worst.rtt_max = rank(
+  w.rtt_max = rank(
       iv, [](const IntervalSummary& s) { return s.rtt_max; }, has_rounds);
-  m.worst.rtt_p999 = rank(
+  w.rtt_p999 = rank(
       iv, [](const IntervalSummary& s) { return s.rtt_p999; }, has_rounds);
-  m.worst.negatives = rank(
+  w.negatives = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.fwd_negative + s.rev_negative); },
       [](const IntervalSummary& s) { return s.fwd_negative + s.rev_negative > 0; });
-  m.worst.self_inconsistent = rank(
+  w.self_inconsistent = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.self_inconsistent); },
       [](const IntervalSummary& s) { return s.self_inconsistent > 0; });
-  m.worst.lost = rank(
+  w.lost = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.lost); }, [](const IntervalSummary& s) { return s.lost > 0; });
-  m.worst.stall_ms = rank(
+  w.stall_ms = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.stall_ms); },
       [](const IntervalSummary& s) { return s.stall_ms > 0; });
+  return w;
+}
 
-  // Peak RSS (VmHWM never falls): at the first interval, at the intervals holding 1 and
-  // 10 minutes into the run when it got there, and at the last. Flat from 1 minute on
-  // means the monitor's memory does not grow with the run.
+/// Peak RSS (VmHWM never falls): at the first interval, at the intervals holding 1 and 10
+/// minutes into the run when it got there, and at the last. Flat from 1 minute on means
+/// the monitor's memory does not grow with the run.
+void add_rss(const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
   auto rss_at = [&](const char* label, std::size_t i) {
     m.rss.push_back({label, iv[i].index, monitor_seconds(m, iv[i].end_tick), iv[i].peak_rss_kib});
   };
@@ -550,7 +605,24 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   }
   if (iv.size() > 1) rss_at("last", iv.size() - 1);
   for (const IntervalSummary& s : iv) m.peak_rss_max_kib = std::max(m.peak_rss_max_kib, s.peak_rss_kib);
+}
 
+}  // namespace
+
+MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source) {
+  const std::vector<IntervalSummary>& iv = log.intervals;
+  MonitorAnalysis m = read_log(log, source);
+  const std::vector<SweepAtK> usable = sweep_ks(log, m);
+  const SweepAtK& at = usable[choose_k(m)];
+  fit_at(at, m);
+  add_pieces(at.segmentation, iv, m);
+  add_steps(at.segmentation, iv, m);
+  const std::vector<bool> aside = add_transients(at.segmentation, iv, m);
+  add_bands(at, aside, iv, m);
+  add_moves(iv, m);
+  m.totals = totals_of(iv);
+  m.worst = worst_of(iv);
+  add_rss(iv, m);
   m.verdict = verdict_of(m);
   return m;
 }
