@@ -47,13 +47,13 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
         continue;
       }
       if (!c.incomplete.empty()) fail("incomplete", "the run is incomplete (" + c.incomplete + ")");
-      if (c.self_inconsistent > 0 && m.recv_orders_loads) {
+      if (c.self_inconsistent > 0 && variant_orders_earlier_loads(m.recv)) {
         fail("self_inconsistent", std::to_string(c.self_inconsistent) +
-                                      " rounds impossible for any offset under receive variant " + m.recv +
+                                      " rounds impossible for any offset under receive variant " + m.recv.name +
                                       ", which should order the read");
       }
       if (!c.band_feasible) {
-        fail("no_band", "no offset fits every round (causality violated under recv " + m.recv +
+        fail("no_band", "no offset fits every round (causality violated under recv " + m.recv.name +
                             "): the offset cannot be bounded; use a receive variant that orders the read");
         continue;
       }
@@ -93,7 +93,7 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
         " (widest band " + ticks_with_ns(r.widest_band_ticks, hz) + "), " +
         (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
                                     : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
-        (m.recv_orders_loads ? ", no self-inconsistent rounds" : "");
+        (variant_orders_earlier_loads(m.recv) ? ", no self-inconsistent rounds" : "");
     return r;
   }
   // The reason: the largest offset failure if any, else the most important kind.

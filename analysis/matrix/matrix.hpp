@@ -80,8 +80,7 @@ struct MatrixResult {
   std::vector<int> cpus;                // in topology order
   std::vector<std::string> labels;      // one per CPU, for plots and tables
   std::vector<std::size_t> boundaries;  // indexes where a new topology group starts
-  std::string send, recv;               // read variants
-  bool recv_orders_loads = false;       // the receive read waits for earlier loads
+  RecordedVariant send, recv;           // read variants
   double tsc_hz = 0;                    // 0: unknown
   std::int64_t quantum_ticks = 1;       // the largest over the pairs
   std::vector<PairCell> cells;          // n×n row-major, the diagonal unmeasured

@@ -122,8 +122,8 @@ std::string verdict_of(const MonitorAnalysis& m) {
   const bool no_band = m.pieces.empty() || std::none_of(m.pieces.begin(), m.pieces.end(),
                                                         [](const MonitorPiece& p) { return p.fit.band.feasible; });
   if (violations > 0 || m.totals.self_inconsistent > 0 || no_band) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + m.send + ", recv " + m.recv +
-                    "): at least " + std::to_string(m.fwd_violations_at_least) + " forward and " +
+    std::string v = "unsafe reads: causality violated under this variant (send " + m.send.name + ", recv " +
+                    m.recv.name + "): at least " + std::to_string(m.fwd_violations_at_least) + " forward and " +
                     std::to_string(m.rev_violations_at_least) +
                     " reverse one-way latencies below every offset the rest of the run allows";
     if (m.totals.self_inconsistent > 0) {
@@ -212,8 +212,8 @@ MonitorAnalysis read_log(const IntervalLog& log, const std::string& source) {
   m.source = source;
   m.a = std::string(log.header.get("a").value_or("?"));
   m.b = std::string(log.header.get("b").value_or("?"));
-  m.send = std::string(log.header.get("send").value_or("?"));
-  m.recv = std::string(log.header.get("recv").value_or("?"));
+  m.send = recorded_variant(log.header.get("send"));
+  m.recv = recorded_variant(log.header.get("recv"));
   m.status = status_of(log);
   m.incomplete = interval_log_incomplete_reason(log);
   if (const auto q = header_int(log.header, "quantum_ticks"); q && *q >= 1) {

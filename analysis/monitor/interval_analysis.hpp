@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/read_variant.hpp"
 #include "estimate/fit.hpp"
 #include "formats/interval_log.hpp"
 
@@ -158,7 +159,8 @@ struct RssSample {
 
 struct MonitorAnalysis {
   std::string source;
-  std::string a, b, send, recv;  // from the header; "?" when absent
+  std::string a, b;            // CPUs, from the header; "?" when absent
+  RecordedVariant send, recv;  // from the header
   MonitorStatus status = MonitorStatus::complete;
   std::optional<std::string> incomplete;  // interval_log_incomplete_reason
   std::size_t intervals = 0;

@@ -64,8 +64,8 @@ std::string verdict_of(const PairAnalysis& p) {
   const HardBand& band = p.fit.band;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + p.send + ", recv " + p.recv +
-                    "): " + std::to_string(p.fwd_classes.causality_violation) + " forward and " +
+    std::string v = "unsafe reads: causality violated under this variant (send " + p.send.name + ", recv " +
+                    p.recv.name + "): " + std::to_string(p.fwd_classes.causality_violation) + " forward and " +
                     std::to_string(p.rev_classes.causality_violation) +
                     " reverse one-way latencies below every offset the rest of the run allows";
     if (p.self_inconsistent > 0) v += ", " + std::to_string(p.self_inconsistent) + " rounds impossible for any offset";
@@ -196,8 +196,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   p.source = source;
   p.a = std::string(run.header.get("a").value_or("?"));
   p.b = std::string(run.header.get("b").value_or("?"));
-  p.send = std::string(run.header.get("send").value_or("?"));
-  p.recv = std::string(run.header.get("recv").value_or("?"));
+  p.send = recorded_variant(run.header.get("send"));
+  p.recv = recorded_variant(run.header.get("recv"));
   p.rounds = rounds.size();
   p.incomplete = incomplete_reason(run);
 

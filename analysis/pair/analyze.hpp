@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/read_variant.hpp"
 #include "core/run.hpp"
 #include "estimate/blocks.hpp"
 #include "estimate/fit.hpp"
@@ -45,8 +46,9 @@ struct SweepStep {
 };
 
 struct PairAnalysis {
-  std::string source;            // file name
-  std::string a, b, send, recv;  // from the metadata; "?" when absent
+  std::string source;          // file name
+  std::string a, b;            // CPUs, from the metadata; "?" when absent
+  RecordedVariant send, recv;  // from the metadata
   std::uint64_t rounds = 0;
   std::optional<std::string> incomplete;  // why the run is not complete
   std::int64_t quantum_ticks = 1;

@@ -54,8 +54,8 @@ std::string pad_right(std::string s, std::size_t width) {
 json matrix_json(const MatrixResult& m, const json& cpu_places) {
   json j;
   j["schema"] = std::string(kMatrixSchema);
-  j["send"] = m.send;
-  j["recv"] = m.recv;
+  j["send"] = m.send.name;
+  j["recv"] = m.recv.name;
   j["tsc_hz"] = m.tsc_hz > 0 ? json(m.tsc_hz) : json(nullptr);
   j["quantum_ticks"] = m.quantum_ticks;
   json cpus = json::array();
@@ -114,7 +114,7 @@ json matrix_json(const MatrixResult& m, const json& cpu_places) {
 std::string matrix_text(const MatrixResult& m) {
   const double hz = m.tsc_hz;
   std::string out;
-  out += "send " + m.send + ", recv " + m.recv + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
+  out += "send " + m.send.name + ", recv " + m.recv.name + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
          (hz > 0 ? ", TSC " + format_sig(hz / 1e6, 7) + " MHz" : std::string()) + "\n\n";
   out += "Per-CPU offset x (ticks, relative to CPU " + (m.cpus.empty() ? std::string("-") : std::to_string(m.cpus[0])) +
          "; least squares over all pairs, hard bounds from the pair bands)\n";

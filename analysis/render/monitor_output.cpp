@@ -77,8 +77,9 @@ std::string one_line(std::string s) {
 
 std::string monitor_text(const MonitorAnalysis& m) {
   const double hz = m.tsc_hz;
-  std::string out = m.source + ": monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send + ", recv " + m.recv +
-                    ", " + std::to_string(m.intervals) + " intervals, " + std::to_string(m.totals.rounds) + " rounds" +
+  std::string out = m.source + ": monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send.name + ", recv " +
+                    m.recv.name + ", " + std::to_string(m.intervals) + " intervals, " +
+                    std::to_string(m.totals.rounds) + " rounds" +
                     (hz > 0 ? " over " + seconds(m.span_s) : " over " + format_sig(m.span_ticks, 4) + " ticks") + "\n";
   if (m.status == MonitorStatus::complete) {
     out += "  status    complete\n";
@@ -199,8 +200,8 @@ Json monitor_json(const MonitorAnalysis& m) {
   e["source"] = m.source;
   e["a"] = m.a;
   e["b"] = m.b;
-  e["send"] = m.send;
-  e["recv"] = m.recv;
+  e["send"] = m.send.name;
+  e["recv"] = m.recv.name;
   e["status"] = monitor_status_name(m.status);
   e["complete"] = m.status == MonitorStatus::complete;
   e["incomplete_reason"] = m.incomplete ? Json(*m.incomplete) : Json(nullptr);

@@ -112,8 +112,8 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
 
 std::string analysis_text(const PairAnalysis& p) {
   const double hz = p.tsc_hz;
-  std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send + ", recv " + p.recv + ", " +
-                    std::to_string(p.rounds) + " rounds\n";
+  std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name +
+                    ", " + std::to_string(p.rounds) + " rounds\n";
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
   out += "  verdict   " + p.verdict + "\n";
   if (!p.segments.empty()) {
@@ -218,8 +218,8 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   e["source"] = p.source;
   e["a"] = p.a;
   e["b"] = p.b;
-  e["send"] = p.send;
-  e["recv"] = p.recv;
+  e["send"] = p.send.name;
+  e["recv"] = p.recv.name;
   e["rounds"] = p.rounds;
   e["complete"] = !p.incomplete.has_value();
   if (p.incomplete) e["incomplete_reason"] = *p.incomplete;
@@ -321,8 +321,8 @@ std::string analysis_csv(const std::vector<PairAnalysis>& pairs) {
       for (char c : source) q += c == '"' ? std::string("\"\"") : std::string(1, c);
       source = q + "\"";
     }
-    out += source + "," + p.a + "," + p.b + "," + p.send + "," + p.recv + "," + std::to_string(p.rounds) + "," +
-           (p.incomplete ? "no" : "yes") + "," + std::to_string(p.quantum_ticks) + "," +
+    out += source + "," + p.a + "," + p.b + "," + p.send.name + "," + p.recv.name + "," + std::to_string(p.rounds) +
+           "," + (p.incomplete ? "no" : "yes") + "," + std::to_string(p.quantum_ticks) + "," +
            format_sig(p.fit.line.offset_ticks, 10) + "," + opt(band.offset_lo_ticks) + "," + opt(band.offset_hi_ticks) +
            "," + format_sig(p.fit.line.drift * 1e9, 6) + "," + dopt(db.drift_lo) + "," + dopt(db.drift_hi) + "," +
            format_sig(p.fit.line.margin_ticks, 10) + "," + std::to_string(p.rtt_ticks.min()) + "," +

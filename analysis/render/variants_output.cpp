@@ -16,7 +16,9 @@ const CostStats& believed(const ReadCost& c) { return c.believe == CostMethod::d
 
 const char* method_name(CostMethod m) { return m == CostMethod::deltas ? "deltas" : "batch"; }
 
-std::string label(const Combination& c) { return c.send + "/" + c.recv; }
+std::string name(ReadVariant v) { return std::string(variant_name(v)); }
+
+std::string label(const Combination& c) { return name(c.send) + "/" + name(c.recv); }
 
 /// Left-aligned in `width` columns (ASCII text only).
 std::string pad(const std::string& s, std::size_t width) {
@@ -44,7 +46,7 @@ nlohmann::ordered_json stats_json(const CostStats& s, double scale) {
 
 nlohmann::ordered_json standing_json(const RecvStanding& s, double tsc_hz) {
   nlohmann::ordered_json j;
-  j["recv"] = s.recv;
+  j["recv"] = name(s.recv);
   j["orders_earlier_loads"] = s.orders_earlier_loads;
   j["cost_ticks"] = s.measured_cost ? nlohmann::ordered_json(s.cost_ticks) : nlohmann::ordered_json(nullptr);
   j["cost_ns"] = s.measured_cost && tsc_hz > 0 ? nlohmann::ordered_json(ticks_to_ns(s.cost_ticks, tsc_hz))
@@ -215,8 +217,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
     const ExchangeSummary& x = r.exchanges[i];
     nlohmann::ordered_json e;
-    e["send"] = x.combination.send;
-    e["recv"] = x.combination.recv;
+    e["send"] = name(x.combination.send);
+    e["recv"] = name(x.combination.recv);
     e["recv_orders_earlier_loads"] = x.recv_orders_earlier_loads;
     e["rounds"] = x.rounds;
     e["rtt_ticks"] = distribution_json(x.rtt_ticks);
@@ -265,8 +267,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     const ControlSummary& c = *r.control;
     j["control"] = {{"cpus", {c.cpu_a, c.cpu_b}},
                     {"same_cpu", c.same_cpu},
-                    {"send", c.combination.send},
-                    {"recv", c.combination.recv},
+                    {"send", name(c.combination.send)},
+                    {"recv", name(c.combination.recv)},
                     {"rounds", c.rounds},
                     {"negative", c.negative},
                     {"below_quantum", c.below_quantum},
@@ -340,12 +342,12 @@ std::string tradeoff_dat(const std::vector<ReadCost>& costs, const std::vector<E
       "# columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks "
       "orders_earlier_loads\n";
   for (const ExchangeSummary& e : exchanges) {
-    if (e.combination.send != "rdtsc") continue;
+    if (e.combination.send != ReadVariant::rdtsc) continue;
     const std::optional<double> cost = believed_cost_ticks(costs, e.combination.recv);
     if (!cost) continue;  // no cost, no place on the x axis
-    out += e.combination.recv + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) + " " +
-           std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " + std::to_string(e.rtt_ticks.min()) +
-           " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
+    out += name(e.combination.recv) + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) +
+           " " + std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " +
+           std::to_string(e.rtt_ticks.min()) + " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
   }
   return out;
 }
@@ -383,7 +385,7 @@ std::string switch_dat(const SwitchRun& s, int cpu_a, int cpu_b, double tsc_hz, 
   auto ms_of = [&](std::uint64_t t1) { return static_cast<double>(diff_ticks(t1, t0)) * ms_per_tick; };
 
   std::string out = "# title: CPUs " + std::to_string(cpu_a) + " -> " + std::to_string(cpu_b) + ": receive read " +
-                    s.first.recv + ", then " + s.second.recv + "\n";
+                    name(s.first.recv) + ", then " + name(s.second.recv) + "\n";
   out += "# switch_ms: " + format_fixed(ms_of(s.second_run.rounds.front().t1), 4) + "\n";
   out += "# first: " + label(s.first) + "\n";
   out += "# second: " + label(s.second) + "\n";

@@ -9,8 +9,10 @@ namespace tscsync {
 
 namespace {
 
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
+std::string name(ReadVariant v) { return std::string(variant_name(v)); }
+
+bool contains(std::span<const ReadVariant> available, ReadVariant v) {
+  return std::find(available.begin(), available.end(), v) != available.end();
 }
 
 std::string percent(double part, double whole) {
@@ -25,24 +27,24 @@ std::string count_of(std::uint64_t n, const char* one, const char* many) {
 
 }  // namespace
 
-std::vector<Combination> default_combinations(const std::vector<std::string>& names) {
+std::vector<Combination> default_combinations(std::span<const ReadVariant> available) {
   std::vector<Combination> out;
-  if (names.empty()) return out;
-  const std::string plain = "rdtsc";
-  if (!contains(names, plain)) return out;
-  for (const std::string& recv : names) out.push_back({plain, recv});
-  const std::vector<Combination> extra = {
-      {"rdtsc_lfence", "rdtscp"}, {"rdtscp", "rdtscp"}, {"lfence_rdtsc", "lfence_rdtsc"}};
+  const ReadVariant plain = ReadVariant::rdtsc;
+  if (!contains(available, plain)) return out;
+  for (ReadVariant recv : available) out.push_back({plain, recv});
+  const std::vector<Combination> extra = {{ReadVariant::rdtsc_lfence, ReadVariant::rdtscp},
+                                          {ReadVariant::rdtscp, ReadVariant::rdtscp},
+                                          {ReadVariant::lfence_rdtsc, ReadVariant::lfence_rdtsc}};
   for (const Combination& c : extra) {
-    if (contains(names, c.send) && contains(names, c.recv)) out.push_back(c);
+    if (contains(available, c.send) && contains(available, c.recv)) out.push_back(c);
   }
   return out;
 }
 
-std::vector<Combination> all_combinations(const std::vector<std::string>& names) {
+std::vector<Combination> all_combinations(std::span<const ReadVariant> available) {
   std::vector<Combination> out;
-  for (const std::string& send : names) {
-    for (const std::string& recv : names) out.push_back({send, recv});
+  for (ReadVariant send : available) {
+    for (ReadVariant recv : available) out.push_back({send, recv});
   }
   return out;
 }
@@ -51,12 +53,11 @@ double ExchangeSummary::violations_per_million() const {
   return one_way == 0 ? 0.0 : 1e6 * static_cast<double>(violations) / static_cast<double>(one_way);
 }
 
-ExchangeSummary summarize_exchange(const Combination& combination, bool recv_orders_earlier_loads,
-                                   const std::vector<const Run*>& runs,
+ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
                                    const std::vector<const PairAnalysis*>& analyses) {
   ExchangeSummary s;
   s.combination = combination;
-  s.recv_orders_earlier_loads = recv_orders_earlier_loads;
+  s.recv_orders_earlier_loads = variant_orders_earlier_loads(combination.recv);
   s.roles = analyses;
   s.runs = runs;
   for (const Run* run : runs) {
@@ -107,7 +108,7 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
       const HardBand& band = p->fit.band;
       if (!band.feasible || !p->zero_drift || !p->segments.empty()) {
         r.ok = false;
-        r.problem = e.combination.send + "/" + e.combination.recv + " has " +
+        r.problem = name(e.combination.send) + "/" + name(e.combination.recv) + " has " +
                     (!band.feasible   ? "no feasible band"
                      : !p->zero_drift ? "detectable drift"
                                       : "an offset step");
@@ -189,7 +190,11 @@ std::int64_t min_non_negative(const SignedHistogram& h) {
   return h.total() > h.negative_count() ? h.value_at_rank(h.negative_count() + 1) : 0;
 }
 
-std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name) {
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, ReadVariant variant) {
+  return believed_cost_ticks(costs, variant_name(variant));
+}
+
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, std::string_view name) {
   for (const ReadCost& c : costs) {
     if (c.name != name || !c.error.empty()) continue;
     const CostStats& s = c.believe == CostMethod::deltas ? c.delta_ticks : c.batch_ticks;
@@ -200,10 +205,9 @@ std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, co
 }
 
 VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
-                                const std::vector<std::string>& ordered_variant_names,
                                 const std::optional<ControlSummary>& control, double tsc_hz) {
   VariantsVerdict v;
-  const std::string plain = "rdtsc";
+  const ReadVariant plain = ReadVariant::rdtsc;
 
   // One standing per receive variant, in the order first measured.
   for (const ExchangeSummary& e : exchanges) {
@@ -212,7 +216,7 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     if (it == v.standings.end()) {
       RecvStanding s;
       s.recv = e.combination.recv;
-      s.orders_earlier_loads = contains(ordered_variant_names, s.recv);
+      s.orders_earlier_loads = variant_orders_earlier_loads(s.recv);
       if (auto cost = believed_cost_ticks(costs, s.recv)) {
         s.measured_cost = true;
         s.cost_ticks = *cost;
@@ -294,7 +298,7 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     std::vector<std::string> none, some;
     for (const ExchangeSummary& e : exchanges) {
       if (e.combination.send != plain || e.combination.recv == plain) continue;
-      const std::string label = e.combination.recv;
+      const std::string label = name(e.combination.recv);
       if (e.negative == 0 && e.clean()) {
         none.push_back(label);
       } else {
@@ -325,7 +329,7 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
                                             " with rtt < 0, impossible for any offset)"
                                       : std::string()) +
                       " against " + ticks_with_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " +
-                      honest->recv + ": ";
+                      name(honest->recv) + ": ";
       if (d_min > 0) {
         s += "plain reads make the pair look " + ticks_with_ns(static_cast<double>(d_min), tsc_hz) +
              " faster than it is (" + percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) +
@@ -345,7 +349,7 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   // The recommendation.
   if (v.recommended) {
     const RecvStanding& r = *v.recommended;
-    std::string s = "recommended receive read: " + r.recv +
+    std::string s = "recommended receive read: " + name(r.recv) +
                     ", the cheapest read that waits for earlier loads with no "
                     "causality violation here (0 in " +
                     std::to_string(r.one_way) + " one-way latencies); " + ticks_with_ns(r.cost_ticks, tsc_hz) +
@@ -367,7 +371,7 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     for (const ExchangeSummary& e : exchanges) {
       if (e.combination.recv == c.recv) negative += e.negative;
     }
-    v.findings.push_back(c.recv + " is cheaper (" + ticks_with_ns(c.cost_ticks, tsc_hz) +
+    v.findings.push_back(name(c.recv) + " is cheaper (" + ticks_with_ns(c.cost_ticks, tsc_hz) +
                          " per read) and showed no "
                          "causality violation here (" +
                          (negative > 0 ? std::to_string(negative) + " negative one-way latencies, each within what an "
@@ -380,9 +384,9 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     const ControlSummary& c = *control;
     std::string s = c.same_cpu
                         ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
-                              c.combination.send + "/" + c.combination.recv + "): "
+                              name(c.combination.send) + "/" + name(c.combination.recv) + "): "
                         : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " + std::to_string(c.cpu_b) +
-                              ", " + c.combination.send + "/" + c.combination.recv + "): ";
+                              ", " + name(c.combination.send) + "/" + name(c.combination.recv) + "): ";
     if (!c.problem.empty()) {
       s += "incomplete: " + c.problem;
     } else if (c.same_cpu) {

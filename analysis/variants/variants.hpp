@@ -5,32 +5,37 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/read_variant.hpp"
 #include "core/run.hpp"
 #include "pair/analyze.hpp"
 #include "variants/read_cost_summary.hpp"
 
 namespace tscsync {
 
-/// One (send, receive) combination, by variant name.
+/// One (send, receive) combination of read variants.
 struct Combination {
-  std::string send;
-  std::string recv;
+  ReadVariant send = ReadVariant::rdtsc;
+  ReadVariant recv = ReadVariant::rdtsc;
   friend bool operator==(const Combination&, const Combination&) = default;
 };
+
+/// Plain rdtsc on both sides: the baseline every other combination is held against.
+inline constexpr Combination kPlainCombination{ReadVariant::rdtsc, ReadVariant::rdtsc};
 
 /// The combinations measured by default, the ones that answer the usual questions: both
 /// plain; plain send with every other receive read (which ones remove the early receive
 /// stamps); rdtsc_lfence send with rdtscp receive (the pairing Intel's white paper uses);
-/// both rdtscp; both lfence_rdtsc. `names` is every variant in interface order, plain
-/// rdtsc first; the result keeps that order.
-std::vector<Combination> default_combinations(const std::vector<std::string>& names);
+/// both rdtscp; both lfence_rdtsc. `available` is every variant this machine can run, in
+/// interface order (kAllVariants), plain rdtsc first; the result keeps that order.
+std::vector<Combination> default_combinations(std::span<const ReadVariant> available);
 
-/// Every (send, receive) pair of `names`, send-major.
-std::vector<Combination> all_combinations(const std::vector<std::string>& names);
+/// Every (send, receive) pair of `available`, send-major.
+std::vector<Combination> all_combinations(std::span<const ReadVariant> available);
 
 /// What one combination showed, over every role measured (a initiates, then b).
 struct ExchangeSummary {
@@ -66,8 +71,7 @@ struct ExchangeSummary {
 
 /// Sums the analyses of the roles of one combination and pools the latencies of their
 /// runs. \pre runs.size() == analyses.size() >= 1, runs[i] is what analyses[i] analysed.
-ExchangeSummary summarize_exchange(const Combination& combination, bool recv_orders_earlier_loads,
-                                   const std::vector<const Run*>& runs,
+ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
                                    const std::vector<const PairAnalysis*>& analyses);
 
 /// The offset band of one role (a initiates, b responds) that the receive reads which wait
@@ -115,7 +119,7 @@ ControlSummary summarize_control(int cpu_a, int cpu_b, const Combination& combin
 
 /// A receive variant's standing in the recommendation.
 struct RecvStanding {
-  std::string recv;
+  ReadVariant recv = ReadVariant::rdtsc;
   bool measured_cost = false;  // read_cost has a figure for it
   double cost_ticks = 0;       // believed p50 per call
   bool orders_earlier_loads = false;
@@ -158,13 +162,12 @@ struct VariantsVerdict {
 
 /// Decides. A receive variant's cost is its read cost's believed p50 (read_cost.hpp);
 /// variants without a cost figure are ranked after those with one and never recommended.
-/// \param ordered_variant_names  the variants whose read waits for earlier loads
-///        (src/measure/variant.hpp variant_orders_earlier_loads).
 VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
-                                const std::vector<std::string>& ordered_variant_names,
                                 const std::optional<ControlSummary>& control, double tsc_hz);
 
-/// The believed per-call p50 of `name` in `costs`, if it was measured.
-std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name);
+/// The believed per-call p50 of the clock `name` in `costs`, if it was measured.
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, std::string_view name);
+/// The same of a read variant's clock.
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, ReadVariant variant);
 
 }  // namespace tscsync

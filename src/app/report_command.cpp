@@ -145,15 +145,15 @@ int run_report(const ReportOptions& options) {
     s.blocks.push_back(
         paragraph("Measured " + std::to_string(m.size()) + " CPUs (" + std::to_string(o.planned.plan.ordered_pairs) +
                   " ordered pairs, each visited " + std::to_string(o.planned.plan.spec.visits) + " times, " +
-                  std::to_string(total_rounds(m)) + " rounds in all) with send " + m.send + " and receive " + m.recv +
-                  " in " + format_sig(o.elapsed_seconds, 3) +
+                  std::to_string(total_rounds(m)) + " rounds in all) with send " + m.send.name + " and receive " +
+                  m.recv.name + " in " + format_sig(o.elapsed_seconds, 3) +
                   " s. A pair's hard band holds every offset that no round "
                   "contradicts, assuming only causality, a linear offset and reads within one quantum (" +
                   std::to_string(m.quantum_ticks) + " ticks here)."));
     if (variants) {
       const VariantsVerdict& vv = variants->result.verdict;
       s.blocks.push_back(paragraph(
-          vv.recommended ? "Receive read to use here: " + vv.recommended->recv + " (" +
+          vv.recommended ? "Receive read to use here: " + std::string(variant_name(vv.recommended->recv)) + " (" +
                                ticks_with_ns(vv.recommended->cost_ticks, hz) +
                                " per read, the cheapest that waits for earlier loads with no causality violation; "
                                "see \"Read variants\")."
@@ -194,16 +194,16 @@ int run_report(const ReportOptions& options) {
     const MatrixResult& pm = plain->matrix;
     ReportSection s;
     s.title = "Plain rdtsc: what speculation does here";
-    s.blocks.push_back(
-        paragraph("The same pairs with plain rdtsc on both sides (" + std::to_string(total_rounds(pm)) +
-                  " rounds): " + std::to_string(total_violations(pm)) +
-                  " one-way latencies below every offset the rest of the run allows "
-                  "(causality violations: a receive read ran before the message arrived), and " +
-                  std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " +
-                  m.recv + ": " + std::to_string(total_violations(m)) + " and " +
-                  std::to_string(total_self_inconsistent(m)) + ". Median minimum round trip: plain " +
-                  ticks_with_ns(median_of(pm, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + ", " + m.recv +
-                  " " + ticks_with_ns(median_of(m, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + "."));
+    s.blocks.push_back(paragraph(
+        "The same pairs with plain rdtsc on both sides (" + std::to_string(total_rounds(pm)) +
+        " rounds): " + std::to_string(total_violations(pm)) +
+        " one-way latencies below every offset the rest of the run allows "
+        "(causality violations: a receive read ran before the message arrived), and " +
+        std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " + m.recv.name +
+        ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) +
+        ". Median minimum round trip: plain " +
+        ticks_with_ns(median_of(pm, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + ", " + m.recv.name + " " +
+        ticks_with_ns(median_of(m, [](const PairCell& c) { return c.rtt_min_ticks; }), hz) + "."));
     s.blocks.push_back(
         picture("Causality violations per pair with plain rdtsc", "matrix_plain_rdtsc/causality_violations.svg"));
     s.blocks.push_back(pre(matrix_text(pm)));
@@ -225,8 +225,10 @@ int run_report(const ReportOptions& options) {
     s.blocks.push_back(
         picture("One-way latency percentiles per send/recv combination", "variants/variants_percentiles.svg"));
     if (v.switch_run && v.switch_run->problem.empty()) {
-      s.blocks.push_back(picture("One run that switches its receive read from " + v.switch_run->first.recv + " to " +
-                                     v.switch_run->second.recv + " half-way: per-bin minimum and median latency",
+      s.blocks.push_back(picture("One run that switches its receive read from " +
+                                     std::string(variant_name(v.switch_run->first.recv)) + " to " +
+                                     std::string(variant_name(v.switch_run->second.recv)) +
+                                     " half-way: per-bin minimum and median latency",
                                  "variants/variants_switch.svg"));
     }
     s.blocks.push_back(pre(variants_text(v)));
@@ -255,7 +257,7 @@ int run_report(const ReportOptions& options) {
                                  std::string(kToolVersion) + ": " + options.command_line));
     s.blocks.push_back(
         bullets({"info.txt, info.json: the platform facts",
-                 "matrix/: the all-pairs run with receive " + m.recv +
+                 "matrix/: the all-pairs run with receive " + m.recv.name +
                      ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
                      "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
                  "matrix_plain_rdtsc/: the same with plain rdtsc on both sides",

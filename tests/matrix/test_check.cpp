@@ -20,7 +20,7 @@ MatrixResult matrix_of(const std::vector<double>& offsets, const std::vector<dou
                        const std::function<void(std::size_t, std::size_t, SimulationSpec&)>& adjust = {}) {
   const SimulatedMatrix sim = simulate_matrix(kCpus, offsets, drifts, adjust);
   MatrixResult m = build_matrix(kCpus, sim.pointers());
-  m.recv_orders_loads = true;
+  m.recv = recorded_variant(ReadVariant::lfence_rdtsc);  // waits for earlier loads
   return m;
 }
 
@@ -103,8 +103,7 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
 TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
   MatrixResult m;
   m.cpus = {0, 1};
-  m.recv = "lfence_rdtsc";
-  m.recv_orders_loads = true;
+  m.recv = recorded_variant(ReadVariant::lfence_rdtsc);
   m.cells.assign(4, PairCell{});
   for (std::size_t i : {1u, 2u}) {
     PairCell& c = m.cells[i];
@@ -122,8 +121,7 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
   CHECK(r.reason ==
         "not synchronized: pair 0->1: 3 rounds impossible for any offset under receive variant "
         "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail)");
-  m.recv = "rdtsc";
-  m.recv_orders_loads = false;
+  m.recv = recorded_variant(ReadVariant::rdtsc);
   r = decide_check(m, CheckSettings{}, {});
   CHECK(r.synchronized);
   CHECK(r.widest_band_ticks == Approx(110).margin(0));
@@ -136,7 +134,7 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
 TEST_CASE("check: an infeasible band fails as unbounded, not as synchronized") {
   MatrixResult m;
   m.cpus = {0, 1};
-  m.recv = "rdtsc";
+  m.recv = recorded_variant(ReadVariant::rdtsc);
   m.cells.assign(4, PairCell{});
   for (std::size_t i : {1u, 2u}) {
     m.cells[i].measured = true;
