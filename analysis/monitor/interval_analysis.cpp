@@ -6,7 +6,6 @@
 #include <span>
 
 #include "core/errors.hpp"
-#include "core/format.hpp"
 #include "estimate/k_sweep.hpp"
 #include "estimate/level_shifts.hpp"
 #include "estimate/offset_segments.hpp"
@@ -96,84 +95,51 @@ std::size_t interval_at(const std::vector<IntervalSummary>& intervals, std::uint
   return it == intervals.begin() ? 0 : static_cast<std::size_t>(it - intervals.begin()) - 1;
 }
 
-std::string piece_verdict(const MonitorAnalysis& m, const MonitorPiece& p) {
-  const std::string range =
-      "[" + format_sig(p.offset_lo_ticks, 4) + ", " + format_sig(p.offset_hi_ticks, 4) + "] ticks";
-  if (!p.zero_drift) {
-    return "drifting by " + format_sig(p.drift_ppb, 3) + " ppb (band " + format_sig(p.drift_lo_ppb, 3) + " to " +
-           format_sig(p.drift_hi_ppb, 3) + " ppb)";
-  }
-  if (p.offset_lo_ticks <= 0 && p.offset_hi_ticks >= 0) {
-    return "synchronized within the band: the offset lies in " + range + ", which contains 0";
-  }
-  return "offset of " + ticks_with_ns(p.offset_ticks, m.tsc_hz) + ": b's counter is " +
-         (p.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
-}
-
-std::string when(const MonitorAnalysis& m, std::uint64_t interval, double at_s) {
-  std::string s = "interval " + std::to_string(interval);
-  if (m.tsc_hz > 0) s += " (" + format_sig(at_s, 4) + " s into the run)";
-  return s;
-}
-
-std::string verdict_of(const MonitorAnalysis& m) {
-  std::vector<std::string> parts;
+/// The verdict's parts: unsafe reads, proven steps, changes of course within the bands,
+/// the last piece's answer, transients, negatives not proven early.
+MonitorVerdict verdict_of(const MonitorAnalysis& m) {
+  MonitorVerdict v;
+  v.tsc_hz = m.tsc_hz;
+  v.k = m.k;
   const std::uint64_t violations = m.fwd_violations_at_least + m.rev_violations_at_least;
   const bool no_band = m.pieces.empty() || std::none_of(m.pieces.begin(), m.pieces.end(),
                                                         [](const MonitorPiece& p) { return p.fit.band.feasible; });
   if (violations > 0 || m.totals.self_inconsistent > 0 || no_band) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + m.send.name + ", recv " +
-                    m.recv.name + "): at least " + std::to_string(m.fwd_violations_at_least) + " forward and " +
-                    std::to_string(m.rev_violations_at_least) +
-                    " reverse one-way latencies below every offset the rest of the run allows";
-    if (m.totals.self_inconsistent > 0) {
-      v += ", " + std::to_string(m.totals.self_inconsistent) + " rounds impossible for any offset";
-    }
-    if (no_band) v += "; no line fits the bounds even with k = " + std::to_string(m.k);
-    if (!m.pieces_resolved) {
-      v +=
-          " (they break into more than " + std::to_string(kMaxPieces) + " pieces: too small all over, not a few steps)";
-    }
-    parts.push_back(v);
+    UnsafeReads u;
+    u.send = m.send;
+    u.recv = m.recv;
+    u.fwd_violations = m.fwd_violations_at_least;
+    u.rev_violations = m.rev_violations_at_least;
+    u.at_least = true;
+    u.self_inconsistent = m.totals.self_inconsistent;
+    u.no_band = no_band;
+    u.k = m.k;
+    u.unresolved_pieces = !m.pieces_resolved;
+    u.max_pieces = kMaxPieces;
+    v.unsafe = u;
   }
-  std::size_t proven = 0;
-  for (const MonitorStep& s : m.steps) proven += s.proven ? 1U : 0U;
-  if (proven > 0) {
-    std::string v = "offset stepped " + std::to_string(proven) + (proven == 1 ? " time" : " times") + ":";
-    bool first = true;
-    for (const MonitorStep& s : m.steps) {
-      if (!s.proven) continue;
-      v += std::string(first ? " " : ", ") + "by " + ticks_with_ns(s.size_ticks, m.tsc_hz) + " at " +
-           when(m, s.interval, s.at_s);
-      first = false;
-    }
-    v += ": a TSC write, a vCPU moved, or a migration";
-    parts.push_back(v);
+  for (const MonitorStep& s : m.steps) {
+    if (s.proven) v.proven_steps.push_back({s.size_ticks, s.interval, s.at_s});
   }
-  if (m.steps.size() > proven) {
-    parts.push_back("the offset changed course " + std::to_string(m.steps.size() - proven) +
-                    (m.steps.size() - proven == 1 ? " time" : " times") +
-                    " within the bands: no single line fits, but the bands meet at the change (a drift change, or a "
-                    "step smaller than the bands)");
-  }
+  v.unproven_changes = m.steps.size() - v.proven_steps.size();
   if (!m.pieces.empty() && m.pieces.back().fit.band.feasible) {
-    parts.push_back((m.pieces.size() > 1 ? "last piece: " : "") + piece_verdict(m, m.pieces.back()));
+    const MonitorPiece& p = m.pieces.back();
+    v.last_piece = judge_fit(!p.zero_drift, p.offset_ticks, p.offset_lo_ticks, p.offset_hi_ticks, p.drift_ppb,
+                             p.drift_lo_ppb, p.drift_hi_ppb);
+    v.several_pieces = m.pieces.size() > 1;
   }
-  if (!m.transients.empty()) {
-    std::size_t bounds = 0;
-    for (const MonitorTransient& t : m.transients) bounds += t.bounds;
-    parts.push_back(std::to_string(bounds) + " bounds in " + std::to_string(m.transients.size()) + " transient" +
-                    (m.transients.size() == 1 ? "" : "s") +
-                    " set aside (they contradict the line on both sides: early reads at k = " + std::to_string(m.k) +
-                    " or brief excursions)");
+  v.transients = m.transients.size();
+  for (const MonitorTransient& t : m.transients) v.transient_bounds += t.bounds;
+  if (violations == 0) v.unproven_negatives = m.totals.fwd_negative + m.totals.rev_negative;
+  if (v.unsafe) {
+    v.kind = VerdictKind::unsafe_reads;
+  } else if (!v.proven_steps.empty()) {
+    v.kind = VerdictKind::offset_stepped;
+  } else if (v.unproven_changes > 0) {
+    v.kind = VerdictKind::changed_course;
+  } else if (v.last_piece) {
+    v.kind = v.last_piece->kind;
   }
-  const std::uint64_t negatives = m.totals.fwd_negative + m.totals.rev_negative;
-  if (negatives > 0 && violations == 0) {
-    parts.push_back(std::to_string(negatives) +
-                    " negative one-way latencies, none proven beyond the band (the log keeps counts, not rounds)");
-  }
-  std::string v;
-  for (const std::string& p : parts) v += (v.empty() ? "" : "; ") + p;
   return v;
 }
 

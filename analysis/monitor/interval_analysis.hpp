@@ -15,6 +15,7 @@
 #include "core/read_variant.hpp"
 #include "estimate/fit.hpp"
 #include "formats/interval_log.hpp"
+#include "pair/verdict.hpp"
 
 namespace tscsync {
 
@@ -157,6 +158,28 @@ struct RssSample {
   std::uint64_t peak_rss_kib = 0;
 };
 
+/// The verdict of a monitor run as data: its parts in the order a sentence gives them,
+/// each present or not (render/verdict_text.hpp words them).
+struct MonitorVerdict {
+  VerdictKind kind = VerdictKind::synchronized;  // the first part's: unsafe_reads, offset_stepped,
+                                                 // changed_course, or the last piece's answer
+  double tsc_hz = 0;                             // 0: unknown, no ns and no seconds
+  std::optional<UnsafeReads> unsafe;             // counts at least (at_least)
+  struct ProvenStep {
+    double size_ticks = 0;
+    std::uint64_t interval = 0;
+    double at_s = 0;  // seconds into the run (NaN without tsc_hz)
+  };
+  std::vector<ProvenStep> proven_steps;  // in time order
+  std::size_t unproven_changes = 0;      // changes of course within the bands
+  std::optional<FitVerdict> last_piece;  // when the last piece has a band
+  bool several_pieces = false;           // the answer is the last piece's, not the run's
+  std::size_t transients = 0;            // set aside ...
+  std::size_t transient_bounds = 0;      // ... holding this many bounds
+  std::uint64_t k = 1;                   // the chosen k
+  std::uint64_t unproven_negatives = 0;  // negative one-way latencies, when no violation is proven
+};
+
 struct MonitorAnalysis {
   std::string source;
   std::string a, b;            // CPUs, from the header; "?" when absent
@@ -199,7 +222,7 @@ struct MonitorAnalysis {
   std::vector<RssSample> rss;  // first, 1 min, 10 min (when the run got there), last
   std::uint64_t peak_rss_max_kib = 0;
 
-  std::string verdict;
+  MonitorVerdict verdict;
 };
 
 /// Analyses a log. `source` names it in the output.

@@ -8,7 +8,6 @@
 #include <span>
 
 #include "core/errors.hpp"
-#include "core/format.hpp"
 #include "estimate/bounds.hpp"
 #include "estimate/k_sweep.hpp"
 #include "estimate/quantum.hpp"
@@ -60,39 +59,29 @@ std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
   return out;
 }
 
-std::string verdict_of(const PairAnalysis& p) {
+/// The verdict of a whole run (or segment): unsafe reads, or what its fit says.
+PairVerdict verdict_of(const PairAnalysis& p) {
   const HardBand& band = p.fit.band;
+  PairVerdict v;
+  v.tsc_hz = p.tsc_hz;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + p.send.name + ", recv " +
-                    p.recv.name + "): " + std::to_string(p.fwd_classes.causality_violation) + " forward and " +
-                    std::to_string(p.rev_classes.causality_violation) +
-                    " reverse one-way latencies below every offset the rest of the run allows";
-    if (p.self_inconsistent > 0) v += ", " + std::to_string(p.self_inconsistent) + " rounds impossible for any offset";
-    if (!band.feasible) v += "; no line fits every bound even with k = " + std::to_string(p.k);
+    v.kind = VerdictKind::unsafe_reads;
+    v.unsafe.send = p.send;
+    v.unsafe.recv = p.recv;
+    v.unsafe.fwd_violations = p.fwd_classes.causality_violation;
+    v.unsafe.rev_violations = p.rev_classes.causality_violation;
+    v.unsafe.self_inconsistent = p.self_inconsistent;
+    v.unsafe.no_band = !band.feasible;
+    v.unsafe.k = p.k;
     return v;
   }
-  const double ppb_lo = band.drift_lo * 1e9, ppb_hi = band.drift_hi * 1e9;
-  std::string v;
-  const std::string range =
-      "[" + format_sig(band.offset_lo_ticks, 4) + ", " + format_sig(band.offset_hi_ticks, 4) + "] ticks";
-  if (!p.zero_drift) {
-    v = "drifting by " + format_sig(p.fit.line.drift * 1e9, 3) + " ppb (band " + format_sig(ppb_lo, 3) + " to " +
-        format_sig(ppb_hi, 3) + " ppb)";
-  } else if (band.offset_lo_ticks <= 0 && band.offset_hi_ticks >= 0) {
-    v = "synchronized within the band: the offset lies in " + range + ", which contains 0";
-  } else {
-    v = "offset of " + ticks_with_ns(p.fit.line.offset_ticks, p.tsc_hz) + ": b's counter is " +
-        (p.fit.line.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
-  }
-  const std::uint64_t negatives = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
-  if (negatives > 0) {
-    const std::uint64_t explained = p.fwd_classes.offset_explained + p.rev_classes.offset_explained;
-    const std::uint64_t marginal = p.fwd_classes.marginal + p.rev_classes.marginal;
-    v += "; " + std::to_string(negatives) + " negative one-way latencies, none beyond the band (" +
-         std::to_string(explained) + " explained by any offset in it, " + std::to_string(marginal) +
-         " by some: not proof of early reads)";
-  }
+  v.fit = judge_fit(!p.zero_drift, p.fit.line.offset_ticks, band.offset_lo_ticks, band.offset_hi_ticks,
+                    p.fit.line.drift * 1e9, band.drift_lo * 1e9, band.drift_hi * 1e9);
+  v.kind = v.fit.kind;
+  v.negatives.count = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
+  v.negatives.explained = p.fwd_classes.offset_explained + p.rev_classes.offset_explained;
+  v.negatives.marginal = p.fwd_classes.marginal + p.rev_classes.marginal;
   return v;
 }
 
@@ -171,14 +160,14 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
     p.segments.push_back(std::move(s));
   }
   const Step& step = *p.blocks.step;
-  std::string v = "offset stepped by " + format_sig(step.size_ticks, 4) + " ticks at round " +
-                  std::to_string(rounds[step.first_round_after].seq) +
-                  (step.refined_to_round ? "" : " (located to within one block)") +
-                  ": a TSC write, a vCPU moved, or a migration";
-  for (std::size_t i = 0; i < p.segments.size(); ++i) {
-    v += std::string(i == 0 ? "; before: " : "; after: ") + p.segments[i].verdict;
-  }
-  p.verdict = v;
+  PairVerdict v;
+  v.kind = VerdictKind::offset_stepped;
+  v.tsc_hz = p.tsc_hz;
+  v.step_ticks = step.size_ticks;
+  v.step_round = rounds[step.first_round_after].seq;
+  v.step_to_round = step.refined_to_round;
+  for (const PairAnalysis& s : p.segments) v.segments.push_back(s.verdict);
+  p.verdict = std::move(v);
 }
 
 }  // namespace

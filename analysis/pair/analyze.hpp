@@ -1,5 +1,5 @@
 // The analysis of one run (one ordered pair): offset and drift with the hard band,
-// negative one-way latencies classified, distributions, and a verdict in plain words.
+// negative one-way latencies classified, distributions, and a verdict.
 // Pure: the same Run gives the same PairAnalysis, in-process or from a saved file.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "core/run.hpp"
 #include "estimate/blocks.hpp"
 #include "estimate/fit.hpp"
+#include "pair/verdict.hpp"
 
 namespace tscsync {
 
@@ -93,7 +94,7 @@ struct PairAnalysis {
   /// of this analysis are then the segments' sums.
   std::vector<PairAnalysis> segments;
 
-  std::string verdict;
+  PairVerdict verdict;  // what the analysis concludes (render/verdict_text.hpp words it)
 };
 
 /// Analyses one run. \throws InputError when the run has no rounds.

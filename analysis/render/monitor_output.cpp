@@ -8,6 +8,7 @@
 #include "estimate/offset_segments.hpp"
 #include "pair/analyze.hpp"
 #include "render/pair_output.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 namespace {
@@ -90,7 +91,7 @@ std::string monitor_text(const MonitorAnalysis& m) {
     out += "  status    " + upper + ": " + m.incomplete.value_or("no reason given") +
            "; the intervals it holds are analysed\n";
   }
-  out += "  verdict   " + m.verdict + "\n";
+  out += "  verdict   " + verdict_text(m.verdict) + "\n";
   if (m.pieces.size() > 1) {
     out += "  (the offset changed: the whole-run line below is the wrong model; see the pieces)\n";
   }
@@ -331,7 +332,8 @@ Json monitor_json(const MonitorAnalysis& m) {
         {{"at", r.label}, {"interval", r.interval}, {"at_s", number_or_null(r.at_s)}, {"kib", r.peak_rss_kib}});
   }
   e["peak_rss_kib"] = {{"samples", samples}, {"max", m.peak_rss_max_kib}};
-  e["verdict"] = m.verdict;
+  e["verdict"] = verdict_text(m.verdict);
+  e["verdict_kind"] = verdict_kind_name(m.verdict.kind);
   return e;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/format.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 namespace {
@@ -115,7 +116,7 @@ std::string analysis_text(const PairAnalysis& p) {
   std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name +
                     ", " + std::to_string(p.rounds) + " rounds\n";
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
-  out += "  verdict   " + p.verdict + "\n";
+  out += "  verdict   " + verdict_text(p.verdict) + "\n";
   if (!p.segments.empty()) {
     out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
   }
@@ -290,7 +291,8 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   }
   auto& segments = e["segments"] = nlohmann::ordered_json::array();
   for (const PairAnalysis& segment : p.segments) segments.push_back(pair_json(segment));
-  e["verdict"] = p.verdict;
+  e["verdict"] = verdict_text(p.verdict);
+  e["verdict_kind"] = verdict_kind_name(p.verdict.kind);
   return e;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/format.hpp"
 #include "render/pair_output.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 
@@ -153,12 +154,12 @@ std::string variants_text(const VariantsResult& r) {
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
            (b.ok ? format_range(b.lo_ticks, b.hi_ticks) + " ticks from " + std::to_string(b.from) + " ordering reads"
-                 : "none (" + b.problem + ")") +
+                 : "none (" + reference_problem_text(b) + ")") +
            "\n";
   }
 
   out += "\nanswer\n";
-  for (const std::string& f : r.verdict.findings) out += "  - " + f + "\n";
+  for (const std::string& f : variants_findings(r.verdict)) out += "  - " + f + "\n";
   if (!r.problems.empty()) {
     out += "\nproblems\n";
     for (const std::string& p : r.problems) out += "  - " + p + "\n";
@@ -211,7 +212,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
                      {"offset_ticks", b.ok ? nlohmann::ordered_json({{"lo", b.lo_ticks}, {"hi", b.hi_ticks}})
                                            : nlohmann::ordered_json(nullptr)},
                      {"from", b.from},
-                     {"problem", b.problem}});
+                     {"problem", reference_problem_text(b)}});
   }
   auto& exchange = j["exchange"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
@@ -255,7 +256,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
       role["classes"] = {{"fwd", classes_json(p->fwd_classes)}, {"rev", classes_json(p->rev_classes)}};
       role["self_inconsistent"] = p->self_inconsistent;
       role["rtt_min_ticks"] = p->rtt_ticks.min();
-      role["verdict"] = p->verdict;
+      role["verdict"] = verdict_text(p->verdict);
       if (p->incomplete) role["incomplete"] = *p->incomplete;
       roles.push_back(role);
     }
@@ -304,7 +305,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
                                                              : nlohmann::ordered_json(nullptr)}};
   auto& standings = j["standings"] = nlohmann::ordered_json::array();
   for (const RecvStanding& s : v.standings) standings.push_back(standing_json(s, r.tsc_hz));
-  j["findings"] = v.findings;
+  j["findings"] = variants_findings(v);
   j["warnings"] = r.warnings;
   j["problems"] = r.problems;
   return j;

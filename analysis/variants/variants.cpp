@@ -3,26 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/format.hpp"
-
 namespace tscsync {
 
 namespace {
 
-std::string name(ReadVariant v) { return std::string(variant_name(v)); }
-
 bool contains(std::span<const ReadVariant> available, ReadVariant v) {
   return std::find(available.begin(), available.end(), v) != available.end();
-}
-
-std::string percent(double part, double whole) {
-  if (!(whole > 0)) return "0 %";
-  const double p = 100.0 * part / whole;
-  return (p >= 10 ? format_fixed(p, 0) : format_sig(p, 2)) + " %";
-}
-
-std::string count_of(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 }  // namespace
@@ -96,7 +82,6 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
     ReferenceBand r;
     r.a = a;
     r.b = b;
-    r.problem = "no receive read that waits for earlier loads was measured";
     bands.push_back(r);
     return bands.back();
   };
@@ -104,14 +89,14 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
     for (const PairAnalysis* p : e.roles) {
       ReferenceBand& r = band_of(p->a, p->b);
       if (!e.recv_orders_earlier_loads) continue;
-      if (!r.problem.empty() && r.from > 0) continue;  // already ruled out
+      if (r.problem != ReferenceBand::Problem::none && r.from > 0) continue;  // already ruled out
       const HardBand& band = p->fit.band;
       if (!band.feasible || !p->zero_drift || !p->segments.empty()) {
         r.ok = false;
-        r.problem = name(e.combination.send) + "/" + name(e.combination.recv) + " has " +
-                    (!band.feasible   ? "no feasible band"
-                     : !p->zero_drift ? "detectable drift"
-                                      : "an offset step");
+        r.problem = !band.feasible   ? ReferenceBand::Problem::no_feasible_band
+                    : !p->zero_drift ? ReferenceBand::Problem::drift
+                                     : ReferenceBand::Problem::offset_step;
+        r.culprit = e.combination;
         ++r.from;
         continue;
       }
@@ -119,7 +104,7 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
       r.hi_ticks = r.from == 0 ? band.offset_hi_ticks : std::min(r.hi_ticks, band.offset_hi_ticks);
       ++r.from;
       r.ok = r.lo_ticks <= r.hi_ticks;
-      r.problem = r.ok ? "" : "the ordering reads' bands do not overlap";
+      r.problem = r.ok ? ReferenceBand::Problem::none : ReferenceBand::Problem::disjoint;
     }
   }
   return bands;
@@ -262,144 +247,45 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     v.inflation.push_back(f);
   }
 
-  // The answer in sentences. First what plain reads did.
+  // The findings. First what plain reads did.
+  v.tsc_hz = tsc_hz;
+  v.plain_cost_ticks = plain_cost;
   if (v.plain) {
     const ExchangeSummary& p = exchanges[*v.plain];
-    std::string s = "plain rdtsc on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
-                    " one-way latencies negative (" +
-                    percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
-    if (p.negative == 0) {
-      s += "; none here, which shows the reads were not early enough this time, not that they cannot be";
-    } else if (p.causality_violations > 0) {
-      s += ", " + std::to_string(p.causality_violations) +
-           " beyond what any offset in the run's own band and the "
-           "quantum (" +
-           std::to_string(p.quantum_ticks) + " ticks) explain: causality violations, receive stamps read early";
-    } else {
-      s += ", none beyond what an offset in the run's own band and the quantum (" + std::to_string(p.quantum_ticks) +
-           " ticks) explain";
-    }
-    if (p.reference_checked && p.negative > 0) {
-      s += "; " + std::to_string(p.below_reference) +
-           " below the offset band that the ordering receive reads of the same pair set" +
-           (p.below_reference > 0 ? std::string(": no offset explains ") + (p.below_reference == 1 ? "it" : "them") +
-                                        ", the receive stamps were read early"
-                                  : std::string());
-    } else if (p.negative > 0 && p.causality_violations == 0) {
-      s += ": not proof of early reads (no ordering receive read gave a band to check against)";
-    }
-    if (p.self_inconsistent > 0) {
-      s += "; " + count_of(p.self_inconsistent, "round", "rounds") + " with rtt < -2q, impossible for any offset";
-    }
-    v.findings.push_back(s);
+    v.plain_reads = PlainReadsFinding{p.negative,          p.one_way,         p.causality_violations, p.quantum_ticks,
+                                      p.reference_checked, p.below_reference, p.self_inconsistent};
   }
   // Then which receive reads removed the negatives (with plain sends, same pair, same run).
-  {
-    std::vector<std::string> none, some;
-    for (const ExchangeSummary& e : exchanges) {
-      if (e.combination.send != plain || e.combination.recv == plain) continue;
-      const std::string label = name(e.combination.recv);
-      if (e.negative == 0 && e.clean()) {
-        none.push_back(label);
-      } else {
-        some.push_back(label + " (" + std::to_string(e.negative) + " negative, " + std::to_string(e.violations) +
-                       " violations)");
-      }
-    }
-    auto join = [](const std::vector<std::string>& items) {
-      std::string out;
-      for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
-      return out;
-    };
-    if (!none.empty()) v.findings.push_back("plain send, no negative one-way latency with receive " + join(none));
-    if (!some.empty()) v.findings.push_back("plain send, negative one-way latencies remain with receive " + join(some));
+  for (const ExchangeSummary& e : exchanges) {
+    if (e.combination.send != plain || e.combination.recv == plain) continue;
+    v.receive_outcomes.push_back({e.combination.recv, e.negative == 0 && e.clean(), e.negative, e.violations});
   }
   // What plain reads do to the latency figures, against the read we recommend.
-  const std::optional<RecvStanding>& honest = v.recommended;
-  if (v.plain && honest) {
+  if (v.plain && v.recommended) {
     const ExchangeSummary& p = exchanges[*v.plain];
     for (const Inflation& f : v.inflation) {
-      if (f.combination != Combination{plain, honest->recv}) continue;
-      const std::int64_t d_min = f.rtt_min_over_plain_ticks;
-      const std::int64_t d_p50 = f.rtt_p50_over_plain_ticks;
-      const std::uint64_t impossible = p.rtt_ticks.negative_count();
-      std::string s = "minimum rtt " + ticks_with_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) +
-                      " with plain reads" +
-                      (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
-                                            " with rtt < 0, impossible for any offset)"
-                                      : std::string()) +
-                      " against " + ticks_with_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " +
-                      name(honest->recv) + ": ";
-      if (d_min > 0) {
-        s += "plain reads make the pair look " + ticks_with_ns(static_cast<double>(d_min), tsc_hz) +
-             " faster than it is (" + percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) +
-             " of the ordered minimum)";
-      } else {
-        s += "plain reads do not make the minimum look faster here";
+      if (f.combination != Combination{plain, v.recommended->recv}) continue;
+      RttComparison c;
+      c.recv = v.recommended->recv;
+      c.plain_rtt_min_ticks = min_non_negative(p.rtt_ticks);
+      c.plain_rtt_negative = p.rtt_ticks.negative_count();
+      c.rtt_min_ticks = f.rtt_min_ticks;
+      c.rtt_min_over_plain_ticks = f.rtt_min_over_plain_ticks;
+      c.plain_rtt_p50_ticks = p.rtt_ticks.value_at_percentile(50);
+      c.rtt_p50_ticks = f.rtt_p50_ticks;
+      c.rtt_p50_over_plain_ticks = f.rtt_p50_over_plain_ticks;
+      if (auto recv_cost = believed_cost_ticks(costs, c.recv); recv_cost && plain_cost) {
+        c.read_cost_over_plain_ticks = *recv_cost - *plain_cost;
       }
-      s += "; median " + std::to_string(p.rtt_ticks.value_at_percentile(50)) + " against " +
-           std::to_string(f.rtt_p50_ticks) + " ticks (" + (d_p50 >= 0 ? "+" : "") + std::to_string(d_p50) + ")";
-      if (auto recv_cost = believed_cost_ticks(costs, honest->recv); recv_cost && plain_cost) {
-        s += "; the read itself costs " + format_sig(*recv_cost - *plain_cost, 3) +
-             " ticks more than rdtsc, two receive reads per round trip";
-      }
-      v.findings.push_back(s);
+      v.rtt_comparisons.push_back(c);
     }
-  }
-  // The recommendation.
-  if (v.recommended) {
-    const RecvStanding& r = *v.recommended;
-    std::string s = "recommended receive read: " + name(r.recv) +
-                    ", the cheapest read that waits for earlier loads with no "
-                    "causality violation here (0 in " +
-                    std::to_string(r.one_way) + " one-way latencies); " + ticks_with_ns(r.cost_ticks, tsc_hz) +
-                    " per read";
-    if (plain_cost) {
-      s += ", " + (v.recommended_cost_over_plain_ticks >= 0 ? std::string("+") : std::string("")) +
-           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
-    }
-    v.findings.push_back(s);
-  } else if (!v.standings.empty()) {
-    v.findings.push_back(
-        "no receive read that waits for earlier loads was free of causality violations: when even "
-        "they violate causality, the counters moved during the run (an offset step or a "
-        "migration), not the reads; see the per-role verdicts");
   }
   if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
-    const RecvStanding& c = *v.cheapest_clean;
-    std::uint64_t negative = 0;
     for (const ExchangeSummary& e : exchanges) {
-      if (e.combination.recv == c.recv) negative += e.negative;
+      if (e.combination.recv == v.cheapest_clean->recv) v.cheapest_clean_negative += e.negative;
     }
-    v.findings.push_back(name(c.recv) + " is cheaper (" + ticks_with_ns(c.cost_ticks, tsc_hz) +
-                         " per read) and showed no "
-                         "causality violation here (" +
-                         (negative > 0 ? std::to_string(negative) + " negative one-way latencies, each within what an "
-                                                                    "offset in the band explains"
-                                       : std::string("no negative one-way latency")) +
-                         "), but it does not wait for earlier loads: nothing stops a read from running early, so "
-                         "its clean record is this run's luck, not a guarantee");
   }
-  if (control) {
-    const ControlSummary& c = *control;
-    std::string s = c.same_cpu
-                        ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
-                              name(c.combination.send) + "/" + name(c.combination.recv) + "): "
-                        : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " + std::to_string(c.cpu_b) +
-                              ", " + name(c.combination.send) + "/" + name(c.combination.recv) + "): ";
-    if (!c.problem.empty()) {
-      s += "incomplete: " + c.problem;
-    } else if (c.same_cpu) {
-      s += std::to_string(c.negative) + " negative one-way latencies in " + std::to_string(c.rounds) + " rounds, " +
-           std::to_string(c.below_quantum) + " below -q" +
-           (c.below_quantum > 0 ? ": on one counter only an early read gives these"
-                                : ": the threads take turns on one CPU, so a context switch, far longer than any "
-                                  "early read, lies between every send and its receive");
-    } else {
-      s += std::to_string(c.causality_violations) + " causality violations in " + std::to_string(c.rounds) + " rounds";
-    }
-    v.findings.push_back(s);
-  }
+  v.control = control;
   return v;
 }
 

@@ -81,12 +81,22 @@ ExchangeSummary summarize_exchange(const Combination& combination, const std::ve
 /// allows it. Only with no detectable drift in any of them: the band is then the same at
 /// every moment of the interleaved runs.
 struct ReferenceBand {
+  /// Why there is no band.
+  enum class Problem {
+    none,              // there is one (ok)
+    not_measured,      // no receive read that waits for earlier loads was measured
+    no_feasible_band,  // `culprit` has no feasible band
+    drift,             // `culprit` has detectable drift
+    offset_step,       // `culprit` has an offset step
+    disjoint,          // the ordering reads' bands do not overlap
+  };
   std::string a, b;
   bool ok = false;
   double lo_ticks = 0;  // offset theta = TSC_b - TSC_a, ticks
   double hi_ticks = 0;
   std::size_t from = 0;  // analyses intersected
-  std::string problem;   // why there is no band (none measured, drift, disjoint bands)
+  Problem problem = Problem::not_measured;
+  Combination culprit;  // the combination a problem names
 };
 
 /// One band per role seen in the exchanges, in the order first seen.
@@ -144,6 +154,38 @@ struct Inflation {
 /// The smallest value >= 0 of a histogram (exact below 2048), 0 when there is none.
 std::int64_t min_non_negative(const SignedHistogram& h);
 
+/// The first finding: what plain reads on both sides did.
+struct PlainReadsFinding {
+  std::uint64_t negative = 0;  // negative one-way latencies
+  std::uint64_t one_way = 0;   // of these
+  std::uint64_t causality_violations = 0;
+  std::int64_t quantum_ticks = 1;
+  bool reference_checked = false;  // a band of ordering reads was there to check against
+  std::uint64_t below_reference = 0;
+  std::uint64_t self_inconsistent = 0;  // rounds with rtt < -2q
+};
+
+/// A receive read measured with plain sends: whether negative one-way latencies remained.
+struct ReceiveOutcome {
+  ReadVariant recv = ReadVariant::rdtsc;
+  bool none = false;  // no negative one-way latency and no violation
+  std::uint64_t negative = 0;
+  std::uint64_t violations = 0;
+};
+
+/// Plain reads against the recommended receive read (plain sends), on the round trip.
+struct RttComparison {
+  ReadVariant recv = ReadVariant::rdtsc;
+  std::int64_t plain_rtt_min_ticks = 0;       // the smallest plain rtt >= 0
+  std::uint64_t plain_rtt_negative = 0;       // plain rounds with rtt < 0, left out of it
+  std::int64_t rtt_min_ticks = 0;             // the smallest rtt >= 0 with `recv`
+  std::int64_t rtt_min_over_plain_ticks = 0;  // > 0: plain reads make the pair look faster
+  std::int64_t plain_rtt_p50_ticks = 0;
+  std::int64_t rtt_p50_ticks = 0;
+  std::int64_t rtt_p50_over_plain_ticks = 0;
+  std::optional<double> read_cost_over_plain_ticks;  // per read, when both costs are known
+};
+
 struct VariantsVerdict {
   /// The cheapest receive variant that waits for earlier loads and showed no causality
   /// violation and no self-inconsistent round in any combination it was measured in;
@@ -154,10 +196,20 @@ struct VariantsVerdict {
   /// not wait for earlier loads (rdtsc, rdtsc_lfence) it is not recommended: nothing stops
   /// its read from running early, so its clean record is this run's luck, not a guarantee.
   std::optional<RecvStanding> cheapest_clean;
-  std::vector<RecvStanding> standings;  // every receive variant measured, cheapest first
-  std::vector<Inflation> inflation;     // every combination, in measured order
-  std::optional<std::size_t> plain;     // index of rdtsc/rdtsc in the exchanges, if measured
-  std::vector<std::string> findings;    // the sentences of the answer, most important first
+  std::vector<RecvStanding> standings;     // every receive variant measured, cheapest first
+  std::vector<Inflation> inflation;        // every combination, in measured order
+  std::optional<std::size_t> plain;        // index of rdtsc/rdtsc in the exchanges, if measured
+  std::optional<double> plain_cost_ticks;  // plain rdtsc's believed cost per read, if measured
+
+  // The findings, the answer in the order it is told (render/verdict_text.hpp words them).
+  double tsc_hz = 0;                             // 0: unknown, no ns
+  std::optional<PlainReadsFinding> plain_reads;  // plain rdtsc on both sides, when measured
+  std::vector<ReceiveOutcome> receive_outcomes;  // plain send, every other receive read, measured order
+  std::vector<RttComparison> rtt_comparisons;    // plain against the recommended read
+  /// Negative one-way latencies of the cheapest clean read (all its combinations), told
+  /// when it is not the recommended one.
+  std::uint64_t cheapest_clean_negative = 0;
+  std::optional<ControlSummary> control;
 };
 
 /// Decides. A receive variant's cost is its read cost's believed p50 (read_cost.hpp);

@@ -17,6 +17,7 @@
 #include "render/plan_output.hpp"
 #include "render/report_doc.hpp"
 #include "render/variants_output.hpp"
+#include "render/verdict_text.hpp"
 #include "version.hpp"
 
 namespace tscsync {
@@ -64,8 +65,8 @@ double median_of(const MatrixResult& m, double (*field)(const PairCell&)) {
 std::vector<std::string> pair_verdicts(const MatrixOutcome& o, const std::string& dir) {
   std::vector<std::string> items;
   for (const PairAnalysis& p : o.analyses) {
-    items.push_back(p.a + "->" + p.b + ": " + p.verdict + " (details: " + dir + "/pairs/pair_" + p.a + "_" + p.b +
-                    ".txt)");
+    items.push_back(p.a + "->" + p.b + ": " + verdict_text(p.verdict) + " (details: " + dir + "/pairs/pair_" + p.a +
+                    "_" + p.b + ".txt)");
   }
   return items;
 }
@@ -136,9 +137,10 @@ int run_report(const ReportOptions& options) {
   {
     ReportSection s;
     s.title = "Verdict";
-    s.blocks.push_back(paragraph(check.reason + "."));
+    s.blocks.push_back(paragraph(check_reason_text(check) + "."));
     std::vector<std::string> failures;
-    for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i) failures.push_back(check.failures[i].what);
+    for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i)
+      failures.push_back(check_failure_text(check.failures[i], check));
     if (check.failures.size() > 20)
       failures.push_back(std::to_string(check.failures.size() - 20) + " more in matrix/matrix.json");
     if (!failures.empty()) s.blocks.push_back(bullets(failures));
@@ -218,7 +220,7 @@ int run_report(const ReportOptions& options) {
                                  " rounds per send/recv combination in both roles, interleaved over " +
                                  std::to_string(v.passes) + " passes; read costs on CPU " + std::to_string(v.cpu_a) +
                                  "."));
-    s.blocks.push_back(bullets(v.verdict.findings));
+    s.blocks.push_back(bullets(variants_findings(v.verdict)));
     s.blocks.push_back(picture("Read cost per call (p50, bar from min to p99.9), ticks", "variants/variants_cost.svg"));
     s.blocks.push_back(picture("Cost of the receive read against causality violations per million one-way latencies",
                                "variants/variants_tradeoff.svg"));
@@ -279,7 +281,7 @@ int run_report(const ReportOptions& options) {
                     text << in.rdbuf();
                     return text.str();
                   }));
-  std::cout << check.reason << "\n";
+  std::cout << check_reason_text(check) << "\n";
   std::cerr << "tscsync report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
             << "\n";
   for (const std::string& p : problems) std::cerr << "tscsync report: problem: " << p << "\n";

@@ -114,7 +114,7 @@ TEST_CASE("interval analysis: a clean run without drift: the band holds the trut
     CHECK(m.k == 1);  // nothing to set aside: k = 1 is stable
     CHECK(m.sweep_settled);
     CHECK(m.sweep.size() == 3);
-    CHECK(m.verdict.rfind("offset of ", 0) == 0);
+    CHECK(m.verdict.kind == VerdictKind::offset);
     // Every interval's own band holds the truth at its middle.
     for (const IntervalBand& b : m.bands) {
       REQUIRE(b.present);
@@ -147,7 +147,7 @@ TEST_CASE("interval analysis: drift is recovered within its band") {
     // analyze's bins.
     CHECK(std::fabs(m.fit.line.drift * 1e9 - drift_ppb) <= 2.0 * 2 / m.span_ticks * 1e9);
     CHECK(m.steps.empty());
-    CHECK(m.verdict.rfind("drifting by", 0) == 0);
+    CHECK(m.verdict.kind == VerdictKind::drifting);
   }
 }
 
@@ -183,8 +183,9 @@ TEST_CASE("interval analysis: an offset step is found at its interval with its s
     // Bounds near the step are judged against both pieces: none is taken for an early read.
     CHECK(m.fwd_violations_at_least == 0);
     CHECK(m.rev_violations_at_least == 0);
-    CHECK(m.verdict.rfind("offset stepped 1 time: by ", 0) == 0);
-    CHECK(m.verdict.find("at interval 37") != std::string::npos);
+    CHECK(m.verdict.kind == VerdictKind::offset_stepped);
+    REQUIRE(m.verdict.proven_steps.size() == 1);
+    CHECK(m.verdict.proven_steps[0].interval == 37);
     // The whole-run line fits neither side: the intervals against it are most of the run.
     CHECK_FALSE(m.runs_excluding_line.empty());
   }
@@ -210,7 +211,8 @@ TEST_CASE("interval analysis: a step at an interval's start: the bounds after it
   CHECK(m.steps[0].window_last_interval - m.steps[0].window_first_interval <= 1);
   CHECK(m.fwd_violations_at_least == 0);
   CHECK(m.rev_violations_at_least == 0);
-  CHECK(m.verdict.rfind("offset stepped 1 time", 0) == 0);
+  CHECK(m.verdict.kind == VerdictKind::offset_stepped);
+  CHECK(m.verdict.proven_steps.size() == 1);
   const IntervalBand& after = m.bands[truth + 1];
   REQUIRE(after.line_ticks.has_value());
   CHECK(std::fabs(*after.line_ticks - 2850) <= 2);  // the new piece's line
@@ -235,7 +237,7 @@ TEST_CASE("interval analysis: a step smaller than the bands is not proven but th
   CHECK(mv.interval == interval_holding(o.log, o.truth.step_tick) + 1);
   CHECK(std::fabs(mv.size_ticks - 100) <= 3);
   CHECK(std::fabs(mv.margin_change_ticks) <= 2);
-  CHECK(m.verdict.rfind("synchronized within the band", 0) == 0);
+  CHECK(m.verdict.kind == VerdictKind::synchronized);
   CHECK(monitor_text(m).find("  moved     the estimate moved by ") != std::string::npos);
   CHECK(monitor_timeseries_dat(m, o.log).find("\n# moves: ") != std::string::npos);
 }
@@ -285,7 +287,8 @@ TEST_CASE("interval analysis: two steps and a step with its return are each foun
     CHECK(m.steps[1].interval == 70);
     CHECK(std::fabs(m.steps[0].size_ticks - 2000) <= 3);
     CHECK(std::fabs(m.steps[1].size_ticks + 1200) <= 3);
-    CHECK(m.verdict.rfind("offset stepped 2 times: by ", 0) == 0);
+    CHECK(m.verdict.kind == VerdictKind::offset_stepped);
+    CHECK(m.verdict.proven_steps.size() == 2);
   }
   SECTION("up 3000 at interval 30, back at interval 60") {
     SimulationSpec spec = base_spec(52);
@@ -338,7 +341,7 @@ TEST_CASE("interval analysis: early reads cut into k = 1 and the sweep steps ove
     const IntervalSummary& s = o.log.intervals[b.index];
     CHECK(s.fwd_k[0].value_ticks < 0);  // b's counter is behind: early t2 reads go negative
   }
-  CHECK(m.verdict.rfind("unsafe reads", 0) == 0);
+  CHECK(m.verdict.kind == VerdictKind::unsafe_reads);
 }
 
 TEST_CASE("interval analysis: a step under early reads: the sweep finds the k where only the step remains") {
@@ -487,8 +490,9 @@ TEST_CASE("interval analysis: the worst intervals and the totals and memory exac
   CHECK(m.peak_rss_max_kib == 4060);
   // Offset 0 with 200 ticks each way: synchronized within the band.
   CHECK(m.fit.line.offset_ticks == Approx(0.0).margin(1e-9));
-  CHECK(m.verdict.rfind("unsafe reads", 0) == 0);  // 2 rounds impossible for any offset
-  CHECK(m.verdict.find("2 rounds impossible for any offset") != std::string::npos);
+  REQUIRE(m.verdict.unsafe.has_value());
+  CHECK(m.verdict.kind == VerdictKind::unsafe_reads);
+  CHECK(m.verdict.unsafe->self_inconsistent == 2);  // 2 rounds impossible for any offset
   const nlohmann::ordered_json j = monitor_json(m);
   CHECK(j["schema"] == "tscsync-monitor-analysis/1");
   CHECK(j["worst"]["lost"].dump() == R"([{"interval":7,"value":100},{"interval":8,"value":100}])");
