@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/read_variant.hpp"
+
 namespace tscsync {
 
 /// Largest round index a Round can hold: seq shares a 64-bit word with the flags so that
@@ -84,6 +86,18 @@ class Metadata {
  private:
   std::vector<std::pair<std::string, std::string>> entries_;
 };
+
+/// Whom and how a run or a monitor log measured, as its header says: the ordered pair
+/// (a initiates, b responds; CPU numbers as written, "?" when absent) and the read
+/// variants of its send and receive stamps.
+struct PairIdentity {
+  std::string a = "?";
+  std::string b = "?";
+  RecordedVariant send, recv;
+};
+
+/// The identity a header records (the keys a, b, send and recv).
+PairIdentity pair_identity(const Metadata& header);
 
 struct Run {
   Metadata header;  // provenance and configuration, before the rounds

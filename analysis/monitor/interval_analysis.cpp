@@ -17,14 +17,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::optional<std::int64_t> header_int(const Metadata& header, std::string_view key) {
-  const auto v = header.get(key);
-  if (!v) return std::nullopt;
-  std::int64_t out = 0;
-  if (parse_i64_field(trim_spaces(*v), out) != FieldProblem::ok) return std::nullopt;
-  return out;
-}
-
 std::uint64_t tick_at(std::uint64_t t_ref, double x) {
   return t_ref + static_cast<std::uint64_t>(static_cast<std::int64_t>(std::llround(x)));
 }
@@ -155,6 +147,26 @@ const char* monitor_status_name(MonitorStatus status) {
   return "?";
 }
 
+void add_interval(MonitorTotals& t, const IntervalSummary& s) {
+  ++t.intervals;
+  t.rounds += s.rounds;
+  t.lost += s.lost;
+  t.late += s.late;
+  t.fwd_negative += s.fwd_negative;
+  t.rev_negative += s.rev_negative;
+  t.self_inconsistent += s.self_inconsistent;
+  t.switches_a += s.switches_a;
+  t.switches_b += s.switches_b;
+  t.stall_ms_max = std::max(t.stall_ms_max, s.stall_ms);
+  if (s.rounds == 0) {
+    ++t.empty_intervals;
+    return;
+  }
+  const bool first_rtt = t.intervals - t.empty_intervals == 1;
+  t.rtt_min = first_rtt ? s.rtt_min : std::min(t.rtt_min, s.rtt_min);
+  t.rtt_max = first_rtt ? s.rtt_max : std::max(t.rtt_max, s.rtt_max);
+}
+
 double monitor_seconds(const MonitorAnalysis& m, std::uint64_t tick) {
   return m.tsc_hz > 0 ? static_cast<double>(diff_ticks(tick, m.first_tick)) / m.tsc_hz : kNaN;
 }
@@ -175,14 +187,11 @@ MonitorStatus status_of(const IntervalLog& log) {
 MonitorAnalysis read_log(const IntervalLog& log, const std::string& source) {
   if (log.intervals.empty()) throw InputError(source + ": no intervals to analyse");
   MonitorAnalysis m;
+  static_cast<PairIdentity&>(m) = pair_identity(log.header);
   m.source = source;
-  m.a = std::string(log.header.get("a").value_or("?"));
-  m.b = std::string(log.header.get("b").value_or("?"));
-  m.send = recorded_variant(log.header.get("send"));
-  m.recv = recorded_variant(log.header.get("recv"));
   m.status = status_of(log);
   m.incomplete = interval_log_incomplete_reason(log);
-  if (const auto q = header_int(log.header, "quantum_ticks"); q && *q >= 1) {
+  if (const auto q = metadata_i64(log.header, "quantum_ticks"); q && *q >= 1) {
     m.quantum_ticks = *q;
     m.quantum_source = "metadata";
   } else {
@@ -191,7 +200,7 @@ MonitorAnalysis read_log(const IntervalLog& log, const std::string& source) {
     m.quantum_ticks = 1;
     m.quantum_source = "assumed";
   }
-  m.tsc_hz = static_cast<double>(std::max<std::int64_t>(0, header_int(log.header, "tsc_hz").value_or(0)));
+  m.tsc_hz = static_cast<double>(std::max<std::int64_t>(0, metadata_i64(log.header, "tsc_hz").value_or(0)));
   const std::vector<IntervalSummary>& iv = log.intervals;
   m.intervals = iv.size();
   m.first_tick = iv.front().start_tick;
@@ -507,30 +516,6 @@ void add_moves(const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
   }
 }
 
-MonitorTotals totals_of(const std::vector<IntervalSummary>& iv) {
-  MonitorTotals t;
-  bool any_rtt = false;
-  for (const IntervalSummary& s : iv) {
-    t.rounds += s.rounds;
-    t.lost += s.lost;
-    t.late += s.late;
-    t.fwd_negative += s.fwd_negative;
-    t.rev_negative += s.rev_negative;
-    t.self_inconsistent += s.self_inconsistent;
-    t.switches_a += s.switches_a;
-    t.switches_b += s.switches_b;
-    t.stall_ms_max = std::max(t.stall_ms_max, s.stall_ms);
-    if (s.rounds == 0) {
-      ++t.empty_intervals;
-      continue;
-    }
-    t.rtt_min = any_rtt ? std::min(t.rtt_min, s.rtt_min) : s.rtt_min;
-    t.rtt_max = any_rtt ? std::max(t.rtt_max, s.rtt_max) : s.rtt_max;
-    any_rtt = true;
-  }
-  return t;
-}
-
 WorstIntervals worst_of(const std::vector<IntervalSummary>& iv) {
   WorstIntervals w;
   auto has_rounds = [](const IntervalSummary& s) { return s.rounds > 0; };
@@ -586,7 +571,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   const std::vector<bool> aside = add_transients(at.segmentation, iv, m);
   add_bands(at, aside, iv, m);
   add_moves(iv, m);
-  m.totals = totals_of(iv);
+  for (const IntervalSummary& s : iv) add_interval(m.totals, s);
   m.worst = worst_of(iv);
   add_rss(iv, m);
   m.verdict = verdict_of(m);

@@ -136,6 +136,7 @@ struct WorstIntervals {
 };
 
 struct MonitorTotals {
+  std::uint64_t intervals = 0;
   std::uint64_t rounds = 0;
   std::uint64_t lost = 0;
   std::uint64_t late = 0;
@@ -180,10 +181,9 @@ struct MonitorVerdict {
   std::uint64_t unproven_negatives = 0;  // negative one-way latencies, when no violation is proven
 };
 
-struct MonitorAnalysis {
+/// The analysis of one log; its PairIdentity (a, b, send, recv) from the log's header.
+struct MonitorAnalysis : PairIdentity {
   std::string source;
-  std::string a, b;            // CPUs, from the header; "?" when absent
-  RecordedVariant send, recv;  // from the header
   MonitorStatus status = MonitorStatus::complete;
   std::optional<std::string> incomplete;  // interval_log_incomplete_reason
   std::size_t intervals = 0;
@@ -228,6 +228,10 @@ struct MonitorAnalysis {
 /// Analyses a log. `source` names it in the output.
 /// \throws InputError when the log has no intervals.
 MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source);
+
+/// Adds one interval to the totals (the analysis's, or a running monitor's as the
+/// intervals come).
+void add_interval(MonitorTotals& totals, const IntervalSummary& interval);
 
 /// Seconds from the run's first tick to `tick`; NaN without the frequency.
 double monitor_seconds(const MonitorAnalysis& m, std::uint64_t tick);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -12,6 +11,7 @@
 #include "estimate/k_sweep.hpp"
 #include "estimate/quantum.hpp"
 #include "formats/run_format.hpp"
+#include "formats/text_fields.hpp"
 #include "pair/classify.hpp"
 
 namespace tscsync {
@@ -48,15 +48,6 @@ std::int64_t infer_quantum(std::span<const Round> rounds) {
   }
   const std::uint64_t q = std::max(estimate_quantum(a_reads).quantum_ticks, estimate_quantum(b_reads).quantum_ticks);
   return static_cast<std::int64_t>(q);
-}
-
-std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
-  const auto v = run.header.get(key);
-  if (!v) return std::nullopt;
-  std::int64_t out = 0;
-  const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
-  if (ec != std::errc{} || ptr != v->data() + v->size()) return std::nullopt;
-  return out;
 }
 
 /// The verdict of a whole run (or segment): unsafe reads, or what its fit says.
@@ -182,22 +173,19 @@ namespace {
 PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps) {
   if (rounds.empty()) throw InputError(source + ": no rounds to analyse");
   PairAnalysis p;
+  static_cast<PairIdentity&>(p) = pair_identity(run.header);
   p.source = source;
-  p.a = std::string(run.header.get("a").value_or("?"));
-  p.b = std::string(run.header.get("b").value_or("?"));
-  p.send = recorded_variant(run.header.get("send"));
-  p.recv = recorded_variant(run.header.get("recv"));
   p.rounds = rounds.size();
   p.incomplete = incomplete_reason(run);
 
-  if (const auto q = metadata_int(run, "quantum_ticks"); q && *q >= 1) {
+  if (const auto q = metadata_i64(run.header, "quantum_ticks"); q && *q >= 1) {
     p.quantum_ticks = *q;
     p.quantum_source = "metadata";
   } else {
     p.quantum_ticks = infer_quantum(rounds);
     p.quantum_source = "inferred";
   }
-  p.tsc_hz = static_cast<double>(metadata_int(run, "tsc_hz").value_or(0));
+  p.tsc_hz = static_cast<double>(metadata_i64(run.header, "tsc_hz").value_or(0));
   const std::int64_t q = p.quantum_ticks;
 
   // The k-sweep (estimate/k_sweep.hpp): the stable k, or without one the largest feasible

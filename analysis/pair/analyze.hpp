@@ -46,10 +46,9 @@ struct SweepStep {
   double margin_ticks = 0;
 };
 
-struct PairAnalysis {
-  std::string source;          // file name
-  std::string a, b;            // CPUs, from the metadata; "?" when absent
-  RecordedVariant send, recv;  // from the metadata
+/// The analysis of one run; its PairIdentity (a, b, send, recv) from the run's metadata.
+struct PairAnalysis : PairIdentity {
+  std::string source;  // file name
   std::uint64_t rounds = 0;
   std::optional<std::string> incomplete;  // why the run is not complete
   std::int64_t quantum_ticks = 1;

@@ -25,6 +25,27 @@ MatrixResult matrix_of(const std::vector<double>& offsets, const std::vector<dou
   return m;
 }
 
+/// CPUs 0 and 1, both roles measured with offset 0: the band [-50, 60] when `feasible`,
+/// else none.
+MatrixResult two_cpus(ReadVariant recv, bool feasible) {
+  MatrixResult m;
+  m.cpus = {0, 1};
+  m.recv = recorded_variant(recv);
+  m.cells.assign(4, PairCell{});
+  for (std::size_t i : {1u, 2u}) {
+    PairCell& c = m.cells[i];
+    c.measured = true;
+    c.offset_ticks = 0;
+    c.band_feasible = feasible;
+    if (feasible) {
+      c.offset_lo_ticks = -50;
+      c.offset_hi_ticks = 60;
+    }
+  }
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
+  return m;
+}
+
 /// The ordered pairs among the failures, as "a->b".
 std::vector<std::string> failing_pairs(const CheckResult& r, CheckFailureKind kind) {
   std::vector<std::string> out;
@@ -105,20 +126,8 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
 }
 
 TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
-  MatrixResult m;
-  m.cpus = {0, 1};
-  m.recv = recorded_variant(ReadVariant::lfence_rdtsc);
-  m.cells.assign(4, PairCell{});
-  for (std::size_t i : {1u, 2u}) {
-    PairCell& c = m.cells[i];
-    c.measured = true;
-    c.band_feasible = true;
-    c.offset_ticks = 0;
-    c.offset_lo_ticks = -50;
-    c.offset_hi_ticks = 60;
-  }
+  MatrixResult m = two_cpus(ReadVariant::lfence_rdtsc, true);
   m.cells[1].self_inconsistent = 3;
-  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
   CheckResult r = decide_check(m, CheckSettings{}, {});
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::self_inconsistent) == std::vector<std::string>{"0->1"});
@@ -136,15 +145,7 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
 }
 
 TEST_CASE("check: an infeasible band fails as unbounded, not as synchronized") {
-  MatrixResult m;
-  m.cpus = {0, 1};
-  m.recv = recorded_variant(ReadVariant::rdtsc);
-  m.cells.assign(4, PairCell{});
-  for (std::size_t i : {1u, 2u}) {
-    m.cells[i].measured = true;
-    m.cells[i].offset_ticks = 0;
-  }
-  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
+  const MatrixResult m = two_cpus(ReadVariant::rdtsc, false);
   const CheckResult r = decide_check(m, CheckSettings{}, {});
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::no_band) == std::vector<std::string>{"0->1", "1->0"});

@@ -12,16 +12,9 @@ using namespace tscsync;
 
 namespace {
 
+/// A fit's answer with its offset band; every one drifts by 1234.5 ppb in [1000, 1500].
 FitVerdict fit(VerdictKind kind, double offset, double lo, double hi) {
-  FitVerdict f;
-  f.kind = kind;
-  f.offset_ticks = offset;
-  f.offset_lo_ticks = lo;
-  f.offset_hi_ticks = hi;
-  f.drift_ppb = 1234.5;
-  f.drift_lo_ppb = 1000;
-  f.drift_hi_ppb = 1500;
-  return f;
+  return {kind, offset, lo, hi, 1234.5, 1000, 1500};
 }
 
 PairVerdict fit_verdict(const FitVerdict& f, double hz) {
