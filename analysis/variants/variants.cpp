@@ -189,12 +189,13 @@ std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, st
   return std::nullopt;
 }
 
-VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
-                                const std::optional<ControlSummary>& control, double tsc_hz) {
-  VariantsVerdict v;
-  const ReadVariant plain = ReadVariant::rdtsc;
+namespace {
 
-  // One standing per receive variant, in the order first measured.
+/// One standing per receive variant, cheapest first (those without a cost figure last,
+/// ties in the order first measured), and from them the cheapest clean read and the
+/// cheapest clean read that waits for earlier loads (the recommendation).
+void add_standings(VariantsVerdict& v, const std::vector<ReadCost>& costs,
+                   const std::vector<ExchangeSummary>& exchanges) {
   for (const ExchangeSummary& e : exchanges) {
     auto it = std::find_if(v.standings.begin(), v.standings.end(),
                            [&](const RecvStanding& s) { return s.recv == e.combination.recv; });
@@ -214,7 +215,6 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     it->self_inconsistent += e.self_inconsistent;
   }
   for (RecvStanding& s : v.standings) s.clean = s.one_way > 0 && s.violations == 0 && s.self_inconsistent == 0;
-  // Cheapest first; those without a cost figure last; ties keep the measured order.
   std::stable_sort(v.standings.begin(), v.standings.end(), [](const RecvStanding& x, const RecvStanding& y) {
     if (x.measured_cost != y.measured_cost) return x.measured_cost;
     return x.measured_cost && x.cost_ticks < y.cost_ticks;
@@ -227,11 +227,12 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
       break;
     }
   }
-  const std::optional<double> plain_cost = believed_cost_ticks(costs, plain);
-  if (v.recommended && plain_cost) v.recommended_cost_over_plain_ticks = v.recommended->cost_ticks - *plain_cost;
+}
 
+/// Each combination's round trip against plain rdtsc/rdtsc's, when that was measured.
+void add_inflation(VariantsVerdict& v, const std::vector<ExchangeSummary>& exchanges) {
   for (std::size_t i = 0; i < exchanges.size(); ++i) {
-    if (exchanges[i].combination == Combination{plain, plain}) v.plain = i;
+    if (exchanges[i].combination == kPlainCombination) v.plain = i;
   }
   for (const ExchangeSummary& e : exchanges) {
     Inflation f;
@@ -246,46 +247,66 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     }
     v.inflation.push_back(f);
   }
+}
 
-  // The findings. First what plain reads did.
-  v.tsc_hz = tsc_hz;
-  v.plain_cost_ticks = plain_cost;
+/// Plain reads against the recommended receive read (with plain sends), on the round
+/// trip. \pre v.plain and v.recommended.
+void add_rtt_comparisons(VariantsVerdict& v, const std::vector<ReadCost>& costs,
+                         const std::vector<ExchangeSummary>& exchanges) {
+  const ExchangeSummary& p = exchanges[*v.plain];
+  for (const Inflation& f : v.inflation) {
+    if (f.combination != Combination{ReadVariant::rdtsc, v.recommended->recv}) continue;
+    RttComparison c;
+    c.recv = v.recommended->recv;
+    c.plain_rtt_min_ticks = min_non_negative(p.rtt_ticks);
+    c.plain_rtt_negative = p.rtt_ticks.negative_count();
+    c.rtt_min_ticks = f.rtt_min_ticks;
+    c.rtt_min_over_plain_ticks = f.rtt_min_over_plain_ticks;
+    c.plain_rtt_p50_ticks = p.rtt_ticks.value_at_percentile(50);
+    c.rtt_p50_ticks = f.rtt_p50_ticks;
+    c.rtt_p50_over_plain_ticks = f.rtt_p50_over_plain_ticks;
+    if (auto recv_cost = believed_cost_ticks(costs, c.recv); recv_cost && v.plain_cost_ticks) {
+      c.read_cost_over_plain_ticks = *recv_cost - *v.plain_cost_ticks;
+    }
+    v.rtt_comparisons.push_back(c);
+  }
+}
+
+/// The findings' figures, in the order they are told.
+void add_findings(VariantsVerdict& v, const std::vector<ReadCost>& costs,
+                  const std::vector<ExchangeSummary>& exchanges) {
   if (v.plain) {
     const ExchangeSummary& p = exchanges[*v.plain];
     v.plain_reads = PlainReadsFinding{p.negative,          p.one_way,         p.causality_violations, p.quantum_ticks,
                                       p.reference_checked, p.below_reference, p.self_inconsistent};
   }
-  // Then which receive reads removed the negatives (with plain sends, same pair, same run).
+  // Which receive reads removed the negatives (with plain sends, same pair, same run).
   for (const ExchangeSummary& e : exchanges) {
-    if (e.combination.send != plain || e.combination.recv == plain) continue;
+    if (e.combination.send != ReadVariant::rdtsc || e.combination.recv == ReadVariant::rdtsc) continue;
     v.receive_outcomes.push_back({e.combination.recv, e.negative == 0 && e.clean(), e.negative, e.violations});
   }
-  // What plain reads do to the latency figures, against the read we recommend.
-  if (v.plain && v.recommended) {
-    const ExchangeSummary& p = exchanges[*v.plain];
-    for (const Inflation& f : v.inflation) {
-      if (f.combination != Combination{plain, v.recommended->recv}) continue;
-      RttComparison c;
-      c.recv = v.recommended->recv;
-      c.plain_rtt_min_ticks = min_non_negative(p.rtt_ticks);
-      c.plain_rtt_negative = p.rtt_ticks.negative_count();
-      c.rtt_min_ticks = f.rtt_min_ticks;
-      c.rtt_min_over_plain_ticks = f.rtt_min_over_plain_ticks;
-      c.plain_rtt_p50_ticks = p.rtt_ticks.value_at_percentile(50);
-      c.rtt_p50_ticks = f.rtt_p50_ticks;
-      c.rtt_p50_over_plain_ticks = f.rtt_p50_over_plain_ticks;
-      if (auto recv_cost = believed_cost_ticks(costs, c.recv); recv_cost && plain_cost) {
-        c.read_cost_over_plain_ticks = *recv_cost - *plain_cost;
-      }
-      v.rtt_comparisons.push_back(c);
-    }
-  }
+  if (v.plain && v.recommended) add_rtt_comparisons(v, costs, exchanges);
   if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
     for (const ExchangeSummary& e : exchanges) {
       if (e.combination.recv == v.cheapest_clean->recv) v.cheapest_clean_negative += e.negative;
     }
   }
+}
+
+}  // namespace
+
+VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
+                                const std::optional<ControlSummary>& control, double tsc_hz) {
+  VariantsVerdict v;
+  v.tsc_hz = tsc_hz;
   v.control = control;
+  add_standings(v, costs, exchanges);
+  v.plain_cost_ticks = believed_cost_ticks(costs, ReadVariant::rdtsc);
+  if (v.recommended && v.plain_cost_ticks) {
+    v.recommended_cost_over_plain_ticks = v.recommended->cost_ticks - *v.plain_cost_ticks;
+  }
+  add_inflation(v, exchanges);
+  add_findings(v, costs, exchanges);
   return v;
 }
 
