@@ -14,7 +14,7 @@ TEST_CASE("read variants: every name parses back to its variant, in interface or
   CHECK_FALSE(parse_variant("").has_value());
 }
 
-TEST_CASE("read variants: only plain rdtsc and rdtsc;lfence let the read run before earlier loads") {
+TEST_CASE("read variants: only plain rdtsc and rdtsc_lfence let the read run before earlier loads") {
   for (ReadVariant v : kAllVariants) {
     INFO(variant_name(v));
     CHECK(variant_orders_earlier_loads(v) == (v != ReadVariant::rdtsc && v != ReadVariant::rdtsc_lfence));
