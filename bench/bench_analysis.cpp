@@ -399,6 +399,7 @@ int main(int argc, char** argv) {
     std::printf("(in memory, one Round is %zu bytes)\n", sizeof(Round));
     return kExitOk;
   } catch (const std::exception& e) {
-    return report_error(kProgram, e);
+    std::cerr << kProgram << ": error: " << e.what() << "\n";
+    return exit_code_of(e);
   }
 }

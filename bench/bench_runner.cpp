@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/report_error.hpp"
 #include "bench_stats.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"

@@ -43,8 +43,9 @@ struct UnsupportedError : std::runtime_error {
 
 namespace tscsync {
 
-/// Prints `e` to stderr as "PROGRAM: error: ..." and returns its exit code:
-/// UsageError and InputError 2, UnsupportedError 4, anything else 3.
-int report_error(const char* program, const std::exception& e);
+/// The exit code of an error that ends a command: UsageError and InputError 2,
+/// UnsupportedError 4, anything else (IoError, RuntimeError, bad_alloc ...) 3. Writing
+/// the message is the application's (src/app/report_error.hpp).
+int exit_code_of(const std::exception& e);
 
 }  // namespace tscsync

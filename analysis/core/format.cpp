@@ -19,6 +19,28 @@ std::string format_fixed(double value, int decimals) {
   return ec == std::errc{} ? std::string(buf.data(), ptr) : std::string("nan");
 }
 
+// Strings are built by appending: GCC 12 at -O3 warns falsely (-Wrestrict, its bug
+// 105651) on `"literal" + std::string`, which breaks -DTSCSYNC_WERROR=ON builds.
+std::string format_range(double lo, double hi, int significant) {
+  std::string s = "[";
+  s += format_sig(lo, significant);
+  s += ", ";
+  s += format_sig(hi, significant);
+  s += "]";
+  return s;
+}
+
+std::string ticks_with_ns(double ticks, double tsc_hz) {
+  std::string s = format_sig(ticks, 4);
+  s += " ticks";
+  if (tsc_hz > 0) {
+    s += " (";
+    s += format_fixed(ticks / tsc_hz * 1e9, 1);
+    s += " ns)";
+  }
+  return s;
+}
+
 std::string format_utc(std::chrono::system_clock::time_point t) {
   using namespace std::chrono;
   const auto ms = floor<milliseconds>(t);

@@ -19,4 +19,13 @@ std::optional<std::string_view> Metadata::get(std::string_view key) const {
   return std::nullopt;
 }
 
+PairIdentity pair_identity(const Metadata& header) {
+  PairIdentity id;
+  id.a = std::string(header.get("a").value_or("?"));
+  id.b = std::string(header.get("b").value_or("?"));
+  id.send = recorded_variant(header.get("send"));
+  id.recv = recorded_variant(header.get("recv"));
+  return id;
+}
+
 }  // namespace tscsync

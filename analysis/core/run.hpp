@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/read_variant.hpp"
+
 namespace tscsync {
 
 /// Largest round index a Round can hold: seq shares a 64-bit word with the flags so that
@@ -53,6 +55,9 @@ inline constexpr std::string_view kFlagLegend = "1=switch_a 2=switch_b 4=migrate
 constexpr std::int64_t diff_ticks(std::uint64_t later, std::uint64_t earlier) {
   return static_cast<std::int64_t>(later - earlier);
 }
+/// A tick of a's counter on the estimators' time axis: its signed distance from the
+/// reference tick (reference/estimators.md §4: x = t - t_ref).
+constexpr std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref_tick) { return diff_ticks(tick, t_ref_tick); }
 /// Forward one-way latency t2 - t1 = delay + offset (cross-clock).
 constexpr std::int64_t fwd_ticks(const Round& r) { return diff_ticks(r.t2, r.t1); }
 /// Reverse one-way latency t4 - t3 = delay - offset (cross-clock).
@@ -81,6 +86,18 @@ class Metadata {
  private:
   std::vector<std::pair<std::string, std::string>> entries_;
 };
+
+/// Whom and how a run or a monitor log measured, as its header says: the ordered pair
+/// (a initiates, b responds; CPU numbers as written, "?" when absent) and the read
+/// variants of its send and receive stamps.
+struct PairIdentity {
+  std::string a = "?";
+  std::string b = "?";
+  RecordedVariant send, recv;
+};
+
+/// The identity a header records (the keys a, b, send and recv).
+PairIdentity pair_identity(const Metadata& header);
 
 struct Run {
   Metadata header;  // provenance and configuration, before the rounds

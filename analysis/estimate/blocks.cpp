@@ -61,7 +61,6 @@ LeastSquares<Cols> least_squares(const Design<Cols>& a, const Vector& y) {
 
 Eigen::Index idx(std::size_t i) { return static_cast<Eigen::Index>(i); }
 double as_double(std::size_t n) { return static_cast<double>(n); }
-double x_of(std::uint64_t tick, std::uint64_t t_ref) { return static_cast<double>(diff_ticks(tick, t_ref)); }
 
 /// A bound (forward U or reverse L, raw ticks) at time x, minus `shift` (an integer near
 /// the offset, so that doubles keep every fraction of a tick) and minus the drift line
@@ -76,8 +75,8 @@ struct Bounds {
   double upper, lower;
 };
 Bounds drift_free(const Round& r, std::uint64_t t_ref, std::int64_t shift, double drift, double tau) {
-  return {drift_free_bound(fwd_ticks(r), x_of(r.t1, t_ref), shift, drift, tau),
-          drift_free_bound(-rev_ticks(r), x_of(r.t4, t_ref), shift, drift, tau)};
+  return {drift_free_bound(fwd_ticks(r), static_cast<double>(x_of(r.t1, t_ref)), shift, drift, tau),
+          drift_free_bound(-rev_ticks(r), static_cast<double>(x_of(r.t4, t_ref)), shift, drift, tau)};
 }
 
 /// Room kept between a cut's drift-free bound and the threshold: far more than rounding,
@@ -272,7 +271,8 @@ void BlockEstimator::open_block(std::size_t b) {
   BlockEstimate e;
   e.first_round = b * n / n_blocks_;
   e.last_round = (b + 1) * n / n_blocks_;
-  e.tau_ticks = 0.5 * (x_of(rounds_[e.first_round].t1, t_ref_tick_) + x_of(rounds_[e.last_round - 1].t4, t_ref_tick_));
+  e.tau_ticks = 0.5 * (static_cast<double>(x_of(rounds_[e.first_round].t1, t_ref_tick_)) +
+                       static_cast<double>(x_of(rounds_[e.last_round - 1].t4, t_ref_tick_)));
   current_ = e;
   smallest_.reset(k_);
   largest_.reset(k_);
@@ -332,10 +332,10 @@ void BlockEstimator::offer(std::size_t first, std::size_t last, const TimeRange*
     const Round& r = rounds_[i];
     const std::int64_t upper = fwd_ticks(r), lower = -rev_ticks(r);
     if (all_upper || upper < below) [[unlikely]] {
-      smallest_.offer(drift_free_bound(upper, x_of(r.t1, t_ref_tick_), shift_, drift_, tau));
+      smallest_.offer(drift_free_bound(upper, static_cast<double>(x_of(r.t1, t_ref_tick_)), shift_, drift_, tau));
     }
     if (all_lower || lower > above) [[unlikely]] {
-      largest_.offer(drift_free_bound(lower, x_of(r.t4, t_ref_tick_), shift_, drift_, tau));
+      largest_.offer(drift_free_bound(lower, static_cast<double>(x_of(r.t4, t_ref_tick_)), shift_, drift_, tau));
     }
   }
 }

@@ -6,8 +6,6 @@
 namespace tscsync {
 namespace {
 
-std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
-
 Point upper_bound_of(const Round& r, std::uint64_t t_ref) { return {x_of(r.t1, t_ref), fwd_ticks(r)}; }
 Point lower_bound_of(const Round& r, std::uint64_t t_ref) { return {x_of(r.t4, t_ref), -rev_ticks(r)}; }
 

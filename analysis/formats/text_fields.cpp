@@ -10,13 +10,12 @@ namespace {
 
 bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
 
-}  // namespace
-
-FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out) {
+template <class Int>
+FieldProblem parse_integer_field(std::string_view field, Int& out) {
   if (field.empty()) return FieldProblem::empty;
   // from_chars takes no '+' and no space, but would take nothing else either: the check
   // below that it used every byte refuses the rest. `out` changes only on success.
-  std::uint64_t v = 0;
+  Int v = 0;
   const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
   if (ec == std::errc::result_out_of_range) return FieldProblem::out_of_range;
   if (ec != std::errc{} || ptr != field.data() + field.size()) return FieldProblem::not_a_number;
@@ -24,14 +23,17 @@ FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out) {
   return FieldProblem::ok;
 }
 
-FieldProblem parse_i64_field(std::string_view field, std::int64_t& out) {
-  if (field.empty()) return FieldProblem::empty;
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
-  if (ec == std::errc::result_out_of_range) return FieldProblem::out_of_range;
-  if (ec != std::errc{} || ptr != field.data() + field.size()) return FieldProblem::not_a_number;
-  out = v;
-  return FieldProblem::ok;
+}  // namespace
+
+FieldProblem parse_u64_field(std::string_view field, std::uint64_t& out) { return parse_integer_field(field, out); }
+
+FieldProblem parse_i64_field(std::string_view field, std::int64_t& out) { return parse_integer_field(field, out); }
+
+std::optional<std::int64_t> metadata_i64(const Metadata& meta, std::string_view key) {
+  const auto v = meta.get(key);
+  std::int64_t out = 0;
+  if (!v || parse_i64_field(trim_spaces(*v), out) != FieldProblem::ok) return std::nullopt;
+  return out;
 }
 
 std::string field_problem_message(FieldProblem problem, std::string_view field, std::string_view what) {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/run.hpp"
+
 namespace tscsync {
 
 /// Why a field is not a number; ok when it is one.
@@ -29,6 +31,10 @@ std::string printable(std::string_view field);
 
 /// `s` without leading and trailing spaces.
 std::string_view trim_spaces(std::string_view s);
+
+/// The value of `key` in `meta` as a signed decimal (spaces around it allowed); nullopt
+/// when absent or not such a number.
+std::optional<std::int64_t> metadata_i64(const Metadata& meta, std::string_view key);
 
 /// "# key: value" (key of [a-z0-9_]) -> (key, value) with the value trimmed; nullopt for
 /// any other line, comments included.

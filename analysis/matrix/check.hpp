@@ -1,7 +1,10 @@
-// The verdict for scripts (`tscsync check`): synchronized or not, the reason in one line,
-// and every failing pair. Pure: decided over a MatrixResult.
+// The verdict for scripts (`tscsync check`): synchronized or not, why, and every failing
+// pair, as data; render/verdict_text.hpp words the reason and each failure. Pure: decided
+// over a MatrixResult.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,19 +21,45 @@ struct CheckSettings {
   double drift_tolerance_ppb = 0;
 };
 
+/// Why a pair (or the whole matrix) fails, most important first: the one-line reason
+/// names the largest offset failure if any, else the most important kind.
+enum class CheckFailureKind {
+  offset,              // the offset band misses the tolerance
+  drift,               // the drift band misses its tolerance
+  self_inconsistent,   // rounds impossible for any offset under a receive read that orders loads
+  no_band,             // no offset fits every round: the offset cannot be bounded
+  inconsistent_bands,  // (the matrix) the pairs' bands contradict one another
+  incomplete,          // the run is incomplete
+  not_measured,
+};
+
 struct CheckFailure {
   int a = -1, b = -1;  // the ordered pair; -1 for a failure of the whole matrix
-  std::string kind;    // not_measured, incomplete, no_band, offset, drift, self_inconsistent, inconsistent_bands
-  std::string what;    // one line, with figures
+  CheckFailureKind kind = CheckFailureKind::not_measured;
+  std::string incomplete;               // incomplete: why, in the run's words
+  std::uint64_t self_inconsistent = 0;  // self_inconsistent: rounds
+  double offset_ticks = 0;              // offset: the estimate and its band
+  double offset_lo_ticks = 0;
+  double offset_hi_ticks = 0;
+  double gap_ticks = 0;  // offset: how far the band misses the tolerance
+  double drift_ppb = 0;  // drift: the estimate and its band
+  double drift_lo_ppb = 0;
+  double drift_hi_ppb = 0;
 };
 
 struct CheckResult {
   bool synchronized = false;
-  std::string reason;                  // one line: the verdict and its main cause or evidence
   std::vector<CheckFailure> failures;  // every pair that fails, in matrix order
+  std::optional<std::size_t> shown;    // the failure the reason names (none when synchronized)
+  std::size_t failing_pairs = 0;       // ordered pairs among the failures
   std::vector<std::string> warnings;   // what makes the answer less trustworthy (do not fail it)
-  std::size_t pairs_checked = 0;       // ordered pairs
-  double widest_band_ticks = 0;        // the widest offset band among the pairs that passed
+  std::size_t cpus = 0;
+  std::size_t pairs_checked = 0;  // ordered pairs
+  double widest_band_ticks = 0;   // the widest offset band among the pairs that passed
+  // What the sentences need besides: the tolerances, the frequency, the receive read.
+  CheckSettings settings;
+  double tsc_hz = 0;
+  RecordedVariant recv;
 };
 
 /// Decides. A matrix passes when every ordered pair is measured and complete, has a

@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "core/errors.hpp"
-#include "core/format.hpp"
 #include "estimate/network_offsets.hpp"
 
 namespace tscsync {
@@ -14,10 +13,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool finite(double v) { return std::isfinite(v); }
-
-std::string range_text(double lo, double hi) { return "[" + format_sig(lo, 4) + ", " + format_sig(hi, 4) + "]"; }
-
-std::string pair_text(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 
 /// Least squares x (x_0 = 0) for θ_ab ≈ x_b − x_a over every measured pair.
 std::vector<double> least_squares_offsets(std::size_t n, const std::vector<PairCell>& cells) {
@@ -120,11 +115,13 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
         sum_sq += res * res;
         ++residuals;
         if (ab.band_feasible && (predicted < ab.offset_lo_ticks - q || predicted > ab.offset_hi_ticks + q)) {
-          r.disagreeing.push_back({cpus[a], cpus[b],
-                                   "pair " + pair_text(cpus[a], cpus[b]) + ": the per-CPU offsets put x_b - x_a at " +
-                                       format_sig(predicted, 4) + " ticks, outside its band " +
-                                       range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) +
-                                       " by more than the quantum"});
+          PairDisagreement off;
+          off.a = cpus[a];
+          off.b = cpus[b];
+          off.predicted_ticks = predicted;
+          off.lo_ticks = ab.offset_lo_ticks;
+          off.hi_ticks = ab.offset_hi_ticks;
+          r.disagreeing.push_back(off);
         }
       }
       const PairCell& ba = cell(b, a);
@@ -140,11 +137,15 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
             const double lo = std::max(ab.offset_lo_ticks, -ba.offset_hi_ticks);
             const double hi = std::min(ab.offset_hi_ticks, -ba.offset_lo_ticks);
             if (lo > hi) {
-              r.disagreeing.push_back(
-                  {cpus[a], cpus[b],
-                   "pairs " + pair_text(cpus[a], cpus[b]) + " and " + pair_text(cpus[b], cpus[a]) +
-                       " disagree: the first puts the offset in " + range_text(ab.offset_lo_ticks, ab.offset_hi_ticks) +
-                       ", the second (sign flipped) in " + range_text(-ba.offset_hi_ticks, -ba.offset_lo_ticks)});
+              PairDisagreement roles;
+              roles.a = cpus[a];
+              roles.b = cpus[b];
+              roles.kind = PairDisagreement::Kind::roles_disagree;
+              roles.lo_ticks = ab.offset_lo_ticks;
+              roles.hi_ticks = ab.offset_hi_ticks;
+              roles.other_lo_ticks = -ba.offset_hi_ticks;
+              roles.other_hi_ticks = -ba.offset_lo_ticks;
+              r.disagreeing.push_back(roles);
             }
           }
         }

@@ -32,7 +32,7 @@ struct PairCell {
   std::uint64_t causality_violations = 0;  // forward + reverse
   std::uint64_t self_inconsistent = 0;
   bool step_proven = false;  // the offset stepped during the run
-  std::string verdict;
+  PairVerdict verdict;
 };
 
 /// \pre `p` analysed at least one round.
@@ -40,8 +40,17 @@ PairCell cell_from_analysis(const PairAnalysis& p);
 
 /// A pair that does not fit the rest of the matrix.
 struct PairDisagreement {
+  enum class Kind {
+    off_solution,    // the per-CPU offsets put x_b - x_a outside a->b's band by more than the quantum
+    roles_disagree,  // a->b's band and b->a's (sign flipped) do not meet
+  };
   int a = 0, b = 0;  // CPU numbers
-  std::string why;
+  Kind kind = Kind::off_solution;
+  double predicted_ticks = 0;  // off_solution: x_b - x_a
+  double lo_ticks = 0;         // a->b's band
+  double hi_ticks = 0;
+  double other_lo_ticks = 0;  // roles_disagree: b->a's band, sign flipped
+  double other_hi_ticks = 0;
 };
 
 /// Per-CPU offsets relative to the first CPU of the list (x = 0 there).
@@ -80,8 +89,7 @@ struct MatrixResult {
   std::vector<int> cpus;                // in topology order
   std::vector<std::string> labels;      // one per CPU, for plots and tables
   std::vector<std::size_t> boundaries;  // indexes where a new topology group starts
-  std::string send, recv;               // read variants
-  bool recv_orders_loads = false;       // the receive read waits for earlier loads
+  RecordedVariant send, recv;           // read variants
   double tsc_hz = 0;                    // 0: unknown
   std::int64_t quantum_ticks = 1;       // the largest over the pairs
   std::vector<PairCell> cells;          // n×n row-major, the diagonal unmeasured

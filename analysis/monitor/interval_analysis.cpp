@@ -6,30 +6,15 @@
 #include <span>
 
 #include "core/errors.hpp"
-#include "core/format.hpp"
-#include "estimate/level_shifts.hpp"
+#include "estimate/k_sweep.hpp"
 #include "estimate/offset_segments.hpp"
 #include "formats/text_fields.hpp"
-#include "pair/analyze.hpp"
+#include "monitor/interval_pieces.hpp"
 
 namespace tscsync {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::optional<std::int64_t> header_int(const Metadata& header, std::string_view key) {
-  const auto v = header.get(key);
-  if (!v) return std::nullopt;
-  std::int64_t out = 0;
-  if (parse_i64_field(trim_spaces(*v), out) != FieldProblem::ok) return std::nullopt;
-  return out;
-}
-
-double x_of(std::uint64_t tick, std::uint64_t t_ref) { return static_cast<double>(diff_ticks(tick, t_ref)); }
-
-std::uint64_t tick_at(std::uint64_t t_ref, double x) {
-  return t_ref + static_cast<std::uint64_t>(static_cast<std::int64_t>(std::llround(x)));
-}
 
 /// The bounds of every interval's k-th statistics (ki: index into kIntervalKs), at x =
 /// their tick - t_ref; source = the interval's position in the log.
@@ -38,10 +23,8 @@ std::vector<TimedBound> bounds_at(const IntervalLog& log, std::size_t ki, std::u
   out.reserve(2 * log.intervals.size());
   for (std::size_t i = 0; i < log.intervals.size(); ++i) {
     const IntervalSummary& s = log.intervals[i];
-    if (s.fwd_k[ki].present)
-      out.push_back({{diff_ticks(s.fwd_k[ki].at_tick, t_ref), s.fwd_k[ki].value_ticks}, true, i});
-    if (s.rev_k[ki].present)
-      out.push_back({{diff_ticks(s.rev_k[ki].at_tick, t_ref), -s.rev_k[ki].value_ticks}, false, i});
+    if (s.fwd_k[ki].present) out.push_back({{x_of(s.fwd_k[ki].at_tick, t_ref), s.fwd_k[ki].value_ticks}, true, i});
+    if (s.rev_k[ki].present) out.push_back({{x_of(s.rev_k[ki].at_tick, t_ref), -s.rev_k[ki].value_ticks}, false, i});
   }
   return out;
 }
@@ -92,91 +75,51 @@ std::int64_t as_i64(std::uint64_t v) {
              : static_cast<std::int64_t>(v);
 }
 
-/// The position of the interval whose [start, end) holds `tick` (the nearest one outside).
-std::size_t interval_at(const std::vector<IntervalSummary>& intervals, std::uint64_t tick) {
-  const auto it = std::upper_bound(intervals.begin(), intervals.end(), tick,
-                                   [](std::uint64_t t, const IntervalSummary& s) { return t < s.start_tick; });
-  return it == intervals.begin() ? 0 : static_cast<std::size_t>(it - intervals.begin()) - 1;
-}
-
-std::string piece_verdict(const MonitorAnalysis& m, const MonitorPiece& p) {
-  const std::string range =
-      "[" + format_sig(p.offset_lo_ticks, 4) + ", " + format_sig(p.offset_hi_ticks, 4) + "] ticks";
-  if (!p.zero_drift) {
-    return "drifting by " + format_sig(p.drift_ppb, 3) + " ppb (band " + format_sig(p.drift_lo_ppb, 3) + " to " +
-           format_sig(p.drift_hi_ppb, 3) + " ppb)";
-  }
-  if (p.offset_lo_ticks <= 0 && p.offset_hi_ticks >= 0) {
-    return "synchronized within the band: the offset lies in " + range + ", which contains 0";
-  }
-  return "offset of " + ticks_with_ns(p.offset_ticks, m.tsc_hz) + ": b's counter is " +
-         (p.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
-}
-
-std::string when(const MonitorAnalysis& m, std::uint64_t interval, double at_s) {
-  std::string s = "interval " + std::to_string(interval);
-  if (m.tsc_hz > 0) s += " (" + format_sig(at_s, 4) + " s into the run)";
-  return s;
-}
-
-std::string verdict_of(const MonitorAnalysis& m) {
-  std::vector<std::string> parts;
+/// The verdict's parts: unsafe reads, proven steps, changes of course within the bands,
+/// the last piece's answer, transients, negatives not proven early.
+MonitorVerdict verdict_of(const MonitorAnalysis& m) {
+  MonitorVerdict v;
+  v.tsc_hz = m.tsc_hz;
+  v.k = m.k;
   const std::uint64_t violations = m.fwd_violations_at_least + m.rev_violations_at_least;
   const bool no_band = m.pieces.empty() || std::none_of(m.pieces.begin(), m.pieces.end(),
                                                         [](const MonitorPiece& p) { return p.fit.band.feasible; });
   if (violations > 0 || m.totals.self_inconsistent > 0 || no_band) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + m.send + ", recv " + m.recv +
-                    "): at least " + std::to_string(m.fwd_violations_at_least) + " forward and " +
-                    std::to_string(m.rev_violations_at_least) +
-                    " reverse one-way latencies below every offset the rest of the run allows";
-    if (m.totals.self_inconsistent > 0) {
-      v += ", " + std::to_string(m.totals.self_inconsistent) + " rounds impossible for any offset";
-    }
-    if (no_band) v += "; no line fits the bounds even with k = " + std::to_string(m.k);
-    if (!m.pieces_resolved) {
-      v +=
-          " (they break into more than " + std::to_string(kMaxPieces) + " pieces: too small all over, not a few steps)";
-    }
-    parts.push_back(v);
+    UnsafeReads u;
+    u.send = m.send;
+    u.recv = m.recv;
+    u.fwd_violations = m.fwd_violations_at_least;
+    u.rev_violations = m.rev_violations_at_least;
+    u.at_least = true;
+    u.self_inconsistent = m.totals.self_inconsistent;
+    u.no_band = no_band;
+    u.k = m.k;
+    u.unresolved_pieces = !m.pieces_resolved;
+    u.max_pieces = kMaxPieces;
+    v.unsafe = u;
   }
-  std::size_t proven = 0;
-  for (const MonitorStep& s : m.steps) proven += s.proven ? 1U : 0U;
-  if (proven > 0) {
-    std::string v = "offset stepped " + std::to_string(proven) + (proven == 1 ? " time" : " times") + ":";
-    bool first = true;
-    for (const MonitorStep& s : m.steps) {
-      if (!s.proven) continue;
-      v += std::string(first ? " " : ", ") + "by " + ticks_with_ns(s.size_ticks, m.tsc_hz) + " at " +
-           when(m, s.interval, s.at_s);
-      first = false;
-    }
-    v += ": a TSC write, a vCPU moved, or a migration";
-    parts.push_back(v);
+  for (const MonitorStep& s : m.steps) {
+    if (s.proven) v.proven_steps.push_back({s.size_ticks, s.interval, s.at_s});
   }
-  if (m.steps.size() > proven) {
-    parts.push_back("the offset changed course " + std::to_string(m.steps.size() - proven) +
-                    (m.steps.size() - proven == 1 ? " time" : " times") +
-                    " within the bands: no single line fits, but the bands meet at the change (a drift change, or a "
-                    "step smaller than the bands)");
-  }
+  v.unproven_changes = m.steps.size() - v.proven_steps.size();
   if (!m.pieces.empty() && m.pieces.back().fit.band.feasible) {
-    parts.push_back((m.pieces.size() > 1 ? "last piece: " : "") + piece_verdict(m, m.pieces.back()));
+    const MonitorPiece& p = m.pieces.back();
+    v.last_piece = judge_fit(!p.zero_drift, p.offset_ticks, p.offset_lo_ticks, p.offset_hi_ticks, p.drift_ppb,
+                             p.drift_lo_ppb, p.drift_hi_ppb);
+    v.several_pieces = m.pieces.size() > 1;
   }
-  if (!m.transients.empty()) {
-    std::size_t bounds = 0;
-    for (const MonitorTransient& t : m.transients) bounds += t.bounds;
-    parts.push_back(std::to_string(bounds) + " bounds in " + std::to_string(m.transients.size()) + " transient" +
-                    (m.transients.size() == 1 ? "" : "s") +
-                    " set aside (they contradict the line on both sides: early reads at k = " + std::to_string(m.k) +
-                    " or brief excursions)");
+  v.transients = m.transients.size();
+  for (const MonitorTransient& t : m.transients) v.transient_bounds += t.bounds;
+  if (violations == 0) v.unproven_negatives = m.totals.fwd_negative + m.totals.rev_negative;
+  if (v.unsafe) {
+    v.kind = VerdictKind::unsafe_reads;
+  } else if (!v.proven_steps.empty()) {
+    v.kind = VerdictKind::offset_stepped;
+  } else if (v.unproven_changes > 0) {
+    v.kind = VerdictKind::changed_course;
+  } else if (v.last_piece) {
+    v.kind = v.last_piece->kind;
   }
-  const std::uint64_t negatives = m.totals.fwd_negative + m.totals.rev_negative;
-  if (negatives > 0 && violations == 0) {
-    parts.push_back(std::to_string(negatives) +
-                    " negative one-way latencies, none proven beyond the band (the log keeps counts, not rounds)");
-  }
-  std::string v;
-  for (const std::string& p : parts) v += (v.empty() ? "" : "; ") + p;
   return v;
 }
 
@@ -192,32 +135,51 @@ const char* monitor_status_name(MonitorStatus status) {
   return "?";
 }
 
+void add_interval(MonitorTotals& t, const IntervalSummary& s) {
+  ++t.intervals;
+  t.rounds += s.rounds;
+  t.lost += s.lost;
+  t.late += s.late;
+  t.fwd_negative += s.fwd_negative;
+  t.rev_negative += s.rev_negative;
+  t.self_inconsistent += s.self_inconsistent;
+  t.switches_a += s.switches_a;
+  t.switches_b += s.switches_b;
+  t.stall_ms_max = std::max(t.stall_ms_max, s.stall_ms);
+  if (s.rounds == 0) {
+    ++t.empty_intervals;
+    return;
+  }
+  const bool first_rtt = t.intervals - t.empty_intervals == 1;
+  t.rtt_min = first_rtt ? s.rtt_min : std::min(t.rtt_min, s.rtt_min);
+  t.rtt_max = first_rtt ? s.rtt_max : std::max(t.rtt_max, s.rtt_max);
+}
+
 double monitor_seconds(const MonitorAnalysis& m, std::uint64_t tick) {
   return m.tsc_hz > 0 ? static_cast<double>(diff_ticks(tick, m.first_tick)) / m.tsc_hz : kNaN;
 }
 
-MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source) {
+namespace {
+
+MonitorStatus status_of(const IntervalLog& log) {
+  const auto status = log.trailer.get("status");
+  if (!status) return MonitorStatus::cut_short;
+  if (*status == kStatusComplete) return MonitorStatus::complete;
+  if (*status == kStatusInterrupted) return MonitorStatus::interrupted;
+  if (*status == kStatusAborted) return MonitorStatus::aborted;
+  return MonitorStatus::cut_short;  // "compl": the status line itself was cut
+}
+
+/// What the log says of itself: names, status, quantum, frequency, time span.
+/// \throws InputError when the log has no intervals.
+MonitorAnalysis read_log(const IntervalLog& log, const std::string& source) {
   if (log.intervals.empty()) throw InputError(source + ": no intervals to analyse");
   MonitorAnalysis m;
+  static_cast<PairIdentity&>(m) = pair_identity(log.header);
   m.source = source;
-  m.a = std::string(log.header.get("a").value_or("?"));
-  m.b = std::string(log.header.get("b").value_or("?"));
-  m.send = std::string(log.header.get("send").value_or("?"));
-  m.recv = std::string(log.header.get("recv").value_or("?"));
-  const auto status = log.trailer.get("status");
-  if (!status) {
-    m.status = MonitorStatus::cut_short;
-  } else if (*status == kStatusComplete) {
-    m.status = MonitorStatus::complete;
-  } else if (*status == kStatusInterrupted) {
-    m.status = MonitorStatus::interrupted;
-  } else if (*status == kStatusAborted) {
-    m.status = MonitorStatus::aborted;
-  } else {
-    m.status = MonitorStatus::cut_short;  // "compl": the status line itself was cut
-  }
+  m.status = status_of(log);
   m.incomplete = interval_log_incomplete_reason(log);
-  if (const auto q = header_int(log.header, "quantum_ticks"); q && *q >= 1) {
+  if (const auto q = metadata_i64(log.header, "quantum_ticks"); q && *q >= 1) {
     m.quantum_ticks = *q;
     m.quantum_source = "metadata";
   } else {
@@ -226,8 +188,7 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
     m.quantum_ticks = 1;
     m.quantum_source = "assumed";
   }
-  m.tsc_hz = static_cast<double>(std::max<std::int64_t>(0, header_int(log.header, "tsc_hz").value_or(0)));
-  const std::int64_t q = m.quantum_ticks;
+  m.tsc_hz = static_cast<double>(std::max<std::int64_t>(0, metadata_i64(log.header, "tsc_hz").value_or(0)));
   const std::vector<IntervalSummary>& iv = log.intervals;
   m.intervals = iv.size();
   m.first_tick = iv.front().start_tick;
@@ -235,326 +196,117 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   m.t_ref_tick = m.first_tick + (m.last_tick - m.first_tick) / 2;
   m.span_ticks = static_cast<double>(m.last_tick - m.first_tick);
   m.span_s = m.tsc_hz > 0 ? m.span_ticks / m.tsc_hz : kNaN;
+  return m;
+}
 
-  // The k-sweep (analyze.cpp's rule, over kIntervalKs): the smallest k whose whole-run fit
-  // is feasible and from which the next two k move the offset by at most half a quantum
-  // (at least 1 tick) and raise the margin by at most a tenth (at least half a quantum,
-  // at least 2 ticks); without such a k, the largest feasible one. Each interval's k-th
-  // statistics stand for analyze's per-bin ones: up to k - 1 too-small values per
-  // interval (early reads) cannot cut into the envelope.
-  //
-  // A step in the offset makes every whole-run fit infeasible; then the pieces decide:
-  // the smallest k from which every larger k finds as many pieces (early reads add
-  // pieces at small k; a step adds one at every k).
-  struct PerK {
-    std::size_t ki = 0;
-    std::vector<TimedBound> bounds;
-    EnvelopeFit fit;
-  };
-  std::vector<PerK> usable;
-  std::vector<OffsetSegmentation> segmentations;
+/// One usable k of the sweep: its bounds, their whole-run fit, and their pieces.
+struct SweepAtK {
+  std::size_t ki = 0;  // index into kIntervalKs
+  std::vector<TimedBound> bounds;
+  EnvelopeFit fit;
+  OffsetSegmentation segmentation;
+};
+
+/// Every k at which some interval gives a forward and some a reverse bound, fitted and
+/// cut into pieces; their steps into m.sweep, in the same order.
+/// \throws InputError when there is no such k.
+std::vector<SweepAtK> sweep_ks(const IntervalLog& log, MonitorAnalysis& m) {
+  const std::int64_t q = m.quantum_ticks;
+  std::vector<SweepAtK> usable;
   for (std::size_t ki = 0; ki < kIntervalKCount; ++ki) {
     std::vector<TimedBound> bounds = bounds_at(log, ki, m.t_ref_tick);
-    std::size_t with_k = 0;
-    for (const IntervalSummary& s : iv) with_k += s.fwd_k[ki].present && s.rev_k[ki].present ? 1U : 0U;
     if (!two_sided(bounds)) continue;
+    SweepAtK at{ki, std::move(bounds), {}, {}};
+    at.fit = whole_fit(at.bounds, q);
+    at.segmentation = segment_offset(at.bounds, q);
     IntervalSweepStep step;
     step.k = kIntervalKs[ki];
-    step.intervals = with_k;
-    PerK per{ki, std::move(bounds), {}};
-    per.fit = whole_fit(per.bounds, q);
-    step.feasible = per.fit.band.feasible;
-    step.offset_ticks = per.fit.line.offset_ticks;
-    step.margin_ticks = per.fit.line.margin_ticks;
-    segmentations.push_back(segment_offset(per.bounds, q));
-    step.resolved = segmentations.back().resolved;
-    step.pieces = segmentations.back().pieces.size();
-    for (const OffsetTransient& t : segmentations.back().transients) step.set_aside += t.bounds.size();
+    for (const IntervalSummary& s : log.intervals) {
+      step.intervals += s.fwd_k[ki].present && s.rev_k[ki].present ? 1U : 0U;
+    }
+    step.feasible = at.fit.band.feasible;
+    step.offset_ticks = at.fit.line.offset_ticks;
+    step.margin_ticks = at.fit.line.margin_ticks;
+    step.resolved = at.segmentation.resolved;
+    step.pieces = at.segmentation.pieces.size();
+    for (const OffsetTransient& t : at.segmentation.transients) step.set_aside += t.bounds.size();
     m.sweep.push_back(step);
-    usable.push_back(std::move(per));
+    usable.push_back(std::move(at));
   }
   if (usable.empty()) {
-    throw InputError(source + ": no interval holds both a forward and a reverse latency: nothing to fit");
+    throw InputError(m.source + ": no interval holds both a forward and a reverse latency: nothing to fit");
   }
-  const double offset_tolerance = std::max(static_cast<double>(q) / 2, 1.0);
-  auto margin_tolerance = [&](double margin) {
-    return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
-  };
-  auto settled = [&](std::size_t i) {
-    if (i + 1 >= usable.size()) return true;
-    if (!usable[i + 1].fit.band.feasible) return false;
-    return std::fabs(usable[i].fit.line.offset_ticks - usable[i + 1].fit.line.offset_ticks) <= offset_tolerance &&
-           usable[i + 1].fit.line.margin_ticks - usable[i].fit.line.margin_ticks <=
-               margin_tolerance(usable[i].fit.line.margin_ticks);
-  };
-  std::size_t chosen = usable.size();
-  for (std::size_t i = 0; i < usable.size() && chosen == usable.size(); ++i) {
-    if (usable[i].fit.band.feasible && settled(i) && settled(i + 1)) chosen = i;
-  }
-  // The largest k passes the rule with nothing after it to agree with. With only three k,
-  // that would call a sweep stable whose offset still moved on the last doubling (early
-  // reads in most intervals, more than the smaller k can step over): say it is not shown.
-  if (chosen + 1 == usable.size() && chosen > 0 && !settled(chosen - 1)) m.sweep_settled = false;
-  if (chosen == usable.size()) {
-    for (std::size_t i = usable.size(); i-- > 0;) {
-      if (usable[i].fit.band.feasible) {
-        chosen = i;
-        break;
-      }
+  return usable;
+}
+
+/// The k-sweep over kIntervalKs (estimate/k_sweep.hpp, the rule analyze uses): the stable
+/// k, or without one the largest feasible k. Each interval's k-th statistics stand for
+/// analyze's per-bin ones: up to k - 1 too-small values per interval (early reads) cannot
+/// cut into the envelope. A step in the offset makes every whole-run fit infeasible; then
+/// the pieces decide. Sets m.sweep_settled; returns the position in m.sweep.
+std::size_t choose_k(MonitorAnalysis& m) {
+  const std::size_t n = m.sweep.size();
+  std::vector<SweepFit> steps;
+  for (const IntervalSweepStep& s : m.sweep) steps.push_back({s.feasible, s.offset_ticks, s.margin_ticks});
+  const SweepChoice choice = choose_sweep_step(steps, m.quantum_ticks);
+  // With only three k, the largest one passing the rule with nothing after it to agree
+  // with may still be moving: then the sweep is not shown stable.
+  m.sweep_settled = choice.shown;
+  if (const auto chosen = choice.stable ? choice.stable : choice.largest_feasible) return *chosen;
+  // No k fits the whole run. A k is stable when every larger k that could be cut into
+  // pieces found as many (early reads add pieces at small k; a step adds one at every k);
+  // of those, the one with the fewest bounds set aside as transients (early reads are set
+  // aside at small k and gone at larger k; a real excursion is set aside at every k), the
+  // smallest on a tie.
+  std::optional<std::size_t> chosen;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!m.sweep[i].resolved) continue;
+    bool same = true;
+    for (std::size_t j = i + 1; j < n; ++j) {
+      same = same && (!m.sweep[j].resolved || m.sweep[j].pieces == m.sweep[i].pieces);
     }
+    if (same && (!chosen || m.sweep[i].set_aside < m.sweep[*chosen].set_aside)) chosen = i;
   }
-  if (chosen == usable.size()) {
-    // No k fits the whole run: the pieces decide. A k is stable when every larger k that
-    // could be cut into pieces found as many; of those, the one with the fewest bounds
-    // set aside as transients (early reads are set aside at small k and gone at larger
-    // k; a real excursion is set aside at every k), the smallest on a tie.
-    std::size_t best_aside = std::numeric_limits<std::size_t>::max();
-    for (std::size_t i = 0; i < usable.size(); ++i) {
-      if (!m.sweep[i].resolved) continue;
-      bool same = true;
-      for (std::size_t j = i + 1; j < usable.size(); ++j) {
-        same = same && (!m.sweep[j].resolved || m.sweep[j].pieces == m.sweep[i].pieces);
-      }
-      if (same && m.sweep[i].set_aside < best_aside) {
-        best_aside = m.sweep[i].set_aside;
-        chosen = i;
-      }
-    }
-    if (chosen == usable.size()) {
-      chosen = usable.size() - 1;
-      m.sweep_settled = false;
-    }
-  }
-  const PerK& at = usable[chosen];
+  if (!chosen) m.sweep_settled = false;
+  return chosen.value_or(n - 1);
+}
+
+/// The whole-run fit at the chosen k: drift free, then refitted without drift when none
+/// is detectable (its band stays the drift-free one).
+void fit_at(const SweepAtK& at, MonitorAnalysis& m) {
   m.k = kIntervalKs[at.ki];
   m.free_fit = at.fit;
   const HardBand& free_band = m.free_fit.band;
   m.zero_drift = free_band.feasible && free_band.drift_lo <= 0 && free_band.drift_hi >= 0;
   m.fit = m.free_fit;
-  if (m.zero_drift) m.fit.line = zero_drift_fit(at.bounds, q).line;
+  if (m.zero_drift) m.fit.line = zero_drift_fit(at.bounds, m.quantum_ticks).line;
+}
 
-  // Pieces, steps and transients at the chosen k. Not resolved (too many pieces to be
-  // changes of the offset): one piece, the whole run, with its (crossed) fit.
-  const OffsetSegmentation& seg = segmentations[chosen];
-  m.pieces_resolved = seg.resolved;
-  struct Span {
-    std::size_t lo_source, hi_source;  // positions in the log
-    EnvelopeFit fit;
-    LineEstimate line;
-    bool zero_drift;
-  };
-  std::vector<Span> spans;
-  if (seg.resolved) {
-    for (const OffsetPiece& p : seg.pieces) {
-      Span sp{iv.size(), 0, p.fit, p.line, p.zero_drift};
-      for (std::size_t i = p.first; i < p.last; ++i) {
-        sp.lo_source = std::min(sp.lo_source, seg.bounds[i].source);
-        sp.hi_source = std::max(sp.hi_source, seg.bounds[i].source);
-      }
-      spans.push_back(sp);
-    }
-  } else {
-    spans.push_back({0, iv.size() - 1, m.free_fit, m.fit.line, m.zero_drift});
-  }
-  for (const Span& p : spans) {
-    MonitorPiece mp;
-    mp.first_interval = iv[p.lo_source].index;
-    mp.last_interval = iv[p.hi_source].index;
-    mp.t_ref_tick = iv[p.lo_source].start_tick + (iv[p.hi_source].end_tick - iv[p.lo_source].start_tick) / 2;
-    mp.fit = p.fit;
-    mp.line = p.line;
-    mp.zero_drift = p.zero_drift;
-    const double x = x_of(mp.t_ref_tick, m.t_ref_tick);
-    mp.offset_ticks = p.line.at(x);
-    mp.margin_ticks = p.line.margin_ticks;
-    mp.drift_ppb = p.line.drift * 1e9;
-    mp.drift_identifiable = !p.fit.line.drift_at_prior_bound;
-    if (p.fit.band.feasible) {
-      mp.offset_lo_ticks = p.fit.band.offset_lo_at(x);
-      mp.offset_hi_ticks = p.fit.band.offset_hi_at(x);
-      mp.drift_lo_ppb = p.fit.band.drift_lo * 1e9;
-      mp.drift_hi_ppb = p.fit.band.drift_hi * 1e9;
-    }
-    m.pieces.push_back(mp);
-  }
-  // One piece (transients aside): it is the run's fit.
-  if (m.pieces.size() == 1 && m.pieces[0].fit.band.feasible) {
-    m.free_fit = m.pieces[0].fit;
-    m.fit = m.free_fit;
-    m.fit.line = m.pieces[0].line;
-    m.zero_drift = m.pieces[0].zero_drift;
-  }
-  for (const OffsetChange& c : seg.changes) {
-    MonitorStep s;
-    s.before_piece = c.before;
-    s.at_tick = tick_at(m.t_ref_tick, c.at_x);
-    s.window_lo_tick = tick_at(m.t_ref_tick, c.window_lo_x);
-    s.window_hi_tick = tick_at(m.t_ref_tick, c.window_hi_x);
-    s.interval = iv[interval_at(iv, s.at_tick)].index;
-    s.window_first_interval = iv[c.window_lo_source].index;
-    s.window_last_interval = iv[c.window_hi_source].index;
-    s.at_s = monitor_seconds(m, s.at_tick);
-    s.size_ticks = c.size_ticks;
-    s.size_lo_ticks = c.size_lo_ticks;
-    s.size_hi_ticks = c.size_hi_ticks;
-    s.proven = c.proven_step;
-    m.steps.push_back(s);
-  }
-  std::vector<bool> aside(iv.size(), false);
-  for (const OffsetTransient& t : seg.transients) {
-    std::size_t lo = iv.size(), hi = 0;
-    for (std::size_t b : t.bounds) {
-      lo = std::min(lo, seg.bounds[b].source);
-      hi = std::max(hi, seg.bounds[b].source);
-      aside[seg.bounds[b].source] = true;
-    }
-    m.transients.push_back({iv[lo].index, iv[hi].index, t.bounds.size()});
-  }
-
-  // Per interval: its own band, its piece's line, and what contradicts what. Where a
-  // change lies is known only to its window: a bound inside it may belong to either
-  // piece. So an interval's picture takes the piece on its side of the window's middle,
-  // and a bound counts as an early read only if it lies beyond every piece it may
-  // belong to.
-  const double inf = std::numeric_limits<double>::infinity();
-  auto piece_of = [&](double x) -> std::optional<std::size_t> {
-    if (m.pieces.empty()) return std::nullopt;
-    std::size_t j = 0;
-    while (j < seg.changes.size() && x > seg.changes[j].at_x) ++j;
-    return j;
-  };
-  auto pieces_near = [&](double x) {
-    std::vector<std::size_t> out;
-    for (std::size_t j = 0; j < m.pieces.size(); ++j) {
-      const double from = j == 0 || !seg.resolved ? -inf : seg.changes[j - 1].window_lo_x;
-      const double to = j + 1 == m.pieces.size() || !seg.resolved ? inf : seg.changes[j].window_hi_x;
-      if (x >= from && x <= to && m.pieces[j].fit.band.feasible) out.push_back(j);
-    }
-    return out;
-  };
-  auto below_every_piece = [&](double y, double x) {  // an upper bound y + q below them all
-    const std::vector<std::size_t> near = pieces_near(x);
-    return !near.empty() && std::all_of(near.begin(), near.end(), [&](std::size_t j) {
-      return y + static_cast<double>(q) < m.pieces[j].fit.band.offset_lo_at(x);
-    });
-  };
-  auto above_every_piece = [&](double y, double x) {  // a lower bound y - q above them all
-    const std::vector<std::size_t> near = pieces_near(x);
-    return !near.empty() && std::all_of(near.begin(), near.end(), [&](std::size_t j) {
-      return y - static_cast<double>(q) > m.pieces[j].fit.band.offset_hi_at(x);
-    });
-  };
-  const double qd = static_cast<double>(q);
-  for (std::size_t i = 0; i < iv.size(); ++i) {
-    const IntervalSummary& s = iv[i];
-    IntervalBand band;
-    band.index = s.index;
-    band.mid_x = x_of(s.start_tick + (s.end_tick - s.start_tick) / 2, m.t_ref_tick);
-    const TimedTicks& fk = s.fwd_k[at.ki];
-    const TimedTicks& rk = s.rev_k[at.ki];
-    band.present = fk.present && rk.present;
-    if (band.present) {
-      band.lo_ticks = static_cast<double>(-rk.value_ticks) - qd;
-      band.hi_ticks = static_cast<double>(fk.value_ticks) + qd;
-      band.estimate_ticks = (static_cast<double>(fk.value_ticks) - static_cast<double>(rk.value_ticks)) / 2;
-    }
-    band.piece = piece_of(band.mid_x);
-    if (band.piece && m.pieces[*band.piece].fit.band.feasible)
-      band.line_ticks = m.pieces[*band.piece].line.at(band.mid_x);
-    const LineEstimate& whole = m.fit.line;
-    if (fk.present && static_cast<double>(fk.value_ticks) + qd < whole.at(x_of(fk.at_tick, m.t_ref_tick))) {
-      band.excludes_whole_run_line = true;
-    }
-    if (rk.present && static_cast<double>(-rk.value_ticks) - qd > whole.at(x_of(rk.at_tick, m.t_ref_tick))) {
-      band.excludes_whole_run_line = true;
-    }
-    band.set_aside = aside[i];
-    // Early reads, proven: a k-th smallest latency (k up to the chosen one) below every
-    // offset the robust band of its piece allows at its time means k rounds were.
-    for (std::size_t ki = 0; ki <= at.ki; ++ki) {
-      const TimedTicks& f = s.fwd_k[ki];
-      if (f.present && below_every_piece(static_cast<double>(f.value_ticks), x_of(f.at_tick, m.t_ref_tick))) {
-        band.fwd_violations_at_least = kIntervalKs[ki];
-      }
-      const TimedTicks& r = s.rev_k[ki];
-      if (r.present && above_every_piece(static_cast<double>(-r.value_ticks), x_of(r.at_tick, m.t_ref_tick))) {
-        band.rev_violations_at_least = kIntervalKs[ki];
-      }
-    }
-    m.fwd_violations_at_least += band.fwd_violations_at_least;
-    m.rev_violations_at_least += band.rev_violations_at_least;
-    if (band.excludes_whole_run_line) {
-      if (!m.runs_excluding_line.empty() && m.runs_excluding_line.back().second + 1 == s.index) {
-        m.runs_excluding_line.back().second = s.index;
-      } else {
-        m.runs_excluding_line.emplace_back(s.index, s.index);
-      }
-    }
-    m.bands.push_back(band);
-  }
-
-  // The statistical view inside each piece: where the intervals' estimates shift while
-  // the bands still admit one line (an offset step smaller than the bands, or the delays
-  // changing; only the margin tells which is more likely, nothing proves either). The
-  // estimates are taken about the piece's line, so that a drift is no shift.
-  for (std::size_t j = 0; j < m.pieces.size(); ++j) {
-    std::vector<double> values, margins;
-    std::vector<std::size_t> where;
-    for (std::size_t i = 0; i < m.bands.size(); ++i) {
-      const IntervalBand& b = m.bands[i];
-      if (!b.present || b.set_aside || b.piece != j || !b.line_ticks) continue;
-      values.push_back(b.estimate_ticks - *b.line_ticks);
-      margins.push_back((b.hi_ticks - b.lo_ticks) / 2 - qd);
-      where.push_back(i);
-    }
-    for (const LevelShift& shift : find_level_shifts(values, margins, qd)) {
-      const IntervalSummary& s = iv[where[shift.first_after]];
-      m.moves.push_back({j, s.index, s.start_tick, monitor_seconds(m, s.start_tick), shift.size, shift.residual_sd,
-                         shift.margin_change, shift.offset_like});
-    }
-  }
-
-  // Totals, the worst intervals, memory.
-  MonitorTotals& t = m.totals;
-  bool any_rtt = false;
-  for (const IntervalSummary& s : iv) {
-    t.rounds += s.rounds;
-    t.lost += s.lost;
-    t.late += s.late;
-    t.fwd_negative += s.fwd_negative;
-    t.rev_negative += s.rev_negative;
-    t.self_inconsistent += s.self_inconsistent;
-    t.switches_a += s.switches_a;
-    t.switches_b += s.switches_b;
-    t.stall_ms_max = std::max(t.stall_ms_max, s.stall_ms);
-    if (s.rounds == 0) {
-      ++t.empty_intervals;
-      continue;
-    }
-    t.rtt_min = any_rtt ? std::min(t.rtt_min, s.rtt_min) : s.rtt_min;
-    t.rtt_max = any_rtt ? std::max(t.rtt_max, s.rtt_max) : s.rtt_max;
-    any_rtt = true;
-  }
+WorstIntervals worst_of(const std::vector<IntervalSummary>& iv) {
+  WorstIntervals w;
   auto has_rounds = [](const IntervalSummary& s) { return s.rounds > 0; };
-  m.worst.rtt_max = rank(
+  w.rtt_max = rank(
       iv, [](const IntervalSummary& s) { return s.rtt_max; }, has_rounds);
-  m.worst.rtt_p999 = rank(
+  w.rtt_p999 = rank(
       iv, [](const IntervalSummary& s) { return s.rtt_p999; }, has_rounds);
-  m.worst.negatives = rank(
+  w.negatives = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.fwd_negative + s.rev_negative); },
       [](const IntervalSummary& s) { return s.fwd_negative + s.rev_negative > 0; });
-  m.worst.self_inconsistent = rank(
+  w.self_inconsistent = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.self_inconsistent); },
       [](const IntervalSummary& s) { return s.self_inconsistent > 0; });
-  m.worst.lost = rank(
+  w.lost = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.lost); }, [](const IntervalSummary& s) { return s.lost > 0; });
-  m.worst.stall_ms = rank(
+  w.stall_ms = rank(
       iv, [](const IntervalSummary& s) { return as_i64(s.stall_ms); },
       [](const IntervalSummary& s) { return s.stall_ms > 0; });
+  return w;
+}
 
-  // Peak RSS (VmHWM never falls): at the first interval, at the intervals holding 1 and
-  // 10 minutes into the run when it got there, and at the last. Flat from 1 minute on
-  // means the monitor's memory does not grow with the run.
+/// Peak RSS (VmHWM never falls): at the first interval, at the intervals holding 1 and 10
+/// minutes into the run when it got there, and at the last. Flat from 1 minute on means
+/// the monitor's memory does not grow with the run.
+void add_rss(const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
   auto rss_at = [&](const char* label, std::size_t i) {
     m.rss.push_back({label, iv[i].index, monitor_seconds(m, iv[i].end_tick), iv[i].peak_rss_kib});
   };
@@ -570,7 +322,24 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   }
   if (iv.size() > 1) rss_at("last", iv.size() - 1);
   for (const IntervalSummary& s : iv) m.peak_rss_max_kib = std::max(m.peak_rss_max_kib, s.peak_rss_kib);
+}
 
+}  // namespace
+
+MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source) {
+  const std::vector<IntervalSummary>& iv = log.intervals;
+  MonitorAnalysis m = read_log(log, source);
+  const std::vector<SweepAtK> usable = sweep_ks(log, m);
+  const SweepAtK& at = usable[choose_k(m)];
+  fit_at(at, m);
+  add_pieces(at.segmentation, iv, m);
+  add_steps(at.segmentation, iv, m);
+  const std::vector<bool> aside = add_transients(at.segmentation, iv, m);
+  add_bands(at.segmentation, at.ki, aside, iv, m);
+  add_moves(iv, m);
+  for (const IntervalSummary& s : iv) add_interval(m.totals, s);
+  m.worst = worst_of(iv);
+  add_rss(iv, m);
   m.verdict = verdict_of(m);
   return m;
 }

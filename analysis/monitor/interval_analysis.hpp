@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "core/read_variant.hpp"
 #include "estimate/fit.hpp"
 #include "formats/interval_log.hpp"
+#include "pair/verdict.hpp"
 
 namespace tscsync {
 
@@ -134,6 +136,7 @@ struct WorstIntervals {
 };
 
 struct MonitorTotals {
+  std::uint64_t intervals = 0;
   std::uint64_t rounds = 0;
   std::uint64_t lost = 0;
   std::uint64_t late = 0;
@@ -156,9 +159,31 @@ struct RssSample {
   std::uint64_t peak_rss_kib = 0;
 };
 
-struct MonitorAnalysis {
+/// The verdict of a monitor run as data: its parts in the order a sentence gives them,
+/// each present or not (render/verdict_text.hpp words them).
+struct MonitorVerdict {
+  VerdictKind kind = VerdictKind::synchronized;  // the first part's: unsafe_reads, offset_stepped,
+                                                 // changed_course, or the last piece's answer
+  double tsc_hz = 0;                             // 0: unknown, no ns and no seconds
+  std::optional<UnsafeReads> unsafe;             // counts at least (at_least)
+  struct ProvenStep {
+    double size_ticks = 0;
+    std::uint64_t interval = 0;
+    double at_s = 0;  // seconds into the run (NaN without tsc_hz)
+  };
+  std::vector<ProvenStep> proven_steps;  // in time order
+  std::size_t unproven_changes = 0;      // changes of course within the bands
+  std::optional<FitVerdict> last_piece;  // when the last piece has a band
+  bool several_pieces = false;           // the answer is the last piece's, not the run's
+  std::size_t transients = 0;            // set aside ...
+  std::size_t transient_bounds = 0;      // ... holding this many bounds
+  std::uint64_t k = 1;                   // the chosen k
+  std::uint64_t unproven_negatives = 0;  // negative one-way latencies, when no violation is proven
+};
+
+/// The analysis of one log; its PairIdentity (a, b, send, recv) from the log's header.
+struct MonitorAnalysis : PairIdentity {
   std::string source;
-  std::string a, b, send, recv;  // from the header; "?" when absent
   MonitorStatus status = MonitorStatus::complete;
   std::optional<std::string> incomplete;  // interval_log_incomplete_reason
   std::size_t intervals = 0;
@@ -197,12 +222,16 @@ struct MonitorAnalysis {
   std::vector<RssSample> rss;  // first, 1 min, 10 min (when the run got there), last
   std::uint64_t peak_rss_max_kib = 0;
 
-  std::string verdict;
+  MonitorVerdict verdict;
 };
 
 /// Analyses a log. `source` names it in the output.
 /// \throws InputError when the log has no intervals.
 MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source);
+
+/// Adds one interval to the totals (the analysis's, or a running monitor's as the
+/// intervals come).
+void add_interval(MonitorTotals& totals, const IntervalSummary& interval);
 
 /// Seconds from the run's first tick to `tick`; NaN without the frequency.
 double monitor_seconds(const MonitorAnalysis& m, std::uint64_t tick);

@@ -2,16 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <span>
 
 #include "core/errors.hpp"
-#include "core/format.hpp"
 #include "estimate/bounds.hpp"
+#include "estimate/k_sweep.hpp"
 #include "estimate/quantum.hpp"
 #include "formats/run_format.hpp"
+#include "formats/text_fields.hpp"
 #include "pair/classify.hpp"
 
 namespace tscsync {
@@ -32,8 +32,6 @@ constexpr std::size_t kClassChunk = 512;
 /// Rounds read for the quantum when the metadata does not give it.
 constexpr std::size_t kQuantumRounds = 200000;
 
-std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref) { return diff_ticks(tick, t_ref); }
-
 /// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
 /// b's reads t2, t3, t2, ... are each non-decreasing, so their differences are whole
 /// steps of that counter.
@@ -52,48 +50,29 @@ std::int64_t infer_quantum(std::span<const Round> rounds) {
   return static_cast<std::int64_t>(q);
 }
 
-std::optional<std::int64_t> metadata_int(const Run& run, std::string_view key) {
-  const auto v = run.header.get(key);
-  if (!v) return std::nullopt;
-  std::int64_t out = 0;
-  const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
-  if (ec != std::errc{} || ptr != v->data() + v->size()) return std::nullopt;
-  return out;
-}
-
-std::string verdict_of(const PairAnalysis& p) {
+/// The verdict of a whole run (or segment): unsafe reads, or what its fit says.
+PairVerdict verdict_of(const PairAnalysis& p) {
   const HardBand& band = p.fit.band;
+  PairVerdict v;
+  v.tsc_hz = p.tsc_hz;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
-    std::string v = "unsafe reads: causality violated under this variant (send " + p.send + ", recv " + p.recv +
-                    "): " + std::to_string(p.fwd_classes.causality_violation) + " forward and " +
-                    std::to_string(p.rev_classes.causality_violation) +
-                    " reverse one-way latencies below every offset the rest of the run allows";
-    if (p.self_inconsistent > 0) v += ", " + std::to_string(p.self_inconsistent) + " rounds impossible for any offset";
-    if (!band.feasible) v += "; no line fits every bound even with k = " + std::to_string(p.k);
+    v.kind = VerdictKind::unsafe_reads;
+    v.unsafe.send = p.send;
+    v.unsafe.recv = p.recv;
+    v.unsafe.fwd_violations = p.fwd_classes.causality_violation;
+    v.unsafe.rev_violations = p.rev_classes.causality_violation;
+    v.unsafe.self_inconsistent = p.self_inconsistent;
+    v.unsafe.no_band = !band.feasible;
+    v.unsafe.k = p.k;
     return v;
   }
-  const double ppb_lo = band.drift_lo * 1e9, ppb_hi = band.drift_hi * 1e9;
-  std::string v;
-  const std::string range =
-      "[" + format_sig(band.offset_lo_ticks, 4) + ", " + format_sig(band.offset_hi_ticks, 4) + "] ticks";
-  if (!p.zero_drift) {
-    v = "drifting by " + format_sig(p.fit.line.drift * 1e9, 3) + " ppb (band " + format_sig(ppb_lo, 3) + " to " +
-        format_sig(ppb_hi, 3) + " ppb)";
-  } else if (band.offset_lo_ticks <= 0 && band.offset_hi_ticks >= 0) {
-    v = "synchronized within the band: the offset lies in " + range + ", which contains 0";
-  } else {
-    v = "offset of " + ticks_with_ns(p.fit.line.offset_ticks, p.tsc_hz) + ": b's counter is " +
-        (p.fit.line.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + range + " excludes 0";
-  }
-  const std::uint64_t negatives = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
-  if (negatives > 0) {
-    const std::uint64_t explained = p.fwd_classes.offset_explained + p.rev_classes.offset_explained;
-    const std::uint64_t marginal = p.fwd_classes.marginal + p.rev_classes.marginal;
-    v += "; " + std::to_string(negatives) + " negative one-way latencies, none beyond the band (" +
-         std::to_string(explained) + " explained by any offset in it, " + std::to_string(marginal) +
-         " by some: not proof of early reads)";
-  }
+  v.fit = judge_fit(!p.zero_drift, p.fit.line.offset_ticks, band.offset_lo_ticks, band.offset_hi_ticks,
+                    p.fit.line.drift * 1e9, band.drift_lo * 1e9, band.drift_hi * 1e9);
+  v.kind = v.fit.kind;
+  v.negatives.count = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
+  v.negatives.explained = p.fwd_classes.offset_explained + p.rev_classes.offset_explained;
+  v.negatives.marginal = p.fwd_classes.marginal + p.rev_classes.marginal;
   return v;
 }
 
@@ -101,12 +80,6 @@ std::string verdict_of(const PairAnalysis& p) {
 
 double ticks_to_ns(double ticks, double tsc_hz) {
   return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
-}
-
-std::string ticks_with_ns(double ticks, double tsc_hz) {
-  std::string s = format_sig(ticks, 4) + " ticks";
-  if (tsc_hz > 0) s += " (" + format_fixed(ticks_to_ns(ticks, tsc_hz), 1) + " ns)";
-  return s;
 }
 
 namespace {
@@ -178,14 +151,14 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
     p.segments.push_back(std::move(s));
   }
   const Step& step = *p.blocks.step;
-  std::string v = "offset stepped by " + format_sig(step.size_ticks, 4) + " ticks at round " +
-                  std::to_string(rounds[step.first_round_after].seq) +
-                  (step.refined_to_round ? "" : " (located to within one block)") +
-                  ": a TSC write, a vCPU moved, or a migration";
-  for (std::size_t i = 0; i < p.segments.size(); ++i) {
-    v += std::string(i == 0 ? "; before: " : "; after: ") + p.segments[i].verdict;
-  }
-  p.verdict = v;
+  PairVerdict v;
+  v.kind = VerdictKind::offset_stepped;
+  v.tsc_hz = p.tsc_hz;
+  v.step_ticks = step.size_ticks;
+  v.step_round = rounds[step.first_round_after].seq;
+  v.step_to_round = step.refined_to_round;
+  for (const PairAnalysis& s : p.segments) v.segments.push_back(s.verdict);
+  p.verdict = std::move(v);
 }
 
 }  // namespace
@@ -200,37 +173,23 @@ namespace {
 PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps) {
   if (rounds.empty()) throw InputError(source + ": no rounds to analyse");
   PairAnalysis p;
+  static_cast<PairIdentity&>(p) = pair_identity(run.header);
   p.source = source;
-  p.a = std::string(run.header.get("a").value_or("?"));
-  p.b = std::string(run.header.get("b").value_or("?"));
-  p.send = std::string(run.header.get("send").value_or("?"));
-  p.recv = std::string(run.header.get("recv").value_or("?"));
   p.rounds = rounds.size();
   p.incomplete = incomplete_reason(run);
 
-  if (const auto q = metadata_int(run, "quantum_ticks"); q && *q >= 1) {
+  if (const auto q = metadata_i64(run.header, "quantum_ticks"); q && *q >= 1) {
     p.quantum_ticks = *q;
     p.quantum_source = "metadata";
   } else {
     p.quantum_ticks = infer_quantum(rounds);
     p.quantum_source = "inferred";
   }
-  p.tsc_hz = static_cast<double>(metadata_int(run, "tsc_hz").value_or(0));
+  p.tsc_hz = static_cast<double>(metadata_i64(run.header, "tsc_hz").value_or(0));
   const std::int64_t q = p.quantum_ticks;
 
-  // The k-sweep. Too-small values (early reads) pull the envelopes in: the offset moves
-  // and the margin is held down until k passes the number of them in a bin, after which
-  // both settle (a clean lower tail then raises the margin only slowly). The
-  // chosen k is the smallest feasible one from which the next two doublings move the
-  // offset by at most half a quantum (at least 1 tick) and raise the margin by at most a
-  // tenth (at least half a quantum, at least 2 ticks); without such a k, the largest
-  // feasible one. The margin's allowance is relative because real lower tails are broad:
-  // on the development machines the margin climbs 1-3 % per doubling, while early reads
-  // hold it down by 15-55 % per doubling in simulated runs.
-  const double offset_tolerance = std::max(static_cast<double>(q) / 2, 1.0);
-  auto margin_tolerance = [&](double margin) {
-    return std::max({static_cast<double>(q) / 2, 2.0, 0.1 * std::fabs(margin)});
-  };
+  // The k-sweep (estimate/k_sweep.hpp): the stable k, or without one the largest feasible
+  // k, or the last.
   const std::size_t bins = std::clamp(rounds.size() / kRoundsPerBin, kMinBins, kMaxBins);
   std::vector<std::uint64_t> ks;  // k > 1 that every bin can hold twice over
   for (std::uint64_t k : kSweep) {
@@ -249,30 +208,15 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   };
   ks.insert(ks.begin(), 1);
   std::vector<EnvelopeFit> fits;
+  std::vector<SweepFit> steps;
   for (std::size_t i = 0; i < ks.size(); ++i) {
     fits.push_back(fit_hulls(std::vector<Point>(upper_set(i).begin(), upper_set(i).end()),
                              std::vector<Point>(lower_set(i).begin(), lower_set(i).end()), q));
     p.sweep.push_back({ks[i], fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
+    steps.push_back({fits.back().band.feasible, fits.back().line.offset_ticks, fits.back().line.margin_ticks});
   }
-  auto settled = [&](std::size_t i) {  // fits i and i + 1 agree
-    if (i + 1 >= fits.size()) return true;
-    if (!fits[i + 1].band.feasible) return false;
-    return std::fabs(fits[i].line.offset_ticks - fits[i + 1].line.offset_ticks) <= offset_tolerance &&
-           fits[i + 1].line.margin_ticks - fits[i].line.margin_ticks <= margin_tolerance(fits[i].line.margin_ticks);
-  };
-  std::size_t chosen = fits.size();
-  for (std::size_t i = 0; i < fits.size() && chosen == fits.size(); ++i) {
-    if (fits[i].band.feasible && settled(i) && settled(i + 1)) chosen = i;
-  }
-  if (chosen == fits.size()) {  // never settled: the largest feasible k, or the last
-    chosen = fits.size() - 1;
-    for (std::size_t i = fits.size(); i-- > 0;) {
-      if (fits[i].band.feasible) {
-        chosen = i;
-        break;
-      }
-    }
-  }
+  const SweepChoice choice = choose_sweep_step(steps, q);
+  const std::size_t chosen = choice.stable.value_or(choice.largest_feasible.value_or(fits.size() - 1));
   p.bins = bins;
   p.k = ks[chosen];
   p.free_fit = fits[chosen];

@@ -1,5 +1,5 @@
 // The analysis of one run (one ordered pair): offset and drift with the hard band,
-// negative one-way latencies classified, distributions, and a verdict in plain words.
+// negative one-way latencies classified, distributions, and a verdict.
 // Pure: the same Run gives the same PairAnalysis, in-process or from a saved file.
 #pragma once
 
@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/read_variant.hpp"
 #include "core/run.hpp"
 #include "estimate/blocks.hpp"
 #include "estimate/fit.hpp"
+#include "pair/verdict.hpp"
 
 namespace tscsync {
 
@@ -44,9 +46,9 @@ struct SweepStep {
   double margin_ticks = 0;
 };
 
-struct PairAnalysis {
-  std::string source;            // file name
-  std::string a, b, send, recv;  // from the metadata; "?" when absent
+/// The analysis of one run; its PairIdentity (a, b, send, recv) from the run's metadata.
+struct PairAnalysis : PairIdentity {
+  std::string source;  // file name
   std::uint64_t rounds = 0;
   std::optional<std::string> incomplete;  // why the run is not complete
   std::int64_t quantum_ticks = 1;
@@ -91,7 +93,7 @@ struct PairAnalysis {
   /// of this analysis are then the segments' sums.
   std::vector<PairAnalysis> segments;
 
-  std::string verdict;
+  PairVerdict verdict;  // what the analysis concludes (render/verdict_text.hpp words it)
 };
 
 /// Analyses one run. \throws InputError when the run has no rounds.
@@ -99,8 +101,5 @@ PairAnalysis analyze_run(const Run& run, const std::string& source);
 
 /// Ticks to nanoseconds with the run's frequency; NaN when the frequency is unknown.
 double ticks_to_ns(double ticks, double tsc_hz);
-
-/// "47 ticks (20.4 ns)", or "47 ticks" when the frequency is unknown.
-std::string ticks_with_ns(double ticks, double tsc_hz);
 
 }  // namespace tscsync

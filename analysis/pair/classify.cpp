@@ -67,7 +67,7 @@ Interval band_edge_over(const std::vector<std::pair<double, double>>& corners, b
 RoundClassifier::RoundClassifier(PairAnalysis& p, std::span<const Round> rounds)
     : p_(p), rounds_(rounds), q_(p.quantum_ticks), worst_rtt_(-2 * p.quantum_ticks) {}
 
-double RoundClassifier::x_of(std::uint64_t tick) const { return static_cast<double>(diff_ticks(tick, p_.t_ref_tick)); }
+double RoundClassifier::x_at(std::uint64_t tick) const { return static_cast<double>(x_of(tick, p_.t_ref_tick)); }
 
 double RoundClassifier::lo_at(double x) const {
   return p_.fit.band.feasible ? p_.fit.band.offset_lo_at(x) : p_.fit.line.at(x);
@@ -107,7 +107,7 @@ void RoundClassifier::classify_round(std::size_t i, std::int64_t fwd, std::int64
       fit.band.feasible ? fit.band.top_vertices.front() : std::pair{fit.line.drift, fit.line.offset_ticks};
   const LineEstimate& robust = p_.free_fit.line;
   const double top = static_cast<double>(fwd + q_);  // theta(t1) <= fwd + q
-  const double x1 = x_of(r.t1);
+  const double x1 = x_at(r.t1);
   if (top < bottom_offset + bottom_drift * x1 && top < lo_at(x1)) {
     ++p_.fwd_classes.causality_violation;
     p_.fwd_violation_seqs.push_back(r.seq);
@@ -124,7 +124,7 @@ void RoundClassifier::classify_round(std::size_t i, std::int64_t fwd, std::int64
     ++p_.fwd_classes.marginal;
   }
   const double bottom = static_cast<double>(-rev - q_);  // theta(t4) >= -rev - q
-  const double x4 = x_of(r.t4);
+  const double x4 = x_at(r.t4);
   if (bottom > top_offset + top_drift * x4 && bottom > hi_at(x4)) {
     ++p_.rev_classes.causality_violation;
     p_.rev_violation_seqs.push_back(r.seq);
@@ -196,7 +196,7 @@ void RoundClassifier::add(std::size_t first, std::span<const std::int64_t> fwd, 
     fwd_explained += fwd_explained_now;
     fwd_marginal += fwd_marginal_now;
     if (fwd_negative && !fwd_explained_now && !fwd_marginal_now) [[unlikely]] {
-      (top >= hi_at(x_of(rounds_[first + j].t1)) ? fwd_explained : fwd_marginal) += 1;
+      (top >= hi_at(x_at(rounds_[first + j].t1)) ? fwd_explained : fwd_marginal) += 1;
     }
     const bool rev_negative = rev[j] < 0;
     const bool rev_explained_now = rev_negative && bottom <= lo_at_x4.lo;
@@ -205,17 +205,17 @@ void RoundClassifier::add(std::size_t first, std::span<const std::int64_t> fwd, 
     rev_explained += rev_explained_now;
     rev_marginal += rev_marginal_now;
     if (rev_negative && !rev_explained_now && !rev_marginal_now) [[unlikely]] {
-      (bottom <= lo_at(x_of(rounds_[first + j].t4)) ? rev_explained : rev_marginal) += 1;
+      (bottom <= lo_at(x_at(rounds_[first + j].t4)) ? rev_explained : rev_marginal) += 1;
     }
     const bool below_fwd_now = top < floor_fwd.lo;
     below_fwd += below_fwd_now;
     if (!below_fwd_now && !(top >= floor_fwd.hi)) [[unlikely]] {
-      below_fwd += top < robust.at(x_of(rounds_[first + j].t1)) + robust.margin_ticks;
+      below_fwd += top < robust.at(x_at(rounds_[first + j].t1)) + robust.margin_ticks;
     }
     const bool below_rev_now = bottom > floor_rev.hi;
     below_rev += below_rev_now;
     if (!below_rev_now && !(bottom <= floor_rev.lo)) [[unlikely]] {
-      below_rev += bottom > robust.at(x_of(rounds_[first + j].t4)) - robust.margin_ticks;
+      below_rev += bottom > robust.at(x_at(rounds_[first + j].t4)) - robust.margin_ticks;
     }
   }
   p_.fwd_classes.normal += fwd_normal;

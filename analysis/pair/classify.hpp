@@ -54,7 +54,7 @@ class RoundClassifier {
   void rank_round(std::size_t i, std::int64_t rtt);
   [[nodiscard]] double lo_at(double x) const;
   [[nodiscard]] double hi_at(double x) const;
-  [[nodiscard]] double x_of(std::uint64_t tick) const;
+  [[nodiscard]] double x_at(std::uint64_t tick) const;  // x_of(tick, t_ref), as a double
 
   PairAnalysis& p_;
   std::span<const Round> rounds_;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/format.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 namespace {
@@ -49,13 +50,27 @@ std::string pad_right(std::string s, std::size_t width) {
   return s;
 }
 
+std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
+
+/// Why a pair does not fit the rest, in one line.
+std::string disagreement_text(const PairDisagreement& d) {
+  if (d.kind == PairDisagreement::Kind::off_solution) {
+    return "pair " + pair_name(d.a, d.b) + ": the per-CPU offsets put x_b - x_a at " +
+           format_sig(d.predicted_ticks, 4) + " ticks, outside its band " + format_range(d.lo_ticks, d.hi_ticks) +
+           " by more than the quantum";
+  }
+  return "pairs " + pair_name(d.a, d.b) + " and " + pair_name(d.b, d.a) + " disagree: the first puts the offset in " +
+         format_range(d.lo_ticks, d.hi_ticks) + ", the second (sign flipped) in " +
+         format_range(d.other_lo_ticks, d.other_hi_ticks);
+}
+
 }  // namespace
 
 json matrix_json(const MatrixResult& m, const json& cpu_places) {
   json j;
   j["schema"] = std::string(kMatrixSchema);
-  j["send"] = m.send;
-  j["recv"] = m.recv;
+  j["send"] = m.send.name;
+  j["recv"] = m.recv.name;
   j["tsc_hz"] = m.tsc_hz > 0 ? json(m.tsc_hz) : json(nullptr);
   j["quantum_ticks"] = m.quantum_ticks;
   json cpus = json::array();
@@ -86,7 +101,8 @@ json matrix_json(const MatrixResult& m, const json& cpu_places) {
   j["self_inconsistent"] = grid(m, [](const PairCell& c) { return json(c.self_inconsistent); });
   j["rounds"] = grid(m, [](const PairCell& c) { return json(c.rounds); });
   j["step_proven"] = grid(m, [](const PairCell& c) { return json(c.step_proven); });
-  j["verdict"] = grid(m, [](const PairCell& c) { return json(c.verdict); });
+  j["verdict"] = grid(m, [](const PairCell& c) { return json(verdict_text(c.verdict)); });
+  j["verdict_kind"] = grid(m, [](const PairCell& c) { return json(verdict_kind_name(c.verdict.kind)); });
   json offsets = json::array();
   for (std::size_t i = 0; i < m.size(); ++i) {
     offsets.push_back({{"cpu", m.cpus[i]},
@@ -105,7 +121,9 @@ json matrix_json(const MatrixResult& m, const json& cpu_places) {
   consistency["residual_ticks"] = grid_of(m, m.cpu.residual_ticks);
   consistency["antisymmetry_ticks"] = grid_of(m, m.cpu.antisymmetry_ticks);
   json disagreeing = json::array();
-  for (const PairDisagreement& d : m.cpu.disagreeing) disagreeing.push_back({{"a", d.a}, {"b", d.b}, {"why", d.why}});
+  for (const PairDisagreement& d : m.cpu.disagreeing) {
+    disagreeing.push_back({{"a", d.a}, {"b", d.b}, {"why", disagreement_text(d)}});
+  }
   consistency["disagreeing_pairs"] = std::move(disagreeing);
   j["consistency"] = std::move(consistency);
   return j;
@@ -114,7 +132,7 @@ json matrix_json(const MatrixResult& m, const json& cpu_places) {
 std::string matrix_text(const MatrixResult& m) {
   const double hz = m.tsc_hz;
   std::string out;
-  out += "send " + m.send + ", recv " + m.recv + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
+  out += "send " + m.send.name + ", recv " + m.recv.name + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
          (hz > 0 ? ", TSC " + format_sig(hz / 1e6, 7) + " MHz" : std::string()) + "\n\n";
   out += "Per-CPU offset x (ticks, relative to CPU " + (m.cpus.empty() ? std::string("-") : std::to_string(m.cpus[0])) +
          "; least squares over all pairs, hard bounds from the pair bands)\n";
@@ -155,7 +173,7 @@ std::string matrix_text(const MatrixResult& m) {
     out += "No pair disagrees with the rest.\n";
   } else {
     out += "Pairs that disagree with the rest:\n";
-    for (const PairDisagreement& d : m.cpu.disagreeing) out += "  " + d.why + "\n";
+    for (const PairDisagreement& d : m.cpu.disagreeing) out += "  " + disagreement_text(d) + "\n";
   }
   return out;
 }
@@ -164,7 +182,7 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
   json j;
   j["schema"] = std::string(kCheckSchema);
   j["synchronized"] = c.synchronized;
-  j["reason"] = c.reason;
+  j["reason"] = check_reason_text(c);
   j["tolerance_ticks"] = s.tolerance_ticks;
   j["drift_tolerance_ppb"] = s.drift_tolerance_ppb;
   j["pairs_checked"] = c.pairs_checked;
@@ -172,8 +190,8 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
   for (const CheckFailure& f : c.failures) {
     failures.push_back({{"a", f.a >= 0 ? json(f.a) : json(nullptr)},
                         {"b", f.b >= 0 ? json(f.b) : json(nullptr)},
-                        {"kind", f.kind},
-                        {"what", f.what}});
+                        {"kind", check_failure_kind_name(f.kind)},
+                        {"what", check_failure_text(f, c)}});
   }
   j["failures"] = std::move(failures);
   j["warnings"] = c.warnings;
@@ -181,9 +199,9 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
 }
 
 std::string check_text(const CheckResult& c, bool details) {
-  std::string out = c.reason + "\n";
+  std::string out = check_reason_text(c) + "\n";
   if (!details) return out;
-  for (const CheckFailure& f : c.failures) out += "  fail: " + f.what + "\n";
+  for (const CheckFailure& f : c.failures) out += "  fail: " + check_failure_text(f, c) + "\n";
   for (const std::string& w : c.warnings) out += "  warning: " + w + "\n";
   return out;
 }

@@ -8,20 +8,12 @@
 #include "estimate/offset_segments.hpp"
 #include "pair/analyze.hpp"
 #include "render/pair_output.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string range(double lo, double hi, int digits = 4) {
-  std::string s = "[";
-  s += format_sig(lo, digits);
-  s += ", ";
-  s += format_sig(hi, digits);
-  s += "]";
-  return s;
-}
 
 std::string seconds(double s) {
   std::string out = format_sig(s, 4);
@@ -86,8 +78,9 @@ std::string one_line(std::string s) {
 
 std::string monitor_text(const MonitorAnalysis& m) {
   const double hz = m.tsc_hz;
-  std::string out = m.source + ": monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send + ", recv " + m.recv +
-                    ", " + std::to_string(m.intervals) + " intervals, " + std::to_string(m.totals.rounds) + " rounds" +
+  std::string out = m.source + ": monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send.name + ", recv " +
+                    m.recv.name + ", " + std::to_string(m.intervals) + " intervals, " +
+                    std::to_string(m.totals.rounds) + " rounds" +
                     (hz > 0 ? " over " + seconds(m.span_s) : " over " + format_sig(m.span_ticks, 4) + " ticks") + "\n";
   if (m.status == MonitorStatus::complete) {
     out += "  status    complete\n";
@@ -98,7 +91,7 @@ std::string monitor_text(const MonitorAnalysis& m) {
     out += "  status    " + upper + ": " + m.incomplete.value_or("no reason given") +
            "; the intervals it holds are analysed\n";
   }
-  out += "  verdict   " + m.verdict + "\n";
+  out += "  verdict   " + verdict_text(m.verdict) + "\n";
   if (m.pieces.size() > 1) {
     out += "  (the offset changed: the whole-run line below is the wrong model; see the pieces)\n";
   }
@@ -122,11 +115,11 @@ std::string monitor_text(const MonitorAnalysis& m) {
     for (std::size_t i = 0; i < m.pieces.size(); ++i) {
       const MonitorPiece& p = m.pieces[i];
       out += "  piece " + std::to_string(i + 1) + "   " + intervals(p.first_interval, p.last_interval) + ": offset " +
-             ticks_with_ns(p.offset_ticks, hz) + ", band " + range(p.offset_lo_ticks, p.offset_hi_ticks) +
+             ticks_with_ns(p.offset_ticks, hz) + ", band " + format_range(p.offset_lo_ticks, p.offset_hi_ticks) +
              " ticks at its middle, " +
              (p.zero_drift ? "no detectable drift"
                            : "drift " + format_sig(p.drift_ppb, 4) + " ppb, band " +
-                                 range(p.drift_lo_ppb, p.drift_hi_ppb, 3) + " ppb") +
+                                 format_range(p.drift_lo_ppb, p.drift_hi_ppb, 3) + " ppb") +
              "\n";
     }
   }
@@ -134,8 +127,8 @@ std::string monitor_text(const MonitorAnalysis& m) {
     const MonitorStep& s = m.steps[i];
     out += std::string(s.proven ? "  step " : "  bend ") + std::to_string(i + 1) + "    " +
            (s.proven ? "by " : "the line moved by ") + ticks_with_ns(s.size_ticks, hz) + " (" +
-           range(s.size_lo_ticks, s.size_hi_ticks) + " ticks) at " + interval_at(m, s.interval, s.at_s) + ", within " +
-           intervals(s.window_first_interval, s.window_last_interval) +
+           format_range(s.size_lo_ticks, s.size_hi_ticks) + " ticks) at " + interval_at(m, s.interval, s.at_s) +
+           ", within " + intervals(s.window_first_interval, s.window_last_interval) +
            (s.proven ? ": the bands before and after are disjoint there"
                      : ": no single line fits both sides, but their bands meet: a drift change or a step smaller "
                        "than the bands") +
@@ -208,8 +201,8 @@ Json monitor_json(const MonitorAnalysis& m) {
   e["source"] = m.source;
   e["a"] = m.a;
   e["b"] = m.b;
-  e["send"] = m.send;
-  e["recv"] = m.recv;
+  e["send"] = m.send.name;
+  e["recv"] = m.recv.name;
   e["status"] = monitor_status_name(m.status);
   e["complete"] = m.status == MonitorStatus::complete;
   e["incomplete_reason"] = m.incomplete ? Json(*m.incomplete) : Json(nullptr);
@@ -339,7 +332,8 @@ Json monitor_json(const MonitorAnalysis& m) {
         {{"at", r.label}, {"interval", r.interval}, {"at_s", number_or_null(r.at_s)}, {"kib", r.peak_rss_kib}});
   }
   e["peak_rss_kib"] = {{"samples", samples}, {"max", m.peak_rss_max_kib}};
-  e["verdict"] = m.verdict;
+  e["verdict"] = verdict_text(m.verdict);
+  e["verdict_kind"] = verdict_kind_name(m.verdict.kind);
   return e;
 }
 
@@ -404,18 +398,18 @@ std::string monitor_timeseries_dat(const MonitorAnalysis& m, const IntervalLog& 
   out += "# offset_lo: " + format_sig(lo - pad, 8) + "\n";
   out += "# offset_hi: " + format_sig(hi + pad, 8) + "\n";
   // Markers at the change's tick, or at its interval's number without the frequency.
-  auto x_of_tick = [&](std::uint64_t tick, std::uint64_t interval) {
+  auto marker_at = [&](std::uint64_t tick, std::uint64_t interval) {
     return seconds_known ? monitor_seconds(m, tick) : static_cast<double>(interval);
   };
   std::string steps, bends;
   for (const MonitorStep& s : m.steps) {
     std::string& to = s.proven ? steps : bends;
-    to += (to.empty() ? "" : " ") + format_sig(x_of_tick(s.at_tick, s.interval), 8);
+    to += (to.empty() ? "" : " ") + format_sig(marker_at(s.at_tick, s.interval), 8);
   }
   std::string moves;
   for (const MonitorMove& mv : m.moves) {
     if (!mv.offset_like) continue;
-    moves += (moves.empty() ? "" : " ") + format_sig(x_of_tick(mv.at_tick, mv.interval), 8);
+    moves += (moves.empty() ? "" : " ") + format_sig(marker_at(mv.at_tick, mv.interval), 8);
   }
   if (!steps.empty()) out += "# steps: " + steps + "\n";
   if (!moves.empty()) out += "# moves: " + moves + "\n";

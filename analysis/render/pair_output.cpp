@@ -3,20 +3,10 @@
 #include <cmath>
 
 #include "core/format.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 namespace {
-
-// Strings are built by appending: GCC 12 at -O3 warns falsely (-Wrestrict, its bug
-// 105651) on `"literal" + std::string`, which breaks -DTSCSYNC_WERROR=ON builds.
-std::string range(double lo, double hi, int digits = 4) {
-  std::string s = "[";
-  s += format_sig(lo, digits);
-  s += ", ";
-  s += format_sig(hi, digits);
-  s += "]";
-  return s;
-}
 
 /// "p99.9": the key of a percentile.
 std::string percentile_key(double percentile) {
@@ -96,7 +86,7 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
   std::string out;
   if (band.feasible) {
     out += "  offset    " + ticks_with_ns(fit.line.offset_ticks, hz) + ", band " +
-           range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
+           format_range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
            (k == 1 ? std::string(" (hard: every round obeys it)")
                    : " (robust: k = " + std::to_string(k) + ", " + std::string(robust_what) + ")") +
            "\n";
@@ -110,7 +100,7 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
            " ppb over " + format_sig(span_ticks, 4) + " ticks\n";
   } else {
     out += "  drift     " + format_sig(fit.line.drift * 1e9, 4) + " ppb, " +
-           (band.feasible ? "band " + range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb"
+           (band.feasible ? "band " + format_range(band.drift_lo * 1e9, band.drift_hi * 1e9, 3) + " ppb"
                           : std::string("no band")) +
            (free_fit.line.drift_at_prior_bound ? " (not identifiable: the bounds do not interleave in time)" : "") +
            "\n";
@@ -123,10 +113,10 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
 
 std::string analysis_text(const PairAnalysis& p) {
   const double hz = p.tsc_hz;
-  std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send + ", recv " + p.recv + ", " +
-                    std::to_string(p.rounds) + " rounds\n";
+  std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name +
+                    ", " + std::to_string(p.rounds) + " rounds\n";
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
-  out += "  verdict   " + p.verdict + "\n";
+  out += "  verdict   " + verdict_text(p.verdict) + "\n";
   if (!p.segments.empty()) {
     out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
   }
@@ -229,8 +219,8 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   e["source"] = p.source;
   e["a"] = p.a;
   e["b"] = p.b;
-  e["send"] = p.send;
-  e["recv"] = p.recv;
+  e["send"] = p.send.name;
+  e["recv"] = p.recv.name;
   e["rounds"] = p.rounds;
   e["complete"] = !p.incomplete.has_value();
   if (p.incomplete) e["incomplete_reason"] = *p.incomplete;
@@ -301,7 +291,8 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   }
   auto& segments = e["segments"] = nlohmann::ordered_json::array();
   for (const PairAnalysis& segment : p.segments) segments.push_back(pair_json(segment));
-  e["verdict"] = p.verdict;
+  e["verdict"] = verdict_text(p.verdict);
+  e["verdict_kind"] = verdict_kind_name(p.verdict.kind);
   return e;
 }
 
@@ -332,8 +323,8 @@ std::string analysis_csv(const std::vector<PairAnalysis>& pairs) {
       for (char c : source) q += c == '"' ? std::string("\"\"") : std::string(1, c);
       source = q + "\"";
     }
-    out += source + "," + p.a + "," + p.b + "," + p.send + "," + p.recv + "," + std::to_string(p.rounds) + "," +
-           (p.incomplete ? "no" : "yes") + "," + std::to_string(p.quantum_ticks) + "," +
+    out += source + "," + p.a + "," + p.b + "," + p.send.name + "," + p.recv.name + "," + std::to_string(p.rounds) +
+           "," + (p.incomplete ? "no" : "yes") + "," + std::to_string(p.quantum_ticks) + "," +
            format_sig(p.fit.line.offset_ticks, 10) + "," + opt(band.offset_lo_ticks) + "," + opt(band.offset_hi_ticks) +
            "," + format_sig(p.fit.line.drift * 1e9, 6) + "," + dopt(db.drift_lo) + "," + dopt(db.drift_hi) + "," +
            format_sig(p.fit.line.margin_ticks, 10) + "," + std::to_string(p.rtt_ticks.min()) + "," +

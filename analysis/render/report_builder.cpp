@@ -4,6 +4,7 @@
 
 #include "core/format.hpp"
 #include "render/matrix_output.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 namespace {
@@ -67,8 +68,8 @@ double rtt_p50(const PairCell& c) { return c.rtt_p50_ticks; }
 std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_view dir) {
   std::vector<std::string> items;
   for (const PairAnalysis& p : run.analyses) {
-    items.push_back(p.a + "->" + p.b + ": " + p.verdict + " (details: " + std::string(dir) + "/pairs/pair_" + p.a +
-                    "_" + p.b + ".txt)");
+    items.push_back(p.a + "->" + p.b + ": " + verdict_text(p.verdict) + " (details: " + std::string(dir) +
+                    "/pairs/pair_" + p.a + "_" + p.b + ".txt)");
   }
   return items;
 }
@@ -78,9 +79,10 @@ ReportSection verdict_section(const ReportInputs& in) {
   const CheckResult& check = in.check;
   ReportSection s;
   s.title = "Verdict";
-  s.blocks.push_back(paragraph(check.reason + "."));
+  s.blocks.push_back(paragraph(check_reason_text(check) + "."));
   std::vector<std::string> failures;
-  for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i) failures.push_back(check.failures[i].what);
+  for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i)
+    failures.push_back(check_failure_text(check.failures[i], check));
   if (check.failures.size() > 20) {
     failures.push_back(std::to_string(check.failures.size() - 20) + " more in " +
                        in_dir(kReportMatrixDir, "matrix.json"));
@@ -89,7 +91,7 @@ ReportSection verdict_section(const ReportInputs& in) {
   s.blocks.push_back(paragraph("Measured " + std::to_string(m.size()) + " CPUs (" +
                                std::to_string(in.ordered.ordered_pairs) + " ordered pairs, each visited " +
                                std::to_string(in.ordered.visits) + " times, " + std::to_string(total_rounds(m)) +
-                               " rounds in all) with send " + m.send + " and receive " + m.recv + " in " +
+                               " rounds in all) with send " + m.send.name + " and receive " + m.recv.name + " in " +
                                format_sig(in.ordered.elapsed_seconds, 3) +
                                " s. A pair's hard band holds every offset that no round "
                                "contradicts, assuming only causality, a linear offset and reads within one quantum (" +
@@ -97,7 +99,7 @@ ReportSection verdict_section(const ReportInputs& in) {
   if (in.variants) {
     const VariantsVerdict& vv = in.variants->verdict;
     s.blocks.push_back(paragraph(
-        vv.recommended ? "Receive read to use here: " + vv.recommended->recv + " (" +
+        vv.recommended ? "Receive read to use here: " + std::string(variant_name(vv.recommended->recv)) + " (" +
                              ticks_with_ns(vv.recommended->cost_ticks, m.tsc_hz) +
                              " per read, the cheapest that waits for earlier loads with no causality violation; "
                              "see \"Read variants\")."
@@ -149,9 +151,9 @@ ReportSection plain_section(const ReportInputs& in) {
       " rounds): " + std::to_string(total_violations(pm)) +
       " one-way latencies below every offset the rest of the run allows "
       "(causality violations: a receive read ran before the message arrived), and " +
-      std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " + m.recv + ": " +
-      std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) +
-      ". Median minimum round trip: plain " + ticks_with_ns(median_of(pm, rtt_min), hz) + ", " + m.recv + " " +
+      std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " + m.recv.name +
+      ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) +
+      ". Median minimum round trip: plain " + ticks_with_ns(median_of(pm, rtt_min), hz) + ", " + m.recv.name + " " +
       ticks_with_ns(median_of(m, rtt_min), hz) + "."));
   s.blocks.push_back(picture(in, "Causality violations per pair with plain rdtsc",
                              in_dir(kReportPlainDir, "causality_violations.svg")));
@@ -167,7 +169,7 @@ ReportSection variants_section(const ReportInputs& in) {
       "CPUs " + std::to_string(v.cpu_a) + " and " + std::to_string(v.cpu_b) + ", " +
       std::to_string(v.rounds_per_combination) + " rounds per send/recv combination in both roles, interleaved over " +
       std::to_string(v.passes) + " passes; read costs on CPU " + std::to_string(v.cpu_a) + "."));
-  s.blocks.push_back(bullets(v.verdict.findings));
+  s.blocks.push_back(bullets(variants_findings(v.verdict)));
   s.blocks.push_back(picture(in, "Read cost per call (p50, bar from min to p99.9), ticks",
                              in_dir(kReportVariantsDir, "variants_cost.svg")));
   s.blocks.push_back(picture(in, "Cost of the receive read against causality violations per million one-way latencies",
@@ -175,10 +177,11 @@ ReportSection variants_section(const ReportInputs& in) {
   s.blocks.push_back(picture(in, "One-way latency percentiles per send/recv combination",
                              in_dir(kReportVariantsDir, "variants_percentiles.svg")));
   if (v.switch_run && v.switch_run->problem.empty()) {
-    s.blocks.push_back(picture(in,
-                               "One run that switches its receive read from " + v.switch_run->first.recv + " to " +
-                                   v.switch_run->second.recv + " half-way: per-bin minimum and median latency",
-                               in_dir(kReportVariantsDir, "variants_switch.svg")));
+    s.blocks.push_back(picture(
+        in,
+        "One run that switches its receive read from " + std::string(variant_name(v.switch_run->first.recv)) + " to " +
+            std::string(variant_name(v.switch_run->second.recv)) + " half-way: per-bin minimum and median latency",
+        in_dir(kReportVariantsDir, "variants_switch.svg")));
   }
   s.blocks.push_back(pre(variants_text(v)));
   return s;
@@ -202,7 +205,7 @@ ReportSection how_made_section(const ReportInputs& in) {
       paragraph("Generated " + in.generated_utc + " by tscsync " + in.tool_version + ": " + in.command_line));
   s.blocks.push_back(bullets(
       {"info.txt, info.json: the platform facts",
-       std::string(kReportMatrixDir) + "/: the all-pairs run with receive " + in.ordered.matrix.recv +
+       std::string(kReportMatrixDir) + "/: the all-pairs run with receive " + in.ordered.matrix.recv.name +
            ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
            "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
        std::string(kReportPlainDir) + "/: the same with plain rdtsc on both sides",

@@ -7,18 +7,19 @@
 
 #include "core/format.hpp"
 #include "render/pair_output.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscsync {
 
 namespace {
 
-double to_ns(double ticks, double tsc_hz) { return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::nan(""); }
-
 const CostStats& believed(const ReadCost& c) { return c.believe == CostMethod::deltas ? c.delta_ticks : c.batch_ticks; }
 
 const char* method_name(CostMethod m) { return m == CostMethod::deltas ? "deltas" : "batch"; }
 
-std::string label(const Combination& c) { return c.send + "/" + c.recv; }
+std::string name(ReadVariant v) { return std::string(variant_name(v)); }
+
+std::string label(const Combination& c) { return name(c.send) + "/" + name(c.recv); }
 
 /// Left-aligned in `width` columns (ASCII text only).
 std::string pad(const std::string& s, std::size_t width) {
@@ -46,10 +47,10 @@ nlohmann::ordered_json stats_json(const CostStats& s, double scale) {
 
 nlohmann::ordered_json standing_json(const RecvStanding& s, double tsc_hz) {
   nlohmann::ordered_json j;
-  j["recv"] = s.recv;
+  j["recv"] = name(s.recv);
   j["orders_earlier_loads"] = s.orders_earlier_loads;
   j["cost_ticks"] = s.measured_cost ? nlohmann::ordered_json(s.cost_ticks) : nlohmann::ordered_json(nullptr);
-  j["cost_ns"] = s.measured_cost && tsc_hz > 0 ? nlohmann::ordered_json(to_ns(s.cost_ticks, tsc_hz))
+  j["cost_ns"] = s.measured_cost && tsc_hz > 0 ? nlohmann::ordered_json(ticks_to_ns(s.cost_ticks, tsc_hz))
                                                : nlohmann::ordered_json(nullptr);
   j["clean"] = s.clean;
   j["one_way"] = s.one_way;
@@ -102,7 +103,7 @@ std::string variants_text(const VariantsResult& r) {
     (c.believe == CostMethod::deltas ? by_deltas : by_batch).push_back(c.name);
     const CostStats& s = believed(c);
     append_row(out, "  " + pad(c.name, 21) + rpad(num(s.min), 9) + rpad(num(s.p50), 9) + rpad(num(s.mean), 9) +
-                        rpad(num(s.p99_9), 9) + rpad(num(to_ns(s.p50, r.tsc_hz)), 9) + "  " +
+                        rpad(num(s.p99_9), 9) + rpad(num(ticks_to_ns(s.p50, r.tsc_hz)), 9) + "  " +
                         pad(method_name(c.believe), 8) + rpad(num(c.batch_ticks.p50), 10) +
                         rpad(num(c.delta_ticks.p50), 10));
   }
@@ -152,14 +153,13 @@ std::string variants_text(const VariantsResult& r) {
       "  min vs plain: the smallest rtt >= 0 against plain rdtsc/rdtsc's (an rtt < 0 is impossible)\n";
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
-           (b.ok ? "[" + format_sig(b.lo_ticks, 4) + ", " + format_sig(b.hi_ticks, 4) + "] ticks from " +
-                       std::to_string(b.from) + " ordering reads"
-                 : "none (" + b.problem + ")") +
+           (b.ok ? format_range(b.lo_ticks, b.hi_ticks) + " ticks from " + std::to_string(b.from) + " ordering reads"
+                 : "none (" + reference_problem_text(b) + ")") +
            "\n";
   }
 
   out += "\nanswer\n";
-  for (const std::string& f : r.verdict.findings) out += "  - " + f + "\n";
+  for (const std::string& f : variants_findings(r.verdict)) out += "  - " + f + "\n";
   if (!r.problems.empty()) {
     out += "\nproblems\n";
     for (const std::string& p : r.problems) out += "  - " + p + "\n";
@@ -212,14 +212,14 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
                      {"offset_ticks", b.ok ? nlohmann::ordered_json({{"lo", b.lo_ticks}, {"hi", b.hi_ticks}})
                                            : nlohmann::ordered_json(nullptr)},
                      {"from", b.from},
-                     {"problem", b.problem}});
+                     {"problem", reference_problem_text(b)}});
   }
   auto& exchange = j["exchange"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
     const ExchangeSummary& x = r.exchanges[i];
     nlohmann::ordered_json e;
-    e["send"] = x.combination.send;
-    e["recv"] = x.combination.recv;
+    e["send"] = name(x.combination.send);
+    e["recv"] = name(x.combination.recv);
     e["recv_orders_earlier_loads"] = x.recv_orders_earlier_loads;
     e["rounds"] = x.rounds;
     e["rtt_ticks"] = distribution_json(x.rtt_ticks);
@@ -256,7 +256,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
       role["classes"] = {{"fwd", classes_json(p->fwd_classes)}, {"rev", classes_json(p->rev_classes)}};
       role["self_inconsistent"] = p->self_inconsistent;
       role["rtt_min_ticks"] = p->rtt_ticks.min();
-      role["verdict"] = p->verdict;
+      role["verdict"] = verdict_text(p->verdict);
       if (p->incomplete) role["incomplete"] = *p->incomplete;
       roles.push_back(role);
     }
@@ -268,8 +268,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     const ControlSummary& c = *r.control;
     j["control"] = {{"cpus", {c.cpu_a, c.cpu_b}},
                     {"same_cpu", c.same_cpu},
-                    {"send", c.combination.send},
-                    {"recv", c.combination.recv},
+                    {"send", name(c.combination.send)},
+                    {"recv", name(c.combination.recv)},
                     {"rounds", c.rounds},
                     {"negative", c.negative},
                     {"below_quantum", c.below_quantum},
@@ -305,7 +305,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
                                                              : nlohmann::ordered_json(nullptr)}};
   auto& standings = j["standings"] = nlohmann::ordered_json::array();
   for (const RecvStanding& s : v.standings) standings.push_back(standing_json(s, r.tsc_hz));
-  j["findings"] = v.findings;
+  j["findings"] = variants_findings(v);
   j["warnings"] = r.warnings;
   j["problems"] = r.problems;
   return j;
@@ -343,12 +343,12 @@ std::string tradeoff_dat(const std::vector<ReadCost>& costs, const std::vector<E
       "# columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks "
       "orders_earlier_loads\n";
   for (const ExchangeSummary& e : exchanges) {
-    if (e.combination.send != "rdtsc") continue;
+    if (e.combination.send != ReadVariant::rdtsc) continue;
     const std::optional<double> cost = believed_cost_ticks(costs, e.combination.recv);
     if (!cost) continue;  // no cost, no place on the x axis
-    out += e.combination.recv + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) + " " +
-           std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " + std::to_string(e.rtt_ticks.min()) +
-           " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
+    out += name(e.combination.recv) + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) +
+           " " + std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " +
+           std::to_string(e.rtt_ticks.min()) + " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
   }
   return out;
 }
@@ -386,7 +386,7 @@ std::string switch_dat(const SwitchRun& s, int cpu_a, int cpu_b, double tsc_hz, 
   auto ms_of = [&](std::uint64_t t1) { return static_cast<double>(diff_ticks(t1, t0)) * ms_per_tick; };
 
   std::string out = "# title: CPUs " + std::to_string(cpu_a) + " -> " + std::to_string(cpu_b) + ": receive read " +
-                    s.first.recv + ", then " + s.second.recv + "\n";
+                    name(s.first.recv) + ", then " + name(s.second.recv) + "\n";
   out += "# switch_ms: " + format_fixed(ms_of(s.second_run.rounds.front().t1), 4) + "\n";
   out += "# first: " + label(s.first) + "\n";
   out += "# second: " + label(s.second) + "\n";

@@ -3,48 +3,34 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/format.hpp"
-
 namespace tscsync {
 
 namespace {
 
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-std::string percent(double part, double whole) {
-  if (!(whole > 0)) return "0 %";
-  const double p = 100.0 * part / whole;
-  return (p >= 10 ? format_fixed(p, 0) : format_sig(p, 2)) + " %";
-}
-
-std::string ticks_ns(double ticks, double tsc_hz) { return ticks_with_ns(ticks, tsc_hz); }
-
-std::string count_of(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
+bool contains(std::span<const ReadVariant> available, ReadVariant v) {
+  return std::find(available.begin(), available.end(), v) != available.end();
 }
 
 }  // namespace
 
-std::vector<Combination> default_combinations(const std::vector<std::string>& names) {
+std::vector<Combination> default_combinations(std::span<const ReadVariant> available) {
   std::vector<Combination> out;
-  if (names.empty()) return out;
-  const std::string plain = "rdtsc";
-  if (!contains(names, plain)) return out;
-  for (const std::string& recv : names) out.push_back({plain, recv});
-  const std::vector<Combination> extra = {
-      {"rdtsc_lfence", "rdtscp"}, {"rdtscp", "rdtscp"}, {"lfence_rdtsc", "lfence_rdtsc"}};
+  const ReadVariant plain = ReadVariant::rdtsc;
+  if (!contains(available, plain)) return out;
+  for (ReadVariant recv : available) out.push_back({plain, recv});
+  const std::vector<Combination> extra = {{ReadVariant::rdtsc_lfence, ReadVariant::rdtscp},
+                                          {ReadVariant::rdtscp, ReadVariant::rdtscp},
+                                          {ReadVariant::lfence_rdtsc, ReadVariant::lfence_rdtsc}};
   for (const Combination& c : extra) {
-    if (contains(names, c.send) && contains(names, c.recv)) out.push_back(c);
+    if (contains(available, c.send) && contains(available, c.recv)) out.push_back(c);
   }
   return out;
 }
 
-std::vector<Combination> all_combinations(const std::vector<std::string>& names) {
+std::vector<Combination> all_combinations(std::span<const ReadVariant> available) {
   std::vector<Combination> out;
-  for (const std::string& send : names) {
-    for (const std::string& recv : names) out.push_back({send, recv});
+  for (ReadVariant send : available) {
+    for (ReadVariant recv : available) out.push_back({send, recv});
   }
   return out;
 }
@@ -53,12 +39,11 @@ double ExchangeSummary::violations_per_million() const {
   return one_way == 0 ? 0.0 : 1e6 * static_cast<double>(violations) / static_cast<double>(one_way);
 }
 
-ExchangeSummary summarize_exchange(const Combination& combination, bool recv_orders_earlier_loads,
-                                   const std::vector<const Run*>& runs,
+ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
                                    const std::vector<const PairAnalysis*>& analyses) {
   ExchangeSummary s;
   s.combination = combination;
-  s.recv_orders_earlier_loads = recv_orders_earlier_loads;
+  s.recv_orders_earlier_loads = variant_orders_earlier_loads(combination.recv);
   s.roles = analyses;
   s.runs = runs;
   for (const Run* run : runs) {
@@ -97,7 +82,6 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
     ReferenceBand r;
     r.a = a;
     r.b = b;
-    r.problem = "no receive read that waits for earlier loads was measured";
     bands.push_back(r);
     return bands.back();
   };
@@ -105,14 +89,14 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
     for (const PairAnalysis* p : e.roles) {
       ReferenceBand& r = band_of(p->a, p->b);
       if (!e.recv_orders_earlier_loads) continue;
-      if (!r.problem.empty() && r.from > 0) continue;  // already ruled out
+      if (r.problem != ReferenceBand::Problem::none && r.from > 0) continue;  // already ruled out
       const HardBand& band = p->fit.band;
       if (!band.feasible || !p->zero_drift || !p->segments.empty()) {
         r.ok = false;
-        r.problem = e.combination.send + "/" + e.combination.recv + " has " +
-                    (!band.feasible   ? "no feasible band"
-                     : !p->zero_drift ? "detectable drift"
-                                      : "an offset step");
+        r.problem = !band.feasible   ? ReferenceBand::Problem::no_feasible_band
+                    : !p->zero_drift ? ReferenceBand::Problem::drift
+                                     : ReferenceBand::Problem::offset_step;
+        r.culprit = e.combination;
         ++r.from;
         continue;
       }
@@ -120,7 +104,7 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
       r.hi_ticks = r.from == 0 ? band.offset_hi_ticks : std::min(r.hi_ticks, band.offset_hi_ticks);
       ++r.from;
       r.ok = r.lo_ticks <= r.hi_ticks;
-      r.problem = r.ok ? "" : "the ordering reads' bands do not overlap";
+      r.problem = r.ok ? ReferenceBand::Problem::none : ReferenceBand::Problem::disjoint;
     }
   }
   return bands;
@@ -191,7 +175,11 @@ std::int64_t min_non_negative(const SignedHistogram& h) {
   return h.total() > h.negative_count() ? h.value_at_rank(h.negative_count() + 1) : 0;
 }
 
-std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name) {
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, ReadVariant variant) {
+  return believed_cost_ticks(costs, variant_name(variant));
+}
+
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, std::string_view name) {
   for (const ReadCost& c : costs) {
     if (c.name != name || !c.error.empty()) continue;
     const CostStats& s = c.believe == CostMethod::deltas ? c.delta_ticks : c.batch_ticks;
@@ -201,20 +189,20 @@ std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, co
   return std::nullopt;
 }
 
-VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
-                                const std::vector<std::string>& ordered_variant_names,
-                                const std::optional<ControlSummary>& control, double tsc_hz) {
-  VariantsVerdict v;
-  const std::string plain = "rdtsc";
+namespace {
 
-  // One standing per receive variant, in the order first measured.
+/// One standing per receive variant, cheapest first (those without a cost figure last,
+/// ties in the order first measured), and from them the cheapest clean read and the
+/// cheapest clean read that waits for earlier loads (the recommendation).
+void add_standings(VariantsVerdict& v, const std::vector<ReadCost>& costs,
+                   const std::vector<ExchangeSummary>& exchanges) {
   for (const ExchangeSummary& e : exchanges) {
     auto it = std::find_if(v.standings.begin(), v.standings.end(),
                            [&](const RecvStanding& s) { return s.recv == e.combination.recv; });
     if (it == v.standings.end()) {
       RecvStanding s;
       s.recv = e.combination.recv;
-      s.orders_earlier_loads = contains(ordered_variant_names, s.recv);
+      s.orders_earlier_loads = variant_orders_earlier_loads(s.recv);
       if (auto cost = believed_cost_ticks(costs, s.recv)) {
         s.measured_cost = true;
         s.cost_ticks = *cost;
@@ -227,7 +215,6 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     it->self_inconsistent += e.self_inconsistent;
   }
   for (RecvStanding& s : v.standings) s.clean = s.one_way > 0 && s.violations == 0 && s.self_inconsistent == 0;
-  // Cheapest first; those without a cost figure last; ties keep the measured order.
   std::stable_sort(v.standings.begin(), v.standings.end(), [](const RecvStanding& x, const RecvStanding& y) {
     if (x.measured_cost != y.measured_cost) return x.measured_cost;
     return x.measured_cost && x.cost_ticks < y.cost_ticks;
@@ -240,11 +227,12 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
       break;
     }
   }
-  const std::optional<double> plain_cost = believed_cost_ticks(costs, plain);
-  if (v.recommended && plain_cost) v.recommended_cost_over_plain_ticks = v.recommended->cost_ticks - *plain_cost;
+}
 
+/// Each combination's round trip against plain rdtsc/rdtsc's, when that was measured.
+void add_inflation(VariantsVerdict& v, const std::vector<ExchangeSummary>& exchanges) {
   for (std::size_t i = 0; i < exchanges.size(); ++i) {
-    if (exchanges[i].combination == Combination{plain, plain}) v.plain = i;
+    if (exchanges[i].combination == kPlainCombination) v.plain = i;
   }
   for (const ExchangeSummary& e : exchanges) {
     Inflation f;
@@ -259,142 +247,66 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
     }
     v.inflation.push_back(f);
   }
+}
 
-  // The answer in sentences. First what plain reads did.
+/// Plain reads against the recommended receive read (with plain sends), on the round
+/// trip. \pre v.plain and v.recommended.
+void add_rtt_comparisons(VariantsVerdict& v, const std::vector<ReadCost>& costs,
+                         const std::vector<ExchangeSummary>& exchanges) {
+  const ExchangeSummary& p = exchanges[*v.plain];
+  for (const Inflation& f : v.inflation) {
+    if (f.combination != Combination{ReadVariant::rdtsc, v.recommended->recv}) continue;
+    RttComparison c;
+    c.recv = v.recommended->recv;
+    c.plain_rtt_min_ticks = min_non_negative(p.rtt_ticks);
+    c.plain_rtt_negative = p.rtt_ticks.negative_count();
+    c.rtt_min_ticks = f.rtt_min_ticks;
+    c.rtt_min_over_plain_ticks = f.rtt_min_over_plain_ticks;
+    c.plain_rtt_p50_ticks = p.rtt_ticks.value_at_percentile(50);
+    c.rtt_p50_ticks = f.rtt_p50_ticks;
+    c.rtt_p50_over_plain_ticks = f.rtt_p50_over_plain_ticks;
+    if (auto recv_cost = believed_cost_ticks(costs, c.recv); recv_cost && v.plain_cost_ticks) {
+      c.read_cost_over_plain_ticks = *recv_cost - *v.plain_cost_ticks;
+    }
+    v.rtt_comparisons.push_back(c);
+  }
+}
+
+/// The findings' figures, in the order they are told.
+void add_findings(VariantsVerdict& v, const std::vector<ReadCost>& costs,
+                  const std::vector<ExchangeSummary>& exchanges) {
   if (v.plain) {
     const ExchangeSummary& p = exchanges[*v.plain];
-    std::string s = "plain rdtsc on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
-                    " one-way latencies negative (" +
-                    percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
-    if (p.negative == 0) {
-      s += "; none here, which shows the reads were not early enough this time, not that they cannot be";
-    } else if (p.causality_violations > 0) {
-      s += ", " + std::to_string(p.causality_violations) +
-           " beyond what any offset in the run's own band and the "
-           "quantum (" +
-           std::to_string(p.quantum_ticks) + " ticks) explain: causality violations, receive stamps read early";
-    } else {
-      s += ", none beyond what an offset in the run's own band and the quantum (" + std::to_string(p.quantum_ticks) +
-           " ticks) explain";
-    }
-    if (p.reference_checked && p.negative > 0) {
-      s += "; " + std::to_string(p.below_reference) +
-           " below the offset band that the ordering receive reads of the same pair set" +
-           (p.below_reference > 0 ? std::string(": no offset explains ") + (p.below_reference == 1 ? "it" : "them") +
-                                        ", the receive stamps were read early"
-                                  : std::string());
-    } else if (p.negative > 0 && p.causality_violations == 0) {
-      s += ": not proof of early reads (no ordering receive read gave a band to check against)";
-    }
-    if (p.self_inconsistent > 0) {
-      s += "; " + count_of(p.self_inconsistent, "round", "rounds") + " with rtt < -2q, impossible for any offset";
-    }
-    v.findings.push_back(s);
+    v.plain_reads = PlainReadsFinding{p.negative,          p.one_way,         p.causality_violations, p.quantum_ticks,
+                                      p.reference_checked, p.below_reference, p.self_inconsistent};
   }
-  // Then which receive reads removed the negatives (with plain sends, same pair, same run).
-  {
-    std::vector<std::string> none, some;
-    for (const ExchangeSummary& e : exchanges) {
-      if (e.combination.send != plain || e.combination.recv == plain) continue;
-      const std::string label = e.combination.recv;
-      if (e.negative == 0 && e.clean()) {
-        none.push_back(label);
-      } else {
-        some.push_back(label + " (" + std::to_string(e.negative) + " negative, " + std::to_string(e.violations) +
-                       " violations)");
-      }
-    }
-    auto join = [](const std::vector<std::string>& items) {
-      std::string out;
-      for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
-      return out;
-    };
-    if (!none.empty()) v.findings.push_back("plain send, no negative one-way latency with receive " + join(none));
-    if (!some.empty()) v.findings.push_back("plain send, negative one-way latencies remain with receive " + join(some));
+  // Which receive reads removed the negatives (with plain sends, same pair, same run).
+  for (const ExchangeSummary& e : exchanges) {
+    if (e.combination.send != ReadVariant::rdtsc || e.combination.recv == ReadVariant::rdtsc) continue;
+    v.receive_outcomes.push_back({e.combination.recv, e.negative == 0 && e.clean(), e.negative, e.violations});
   }
-  // What plain reads do to the latency figures, against the read we recommend.
-  const std::optional<RecvStanding>& honest = v.recommended;
-  if (v.plain && honest) {
-    const ExchangeSummary& p = exchanges[*v.plain];
-    for (const Inflation& f : v.inflation) {
-      if (f.combination != Combination{plain, honest->recv}) continue;
-      const std::int64_t d_min = f.rtt_min_over_plain_ticks;
-      const std::int64_t d_p50 = f.rtt_p50_over_plain_ticks;
-      const std::uint64_t impossible = p.rtt_ticks.negative_count();
-      std::string s =
-          "minimum rtt " + ticks_ns(static_cast<double>(min_non_negative(p.rtt_ticks)), tsc_hz) + " with plain reads" +
-          (impossible > 0 ? " (leaving out " + count_of(impossible, "round", "rounds") +
-                                " with rtt < 0, impossible for any offset)"
-                          : std::string()) +
-          " against " + ticks_ns(static_cast<double>(f.rtt_min_ticks), tsc_hz) + " with receive " + honest->recv + ": ";
-      if (d_min > 0) {
-        s += "plain reads make the pair look " + ticks_ns(static_cast<double>(d_min), tsc_hz) + " faster than it is (" +
-             percent(static_cast<double>(d_min), static_cast<double>(f.rtt_min_ticks)) + " of the ordered minimum)";
-      } else {
-        s += "plain reads do not make the minimum look faster here";
-      }
-      s += "; median " + std::to_string(p.rtt_ticks.value_at_percentile(50)) + " against " +
-           std::to_string(f.rtt_p50_ticks) + " ticks (" + (d_p50 >= 0 ? "+" : "") + std::to_string(d_p50) + ")";
-      if (auto recv_cost = believed_cost_ticks(costs, honest->recv); recv_cost && plain_cost) {
-        s += "; the read itself costs " + format_sig(*recv_cost - *plain_cost, 3) +
-             " ticks more than rdtsc, two receive reads per round trip";
-      }
-      v.findings.push_back(s);
-    }
-  }
-  // The recommendation.
-  if (v.recommended) {
-    const RecvStanding& r = *v.recommended;
-    std::string s = "recommended receive read: " + r.recv +
-                    ", the cheapest read that waits for earlier loads with no "
-                    "causality violation here (0 in " +
-                    std::to_string(r.one_way) + " one-way latencies); " + ticks_ns(r.cost_ticks, tsc_hz) + " per read";
-    if (plain_cost) {
-      s += ", " + (v.recommended_cost_over_plain_ticks >= 0 ? std::string("+") : std::string("")) +
-           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
-    }
-    v.findings.push_back(s);
-  } else if (!v.standings.empty()) {
-    v.findings.push_back(
-        "no receive read that waits for earlier loads was free of causality violations: when even "
-        "they violate causality, the counters moved during the run (an offset step or a "
-        "migration), not the reads; see the per-role verdicts");
-  }
+  if (v.plain && v.recommended) add_rtt_comparisons(v, costs, exchanges);
   if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
-    const RecvStanding& c = *v.cheapest_clean;
-    std::uint64_t negative = 0;
     for (const ExchangeSummary& e : exchanges) {
-      if (e.combination.recv == c.recv) negative += e.negative;
+      if (e.combination.recv == v.cheapest_clean->recv) v.cheapest_clean_negative += e.negative;
     }
-    v.findings.push_back(c.recv + " is cheaper (" + ticks_ns(c.cost_ticks, tsc_hz) +
-                         " per read) and showed no "
-                         "causality violation here (" +
-                         (negative > 0 ? std::to_string(negative) + " negative one-way latencies, each within what an "
-                                                                    "offset in the band explains"
-                                       : std::string("no negative one-way latency")) +
-                         "), but it does not wait for earlier loads: nothing stops a read from running early, so "
-                         "its clean record is this run's luck, not a guarantee");
   }
-  if (control) {
-    const ControlSummary& c = *control;
-    std::string s = c.same_cpu
-                        ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
-                              c.combination.send + "/" + c.combination.recv + "): "
-                        : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " + std::to_string(c.cpu_b) +
-                              ", " + c.combination.send + "/" + c.combination.recv + "): ";
-    if (!c.problem.empty()) {
-      s += "incomplete: " + c.problem;
-    } else if (c.same_cpu) {
-      s += std::to_string(c.negative) + " negative one-way latencies in " + std::to_string(c.rounds) + " rounds, " +
-           std::to_string(c.below_quantum) + " below -q" +
-           (c.below_quantum > 0 ? ": on one counter only an early read gives these"
-                                : ": the threads take turns on one CPU, so a context switch, far longer than any "
-                                  "early read, lies between every send and its receive");
-    } else {
-      s += std::to_string(c.causality_violations) + " causality violations in " + std::to_string(c.rounds) + " rounds";
-    }
-    v.findings.push_back(s);
+}
+
+}  // namespace
+
+VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
+                                const std::optional<ControlSummary>& control, double tsc_hz) {
+  VariantsVerdict v;
+  v.tsc_hz = tsc_hz;
+  v.control = control;
+  add_standings(v, costs, exchanges);
+  v.plain_cost_ticks = believed_cost_ticks(costs, ReadVariant::rdtsc);
+  if (v.recommended && v.plain_cost_ticks) {
+    v.recommended_cost_over_plain_ticks = v.recommended->cost_ticks - *v.plain_cost_ticks;
   }
+  add_inflation(v, exchanges);
+  add_findings(v, costs, exchanges);
   return v;
 }
 

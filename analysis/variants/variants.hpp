@@ -5,32 +5,37 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/read_variant.hpp"
 #include "core/run.hpp"
 #include "pair/analyze.hpp"
 #include "variants/read_cost_summary.hpp"
 
 namespace tscsync {
 
-/// One (send, receive) combination, by variant name.
+/// One (send, receive) combination of read variants.
 struct Combination {
-  std::string send;
-  std::string recv;
+  ReadVariant send = ReadVariant::rdtsc;
+  ReadVariant recv = ReadVariant::rdtsc;
   friend bool operator==(const Combination&, const Combination&) = default;
 };
+
+/// Plain rdtsc on both sides: the baseline every other combination is held against.
+inline constexpr Combination kPlainCombination{ReadVariant::rdtsc, ReadVariant::rdtsc};
 
 /// The combinations measured by default, the ones that answer the usual questions: both
 /// plain; plain send with every other receive read (which ones remove the early receive
 /// stamps); rdtsc_lfence send with rdtscp receive (the pairing Intel's white paper uses);
-/// both rdtscp; both lfence_rdtsc. `names` is every variant in interface order, plain
-/// rdtsc first; the result keeps that order.
-std::vector<Combination> default_combinations(const std::vector<std::string>& names);
+/// both rdtscp; both lfence_rdtsc. `available` is every variant this machine can run, in
+/// interface order (kAllVariants), plain rdtsc first; the result keeps that order.
+std::vector<Combination> default_combinations(std::span<const ReadVariant> available);
 
-/// Every (send, receive) pair of `names`, send-major.
-std::vector<Combination> all_combinations(const std::vector<std::string>& names);
+/// Every (send, receive) pair of `available`, send-major.
+std::vector<Combination> all_combinations(std::span<const ReadVariant> available);
 
 /// What one combination showed, over every role measured (a initiates, then b).
 struct ExchangeSummary {
@@ -66,8 +71,7 @@ struct ExchangeSummary {
 
 /// Sums the analyses of the roles of one combination and pools the latencies of their
 /// runs. \pre runs.size() == analyses.size() >= 1, runs[i] is what analyses[i] analysed.
-ExchangeSummary summarize_exchange(const Combination& combination, bool recv_orders_earlier_loads,
-                                   const std::vector<const Run*>& runs,
+ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
                                    const std::vector<const PairAnalysis*>& analyses);
 
 /// The offset band of one role (a initiates, b responds) that the receive reads which wait
@@ -77,12 +81,22 @@ ExchangeSummary summarize_exchange(const Combination& combination, bool recv_ord
 /// allows it. Only with no detectable drift in any of them: the band is then the same at
 /// every moment of the interleaved runs.
 struct ReferenceBand {
+  /// Why there is no band.
+  enum class Problem {
+    none,              // there is one (ok)
+    not_measured,      // no receive read that waits for earlier loads was measured
+    no_feasible_band,  // `culprit` has no feasible band
+    drift,             // `culprit` has detectable drift
+    offset_step,       // `culprit` has an offset step
+    disjoint,          // the ordering reads' bands do not overlap
+  };
   std::string a, b;
   bool ok = false;
   double lo_ticks = 0;  // offset theta = TSC_b - TSC_a, ticks
   double hi_ticks = 0;
   std::size_t from = 0;  // analyses intersected
-  std::string problem;   // why there is no band (none measured, drift, disjoint bands)
+  Problem problem = Problem::not_measured;
+  Combination culprit;  // the combination a problem names
 };
 
 /// One band per role seen in the exchanges, in the order first seen.
@@ -115,7 +129,7 @@ ControlSummary summarize_control(int cpu_a, int cpu_b, const Combination& combin
 
 /// A receive variant's standing in the recommendation.
 struct RecvStanding {
-  std::string recv;
+  ReadVariant recv = ReadVariant::rdtsc;
   bool measured_cost = false;  // read_cost has a figure for it
   double cost_ticks = 0;       // believed p50 per call
   bool orders_earlier_loads = false;
@@ -140,6 +154,38 @@ struct Inflation {
 /// The smallest value >= 0 of a histogram (exact below 2048), 0 when there is none.
 std::int64_t min_non_negative(const SignedHistogram& h);
 
+/// The first finding: what plain reads on both sides did.
+struct PlainReadsFinding {
+  std::uint64_t negative = 0;  // negative one-way latencies
+  std::uint64_t one_way = 0;   // of these
+  std::uint64_t causality_violations = 0;
+  std::int64_t quantum_ticks = 1;
+  bool reference_checked = false;  // a band of ordering reads was there to check against
+  std::uint64_t below_reference = 0;
+  std::uint64_t self_inconsistent = 0;  // rounds with rtt < -2q
+};
+
+/// A receive read measured with plain sends: whether negative one-way latencies remained.
+struct ReceiveOutcome {
+  ReadVariant recv = ReadVariant::rdtsc;
+  bool none = false;  // no negative one-way latency and no violation
+  std::uint64_t negative = 0;
+  std::uint64_t violations = 0;
+};
+
+/// Plain reads against the recommended receive read (plain sends), on the round trip.
+struct RttComparison {
+  ReadVariant recv = ReadVariant::rdtsc;
+  std::int64_t plain_rtt_min_ticks = 0;       // the smallest plain rtt >= 0
+  std::uint64_t plain_rtt_negative = 0;       // plain rounds with rtt < 0, left out of it
+  std::int64_t rtt_min_ticks = 0;             // the smallest rtt >= 0 with `recv`
+  std::int64_t rtt_min_over_plain_ticks = 0;  // > 0: plain reads make the pair look faster
+  std::int64_t plain_rtt_p50_ticks = 0;
+  std::int64_t rtt_p50_ticks = 0;
+  std::int64_t rtt_p50_over_plain_ticks = 0;
+  std::optional<double> read_cost_over_plain_ticks;  // per read, when both costs are known
+};
+
 struct VariantsVerdict {
   /// The cheapest receive variant that waits for earlier loads and showed no causality
   /// violation and no self-inconsistent round in any combination it was measured in;
@@ -150,21 +196,30 @@ struct VariantsVerdict {
   /// not wait for earlier loads (rdtsc, rdtsc_lfence) it is not recommended: nothing stops
   /// its read from running early, so its clean record is this run's luck, not a guarantee.
   std::optional<RecvStanding> cheapest_clean;
-  std::vector<RecvStanding> standings;  // every receive variant measured, cheapest first
-  std::vector<Inflation> inflation;     // every combination, in measured order
-  std::optional<std::size_t> plain;     // index of rdtsc/rdtsc in the exchanges, if measured
-  std::vector<std::string> findings;    // the sentences of the answer, most important first
+  std::vector<RecvStanding> standings;     // every receive variant measured, cheapest first
+  std::vector<Inflation> inflation;        // every combination, in measured order
+  std::optional<std::size_t> plain;        // index of rdtsc/rdtsc in the exchanges, if measured
+  std::optional<double> plain_cost_ticks;  // plain rdtsc's believed cost per read, if measured
+
+  // The findings, the answer in the order it is told (render/verdict_text.hpp words them).
+  double tsc_hz = 0;                             // 0: unknown, no ns
+  std::optional<PlainReadsFinding> plain_reads;  // plain rdtsc on both sides, when measured
+  std::vector<ReceiveOutcome> receive_outcomes;  // plain send, every other receive read, measured order
+  std::vector<RttComparison> rtt_comparisons;    // plain against the recommended read
+  /// Negative one-way latencies of the cheapest clean read (all its combinations), told
+  /// when it is not the recommended one.
+  std::uint64_t cheapest_clean_negative = 0;
+  std::optional<ControlSummary> control;
 };
 
 /// Decides. A receive variant's cost is its read cost's believed p50 (read_cost.hpp);
 /// variants without a cost figure are ranked after those with one and never recommended.
-/// \param ordered_variant_names  the variants whose read waits for earlier loads
-///        (src/measure/variant.hpp variant_orders_earlier_loads).
 VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges,
-                                const std::vector<std::string>& ordered_variant_names,
                                 const std::optional<ControlSummary>& control, double tsc_hz);
 
-/// The believed per-call p50 of `name` in `costs`, if it was measured.
-std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, const std::string& name);
+/// The believed per-call p50 of the clock `name` in `costs`, if it was measured.
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, std::string_view name);
+/// The same of a read variant's clock.
+std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, ReadVariant variant);
 
 }  // namespace tscsync

@@ -64,8 +64,8 @@ int run_check(const CheckOptions& options) {
   if (options.matrix.format == OutputFormat::json) {
     nlohmann::ordered_json j = check_json(result, settings);
     j["cpus"] = o.matrix.cpus;
-    j["send"] = o.matrix.send;
-    j["recv"] = o.matrix.recv;
+    j["send"] = o.matrix.send.name;
+    j["recv"] = o.matrix.recv.name;
     j["problems"] = o.problems;
     std::cout << j.dump(2) << "\n";
   } else {

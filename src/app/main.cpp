@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/report_error.hpp"
 #include "core/errors.hpp"
 #include "formats/standard_output.hpp"
 

@@ -210,9 +210,8 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   std::vector<const PairAnalysis*> pointers;
   for (const PairAnalysis& p : o.analyses) pointers.push_back(&p);
   o.matrix = build_matrix(plan.spec.cpus, pointers);
-  o.matrix.send = std::string(variant_name(options.choice.send));
-  o.matrix.recv = std::string(variant_name(options.choice.recv));
-  o.matrix.recv_orders_loads = variant_orders_earlier_loads(options.choice.recv);
+  o.matrix.send = recorded_variant(options.choice.send);
+  o.matrix.recv = recorded_variant(options.choice.recv);
   o.matrix.tsc_hz = o.platform.tsc.hz;
   for (std::size_t i = 0; i < planned.order.cpus.size(); ++i) {
     o.matrix.labels.push_back(std::to_string(planned.order.cpus[i].cpu));

@@ -16,6 +16,7 @@
 #include "pair/summary.hpp"
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
+#include "render/verdict_text.hpp"
 #include "version.hpp"
 
 namespace tscsync {
@@ -94,10 +95,9 @@ int run_measure(const MeasureOptions& options) {
     const HardBand& band = analysis.fit.band;
     std::cerr << "  offset        " << format_sig(analysis.fit.line.offset_ticks, 4) << " ticks";
     if (band.feasible) {
-      std::cerr << ", band [" << format_sig(band.offset_lo_ticks, 4) << ", " << format_sig(band.offset_hi_ticks, 4)
-                << "] ticks";
+      std::cerr << ", band " << format_range(band.offset_lo_ticks, band.offset_hi_ticks) << " ticks";
     }
-    std::cerr << "\n  verdict       " << analysis.verdict << "\n";
+    std::cerr << "\n  verdict       " << verdict_text(analysis.verdict) << "\n";
   }
   std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", " << qb.quantum_ticks
             << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz (" << platform.tsc.source

@@ -17,6 +17,7 @@
 #include "render/report_builder.hpp"
 #include "render/report_doc.hpp"
 #include "render/variants_output.hpp"
+#include "render/verdict_text.hpp"
 #include "version.hpp"
 
 namespace tscsync {
@@ -143,7 +144,7 @@ int run_report(const ReportOptions& options) {
   write_text_file((root / "report.html").string(),
                   report_html(doc, [&](const std::string& path) { return read_file(root / path); }));
 
-  std::cout << in.check.reason << "\n";
+  std::cout << check_reason_text(in.check) << "\n";
   std::cerr << "tscsync report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
             << "\n";
   for (const std::string& p : written.problems) std::cerr << "tscsync report: problem: " << p << "\n";

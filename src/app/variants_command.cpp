@@ -30,9 +30,14 @@ using Clock = std::chrono::steady_clock;
 
 ExchangeChoice choice_of(const Combination& c) {
   ExchangeChoice choice;
-  choice.send = *parse_variant(c.send);
-  choice.recv = *parse_variant(c.recv);
+  choice.send = c.send;
+  choice.recv = c.recv;
   return choice;
+}
+
+/// "send/recv" of a combination.
+std::string label(const Combination& c) {
+  return std::string(variant_name(c.send)) + "/" + std::string(variant_name(c.recv));
 }
 
 /// Appends a visit, keeping its error as it is worded.
@@ -41,7 +46,7 @@ void append(VisitsRun& d, const ExchangeResult& result, const ExchangeConfig& co
 }
 
 std::string role_name(const Combination& c, int a, int b) {
-  return c.send + "/" + c.recv + " " + std::to_string(a) + "->" + std::to_string(b);
+  return label(c) + " " + std::to_string(a) + "->" + std::to_string(b);
 }
 
 /// The variants this CPU can run, in interface order.
@@ -56,7 +61,7 @@ std::vector<Variant> supported_variants(const CpuidFacts& cpuid) {
 /// The same-CPU (or SMT-sibling) control with plain reads on both sides.
 ControlSummary run_control(const VariantsOptions& options, int cpu_a, const PlatformFacts& platform,
                            std::int64_t quantum_ticks) {
-  const Combination plain{"rdtsc", "rdtsc"};
+  const Combination plain = kPlainCombination;
   int partner = cpu_a;
   const TopologyResult topology = load_topology();
   if (topology.ok) {
@@ -86,8 +91,8 @@ ControlSummary run_control(const VariantsOptions& options, int cpu_a, const Plat
 SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Variant recv,
                      const PlatformFacts& platform) {
   SwitchRun s;
-  s.first = {"rdtsc", "rdtsc"};
-  s.second = {"rdtsc", std::string(variant_name(recv))};
+  s.first = kPlainCombination;
+  s.second = {Variant::rdtsc, recv};
   ExchangeConfig first;
   first.cpu_a = cpu_a;
   first.cpu_b = cpu_b;
@@ -148,10 +153,8 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
   }
   // Every round of every combination is kept until the end (40 bytes each); on a CPU
   // without RDTSCP there are fewer combinations, so this is the most it can take.
-  std::vector<std::string> names;
-  names.reserve(kAllVariants.size());
-  for (Variant v : kAllVariants) names.emplace_back(variant_name(v));
-  const std::uint64_t combinations = options.all ? all_combinations(names).size() : default_combinations(names).size();
+  const std::uint64_t combinations =
+      options.all ? all_combinations(kAllVariants).size() : default_combinations(kAllVariants).size();
   const std::uint64_t rounds = combinations * options.rounds + options.control_rounds + 2 * options.switch_rounds;
   if (auto refusal =
           memory_refusal(rounds * sizeof(Round), available_memory_bytes(), "the run", "give fewer --rounds")) {
@@ -174,11 +177,6 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
     if (weakens_check(w.code)) r.warnings.push_back(w.code + ": " + w.message);
   }
   const std::vector<Variant> variants = supported_variants(platform.cpuid);
-  std::vector<std::string> names, ordered;
-  for (Variant v : variants) {
-    names.emplace_back(variant_name(v));
-    if (variant_orders_earlier_loads(v)) ordered.emplace_back(variant_name(v));
-  }
   for (Variant v : kAllVariants) {
     if (std::find(variants.begin(), variants.end(), v) == variants.end()) {
       r.problems.push_back(std::string(variant_name(v)) + " left out: this CPU has no RDTSCP");
@@ -194,7 +192,8 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   // 2. The exchanges: every combination in both roles, its rounds split over the passes
   //    and the combinations interleaved, so a change in the host's load during the run
   //    falls on all of them alike instead of on whichever ran then.
-  const std::vector<Combination> combinations = options.all ? all_combinations(names) : default_combinations(names);
+  const std::vector<Combination> combinations =
+      options.all ? all_combinations(variants) : default_combinations(variants);
   const std::uint64_t per_visit = options.rounds / (2 * options.passes);
   std::vector<std::array<VisitsRun, 2>> data(combinations.size());
   for (std::size_t k = 0; k < combinations.size(); ++k) {
@@ -244,11 +243,10 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
     }
     r.problems.insert(r.problems.end(), problems.begin(), problems.end());
     if (analyses.empty()) {
-      r.problems.push_back(combinations[k].send + "/" + combinations[k].recv + ": no round completed; left out");
+      r.problems.push_back(label(combinations[k]) + ": no round completed; left out");
       continue;
     }
-    ExchangeSummary s = summarize_exchange(
-        combinations[k], variant_orders_earlier_loads(*parse_variant(combinations[k].recv)), runs, analyses);
+    ExchangeSummary s = summarize_exchange(combinations[k], runs, analyses);
     s.problems = std::move(problems);
     r.quantum_ticks = std::max(r.quantum_ticks, s.quantum_ticks);
     r.exchanges.push_back(std::move(s));
@@ -258,10 +256,10 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   if (options.control_rounds > 0) r.control = run_control(options, cpu_a, platform, r.quantum_ticks);
   r.reference_bands = reference_bands(r.exchanges);
   check_against_reference(r.exchanges, r.reference_bands);
-  r.verdict = decide_variants(r.read_costs, r.exchanges, ordered, r.control, r.tsc_hz);
+  r.verdict = decide_variants(r.read_costs, r.exchanges, r.control, r.tsc_hz);
   if (options.switch_rounds > 0) {
     const std::optional<RecvStanding>& recommended = r.verdict.recommended;
-    const Variant recv = recommended ? *parse_variant(recommended->recv) : Variant::lfence_rdtsc;
+    const Variant recv = recommended ? recommended->recv : Variant::lfence_rdtsc;
     r.switch_run = run_switch(options, cpu_a, cpu_b, recv, platform);
     if (!r.switch_run->problem.empty()) r.problems.push_back("switching run: " + r.switch_run->problem);
   }

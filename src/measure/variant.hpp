@@ -1,32 +1,16 @@
-// Variant names (part of the interface: CLI, files, JSON) and the one place where a
-// runtime choice of read variant becomes a template argument.
+// The one place where a runtime choice of read variant becomes a template argument: the
+// variants themselves (names, properties) are the analysis's (core/read_variant.hpp),
+// their instruction sequences platform/tsc.hpp's policies.
 #pragma once
 
-#include <array>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
+#include <algorithm>
 
+#include "core/read_variant.hpp"
 #include "platform/tsc.hpp"
 
 namespace tscsync {
 
-enum class Variant : std::uint8_t {
-  rdtsc,
-  rdtsc_lfence,
-  lfence_rdtsc,
-  lfence_rdtsc_lfence,
-  rdtscp,
-  rdtscp_lfence,
-  mfence_rdtsc,
-  cpuid_rdtsc,
-};
-
-inline constexpr std::array<Variant, 8> kAllVariants = {
-    Variant::rdtsc,  Variant::rdtsc_lfence,  Variant::lfence_rdtsc, Variant::lfence_rdtsc_lfence,
-    Variant::rdtscp, Variant::rdtscp_lfence, Variant::mfence_rdtsc, Variant::cpuid_rdtsc,
-};
+using Variant = ReadVariant;
 
 /// Calls `f(Policy{})` with the policy type of `v`. Every runtime-to-template switch
 /// over variants goes through here.
@@ -45,26 +29,12 @@ constexpr decltype(auto) visit_variant(Variant v, F&& f) {
   __builtin_unreachable();
 }
 
-constexpr std::string_view variant_name(Variant v) {
-  return visit_variant(v, [](auto policy) { return decltype(policy)::name; });
-}
-
-constexpr std::optional<Variant> parse_variant(std::string_view name) {
-  for (Variant v : kAllVariants) {
-    if (variant_name(v) == name) return v;
-  }
-  return std::nullopt;
-}
+// Each policy is the sequence its variant names.
+static_assert(std::ranges::all_of(kAllVariants, [](Variant v) {
+  return visit_variant(v, [](auto policy) { return decltype(policy)::name; }) == variant_name(v);
+}));
 
 /// True when the sequence executes RDTSCP (needs CPUID 80000001H EDX[27]).
 constexpr bool variant_uses_rdtscp(Variant v) { return v == Variant::rdtscp || v == Variant::rdtscp_lfence; }
-
-/// True when the read waits for every earlier load to complete (an lfence, mfence, cpuid
-/// or rdtscp before the rdtsc), so a receive read cannot run before the load that saw the
-/// message. Plain rdtsc and rdtsc;lfence (the fence comes after the read) do not.
-constexpr bool variant_orders_earlier_loads(Variant v) { return v != Variant::rdtsc && v != Variant::rdtsc_lfence; }
-
-/// "rdtsc, rdtsc_lfence, ..." for messages and --help.
-std::string variant_list();
 
 }  // namespace tscsync

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "formats/interval_log.hpp"
 #include "formats/text_lines.hpp"
+#include "stream_source.hpp"
 
 using namespace tscsync;
 
@@ -245,18 +246,7 @@ namespace {
 
 /// The result of reading `text` through a file, `chunk` bytes at a time, or the error.
 std::variant<IntervalLog, std::string> read_chunked(const std::string& text, std::size_t chunk) {
-  std::FILE* file = std::tmpfile();
-  REQUIRE(file != nullptr);
-  std::fwrite(text.data(), 1, text.size(), file);
-  std::rewind(file);
-  try {
-    IntervalLog log = read_interval_log_stream(file, "in.log", chunk);
-    std::fclose(file);
-    return log;
-  } catch (const InputError& e) {
-    std::fclose(file);
-    return std::string(e.what());
-  }
+  return test::read_or_error(text, [&](std::FILE* f) { return read_interval_log_stream(f, "in.log", chunk); });
 }
 
 }  // namespace

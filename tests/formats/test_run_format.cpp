@@ -10,6 +10,8 @@
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "formats/run_format.hpp"
+#include "run_text.hpp"
+#include "stream_source.hpp"
 
 using namespace tscsync;
 
@@ -39,11 +41,7 @@ Run sample_run(std::size_t n, std::uint64_t seed) {
   return run;
 }
 
-std::string to_text(const Run& run) {
-  std::string text;
-  write_run(run, [&](std::string_view s) { text += s; });
-  return text;
-}
+std::string to_text(const Run& run) { return test::run_text(run); }
 
 std::string error_of(std::string_view text) {
   try {
@@ -58,31 +56,14 @@ std::string error_of(std::string_view text) {
 
 TEST_CASE("a run round-trips exactly through the text format") {
   const Run run = sample_run(3000, 42);  // more than one 1 MiB flush is not needed: 3000 lines
-  const std::string text = to_text(run);
-  const Run back = parse_run(text, "mem");
-  CHECK(back.rounds == run.rounds);
-  CHECK(back.header.entries() == run.header.entries());
-  CHECK(back.trailer.entries() == run.trailer.entries());
-  CHECK_FALSE(incomplete_reason(back).has_value());
-  CHECK(to_text(back) == text);
+  test::check_round_trip(run);
 }
 
 namespace {
 
 /// The result of reading `text` through a file, `chunk` bytes at a time, or the error.
 std::variant<Run, std::string> read_chunked(const std::string& text, std::size_t chunk) {
-  std::FILE* file = std::tmpfile();
-  REQUIRE(file != nullptr);
-  std::fwrite(text.data(), 1, text.size(), file);
-  std::rewind(file);
-  try {
-    Run run = read_run_stream(file, "in.csv", chunk, text.size());
-    std::fclose(file);
-    return run;
-  } catch (const InputError& e) {
-    std::fclose(file);
-    return std::string(e.what());
-  }
+  return test::read_or_error(text, [&](std::FILE* f) { return read_run_stream(f, "in.csv", chunk, text.size()); });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "matrix/matrix.hpp"
 #include "matrix_fixture.hpp"
 #include "render/matrix_output.hpp"
+#include "render/verdict_text.hpp"
 
 using namespace tscsync;
 using Catch::Matchers::Contains;
@@ -20,12 +21,33 @@ MatrixResult matrix_of(const std::vector<double>& offsets, const std::vector<dou
                        const std::function<void(std::size_t, std::size_t, SimulationSpec&)>& adjust = {}) {
   const SimulatedMatrix sim = simulate_matrix(kCpus, offsets, drifts, adjust);
   MatrixResult m = build_matrix(kCpus, sim.pointers());
-  m.recv_orders_loads = true;
+  m.recv = recorded_variant(ReadVariant::lfence_rdtsc);  // waits for earlier loads
+  return m;
+}
+
+/// CPUs 0 and 1, both roles measured with offset 0: the band [-50, 60] when `feasible`,
+/// else none.
+MatrixResult two_cpus(ReadVariant recv, bool feasible) {
+  MatrixResult m;
+  m.cpus = {0, 1};
+  m.recv = recorded_variant(recv);
+  m.cells.assign(4, PairCell{});
+  for (std::size_t i : {1u, 2u}) {
+    PairCell& c = m.cells[i];
+    c.measured = true;
+    c.offset_ticks = 0;
+    c.band_feasible = feasible;
+    if (feasible) {
+      c.offset_lo_ticks = -50;
+      c.offset_hi_ticks = 60;
+    }
+  }
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
   return m;
 }
 
 /// The ordered pairs among the failures, as "a->b".
-std::vector<std::string> failing_pairs(const CheckResult& r, const std::string& kind) {
+std::vector<std::string> failing_pairs(const CheckResult& r, CheckFailureKind kind) {
   std::vector<std::string> out;
   for (const CheckFailure& f : r.failures) {
     if (f.kind == kind) out.push_back(std::to_string(f.a) + "->" + std::to_string(f.b));
@@ -42,8 +64,9 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   CHECK(r.synchronized);
   CHECK(r.failures.empty());
   CHECK(r.pairs_checked == 12);
-  CHECK_THAT(r.reason, StartsWith("synchronized: all 12 ordered pairs of 4 CPUs have offset bands that contain 0"));
-  CHECK(r.reason.find('\n') == std::string::npos);
+  CHECK_THAT(check_reason_text(r),
+             StartsWith("synchronized: all 12 ordered pairs of 4 CPUs have offset bands that contain 0"));
+  CHECK(check_reason_text(r).find('\n') == std::string::npos);
   CHECK(r.warnings == std::vector<std::string>{"virtual_machine: ..."});
   const auto j = check_json(r, CheckSettings{});
   CHECK(j["schema"] == "tscsync-check/1");
@@ -55,11 +78,12 @@ TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
   const CheckResult r = decide_check(m, CheckSettings{}, {});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
-  CHECK(failing_pairs(r, "offset") == std::vector<std::string>{"0->2", "1->2", "2->0", "2->1", "2->3", "3->2"});
+  CHECK(failing_pairs(r, CheckFailureKind::offset) ==
+        std::vector<std::string>{"0->2", "1->2", "2->0", "2->1", "2->3", "3->2"});
   CHECK(r.failures.size() == 6);
-  CHECK_THAT(r.reason, StartsWith("not synchronized: pair "));
-  CHECK_THAT(r.reason, Contains("(6 of 12 ordered pairs fail)"));
-  CHECK_THAT(r.reason, Contains("ahead of") || Contains("behind"));
+  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: pair "));
+  CHECK_THAT(check_reason_text(r), Contains("(6 of 12 ordered pairs fail)"));
+  CHECK_THAT(check_reason_text(r), Contains("ahead of") || Contains("behind"));
   // A tolerance wider than the offset passes it.
   CheckSettings loose;
   loose.tolerance_ticks = 400;
@@ -76,11 +100,12 @@ TEST_CASE("check: one CPU drifting fails on drift") {
   const CheckResult r = decide_check(m, CheckSettings{}, {});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
-  CHECK(failing_pairs(r, "drift") == std::vector<std::string>{"0->3", "1->3", "2->3", "3->0", "3->1", "3->2"});
+  CHECK(failing_pairs(r, CheckFailureKind::drift) ==
+        std::vector<std::string>{"0->3", "1->3", "2->3", "3->0", "3->1", "3->2"});
   // A drift tolerance above it passes the drift test.
   CheckSettings loose;
   loose.drift_tolerance_ppb = 300'000;
-  CHECK(failing_pairs(decide_check(m, loose, {}), "drift").empty());
+  CHECK(failing_pairs(decide_check(m, loose, {}), CheckFailureKind::drift).empty());
 }
 
 TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
@@ -91,59 +116,37 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
   const CheckResult r = decide_check(m, CheckSettings{}, {});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
-  CHECK(failing_pairs(r, "offset") == std::vector<std::string>{"1->2"});
-  CHECK(failing_pairs(r, "inconsistent_bands") == std::vector<std::string>{"-1->-1"});
-  CHECK_THAT(r.reason, Contains("pair 1->2: CPU 2 is ahead of CPU 1"));
-  CHECK_THAT(r.reason, Contains("(1 of 12 ordered pairs fail)"));
+  CHECK(failing_pairs(r, CheckFailureKind::offset) == std::vector<std::string>{"1->2"});
+  CHECK(failing_pairs(r, CheckFailureKind::inconsistent_bands) == std::vector<std::string>{"-1->-1"});
+  CHECK_THAT(check_reason_text(r), Contains("pair 1->2: CPU 2 is ahead of CPU 1"));
+  CHECK_THAT(check_reason_text(r), Contains("(1 of 12 ordered pairs fail)"));
   bool named = false;
   for (const PairDisagreement& d : m.cpu.disagreeing) named = named || (d.a == 1 && d.b == 2);
   CHECK(named);
 }
 
 TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
-  MatrixResult m;
-  m.cpus = {0, 1};
-  m.recv = "lfence_rdtsc";
-  m.recv_orders_loads = true;
-  m.cells.assign(4, PairCell{});
-  for (std::size_t i : {1u, 2u}) {
-    PairCell& c = m.cells[i];
-    c.measured = true;
-    c.band_feasible = true;
-    c.offset_ticks = 0;
-    c.offset_lo_ticks = -50;
-    c.offset_hi_ticks = 60;
-  }
+  MatrixResult m = two_cpus(ReadVariant::lfence_rdtsc, true);
   m.cells[1].self_inconsistent = 3;
-  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
   CheckResult r = decide_check(m, CheckSettings{}, {});
   CHECK_FALSE(r.synchronized);
-  CHECK(failing_pairs(r, "self_inconsistent") == std::vector<std::string>{"0->1"});
-  CHECK(r.reason ==
+  CHECK(failing_pairs(r, CheckFailureKind::self_inconsistent) == std::vector<std::string>{"0->1"});
+  CHECK(check_reason_text(r) ==
         "not synchronized: pair 0->1: 3 rounds impossible for any offset under receive variant "
         "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail)");
-  m.recv = "rdtsc";
-  m.recv_orders_loads = false;
+  m.recv = recorded_variant(ReadVariant::rdtsc);
   r = decide_check(m, CheckSettings{}, {});
   CHECK(r.synchronized);
   CHECK(r.widest_band_ticks == Approx(110).margin(0));
   m.cells[2] = PairCell{};
   r = decide_check(m, CheckSettings{}, {});
-  CHECK(failing_pairs(r, "not_measured") == std::vector<std::string>{"1->0"});
-  CHECK(r.reason == "not synchronized: pair 1->0: not measured (1 of 2 ordered pairs fail)");
+  CHECK(failing_pairs(r, CheckFailureKind::not_measured) == std::vector<std::string>{"1->0"});
+  CHECK(check_reason_text(r) == "not synchronized: pair 1->0: not measured (1 of 2 ordered pairs fail)");
 }
 
 TEST_CASE("check: an infeasible band fails as unbounded, not as synchronized") {
-  MatrixResult m;
-  m.cpus = {0, 1};
-  m.recv = "rdtsc";
-  m.cells.assign(4, PairCell{});
-  for (std::size_t i : {1u, 2u}) {
-    m.cells[i].measured = true;
-    m.cells[i].offset_ticks = 0;
-  }
-  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
+  const MatrixResult m = two_cpus(ReadVariant::rdtsc, false);
   const CheckResult r = decide_check(m, CheckSettings{}, {});
   CHECK_FALSE(r.synchronized);
-  CHECK(failing_pairs(r, "no_band") == std::vector<std::string>{"0->1", "1->0"});
+  CHECK(failing_pairs(r, CheckFailureKind::no_band) == std::vector<std::string>{"0->1", "1->0"});
 }

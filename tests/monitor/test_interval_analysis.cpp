@@ -37,6 +37,16 @@ SimulationSpec base_spec(std::uint64_t seed) {
   return spec;
 }
 
+/// base_spec with the offset stepping by `step_ticks` from offset_ticks at
+/// `step_at_fraction` of the run.
+SimulationSpec step_spec(std::uint64_t seed, double offset_ticks, double step_ticks, double step_at_fraction) {
+  SimulationSpec spec = base_spec(seed);
+  spec.offset_ticks = offset_ticks;
+  spec.step_ticks = step_ticks;
+  spec.step_at_fraction = step_at_fraction;
+  return spec;
+}
+
 Outcome run_scenario(const SimulationSpec& spec, const std::function<void(Run&, const SimulationTruth&)>& edit = {}) {
   Outcome o;
   Run run = simulate(spec, o.truth);
@@ -114,7 +124,7 @@ TEST_CASE("interval analysis: a clean run without drift: the band holds the trut
     CHECK(m.k == 1);  // nothing to set aside: k = 1 is stable
     CHECK(m.sweep_settled);
     CHECK(m.sweep.size() == 3);
-    CHECK(m.verdict.rfind("offset of ", 0) == 0);
+    CHECK(m.verdict.kind == VerdictKind::offset);
     // Every interval's own band holds the truth at its middle.
     for (const IntervalBand& b : m.bands) {
       REQUIRE(b.present);
@@ -147,7 +157,7 @@ TEST_CASE("interval analysis: drift is recovered within its band") {
     // analyze's bins.
     CHECK(std::fabs(m.fit.line.drift * 1e9 - drift_ppb) <= 2.0 * 2 / m.span_ticks * 1e9);
     CHECK(m.steps.empty());
-    CHECK(m.verdict.rfind("drifting by", 0) == 0);
+    CHECK(m.verdict.kind == VerdictKind::drifting);
   }
 }
 
@@ -183,8 +193,9 @@ TEST_CASE("interval analysis: an offset step is found at its interval with its s
     // Bounds near the step are judged against both pieces: none is taken for an early read.
     CHECK(m.fwd_violations_at_least == 0);
     CHECK(m.rev_violations_at_least == 0);
-    CHECK(m.verdict.rfind("offset stepped 1 time: by ", 0) == 0);
-    CHECK(m.verdict.find("at interval 37") != std::string::npos);
+    CHECK(m.verdict.kind == VerdictKind::offset_stepped);
+    REQUIRE(m.verdict.proven_steps.size() == 1);
+    CHECK(m.verdict.proven_steps[0].interval == 37);
     // The whole-run line fits neither side: the intervals against it are most of the run.
     CHECK_FALSE(m.runs_excluding_line.empty());
   }
@@ -195,11 +206,7 @@ TEST_CASE("interval analysis: a step at an interval's start: the bounds after it
   // do not contradict the old line, so the old piece reaches into interval 50; its lower
   // bounds belong to the new offset. Judged against the old piece alone they would look
   // like early reads.
-  SimulationSpec spec = base_spec(47);
-  spec.offset_ticks = -150;
-  spec.step_ticks = 3000;
-  spec.step_at_fraction = 0.5;
-  const Outcome o = run_scenario(spec);
+  const Outcome o = run_scenario(step_spec(47, -150, 3000, 0.5));
   const MonitorAnalysis& m = o.analysis;
   INFO(monitor_text(m));
   REQUIRE(m.steps.size() == 1);
@@ -210,7 +217,8 @@ TEST_CASE("interval analysis: a step at an interval's start: the bounds after it
   CHECK(m.steps[0].window_last_interval - m.steps[0].window_first_interval <= 1);
   CHECK(m.fwd_violations_at_least == 0);
   CHECK(m.rev_violations_at_least == 0);
-  CHECK(m.verdict.rfind("offset stepped 1 time", 0) == 0);
+  CHECK(m.verdict.kind == VerdictKind::offset_stepped);
+  CHECK(m.verdict.proven_steps.size() == 1);
   const IntervalBand& after = m.bands[truth + 1];
   REQUIRE(after.line_ticks.has_value());
   CHECK(std::fabs(*after.line_ticks - 2850) <= 2);  // the new piece's line
@@ -219,11 +227,7 @@ TEST_CASE("interval analysis: a step at an interval's start: the bounds after it
 TEST_CASE("interval analysis: a step smaller than the bands is not proven but the estimate's move is reported") {
   // 100 ticks against bands about 360 wide: a constant offset with an equal and opposite
   // change of the two delays fits the bounds as well, so no step can be proven.
-  SimulationSpec spec = base_spec(45);
-  spec.offset_ticks = -150;
-  spec.step_ticks = 100;
-  spec.step_at_fraction = 0.375;
-  const Outcome o = run_scenario(spec);
+  const Outcome o = run_scenario(step_spec(45, -150, 100, 0.375));
   const MonitorAnalysis& m = o.analysis;
   INFO(monitor_text(m));
   CHECK(m.steps.empty());
@@ -235,7 +239,7 @@ TEST_CASE("interval analysis: a step smaller than the bands is not proven but th
   CHECK(mv.interval == interval_holding(o.log, o.truth.step_tick) + 1);
   CHECK(std::fabs(mv.size_ticks - 100) <= 3);
   CHECK(std::fabs(mv.margin_change_ticks) <= 2);
-  CHECK(m.verdict.rfind("synchronized within the band", 0) == 0);
+  CHECK(m.verdict.kind == VerdictKind::synchronized);
   CHECK(monitor_text(m).find("  moved     the estimate moved by ") != std::string::npos);
   CHECK(monitor_timeseries_dat(m, o.log).find("\n# moves: ") != std::string::npos);
 }
@@ -265,48 +269,43 @@ TEST_CASE(
 }
 
 TEST_CASE("interval analysis: two steps and a step with its return are each found") {
-  SECTION("up 2000 at interval 25, down 1200 at interval 70") {
-    SimulationSpec spec = base_spec(51);
-    spec.step_ticks = 2000;
-    spec.step_at_fraction = 0.255;
-    std::uint64_t second = 0;
-    const Outcome o = run_scenario(spec, [&](Run& run, const SimulationTruth&) {
-      second = run.rounds.front().t1 + (run.rounds.back().t1 - run.rounds.front().t1) / 100 * 70 +
-               (run.rounds.back().t1 - run.rounds.front().t1) / 200;
-      add_offset_step(run, second, -1200);
-    });
-    const MonitorAnalysis& m = o.analysis;
-    INFO(monitor_text(m));
-    REQUIRE(m.steps.size() == 2);
-    CHECK(m.steps[0].proven);
-    CHECK(m.steps[1].proven);
-    CHECK(m.steps[0].interval == interval_holding(o.log, o.truth.step_tick));
-    CHECK(m.steps[1].interval == interval_holding(o.log, second));
-    CHECK(m.steps[1].interval == 70);
-    CHECK(std::fabs(m.steps[0].size_ticks - 2000) <= 3);
-    CHECK(std::fabs(m.steps[1].size_ticks + 1200) <= 3);
-    CHECK(m.verdict.rfind("offset stepped 2 times: by ", 0) == 0);
-  }
-  SECTION("up 3000 at interval 30, back at interval 60") {
-    SimulationSpec spec = base_spec(52);
-    spec.step_ticks = 3000;
-    spec.step_at_fraction = 0.305;
-    std::uint64_t back = 0;
-    const Outcome o = run_scenario(spec, [&](Run& run, const SimulationTruth&) {
-      back = run.rounds.front().t1 + (run.rounds.back().t1 - run.rounds.front().t1) / 100 * 60 +
-             (run.rounds.back().t1 - run.rounds.front().t1) / 200;
-      add_offset_step(run, back, -3000);
-    });
-    const MonitorAnalysis& m = o.analysis;
-    INFO(monitor_text(m));
-    REQUIRE(m.steps.size() == 2);
-    CHECK(m.steps[0].interval == 30);
-    CHECK(m.steps[1].interval == 60);
-    CHECK(std::fabs(m.steps[0].size_ticks - 3000) <= 3);
-    CHECK(std::fabs(m.steps[1].size_ticks + 3000) <= 3);
-    REQUIRE(m.pieces.size() == 3);
-    CHECK(std::fabs(m.pieces[2].offset_ticks - m.pieces[0].offset_ticks) <= 2);
-  }
+  struct TwoSteps {
+    std::uint64_t seed;
+    double first_ticks;
+    double first_fraction;  // of the run's time
+    std::uint64_t first_interval;
+    std::uint64_t second_interval;  // the second step lies in its middle
+    double second_ticks;
+  };
+  // Up 2000 at interval 25, down 1200 at interval 70; up 3000 at interval 30, back at 60.
+  const TwoSteps c = GENERATE(TwoSteps{51, 2000, 0.255, 25, 70, -1200}, TwoSteps{52, 3000, 0.305, 30, 60, -3000});
+  SimulationSpec spec = base_spec(c.seed);
+  spec.step_ticks = c.first_ticks;
+  spec.step_at_fraction = c.first_fraction;
+  std::uint64_t second = 0;
+  const Outcome o = run_scenario(spec, [&](Run& run, const SimulationTruth&) {
+    const std::uint64_t span = run.rounds.back().t1 - run.rounds.front().t1;
+    second = run.rounds.front().t1 + span / 100 * c.second_interval + span / 200;
+    add_offset_step(run, second, static_cast<std::int64_t>(c.second_ticks));
+  });
+  const MonitorAnalysis& m = o.analysis;
+  INFO(monitor_text(m));
+  REQUIRE(m.steps.size() == 2);
+  CHECK(m.steps[0].proven);
+  CHECK(m.steps[1].proven);
+  CHECK(m.steps[0].interval == interval_holding(o.log, o.truth.step_tick));
+  CHECK(m.steps[0].interval == c.first_interval);
+  CHECK(m.steps[1].interval == interval_holding(o.log, second));
+  CHECK(m.steps[1].interval == c.second_interval);
+  CHECK(std::fabs(m.steps[0].size_ticks - c.first_ticks) <= 3);
+  CHECK(std::fabs(m.steps[1].size_ticks - c.second_ticks) <= 3);
+  // A round that straddles the step back can read as impossible for any offset; the
+  // verdict then leads with that, and the steps follow.
+  CHECK(m.verdict.kind == (m.totals.self_inconsistent > 0 ? VerdictKind::unsafe_reads : VerdictKind::offset_stepped));
+  CHECK(m.verdict.proven_steps.size() == 2);
+  // The last piece is the first moved by both steps: back where it was after a return.
+  REQUIRE(m.pieces.size() == 3);
+  CHECK(std::fabs(m.pieces[2].offset_ticks - m.pieces[0].offset_ticks - (c.first_ticks + c.second_ticks)) <= 2);
 }
 
 TEST_CASE("interval analysis: early reads cut into k = 1 and the sweep steps over them") {
@@ -338,15 +337,12 @@ TEST_CASE("interval analysis: early reads cut into k = 1 and the sweep steps ove
     const IntervalSummary& s = o.log.intervals[b.index];
     CHECK(s.fwd_k[0].value_ticks < 0);  // b's counter is behind: early t2 reads go negative
   }
-  CHECK(m.verdict.rfind("unsafe reads", 0) == 0);
+  CHECK(m.verdict.kind == VerdictKind::unsafe_reads);
 }
 
 TEST_CASE("interval analysis: a step under early reads: the sweep finds the k where only the step remains") {
-  SimulationSpec spec = base_spec(62);
-  spec.offset_ticks = -150;
-  spec.step_ticks = 3000;
-  spec.step_at_fraction = 0.655;  // the middle of interval 65
-  spec.spec_b.rate = 1e-3;        // about 4 early t2 per interval: k = 1 and k = 4 cut
+  SimulationSpec spec = step_spec(62, -150, 3000, 0.655);  // the middle of interval 65
+  spec.spec_b.rate = 1e-3;                                 // about 4 early t2 per interval: k = 1 and k = 4 cut
   spec.spec_b.early_min_ticks = 800;
   spec.spec_b.early_max_ticks = 1000;
   const Outcome o = run_scenario(spec);
@@ -487,8 +483,9 @@ TEST_CASE("interval analysis: the worst intervals and the totals and memory exac
   CHECK(m.peak_rss_max_kib == 4060);
   // Offset 0 with 200 ticks each way: synchronized within the band.
   CHECK(m.fit.line.offset_ticks == Approx(0.0).margin(1e-9));
-  CHECK(m.verdict.rfind("unsafe reads", 0) == 0);  // 2 rounds impossible for any offset
-  CHECK(m.verdict.find("2 rounds impossible for any offset") != std::string::npos);
+  REQUIRE(m.verdict.unsafe.has_value());
+  CHECK(m.verdict.kind == VerdictKind::unsafe_reads);
+  CHECK(m.verdict.unsafe->self_inconsistent == 2);  // 2 rounds impossible for any offset
   const nlohmann::ordered_json j = monitor_json(m);
   CHECK(j["schema"] == "tscsync-monitor-analysis/1");
   CHECK(j["worst"]["lost"].dump() == R"([{"interval":7,"value":100},{"interval":8,"value":100}])");
@@ -512,36 +509,34 @@ TEST_CASE("interval analysis: a short run has no 1 min sample and without a freq
 }
 
 TEST_CASE("interval analysis: interrupted and aborted and cut-short logs are analysed and flagged") {
+  struct Ending {
+    std::vector<std::pair<std::string, std::string>> trailer;  // none: the process died mid-run
+    MonitorStatus status;
+    const char* status_name;  // JSON
+    const char* text;         // the text's status line
+  };
+  const Ending e = GENERATE(Ending{{{"signal", "SIGINT"}, {"status", "interrupted"}},
+                                   MonitorStatus::interrupted,
+                                   "interrupted",
+                                   "  status    INTERRUPTED: "},
+                            Ending{{{"error", "partner stopped answering"}, {"status", "aborted"}},
+                                   MonitorStatus::aborted,
+                                   "aborted",
+                                   "  status    ABORTED: "},
+                            Ending{{}, MonitorStatus::cut_short, "cut short", "  status    CUT SHORT: "});
   IntervalLog log = hand_log(10, [](IntervalSummary&) {});
-  SECTION("interrupted") {
-    log.trailer = {};
-    log.trailer.set("signal", "SIGINT");
-    log.trailer.set("status", "interrupted");
-    const MonitorAnalysis m = analyze_interval_log(log, "int.log");
-    CHECK(m.status == MonitorStatus::interrupted);
-    CHECK(m.incomplete.has_value());
-    CHECK(monitor_text(m).find("  status    INTERRUPTED: ") != std::string::npos);
-    CHECK(monitor_json(m)["status"] == "interrupted");
-    CHECK(m.intervals == 10);
-  }
-  SECTION("aborted") {
-    log.trailer = {};
-    log.trailer.set("error", "partner stopped answering");
-    log.trailer.set("status", "aborted");
-    const MonitorAnalysis m = analyze_interval_log(log, "abort.log");
-    CHECK(m.status == MonitorStatus::aborted);
-    CHECK(m.incomplete.has_value());
-    CHECK(monitor_text(m).find("  status    ABORTED: ") != std::string::npos);
-  }
-  SECTION("cut short") {
-    log.trailer = {};
-    const MonitorAnalysis m = analyze_interval_log(log, "cut.log");
-    CHECK(m.status == MonitorStatus::cut_short);
-    CHECK(m.incomplete.has_value());
-    CHECK(monitor_text(m).find("  status    CUT SHORT: ") != std::string::npos);
-    CHECK(monitor_json(m)["complete"] == false);
-    CHECK(m.fit.band.feasible);  // still analysed
-  }
+  log.trailer = {};
+  for (const auto& [key, value] : e.trailer) log.trailer.set(key, value);
+  const MonitorAnalysis m = analyze_interval_log(log, "m.log");
+  INFO(e.status_name);
+  CHECK(m.status == e.status);
+  CHECK(m.incomplete.has_value());
+  CHECK(monitor_text(m).find(e.text) != std::string::npos);
+  const nlohmann::ordered_json j = monitor_json(m);
+  CHECK(j["status"] == e.status_name);
+  CHECK(j["complete"] == false);
+  CHECK(m.intervals == 10);
+  CHECK(m.fit.band.feasible);  // still analysed
 }
 
 TEST_CASE("interval analysis: a log without intervals is refused") {

@@ -70,21 +70,22 @@ TEST_CASE("clean runs: the band holds the truth, the estimate is close, no alarm
           CHECK(p.rev_classes.causality_violation == 0);
           CHECK(p.self_inconsistent == 0);
           CHECK_FALSE(p.blocks.step.has_value());
-          CHECK(p.verdict.rfind("unsafe", 0) != 0);
+          CHECK(p.verdict.kind != VerdictKind::unsafe_reads);
           CHECK(p.quantum_ticks == static_cast<std::int64_t>(q));
           if (drift_case == 2) {  // 20 ppm over ~5e7 ticks: detectable (2 ppm is not)
             CHECK_FALSE(p.zero_drift);
             // Documented: within the drift resolution 2 (q + 1) / span.
             const double resolution_ppb = 2.0 * static_cast<double>(q + 1) / p.span_ticks * 1e9;
             CHECK(std::fabs(p.fit.line.drift * 1e9 - drift_ppb) <= resolution_ppb);
-            CHECK(p.verdict.rfind("drifting by", 0) == 0);
+            CHECK(p.verdict.kind == VerdictKind::drifting);
           }
           if (offset_case == 2 && drift_case == 0) {
             // Nearly every reverse latency is negative (a heavy-tailed delay can exceed 3000
             // ticks), and every negative one is explained by the offset.
             CHECK(p.rev_ticks.negative_count() >= spec.rounds * 99 / 100);
             CHECK(p.rev_classes.offset_explained == p.rev_ticks.negative_count());
-            CHECK(p.verdict.rfind("offset of", 0) == 0);
+            CHECK(p.verdict.kind == VerdictKind::offset);
+            CHECK(p.verdict.negatives.explained >= p.rev_ticks.negative_count());
           }
         }
       }
@@ -118,7 +119,7 @@ TEST_CASE("early reads are flagged exactly where they were injected") {
     // ... and every injected one (800+ ticks early against delays of ~180-400) is found.
     CHECK(p.fwd_classes.causality_violation == o.truth.early_t2_count);
     CHECK(p.rev_classes.causality_violation == o.truth.early_t4_count);
-    CHECK(p.verdict.rfind("unsafe reads", 0) == 0);
+    CHECK(p.verdict.kind == VerdictKind::unsafe_reads);
     // The robust envelopes keep the estimate: k > 1 sets the early reads aside.
     CHECK(p.k > 1);
     REQUIRE(p.fit.band.feasible);
@@ -150,7 +151,7 @@ TEST_CASE("a long run with early reads in every bin: the sweep does not stop on 
   CHECK(p.k > 1);
   CHECK(contains(o.truth.early_t2, p.fwd_violation_seqs));  // no false positives
   CHECK(p.fwd_classes.causality_violation > 0);
-  CHECK(p.verdict.rfind("unsafe reads", 0) == 0);
+  CHECK(p.verdict.kind == VerdictKind::unsafe_reads);
 }
 
 TEST_CASE("an offset that steps during the run is found and each segment analysed alone") {
@@ -169,7 +170,10 @@ TEST_CASE("an offset that steps during the run is found and each segment analyse
     CHECK(p.step_proven);  // 500 ticks against bands ~390 wide: disjoint
     CHECK(std::fabs(p.blocks.step->size_ticks - step) <= 3 * 26 + 2);
     REQUIRE(p.segments.size() == 2);
-    CHECK(p.verdict.rfind("offset stepped by", 0) == 0);
+    CHECK(p.verdict.kind == VerdictKind::offset_stepped);
+    CHECK(p.verdict.step_ticks == Approx(p.blocks.step->size_ticks).margin(0));
+    REQUIRE(p.verdict.segments.size() == 2);
+    CHECK(p.verdict.segments[0].kind == p.segments[0].verdict.kind);
     // Each segment's band holds its own truth, and its estimate is close.
     for (const PairAnalysis& s : p.segments) {
       const double truth = true_offset_ticks(o.truth, static_cast<double>(s.t_ref_tick));
@@ -194,7 +198,7 @@ TEST_CASE("a step smaller than the band is reported as unproven, and the run is 
   const PairAnalysis& p = o.analysis;
   CHECK_FALSE(p.step_proven);
   CHECK(p.segments.empty());
-  CHECK(p.verdict.rfind("offset stepped", 0) != 0);
+  CHECK(p.verdict.kind != VerdictKind::offset_stepped);
 }
 
 TEST_CASE("clean runs raise no step") {
@@ -238,6 +242,23 @@ TEST_CASE("the analysis of a saved file equals the analysis in-process") {
   CHECK(analysis_csv(direct) == analysis_csv(saved));
 }
 
+TEST_CASE("an imported file may name read variants this tool does not know") {
+  SimulationSpec spec;
+  spec.rounds = 5000;
+  SimulationTruth truth;
+  Run run = simulate(spec, truth);
+  run.header.set("send", "other_tool_read");  // another tool's data; the simulator's recv is "simulated"
+  const PairAnalysis p = analyze_run(run, "imported.csv");
+  CHECK(p.send.name == "other_tool_read");
+  CHECK_FALSE(p.send.variant.has_value());
+  CHECK(p.recv.name == "simulated");
+  CHECK_FALSE(p.recv.variant.has_value());
+  const auto j = analysis_json({p});
+  CHECK(j["pairs"][0]["send"] == "other_tool_read");
+  CHECK(j["pairs"][0]["recv"] == "simulated");
+  CHECK(analysis_text(p).find("send other_tool_read, recv simulated") != std::string::npos);
+}
+
 TEST_CASE("the JSON carries the contract's keys") {
   SimulationSpec spec;
   spec.rounds = 5000;
@@ -250,6 +271,9 @@ TEST_CASE("the JSON carries the contract's keys") {
     INFO(key);
     CHECK(p.contains(key));
   }
+  // The verdict in words, and its kind for scripts.
+  CHECK(p["verdict"].is_string());
+  CHECK(p["verdict_kind"] == "synchronized");
   for (const char* key : {"estimate", "lo", "hi"}) CHECK(p["offset_ticks"].contains(key));
   for (const char* key : {"min", "p50", "p99", "p99.9", "max"}) CHECK(p["rtt_ticks"].contains(key));
   for (const char* key : {"normal", "offset_explained", "marginal", "causality_violation"}) {

@@ -5,6 +5,10 @@
 // the analysis unchecked, because the reference would repeat the same code: the k chosen
 // from the sweep (each k's fit is checked) and whether a step is proven (each segment's
 // analysis is checked).
+//
+// The reference repeats, on purpose, what classify.cpp and bounds.cpp do (and
+// analyze.cpp's constants), in their plainest form: a test oracle that shared their
+// code would let a mistake in it pass both.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -8,6 +8,7 @@
 #include "render/matrix_output.hpp"
 #include "render/report_builder.hpp"
 #include "render/variants_output.hpp"
+#include "render/verdict_text.hpp"
 
 using namespace tscsync;
 
@@ -20,8 +21,8 @@ MatrixResult two_cpus(const std::string& send, const std::string& recv, std::uin
   MatrixResult m;
   m.cpus = {0, 1};
   m.labels = {"0", "1"};
-  m.send = send;
-  m.recv = recv;
+  m.send = recorded_variant(std::optional<std::string_view>(send));
+  m.recv = recorded_variant(std::optional<std::string_view>(recv));
   m.tsc_hz = 2e9;
   m.quantum_ticks = 2;
   m.cells.resize(4);
@@ -44,7 +45,26 @@ MatrixResult two_cpus(const std::string& send, const std::string& recv, std::uin
   return m;
 }
 
-PairAnalysis pair(const std::string& a, const std::string& b, const std::string& verdict) {
+/// A pair whose counters agree (kind synchronized) or whose plain reads ran early
+/// (unsafe_reads): the builder writes verdict_text() of either, tested on its own.
+PairVerdict agreeing() {
+  PairVerdict v;
+  v.kind = VerdictKind::synchronized;
+  v.fit.kind = VerdictKind::synchronized;
+  v.fit.offset_lo_ticks = -40;
+  v.fit.offset_hi_ticks = 36;
+  return v;
+}
+
+PairVerdict early_reads() {
+  PairVerdict v;
+  v.kind = VerdictKind::unsafe_reads;
+  v.unsafe.send = v.unsafe.recv = recorded_variant(ReadVariant::rdtsc);
+  v.unsafe.fwd_violations = 5;
+  return v;
+}
+
+PairAnalysis pair(const std::string& a, const std::string& b, const PairVerdict& verdict) {
   PairAnalysis p;
   p.a = a;
   p.b = b;
@@ -52,7 +72,7 @@ PairAnalysis pair(const std::string& a, const std::string& b, const std::string&
   return p;
 }
 
-ReportMatrixRun run_of(MatrixResult m, const std::string& verdict) {
+ReportMatrixRun run_of(MatrixResult m, const PairVerdict& verdict) {
   ReportMatrixRun run;
   run.matrix = std::move(m);
   run.analyses = {pair("0", "1", verdict), pair("1", "0", verdict)};
@@ -66,11 +86,14 @@ ReportMatrixRun run_of(MatrixResult m, const std::string& verdict) {
 ReportInputs full() {
   ReportInputs in;
   in.host = "box";
-  in.ordered = run_of(two_cpus("rdtsc", "lfence_rdtsc", 0, 0, 0), "consistent");
+  in.ordered = run_of(two_cpus("rdtsc", "lfence_rdtsc", 0, 0, 0), agreeing());
   in.check.synchronized = true;
-  in.check.reason = "synchronized: all 2 ordered pairs agree";
+  in.check.cpus = 2;
+  in.check.pairs_checked = 2;
+  in.check.widest_band_ticks = 76;
+  in.check.tsc_hz = 2e9;
   in.warnings = {{"virtual_machine", "running under a hypervisor.", "Measure on bare metal."}};
-  in.plain = run_of(two_cpus("rdtsc", "rdtsc", 5, 7, 1), "early reads");
+  in.plain = run_of(two_cpus("rdtsc", "rdtsc", 5, 7, 1), early_reads());
   VariantsResult v;
   v.cpu_a = 0;
   v.cpu_b = 1;
@@ -78,13 +101,12 @@ ReportInputs full() {
   v.rounds_per_combination = 8000;
   v.passes = 4;
   RecvStanding best;
-  best.recv = "lfence_rdtsc";
+  best.recv = ReadVariant::lfence_rdtsc;
   best.cost_ticks = 70;
   v.verdict.recommended = best;
-  v.verdict.findings = {"finding one", "finding two"};
   SwitchRun sw;
-  sw.first = {"rdtsc", "rdtsc"};
-  sw.second = {"rdtsc", "lfence_rdtsc"};
+  sw.first = Combination{ReadVariant::rdtsc, ReadVariant::rdtsc};
+  sw.second = Combination{ReadVariant::rdtsc, ReadVariant::lfence_rdtsc};
   v.switch_run = sw;
   in.variants = v;
   in.info_text = "cpu  model x\n";
@@ -142,7 +164,7 @@ TEST_CASE("report builder: the verdict, first") {
   const ReportSection& s = section(doc, "Verdict");
   REQUIRE(s.blocks.size() == 5);
   CHECK(s.blocks[0].kind == Kind::paragraph);
-  CHECK(s.blocks[0].text == "synchronized: all 2 ordered pairs agree.");
+  CHECK(s.blocks[0].text == check_reason_text(full().check) + ".");
   CHECK(s.blocks[1].text ==
         "Measured 2 CPUs (2 ordered pairs, each visited 4 times, 2500 rounds in all) with send rdtsc and receive "
         "lfence_rdtsc in 0.0123 s. A pair's hard band holds every offset that no round contradicts, assuming only "
@@ -159,17 +181,26 @@ TEST_CASE("report builder: the verdict, first") {
 TEST_CASE("report builder: a failed check lists at most 20 failures, with no recommendation and no warnings") {
   ReportInputs in = full();
   in.check.synchronized = false;
-  in.check.reason = "not synchronized: 22 pairs fail";
-  for (int i = 0; i < 22; ++i) in.check.failures.push_back({0, 1, "offset", "failure " + std::to_string(i)});
+  for (int i = 0; i < 22; ++i) {
+    CheckFailure f;
+    f.a = i;
+    f.b = i + 1;
+    f.kind = CheckFailureKind::offset;
+    f.offset_ticks = f.offset_lo_ticks = f.offset_hi_ticks = 100 + i;
+    f.gap_ticks = 100 + i;
+    in.check.failures.push_back(f);
+  }
+  in.check.failing_pairs = 22;
+  in.check.shown = 21;
   in.variants->verdict.recommended.reset();
   in.warnings.clear();
   const ReportSection s = section(build_report_doc(in), "Verdict");
   REQUIRE(s.blocks.size() == 4);
-  CHECK(s.blocks[0].text == "not synchronized: 22 pairs fail.");
+  CHECK(s.blocks[0].text == check_reason_text(in.check) + ".");
   REQUIRE(s.blocks[1].kind == Kind::bullets);
   REQUIRE(s.blocks[1].items.size() == 21);
-  CHECK(s.blocks[1].items[0] == "failure 0");
-  CHECK(s.blocks[1].items[19] == "failure 19");
+  CHECK(s.blocks[1].items[0] == check_failure_text(in.check.failures[0], in.check));
+  CHECK(s.blocks[1].items[19] == check_failure_text(in.check.failures[19], in.check));
   CHECK(s.blocks[1].items[20] == "2 more in matrix/matrix.json");
   CHECK(s.blocks[3].text ==
         "No receive read that waits for earlier loads was free of causality violations: see \"Read variants\".");
@@ -245,18 +276,21 @@ TEST_CASE("report builder: the evidence sections") {
     CHECK(s.blocks[0].text ==
           "CPUs 0 and 1, 8000 rounds per send/recv combination in both roles, interleaved over 4 passes; read costs "
           "on CPU 0.");
-    CHECK(s.blocks[1].items == std::vector<std::string>{"finding one", "finding two"});
+    REQUIRE_FALSE(variants_findings(in.variants->verdict).empty());
+    CHECK(s.blocks[1].items == variants_findings(in.variants->verdict));
     CHECK(s.blocks[6].text == variants_text(*in.variants));
   }
   SECTION("per-pair verdicts, with where the details are") {
     const ReportSection& s = section(doc, "Per-pair verdicts");
     REQUIRE(s.blocks.size() == 3);
-    CHECK(s.blocks[0].items == std::vector<std::string>{"0->1: consistent (details: matrix/pairs/pair_0_1.txt)",
-                                                        "1->0: consistent (details: matrix/pairs/pair_1_0.txt)"});
+    const std::string agree = verdict_text(agreeing());
+    CHECK(s.blocks[0].items == std::vector<std::string>{"0->1: " + agree + " (details: matrix/pairs/pair_0_1.txt)",
+                                                        "1->0: " + agree + " (details: matrix/pairs/pair_1_0.txt)"});
     CHECK(s.blocks[1].text == "With plain rdtsc:");
     CHECK(s.blocks[2].items ==
-          std::vector<std::string>{"0->1: early reads (details: matrix_plain_rdtsc/pairs/pair_0_1.txt)",
-                                   "1->0: early reads (details: matrix_plain_rdtsc/pairs/pair_1_0.txt)"});
+          std::vector<std::string>{
+              "0->1: " + verdict_text(early_reads()) + " (details: matrix_plain_rdtsc/pairs/pair_0_1.txt)",
+              "1->0: " + verdict_text(early_reads()) + " (details: matrix_plain_rdtsc/pairs/pair_1_0.txt)"});
   }
   SECTION("the platform as info prints it") {
     const ReportSection& s = section(doc, "Platform");

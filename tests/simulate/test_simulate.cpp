@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "formats/run_format.hpp"
+#include "run_text.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
@@ -54,12 +55,6 @@ Causality causality(const Run& run, const SimulationTruth& truth) {
     c.rev_floor = std::min(c.rev_floor, rev + theta4);
   }
   return c;
-}
-
-std::string to_text(const Run& run) {
-  std::string text;
-  write_run(run, [&](std::string_view s) { text += s; });
-  return text;
 }
 
 }  // namespace
@@ -324,12 +319,7 @@ TEST_CASE("simulate: a simulated run round-trips through the run format") {
   CHECK_FALSE(run.header.get("tool_version").has_value());
   CHECK(run.trailer.get("rounds_written") == std::optional<std::string_view>("5000"));
 
-  const std::string text = to_text(run);
-  const Run back = parse_run(text, "simulated");
-  CHECK(back.rounds == run.rounds);
-  CHECK(back.header.entries() == run.header.entries());
-  CHECK(back.trailer.entries() == run.trailer.entries());
-  CHECK_FALSE(incomplete_reason(back).has_value());
+  test::check_round_trip(run);
 }
 
 TEST_CASE("simulate: the truth JSON carries the schema, the spec and the offset") {

@@ -10,8 +10,11 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <sys/types.h>
+
+#include "core/errors.hpp"
 
 namespace tscsync::test {
 
@@ -32,6 +35,18 @@ class TextFile {
  private:
   std::FILE* file_;
 };
+
+/// What `read(FILE*)` gives for a file holding `text`, or the message of the InputError
+/// it throws.
+template <class Read>
+auto read_or_error(const std::string& text, Read read) -> std::variant<decltype(read(nullptr)), std::string> {
+  TextFile file(text);
+  try {
+    return read(file.get());
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+}
 
 /// An unbuffered read stream: `head`, then `fill_bytes` copies of `fill`, then end of
 /// file. Nothing of the stream is stored, so `fill_bytes` may be far beyond memory.

@@ -24,8 +24,6 @@ using namespace tscsync;
 namespace {
 
 const std::string kDir = TSCSYNC_TEST_DATA "/variants/";
-const std::vector<std::string> kOrdered = {"lfence_rdtsc",  "lfence_rdtsc_lfence", "rdtscp",
-                                           "rdtscp_lfence", "mfence_rdtsc",        "cpuid_rdtsc"};
 
 CostStats stats_of(const nlohmann::json& j) {
   CostStats s;
@@ -80,14 +78,13 @@ Recorded recorded() {
       runs.push_back(&rec.runs.back());
       analyses.push_back(&rec.analyses.back());
     }
-    r.exchanges.push_back(summarize_exchange(
-        {"rdtsc", recv}, std::find(kOrdered.begin(), kOrdered.end(), recv) != kOrdered.end(), runs, analyses));
+    r.exchanges.push_back(summarize_exchange({ReadVariant::rdtsc, *parse_variant(recv)}, runs, analyses));
   }
   r.tsc_hz = std::stod(std::string(*rec.runs.front().header.get("tsc_hz")));
   for (const ExchangeSummary& e : r.exchanges) r.quantum_ticks = std::max(r.quantum_ticks, e.quantum_ticks);
   r.reference_bands = reference_bands(r.exchanges);
   check_against_reference(r.exchanges, r.reference_bands);
-  r.verdict = decide_variants(r.read_costs, r.exchanges, kOrdered, std::nullopt, r.tsc_hz);
+  r.verdict = decide_variants(r.read_costs, r.exchanges, std::nullopt, r.tsc_hz);
   return rec;
 }
 
@@ -126,7 +123,7 @@ TEST_CASE("variants recorded: the figures match the raw rounds", "[variants]") {
   const double lfence = *believed_cost_ticks(r.read_costs, "lfence_rdtsc");
   const double rdtscp = *believed_cost_ticks(r.read_costs, "rdtscp");
   REQUIRE(r.verdict.recommended);
-  CHECK(r.verdict.recommended->recv == (rdtscp < lfence ? "rdtscp" : "lfence_rdtsc"));
+  CHECK(r.verdict.recommended->recv == (rdtscp < lfence ? ReadVariant::rdtscp : ReadVariant::lfence_rdtsc));
   CHECK(r.verdict.recommended->orders_earlier_loads);
 }
 

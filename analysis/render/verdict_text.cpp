@@ -1,0 +1,322 @@
+#include "render/verdict_text.hpp"
+
+#include <cmath>
+
+#include "core/format.hpp"
+
+namespace tscsync {
+namespace {
+
+constexpr std::string_view kStepCauses = ": a TSC write, a vCPU moved, or a migration";
+
+std::string name(ReadVariant v) { return std::string(variant_name(v)); }
+
+std::string label(const Combination& c) { return name(c.send) + "/" + name(c.recv); }
+
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+/// "0.98 %": two significant digits below 10 %, whole percents above.
+std::string percent(double part, double whole) {
+  if (!(whole > 0)) return "0 %";
+  const double p = 100.0 * part / whole;
+  return (p >= 10 ? format_fixed(p, 0) : format_sig(p, 2)) + " %";
+}
+
+std::string unsafe_text(const UnsafeReads& u) {
+  std::string v = "unsafe reads: causality violated under this variant (send " + u.send.name + ", recv " + u.recv.name +
+                  "): " + (u.at_least ? "at least " : "") + std::to_string(u.fwd_violations) + " forward and " +
+                  std::to_string(u.rev_violations) +
+                  " reverse one-way latencies below every offset the rest of the run allows";
+  if (u.self_inconsistent > 0) v += ", " + std::to_string(u.self_inconsistent) + " rounds impossible for any offset";
+  if (u.no_band) v += "; no line fits the bounds even with k = " + std::to_string(u.k);
+  if (u.unresolved_pieces) {
+    v +=
+        " (they break into more than " + std::to_string(u.max_pieces) + " pieces: too small all over, not a few steps)";
+  }
+  return v;
+}
+
+std::string fit_text(const FitVerdict& f, double tsc_hz) {
+  const std::string band = format_range(f.offset_lo_ticks, f.offset_hi_ticks) + " ticks";
+  switch (f.kind) {
+    case VerdictKind::drifting:
+      return "drifting by " + format_sig(f.drift_ppb, 3) + " ppb (band " + format_sig(f.drift_lo_ppb, 3) + " to " +
+             format_sig(f.drift_hi_ppb, 3) + " ppb)";
+    case VerdictKind::offset:
+      return "offset of " + ticks_with_ns(f.offset_ticks, tsc_hz) + ": b's counter is " +
+             (f.offset_ticks > 0 ? "ahead of" : "behind") + " a's; the band " + band + " excludes 0";
+    default: return "synchronized within the band: the offset lies in " + band + ", which contains 0";
+  }
+}
+
+std::string times(std::size_t n) { return std::to_string(n) + (n == 1 ? " time" : " times"); }
+
+}  // namespace
+
+std::string_view verdict_kind_name(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::unsafe_reads: return "unsafe_reads";
+    case VerdictKind::offset_stepped: return "offset_stepped";
+    case VerdictKind::changed_course: return "changed_course";
+    case VerdictKind::drifting: return "drifting";
+    case VerdictKind::synchronized: return "synchronized";
+    case VerdictKind::offset: return "offset";
+  }
+  return "?";
+}
+
+std::string verdict_text(const PairVerdict& v) {
+  if (v.kind == VerdictKind::unsafe_reads) return unsafe_text(v.unsafe);
+  if (v.kind == VerdictKind::offset_stepped) {
+    std::string s = "offset stepped by " + format_sig(v.step_ticks, 4) + " ticks at round " +
+                    std::to_string(v.step_round) + (v.step_to_round ? "" : " (located to within one block)") +
+                    std::string(kStepCauses);
+    for (std::size_t i = 0; i < v.segments.size(); ++i) {
+      s += std::string(i == 0 ? "; before: " : "; after: ") + verdict_text(v.segments[i]);
+    }
+    return s;
+  }
+  std::string s = fit_text(v.fit, v.tsc_hz);
+  const NegativeLatencies& n = v.negatives;
+  if (n.count > 0) {
+    s += "; " + std::to_string(n.count) + " negative one-way latencies, none beyond the band (" +
+         std::to_string(n.explained) + " explained by any offset in it, " + std::to_string(n.marginal) +
+         " by some: not proof of early reads)";
+  }
+  return s;
+}
+
+std::string verdict_text(const MonitorVerdict& v) {
+  std::vector<std::string> parts;
+  if (v.unsafe) parts.push_back(unsafe_text(*v.unsafe));
+  if (!v.proven_steps.empty()) {
+    std::string s = "offset stepped " + times(v.proven_steps.size()) + ":";
+    for (std::size_t i = 0; i < v.proven_steps.size(); ++i) {
+      const MonitorVerdict::ProvenStep& step = v.proven_steps[i];
+      s += std::string(i == 0 ? " " : ", ") + "by " + ticks_with_ns(step.size_ticks, v.tsc_hz) + " at interval " +
+           std::to_string(step.interval);
+      if (v.tsc_hz > 0) s += " (" + format_sig(step.at_s, 4) + " s into the run)";
+    }
+    parts.push_back(s + std::string(kStepCauses));
+  }
+  if (v.unproven_changes > 0) {
+    parts.push_back("the offset changed course " + times(v.unproven_changes) +
+                    " within the bands: no single line fits, but the bands meet at the change (a drift change, or a "
+                    "step smaller than the bands)");
+  }
+  if (v.last_piece) parts.push_back((v.several_pieces ? "last piece: " : "") + fit_text(*v.last_piece, v.tsc_hz));
+  if (v.transients > 0) {
+    parts.push_back(std::to_string(v.transient_bounds) + " bounds in " + std::to_string(v.transients) + " transient" +
+                    (v.transients == 1 ? "" : "s") +
+                    " set aside (they contradict the line on both sides: early reads at k = " + std::to_string(v.k) +
+                    " or brief excursions)");
+  }
+  if (v.unproven_negatives > 0) {
+    parts.push_back(std::to_string(v.unproven_negatives) +
+                    " negative one-way latencies, none proven beyond the band (the log keeps counts, not rounds)");
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+std::string_view check_failure_kind_name(CheckFailureKind kind) {
+  switch (kind) {
+    case CheckFailureKind::offset: return "offset";
+    case CheckFailureKind::drift: return "drift";
+    case CheckFailureKind::self_inconsistent: return "self_inconsistent";
+    case CheckFailureKind::no_band: return "no_band";
+    case CheckFailureKind::inconsistent_bands: return "inconsistent_bands";
+    case CheckFailureKind::incomplete: return "incomplete";
+    case CheckFailureKind::not_measured: return "not_measured";
+  }
+  return "?";
+}
+
+std::string check_failure_text(const CheckFailure& f, const CheckResult& c) {
+  const std::string pair = "pair " + std::to_string(f.a) + "->" + std::to_string(f.b) + ": ";
+  switch (f.kind) {
+    case CheckFailureKind::not_measured: return pair + "not measured";
+    case CheckFailureKind::incomplete: return pair + "the run is incomplete (" + f.incomplete + ")";
+    case CheckFailureKind::self_inconsistent:
+      return pair + std::to_string(f.self_inconsistent) + " rounds impossible for any offset under receive variant " +
+             c.recv.name + ", which should order the read";
+    case CheckFailureKind::no_band:
+      return pair + "no offset fits every round (causality violated under recv " + c.recv.name +
+             "): the offset cannot be bounded; use a receive variant that orders the read";
+    case CheckFailureKind::offset:
+      return pair + "CPU " + std::to_string(f.b) + (f.offset_ticks > 0 ? " is ahead of CPU " : " is behind CPU ") +
+             std::to_string(f.a) + " by " + ticks_with_ns(std::fabs(f.offset_ticks), c.tsc_hz) + "; the band " +
+             format_range(f.offset_lo_ticks, f.offset_hi_ticks) + " ticks misses +/-" +
+             format_sig(c.settings.tolerance_ticks, 4) + " ticks by " + format_sig(f.gap_ticks, 4);
+    case CheckFailureKind::drift:
+      return pair + "drifting by " + format_sig(f.drift_ppb, 3) + " ppb; the drift band " +
+             format_range(f.drift_lo_ppb, f.drift_hi_ppb) + " ppb misses +/-" +
+             format_sig(c.settings.drift_tolerance_ppb, 3) + " ppb";
+    case CheckFailureKind::inconsistent_bands:
+      return "the pairs' offset bands contradict one another (a cycle of pairs admits no offsets): an offset moved "
+             "between visits, or a band is wrong";
+  }
+  return pair + "?";
+}
+
+std::string check_reason_text(const CheckResult& c) {
+  if (c.synchronized) {
+    const CheckSettings& s = c.settings;
+    return "synchronized: all " + std::to_string(c.pairs_checked) + " ordered pairs of " + std::to_string(c.cpus) +
+           " CPUs have offset bands that " +
+           (s.tolerance_ticks <= 0 ? std::string("contain 0")
+                                   : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
+           " (widest band " + ticks_with_ns(c.widest_band_ticks, c.tsc_hz) + "), " +
+           (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
+                                       : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
+           (variant_orders_earlier_loads(c.recv) ? ", no self-inconsistent rounds" : "");
+  }
+  const std::string cause = c.shown ? check_failure_text(c.failures[*c.shown], c) : std::string("?");
+  return "not synchronized: " + cause + " (" + std::to_string(c.failing_pairs) + " of " +
+         std::to_string(c.pairs_checked) + " ordered pairs fail)";
+}
+
+namespace {
+
+std::string plain_reads_text(const PlainReadsFinding& p) {
+  std::string s = "plain rdtsc on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
+                  " one-way latencies negative (" +
+                  percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
+  const std::string quantum = " (" + std::to_string(p.quantum_ticks) + " ticks) explain";
+  if (p.negative == 0) {
+    s += "; none here, which shows the reads were not early enough this time, not that they cannot be";
+  } else if (p.causality_violations > 0) {
+    s += ", " + std::to_string(p.causality_violations) +
+         " beyond what any offset in the run's own band and the quantum" + quantum +
+         ": causality violations, receive stamps read early";
+  } else {
+    s += ", none beyond what an offset in the run's own band and the quantum" + quantum;
+  }
+  if (p.reference_checked && p.negative > 0) {
+    s += "; " + std::to_string(p.below_reference) +
+         " below the offset band that the ordering receive reads of the same pair set";
+    if (p.below_reference > 0) {
+      s += std::string(": no offset explains ") + (p.below_reference == 1 ? "it" : "them") +
+           ", the receive stamps were read early";
+    }
+  } else if (p.negative > 0 && p.causality_violations == 0) {
+    s += ": not proof of early reads (no ordering receive read gave a band to check against)";
+  }
+  if (p.self_inconsistent > 0) {
+    s += "; " + count_of(p.self_inconsistent, "round", "rounds") + " with rtt < -2q, impossible for any offset";
+  }
+  return s;
+}
+
+std::string rtt_comparison_text(const RttComparison& c, double hz) {
+  std::string s = "minimum rtt " + ticks_with_ns(static_cast<double>(c.plain_rtt_min_ticks), hz) + " with plain reads";
+  if (c.plain_rtt_negative > 0) {
+    s += " (leaving out " + count_of(c.plain_rtt_negative, "round", "rounds") +
+         " with rtt < 0, impossible for any offset)";
+  }
+  s += " against " + ticks_with_ns(static_cast<double>(c.rtt_min_ticks), hz) + " with receive " + name(c.recv) + ": ";
+  const std::int64_t d_min = c.rtt_min_over_plain_ticks;
+  if (d_min > 0) {
+    s += "plain reads make the pair look " + ticks_with_ns(static_cast<double>(d_min), hz) + " faster than it is (" +
+         percent(static_cast<double>(d_min), static_cast<double>(c.rtt_min_ticks)) + " of the ordered minimum)";
+  } else {
+    s += "plain reads do not make the minimum look faster here";
+  }
+  s += "; median " + std::to_string(c.plain_rtt_p50_ticks) + " against " + std::to_string(c.rtt_p50_ticks) +
+       " ticks (" + (c.rtt_p50_over_plain_ticks >= 0 ? "+" : "") + std::to_string(c.rtt_p50_over_plain_ticks) + ")";
+  if (c.read_cost_over_plain_ticks) {
+    s += "; the read itself costs " + format_sig(*c.read_cost_over_plain_ticks, 3) +
+         " ticks more than rdtsc, two receive reads per round trip";
+  }
+  return s;
+}
+
+std::string control_text(const ControlSummary& c) {
+  std::string s = c.same_cpu ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
+                                   label(c.combination) + "): "
+                             : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " +
+                                   std::to_string(c.cpu_b) + ", " + label(c.combination) + "): ";
+  if (!c.problem.empty()) return s + "incomplete: " + c.problem;
+  if (!c.same_cpu) {
+    return s + std::to_string(c.causality_violations) + " causality violations in " + std::to_string(c.rounds) +
+           " rounds";
+  }
+  return s + std::to_string(c.negative) + " negative one-way latencies in " + std::to_string(c.rounds) + " rounds, " +
+         std::to_string(c.below_quantum) + " below -q" +
+         (c.below_quantum > 0 ? ": on one counter only an early read gives these"
+                              : ": the threads take turns on one CPU, so a context switch, far longer than any "
+                                "early read, lies between every send and its receive");
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> variants_findings(const VariantsVerdict& v) {
+  std::vector<std::string> findings;
+  if (v.plain_reads) findings.push_back(plain_reads_text(*v.plain_reads));
+  std::vector<std::string> none, some;
+  for (const ReceiveOutcome& r : v.receive_outcomes) {
+    if (r.none) {
+      none.push_back(name(r.recv));
+    } else {
+      some.push_back(name(r.recv) + " (" + std::to_string(r.negative) + " negative, " + std::to_string(r.violations) +
+                     " violations)");
+    }
+  }
+  if (!none.empty()) findings.push_back("plain send, no negative one-way latency with receive " + join(none));
+  if (!some.empty()) findings.push_back("plain send, negative one-way latencies remain with receive " + join(some));
+  for (const RttComparison& c : v.rtt_comparisons) findings.push_back(rtt_comparison_text(c, v.tsc_hz));
+  if (v.recommended) {
+    const RecvStanding& r = *v.recommended;
+    std::string s = "recommended receive read: " + name(r.recv) +
+                    ", the cheapest read that waits for earlier loads with no causality violation here (0 in " +
+                    std::to_string(r.one_way) + " one-way latencies); " + ticks_with_ns(r.cost_ticks, v.tsc_hz) +
+                    " per read";
+    if (v.plain_cost_ticks) {
+      s += ", " + std::string(v.recommended_cost_over_plain_ticks >= 0 ? "+" : "") +
+           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
+    }
+    findings.push_back(s);
+  } else if (!v.standings.empty()) {
+    findings.push_back(
+        "no receive read that waits for earlier loads was free of causality violations: when even they violate "
+        "causality, the counters moved during the run (an offset step or a migration), not the reads; see the "
+        "per-role verdicts");
+  }
+  if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
+    const RecvStanding& c = *v.cheapest_clean;
+    const std::uint64_t negative = v.cheapest_clean_negative;
+    findings.push_back(name(c.recv) + " is cheaper (" + ticks_with_ns(c.cost_ticks, v.tsc_hz) +
+                       " per read) and showed no causality violation here (" +
+                       (negative > 0 ? std::to_string(negative) +
+                                           " negative one-way latencies, each within what an offset in the band "
+                                           "explains"
+                                     : std::string("no negative one-way latency")) +
+                       "), but it does not wait for earlier loads: nothing stops a read from running early, so its "
+                       "clean record is this run's luck, not a guarantee");
+  }
+  if (v.control) findings.push_back(control_text(*v.control));
+  return findings;
+}
+
+std::string reference_problem_text(const ReferenceBand& band) {
+  switch (band.problem) {
+    case ReferenceBand::Problem::none: return "";
+    case ReferenceBand::Problem::not_measured: return "no receive read that waits for earlier loads was measured";
+    case ReferenceBand::Problem::no_feasible_band: return label(band.culprit) + " has no feasible band";
+    case ReferenceBand::Problem::drift: return label(band.culprit) + " has detectable drift";
+    case ReferenceBand::Problem::offset_step: return label(band.culprit) + " has an offset step";
+    case ReferenceBand::Problem::disjoint: return "the ordering reads' bands do not overlap";
+  }
+  return "?";
+}
+
+}  // namespace tscsync
