@@ -22,6 +22,7 @@
 #include "formats/output_file.hpp"
 #include "measure/monitor_threads.hpp"
 #include "measure/pair_run.hpp"
+#include "monitor/interval_analysis.hpp"
 #include "monitor/interval_sequencer.hpp"
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
@@ -58,17 +59,9 @@ void nap(std::chrono::milliseconds period) {
   ::nanosleep(&ts, nullptr);
 }
 
-/// What the summary on stderr says at the end.
-struct Totals {
-  std::uint64_t intervals = 0;
-  std::uint64_t rounds = 0;
-  std::uint64_t lost = 0;
-  std::uint64_t late = 0;
-  std::uint64_t fwd_negative = 0;
-  std::uint64_t rev_negative = 0;
-  std::uint64_t self_inconsistent = 0;
-  std::uint64_t stall_ms_max = 0;
-  std::int64_t rtt_max = 0;
+/// What the summary on stderr says at the end: the totals of the analysis, and the peak
+/// resident set after the first and the last interval (memory that does not grow).
+struct Totals : MonitorTotals {
   std::uint64_t first_peak_rss_kib = 0;
   std::uint64_t last_peak_rss_kib = 0;
 };
@@ -192,15 +185,7 @@ class IntervalWriter {
   void add_to_totals(const IntervalSummary& s) {
     if (totals_.intervals == 0) totals_.first_peak_rss_kib = s.peak_rss_kib;
     totals_.last_peak_rss_kib = s.peak_rss_kib;
-    ++totals_.intervals;
-    totals_.rounds += s.rounds;
-    totals_.lost += s.lost;
-    totals_.late += s.late;
-    totals_.fwd_negative += s.fwd_negative;
-    totals_.rev_negative += s.rev_negative;
-    totals_.self_inconsistent += s.self_inconsistent;
-    totals_.stall_ms_max = std::max(totals_.stall_ms_max, s.stall_ms);
-    if (s.rounds > 0) totals_.rtt_max = std::max(totals_.rtt_max, s.rtt_max);
+    add_interval(totals_, s);
   }
 
   void warn(const IntervalSummary& s) const {
