@@ -55,7 +55,6 @@
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
-using bench::median;
 using bench::quantile;
 
 namespace {
@@ -247,13 +246,11 @@ int main(int argc, char** argv) {
     std::uint64_t rounds = 5'000'000;
     int reps = 5;
     BenchFile file;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
+    for (const auto& [arg, value] : bench::option_pairs(argc, argv)) {
       if (arg == "--help" || arg == "-h") {
         std::cout << kUsage;
         return kExitOk;
       }
-      const std::string value = i + 1 < argc ? argv[i + 1] : "";
       if (arg == "--rounds") {
         rounds = parse_count("--rounds", value, 1000, 20'000'000);
       } else if (arg == "--reps") {
@@ -264,7 +261,6 @@ int main(int argc, char** argv) {
       } else {
         throw UsageError("unknown argument '" + arg + "' (use --rounds N --reps K --file PATH)");
       }
-      ++i;
     }
     const double n = static_cast<double>(rounds);
 
@@ -361,6 +357,7 @@ int main(int argc, char** argv) {
 
     std::vector<Row> rows;
     std::vector<double> analyze_m;
+    analyze_m.reserve(analyze_rates.size());
     for (double r : analyze_rates) analyze_m.push_back(r / 1e6);
     rows.push_back(make_row("analyze_run (run in memory)", "M rounds/s", analyze_m, ">= 20 M rounds/s", true,
                             kTargetRoundsPerSecond / 1e6));

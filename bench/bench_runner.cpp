@@ -127,9 +127,7 @@ int main(int argc, char** argv) {
     std::uint64_t rounds = 300'000;
     int reps = 15;
     std::vector<int> cpus;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      const std::string value = i + 1 < argc ? argv[i + 1] : "";
+    for (const auto& [arg, value] : bench::option_pairs(argc, argv)) {
       if (arg == "--rounds") {
         rounds = cli::parse_count("--rounds", value, 1000, 100'000'000);
       } else if (arg == "--reps") {
@@ -139,7 +137,6 @@ int main(int argc, char** argv) {
       } else {
         throw UsageError("unknown argument '" + arg + "' (use --rounds N --reps K --cpus A,B)");
       }
-      ++i;
     }
     const CpuAvailability avail = read_cpu_availability();
     if (cpus.empty()) {

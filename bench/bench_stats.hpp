@@ -1,8 +1,10 @@
-// Summary statistics of benchmark repetitions, shared by the benchmarks.
+// What the benchmarks share: summary statistics of repetitions, and their command line.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace tscsync::bench {
@@ -17,5 +19,12 @@ inline double quantile(std::vector<double> v, double q) {
 }
 
 inline double median(const std::vector<double>& v) { return quantile(v, 0.5); }
+
+/// A benchmark's command line as "--name value" pairs, in order; a name at the end gets "".
+inline std::vector<std::pair<std::string, std::string>> option_pairs(int argc, char** argv) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (int i = 1; i < argc; i += 2) pairs.emplace_back(argv[i], i + 1 < argc ? argv[i + 1] : "");
+  return pairs;
+}
 
 }  // namespace tscsync::bench

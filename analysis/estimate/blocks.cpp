@@ -212,6 +212,7 @@ std::optional<std::size_t> refine_step(std::span<const Round> rounds, std::size_
 /// starts at `after_begin` or later, 0 (left out) otherwise.
 std::vector<int> sides(const std::vector<BlockEstimate>& blocks, std::size_t before_end, std::size_t after_begin) {
   std::vector<int> side;
+  side.reserve(blocks.size());
   for (const BlockEstimate& b : blocks)
     side.push_back(b.last_round <= before_end ? -1 : b.first_round >= after_begin ? 1 : 0);
   return side;

@@ -71,6 +71,7 @@ OrderedCpus order_by_topology(const std::vector<CpuPlace>& places, const std::ve
   }
   if (!missing.empty()) {
     std::vector<int> all;
+    all.reserve(places.size());
     for (const CpuPlace& p : places) all.push_back(p.cpu);
     throw UsageError(cpus_phrase(missing) + " not in the topology (it has CPUs " + format_cpu_list(all) + ")");
   }

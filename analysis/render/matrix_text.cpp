@@ -1,5 +1,6 @@
 #include "render/matrix_text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -39,11 +40,9 @@ void check(const MatrixGrid& g) {
     throw std::invalid_argument(what + std::to_string(g.values.size()) + " values for " + std::to_string(n) +
                                 " labels (needs " + std::to_string(n * n) + ")");
   }
-  for (const std::string& label : g.labels) {
-    if (label.empty() || has_space(label)) {
-      throw std::invalid_argument(what + "label '" + label + "' is empty or holds white space");
-    }
-  }
+  const auto bad = std::find_if(g.labels.begin(), g.labels.end(),
+                                [](const std::string& label) { return label.empty() || has_space(label); });
+  if (bad != g.labels.end()) throw std::invalid_argument(what + "label '" + *bad + "' is empty or holds white space");
   if (g.title.find_first_of("\r\n") != std::string::npos || g.units.find_first_of("\r\n") != std::string::npos) {
     throw std::invalid_argument(what + "title or units hold a line break");
   }

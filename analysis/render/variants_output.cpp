@@ -62,6 +62,7 @@ nlohmann::ordered_json standing_json(const RecvStanding& s, double tsc_hz) {
 /// The clocks by believed p50, cheapest first; those not measured last, in input order.
 std::vector<const ReadCost*> ranked(const std::vector<ReadCost>& costs) {
   std::vector<const ReadCost*> out;
+  out.reserve(costs.size());
   for (const ReadCost& c : costs) out.push_back(&c);
   std::stable_sort(out.begin(), out.end(), [](const ReadCost* x, const ReadCost* y) {
     const bool xm = x->error.empty() && believed(*x).samples > 0;

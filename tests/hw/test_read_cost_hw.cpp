@@ -31,6 +31,7 @@ bool non_decreasing(const std::vector<std::uint64_t>& v) {
 
 std::vector<std::string> expected_names() {
   std::vector<std::string> names;
+  names.reserve(kAllVariants.size() + 2);
   for (Variant v : kAllVariants) names.emplace_back(variant_name(v));
   names.emplace_back("CLOCK_MONOTONIC");
   names.emplace_back("CLOCK_MONOTONIC_RAW");
