@@ -67,19 +67,15 @@ class SmallestLatencies {
 }  // namespace
 
 struct IntervalAccumulator::State {
-  explicit State(std::int64_t quantum_ticks) : self_inconsistent_below_ticks(-2 * quantum_ticks) {}
+  explicit State(std::int64_t quantum_ticks) : self_inconsistent_below_ticks(-2 * quantum_ticks) {
+    counts.end_tick = 1;  // a valid (empty) interval [0, 1) until begin()
+  }
 
-  // rtt below -2q is impossible for any offset (design.md: self_inconsistent).
+  // rtt below -2q is impossible for any offset (docs/method.md: self-inconsistent rounds).
   std::int64_t self_inconsistent_below_ticks;
-  std::uint64_t index = 0;
-  std::uint64_t start_tick = 0;
-  std::uint64_t end_tick = 1;
-  std::uint64_t rounds = 0;
-  std::uint64_t lost = 0;
-  std::uint64_t late = 0;
-  std::uint64_t fwd_negative = 0;
-  std::uint64_t rev_negative = 0;
-  std::uint64_t self_inconsistent = 0;
+  // The interval and its counts (index, ticks, rounds, lost, late, negatives,
+  // self_inconsistent); summary() adds the statistics of the histograms and heaps.
+  IntervalSummary counts;
   // About 850 KiB each (two LogLinearHistograms), allocated here once.
   SignedHistogram fwd;
   SignedHistogram rev;
@@ -117,15 +113,10 @@ void IntervalAccumulator::begin(std::uint64_t index, std::uint64_t start_tick, s
                                 " is not below end_tick " + std::to_string(end_tick));
   }
   State& s = *state_;
-  s.index = index;
-  s.start_tick = start_tick;
-  s.end_tick = end_tick;
-  s.rounds = 0;
-  s.lost = 0;
-  s.late = 0;
-  s.fwd_negative = 0;
-  s.rev_negative = 0;
-  s.self_inconsistent = 0;
+  s.counts = IntervalSummary{};
+  s.counts.index = index;
+  s.counts.start_tick = start_tick;
+  s.counts.end_tick = end_tick;
   s.fwd.clear();
   s.rev.clear();
   s.rtt.clear();
@@ -138,11 +129,12 @@ void IntervalAccumulator::add(const Round& round, bool late) {
   const std::int64_t fwd = fwd_ticks(round);
   const std::int64_t rev = rev_ticks(round);
   const std::int64_t rtt = rtt_ticks(round);
-  ++s.rounds;
-  s.late += late ? 1 : 0;
-  s.fwd_negative += fwd < 0 ? 1 : 0;
-  s.rev_negative += rev < 0 ? 1 : 0;
-  s.self_inconsistent += rtt < s.self_inconsistent_below_ticks ? 1 : 0;
+  IntervalSummary& c = s.counts;
+  ++c.rounds;
+  c.late += late ? 1 : 0;
+  c.fwd_negative += fwd < 0 ? 1 : 0;
+  c.rev_negative += rev < 0 ? 1 : 0;
+  c.self_inconsistent += rtt < s.self_inconsistent_below_ticks ? 1 : 0;
   s.fwd.record(fwd);
   s.rev.record(rev);
   s.rtt.record(rtt);
@@ -150,17 +142,11 @@ void IntervalAccumulator::add(const Round& round, bool late) {
   s.rev_smallest.offer(Timed{rev, round.t4});
 }
 
-void IntervalAccumulator::add_lost(std::uint64_t n) { state_->lost += n; }
+void IntervalAccumulator::add_lost(std::uint64_t n) { state_->counts.lost += n; }
 
 IntervalSummary IntervalAccumulator::summary() const {
   const State& s = *state_;
-  IntervalSummary out;
-  out.index = s.index;
-  out.start_tick = s.start_tick;
-  out.end_tick = s.end_tick;
-  out.rounds = s.rounds;
-  out.lost = s.lost;
-  out.late = s.late;
+  IntervalSummary out = s.counts;
   out.fwd_k = s.fwd_smallest.order_statistics();
   out.rev_k = s.rev_smallest.order_statistics();
   // An empty SignedHistogram gives 0 for all of these, as IntervalSummary documents.
@@ -173,9 +159,6 @@ IntervalSummary IntervalAccumulator::summary() const {
   out.rtt_p99 = s.rtt.value_at_percentile(99);
   out.rtt_p999 = s.rtt.value_at_percentile(99.9);
   out.rtt_max = s.rtt.max();
-  out.fwd_negative = s.fwd_negative;
-  out.rev_negative = s.rev_negative;
-  out.self_inconsistent = s.self_inconsistent;
   return out;
 }
 

@@ -111,7 +111,7 @@ enum class WaitOutcome { received, stopped, aborted, timed_out, moved };
 template <class Wait, bool kCheckCpu, class Channel, class Msg>
 [[gnu::always_inline]] inline WaitOutcome wait_for(Channel& channel, std::uint64_t last_seq, Msg& out,
                                                    PairControl& control, std::chrono::nanoseconds timeout, int cpu,
-                                                   SideOutcome& side) noexcept {
+                                                   SideOutcome& side) {
   std::uint32_t spins = 0;
   std::chrono::steady_clock::time_point since{};
   std::chrono::steady_clock::time_point last_check{};
@@ -170,6 +170,36 @@ inline std::string seq_error(int cpu, std::uint64_t expected, std::uint64_t got)
          ", received " + std::to_string(got);
 }
 
+/// Who waits, for whom, in which role, and how long.
+struct Waiter {
+  int cpu;
+  int partner;
+  const char* role;
+  std::chrono::milliseconds timeout;
+};
+
+/// Waits for message `seq` on `channel` and stamps its arrival with Recv, the read right
+/// after the wait as the hot loop needs it (inlined: the same code as written in place).
+/// \returns false, with side.error set (unless the owner stopped the run), when the wait
+/// ended without the message or the message is not `seq`.
+template <class Recv, class Wait, bool kCheckCpu, class Channel, class Msg>
+[[gnu::always_inline]] inline bool receive(Channel& channel, Msg& message, std::uint64_t& last_seq, std::uint64_t seq,
+                                           std::uint64_t& stamp, PairControl& control, const Waiter& w,
+                                           SideOutcome& side) {
+  const WaitOutcome outcome = wait_for<Wait, kCheckCpu>(channel, last_seq, message, control, w.timeout, w.cpu, side);
+  if (outcome != WaitOutcome::received) [[unlikely]] {
+    set_wait_error(side, outcome, w.cpu, w.partner, w.role, seq - 1, w.timeout);
+    return false;
+  }
+  stamp = Recv::read();
+  last_seq = message.seq;
+  if (message.seq != seq) [[unlikely]] {
+    side.error = seq_error(w.cpu, seq, message.seq);
+    return false;
+  }
+  return true;
+}
+
 /// Setup shared by both threads: pin, let the side allocate (after pinning, so its pages
 /// are local to this CPU), read the quantum, say ready, then wait for the partner and the
 /// start gate. \returns false when the run is off (side.error says why, unless the owner
@@ -220,6 +250,7 @@ template <class Send, class Recv, class Wait, class TransportT, class Side>
 void initiate(const PairConfig& config, TransportT& transport, PairControl& control, Side& side) {
   if (!setup(config.cpu_a, config, control, side)) return;
   SideOutcome& out = side.outcome();
+  const Waiter waits_a{config.cpu_a, config.cpu_b, "initiator", config.timeout};
   std::uint64_t last_seq = 0;
   std::uint64_t i = 0;
   typename Side::Reply reply{};
@@ -230,16 +261,9 @@ void initiate(const PairConfig& config, TransportT& transport, PairControl& cont
     const std::uint64_t seq = i + 1;
     const std::uint64_t t1 = Send::read();
     transport.a_to_b.send(Message{seq, t1});
-    const WaitOutcome outcome = wait_for<Wait, Side::kCheckCpuInWait>(transport.b_to_a, last_seq, reply, control,
-                                                                      config.timeout, config.cpu_a, out);
-    if (outcome != WaitOutcome::received) [[unlikely]] {
-      set_wait_error(out, outcome, config.cpu_a, config.cpu_b, "initiator", i, config.timeout);
-      break;
-    }
-    const std::uint64_t t4 = Recv::read();
-    last_seq = reply.seq;
-    if (reply.seq != seq) [[unlikely]] {
-      out.error = seq_error(config.cpu_a, seq, reply.seq);
+    std::uint64_t t4 = 0;
+    if (!receive<Recv, Wait, Side::kCheckCpuInWait>(transport.b_to_a, reply, last_seq, seq, t4, control, waits_a, out))
+        [[unlikely]] {
       break;
     }
     side.record(i, t1, reply, t4);
@@ -254,21 +278,17 @@ template <class Send, class Recv, class Wait, class TransportT, class Side>
 void respond(const PairConfig& config, TransportT& transport, PairControl& control, Side& side) {
   if (!setup(config.cpu_b, config, control, side)) return;
   SideOutcome& out = side.outcome();
+  // b waits twice as long as a: when b is the one that stopped, a, which knows the round,
+  // reports it; b reports only an initiator that stopped.
+  const Waiter waits_b{config.cpu_b, config.cpu_a, "responder", 2 * config.timeout};
   std::uint64_t last_seq = 0;
   std::uint64_t i = 0;
   Message request{};
   for (; side.more(i); ++i) {
     const std::uint64_t seq = i + 1;
-    const WaitOutcome outcome = wait_for<Wait, Side::kCheckCpuInWait>(transport.a_to_b, last_seq, request, control,
-                                                                      2 * config.timeout, config.cpu_b, out);
-    if (outcome != WaitOutcome::received) [[unlikely]] {
-      set_wait_error(out, outcome, config.cpu_b, config.cpu_a, "responder", i, 2 * config.timeout);
-      break;
-    }
-    const std::uint64_t t2 = Recv::read();
-    last_seq = request.seq;
-    if (request.seq != seq) [[unlikely]] {
-      out.error = seq_error(config.cpu_b, seq, request.seq);
+    std::uint64_t t2 = 0;
+    if (!receive<Recv, Wait, Side::kCheckCpuInWait>(transport.a_to_b, request, last_seq, seq, t2, control, waits_b,
+                                                    out)) [[unlikely]] {
       break;
     }
     // Inside the turnaround (t3 - t2), which rtt subtracts: no latency pays for it.

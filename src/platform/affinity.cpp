@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <new>
 
 #include <unistd.h>
 
@@ -33,6 +34,44 @@ bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.
 
 std::string errno_text(int err) { return std::strerror(err); }
 
+/// A CPU set sized for `count` CPUs (CPU_ALLOC: masks may be larger than cpu_set_t's 1024
+/// bits on big machines), cleared, and freed with this object.
+class CpuSet {
+ public:
+  explicit CpuSet(std::size_t count) : count_(count), bytes_(CPU_ALLOC_SIZE(count)), set_(CPU_ALLOC(count)) {
+    if (set_ == nullptr) throw std::bad_alloc();
+    CPU_ZERO_S(bytes_, set_);
+  }
+  ~CpuSet() { CPU_FREE(set_); }
+  CpuSet(const CpuSet&) = delete;
+  CpuSet& operator=(const CpuSet&) = delete;
+
+  [[nodiscard]] cpu_set_t* get() { return set_; }
+  [[nodiscard]] std::size_t bytes() const { return bytes_; }
+  void add(int cpu) { CPU_SET_S(static_cast<std::size_t>(cpu), bytes_, set_); }
+  /// The CPUs in the set, ascending.
+  [[nodiscard]] std::vector<int> cpus() const {
+    std::vector<int> out;
+    for (std::size_t c = 0; c < count_; ++c) {
+      if (CPU_ISSET_S(c, bytes_, set_)) out.push_back(static_cast<int>(c));
+    }
+    return out;
+  }
+
+ private:
+  std::size_t count_;
+  std::size_t bytes_;
+  cpu_set_t* set_;
+};
+
+/// Enough bits for every CPU the kernel may name: the configured processors, at least
+/// CPU_SETSIZE, and `highest_needed`.
+std::size_t mask_cpu_count(int highest_needed) {
+  const long configured = sysconf(_SC_NPROCESSORS_CONF);
+  const long most = std::max<long>({configured, static_cast<long>(highest_needed) + 1, CPU_SETSIZE});
+  return static_cast<std::size_t>(most);
+}
+
 }  // namespace
 
 CpuAvailability read_cpu_availability(const std::string& sysfs_cpu_dir) {
@@ -40,22 +79,11 @@ CpuAvailability read_cpu_availability(const std::string& sysfs_cpu_dir) {
   cpus.present = read_list_file(sysfs_cpu_dir + "/present");
   cpus.online = read_list_file(sysfs_cpu_dir + "/online");
 
-  // The mask may be larger than cpu_set_t's 1024 bits on big machines: size it from
-  // the highest present CPU.
+  // Sized from the highest present CPU.
   const int highest = cpus.present.empty() ? 0 : *std::max_element(cpus.present.begin(), cpus.present.end());
-  const auto count = static_cast<std::size_t>(std::max(highest + 1, CPU_SETSIZE));
-  cpu_set_t* set = CPU_ALLOC(count);
-  const std::size_t size = CPU_ALLOC_SIZE(count);
-  CPU_ZERO_S(size, set);
-  if (sched_getaffinity(0, size, set) != 0) {
-    const int err = errno;
-    CPU_FREE(set);
-    throw IoError("sched_getaffinity: " + errno_text(err));
-  }
-  for (std::size_t c = 0; c < count; ++c) {
-    if (CPU_ISSET_S(c, size, set)) cpus.allowed.push_back(static_cast<int>(c));
-  }
-  CPU_FREE(set);
+  CpuSet set(mask_cpu_count(highest));
+  if (sched_getaffinity(0, set.bytes(), set.get()) != 0) throw IoError("sched_getaffinity: " + errno_text(errno));
+  cpus.allowed = set.cpus();
   return cpus;
 }
 
@@ -74,23 +102,14 @@ std::optional<std::string> cpu_problem(int cpu, const CpuAvailability& cpus) {
 }
 
 void pin_this_thread(int cpu) {
-  const auto count = static_cast<std::size_t>(std::max(cpu + 1, CPU_SETSIZE));
-  const std::size_t size = CPU_ALLOC_SIZE(count);
-  cpu_set_t* set = CPU_ALLOC(count);
-  CPU_ZERO_S(size, set);
-  CPU_SET_S(static_cast<std::size_t>(cpu), size, set);
   const std::string name = "CPU " + std::to_string(cpu);
-  int err = pthread_setaffinity_np(pthread_self(), size, set);
+  CpuSet set(mask_cpu_count(cpu));
+  set.add(cpu);
+  const int err = pthread_setaffinity_np(pthread_self(), set.bytes(), set.get());
   if (err != 0) {
-    CPU_FREE(set);
     throw RuntimeError("cannot pin a thread to " + name + ": pthread_setaffinity_np: " + errno_text(err));
   }
-  CPU_ZERO_S(size, set);
-  err = pthread_getaffinity_np(pthread_self(), size, set);
-  const bool only_cpu =
-      err == 0 && CPU_COUNT_S(size, set) == 1 && CPU_ISSET_S(static_cast<std::size_t>(cpu), size, set);
-  CPU_FREE(set);
-  if (!only_cpu) {
+  if (this_thread_affinity() != std::vector<int>{cpu}) {
     throw RuntimeError("pinning to " + name + " did not hold: the thread's affinity mask is not {" +
                        std::to_string(cpu) + "}");
   }
@@ -101,56 +120,22 @@ void pin_this_thread(int cpu) {
   }
 }
 
-namespace {
-
-/// Enough bits for every CPU the kernel may name: the configured processors, at least
-/// CPU_SETSIZE.
-std::size_t mask_cpu_count(int highest_needed) {
-  const long configured = sysconf(_SC_NPROCESSORS_CONF);
-  const long most = std::max<long>({configured, static_cast<long>(highest_needed) + 1, CPU_SETSIZE});
-  return static_cast<std::size_t>(most);
-}
-
-}  // namespace
-
 std::vector<int> this_thread_affinity() {
-  const std::size_t count = mask_cpu_count(0);
-  const std::size_t size = CPU_ALLOC_SIZE(count);
-  cpu_set_t* set = CPU_ALLOC(count);
-  CPU_ZERO_S(size, set);
-  const int err = pthread_getaffinity_np(pthread_self(), size, set);
-  std::vector<int> cpus;
-  if (err == 0) {
-    for (std::size_t c = 0; c < count; ++c) {
-      if (CPU_ISSET_S(c, size, set)) cpus.push_back(static_cast<int>(c));
-    }
-  }
-  CPU_FREE(set);
+  CpuSet set(mask_cpu_count(0));
+  const int err = pthread_getaffinity_np(pthread_self(), set.bytes(), set.get());
   if (err != 0) {
     throw RuntimeError("cannot read the thread's affinity mask: pthread_getaffinity_np: " + errno_text(err));
   }
-  return cpus;
+  return set.cpus();
 }
 
 std::vector<int> thread_affinity(long tid) {
-  const std::size_t count = mask_cpu_count(0);
-  const std::size_t size = CPU_ALLOC_SIZE(count);
-  cpu_set_t* set = CPU_ALLOC(count);
-  CPU_ZERO_S(size, set);
-  const int rc = sched_getaffinity(static_cast<pid_t>(tid), size, set);
-  const int err = errno;
-  std::vector<int> cpus;
-  if (rc == 0) {
-    for (std::size_t c = 0; c < count; ++c) {
-      if (CPU_ISSET_S(c, size, set)) cpus.push_back(static_cast<int>(c));
-    }
-  }
-  CPU_FREE(set);
-  if (rc != 0) {
+  CpuSet set(mask_cpu_count(0));
+  if (sched_getaffinity(static_cast<pid_t>(tid), set.bytes(), set.get()) != 0) {
     throw RuntimeError("cannot read the affinity mask of thread " + std::to_string(tid) +
-                       ": sched_getaffinity: " + errno_text(err));
+                       ": sched_getaffinity: " + errno_text(errno));
   }
-  return cpus;
+  return set.cpus();
 }
 
 void set_this_thread_affinity(const std::vector<int>& cpus) {
@@ -159,13 +144,9 @@ void set_this_thread_affinity(const std::vector<int>& cpus) {
   if (*std::min_element(cpus.begin(), cpus.end()) < 0) {
     throw RuntimeError("cannot set an affinity mask with a negative CPU");
   }
-  const std::size_t count = mask_cpu_count(highest);
-  const std::size_t size = CPU_ALLOC_SIZE(count);
-  cpu_set_t* set = CPU_ALLOC(count);
-  CPU_ZERO_S(size, set);
-  for (int c : cpus) CPU_SET_S(static_cast<std::size_t>(c), size, set);
-  const int err = pthread_setaffinity_np(pthread_self(), size, set);
-  CPU_FREE(set);
+  CpuSet set(mask_cpu_count(highest));
+  for (int c : cpus) set.add(c);
+  const int err = pthread_setaffinity_np(pthread_self(), set.bytes(), set.get());
   if (err != 0) {
     throw RuntimeError("cannot set the thread's affinity mask to " + format_cpu_list(cpus) +
                        ": pthread_setaffinity_np: " + errno_text(err));

@@ -203,19 +203,28 @@ Fact<CpuinfoTscFlags> parse_cpuinfo_tsc_flags(std::string_view text, const std::
   return Fact<CpuinfoTscFlags>::good(std::move(first));
 }
 
+namespace {
+
+/// Each boot parameter BootParams keeps: its name as the kernel's docs write it (a '-' read
+/// as '_', as the kernel does) and its field, in the order of the struct.
+constexpr std::pair<std::string_view, std::optional<std::string> BootParams::*> kBootParams[] = {
+    {"isolcpus", &BootParams::isolcpus},
+    {"nohz_full", &BootParams::nohz_full},
+    {"rcu_nocbs", &BootParams::rcu_nocbs},
+    {"tsc", &BootParams::tsc},
+    {"clocksource", &BootParams::clocksource},
+    {"idle", &BootParams::idle},
+    {"processor.max_cstate", &BootParams::processor_max_cstate},
+    {"intel_idle.max_cstate", &BootParams::intel_idle_max_cstate},
+};
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> boot_param_list(const BootParams& p) {
   std::vector<std::pair<std::string, std::string>> out;
-  auto add = [&](const char* name, const std::optional<std::string>& v) {
-    if (v) out.emplace_back(name, *v);
-  };
-  add("isolcpus", p.isolcpus);
-  add("nohz_full", p.nohz_full);
-  add("rcu_nocbs", p.rcu_nocbs);
-  add("tsc", p.tsc);
-  add("clocksource", p.clocksource);
-  add("idle", p.idle);
-  add("processor.max_cstate", p.processor_max_cstate);
-  add("intel_idle.max_cstate", p.intel_idle_max_cstate);
+  for (const auto& [name, field] : kBootParams) {
+    if (p.*field) out.emplace_back(name, *(p.*field));
+  }
   return out;
 }
 
@@ -248,22 +257,9 @@ Fact<BootParams> parse_cmdline(std::string_view text, const std::string& path) {
     std::string name = w.substr(0, eq);
     std::replace(name.begin(), name.end(), '-', '_');
     const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
-    if (name == "isolcpus")
-      p.isolcpus = value;
-    else if (name == "nohz_full")
-      p.nohz_full = value;
-    else if (name == "rcu_nocbs")
-      p.rcu_nocbs = value;
-    else if (name == "tsc")
-      p.tsc = value;
-    else if (name == "clocksource")
-      p.clocksource = value;
-    else if (name == "idle")
-      p.idle = value;
-    else if (name == "processor.max_cstate")
-      p.processor_max_cstate = value;
-    else if (name == "intel_idle.max_cstate")
-      p.intel_idle_max_cstate = value;
+    for (const auto& [known, field] : kBootParams) {
+      if (name == known) p.*field = value;
+    }
   }
   return Fact<BootParams>::good(std::move(p));
 }

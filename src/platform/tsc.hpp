@@ -44,17 +44,26 @@ TSCSYNC_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) 
   return (static_cast<std::uint64_t>(hi) << 32) | lo;
 }
 
+// The body of a variant's read(): `sequence`, a string literal of instructions that ends
+// with the counter in EDX:EAX, as one asm statement with a "memory" clobber (a compiler
+// barrier only). TSCSYNC_READ_TSCP is the same for a sequence with RDTSCP, which also
+// writes TSC_AUX into ECX. Written as macros because an asm string must be a literal.
+#define TSCSYNC_READ_TSC(sequence)                          \
+  std::uint32_t lo, hi;                                     \
+  asm volatile(sequence : "=a"(lo), "=d"(hi) : : "memory"); \
+  return combine(lo, hi)
+#define TSCSYNC_READ_TSCP(sequence)                                    \
+  std::uint32_t lo, hi, aux;                                           \
+  asm volatile(sequence : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory"); \
+  static_cast<void>(aux);                                              \
+  return combine(lo, hi)
+
 /// rdtsc. Cheapest. May execute before earlier loads complete (an early receive time
 /// stamp) and later instructions may start before it reads.
 struct Rdtsc {
   static constexpr std::string_view name = "rdtsc";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi;
-    asm volatile("rdtsc"  // EDX:EAX <- TSC
-                 : "=a"(lo), "=d"(hi)
-                 :
-                 : "memory");  // compiler barrier only
-    return combine(lo, hi);
+    TSCSYNC_READ_TSC("rdtsc");  // EDX:EAX <- TSC
   }
 };
 
@@ -64,14 +73,9 @@ struct Rdtsc {
 struct RdtscLfence {
   static constexpr std::string_view name = "rdtsc_lfence";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi;
-    asm volatile(
+    TSCSYNC_READ_TSC(
         "rdtsc\n\t"  // EDX:EAX <- TSC
-        "lfence"     // later instructions wait for the read
-        : "=a"(lo), "=d"(hi)
-        :
-        : "memory");
-    return combine(lo, hi);
+        "lfence");   // later instructions wait for the read
   }
 };
 
@@ -81,14 +85,9 @@ struct RdtscLfence {
 struct LfenceRdtsc {
   static constexpr std::string_view name = "lfence_rdtsc";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi;
-    asm volatile(
+    TSCSYNC_READ_TSC(
         "lfence\n\t"  // earlier instructions complete first
-        "rdtsc"       // EDX:EAX <- TSC
-        : "=a"(lo), "=d"(hi)
-        :
-        : "memory");
-    return combine(lo, hi);
+        "rdtsc");     // EDX:EAX <- TSC
   }
 };
 
@@ -98,15 +97,10 @@ struct LfenceRdtsc {
 struct LfenceRdtscLfence {
   static constexpr std::string_view name = "lfence_rdtsc_lfence";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi;
-    asm volatile(
+    TSCSYNC_READ_TSC(
         "lfence\n\t"  // earlier instructions complete first
         "rdtsc\n\t"   // EDX:EAX <- TSC
-        "lfence"      // later instructions wait for the read
-        : "=a"(lo), "=d"(hi)
-        :
-        : "memory");
-    return combine(lo, hi);
+        "lfence");    // later instructions wait for the read
   }
 };
 
@@ -116,13 +110,7 @@ struct LfenceRdtscLfence {
 struct Rdtscp {
   static constexpr std::string_view name = "rdtscp";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi, aux;
-    asm volatile("rdtscp"                         // EDX:EAX <- TSC, ECX <- TSC_AUX
-                 : "=a"(lo), "=d"(hi), "=c"(aux)  // rdtscp clobbers rcx
-                 :
-                 : "memory");
-    static_cast<void>(aux);
-    return combine(lo, hi);
+    TSCSYNC_READ_TSCP("rdtscp");  // EDX:EAX <- TSC, ECX <- TSC_AUX
   }
   /// The read and TSC_AUX. Linux encodes the CPU in bits 11:0 and the node above.
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read(std::uint32_t& aux) noexcept {
@@ -138,15 +126,9 @@ struct Rdtscp {
 struct RdtscpLfence {
   static constexpr std::string_view name = "rdtscp_lfence";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi, aux;
-    asm volatile(
-        "rdtscp\n\t"                     // EDX:EAX <- TSC, ECX <- TSC_AUX
-        "lfence"                         // later instructions wait for the read
-        : "=a"(lo), "=d"(hi), "=c"(aux)  // rdtscp clobbers rcx
-        :
-        : "memory");
-    static_cast<void>(aux);
-    return combine(lo, hi);
+    TSCSYNC_READ_TSCP(
+        "rdtscp\n\t"  // EDX:EAX <- TSC, ECX <- TSC_AUX
+        "lfence");    // later instructions wait for the read
   }
 };
 
@@ -156,14 +138,9 @@ struct RdtscpLfence {
 struct MfenceRdtsc {
   static constexpr std::string_view name = "mfence_rdtsc";
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    std::uint32_t lo, hi;
-    asm volatile(
+    TSCSYNC_READ_TSC(
         "mfence\n\t"  // earlier loads and stores complete (and stores drain) first
-        "rdtsc"       // EDX:EAX <- TSC
-        : "=a"(lo), "=d"(hi)
-        :
-        : "memory");
-    return combine(lo, hi);
+        "rdtsc");     // EDX:EAX <- TSC
   }
 };
 
@@ -185,6 +162,8 @@ struct CpuidRdtsc {
   }
 };
 
+#undef TSCSYNC_READ_TSC
+#undef TSCSYNC_READ_TSCP
 #undef TSCSYNC_ALWAYS_INLINE
 
 }  // namespace tscsync::tsc
