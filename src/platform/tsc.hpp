@@ -47,15 +47,16 @@ TSCSYNC_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) 
 // The body of a variant's read(): `sequence`, a string literal of instructions that ends
 // with the counter in EDX:EAX, as one asm statement with a "memory" clobber (a compiler
 // barrier only). TSCSYNC_READ_TSCP is the same for a sequence with RDTSCP, which also
-// writes TSC_AUX into ECX. Written as macros because an asm string must be a literal.
-#define TSCSYNC_READ_TSC(sequence)                          \
-  std::uint32_t lo, hi;                                     \
-  asm volatile(sequence : "=a"(lo), "=d"(hi) : : "memory"); \
+// writes TSC_AUX into ECX. Written as macros because an asm string must be a literal (and
+// so cannot be put in parentheses either: NOLINT below).
+#define TSCSYNC_READ_TSC(sequence)                                                                   \
+  std::uint32_t lo, hi;                                                                              \
+  asm volatile(sequence : "=a"(lo), "=d"(hi) : : "memory"); /* NOLINT(bugprone-macro-parentheses) */ \
   return combine(lo, hi)
-#define TSCSYNC_READ_TSCP(sequence)                                    \
-  std::uint32_t lo, hi, aux;                                           \
-  asm volatile(sequence : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory"); \
-  static_cast<void>(aux);                                              \
+#define TSCSYNC_READ_TSCP(sequence)                                                                             \
+  std::uint32_t lo, hi, aux;                                                                                    \
+  asm volatile(sequence : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory"); /* NOLINT(bugprone-macro-parentheses) */ \
+  static_cast<void>(aux);                                                                                       \
   return combine(lo, hi)
 
 /// rdtsc. Cheapest. May execute before earlier loads complete (an early receive time
