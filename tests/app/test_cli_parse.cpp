@@ -5,6 +5,7 @@
 
 #include "app/cli.hpp"
 #include "core/errors.hpp"
+#include "error_messages.hpp"
 
 using namespace tscsync;
 
@@ -19,12 +20,7 @@ MeasureOptions measure(std::vector<std::string> args) {
 
 std::string error(std::vector<std::string> args) {
   args.insert(args.begin(), "tscsync");
-  try {
-    cli::parse(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::what_thrown<UsageError>([&] { cli::parse(args); });
 }
 
 /// What `measure` makes of its exchange and run options.

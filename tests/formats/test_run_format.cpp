@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "error_messages.hpp"
 #include "formats/run_format.hpp"
 #include "run_text.hpp"
 #include "stream_source.hpp"
@@ -44,12 +45,7 @@ Run sample_run(std::size_t n, std::uint64_t seed) {
 std::string to_text(const Run& run) { return test::run_text(run); }
 
 std::string error_of(std::string_view text) {
-  try {
-    parse_run(text, "in.csv");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::what_thrown<InputError>([&] { parse_run(text, "in.csv"); });
 }
 
 }  // namespace
@@ -163,28 +159,30 @@ TEST_CASE("imports: tab-separated, CRLF, extra columns, comments, pair columns")
 }
 
 TEST_CASE("malformed input names the line and the column") {
-  CHECK(error_of("t1,t2,t3\n1,2,3\n") == "in.csv:1:1: the column header lacks required column 't4'");
-  CHECK(error_of("t1,t2,t3,t4,t1\n") == "in.csv:1:13: column 't1' appears twice");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3\n") == "in.csv:2:6: found 3 fields, the header has 4");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3,4,5\n") == "in.csv:2:9: more fields than the 4 columns of the header");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,x3,4\n") == "in.csv:2:5: 'x3' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,-3,4\n") == "in.csv:2:5: '-3' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3.5,4\n") == "in.csv:2:5: '3.5' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,,3,4\n") == "in.csv:2:3: empty field (expected an unsigned decimal number)");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3,18446744073709551616\n") ==
-        "in.csv:2:7: '18446744073709551616' is beyond 64 bits");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,\x01\xff,4\n") == "in.csv:2:5: '\\x01\\xff' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3,4\n# status: complete\n5,6,7,8\n") ==
-        "in.csv:4:1: a round after the trailer metadata (rounds must come before the closing '# key: value' lines)");
-  CHECK(error_of("a,t1,t2,t3,t4\n0,1,2,3,4\n1,5,6,7,8\n") ==
-        "in.csv:3:1: a '1' differs from '0' earlier (one run holds one pair)");
-  CHECK(error_of("t1,t2,t3,t4,flags\n1,2,3,4,256\n") == "in.csv:2:9: flags '256' beyond 8 bits (at most 255)");
-  CHECK(error_of("seq,t1,t2,t3,t4\n72057594037927936,1,2,3,4\n") ==
-        "in.csv:2:1: seq '72057594037927936' beyond 2^56 - 1");
-  CHECK(error_of("# only comments\n") == "in.csv: no column header row (expected e.g. 't1,t2,t3,t4')");
-  CHECK(error_of("t1,t2,t3,t4\n") == "in.csv: no rounds after the column header row");
-  CHECK(error_of("# schema: tscsync-run/9\nt1,t2,t3,t4\n1,2,3,4\n") ==
-        "in.csv: unknown schema 'tscsync-run/9' (this version reads tscsync-run/1)");
+  test::check_messages(
+      error_of,
+      {
+          {"t1,t2,t3\n1,2,3\n", "in.csv:1:1: the column header lacks required column 't4'"},
+          {"t1,t2,t3,t4,t1\n", "in.csv:1:13: column 't1' appears twice"},
+          {"t1,t2,t3,t4\n1,2,3\n", "in.csv:2:6: found 3 fields, the header has 4"},
+          {"t1,t2,t3,t4\n1,2,3,4,5\n", "in.csv:2:9: more fields than the 4 columns of the header"},
+          {"t1,t2,t3,t4\n1,2,x3,4\n", "in.csv:2:5: 'x3' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,2,-3,4\n", "in.csv:2:5: '-3' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,2,3.5,4\n", "in.csv:2:5: '3.5' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,,3,4\n", "in.csv:2:3: empty field (expected an unsigned decimal number)"},
+          {"t1,t2,t3,t4\n1,2,3,18446744073709551616\n", "in.csv:2:7: '18446744073709551616' is beyond 64 bits"},
+          {"t1,t2,t3,t4\n1,2,\x01\xff,4\n", "in.csv:2:5: '\\x01\\xff' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,2,3,4\n# status: complete\n5,6,7,8\n",
+           "in.csv:4:1: a round after the trailer metadata (rounds must come before the closing '# key: value' lines)"},
+          {"a,t1,t2,t3,t4\n0,1,2,3,4\n1,5,6,7,8\n",
+           "in.csv:3:1: a '1' differs from '0' earlier (one run holds one pair)"},
+          {"t1,t2,t3,t4,flags\n1,2,3,4,256\n", "in.csv:2:9: flags '256' beyond 8 bits (at most 255)"},
+          {"seq,t1,t2,t3,t4\n72057594037927936,1,2,3,4\n", "in.csv:2:1: seq '72057594037927936' beyond 2^56 - 1"},
+          {"# only comments\n", "in.csv: no column header row (expected e.g. 't1,t2,t3,t4')"},
+          {"t1,t2,t3,t4\n", "in.csv: no rounds after the column header row"},
+          {"# schema: tscsync-run/9\nt1,t2,t3,t4\n1,2,3,4\n",
+           "in.csv: unknown schema 'tscsync-run/9' (this version reads tscsync-run/1)"},
+      });
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "run_text.hpp"
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
+#include "error_messages.hpp"
 
 using namespace tscsync;
 using namespace tscsync::test;
@@ -17,13 +18,10 @@ using namespace tscsync::test;
 namespace {
 
 std::string error_of(const SimulationSpec& spec) {
-  try {
+  return what_thrown<UsageError>([&] {
     SimulationTruth truth;
     simulate(spec, truth);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  });
 }
 
 /// The worst (smallest) slack of the causality bounds against the true line, and the
