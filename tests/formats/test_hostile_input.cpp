@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -36,12 +37,7 @@ Outcome parse_whole(const std::string& text) {
 }
 
 Outcome parse_stream(const std::string& text, std::size_t chunk) {
-  test::TextFile file(text);
-  try {
-    return read_run_stream(file.get(), "in.csv", chunk, text.size());
-  } catch (const InputError& e) {
-    return std::string(e.what());
-  }
+  return test::read_or_error(text, [&](std::FILE* f) { return read_run_stream(f, "in.csv", chunk, text.size()); });
 }
 
 bool same(const Outcome& x, const Outcome& y) {

@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -237,8 +236,7 @@ TEST_CASE("interval log: write then parse gives every field back, absent statist
 
 TEST_CASE("interval log: CRLF line ends give what LF gives") {
   const std::string lf = to_text(sample_log());
-  std::string crlf = lf;
-  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string crlf = test::with_crlf(lf);
   const IntervalLog a = parse_interval_log(lf, "lf");
   const IntervalLog b = parse_interval_log(crlf, "crlf");
   CHECK(a.intervals == b.intervals);
@@ -257,22 +255,12 @@ std::variant<IntervalLog, std::string> read_chunked(const std::string& text, std
 
 TEST_CASE("interval log: a stream read in chunks gives what the whole text gives, whatever the chunk size") {
   const std::string whole = to_text(sample_log());
-  std::string crlf = whole;
-  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string crlf = test::with_crlf(whole);
   const std::string cut = whole.substr(0, whole.find("\n3,") + 40);  // ends inside interval 3
-  for (const std::string* text : std::array<const std::string*, 3>{&whole, &crlf, &cut}) {
-    const IntervalLog expected = parse_interval_log(*text, "in.log");
-    for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{1} << 22}) {
-      INFO("chunk " << chunk << ", text of " << text->size() << " bytes");
-      const auto got = read_chunked(*text, chunk);
-      REQUIRE(std::holds_alternative<IntervalLog>(got));
-      const IntervalLog& log = std::get<IntervalLog>(got);
-      CHECK(log.intervals == expected.intervals);
-      CHECK(log.header.entries() == expected.header.entries());
-      CHECK(log.trailer.entries() == expected.trailer.entries());
-      CHECK(log.cut_line == expected.cut_line);
-    }
-  }
+  test::check_chunked_reading<IntervalLog>(
+      {whole, crlf, cut}, {1, 2, 7, 64, std::size_t{1} << 22},
+      [](const std::string& text) { return parse_interval_log(text, "in.log"); }, read_chunked,
+      &IntervalLog::intervals);
   CHECK(parse_interval_log(cut, "in.log").cut_line == 9);  // the cut really fell inside interval 3 (line 9)
   const std::string bad = log_of({with_field(kLine0, "lost", "x")});
   for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {

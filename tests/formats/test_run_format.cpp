@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <clocale>
 #include <cstdio>
 #include <locale>
@@ -65,25 +64,13 @@ std::variant<Run, std::string> read_chunked(const std::string& text, std::size_t
 }  // namespace
 
 TEST_CASE("a file read in chunks gives what the whole text gives, whatever the chunk size") {
-  std::string crlf = to_text(sample_run(300, 5));
-  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string crlf = test::with_crlf(to_text(sample_run(300, 5)));
   const std::string whole = to_text(sample_run(300, 4));
   const std::string cut = whole.substr(0, whole.size() / 2 + 7);  // ends inside a round
   const std::string bad = "t1,t2,t3,t4\n1,2,3,4\n5,6,x,8\n";
-  for (const std::string* text : std::array<const std::string*, 3>{&whole, &crlf, &cut}) {
-    const Run expected = parse_run(*text, "in.csv");
-    for (std::size_t chunk :
-         {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{4096}, std::size_t{1} << 22}) {
-      INFO("chunk " << chunk << ", text of " << text->size() << " bytes");
-      const auto got = read_chunked(*text, chunk);
-      REQUIRE(std::holds_alternative<Run>(got));
-      const Run& run = std::get<Run>(got);
-      CHECK(run.rounds == expected.rounds);
-      CHECK(run.header.entries() == expected.header.entries());
-      CHECK(run.trailer.entries() == expected.trailer.entries());
-      CHECK(run.cut_line == expected.cut_line);
-    }
-  }
+  test::check_chunked_reading<Run>(
+      {whole, crlf, cut}, {1, 2, 7, 64, 4096, std::size_t{1} << 22},
+      [](const std::string& text) { return parse_run(text, "in.csv"); }, read_chunked, &Run::rounds);
   CHECK(parse_run(cut, "in.csv").cut_line != 0);  // the cut really fell inside a round
   for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {
     CHECK(std::get<std::string>(read_chunked(bad, chunk)) == "in.csv:3:5: 'x' is not an unsigned decimal number");
