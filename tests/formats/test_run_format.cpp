@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <locale>
 #include <random>
+#include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -20,12 +23,14 @@ namespace {
 Run sample_run(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Run run;
-  run.header.set("schema", std::string(kRunSchema));
-  run.header.set("a", "0");
-  run.header.set("b", "1");
-  run.header.set("send", "rdtsc");
-  run.header.set("recv", "lfence_rdtsc");
-  run.header.set("command", "tscsync measure --cpus 0,1 --out 'a b.csv'");
+  const std::vector<std::pair<std::string, std::string>> header = {
+      {"schema", std::string(kRunSchema)},
+      {"a", "0"},
+      {"b", "1"},
+      {"send", "rdtsc"},
+      {"recv", "lfence_rdtsc"},
+      {"command", "tscsync measure --cpus 0,1 --out 'a b.csv'"}};
+  for (const auto& [key, value] : header) run.header.set(key, value);
   std::uint64_t t = 0xFFFFFFFF00000000ull;  // large values: no shortcut through 32 bits
   for (std::size_t i = 0; i < n; ++i) {
     t += 200 + rng() % 5000;
