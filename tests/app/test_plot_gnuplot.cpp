@@ -390,13 +390,13 @@ TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a
   SECTION("64 CPUs: still no image") {
     const std::string svg = drawn_heatmap(dir, script, square_matrix(64));
     CHECK(count(svg, "<image") == 0);
-    CHECK(count(svg, "<polygon") >= 64 * 63);
+    CHECK(count(svg, "<polygon") >= std::size_t{64} * 63);
   }
   SECTION("65 CPUs: one image, marked pixelated; the PNG is an image too") {
     const std::string svg = drawn_heatmap(dir, script, square_matrix(65));
     CHECK(count(svg, "<image") == 1);
     CHECK(count(svg, "<image image-rendering='optimizeSpeed' style='image-rendering:pixelated' ") == 1);
-    CHECK(count(svg, "<polygon") < 65 * 64);
+    CHECK(count(svg, "<polygon") < std::size_t{65} * 64);
     const PlotResult png = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.png"));
     INFO(png.problem);
     CHECK(png.ok);

@@ -51,7 +51,7 @@ bool same(const Outcome& x, const Outcome& y) {
 
 /// The outcome of `text`, checked to be the same whole and in chunks.
 Outcome outcome(const std::string& text) {
-  const Outcome whole = parse_whole(text);
+  Outcome whole = parse_whole(text);
   for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}}) {
     INFO("chunk " << chunk);
     CHECK(same(parse_stream(text, chunk), whole));
