@@ -12,10 +12,10 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -30,31 +30,25 @@ using tscsync::fuzz::kSource;
 
 constexpr std::string_view kTarget = "interval_log";
 
-/// The log, or nullopt with the message (checked against the reader contract).
-struct Outcome {
-  std::optional<tscsync::IntervalLog> log;
-  std::string message;
-};
+/// A log, or the message of the InputError that refused it.
+using Outcome = tscsync::fuzz::Outcome<tscsync::IntervalLog>;
 
+/// The outcome of `read`, whose message, if any, must keep the reader contract.
 template <class Read>
 Outcome read_checked(std::string_view reader, std::string_view text, Read&& read) {
-  try {
-    return {read(), {}};
-  } catch (const tscsync::InputError& e) {
-    if (const std::string problem = tscsync::fuzz::check_input_error(e.what(), text); !problem.empty()) {
-      finding(kTarget, std::string(reader) + ": " + problem + ": '" + e.what() + "'");
+  Outcome o = tscsync::fuzz::outcome_of(kTarget, reader, std::forward<Read>(read));
+  if (const auto* message = std::get_if<std::string>(&o)) {
+    if (const std::string problem = tscsync::fuzz::check_input_error(*message, text); !problem.empty()) {
+      finding(kTarget, std::string(reader) + ": " + problem + ": '" + *message + "'");
     }
-    return {std::nullopt, e.what()};
-  } catch (const std::exception& e) {
-    finding(kTarget, std::string(reader) + " threw something other than InputError: " + e.what());
-  } catch (...) {
-    finding(kTarget, std::string(reader) + " threw something other than a std::exception");
   }
+  return o;
 }
 
-bool same_log(const tscsync::IntervalLog& x, const tscsync::IntervalLog& y) {
-  return x.header.entries() == y.header.entries() && x.intervals == y.intervals &&
-         x.trailer.entries() == y.trailer.entries() && x.cut_line == y.cut_line;
+/// The message of a refused outcome; empty for a log.
+std::string message_of(const Outcome& o) {
+  const auto* message = std::get_if<std::string>(&o);
+  return message != nullptr ? *message : std::string();
 }
 
 /// The rules of one accepted interval (interval_log.hpp, parse_interval_log), written
@@ -109,9 +103,9 @@ void check_round_trip(const tscsync::IntervalLog& log) {
   text += tscsync::interval_log_tail(log.trailer);
   const Outcome back_outcome = read_checked("parse_interval_log of the writer's text", text,
                                             [&] { return tscsync::parse_interval_log(text, kSource); });
-  if (!back_outcome.log)
-    finding(kTarget, "the writer wrote a log that parse_interval_log refuses: " + back_outcome.message);
-  const tscsync::IntervalLog* back = &*back_outcome.log;
+  if (!std::holds_alternative<tscsync::IntervalLog>(back_outcome))
+    finding(kTarget, "the writer wrote a log that parse_interval_log refuses: " + message_of(back_outcome));
+  const tscsync::IntervalLog* back = &std::get<tscsync::IntervalLog>(back_outcome);
   if (back->intervals != log.intervals) finding(kTarget, "the intervals differ after writing and reading back");
   if (tscsync::fuzz::as_written(back->header) != tscsync::fuzz::as_written(log.header))
     finding(kTarget, "the header differs after writing and reading back");
@@ -124,8 +118,7 @@ void check_round_trip(const tscsync::IntervalLog& log) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  // 1..256 bytes a chunk, from the first byte and the length (as in fuzz_run_format.cpp).
-  const std::size_t chunk_bytes = 1 + (size == 0 ? 0 : (data[0] + size) % 256);
+  const std::size_t chunk_bytes = tscsync::fuzz::chunk_bytes_of(data, size);
 
   const Outcome whole =
       read_checked("parse_interval_log", text, [&] { return tscsync::parse_interval_log(text, kSource); });
@@ -135,25 +128,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                        [&] { return tscsync::read_interval_log_stream(file, kSource, chunk_bytes); });
   std::fclose(file);
 
-  if (whole.log.has_value() != chunked.log.has_value()) {
+  if (whole.index() != chunked.index()) {
     finding(kTarget, "one reader refused the input and the other did not (chunk " + std::to_string(chunk_bytes) +
-                         "): '" + whole.message + chunked.message + "'");
+                         "): '" + message_of(whole) + message_of(chunked) + "'");
   }
-  if (!whole.log) {
-    if (whole.message != chunked.message) {
-      finding(kTarget, "the readers refuse with different messages: parse_interval_log '" + whole.message +
+  if (std::holds_alternative<std::string>(whole)) {
+    if (message_of(whole) != message_of(chunked)) {
+      finding(kTarget, "the readers refuse with different messages: parse_interval_log '" + message_of(whole) +
                            "', read_interval_log_stream (chunk " + std::to_string(chunk_bytes) + ") '" +
-                           chunked.message + "'");
+                           message_of(chunked) + "'");
     }
     return 0;
   }
-  const tscsync::IntervalLog& log = *whole.log;
-  if (!same_log(log, *chunked.log)) {
-    finding(kTarget, "the readers read different logs (chunk " + std::to_string(chunk_bytes) + ")");
-  }
-  if (const std::size_t long_line = tscsync::fuzz::first_long_line(text); long_line != 0) {
-    finding(kTarget, "a log was read although line " + std::to_string(long_line) + " is longer than the limit");
-  }
+  const tscsync::IntervalLog& log = std::get<tscsync::IntervalLog>(whole);
+  tscsync::fuzz::check_readings_agree(kTarget, "log", log, std::get<tscsync::IntervalLog>(chunked),
+                                      &tscsync::IntervalLog::intervals, chunk_bytes, text);
   if (log.intervals.empty()) finding(kTarget, "a log without intervals was read");
   for (std::size_t i = 0; i < log.intervals.size(); ++i) {
     check_interval(log.intervals[i], i == 0 ? nullptr : &log.intervals[i - 1], i);

@@ -23,35 +23,19 @@ namespace {
 
 using tscsync::fuzz::finding;
 using tscsync::fuzz::kSource;
+using tscsync::fuzz::outcome_of;
 
 constexpr std::string_view kTarget = "run_format";
 
 /// A run, or the message of the InputError that refused it.
-using Outcome = std::variant<tscsync::Run, std::string>;
-
-template <class Read>
-Outcome outcome_of(std::string_view reader, Read&& read) {
-  try {
-    return read();
-  } catch (const tscsync::InputError& e) {
-    return std::string(e.what());
-  } catch (const std::exception& e) {
-    finding(kTarget, std::string(reader) + " threw something other than InputError: " + e.what());
-  } catch (...) {
-    finding(kTarget, std::string(reader) + " threw something other than a std::exception");
-  }
-}
-
-bool same_run(const tscsync::Run& x, const tscsync::Run& y) {
-  return x.header.entries() == y.header.entries() && x.rounds == y.rounds &&
-         x.trailer.entries() == y.trailer.entries() && x.cut_line == y.cut_line;
-}
+using Outcome = tscsync::fuzz::Outcome<tscsync::Run>;
 
 /// Writes `run` and reads it back: the rounds and metadata must survive.
 void check_round_trip(const tscsync::Run& run) {
   std::string text;
   tscsync::write_run(run, [&](std::string_view piece) { text += piece; });
-  const Outcome back = outcome_of("parse_run of write_run's text", [&] { return tscsync::parse_run(text, kSource); });
+  const Outcome back =
+      outcome_of(kTarget, "parse_run of write_run's text", [&] { return tscsync::parse_run(text, kSource); });
   if (const auto* message = std::get_if<std::string>(&back)) {
     finding(kTarget, "write_run wrote a run that parse_run refuses: " + *message);
   }
@@ -69,15 +53,13 @@ void check_round_trip(const tscsync::Run& run) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  // 1..256 bytes a chunk, from the first byte and the length, so that mutating either
-  // moves the chunk edges while the committed corpus stays plain run files.
-  const std::size_t chunk_bytes = 1 + (size == 0 ? 0 : (data[0] + size) % 256);
+  const std::size_t chunk_bytes = tscsync::fuzz::chunk_bytes_of(data, size);
 
-  const Outcome whole = outcome_of("parse_run", [&] { return tscsync::parse_run(text, kSource); });
+  const Outcome whole = outcome_of(kTarget, "parse_run", [&] { return tscsync::parse_run(text, kSource); });
   std::FILE* file = tscsync::fuzz::open_memory_stream(text);
   if (file == nullptr) finding(kTarget, "fmemopen failed (not a finding in the reader: the harness cannot run)");
-  const Outcome chunked =
-      outcome_of("read_run_stream", [&] { return tscsync::read_run_stream(file, kSource, chunk_bytes, size); });
+  const Outcome chunked = outcome_of(kTarget, "read_run_stream",
+                                     [&] { return tscsync::read_run_stream(file, kSource, chunk_bytes, size); });
   std::fclose(file);
 
   const auto* whole_message = std::get_if<std::string>(&whole);
@@ -105,12 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const tscsync::Run& run = std::get<tscsync::Run>(whole);
-  if (!same_run(run, std::get<tscsync::Run>(chunked))) {
-    finding(kTarget, "the readers read different runs (chunk " + std::to_string(chunk_bytes) + ")");
-  }
-  if (const std::size_t long_line = tscsync::fuzz::first_long_line(text); long_line != 0) {
-    finding(kTarget, "a run was read although line " + std::to_string(long_line) + " is longer than the limit");
-  }
+  tscsync::fuzz::check_readings_agree(kTarget, "run", run, std::get<tscsync::Run>(chunked), &tscsync::Run::rounds,
+                                      chunk_bytes, text);
   check_round_trip(run);
   return 0;
 }

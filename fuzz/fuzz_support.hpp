@@ -1,17 +1,21 @@
-// What every reader's fuzz harness shares: how a finding is reported, and the checks that
-// hold for any text reader (messages name the source, line and column; no line is held
-// beyond kMaxLineBytes). Built both with libFuzzer (clang, scripts/fuzz.sh) and with g++
-// into the corpus replay of the normal suite (replay_main.cpp).
+// What every reader's fuzz harness shares: how a finding is reported, how a reader's
+// outcome is taken and compared, and the checks that hold for any text reader (messages
+// name the source, line and column; no line is held beyond kMaxLineBytes). Built both with libFuzzer (clang,
+// scripts/fuzz.sh) and with g++ into the corpus replay of the normal suite (replay_main.cpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "core/run.hpp"
 
 // The entry point every harness defines: libFuzzer's, and replay_main's.
@@ -26,6 +30,33 @@ inline constexpr std::string_view kSource = "fuzz";
 /// reproducer, the replay test fails.
 [[noreturn]] void finding(std::string_view target, const std::string& what);
 
+/// What a reader gave: its reading (a Run, an IntervalLog), or the message of the
+/// InputError that refused the text.
+template <class Reading>
+using Outcome = std::variant<Reading, std::string>;
+
+/// The outcome of `read()`. Any exception but InputError is a finding of `target`, naming
+/// `reader`.
+template <class Read>
+Outcome<std::invoke_result_t<Read&>> outcome_of(std::string_view target, std::string_view reader, Read&& read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  } catch (const std::exception& e) {
+    finding(target, std::string(reader) + " threw something other than InputError: " + e.what());
+  } catch (...) {
+    finding(target, std::string(reader) + " threw something other than a std::exception");
+  }
+}
+
+/// The chunk size of the stream reader for an input: 1..256 bytes, from the first byte and
+/// the length, so that mutating either moves the chunk edges while the committed corpus
+/// stays plain files.
+inline std::size_t chunk_bytes_of(const std::uint8_t* data, std::size_t size) {
+  return 1 + (size == 0 ? 0 : (data[0] + size) % 256);
+}
+
 /// A read-only stream over `text` (fmemopen), for the readers that take a FILE*.
 /// Empty text gets a stream at end of file. \returns nullptr only when fmemopen fails.
 std::FILE* open_memory_stream(std::string_view text);
@@ -33,6 +64,24 @@ std::FILE* open_memory_stream(std::string_view text);
 /// The 1-based number of the first line (split as text_lines.hpp splits: at '\n', one '\r'
 /// before it dropped) longer than kMaxLineBytes, or 0 when there is none.
 std::size_t first_long_line(std::string_view text);
+
+/// When both readers read `text`: the whole reading and the chunked one (chunks of
+/// `chunk_bytes`) must agree (the same rows, the member `rows`: rounds, intervals; header
+/// and trailer metadata; cut line), and no line may be longer than kMaxLineBytes. `what`
+/// names a reading in the findings ("run", "log").
+template <class Reading, class Rows>
+void check_readings_agree(std::string_view target, std::string_view what, const Reading& whole, const Reading& chunked,
+                          Rows Reading::*rows, std::size_t chunk_bytes, std::string_view text) {
+  if (whole.header.entries() != chunked.header.entries() || whole.*rows != chunked.*rows ||
+      whole.trailer.entries() != chunked.trailer.entries() || whole.cut_line != chunked.cut_line) {
+    finding(target,
+            "the readers read different " + std::string(what) + "s (chunk " + std::to_string(chunk_bytes) + ")");
+  }
+  if (const std::size_t long_line = first_long_line(text); long_line != 0) {
+    finding(target, "a " + std::string(what) + " was read although line " + std::to_string(long_line) +
+                        " is longer than the limit");
+  }
+}
 
 /// Checks an InputError message against the reader contract, and returns what is wrong
 /// with it (empty when nothing is):

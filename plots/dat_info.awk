@@ -1,6 +1,6 @@
 # Reads and checks a whitespace-separated table for the variants_*.gp scripts, which
 # cannot parse comment lines or report a bad row themselves. Usage:
-#   awk -v want=WHAT -v spec=SPEC [-v blocks=1] -f dat_info.awk FILE
+#   awk -v want=WHAT -v spec=SPEC [-v blocks=1] -f info_common.awk -f dat_info.awk FILE
 # SPEC gives the kind of each column, one letter per column:
 #   s  a word (a name; anything without spaces)
 #   n  a number
@@ -31,16 +31,8 @@
 # The checks: every row has exactly length(SPEC) fields of the right kinds, there is at
 # least one row (in each block), a "# columns:" line (if any) names length(SPEC)
 # columns, and a "# blocks: N" line (if any) matches the blocks found.
-# POSIX awk only (no gawk extensions); tested with mawk, Debian's awk.
-
-function fail(reason) {
-  if (err == "") err = FILENAME ":" FNR ": " reason
-  exit
-}
-
-function is_number(s) {
-  return s ~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/
-}
+# POSIX awk only (no gawk extensions); tested with mawk, Debian's awk. fail, is_number and
+# read_meta, and the dropping of a CRLF's \r, are info_common.awk's.
 
 function kind_name(k) {
   return k == "n" ? "a number" : (k == "N" ? "a number or NaN" : (k == "b" ? "0 or 1" : "a word"))
@@ -64,14 +56,8 @@ BEGIN {
   want_header = blocks ? 1 : 0
 }
 
-{ sub(/\r$/, "") }  # CRLF files: the \r would glue onto the last value
-
 started == 0 && /^#/ {
-  if (index($0, "# " want ":") == 1) {
-    value = substr($0, length(want) + 4)
-    sub(/^ +/, "", value)
-    if (!(want in seen)) { seen[want] = 1; meta = value }
-  }
+  read_meta()
   if (index($0, "# columns:") == 1) {
     c = $0
     sub(/^# columns: */, "", c)

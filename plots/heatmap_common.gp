@@ -5,7 +5,8 @@
 # "La v v v ..." (row = initiator a, column = responder b), NaN = not measured. Group
 # boundaries come from the "# boundaries: I J ..." line: positions (0-based, in the
 # file's row order, not CPU numbers) where a new topology group starts; a line is drawn
-# before each. The comment lines are read with plots/matrix_info.awk (needs awk, sh).
+# before each. The comment lines are read with plots/matrix_info.awk, after
+# plots/info_common.awk (needs awk, sh).
 # Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg).
 #
 # Before loading, the caller sets hm_dir (its own directory with a trailing "/", or ""),
@@ -22,8 +23,8 @@ if (hm_argc < 2) exit error "usage: gnuplot -c SCRIPT.gp IN.dat OUT.png|OUT.svg"
 
 # Shell quoting for system(): 'it'\''s' (a path may hold any character but NUL).
 hm_sq(s) = (hm_p = strstrt(s, "'"), hm_p == 0 ? s : s[1:hm_p-1] . "'\\''" . hm_sq(s[hm_p+1:]))
-hm_info(want) = system("awk -v want=" . want . " -f '" . hm_sq(hm_dir . "matrix_info.awk") \
-                       . "' '" . hm_sq(hm_file) . "' 2>&1")
+hm_info(want) = system("awk -v want=" . want . " -f '" . hm_sq(hm_dir . "info_common.awk") \
+                       . "' -f '" . hm_sq(hm_dir . "matrix_info.awk") . "' '" . hm_sq(hm_file) . "' 2>&1")
 
 hm_shape = hm_info("shape")
 if (strstrt(hm_shape, "error: ") == 1) exit error hm_shape

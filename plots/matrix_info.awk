@@ -1,31 +1,18 @@
 # Reads a tscsync matrix file (written by analysis/render/matrix_text.cpp) for the heatmap
 # scripts, which cannot parse comment lines themselves. Usage:
-#   awk -v want=KEY -f matrix_info.awk FILE
+#   awk -v want=KEY -f info_common.awk -f matrix_info.awk FILE
 #   want=title, units, boundaries: the value of the "# KEY: value" comment line above the
 #       header (empty when absent)
 #   want=labels: the CPU labels of the header line, without its "cpu" corner
 #   want=shape: "N SKIP COUNT MIN MAX": N CPUs, SKIP lines up to and including the header
 #       (gnuplot's `skip`), COUNT measured cells (not NaN), MIN and MAX over them (0 0
 #       when none); or "error: REASON" when the file is not an N x N matrix of numbers.
-# Works with mawk and gawk (Debian's awk is mawk).
-
-function fail(reason) {
-  if (err == "") err = FILENAME ":" FNR ": " reason
-  exit
-}
+# Works with mawk and gawk (Debian's awk is mawk). fail, is_number and read_meta, and the
+# dropping of a CRLF's \r, are info_common.awk's.
 
 BEGIN { header = 0; rows = 0; count = 0; err = "" }
 
-{ sub(/\r$/, "") }  # CRLF files: the \r would glue onto the last value
-
-header == 0 && /^#/ {
-  if (index($0, "# " want ":") == 1) {
-    value = substr($0, length(want) + 4)
-    sub(/^ +/, "", value)
-    if (!(want in seen)) { seen[want] = 1; meta = value }
-  }
-  next
-}
+header == 0 && /^#/ { read_meta(); next }
 
 NF == 0 { next }  # a trailing empty line is harmless to gnuplot too
 
@@ -46,7 +33,7 @@ header == 0 {
   if (NF != n + 1) fail(NF " fields, expected " (n + 1) " (a row label and " n " values)")
   for (i = 2; i <= NF; i++) {
     if ($i == "NaN") continue
-    if ($i !~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/) fail("'" $i "' is not a number")
+    if (!is_number($i)) fail("'" $i "' is not a number")
     v = $i + 0
     if (count == 0 || v < lo) lo = v
     if (count == 0 || v > hi) hi = v

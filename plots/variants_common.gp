@@ -1,8 +1,9 @@
 # Shared part of the variants_*.gp scripts; they `load` it, it is not run on its own.
 #
 # Input (ARG1): a whitespace-separated table with "# key: value" comment lines at the top
-# (title and others), checked and summarised by plots/dat_info.awk (needs awk, sh): a
-# malformed or empty file stops gnuplot here with "FILE:LINE: reason" (exit status 1).
+# (title and others), checked and summarised by plots/dat_info.awk after
+# plots/info_common.awk (needs awk, sh): a malformed or empty file stops gnuplot here
+# with "FILE:LINE: reason" (exit status 1).
 # Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg),
 # 900 x 560 px unless the caller sets vc_width / vc_height; 1300 x 760 for more than 32
 # blocks when the caller sets vc_grow (room for their key).
@@ -30,7 +31,8 @@ if (vc_argc < 2) exit error "usage: gnuplot -c SCRIPT.gp IN.dat OUT.png|OUT.svg"
 # Shell quoting for system(): 'it'\''s' (a path may hold any character but NUL).
 vc_sq(s) = (vc_p = strstrt(s, "'"), vc_p == 0 ? s : s[1:vc_p-1] . "'\\''" . vc_sq(s[vc_p+1:]))
 vc_awk(args) = system("awk " . args . " -v spec=" . vc_spec . " -v blocks=" . vc_blocks \
-                      . " -f '" . vc_sq(vc_dir . "dat_info.awk") . "' '" . vc_sq(vc_file) . "' 2>&1")
+                      . " -f '" . vc_sq(vc_dir . "info_common.awk") . "' -f '" . vc_sq(vc_dir . "dat_info.awk") \
+                      . "' '" . vc_sq(vc_file) . "' 2>&1")
 vc_info(want) = vc_awk("-v want=" . want)
 # A numeric "# key:" value: the number as text, "" when absent, or "error: ..." (the
 # caller stops on it).

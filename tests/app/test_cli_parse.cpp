@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <cstdint>
+
 #include "app/cli.hpp"
 #include "core/errors.hpp"
+#include "error_messages.hpp"
 
 using namespace tscsync;
 
@@ -16,12 +20,26 @@ MeasureOptions measure(std::vector<std::string> args) {
 
 std::string error(std::vector<std::string> args) {
   args.insert(args.begin(), "tscsync");
-  try {
-    cli::parse(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::what_thrown<UsageError>([&] { cli::parse(args); });
+}
+
+/// What `measure` makes of its exchange and run options.
+struct Settings {
+  Variant send;
+  Variant recv;
+  TransportKind transport;
+  std::uint64_t rounds;
+  std::uint64_t warmup;
+  std::chrono::milliseconds::rep timeout_ms;
+};
+
+void check_settings(const MeasureOptions& m, const Settings& want) {
+  CHECK(m.choice.send == want.send);
+  CHECK(m.choice.recv == want.recv);
+  CHECK(m.choice.transport == want.transport);
+  CHECK(m.config.rounds == want.rounds);
+  CHECK(m.config.warmup == want.warmup);
+  CHECK(m.config.timeout.count() == want.timeout_ms);
 }
 
 }  // namespace
@@ -30,23 +48,13 @@ TEST_CASE("measure options and their defaults") {
   const MeasureOptions m = measure({"--cpus", "1,0", "--out", "run.csv"});
   CHECK(m.config.cpu_a == 1);
   CHECK(m.config.cpu_b == 0);
-  CHECK(m.choice.send == Variant::rdtsc);
-  CHECK(m.choice.recv == Variant::lfence_rdtsc);
-  CHECK(m.choice.transport == TransportKind::slot);
-  CHECK(m.config.rounds == 1000000);
-  CHECK(m.config.warmup == 10000);
-  CHECK(m.config.timeout.count() == 2000);
+  check_settings(m, {Variant::rdtsc, Variant::lfence_rdtsc, TransportKind::slot, 1000000, 10000, 2000});
   CHECK(m.out == "run.csv");
   CHECK(m.command_line == "tscsync measure --cpus 1,0 --out run.csv");
 
   const MeasureOptions v = measure({"--cpus", "0,1", "--variant", "rdtscp", "--rounds", "5", "--warmup", "0",
                                     "--transport", "queue", "--timeout-ms", "10", "--out", "-"});
-  CHECK(v.choice.send == Variant::rdtscp);
-  CHECK(v.choice.recv == Variant::rdtscp);
-  CHECK(v.choice.transport == TransportKind::queue);
-  CHECK(v.config.rounds == 5);
-  CHECK(v.config.warmup == 0);
-  CHECK(v.config.timeout.count() == 10);
+  check_settings(v, {Variant::rdtscp, Variant::rdtscp, TransportKind::queue, 5, 0, 10});
 
   const MeasureOptions sr =
       measure({"--cpus", "0,1", "--send", "cpuid_rdtsc", "--recv", "rdtscp_lfence", "--out", "x"});

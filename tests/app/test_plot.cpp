@@ -20,12 +20,6 @@ using namespace tscsync;
 using namespace tscsync::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-const std::string kPlots = TSCSYNC_TEST_PLOTS;
-
-}  // namespace
-
 TEST_CASE("plot: problems found before gnuplot runs") {
   TempDir dir;
   spit(dir.at("m.dat"), small_matrix("ticks"));

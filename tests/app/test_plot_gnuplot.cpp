@@ -20,12 +20,6 @@ using namespace tscsync;
 using namespace tscsync::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-const std::string kPlots = TSCSYNC_TEST_PLOTS;
-
-}  // namespace
-
 TEST_CASE("plot: every heatmap script renders PNG and SVG, leaving nothing aside") {
   const std::string script =
       GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_latency.gp", "heatmap_violations.gp");
@@ -94,6 +88,68 @@ PlotResult render_text(const TempDir& dir, const std::string& script, const std:
   return render_plot(kPlots + "/" + script, dir.at("in.dat"), dir.at("out" + ext));
 }
 
+/// Renders INPUT with the script at SCRIPT_PATH into OUTPUT, requires that it worked (a
+/// failure names gnuplot's problem), and returns the picture.
+std::string drawn(const std::string& script_path, const std::string& input, const std::string& output) {
+  const PlotResult r = render_plot(script_path, input, output);
+  INFO(r.problem);
+  REQUIRE(r.ok);
+  return slurp(output);
+}
+
+/// drawn() of `text` (written to DIR/in.dat) with plots/SCRIPT into DIR/out.EXT.
+std::string drawn_text(const TempDir& dir, const std::string& script, const std::string& text, const std::string& ext) {
+  spit(dir.at("in.dat"), text);
+  return drawn(kPlots + "/" + script, dir.at("in.dat"), dir.at("out" + ext));
+}
+
+/// Checks that the SVG `svg` holds every text of `shown` and none of `absent`.
+void check_svg_text(const std::string& svg, const std::vector<std::string>& shown,
+                    const std::vector<std::string>& absent = {}) {
+  for (const auto& text : shown) {
+    INFO("the SVG shows " << text);
+    CHECK(svg.find(text) != std::string::npos);
+  }
+  for (const auto& text : absent) {
+    INFO("the SVG does not show " << text);
+    CHECK(svg.find(text) == std::string::npos);
+  }
+}
+
+/// A script's own fixture, tests/data/plots/NAME.dat, drawn with plots/NAME.gp as
+/// DIR/out.EXT: nothing else is left in DIR, a PNG has the size `size`, an SVG that size,
+/// every text of `shown` and none of `absent`.
+void check_fixture_drawn(const std::string& name, const std::string& ext, std::pair<unsigned, unsigned> size,
+                         const std::vector<std::string>& shown, const std::vector<std::string>& absent = {}) {
+  INFO(name << ext);
+  TempDir dir;
+  const std::string picture = drawn(kPlots + "/" + name + ".gp", kPlotData + "/" + name + ".dat", dir.at("out" + ext));
+  CHECK(listing(dir.path) == "out" + ext);
+  if (ext == ".png") {
+    CHECK(png_size(picture) == size);
+  } else {
+    CHECK(picture.find("<svg") != std::string::npos);
+    CHECK(picture.find("width=\"" + std::to_string(size.first) + "\" height=\"" + std::to_string(size.second) + "\"") !=
+          std::string::npos);
+    check_svg_text(picture, shown, absent);
+  }
+}
+
+/// Each text of `bad` (text, the problem gnuplot names) drawn with plots/SCRIPT fails with
+/// exit status 1 and that problem, and leaves the old picture as it was.
+void check_rejected(const std::string& script, const std::vector<std::pair<std::string, std::string>>& bad) {
+  for (const auto& [text, problem] : bad) {
+    TempDir dir;
+    spit(dir.at("out.png"), "old picture");
+    const PlotResult r = render_text(dir, script, text, ".png");
+    INFO(script << " on:\n" << text);
+    CHECK_FALSE(r.ok);
+    CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(problem));
+    CHECK(slurp(dir.at("out.png")) == "old picture");
+    CHECK(listing(dir.path) == "in.dat out.png");
+  }
+}
+
 /// A percentile file of `n` blocks, send/recv named from the eight variants.
 std::string percentile_blocks(int n) {
   static const char* const kVariants[] = {"rdtsc",  "rdtsc_lfence",  "lfence_rdtsc", "lfence_rdtsc_lfence",
@@ -128,80 +184,55 @@ TEST_CASE("plot: every variants script renders its fixture as PNG and SVG, leavi
            {"CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc", "rdtsc/rdtsc", "rdtsc/lfence_rdtsc", "forward min",
             "-100"}});
   const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
-  TempDir dir;
-  const PlotResult r =
-      render_plot(kPlots + "/" + c.name + ".gp", kPlotData + "/" + c.name + ".dat", dir.at("out" + ext));
-  INFO(c.name << ext << ": " << r.problem);
-  REQUIRE(r.ok);
-  CHECK(listing(dir.path) == "out" + ext);
-  const std::string picture = slurp(dir.at("out" + ext));
-  if (ext == ".png") {
-    CHECK(png_size(picture) == std::make_pair(900U, 560U));
-  } else {
-    CHECK(picture.find("<svg") != std::string::npos);
-    CHECK(picture.find("width=\"900\" height=\"560\"") != std::string::npos);
-    for (const auto& text : c.shown) {
-      INFO("the SVG shows " << text);
-      CHECK(picture.find(text) != std::string::npos);
-    }
-  }
+  check_fixture_drawn(c.name, ext, {900U, 560U}, c.shown);
 }
 
 TEST_CASE("plot: a malformed variants file fails, naming the line and the problem") {
-  struct Case {
-    std::string script, text, problem;
-  };
-  const Case c = GENERATE(
-      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36 35 37 63\n",
-           "in.dat:3: 5 fields, expected 6"},
-      Case{"variants_cost.gp", "# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n",
-           "in.dat:2: column 3: 'fast' is not a number"},
-      Case{"variants_cost.gp", "# title: t\n# tsc_hz: 2299998000\n\n", "in.dat: no data rows"},
-      Case{"variants_cost.gp", "", "in.dat: no data rows"},
-      Case{"variants_cost.gp", "# tsc_hz: 2.3GHz\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
-           "the tsc_hz line: '2.3GHz' is not a number"},
-      Case{"variants_cost.gp", "# columns: name p50_ticks min_ticks\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
+  check_rejected(
+      "variants_cost.gp",
+      {
+          {"# title: t\nrdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36 35 37 63\n", "in.dat:3: 5 fields, expected 6"},
+          {"# title: t\nrdtsc 18.4 fast 18.9 40.2 batch\n", "in.dat:2: column 3: 'fast' is not a number"},
+          {"# title: t\n# tsc_hz: 2299998000\n\n", "in.dat: no data rows"},
+          {"", "in.dat: no data rows"},
+          {"# tsc_hz: 2.3GHz\nrdtsc 18.4 18.1 18.9 40.2 batch\n", "the tsc_hz line: '2.3GHz' is not a number"},
+          {"# columns: name p50_ticks min_ticks\nrdtsc 18.4 18.1 18.9 40.2 batch\n",
            "in.dat:1: the columns line names 3 columns, expected 6"},
-      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88\n", "in.dat:1: 6 fields, expected 7"},
-      Case{"variants_tradeoff.gp", "rdtsc 18.4 3.5 7 2000000 88 2\n", "in.dat:1: column 7: '2' is not 0 or 1"},
-      Case{"variants_tradeoff.gp", "# title: t\n", "in.dat: no data rows"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2\n", "in.dat:3: 2 fields, expected 3"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n50 2 NaN\n",
-           "in.dat:3: column 3: 'NaN' is not a number"},
-      Case{"variants_percentiles.gp", "# blocks: 2\n", "in.dat: no data rows"},
-      Case{"variants_percentiles.gp", "0 1 -61\n50 2 201\n", "in.dat:1: expected a header line naming block 1"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 1 -61\n\n50 2 201\n",
-           "in.dat:4: a single blank line inside a block"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n\n\nc/d inverse_tail ticks\n0 1 5\n",
-           "in.dat:4: block 1 (a/b) has no rows"},
-      Case{"variants_percentiles.gp", "# blocks: 3\na/b inverse_tail ticks\n0 1 -61\n\n\nc/d x y\n0 1 5\n",
+      });
+  check_rejected("variants_tradeoff.gp",
+                 {
+                     {"rdtsc 18.4 3.5 7 2000000 88\n", "in.dat:1: 6 fields, expected 7"},
+                     {"rdtsc 18.4 3.5 7 2000000 88 2\n", "in.dat:1: column 7: '2' is not 0 or 1"},
+                     {"# title: t\n", "in.dat: no data rows"},
+                 });
+  check_rejected(
+      "variants_percentiles.gp",
+      {
+          {"a/b inverse_tail ticks\n0 1 -61\n50 2\n", "in.dat:3: 2 fields, expected 3"},
+          {"a/b inverse_tail ticks\n0 1 -61\n50 2 NaN\n", "in.dat:3: column 3: 'NaN' is not a number"},
+          {"# blocks: 2\n", "in.dat: no data rows"},
+          {"0 1 -61\n50 2 201\n", "in.dat:1: expected a header line naming block 1"},
+          {"a/b inverse_tail ticks\n0 1 -61\n\n50 2 201\n", "in.dat:4: a single blank line inside a block"},
+          {"a/b inverse_tail ticks\n\n\nc/d inverse_tail ticks\n0 1 5\n", "in.dat:4: block 1 (a/b) has no rows"},
+          {"# blocks: 3\na/b inverse_tail ticks\n0 1 -61\n\n\nc/d x y\n0 1 5\n",
            "in.dat: 2 blocks, but the blocks line says 3"},
-      Case{"variants_percentiles.gp", "a/b inverse_tail ticks\n0 0.5 -61\n", "in.dat: an inverse_tail below 1 (0.5)"},
-      Case{"variants_switch.gp", "0.00 -12 201 35 190\n", "in.dat:1: 5 fields, expected 6"},
-      Case{"variants_switch.gp", "0.00 -12 201 35 190 -\n", "in.dat:1: column 6: '-' is not a number or NaN"},
-      Case{"variants_switch.gp", "# switch_ms: half-way\n0.00 -12 201 35 190 210\n",
-           "the switch_ms line: 'half-way' is not a number"},
-      Case{"variants_switch.gp", "# title: only comments\n", "in.dat: no data rows"});
-  TempDir dir;
-  spit(dir.at("out.png"), "old picture");
-  const PlotResult r = render_text(dir, c.script, c.text, ".png");
-  INFO(c.script << " on:\n" << c.text);
-  CHECK_FALSE(r.ok);
-  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
-  CHECK(slurp(dir.at("out.png")) == "old picture");
-  CHECK(listing(dir.path) == "in.dat out.png");
+          {"a/b inverse_tail ticks\n0 0.5 -61\n", "in.dat: an inverse_tail below 1 (0.5)"},
+      });
+  check_rejected(
+      "variants_switch.gp",
+      {
+          {"0.00 -12 201 35 190\n", "in.dat:1: 5 fields, expected 6"},
+          {"0.00 -12 201 35 190 -\n", "in.dat:1: column 6: '-' is not a number or NaN"},
+          {"# switch_ms: half-way\n0.00 -12 201 35 190 210\n", "the switch_ms line: 'half-way' is not a number"},
+          {"# title: only comments\n", "in.dat: no data rows"},
+      });
 }
 
 TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
   TempDir dir;
   SECTION("one block, without a blocks line, p0 only (x still spans 0% to 90%)") {
-    const PlotResult r =
-        render_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("rdtsc/rdtscp") != std::string::npos);
-    CHECK(svg.find("90%") != std::string::npos);
+    check_svg_text(drawn_text(dir, "variants_percentiles.gp", "rdtsc/rdtscp inverse_tail ticks\n0 1 -7\n", ".svg"),
+                   {"rdtsc/rdtscp", "90%"});
   }
   SECTION("one block with negatives only") {
     const PlotResult r =
@@ -210,20 +241,12 @@ TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
     CHECK(r.ok);
   }
   SECTION("64 blocks: every combination in the key, on a larger canvas") {
-    const PlotResult svg = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".svg");
-    INFO(svg.problem);
-    REQUIRE(svg.ok);
-    const std::string text = slurp(dir.at("out.svg"));
-    CHECK(text.find("width=\"1300\" height=\"760\"") != std::string::npos);
-    for (const char* name : {"rdtsc/rdtsc", "rdtsc/cpuid_rdtsc", "mfence_rdtsc/rdtscp_lfence", "cpuid_rdtsc/rdtsc",
-                             "cpuid_rdtsc/cpuid_rdtsc"}) {
-      INFO(name);
-      CHECK(text.find(std::string(">") + name + "<") != std::string::npos);
-    }
-    const PlotResult png = render_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".png");
-    INFO(png.problem);
-    REQUIRE(png.ok);
-    CHECK(png_size(slurp(dir.at("out.png"))) == std::make_pair(1300U, 760U));
+    // Each combination as a key entry of its own: the name alone between > and <.
+    check_svg_text(drawn_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".svg"),
+                   {"width=\"1300\" height=\"760\"", ">rdtsc/rdtsc<", ">rdtsc/cpuid_rdtsc<",
+                    ">mfence_rdtsc/rdtscp_lfence<", ">cpuid_rdtsc/rdtsc<", ">cpuid_rdtsc/cpuid_rdtsc<"});
+    CHECK(png_size(drawn_text(dir, "variants_percentiles.gp", percentile_blocks(64), ".png")) ==
+          std::make_pair(1300U, 760U));
   }
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
 }
@@ -231,16 +254,13 @@ TEST_CASE("plot: variants_percentiles draws 1 block and 64 blocks") {
 TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
   TempDir dir;
   SECTION("a cost of 0 (and a negative minimum) is drawn at the bottom of the log axis, and said") {
-    const PlotResult r = render_text(dir, "variants_cost.gp",
-                                     "# title: zero cost\n# tsc_hz: 0\n"
-                                     "rdtsc 0 -3 0.5 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 batch\n",
-                                     ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("drawn at the bottom of the axis") != std::string::npos);
-    CHECK(svg.find("ns per read") == std::string::npos);          // tsc_hz 0: no ns axis
-    CHECK(svg.find("clock_gettime clock") == std::string::npos);  // no clock rows: no key entry
+    const std::string svg = drawn_text(dir, "variants_cost.gp",
+                                       "# title: zero cost\n# tsc_hz: 0\n"
+                                       "rdtsc 0 -3 0.5 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 batch\n",
+                                       ".svg");
+    check_svg_text(svg, {"drawn at the bottom of the axis"},
+                   {"ns per read",            // tsc_hz 0: no ns axis
+                    "clock_gettime clock"});  // no clock rows: no key entry
   }
   SECTION("every value 0") {
     const PlotResult r = render_text(dir, "variants_cost.gp", "rdtsc 0 0 0 0 batch\n", ".png");
@@ -248,31 +268,21 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
     CHECK(r.ok);
   }
   SECTION("methods differ: each tick label names its own") {
-    const PlotResult r = render_text(dir, "variants_cost.gp",
-                                     "rdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 pair\n", ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("rdtscp (pair)") != std::string::npos);
-    CHECK(svg.find("measured by:") == std::string::npos);
+    check_svg_text(drawn_text(dir, "variants_cost.gp",
+                              "rdtsc 18.4 18.1 18.9 40.2 batch\nrdtscp 36.4 35.8 37.0 63.1 pair\n", ".svg"),
+                   {"rdtscp (pair)"}, {"measured by:"});
   }
   SECTION("no causality violations at all") {
-    const PlotResult r = render_text(dir, "variants_tradeoff.gp",
-                                     "# title: all clean\n"
-                                     "rdtsc 18.4 0 0 2000000 88 0\nlfence_rdtsc 35.2 0 0 2000000 424 1\n"
-                                     "rdtscp 36.4 0 0 2000000 418 1\n",
-                                     ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("no causality violations in any combination") != std::string::npos);
-    CHECK(svg.find(">rdtscp<") != std::string::npos);
+    const std::string svg = drawn_text(dir, "variants_tradeoff.gp",
+                                       "# title: all clean\n"
+                                       "rdtsc 18.4 0 0 2000000 88 0\nlfence_rdtsc 35.2 0 0 2000000 424 1\n"
+                                       "rdtscp 36.4 0 0 2000000 418 1\n",
+                                       ".svg");
+    check_svg_text(svg, {"no causality violations in any combination", ">rdtscp<"});
   }
   SECTION("a cost of 0 on the tradeoff's log axis") {
-    const PlotResult r = render_text(dir, "variants_tradeoff.gp", "rdtsc 0 3.5 7 2000000 88 0\n", ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    CHECK(slurp(dir.at("out.svg")).find("costs &lt;= 0 are drawn at the left edge") != std::string::npos);
+    check_svg_text(drawn_text(dir, "variants_tradeoff.gp", "rdtsc 0 3.5 7 2000000 88 0\n", ".svg"),
+                   {"costs &lt;= 0 are drawn at the left edge"});
   }
   SECTION("a switch file with an empty bin (NaN) and no switch line") {
     const PlotResult r =
@@ -289,24 +299,11 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
 // tests/data/monitor/step.log.
 TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leaves nothing aside") {
   const std::string ext = GENERATE(as<std::string>{}, ".png", ".svg");
-  TempDir dir;
-  const PlotResult r =
-      render_plot(kPlots + "/monitor_timeseries.gp", kPlotData + "/monitor_timeseries.dat", dir.at("out" + ext));
-  INFO(r.problem);
-  REQUIRE(r.ok);
-  CHECK(listing(dir.path) == "out" + ext);
-  const std::string picture = slurp(dir.at("out" + ext));
-  if (ext == ".png") {
-    CHECK(png_size(picture) == std::make_pair(1000U, 900U));
-  } else {
-    for (const char* text :
-         {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval", "fitted line",
-          "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)", "time into the run (s)"}) {
-      INFO("the SVG shows " << text);
-      CHECK(picture.find(text) != std::string::npos);
-    }
-    CHECK(picture.find("estimate moved") == std::string::npos);  // no moves line: no key entry
-  }
+  check_fixture_drawn(
+      "monitor_timeseries", ext, {1000U, 900U},
+      {"step.log: CPU 0 -> CPU 1, complete, k = 1", "offset b - a (ticks)", "band of each interval", "fitted line",
+       "offset step", "rtt per interval (ticks)", "p99.9", "lost (queue full)", "time into the run (s)"},
+      {"estimate moved"});  // no moves line: no key entry
 }
 
 TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency or rounds and every marker") {
@@ -321,46 +318,32 @@ TEST_CASE("plot: monitor_timeseries draws edge cases: no frequency or rounds and
     CHECK(r.ok);
   }
   SECTION("steps, bends and moves are all drawn and named") {
-    const PlotResult r = render_text(dir, "monitor_timeseries.gp",
-                                     "# title: markers\n# offset_lo: -400\n# offset_hi: 400\n"
-                                     "# steps: 1.5\n# bends: 2.5 3.5\n# moves: 0.5\n"
-                                     "0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n"
-                                     "1 -190 170 -10 -12 351 362 410 520 60000 0 2 0\n"
-                                     "2 100 300 200 195 352 361 405 510 1200 0 0 0\n"
-                                     "4 90 310 200 195 340 359 405 510 1200 0 0 1000\n",
-                                     ".svg");
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("out.svg"));
-    CHECK(svg.find("offset step") != std::string::npos);
-    CHECK(svg.find("bend") != std::string::npos);
-    CHECK(svg.find("estimate moved") != std::string::npos);
+    const std::string svg = drawn_text(dir, "monitor_timeseries.gp",
+                                       "# title: markers\n# offset_lo: -400\n# offset_hi: 400\n"
+                                       "# steps: 1.5\n# bends: 2.5 3.5\n# moves: 0.5\n"
+                                       "0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n"
+                                       "1 -190 170 -10 -12 351 362 410 520 60000 0 2 0\n"
+                                       "2 100 300 200 195 352 361 405 510 1200 0 0 0\n"
+                                       "4 90 310 200 195 340 359 405 510 1200 0 0 1000\n",
+                                       ".svg");
+    check_svg_text(svg, {"offset step", "bend", "estimate moved"});
   }
 }
 
 TEST_CASE("plot: a malformed monitor time series fails and names the line and the problem") {
-  struct Case {
-    std::string text, problem;
-  };
-  const Case c =
-      GENERATE(Case{"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
-               Case{"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
-               Case{"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
-               Case{"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-                    "the offset_lo line: 'low' is not a number"},
-               Case{"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-                    "in.dat: the steps line: 'soon' is not a number"},
-               Case{"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
-                    "in.dat:1: the columns line names 2 columns, expected 13"},
-               Case{"# title: nothing\n", "in.dat: no data rows"});
-  TempDir dir;
-  spit(dir.at("out.png"), "old picture");
-  const PlotResult r = render_text(dir, "monitor_timeseries.gp", c.text, ".png");
-  INFO("on:\n" << c.text);
-  CHECK_FALSE(r.ok);
-  CHECK_THAT(r.problem, Catch::Contains("exit status 1") && Catch::Contains(c.problem));
-  CHECK(slurp(dir.at("out.png")) == "old picture");
-  CHECK(listing(dir.path) == "in.dat out.png");
+  check_rejected("monitor_timeseries.gp",
+                 {
+                     {"# title: t\n0 -200 180 -10 -12 350 360 400 500 900 3 0\n", "in.dat:2: 12 fields, expected 13"},
+                     {"0 -200 x -10 -12 350 360 400 500 900 3 0 0\n", "in.dat:1: column 3: 'x' is not a number or NaN"},
+                     {"0 -200 180 -10 -12 350 360 400 500 900 NaN 0 0\n", "in.dat:1: column 11: 'NaN' is not a number"},
+                     {"# offset_lo: low\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                      "the offset_lo line: 'low' is not a number"},
+                     {"# steps: 1.5 soon\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                      "in.dat: the steps line: 'soon' is not a number"},
+                     {"# columns: time band_lo_ticks\n0 -200 180 -10 -12 350 360 400 500 900 3 0 0\n",
+                      "in.dat:1: the columns line names 2 columns, expected 13"},
+                     {"# title: nothing\n", "in.dat: no data rows"},
+                 });
 }
 
 namespace {
@@ -380,6 +363,12 @@ std::string square_matrix(std::size_t n) {
   return format_gnuplot_matrix(g);
 }
 
+/// drawn() of `matrix` (written to DIR/m.dat) with plots/SCRIPT into DIR/m.svg.
+std::string drawn_heatmap(const TempDir& dir, const std::string& script, const std::string& matrix) {
+  spit(dir.at("m.dat"), matrix);
+  return drawn(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
+}
+
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -392,34 +381,22 @@ TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a
   TempDir dir;
   const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_violations.gp");
   SECTION("2 CPUs: no image, a polygon per measured cell") {
-    spit(dir.at("m.dat"),
-         "# title: t\n# units: count\n# rows: a\n# cells: c\n# boundaries:\ncpu 0 1\n0 NaN 3\n1 5 NaN\n");
-    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("m.svg"));
+    const std::string svg = drawn_heatmap(
+        dir, script, "# title: t\n# units: count\n# rows: a\n# cells: c\n# boundaries:\ncpu 0 1\n0 NaN 3\n1 5 NaN\n");
     CHECK(count(svg, "<image") == 0);
     // Two cells, the grey square behind them, the colour box's steps: at least 3 polygons.
     CHECK(count(svg, "<polygon") >= 3);
   }
   SECTION("64 CPUs: still no image") {
-    spit(dir.at("m.dat"), square_matrix(64));
-    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("m.svg"));
+    const std::string svg = drawn_heatmap(dir, script, square_matrix(64));
     CHECK(count(svg, "<image") == 0);
-    CHECK(count(svg, "<polygon") >= 64 * 63);
+    CHECK(count(svg, "<polygon") >= std::size_t{64} * 63);
   }
   SECTION("65 CPUs: one image, marked pixelated; the PNG is an image too") {
-    spit(dir.at("m.dat"), square_matrix(65));
-    const PlotResult r = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.svg"));
-    INFO(r.problem);
-    REQUIRE(r.ok);
-    const std::string svg = slurp(dir.at("m.svg"));
+    const std::string svg = drawn_heatmap(dir, script, square_matrix(65));
     CHECK(count(svg, "<image") == 1);
     CHECK(count(svg, "<image image-rendering='optimizeSpeed' style='image-rendering:pixelated' ") == 1);
-    CHECK(count(svg, "<polygon") < 65 * 64);
+    CHECK(count(svg, "<polygon") < std::size_t{65} * 64);
     const PlotResult png = render_plot(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.png"));
     INFO(png.problem);
     CHECK(png.ok);

@@ -3,11 +3,8 @@
 # behind in TMPDIR.
 #   cmake -DTSCSYNC=exe -DDIR=scratch -P copied_binary.cmake
 # Prints "SKIPPED: reason" (SKIP_REGULAR_EXPRESSION) where gnuplot is not installed.
-find_program(gnuplot gnuplot)
-if(NOT gnuplot)
-  message("SKIPPED: gnuplot is not installed: nothing to draw with")
-  return()
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
+tscsync_skip_without_gnuplot("nothing to draw with")
 set(alone ${DIR}/copied_binary)
 file(REMOVE_RECURSE ${alone})
 file(MAKE_DIRECTORY ${alone} ${alone}/tmp)
@@ -16,17 +13,11 @@ get_filename_component(name ${TSCSYNC} NAME)
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=TSCSYNC_PLOTS TMPDIR=${alone}/tmp
                         ./${name} matrix --rounds 2000 --visits 1 --out m
                 WORKING_DIRECTORY ${alone} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-if(err MATCHES "matrix needs at least two CPUs")
-  message("SKIPPED: ${err}")
-  return()
-endif()
+tscsync_skip_on_one_cpu(err)
 set(problems "")
-if(NOT rc EQUAL 0)
-  list(APPEND problems "exit code ${rc}, expected 0")
-endif()
-if(NOT err MATCHES "wrote m/matrix.json and the heatmaps\n")
-  list(APPEND problems "stderr does not say 'wrote m/matrix.json and the heatmaps'")
-endif()
+tscsync_expect_exit(problems "${rc}" 0)
+tscsync_expect_match(problems "${err}" "wrote m/matrix.json and the heatmaps\n"
+                     "stderr does not say 'wrote m/matrix.json and the heatmaps'")
 foreach(stem offset_ticks rtt_min_ticks rtt_p50_ticks causality_violations)
   foreach(ext png svg)
     if(NOT EXISTS ${alone}/m/${stem}.${ext})

@@ -6,12 +6,9 @@
 # STDOUT_FILE sends the command's standard output to that file (stdout is then empty here).
 # NEEDS_GNUPLOT: the files expected include pictures; where gnuplot is not installed the
 # test prints "SKIPPED: ..." and stops (give the test SKIP_REGULAR_EXPRESSION "SKIPPED: ").
+include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 if(NEEDS_GNUPLOT)
-  find_program(gnuplot gnuplot)
-  if(NOT gnuplot)
-    message("SKIPPED: gnuplot is not installed: the pictures this test expects cannot be drawn")
-    return()
-  endif()
+  tscsync_skip_without_gnuplot("the pictures this test expects cannot be drawn")
 endif()
 set(input_args)
 if(DEFINED INPUT)

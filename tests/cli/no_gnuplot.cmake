@@ -3,10 +3,11 @@
 # pictures left out and why; no message claims a picture; the report says which pictures
 # are missing instead of linking them.
 #   cmake -DTSCSYNC=exe -DDIR=scratch -DLOGS=interval-logs-dir -P no_gnuplot.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 set(out ${DIR}/no_gnuplot)
 file(REMOVE_RECURSE ${out})
 file(MAKE_DIRECTORY ${out})
-set(failures "")
+set(failures "")  # a list: what went wrong, a line each
 
 # Runs the tool with PATH=/nonexistent; sets rc and err in the caller.
 macro(run_without_gnuplot)
@@ -14,85 +15,64 @@ macro(run_without_gnuplot)
                   RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE err TIMEOUT 120)
 endmacro()
 
-# Adds `what` to the failures unless `text` matches `regex` (expect_match) or does not
-# (expect_no_match).
-function(expect_match text regex what)
-  if(NOT text MATCHES "${regex}")
-    set(failures "${failures}\n${what}" PARENT_SCOPE)
-  endif()
-endfunction()
-function(expect_no_match text regex what)
-  if(text MATCHES "${regex}")
-    set(failures "${failures}\n${what}" PARENT_SCOPE)
-  endif()
-endfunction()
-
 # matrix: the data and the .dat files, no picture, exit 0.
 run_without_gnuplot(matrix --rounds 2000 --visits 1 --out ${out}/m)
-if(err MATCHES "matrix needs at least two CPUs")
-  message("SKIPPED: ${err}")
-  return()
-endif()
+tscsync_skip_on_one_cpu(err)
 set(not_drawn "gnuplot not found: install gnuplot-nox; not drawn in ${out}/m: offset_ticks.png, offset_ticks.svg, rtt_min_ticks.png, rtt_min_ticks.svg, rtt_p50_ticks.png, rtt_p50_ticks.svg, causality_violations.png, causality_violations.svg \\(the .dat files beside them are their input\\)")
-if(NOT rc EQUAL 0)
-  set(failures "${failures}\nmatrix: exit code ${rc}, expected 0")
-endif()
-expect_match("${err}" "${not_drawn}"
-             "matrix: no 'gnuplot not found' line naming the 8 heatmaps")
-expect_match("${err}" "wrote ${out}/m/matrix.json, no heatmap\n"
-             "matrix: no 'wrote ... matrix.json, no heatmap'")
-expect_no_match("${err}" "problem:" "matrix: a missing gnuplot reported as a problem")
+tscsync_expect_exit(failures "${rc}" 0 matrix)
+tscsync_expect_match(failures "${err}" "${not_drawn}"
+                     "matrix: no 'gnuplot not found' line naming the 8 heatmaps")
+tscsync_expect_match(failures "${err}" "wrote ${out}/m/matrix.json, no heatmap\n"
+                     "matrix: no 'wrote ... matrix.json, no heatmap'")
+tscsync_expect_no_match(failures "${err}" "problem:" "matrix: a missing gnuplot reported as a problem")
 foreach(f matrix.json matrix.txt analysis.json offset_ticks.dat causality_violations.dat pairs/pair_0_1.txt)
   if(NOT EXISTS ${out}/m/${f})
-    set(failures "${failures}\nmatrix: ${f} missing")
+    list(APPEND failures "matrix: ${f} missing")
   endif()
 endforeach()
 file(GLOB pictures ${out}/m/*.png ${out}/m/*.svg)
 if(pictures)
-  set(failures "${failures}\nmatrix: pictures without gnuplot: ${pictures}")
+  list(APPEND failures "matrix: pictures without gnuplot: ${pictures}")
 endif()
 set(matrix_err "${err}")
 
 # report: complete, exit 0, the missing pictures named in report.md and report.html.
 run_without_gnuplot(report --rounds 2000 --visits 1 --variants-rounds 4000 --out ${out}/r)
-if(NOT rc EQUAL 0)
-  set(failures "${failures}\nreport: exit code ${rc}, expected 0")
-endif()
+tscsync_expect_exit(failures "${rc}" 0 report)
 string(REGEX MATCHALL "gnuplot not found" said "${err}")
 list(LENGTH said n)
 if(NOT n EQUAL 1)
-  set(failures "${failures}\nreport: ${n} 'gnuplot not found' lines, expected 1")
+  list(APPEND failures "report: ${n} 'gnuplot not found' lines, expected 1")
 endif()
-expect_match("${err}" "not drawn in ${out}/r/matrix: offset_ticks.png, .*; in ${out}/r/matrix_plain_rdtsc: .*; in ${out}/r/variants: variants_cost.png, "
-             "report: the line does not name the pictures of each directory")
-expect_no_match("${err}" "problem:" "report: a missing gnuplot reported as a problem")
+tscsync_expect_match(failures "${err}" "not drawn in ${out}/r/matrix: offset_ticks.png, .*; in ${out}/r/matrix_plain_rdtsc: .*; in ${out}/r/variants: variants_cost.png, "
+                     "report: the line does not name the pictures of each directory")
+tscsync_expect_no_match(failures "${err}" "problem:" "report: a missing gnuplot reported as a problem")
 file(READ ${out}/r/report.md md)
-expect_match("${md}" "\\(not drawn: gnuplot not found; its input is matrix/offset_ticks.dat\\)"
-             "report.md does not say the offset heatmap is not drawn")
-expect_no_match("${md}" "\\.png\\)" "report.md links a picture")
+tscsync_expect_match(failures "${md}" "\\(not drawn: gnuplot not found; its input is matrix/offset_ticks.dat\\)"
+                     "report.md does not say the offset heatmap is not drawn")
+tscsync_expect_no_match(failures "${md}" "\\.png\\)" "report.md links a picture")
 file(READ ${out}/r/report.html html)
-expect_match("${html}" "<p>\\(not drawn: gnuplot not found; its input is variants/variants_cost.dat\\)</p>"
-             "report.html does not say the read cost plot is not drawn")
-expect_no_match("${html}" "picture missing" "report.html looked for a picture not drawn")
+tscsync_expect_match(failures "${html}" "<p>\\(not drawn: gnuplot not found; its input is variants/variants_cost.dat\\)</p>"
+                     "report.html does not say the read cost plot is not drawn")
+tscsync_expect_no_match(failures "${html}" "picture missing" "report.html looked for a picture not drawn")
 foreach(f info.txt matrix/matrix.json matrix_plain_rdtsc/matrix.json variants/variants.json variants/variants_cost.dat)
   if(NOT EXISTS ${out}/r/${f})
-    set(failures "${failures}\nreport: ${f} missing")
+    list(APPEND failures "report: ${f} missing")
   endif()
 endforeach()
 set(report_err "${err}")
 
 # analyze --plot: the .dat file, the one line, exit 0.
 run_without_gnuplot(analyze --plot ${out}/a ${LOGS}/step.log)
-if(NOT rc EQUAL 0)
-  set(failures "${failures}\nanalyze --plot: exit code ${rc}, expected 0")
-endif()
-expect_match("${err}" "wrote ${out}/a/monitor_timeseries.dat\ntscsync analyze: warning: gnuplot not found: install gnuplot-nox; not drawn in ${out}/a: monitor_timeseries.png, monitor_timeseries.svg"
-             "analyze --plot: not 'wrote X.dat' then the one line")
+tscsync_expect_exit(failures "${rc}" 0 "analyze --plot")
+tscsync_expect_match(failures "${err}" "wrote ${out}/a/monitor_timeseries.dat\ntscsync analyze: warning: gnuplot not found: install gnuplot-nox; not drawn in ${out}/a: monitor_timeseries.png, monitor_timeseries.svg"
+                     "analyze --plot: not 'wrote X.dat' then the one line")
 if(NOT EXISTS ${out}/a/monitor_timeseries.dat OR EXISTS ${out}/a/monitor_timeseries.png)
-  set(failures "${failures}\nanalyze --plot: the .dat file missing, or a picture drawn")
+  list(APPEND failures "analyze --plot: the .dat file missing, or a picture drawn")
 endif()
 
 if(failures)
-  message(FATAL_ERROR "without gnuplot:${failures}\nmatrix stderr:\n${matrix_err}\nreport stderr:\n${report_err}\nanalyze stderr:\n${err}")
+  list(JOIN failures "\n" failures)
+  message(FATAL_ERROR "without gnuplot:\n${failures}\nmatrix stderr:\n${matrix_err}\nreport stderr:\n${report_err}\nanalyze stderr:\n${err}")
 endif()
 message(STATUS "without gnuplot: matrix, report and analyze --plot complete, exit 0, one line each:\n${matrix_err}\n${report_err}\n${err}")

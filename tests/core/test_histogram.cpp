@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/histogram.hpp"
@@ -19,51 +20,60 @@ constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
 }  // namespace
 
 TEST_CASE("counts_index follows HdrHistogram_c exactly") {
-  // Bucket 0: 0..2047 step 1, index == value.
-  CHECK(H::counts_index(0) == 0);
-  CHECK(H::counts_index(1) == 1);
-  CHECK(H::counts_index(1000) == 1000);
-  CHECK(H::counts_index(2047) == 2047);
-  // Bucket 1: 2048..4095 step 2, index (2 << 10) + (v >> 1) - 1024.
-  CHECK(H::counts_index(2048) == 2048);
-  CHECK(H::counts_index(2049) == 2048);
-  CHECK(H::counts_index(2050) == 2049);
-  CHECK(H::counts_index(4095) == 3071);
-  // Bucket 2: 4096..8191 step 4.
-  CHECK(H::counts_index(4096) == 3072);
-  CHECK(H::counts_index(4099) == 3072);
-  CHECK(H::counts_index(4100) == 3073);
-  // 1e8: bit length 27 -> bucket 16; sub = 1e8 >> 16 = 1525; (17 << 10) + 501 = 17909.
-  CHECK(H::counts_index(100'000'000) == 17909);
-  // 2^62: bucket 52, sub 1024 -> (53 << 10) = 54272, the last stored index.
-  CHECK(H::counts_index(H::kHighestTrackableValue) == 54272);
-  CHECK(H::counts_index(H::kHighestTrackableValue) == H::kCountsLength - 1);
-  // Defined beyond the stored range too: bucket 53, sub 2047 -> (54 << 10) + 1023.
-  CHECK(H::counts_index(kU64Max) == 56319);
+  // A value, and its index.
+  const std::vector<std::pair<std::uint64_t, std::size_t>> cases = {
+      // Bucket 0: 0..2047 step 1, index == value.
+      {0, 0},
+      {1, 1},
+      {1000, 1000},
+      {2047, 2047},
+      // Bucket 1: 2048..4095 step 2, index (2 << 10) + (v >> 1) - 1024.
+      {2048, 2048},
+      {2049, 2048},
+      {2050, 2049},
+      {4095, 3071},
+      // Bucket 2: 4096..8191 step 4.
+      {4096, 3072},
+      {4099, 3072},
+      {4100, 3073},
+      // 1e8: bit length 27 -> bucket 16; sub = 1e8 >> 16 = 1525; (17 << 10) + 501 = 17909.
+      {100'000'000, 17909},
+      // 2^62: bucket 52, sub 1024 -> (53 << 10) = 54272, the last stored index.
+      {H::kHighestTrackableValue, 54272},
+      {H::kHighestTrackableValue, H::kCountsLength - 1},
+      // Defined beyond the stored range too: bucket 53, sub 2047 -> (54 << 10) + 1023.
+      {kU64Max, 56319},
+  };
+  for (const auto& [value, index] : cases) {
+    INFO("value " << value);
+    CHECK(H::counts_index(value) == index);
+  }
 }
 
 TEST_CASE("lowest and highest equivalent values") {
-  CHECK(H::lowest_equivalent(0) == 0);
-  CHECK(H::highest_equivalent(0) == 0);
-  CHECK(H::lowest_equivalent(1000) == 1000);
-  CHECK(H::highest_equivalent(1000) == 1000);
-  CHECK(H::lowest_equivalent(2047) == 2047);
-  CHECK(H::highest_equivalent(2047) == 2047);
-  CHECK(H::lowest_equivalent(2048) == 2048);
-  CHECK(H::highest_equivalent(2048) == 2049);
-  CHECK(H::lowest_equivalent(2049) == 2048);
-  CHECK(H::highest_equivalent(2049) == 2049);
-  CHECK(H::lowest_equivalent(4095) == 4094);
-  CHECK(H::highest_equivalent(4095) == 4095);
-  CHECK(H::lowest_equivalent(4097) == 4096);
-  CHECK(H::highest_equivalent(4096) == 4099);
-  CHECK(H::lowest_equivalent(3001) == 3000);
-  // 1e8: sub-bucket width 2^16; 1525 * 65536 = 99942400, + 65535 = 100007935.
-  CHECK(H::lowest_equivalent(100'000'000) == 99'942'400);
-  CHECK(H::highest_equivalent(100'000'000) == 100'007'935);
-  // The top bucket ends at 2^64 - 1 without wrapping.
-  CHECK(H::lowest_equivalent(kU64Max) == kU64Max - ((std::uint64_t{1} << 53) - 1));
-  CHECK(H::highest_equivalent(kU64Max) == kU64Max);
+  struct Case {
+    std::uint64_t value, lowest, highest;
+  };
+  const std::vector<Case> cases = {
+      {0, 0, 0},
+      {1000, 1000, 1000},
+      {2047, 2047, 2047},
+      {2048, 2048, 2049},
+      {2049, 2048, 2049},
+      {3001, 3000, 3001},
+      {4095, 4094, 4095},
+      {4096, 4096, 4099},
+      {4097, 4096, 4099},
+      // 1e8: sub-bucket width 2^16; 1525 * 65536 = 99942400, + 65535 = 100007935.
+      {100'000'000, 99'942'400, 100'007'935},
+      // The top bucket ends at 2^64 - 1 without wrapping.
+      {kU64Max, kU64Max - ((std::uint64_t{1} << 53) - 1), kU64Max},
+  };
+  for (const Case& c : cases) {
+    INFO("value " << c.value);
+    CHECK(H::lowest_equivalent(c.value) == c.lowest);
+    CHECK(H::highest_equivalent(c.value) == c.highest);
+  }
 }
 
 TEST_CASE("every stored index round-trips through its value range") {

@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <string>
 #include <variant>
 
 #include "core/errors.hpp"
+#include "error_messages.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_fields.hpp"
 #include "skip.hpp"
@@ -35,12 +37,7 @@ Outcome parse_whole(const std::string& text) {
 }
 
 Outcome parse_stream(const std::string& text, std::size_t chunk) {
-  test::TextFile file(text);
-  try {
-    return read_run_stream(file.get(), "in.csv", chunk, text.size());
-  } catch (const InputError& e) {
-    return std::string(e.what());
-  }
+  return test::read_or_error(text, [&](std::FILE* f) { return read_run_stream(f, "in.csv", chunk, text.size()); });
 }
 
 bool same(const Outcome& x, const Outcome& y) {
@@ -54,7 +51,7 @@ bool same(const Outcome& x, const Outcome& y) {
 
 /// The outcome of `text`, checked to be the same whole and in chunks.
 Outcome outcome(const std::string& text) {
-  const Outcome whole = parse_whole(text);
+  Outcome whole = parse_whole(text);
   for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}}) {
     INFO("chunk " << chunk);
     CHECK(same(parse_stream(text, chunk), whole));
@@ -258,19 +255,18 @@ TEST_CASE("hostile: seq may go backwards but not repeat") {
 }
 
 TEST_CASE("hostile: metadata") {
-  // Checked numbers, at the column of the value.
-  CHECK(error_of("# quantum_ticks: abc\n" + kHead + "1,2,3,4\n") ==
-        "in.csv:1:18: quantum_ticks: 'abc' is not an unsigned decimal number");
-  CHECK(error_of("# quantum_ticks:   0\n" + kHead + "1,2,3,4\n") ==
-        "in.csv:1:20: quantum_ticks 0 is out of range [1, 1000000000]");
-  CHECK(error_of("# quantum_ticks:\n" + kHead + "1,2,3,4\n") ==
-        "in.csv:1:17: quantum_ticks: empty field (expected an unsigned decimal number)");
-  CHECK(error_of("# quantum_ticks: 9223372036854775807\n" + kHead + "1,2,3,4\n") ==
-        "in.csv:1:18: quantum_ticks 9223372036854775807 is out of range [1, 1000000000]");
-  CHECK(error_of("# tsc_hz: 2.3e9\n" + kHead + "1,2,3,4\n") ==
-        "in.csv:1:11: tsc_hz: '2.3e9' is not an unsigned decimal number");
-  CHECK(error_of("# tsc_hz: 1000000000001\n" + kHead + "1,2,3,4\n") ==
-        "in.csv:1:11: tsc_hz 1000000000001 is out of range [0, 1000000000000]");
+  // Checked numbers, at the column of the value: each line above the header of one round.
+  test::check_messages(
+      [](const std::string& line) { return error_of(line + "\n" + kHead + "1,2,3,4\n"); },
+      {
+          {"# quantum_ticks: abc", "in.csv:1:18: quantum_ticks: 'abc' is not an unsigned decimal number"},
+          {"# quantum_ticks:   0", "in.csv:1:20: quantum_ticks 0 is out of range [1, 1000000000]"},
+          {"# quantum_ticks:", "in.csv:1:17: quantum_ticks: empty field (expected an unsigned decimal number)"},
+          {"# quantum_ticks: 9223372036854775807",
+           "in.csv:1:18: quantum_ticks 9223372036854775807 is out of range [1, 1000000000]"},
+          {"# tsc_hz: 2.3e9", "in.csv:1:11: tsc_hz: '2.3e9' is not an unsigned decimal number"},
+          {"# tsc_hz: 1000000000001", "in.csv:1:11: tsc_hz 1000000000001 is out of range [0, 1000000000000]"},
+      });
   CHECK(*ok("# tsc_hz: 0\n" + kHead + "1,2,3,4\n").header.get("tsc_hz") == "0");  // unknown, as measure writes it
   // A large value within the line limit is kept whole; a repeated key keeps the last.
   const std::string big(60000, 'v');
@@ -311,13 +307,16 @@ TEST_CASE("hostile: a header with 10000 columns") {
 }
 
 TEST_CASE("hostile: pair and variant columns stay constant and agree with the metadata") {
-  CHECK(error_of("a,t1,t2,t3,t4\n0,1,2,3,4\n00,5,6,7,8\n") ==
-        "in.csv:3:1: a '00' differs from '0' earlier (one run holds one pair)");
-  CHECK(error_of("a,t1,t2,t3,t4\n0,1,2,3,4\nx,5,6,7,8\n") == "in.csv:3:1: 'x' is not an unsigned decimal number");
-  CHECK(error_of("# send: rdtsc\nsend,t1,t2,t3,t4\nrdtscp,1,2,3,4\n") ==
-        "in.csv:3:1: send 'rdtscp' differs from 'rdtsc' earlier (one run holds one pair)");
-  CHECK(error_of("recv,t1,t2,t3,t4\nrdtscp,1,2,3,4\n\x1b[2J,5,6,7,8\n") ==
-        "in.csv:3:1: recv '\\x1b[2J' differs from 'rdtscp' earlier (one run holds one pair)");
+  test::check_messages(
+      error_of, {
+                    {"a,t1,t2,t3,t4\n0,1,2,3,4\n00,5,6,7,8\n",
+                     "in.csv:3:1: a '00' differs from '0' earlier (one run holds one pair)"},
+                    {"a,t1,t2,t3,t4\n0,1,2,3,4\nx,5,6,7,8\n", "in.csv:3:1: 'x' is not an unsigned decimal number"},
+                    {"# send: rdtsc\nsend,t1,t2,t3,t4\nrdtscp,1,2,3,4\n",
+                     "in.csv:3:1: send 'rdtscp' differs from 'rdtsc' earlier (one run holds one pair)"},
+                    {"recv,t1,t2,t3,t4\nrdtscp,1,2,3,4\n\x1b[2J,5,6,7,8\n",
+                     "in.csv:3:1: recv '\\x1b[2J' differs from 'rdtscp' earlier (one run holds one pair)"},
+                });
   const Run r = ok("b,recv,t1,t2,t3,t4\n1,rdtscp,1,2,3,4\n1,rdtscp,5,6,7,8\n");
   CHECK(*r.header.get("b") == "1");
   CHECK(*r.header.get("recv") == "rdtscp");

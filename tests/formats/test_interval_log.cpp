@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "error_messages.hpp"
 #include "formats/interval_log.hpp"
 #include "formats/text_lines.hpp"
 #include "stream_source.hpp"
@@ -123,12 +123,7 @@ std::string to_text(const IntervalLog& log) {
 }
 
 std::string error_of(std::string_view text) {
-  try {
-    parse_interval_log(text, "in.log");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::what_thrown<InputError>([&] { parse_interval_log(text, "in.log"); });
 }
 
 // A valid interval line with 20 rounds and small numbers, so that the byte column of each
@@ -164,6 +159,14 @@ std::string log_of(std::initializer_list<std::string> lines) {
   std::string text = head();
   for (const std::string& l : lines) text += l + "\n";
   return text + "# status: complete\n";
+}
+
+/// The message reading the log of kLine0 gives with one field changed, `edit` being
+/// "name=value" (the value is all after the first '=').
+std::string error_of_edit(const std::string& edit) {
+  const std::size_t eq = edit.find('=');
+  REQUIRE(eq != std::string::npos);
+  return error_of(log_of({with_field(kLine0, edit.substr(0, eq), edit.substr(eq + 1))}));
 }
 
 }  // namespace
@@ -233,8 +236,7 @@ TEST_CASE("interval log: write then parse gives every field back, absent statist
 
 TEST_CASE("interval log: CRLF line ends give what LF gives") {
   const std::string lf = to_text(sample_log());
-  std::string crlf = lf;
-  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string crlf = test::with_crlf(lf);
   const IntervalLog a = parse_interval_log(lf, "lf");
   const IntervalLog b = parse_interval_log(crlf, "crlf");
   CHECK(a.intervals == b.intervals);
@@ -253,22 +255,12 @@ std::variant<IntervalLog, std::string> read_chunked(const std::string& text, std
 
 TEST_CASE("interval log: a stream read in chunks gives what the whole text gives, whatever the chunk size") {
   const std::string whole = to_text(sample_log());
-  std::string crlf = whole;
-  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string crlf = test::with_crlf(whole);
   const std::string cut = whole.substr(0, whole.find("\n3,") + 40);  // ends inside interval 3
-  for (const std::string* text : std::array<const std::string*, 3>{&whole, &crlf, &cut}) {
-    const IntervalLog expected = parse_interval_log(*text, "in.log");
-    for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{1} << 22}) {
-      INFO("chunk " << chunk << ", text of " << text->size() << " bytes");
-      const auto got = read_chunked(*text, chunk);
-      REQUIRE(std::holds_alternative<IntervalLog>(got));
-      const IntervalLog& log = std::get<IntervalLog>(got);
-      CHECK(log.intervals == expected.intervals);
-      CHECK(log.header.entries() == expected.header.entries());
-      CHECK(log.trailer.entries() == expected.trailer.entries());
-      CHECK(log.cut_line == expected.cut_line);
-    }
-  }
+  test::check_chunked_reading<IntervalLog>(
+      {whole, crlf, cut}, {1, 2, 7, 64, std::size_t{1} << 22},
+      [](const std::string& text) { return parse_interval_log(text, "in.log"); }, read_chunked,
+      &IntervalLog::intervals);
   CHECK(parse_interval_log(cut, "in.log").cut_line == 9);  // the cut really fell inside interval 3 (line 9)
   const std::string bad = log_of({with_field(kLine0, "lost", "x")});
   for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {
@@ -428,116 +420,122 @@ TEST_CASE("interval log: a missing, different or lone column header is refused")
 
 TEST_CASE("interval log: the field count, empty, non-numeric and out-of-range fields") {
   REQUIRE(error_of(log_of({kLine0, kLine1})) == "(no error)");
-  CHECK(error_of(log_of({kLine0.substr(0, kLine0.rfind(','))})) == "in.log:3:118: found 33 fields, the header has 34");
-  CHECK(error_of(log_of({kLine0 + ",5"})) == "in.log:3:124: more fields than the 34 columns of the header");
-  CHECK(error_of(log_of({with_field(kLine0, "rounds", "")})) ==
-        "in.log:3:13: rounds: empty field (expected an unsigned decimal number)");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_p50", " ")})) ==
-        "in.log:3:71: fwd_p50: empty field (expected a signed decimal number)");
-  CHECK(error_of(log_of({with_field(kLine0, "end_tick", "2e3")})) ==
-        "in.log:3:8: end_tick: '2e3' is not an unsigned decimal number");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_p50", "2.5")})) ==
-        "in.log:3:91: rtt_p50: '2.5' is not a signed decimal number");
-  CHECK(error_of(log_of({with_field(kLine0, "start_tick", "18446744073709551616")})) ==
-        "in.log:3:3: start_tick: '18446744073709551616' is beyond 64 bits");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_max", "9223372036854775808")})) ==
-        "in.log:3:75: fwd_max: '9223372036854775808' is beyond the signed 64-bit range");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_min", "-9223372036854775809")})) ==
-        "in.log:3:87: rtt_min: '-9223372036854775809' is beyond the signed 64-bit range");
-  CHECK(error_of(log_of({with_field(kLine0, "lost", "-1")})) ==
-        "in.log:3:16: lost: '-1' is negative (an unsigned column)");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_k4_tick", "-1200")})) ==
-        "in.log:3:32: fwd_k4_tick: '-1200' is negative (an unsigned column)");
-  CHECK(error_of(log_of({with_field(kLine0, "switches_b", std::string("3\0", 2))})) ==
-        "in.log:3:115: switches_b: '3\\x00' is not an unsigned decimal number");
-  CHECK(error_of(log_of({with_field(kLine0, "peak_rss_kib", "\x1b[31m")})) ==
-        "in.log:3:119: peak_rss_kib: '\\x1b[31m' is not an unsigned decimal number");
-  CHECK(error_of(log_of({std::string(kMaxLineBytes + 1, '7')})) ==
-        "in.log:3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
+  test::check_messages(
+      error_of, {
+                    {log_of({kLine0.substr(0, kLine0.rfind(','))}), "in.log:3:118: found 33 fields, the header has 34"},
+                    {log_of({kLine0 + ",5"}), "in.log:3:124: more fields than the 34 columns of the header"},
+                    {log_of({std::string(kMaxLineBytes + 1, '7')}),
+                     "in.log:3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)"},
+                });
+  test::check_messages(
+      error_of_edit,
+      {
+          {"rounds=", "in.log:3:13: rounds: empty field (expected an unsigned decimal number)"},
+          {"fwd_p50= ", "in.log:3:71: fwd_p50: empty field (expected a signed decimal number)"},
+          {"end_tick=2e3", "in.log:3:8: end_tick: '2e3' is not an unsigned decimal number"},
+          {"rtt_p50=2.5", "in.log:3:91: rtt_p50: '2.5' is not a signed decimal number"},
+          {"start_tick=18446744073709551616", "in.log:3:3: start_tick: '18446744073709551616' is beyond 64 bits"},
+          {"fwd_max=9223372036854775808",
+           "in.log:3:75: fwd_max: '9223372036854775808' is beyond the signed 64-bit range"},
+          {"rtt_min=-9223372036854775809",
+           "in.log:3:87: rtt_min: '-9223372036854775809' is beyond the signed 64-bit range"},
+          {"lost=-1", "in.log:3:16: lost: '-1' is negative (an unsigned column)"},
+          {"fwd_k4_tick=-1200", "in.log:3:32: fwd_k4_tick: '-1200' is negative (an unsigned column)"},
+          {"switches_b=" + std::string("3\0", 2),
+           "in.log:3:115: switches_b: '3\\x00' is not an unsigned decimal number"},
+          {"peak_rss_kib=\x1b[31m", "in.log:3:119: peak_rss_kib: '\\x1b[31m' is not an unsigned decimal number"},
+      });
 }
 
 TEST_CASE("interval log: '-' only for an absent statistic, together with its tick") {
-  CHECK(error_of(log_of({with_field(kLine0, "rounds", "-")})) ==
-        "in.log:3:13: rounds: '-' where a value is required (only the order statistics fwd_kK, rev_kK and their "
-        "ticks may be absent)");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_max", "-")})) ==
-        "in.log:3:103: rtt_max: '-' where a value is required (only the order statistics fwd_kK, rev_kK and their "
-        "ticks may be absent)");
+  test::check_messages(
+      error_of_edit,
+      {
+          {"rounds=-",
+           "in.log:3:13: rounds: '-' where a value is required (only the order statistics fwd_kK, rev_kK and their "
+           "ticks may be absent)"},
+          {"rtt_max=-",
+           "in.log:3:103: rtt_max: '-' where a value is required (only the order statistics fwd_kK, rev_kK and their "
+           "ticks may be absent)"},
+          {"rev_k16_tick=-",
+           "in.log:3:66: rev_k16_tick: '-' where rev_k16 has a value (a statistic and its tick are absent together)"},
+      });
   CHECK(error_of(log_of({kLine0, with_field(kLine1, "fwd_k4_tick", "2200")})) ==
         "in.log:4:29: fwd_k4_tick: '2200' where fwd_k4 is '-' (a statistic and its tick are absent together)");
-  CHECK(error_of(log_of({with_field(kLine0, "rev_k16_tick", "-")})) ==
-        "in.log:3:66: rev_k16_tick: '-' where rev_k16 has a value (a statistic and its tick are absent together)");
 }
 
 TEST_CASE("interval log: intervals out of order are refused") {
-  CHECK(error_of(log_of({with_field(kLine0, "interval", "1")})) ==
-        "in.log:3:1: interval 1 where 0 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)");
-  CHECK(error_of(log_of({kLine0, with_field(kLine1, "interval", "2")})) ==
-        "in.log:4:1: interval 2 where 1 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)");
-  CHECK(error_of(log_of({kLine0, kLine0})) ==
-        "in.log:4:1: interval 0 where 1 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)");
-  CHECK(error_of(log_of({with_field(kLine0, "end_tick", "1000")})) ==
-        "in.log:3:8: end_tick 1000 is not after start_tick 1000 (an interval is t1 in [start_tick, end_tick))");
-  CHECK(error_of(log_of({kLine0, with_field(kLine1, "start_tick", "1999")})) ==
-        "in.log:4:3: start_tick 1999 is before the end_tick 2000 of the interval before (intervals follow each "
-        "other without overlap)");
-  // A gap between intervals is fine (the monitor was stopped, nothing was measured).
-  CHECK(error_of(log_of({kLine0, with_field(kLine1, "start_tick", "2500")})) == "(no error)");
+  test::check_messages(
+      error_of,
+      {
+          {log_of({with_field(kLine0, "interval", "1")}),
+           "in.log:3:1: interval 1 where 0 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)"},
+          {log_of({kLine0, with_field(kLine1, "interval", "2")}),
+           "in.log:4:1: interval 2 where 1 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)"},
+          {log_of({kLine0, kLine0}),
+           "in.log:4:1: interval 0 where 1 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)"},
+          {log_of({with_field(kLine0, "end_tick", "1000")}),
+           "in.log:3:8: end_tick 1000 is not after start_tick 1000 (an interval is t1 in [start_tick, end_tick))"},
+          {log_of({kLine0, with_field(kLine1, "start_tick", "1999")}),
+           "in.log:4:3: start_tick 1999 is before the end_tick 2000 of the interval before (intervals follow each "
+           "other without overlap)"},
+          // A gap between intervals is fine (the monitor was stopped, nothing was measured).
+          {log_of({kLine0, with_field(kLine1, "start_tick", "2500")}), "(no error)"},
+      });
 }
 
 TEST_CASE("interval log: values that contradict each other are refused") {
-  // Counts of some of the rounds.
-  CHECK(error_of(log_of({with_field(kLine0, "late", "21")})) ==
-        "in.log:3:18: late 21 exceeds rounds 20 (it counts some of the interval's rounds)");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_negative", "21")})) ==
-        "in.log:3:107: fwd_negative 21 exceeds rounds 20 (it counts some of the interval's rounds)");
-  CHECK(error_of(log_of({with_field(kLine0, "rev_negative", "99")})) ==
-        "in.log:3:109: rev_negative 99 exceeds rounds 20 (it counts some of the interval's rounds)");
-  CHECK(error_of(log_of({with_field(kLine0, "self_inconsistent", "30")})) ==
-        "in.log:3:111: self_inconsistent 30 exceeds rounds 20 (it counts some of the interval's rounds)");
-  // Present exactly when rounds >= k.
-  CHECK(error_of(log_of({kLine0, with_field(with_field(kLine1, "fwd_k4", "110"), "fwd_k4_tick", "2200")})) ==
-        "in.log:4:27: fwd_k4 has a value but the interval has 3 rounds ('-' below 4)");
-  CHECK(error_of(log_of({with_field(with_field(kLine0, "rev_k16", "-"), "rev_k16_tick", "-")})) ==
-        "in.log:3:62: rev_k16 is '-' but the interval has 20 rounds (present from 16 on)");
-  // Ascending in k.
-  CHECK(error_of(log_of({with_field(kLine0, "rev_k4", "89")})) ==
-        "in.log:3:54: rev_k4 89 is below rev_k1 90 (the k-th smallest cannot decrease with k)");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_k16", "99")})) ==
-        "in.log:3:37: fwd_k16 99 is below fwd_k4 100 (the k-th smallest cannot decrease with k)");
-  // Negative exactly when at least k of the latencies are.
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_negative", "0")})) ==
-        "in.log:3:20: fwd_k1 -5 contradicts fwd_negative 0 (the k-th smallest is negative exactly when at least k "
-        "are)");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_negative", "4")})) ==
-        "in.log:3:28: fwd_k4 100 contradicts fwd_negative 4 (the k-th smallest is negative exactly when at least k "
-        "are)");
-  // min <= p50 <= max, the k-th <= max, the rtt percentiles in order.
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_p50", "-6")})) ==
-        "in.log:3:71: fwd_p50 -6 is below fwd_k1 -5 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "fwd_max", "119")})) ==
-        "in.log:3:75: fwd_max 119 is below fwd_p50 120 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(with_field(kLine0, "fwd_max", "140"), "fwd_p50", "130")})) ==
-        "in.log:3:75: fwd_max 140 is below fwd_k16 150 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "rev_p50", "80")})) ==
-        "in.log:3:79: rev_p50 80 is below rev_k1 90 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "rev_max", "100")})) ==
-        "in.log:3:83: rev_max 100 is below rev_p50 110 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_p50", "199")})) ==
-        "in.log:3:91: rtt_p50 199 is below rtt_min 200 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_p99", "229")})) ==
-        "in.log:3:95: rtt_p99 229 is below rtt_p50 230 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_p999", "389")})) ==
-        "in.log:3:99: rtt_p999 389 is below rtt_p99 390 (they cannot decrease)");
-  CHECK(error_of(log_of({with_field(kLine0, "rtt_max", "399")})) ==
-        "in.log:3:103: rtt_max 399 is below rtt_p999 400 (they cannot decrease)");
+  test::check_messages(
+      error_of_edit,
+      {
+          // Counts of some of the rounds.
+          {"late=21", "in.log:3:18: late 21 exceeds rounds 20 (it counts some of the interval's rounds)"},
+          {"fwd_negative=21",
+           "in.log:3:107: fwd_negative 21 exceeds rounds 20 (it counts some of the interval's rounds)"},
+          {"rev_negative=99",
+           "in.log:3:109: rev_negative 99 exceeds rounds 20 (it counts some of the interval's rounds)"},
+          {"self_inconsistent=30",
+           "in.log:3:111: self_inconsistent 30 exceeds rounds 20 (it counts some of the interval's rounds)"},
+          // Ascending in k.
+          {"rev_k4=89", "in.log:3:54: rev_k4 89 is below rev_k1 90 (the k-th smallest cannot decrease with k)"},
+          {"fwd_k16=99", "in.log:3:37: fwd_k16 99 is below fwd_k4 100 (the k-th smallest cannot decrease with k)"},
+          // Negative exactly when at least k of the latencies are.
+          {"fwd_negative=0",
+           "in.log:3:20: fwd_k1 -5 contradicts fwd_negative 0 (the k-th smallest is negative exactly when at least k "
+           "are)"},
+          {"fwd_negative=4",
+           "in.log:3:28: fwd_k4 100 contradicts fwd_negative 4 (the k-th smallest is negative exactly when at least k "
+           "are)"},
+          // min <= p50 <= max, the rtt percentiles in order.
+          {"fwd_p50=-6", "in.log:3:71: fwd_p50 -6 is below fwd_k1 -5 (they cannot decrease)"},
+          {"fwd_max=119", "in.log:3:75: fwd_max 119 is below fwd_p50 120 (they cannot decrease)"},
+          {"rev_p50=80", "in.log:3:79: rev_p50 80 is below rev_k1 90 (they cannot decrease)"},
+          {"rev_max=100", "in.log:3:83: rev_max 100 is below rev_p50 110 (they cannot decrease)"},
+          {"rtt_p50=199", "in.log:3:91: rtt_p50 199 is below rtt_min 200 (they cannot decrease)"},
+          {"rtt_p99=229", "in.log:3:95: rtt_p99 229 is below rtt_p50 230 (they cannot decrease)"},
+          {"rtt_p999=389", "in.log:3:99: rtt_p999 389 is below rtt_p99 390 (they cannot decrease)"},
+          {"rtt_max=399", "in.log:3:103: rtt_max 399 is below rtt_p999 400 (they cannot decrease)"},
+      });
+  test::check_messages(error_of,
+                       {
+                           // Present exactly when rounds >= k.
+                           {log_of({kLine0, with_field(with_field(kLine1, "fwd_k4", "110"), "fwd_k4_tick", "2200")}),
+                            "in.log:4:27: fwd_k4 has a value but the interval has 3 rounds ('-' below 4)"},
+                           {log_of({with_field(with_field(kLine0, "rev_k16", "-"), "rev_k16_tick", "-")}),
+                            "in.log:3:62: rev_k16 is '-' but the interval has 20 rounds (present from 16 on)"},
+                           // The k-th <= max.
+                           {log_of({with_field(with_field(kLine0, "fwd_max", "140"), "fwd_p50", "130")}),
+                            "in.log:3:75: fwd_max 140 is below fwd_k16 150 (they cannot decrease)"},
+                       });
   // An interval without rounds has no latencies.
   const std::string none = "0,1000,2000,0,5,0,-,-,-,-,-,-,-,-,-,-,-,-,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
   REQUIRE(error_of(log_of({none})) == "(no error)");
-  CHECK(error_of(log_of({with_field(none, "rtt_p99", "7")})) ==
-        "in.log:3:55: rtt_p99 7 in an interval without rounds (0 expected)");
-  CHECK(error_of(log_of({with_field(with_field(none, "fwd_k1", "-5"), "fwd_k1_tick", "1100")})) ==
-        "in.log:3:19: fwd_k1 has a value but the interval has 0 rounds ('-' below 1)");
+  test::check_messages(error_of, {
+                                     {log_of({with_field(none, "rtt_p99", "7")}),
+                                      "in.log:3:55: rtt_p99 7 in an interval without rounds (0 expected)"},
+                                     {log_of({with_field(with_field(none, "fwd_k1", "-5"), "fwd_k1_tick", "1100")}),
+                                      "in.log:3:19: fwd_k1 has a value but the interval has 0 rounds ('-' below 1)"},
+                                 });
 }
 
 TEST_CASE("interval log: an interval after the trailer is refused") {

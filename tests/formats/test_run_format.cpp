@@ -1,14 +1,17 @@
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <clocale>
 #include <cstdio>
 #include <locale>
 #include <random>
+#include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "error_messages.hpp"
 #include "formats/run_format.hpp"
 #include "run_text.hpp"
 #include "stream_source.hpp"
@@ -20,12 +23,14 @@ namespace {
 Run sample_run(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Run run;
-  run.header.set("schema", std::string(kRunSchema));
-  run.header.set("a", "0");
-  run.header.set("b", "1");
-  run.header.set("send", "rdtsc");
-  run.header.set("recv", "lfence_rdtsc");
-  run.header.set("command", "tscsync measure --cpus 0,1 --out 'a b.csv'");
+  const std::vector<std::pair<std::string, std::string>> header = {
+      {"schema", std::string(kRunSchema)},
+      {"a", "0"},
+      {"b", "1"},
+      {"send", "rdtsc"},
+      {"recv", "lfence_rdtsc"},
+      {"command", "tscsync measure --cpus 0,1 --out 'a b.csv'"}};
+  for (const auto& [key, value] : header) run.header.set(key, value);
   std::uint64_t t = 0xFFFFFFFF00000000ull;  // large values: no shortcut through 32 bits
   for (std::size_t i = 0; i < n; ++i) {
     t += 200 + rng() % 5000;
@@ -44,12 +49,7 @@ Run sample_run(std::size_t n, std::uint64_t seed) {
 std::string to_text(const Run& run) { return test::run_text(run); }
 
 std::string error_of(std::string_view text) {
-  try {
-    parse_run(text, "in.csv");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::what_thrown<InputError>([&] { parse_run(text, "in.csv"); });
 }
 
 }  // namespace
@@ -69,25 +69,13 @@ std::variant<Run, std::string> read_chunked(const std::string& text, std::size_t
 }  // namespace
 
 TEST_CASE("a file read in chunks gives what the whole text gives, whatever the chunk size") {
-  std::string crlf = to_text(sample_run(300, 5));
-  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2) crlf.insert(i, "\r");
+  const std::string crlf = test::with_crlf(to_text(sample_run(300, 5)));
   const std::string whole = to_text(sample_run(300, 4));
   const std::string cut = whole.substr(0, whole.size() / 2 + 7);  // ends inside a round
   const std::string bad = "t1,t2,t3,t4\n1,2,3,4\n5,6,x,8\n";
-  for (const std::string* text : std::array<const std::string*, 3>{&whole, &crlf, &cut}) {
-    const Run expected = parse_run(*text, "in.csv");
-    for (std::size_t chunk :
-         {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{4096}, std::size_t{1} << 22}) {
-      INFO("chunk " << chunk << ", text of " << text->size() << " bytes");
-      const auto got = read_chunked(*text, chunk);
-      REQUIRE(std::holds_alternative<Run>(got));
-      const Run& run = std::get<Run>(got);
-      CHECK(run.rounds == expected.rounds);
-      CHECK(run.header.entries() == expected.header.entries());
-      CHECK(run.trailer.entries() == expected.trailer.entries());
-      CHECK(run.cut_line == expected.cut_line);
-    }
-  }
+  test::check_chunked_reading<Run>(
+      {whole, crlf, cut}, {1, 2, 7, 64, 4096, std::size_t{1} << 22},
+      [](const std::string& text) { return parse_run(text, "in.csv"); }, read_chunked, &Run::rounds);
   CHECK(parse_run(cut, "in.csv").cut_line != 0);  // the cut really fell inside a round
   for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {
     CHECK(std::get<std::string>(read_chunked(bad, chunk)) == "in.csv:3:5: 'x' is not an unsigned decimal number");
@@ -163,28 +151,30 @@ TEST_CASE("imports: tab-separated, CRLF, extra columns, comments, pair columns")
 }
 
 TEST_CASE("malformed input names the line and the column") {
-  CHECK(error_of("t1,t2,t3\n1,2,3\n") == "in.csv:1:1: the column header lacks required column 't4'");
-  CHECK(error_of("t1,t2,t3,t4,t1\n") == "in.csv:1:13: column 't1' appears twice");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3\n") == "in.csv:2:6: found 3 fields, the header has 4");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3,4,5\n") == "in.csv:2:9: more fields than the 4 columns of the header");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,x3,4\n") == "in.csv:2:5: 'x3' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,-3,4\n") == "in.csv:2:5: '-3' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3.5,4\n") == "in.csv:2:5: '3.5' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,,3,4\n") == "in.csv:2:3: empty field (expected an unsigned decimal number)");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3,18446744073709551616\n") ==
-        "in.csv:2:7: '18446744073709551616' is beyond 64 bits");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,\x01\xff,4\n") == "in.csv:2:5: '\\x01\\xff' is not an unsigned decimal number");
-  CHECK(error_of("t1,t2,t3,t4\n1,2,3,4\n# status: complete\n5,6,7,8\n") ==
-        "in.csv:4:1: a round after the trailer metadata (rounds must come before the closing '# key: value' lines)");
-  CHECK(error_of("a,t1,t2,t3,t4\n0,1,2,3,4\n1,5,6,7,8\n") ==
-        "in.csv:3:1: a '1' differs from '0' earlier (one run holds one pair)");
-  CHECK(error_of("t1,t2,t3,t4,flags\n1,2,3,4,256\n") == "in.csv:2:9: flags '256' beyond 8 bits (at most 255)");
-  CHECK(error_of("seq,t1,t2,t3,t4\n72057594037927936,1,2,3,4\n") ==
-        "in.csv:2:1: seq '72057594037927936' beyond 2^56 - 1");
-  CHECK(error_of("# only comments\n") == "in.csv: no column header row (expected e.g. 't1,t2,t3,t4')");
-  CHECK(error_of("t1,t2,t3,t4\n") == "in.csv: no rounds after the column header row");
-  CHECK(error_of("# schema: tscsync-run/9\nt1,t2,t3,t4\n1,2,3,4\n") ==
-        "in.csv: unknown schema 'tscsync-run/9' (this version reads tscsync-run/1)");
+  test::check_messages(
+      error_of,
+      {
+          {"t1,t2,t3\n1,2,3\n", "in.csv:1:1: the column header lacks required column 't4'"},
+          {"t1,t2,t3,t4,t1\n", "in.csv:1:13: column 't1' appears twice"},
+          {"t1,t2,t3,t4\n1,2,3\n", "in.csv:2:6: found 3 fields, the header has 4"},
+          {"t1,t2,t3,t4\n1,2,3,4,5\n", "in.csv:2:9: more fields than the 4 columns of the header"},
+          {"t1,t2,t3,t4\n1,2,x3,4\n", "in.csv:2:5: 'x3' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,2,-3,4\n", "in.csv:2:5: '-3' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,2,3.5,4\n", "in.csv:2:5: '3.5' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,,3,4\n", "in.csv:2:3: empty field (expected an unsigned decimal number)"},
+          {"t1,t2,t3,t4\n1,2,3,18446744073709551616\n", "in.csv:2:7: '18446744073709551616' is beyond 64 bits"},
+          {"t1,t2,t3,t4\n1,2,\x01\xff,4\n", "in.csv:2:5: '\\x01\\xff' is not an unsigned decimal number"},
+          {"t1,t2,t3,t4\n1,2,3,4\n# status: complete\n5,6,7,8\n",
+           "in.csv:4:1: a round after the trailer metadata (rounds must come before the closing '# key: value' lines)"},
+          {"a,t1,t2,t3,t4\n0,1,2,3,4\n1,5,6,7,8\n",
+           "in.csv:3:1: a '1' differs from '0' earlier (one run holds one pair)"},
+          {"t1,t2,t3,t4,flags\n1,2,3,4,256\n", "in.csv:2:9: flags '256' beyond 8 bits (at most 255)"},
+          {"seq,t1,t2,t3,t4\n72057594037927936,1,2,3,4\n", "in.csv:2:1: seq '72057594037927936' beyond 2^56 - 1"},
+          {"# only comments\n", "in.csv: no column header row (expected e.g. 't1,t2,t3,t4')"},
+          {"t1,t2,t3,t4\n", "in.csv: no rounds after the column header row"},
+          {"# schema: tscsync-run/9\nt1,t2,t3,t4\n1,2,3,4\n",
+           "in.csv: unknown schema 'tscsync-run/9' (this version reads tscsync-run/1)"},
+      });
 }
 
 namespace {

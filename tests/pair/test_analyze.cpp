@@ -10,8 +10,10 @@
 #include "pair/analyze.hpp"
 #include "render/pair_output.hpp"
 #include "simulate/simulate.hpp"
+#include "simulation_fixture.hpp"
 
 using namespace tscsync;
+using namespace tscsync::test;
 
 namespace {
 
@@ -48,12 +50,11 @@ TEST_CASE("clean runs: the band holds the truth, the estimate is close, no alarm
       const double drift_ppb = std::array{0.0, -2000.0, 20000.0}[static_cast<std::size_t>(drift_case)];
       for (std::uint64_t q : {std::uint64_t{1}, std::uint64_t{26}}) {
         for (bool asymmetric : {false, true}) {
-          SimulationSpec spec;
-          spec.rounds = 100000;
-          spec.seed = ++scenario;
-          spec.offset_ticks = offset;
-          spec.drift_ppb = drift_ppb;
-          spec.quantum_ticks = q;
+          SimulationSpec spec = simulation_spec({.rounds = 100000,
+                                                 .seed = ++scenario,
+                                                 .offset_ticks = offset,
+                                                 .drift_ppb = drift_ppb,
+                                                 .quantum_ticks = q});
           spec.fwd.tail_fraction = spec.rev.tail_fraction = scenario % 2 ? 0.01 : 0.05;  // heavy tails
           if (asymmetric) spec.rev.base_ticks = 260;
           const Outcome o = run_scenario(spec);
@@ -95,12 +96,11 @@ TEST_CASE("clean runs: the band holds the truth, the estimate is close, no alarm
 
 TEST_CASE("early reads are flagged exactly where they were injected") {
   for (int sides : {1, 2}) {
-    SimulationSpec spec;
-    spec.rounds = 200000;
-    spec.seed = sides == 1 ? 78 : 79;
-    spec.offset_ticks = -150;
-    spec.drift_ppb = 200;
-    spec.quantum_ticks = 26;
+    SimulationSpec spec = simulation_spec({.rounds = 200000,
+                                           .seed = sides == 1 ? 78U : 79U,
+                                           .offset_ticks = -150,
+                                           .drift_ppb = 200,
+                                           .quantum_ticks = 26});
     // An early read is provable only when it is earlier than the round trip's floor, and
     // the simulator never lets one precede the same CPU's previous read. A long gap and
     // turnaround leave room for reads 700-1000 ticks early, which every delay (no tails)
@@ -135,12 +135,8 @@ TEST_CASE("early reads are flagged exactly where they were injected") {
 TEST_CASE("a long run with early reads in every bin: the sweep does not stop on them") {
   // 2 M rounds at the early-read rate of the AMD machines (0.1 %): with 128 fixed bins
   // each would hold ~16 early reads, and k = 1 and 2 would agree on a contaminated floor.
-  SimulationSpec spec;
-  spec.rounds = 2000000;
-  spec.seed = 4242;
-  spec.offset_ticks = -150;
-  spec.drift_ppb = 200;
-  spec.quantum_ticks = 26;
+  SimulationSpec spec =
+      simulation_spec({.rounds = 2000000, .seed = 4242, .offset_ticks = -150, .drift_ppb = 200, .quantum_ticks = 26});
   spec.spec_b = {0.001, 200, 400};
   const Outcome o = run_scenario(spec);
   const PairAnalysis& p = o.analysis;

@@ -39,18 +39,23 @@ void check_fails(const Fact<T>& f, FactState state, const std::string& reason) {
   CHECK(f.reason == reason);
 }
 
+/// The facts of the fixture tree SCENARIO, whose cpuinfo must be read, give `flags` (as
+/// flags_line writes them), and show no flag the processors disagree on.
+KernelFacts read_scenario(const std::string& scenario, const std::string& flags) {
+  KernelFacts k = read_kernel_facts(root_of(scenario));
+  REQUIRE(k.cpuinfo.ok());
+  CHECK(flags_line(k.cpuinfo.value) == flags);
+  CHECK(k.cpuinfo.value.disagreeing.empty());
+  return k;
+}
+
 }  // namespace
 
 TEST_CASE("this machine's recorded files: a 2-vCPU KVM guest on an Intel Xeon") {
-  const std::string root = root_of("kvm_intel_2cpu");
-  const std::string sys = root + "/sys/devices/system/";
-  const KernelFacts k = read_kernel_facts(root);
-
-  REQUIRE(k.cpuinfo.ok());
-  const CpuinfoTscFlags& f = k.cpuinfo.value;
-  CHECK(flags_line(f) ==
-        "constant_tsc nonstop_tsc tsc_known_freq !tsc_reliable tsc_adjust tsc_deadline_timer rdtscp processors=2");
-  CHECK(f.disagreeing.empty());
+  const std::string sys = root_of("kvm_intel_2cpu") + "/sys/devices/system/";
+  const KernelFacts k = read_scenario(
+      "kvm_intel_2cpu",
+      "constant_tsc nonstop_tsc tsc_known_freq !tsc_reliable tsc_adjust tsc_deadline_timer rdtscp processors=2");
 
   // Nothing relevant before the "--"; what follows it goes to init.
   REQUIRE(k.cmdline.ok());
@@ -97,14 +102,9 @@ TEST_CASE("this machine's recorded files: a 2-vCPU KVM guest on an Intel Xeon") 
 }
 
 TEST_CASE("a bare-metal Intel with powersave, deep C-states, isolated CPUs and SMT") {
-  const std::string root = root_of("bare_metal_intel_smt");
-  const KernelFacts k = read_kernel_facts(root);
-
-  REQUIRE(k.cpuinfo.ok());
-  const CpuinfoTscFlags& f = k.cpuinfo.value;
-  CHECK(flags_line(f) ==
-        "constant_tsc nonstop_tsc !tsc_known_freq !tsc_reliable tsc_adjust tsc_deadline_timer rdtscp processors=4");
-  CHECK(f.disagreeing.empty());
+  const KernelFacts k = read_scenario(
+      "bare_metal_intel_smt",
+      "constant_tsc nonstop_tsc !tsc_known_freq !tsc_reliable tsc_adjust tsc_deadline_timer rdtscp processors=4");
 
   REQUIRE(k.cmdline.ok());
   const BootParams& b = k.cmdline.value;

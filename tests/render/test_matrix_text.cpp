@@ -16,13 +16,12 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 MatrixGrid two_by_two() {
-  MatrixGrid g;
-  g.name = "offset_ticks";
-  g.title = "TSC offset θ = TSC_b − TSC_a (ticks)";
-  g.units = "ticks";
-  g.labels = {"0", "1"};
-  g.values = {kNaN, -26, 26, kNaN};
-  return g;
+  return {.name = "offset_ticks",
+          .title = "TSC offset θ = TSC_b − TSC_a (ticks)",
+          .units = "ticks",
+          .labels = {"0", "1"},
+          .boundaries = {},
+          .values = {kNaN, -26, 26, kNaN}};
 }
 
 }  // namespace
@@ -40,28 +39,15 @@ TEST_CASE("matrix text: a 2x2 offset matrix, exactly") {
 }
 
 TEST_CASE("matrix text: topology-ordered labels, boundaries and non-integer values") {
-  MatrixGrid g;
-  g.name = "rtt_p50_ns";
-  g.title = "rtt p50 (ns)";
-  g.units = "ns";
-  g.labels = {"0", "2", "1", "3"};  // topology order, not numeric order
-  g.boundaries = {1, 3};
-  g.values = {kNaN,
-              0.1,
-              -2.5,
-              1e300,  //
-              1e-7,
-              kNaN,
-              9007199254740992.0,
-              -9007199254740991.0,
-              123456789.0,
-              0.0,
-              kNaN,
-              1.0 / 3.0,
-              -0.0,
-              7,
-              8,
-              kNaN};
+  const MatrixGrid g{.name = "rtt_p50_ns",
+                     .title = "rtt p50 (ns)",
+                     .units = "ns",
+                     .labels = {"0", "2", "1", "3"},  // topology order, not numeric order
+                     .boundaries = {1, 3},
+                     .values = {kNaN, 0.1, -2.5, 1e300,                               // row-major, a row a line
+                                1e-7, kNaN, 9007199254740992.0, -9007199254740991.0,  //
+                                123456789.0, 0.0, kNaN, 1.0 / 3.0,                    //
+                                -0.0, 7, 8, kNaN}};
   CHECK(format_gnuplot_matrix(g) ==
         "# title: rtt p50 (ns)\n"
         "# units: ns\n"
@@ -76,20 +62,15 @@ TEST_CASE("matrix text: topology-ordered labels, boundaries and non-integer valu
 }
 
 TEST_CASE("matrix text: every value reads back bit for bit") {
-  MatrixGrid g;
-  g.name = "drift_ppb";
-  g.units = "ppb";
-  g.labels = {"4", "5", "6"};
   const double third = 1.0 / 3.0;
-  g.values = {kNaN,
-              third,
-              -third * 1e-200,
-              std::nextafter(1.0, 2.0),
-              kNaN,
-              -123.456e7,
-              std::numeric_limits<double>::max(),
-              std::numeric_limits<double>::denorm_min(),
-              kNaN};
+  const MatrixGrid g{.name = "drift_ppb",
+                     .title = "",
+                     .units = "ppb",
+                     .labels = {"4", "5", "6"},
+                     .boundaries = {},
+                     .values = {kNaN, third, -third * 1e-200,                // row-major, a row a line
+                                std::nextafter(1.0, 2.0), kNaN, -123.456e7,  //
+                                std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), kNaN}};
   std::istringstream in(format_gnuplot_matrix(g));
   std::string line;
   while (std::getline(in, line) && line.rfind("cpu", 0) != 0) {

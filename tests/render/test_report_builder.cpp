@@ -122,9 +122,12 @@ std::vector<std::string> titles(const ReportDoc& doc) {
   return t;
 }
 
-const ReportSection& section(const ReportDoc& doc, const std::string& title) {
+/// The section titled `title`, which must hold `blocks` blocks.
+const ReportSection& section(const ReportDoc& doc, const std::string& title, std::size_t blocks) {
   for (const ReportSection& s : doc.sections) {
-    if (s.title == title) return s;
+    if (s.title != title) continue;
+    REQUIRE(s.blocks.size() == blocks);
+    return s;
   }
   FAIL("no section " << title);
   return doc.sections.front();
@@ -161,8 +164,7 @@ TEST_CASE("report builder: the sections, in order") {
 
 TEST_CASE("report builder: the verdict, first") {
   const ReportDoc doc = build_report_doc(full());
-  const ReportSection& s = section(doc, "Verdict");
-  REQUIRE(s.blocks.size() == 5);
+  const ReportSection& s = section(doc, "Verdict", 5);
   CHECK(s.blocks[0].kind == Kind::paragraph);
   CHECK(s.blocks[0].text == check_reason_text(full().check) + ".");
   CHECK(s.blocks[1].text ==
@@ -194,8 +196,7 @@ TEST_CASE("report builder: a failed check lists at most 20 failures, with no rec
   in.check.shown = 21;
   in.variants->verdict.recommended.reset();
   in.warnings.clear();
-  const ReportSection s = section(build_report_doc(in), "Verdict");
-  REQUIRE(s.blocks.size() == 4);
+  const ReportSection s = section(build_report_doc(in), "Verdict", 4);
   CHECK(s.blocks[0].text == check_reason_text(in.check) + ".");
   REQUIRE(s.blocks[1].kind == Kind::bullets);
   REQUIRE(s.blocks[1].items.size() == 21);
@@ -248,21 +249,18 @@ TEST_CASE("report builder: the evidence sections") {
   const ReportInputs in = full();
   const ReportDoc doc = build_report_doc(in);
   SECTION("offsets: the heatmap, then the matrix text") {
-    const ReportSection& s = section(doc, "Offsets");
-    REQUIRE(s.blocks.size() == 2);
+    const ReportSection& s = section(doc, "Offsets", 2);
     CHECK(s.blocks[1].kind == Kind::pre);
     CHECK(s.blocks[1].text == matrix_text(in.ordered.matrix));
   }
   SECTION("latency: medians over the measured pairs") {
-    const ReportSection& s = section(doc, "Latency");
-    REQUIRE(s.blocks.size() == 3);
+    const ReportSection& s = section(doc, "Latency", 3);
     CHECK(s.blocks[0].text ==
           "Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Median over "
           "pairs of the minimum: 320 ticks (160.0 ns); of the median: 360 ticks (180.0 ns).");
   }
   SECTION("plain rdtsc against the ordering read") {
-    const ReportSection& s = section(doc, "Plain rdtsc: what speculation does here");
-    REQUIRE(s.blocks.size() == 3);
+    const ReportSection& s = section(doc, "Plain rdtsc: what speculation does here", 3);
     CHECK(s.blocks[0].text ==
           "The same pairs with plain rdtsc on both sides (2500 rounds): 12 one-way latencies below every offset the "
           "rest of the run allows (causality violations: a receive read ran before the message arrived), and 1 "
@@ -271,8 +269,7 @@ TEST_CASE("report builder: the evidence sections") {
     CHECK(s.blocks[2].text == matrix_text(in.plain->matrix));
   }
   SECTION("read variants: the setting, the findings, four pictures, the tables") {
-    const ReportSection& s = section(doc, "Read variants: what each costs, what each gets wrong");
-    REQUIRE(s.blocks.size() == 7);
+    const ReportSection& s = section(doc, "Read variants: what each costs, what each gets wrong", 7);
     CHECK(s.blocks[0].text ==
           "CPUs 0 and 1, 8000 rounds per send/recv combination in both roles, interleaved over 4 passes; read costs "
           "on CPU 0.");
@@ -281,8 +278,7 @@ TEST_CASE("report builder: the evidence sections") {
     CHECK(s.blocks[6].text == variants_text(*in.variants));
   }
   SECTION("per-pair verdicts, with where the details are") {
-    const ReportSection& s = section(doc, "Per-pair verdicts");
-    REQUIRE(s.blocks.size() == 3);
+    const ReportSection& s = section(doc, "Per-pair verdicts", 3);
     const std::string agree = verdict_text(agreeing());
     CHECK(s.blocks[0].items == std::vector<std::string>{"0->1: " + agree + " (details: matrix/pairs/pair_0_1.txt)",
                                                         "1->0: " + agree + " (details: matrix/pairs/pair_1_0.txt)"});
@@ -293,8 +289,7 @@ TEST_CASE("report builder: the evidence sections") {
               "1->0: " + verdict_text(early_reads()) + " (details: matrix_plain_rdtsc/pairs/pair_1_0.txt)"});
   }
   SECTION("the platform as info prints it") {
-    const ReportSection& s = section(doc, "Platform");
-    REQUIRE(s.blocks.size() == 1);
+    const ReportSection& s = section(doc, "Platform", 1);
     CHECK(s.blocks[0].kind == Kind::pre);
     CHECK(s.blocks[0].text == "cpu  model x\n");
   }
@@ -302,16 +297,14 @@ TEST_CASE("report builder: the evidence sections") {
 
 TEST_CASE("report builder: how the report was made, and its problems") {
   ReportInputs in = full();
-  const ReportSection clean = section(build_report_doc(in), "How this report was made");
-  REQUIRE(clean.blocks.size() == 2);
+  const ReportSection clean = section(build_report_doc(in), "How this report was made", 2);
   CHECK(clean.blocks[0].text == "Generated 2026-11-25 04:00:00 UTC by tscsync 0.1.0: tscsync report --rounds 5000");
   REQUIRE(clean.blocks[1].items.size() == 5);
   CHECK(clean.blocks[1].items[1] ==
         "matrix/: the all-pairs run with receive lfence_rdtsc: matrix.json (tscsync-matrix/1, with the check), "
         "matrix.txt, analysis.json, *.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)");
   in.problems = {"pair 0->1, visit 2: timed out", "report/matrix/offset_ticks.png: gnuplot exit status 1"};
-  const ReportSection troubled = section(build_report_doc(in), "How this report was made");
-  REQUIRE(troubled.blocks.size() == 4);
+  const ReportSection troubled = section(build_report_doc(in), "How this report was made", 4);
   CHECK(troubled.blocks[2].text == "Problems while making it:");
   CHECK(troubled.blocks[3].items == in.problems);
 }

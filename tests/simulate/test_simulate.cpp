@@ -9,19 +9,19 @@
 #include "formats/run_format.hpp"
 #include "run_text.hpp"
 #include "simulate/simulate.hpp"
+#include "simulation_fixture.hpp"
+#include "error_messages.hpp"
 
 using namespace tscsync;
+using namespace tscsync::test;
 
 namespace {
 
 std::string error_of(const SimulationSpec& spec) {
-  try {
+  return what_thrown<UsageError>([&] {
     SimulationTruth truth;
     simulate(spec, truth);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  });
 }
 
 /// The worst (smallest) slack of the causality bounds against the true line, and the
@@ -60,11 +60,8 @@ Causality causality(const Run& run, const SimulationTruth& truth) {
 }  // namespace
 
 TEST_CASE("simulate: the same seed gives the same rounds, another seed other rounds") {
-  SimulationSpec spec;
-  spec.rounds = 20000;
-  spec.seed = 7;
-  spec.quantum_ticks = 26;
-  spec.offset_ticks = -150;
+  SimulationSpec spec =
+      simulation_spec({.rounds = 20000, .seed = 7, .offset_ticks = -150, .drift_ppb = 0, .quantum_ticks = 26});
   spec.spec_b.rate = 0.01;
   SimulationTruth t1;
   SimulationTruth t2;
@@ -94,14 +91,13 @@ TEST_CASE("simulate: without early reads every round obeys causality against the
       {-40, -300, 450, 0.5, 1},  // the step exactly at t_ref
   };
   for (const Case& k : cases) {
-    SimulationSpec spec;
-    spec.rounds = 50000;
-    spec.seed = 11;
-    spec.offset_ticks = k.offset_ticks;
-    spec.drift_ppb = k.drift_ppb;
+    SimulationSpec spec = simulation_spec({.rounds = 50000,
+                                           .seed = 11,
+                                           .offset_ticks = k.offset_ticks,
+                                           .drift_ppb = k.drift_ppb,
+                                           .quantum_ticks = k.quantum_ticks});
     spec.step_ticks = k.step_ticks;
     spec.step_at_fraction = k.step_at_fraction;
-    spec.quantum_ticks = k.quantum_ticks;
     SimulationTruth truth;
     const Run run = simulate(spec, truth);
     INFO("offset " << k.offset_ticks << " drift " << k.drift_ppb << " step " << k.step_ticks << " q "
@@ -131,11 +127,8 @@ TEST_CASE("simulate: without early reads every round obeys causality against the
 }
 
 TEST_CASE("simulate: rtt and same-clock differences are never negative when nothing is early") {
-  SimulationSpec spec;
-  spec.rounds = 50000;
-  spec.quantum_ticks = 26;
-  spec.offset_ticks = 333;
-  spec.drift_ppb = -1000;
+  SimulationSpec spec =
+      simulation_spec({.rounds = 50000, .seed = 1, .offset_ticks = 333, .drift_ppb = -1000, .quantum_ticks = 26});
   SimulationTruth truth;
   const Run run = simulate(spec, truth);
   CHECK(truth.early_t2_count == 0);
@@ -167,11 +160,8 @@ TEST_CASE("simulate: rtt and same-clock differences are never negative when noth
 }
 
 TEST_CASE("simulate: each counter reads on its own lattice of phase + k * q") {
-  SimulationSpec spec;
-  spec.rounds = 20000;
-  spec.quantum_ticks = 26;
-  spec.offset_ticks = -150.7;
-  spec.drift_ppb = 300;
+  SimulationSpec spec =
+      simulation_spec({.rounds = 20000, .seed = 1, .offset_ticks = -150.7, .drift_ppb = 300, .quantum_ticks = 26});
   spec.spec_a.rate = 0.1;  // early reads are on the lattice too
   spec.spec_b.rate = 0.1;
   for (std::uint64_t seed : {1u, 2u, 3u}) {
@@ -221,11 +211,8 @@ TEST_CASE("simulate: early reads are injected at the asked rate and recorded per
 }
 
 TEST_CASE("simulate: an early read shortens exactly the latency it belongs to") {
-  SimulationSpec spec;
-  spec.rounds = 20000;
-  spec.seed = 9;
-  spec.offset_ticks = -80;
-  spec.drift_ppb = 100;
+  SimulationSpec spec =
+      simulation_spec({.rounds = 20000, .seed = 9, .offset_ticks = -80, .drift_ppb = 100, .quantum_ticks = 1});
   SimulationTruth plain_truth;
   const Run plain = simulate(spec, plain_truth);
   spec.spec_b.rate = 1;  // every t2 early
@@ -294,11 +281,8 @@ TEST_CASE("simulate: spec errors name the field and its value") {
 }
 
 TEST_CASE("simulate: a simulated run round-trips through the run format") {
-  SimulationSpec spec;
-  spec.rounds = 5000;
-  spec.quantum_ticks = 26;
-  spec.offset_ticks = -150;
-  spec.drift_ppb = 200;
+  SimulationSpec spec =
+      simulation_spec({.rounds = 5000, .seed = 1, .offset_ticks = -150, .drift_ppb = 200, .quantum_ticks = 26});
   spec.spec_b.rate = 0.01;
   SimulationTruth truth;
   const Run run = simulate(spec, truth);

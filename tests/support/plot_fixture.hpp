@@ -1,5 +1,6 @@
-// Helpers of the plot tests (app/test_plot.cpp, app/test_plot_gnuplot.cpp): a private
-// temporary directory, whole-file reads and writes, and small inputs of the scripts.
+// Helpers of the plot tests (app/test_plot.cpp, app/test_plot_gnuplot.cpp): where the
+// scripts are, a private temporary directory, whole-file reads and writes, and small inputs
+// of the scripts.
 #pragma once
 
 #include <unistd.h>
@@ -17,6 +18,9 @@
 #include "render/matrix_text.hpp"
 
 namespace tscsync::test {
+
+/// plots/ of the source tree (TSCSYNC_TEST_PLOTS, defined for the files that include this).
+inline const std::string kPlots = TSCSYNC_TEST_PLOTS;
 
 /// A directory of its own under the system's temporary directory, removed at the end.
 struct TempDir {

@@ -1,7 +1,10 @@
-// Streams for the tests of the stream readers: a temporary file holding a text, and a
-// generated stream (glibc fopencookie) that counts what it handed out, so that a test
-// can show that a reader stopped early instead of reading, and holding, everything.
+// Streams for the tests of the stream readers: a temporary file holding a text, the check
+// that reading one in chunks gives what the whole text gives, and a generated stream (glibc
+// fopencookie) that counts what it handed out, so that a test can show that a reader
+// stopped early instead of reading, and holding, everything.
 #pragma once
+
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -11,6 +14,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include <sys/types.h>
 
@@ -45,6 +49,34 @@ auto read_or_error(const std::string& text, Read read) -> std::variant<decltype(
     return read(file.get());
   } catch (const InputError& e) {
     return std::string(e.what());
+  }
+}
+
+/// `text` with every LF line end made CRLF.
+inline std::string with_crlf(std::string text) {
+  for (std::size_t i = 0; (i = text.find('\n', i)) != std::string::npos; i += 2) text.insert(i, "\r");
+  return text;
+}
+
+/// For each of `texts` and each chunk size of `chunks`: `read_chunked(text, chunk)` (a read
+/// through a file, `chunk` bytes at a time: the reading, or the error's message) gives what
+/// `parse(text)` gives: the same rows (the member `rows` of a Reading), header and trailer
+/// metadata, and cut line.
+template <class Reading, class Rows, class Parse, class ReadChunked>
+void check_chunked_reading(const std::vector<std::string>& texts, const std::vector<std::size_t>& chunks, Parse parse,
+                           ReadChunked read_chunked, Rows Reading::*rows) {
+  for (const std::string& text : texts) {
+    const Reading expected = parse(text);
+    for (std::size_t chunk : chunks) {
+      INFO("chunk " << chunk << ", text of " << text.size() << " bytes");
+      const auto got = read_chunked(text, chunk);
+      REQUIRE(std::holds_alternative<Reading>(got));
+      const Reading& reading = std::get<Reading>(got);
+      CHECK(reading.*rows == expected.*rows);
+      CHECK(reading.header.entries() == expected.header.entries());
+      CHECK(reading.trailer.entries() == expected.trailer.entries());
+      CHECK(reading.cut_line == expected.cut_line);
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "variants/read_cost_summary.hpp"
 
@@ -43,6 +44,12 @@ std::vector<std::uint64_t> plus_one_reads(std::uint64_t step, double cost, doubl
     reads.push_back(r);
   }
   return reads;
+}
+
+/// The method `c` believes, and the reason it gives, to the letter.
+void check_believed(const ReadCost& c, CostMethod method, const std::string& reason) {
+  CHECK(c.believe == method);
+  CHECK(c.believe_reason == reason);
 }
 
 }  // namespace
@@ -104,18 +111,16 @@ TEST_CASE("read cost: believe the deltas from 10 resolution steps up, the batch 
   const auto values = values_from_deltas({20, 20, 22, 20, 24, 20, 20});  // quantum 2: threshold 20 ticks
   SECTION("at the threshold: deltas") {
     const ReadCost c = summarize_read_cost(tsc_samples({20, 20, 20}, values), 2.3e9);
-    CHECK(c.believe == CostMethod::deltas);
-    CHECK(c.believe_reason ==
-          "a call costs 20 ticks, at least 10 steps of the 2-tick counter: "
-          "single deltas resolve the cost and show its spread");
+    check_believed(c, CostMethod::deltas,
+                   "a call costs 20 ticks, at least 10 steps of the 2-tick counter: "
+                   "single deltas resolve the cost and show its spread");
   }
   SECTION("just under it: the batch") {
     const ReadCost c = summarize_read_cost(tsc_samples({19.5, 19.9, 21}, values), 2.3e9);
     CHECK(c.batch_ticks.p50 == Approx(19.9).margin(0));
-    CHECK(c.believe == CostMethod::batch);
-    CHECK(c.believe_reason ==
-          "a call costs 19.9 ticks, under 10 steps of the 2-tick counter: "
-          "single deltas are quantized, the batch average is not");
+    check_believed(c, CostMethod::batch,
+                   "a call costs 19.9 ticks, under 10 steps of the 2-tick counter: "
+                   "single deltas are quantized, the batch average is not");
   }
   SECTION("the threshold scales with the quantum") {
     // Deltas that are multiples of 8: quantum 8, threshold 80 ticks.
@@ -171,10 +176,9 @@ TEST_CASE("read cost: clock_gettime deltas are ns, converted to ticks with the T
   CHECK(c.delta_ticks.mean == Approx(65.0 / 3 * 2.3).epsilon(1e-15));
   CHECK(c.batch_ticks.p50 == Approx(48).margin(0));
   // 48 ticks is more than 10 ns (23 ticks): the deltas resolve it.
-  CHECK(c.believe == CostMethod::deltas);
-  CHECK(c.believe_reason ==
-        "a call costs 48 ticks, at least 10 steps of the 1 ns clock (2.3 ticks): "
-        "single deltas resolve the cost and show its spread");
+  check_believed(c, CostMethod::deltas,
+                 "a call costs 48 ticks, at least 10 steps of the 1 ns clock (2.3 ticks): "
+                 "single deltas resolve the cost and show its spread");
 
   SECTION("without a TSC frequency there is no conversion") {
     for (double hz : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {

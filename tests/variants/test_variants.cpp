@@ -126,13 +126,12 @@ TEST_CASE("variants: an exchange summary sums the roles and pools their latencie
 
 TEST_CASE("variants: the cheapest clean receive read is recommended", "[variants]") {
   Bench bench;
-  std::vector<ExchangeSummary> ex;
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0.01, 1));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc_lfence, 0.01,
-                              2));  // the fence after the read does not help
-  // Ordering reads: no early read, and each costs its read a little more on the wire.
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::lfence_rdtsc, 0, 3, 40));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtscp, 0, 4, 50));
+  const std::vector<ExchangeSummary> ex = {
+      bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0.01, 1),
+      bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc_lfence, 0.01, 2),  // the fence after the read does not help
+      // Ordering reads: no early read, and each costs its read a little more on the wire.
+      bench.exchange(ReadVariant::rdtsc, ReadVariant::lfence_rdtsc, 0, 3, 40),
+      bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtscp, 0, 4, 50)};
   const std::vector<ReadCost> costs = {cost("rdtsc", 20), cost("rdtsc_lfence", 24), cost("lfence_rdtsc", 41),
                                        cost("rdtscp", 38, CostMethod::deltas)};
   const VariantsVerdict v = decide_variants(costs, ex, std::nullopt, 2.3e9);
@@ -194,10 +193,9 @@ TEST_CASE("variants: the cheapest clean receive read is recommended", "[variants
 
 TEST_CASE("variants: a clean plain read is named but an ordering read is recommended", "[variants]") {
   Bench bench;
-  std::vector<ExchangeSummary> ex;
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0, 11));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::lfence_rdtsc, 0, 12));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtscp, 0, 13));
+  const std::vector<ExchangeSummary> ex = {bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0, 11),
+                                           bench.exchange(ReadVariant::rdtsc, ReadVariant::lfence_rdtsc, 0, 12),
+                                           bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtscp, 0, 13)};
   const std::vector<ReadCost> costs = {cost("rdtsc", 20), cost("lfence_rdtsc", 41), cost("rdtscp", 35)};
   const VariantsVerdict v = decide_variants(costs, ex, std::nullopt, 0);
   REQUIRE(v.recommended);
@@ -227,9 +225,9 @@ TEST_CASE("variants: a clean plain read is named but an ordering read is recomme
 
 TEST_CASE("variants: no recommendation when every receive read violates causality", "[variants]") {
   Bench bench;
-  std::vector<ExchangeSummary> ex;
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0.01, 21));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::lfence_rdtsc, 0.01, 22));  // as if the counters moved
+  const std::vector<ExchangeSummary> ex = {
+      bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0.01, 21),
+      bench.exchange(ReadVariant::rdtsc, ReadVariant::lfence_rdtsc, 0.01, 22)};  // as if the counters moved
   const VariantsVerdict v = decide_variants({cost("rdtsc", 20), cost("lfence_rdtsc", 41)}, ex, std::nullopt, 2.3e9);
   CHECK_FALSE(v.recommended);
   CHECK_FALSE(v.cheapest_clean);
@@ -239,10 +237,9 @@ TEST_CASE("variants: no recommendation when every receive read violates causalit
 
 TEST_CASE("variants: a read without a cost figure is never recommended", "[variants]") {
   Bench bench;
-  std::vector<ExchangeSummary> ex;
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0.01, 31));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::cpuid_rdtsc, 0, 32));
-  ex.push_back(bench.exchange(ReadVariant::rdtsc, ReadVariant::mfence_rdtsc, 0, 33));
+  const std::vector<ExchangeSummary> ex = {bench.exchange(ReadVariant::rdtsc, ReadVariant::rdtsc, 0.01, 31),
+                                           bench.exchange(ReadVariant::rdtsc, ReadVariant::cpuid_rdtsc, 0, 32),
+                                           bench.exchange(ReadVariant::rdtsc, ReadVariant::mfence_rdtsc, 0, 33)};
   ReadCost failed = cost("cpuid_rdtsc", 5);
   failed.error = "not measured";
   const VariantsVerdict v =
