@@ -57,7 +57,7 @@ TEST_CASE("alternating +-3 tick noise on 6 readings: the closed form by hand") {
   std::vector<ClockReading> r;
   const int e[] = {3, -3, 3, -3, 3, -3};
   for (int i = 0; i < 6; ++i) {
-    const auto mid = static_cast<std::uint64_t>(1'000'000 + 1000 * i + e[i]);
+    const auto mid = static_cast<std::uint64_t>(std::int64_t{1'000'000} + std::int64_t{1000} * i + e[i]);
     r.push_back({mid - 1, std::int64_t{1000} * i, mid + 1});
   }
   const RateFit f = fit_tsc_rate(r);

@@ -81,7 +81,7 @@ TEST_CASE("plan: 256 CPUs (package:2 core:64 pu:2), parallel, 4 visits", "[plan]
   CHECK(plan.total_rounds == 261'120'000);
   CHECK(plan.pairs_at_once == 128);
   CHECK(plan.slots_per_sweep == 510);
-  CHECK(plan.slots.size() == 4 * 2 * 255);                                    // V · 2 · (n − 1)
+  CHECK(plan.slots.size() == std::size_t{4} * 2 * 255);                       // V · 2 · (n − 1)
   for (const PlanSlot& slot : plan.slots) REQUIRE(slot.pairs.size() == 128);  // even n: no one sits out
   CHECK(plan.estimated_seconds == Approx(2040 * (0.05 + 1100 / 2e6)).epsilon(1e-12));
   CHECK(plan.estimated_seconds == Approx(103.122).epsilon(1e-12));

@@ -576,7 +576,7 @@ const std::string kMonitorData = std::string(TSCSYNC_TEST_DATA) + "/monitor";
 /// 9, memory that grows for the first minute and then stays flat.
 IntervalLog fixture_step_log() {
   SimulationSpec spec;
-  spec.rounds = 42 * 60;
+  spec.rounds = std::uint64_t{42} * 60;
   spec.seed = 2026;
   spec.offset_ticks = -150;
   spec.step_ticks = 5000;

@@ -177,6 +177,7 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   for (const char* line :
        {"tsc frequency       2900.002 MHz (calibrated_monotonic_raw, +/- 0.2 ppm)\n",
         "  vs kernel         +0.0345 ppm from the kernel's 2900.002 MHz (which is rounded to 1 kHz: +/- 0.17 ppm)\n",
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one line, longer than the source's
         "kernel tsc flags    constant_tsc nonstop_tsc tsc_adjust tsc_deadline_timer rdtscp; not set: tsc_known_freq "
         "tsc_reliable\n",
         "clocksource         tsc (available: tsc hpet acpi_pm)\n",

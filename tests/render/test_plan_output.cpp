@@ -68,7 +68,7 @@ TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
   spec.parallel = true;
   const nlohmann::ordered_json j = plan_json(make_plan(spec, PlanCosts{1e6, 0.5}));
   CHECK(j.at("schema") == "tscsync-plan/1");
-  CHECK(j.at("cpus") == nlohmann::json::array({0, 1, 2, 3}));
+  CHECK(j.at("cpus") == nlohmann::ordered_json::array({0, 1, 2, 3}));
   CHECK(j.at("cpu_list") == "0-3");
   CHECK(j.at("parallel") == true);
   CHECK(j.at("unordered_pairs") == 6);
@@ -83,9 +83,9 @@ TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
   CHECK(j.at("pairs_at_once") == 2);
   CHECK(j.at("estimated_seconds").get<double>() == Approx(12 * (0.5 + 510 / 1e6)).epsilon(1e-12));
   CHECK(j.at("memory_bytes") == 12000 * 40 + 510 * 32 * 2);
-  CHECK(j.at("costs") == nlohmann::json{{"rounds_per_second", 1e6}, {"seconds_per_visit", 0.5}});
+  CHECK(j.at("costs") == nlohmann::ordered_json{{"rounds_per_second", 1e6}, {"seconds_per_visit", 0.5}});
   REQUIRE(j.at("first_slots").size() == kPlanJsonSlots);
   CHECK(j.at("first_slots").at(0) ==
-        nlohmann::json::array({{{"a", 0}, {"b", 3}, {"visit", 0}}, {{"a", 1}, {"b", 2}, {"visit", 0}}}));
+        nlohmann::ordered_json::array({{{"a", 0}, {"b", 3}, {"visit", 0}}, {{"a", 1}, {"b", 2}, {"visit", 0}}}));
   CHECK(j.size() == 18);
 }

@@ -212,6 +212,7 @@ TEST_CASE("report builder: the pictures, and what stands for one that is not the
   SECTION("all drawn") {
     CHECK(pictures(build_report_doc(in)) ==
           std::vector<std::string>{
+              // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one line, longer than the source's
               "matrix/offset_ticks.svg | TSC offset per ordered pair (row a initiates, column b responds), ticks; 0 "
               "means the two counters agree | ",
               "matrix/rtt_min_ticks.svg | Minimum round trip per pair, ticks | ",
