@@ -197,30 +197,44 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   // Each ordered pair becomes one run, as `measure` would have written it, and is analysed.
-  for (auto& [key, d] : pairs) {
-    finish_visits_run(d, o.platform, options.choice, options.command_line, plan.spec.visits, plan.spec.rounds_per_visit,
-                      plan.spec.warmup_per_visit);
-    if (d.run.rounds.empty()) {
-      o.problems.push_back("pair " + pair_name(d.a, d.b) + ": no round completed; left unmeasured");
-      continue;
+  const PlanSpec spec = plan.spec;
+  o.planned = std::move(planned);
+  analyse_matrix(o, options.choice, [&](int a, int b) -> std::optional<Run> {
+    PairData& d = pairs.at({a, b});
+    finish_visits_run(d, o.platform, options.choice, options.command_line, spec.visits, spec.rounds_per_visit,
+                      spec.warmup_per_visit);
+    return std::move(d.run);
+  });
+  return o;
+}
+
+void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source) {
+  const MatrixPlan& plan = o.planned.plan;
+  // By CPU number (the order of analysis.json and of the report's tables).
+  std::vector<int> by_number = plan.spec.cpus;
+  std::sort(by_number.begin(), by_number.end());
+  for (int a : by_number) {
+    for (int b : by_number) {
+      if (a == b) continue;
+      std::optional<Run> run = source(a, b);
+      if (!run || run->rounds.empty()) {
+        o.problems.push_back("pair " + pair_name(a, b) + ": no round completed; left unmeasured");
+        continue;
+      }
+      o.analyses.push_back(analyze_run(*run, pair_name(a, b)));
+      o.runs.push_back(std::move(*run));
     }
-    o.analyses.push_back(analyze_run(d.run, pair_name(d.a, d.b)));
-    o.runs.push_back(std::move(d.run));
   }
   std::vector<const PairAnalysis*> pointers;
   for (const PairAnalysis& p : o.analyses) pointers.push_back(&p);
   o.matrix = build_matrix(plan.spec.cpus, pointers);
-  o.matrix.send = recorded_variant(options.choice.send);
-  o.matrix.recv = recorded_variant(options.choice.recv);
+  o.matrix.send = recorded_variant(choice.send);
+  o.matrix.recv = recorded_variant(choice.recv);
   o.matrix.tsc_hz = o.platform.tsc.hz;
-  for (std::size_t i = 0; i < planned.order.cpus.size(); ++i) {
-    o.matrix.labels.push_back(std::to_string(planned.order.cpus[i].cpu));
-  }
-  o.matrix.boundaries = planned.order.l3_starts.size() > 1 ? planned.order.l3_starts : planned.order.package_starts;
-  o.matrix.boundaries.erase(std::remove(o.matrix.boundaries.begin(), o.matrix.boundaries.end(), std::size_t{0}),
-                            o.matrix.boundaries.end());
-  o.planned = std::move(planned);
-  return o;
+  const OrderedCpus& order = o.planned.order;
+  for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
+  o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
+  std::erase(o.matrix.boundaries, std::size_t{0});
 }
 
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +79,16 @@ struct MatrixOutcome {
 /// analyze_run as `analyze`) and builds the matrix. Progress on a terminal.
 /// \throws UnsupportedError (a variant needs RDTSCP), RuntimeError (pinning failed).
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned);
+
+/// One ordered pair's whole run (a initiates, b responds), or nullopt when the pair has
+/// none. Called once per ordered pair of the plan, in the matrix's order.
+using PairRunSource = std::function<std::optional<Run>(int a, int b)>;
+
+/// The analysis half of a matrix: every ordered pair of `outcome.planned` read from
+/// `source`, analysed, and the matrix built (labels and group boundaries from the
+/// topology order). A pair with no rounds is left unmeasured and named in `problems`.
+/// `outcome.platform` gives the TSC frequency; the variants come from the runs' metadata.
+void analyse_matrix(MatrixOutcome& outcome, const ExchangeChoice& choice, const PairRunSource& source);
 
 /// Writes matrix.json, matrix.txt, analysis.json, the gnuplot-ready matrices, the
 /// heatmaps (PNG and SVG; none where gnuplot is not installed) and one analysis per pair
