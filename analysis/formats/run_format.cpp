@@ -467,7 +467,9 @@ Run read_run_file(const std::string& path) {
 
 std::optional<std::string> incomplete_reason(const Run& run) {
   const auto status = run.trailer.get("status");
+  // A run rebuilt from a run directory says why it was cut short (formats/run_dir.hpp).
   if (!status) {
+    if (const auto cut = run.trailer.get("cut_short")) return "cut short: " + std::string(*cut);
     std::string reason = "no '# status:' line after the rounds: the file was cut short";
     if (run.cut_line != 0) reason += " (in line " + std::to_string(run.cut_line) + ", which is left out)";
     return reason;

@@ -77,8 +77,9 @@ Run read_run_file(const std::string& path);
 /// chunks). `size_hint` (bytes, 0 if unknown) reserves room for the rounds.
 Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_bytes, std::size_t size_hint);
 
-/// Why the run is not complete (no status line: cut short; a status other than
-/// complete: aborted, with its error), or nullopt when it is complete.
+/// Why the run is not complete (no status line: cut short, with the trailer's `cut_short`
+/// reason when it gives one; a status other than complete: aborted, with its error), or
+/// nullopt when it is complete.
 std::optional<std::string> incomplete_reason(const Run& run);
 
 }  // namespace tscsync

@@ -1,0 +1,198 @@
+// The run directory (docs/formats.md, "Run directory"): what `matrix`, `check` and `report`
+// write while they measure, and the only input of their analysis, live or offline.
+//
+//   DIR/manifest.json        schema tscsync-rundir/1: status, times, CPUs, variants,
+//                            tsc_hz, the header common to every pair, plan, platform
+//   DIR/topology.xml         hwloc XML of the machine (optional)
+//   DIR/rounds/cpu-<A>.zst   every visit whose initiator is CPU A, one zstd frame each
+//                            (rounds_codec.hpp), appended and written out visit by visit
+//
+// One rounds file per initiating CPU: the number of files grows with the CPUs, not with
+// the pairs. A plain directory of `tscsync-run/1` files or import tables, each naming its
+// pair with `# a:` and `# b:` lines, reads as a run directory too (open_run_dir).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/run.hpp"
+
+namespace tscsync {
+
+/// The schema this version writes. Readers take every `tscsync-rundir/1` and
+/// `tscsync-rundir/1.N` manifest (a minor version only adds what older readers may ignore)
+/// and refuse a higher major version with a message that says so.
+inline constexpr std::string_view kRunDirSchema = "tscsync-rundir/1";
+inline constexpr int kRunDirMajorVersion = 1;
+
+inline constexpr std::string_view kManifestName = "manifest.json";
+inline constexpr std::string_view kTopologyName = "topology.xml";
+inline constexpr std::string_view kRoundsDirName = "rounds";
+
+/// Where a run stands: running from create() to finish(); then complete, interrupted (a
+/// signal, the user) or aborted (an error ended it).
+enum class RunDirStatus { running, complete, interrupted, aborted };
+
+std::string_view run_dir_status_name(RunDirStatus status);
+
+/// What manifest.json holds.
+struct RunDirManifest {
+  RunDirStatus status = RunDirStatus::running;
+  std::string detail;       // why it was interrupted or aborted; empty otherwise
+  std::string started_utc;  // format_utc; the caller's clock (this library reads none)
+  std::string ended_utc;    // empty while running
+  std::vector<int> cpus;    // the measured CPUs, in the plan's order
+  std::string send, recv;   // read variant names
+  double tsc_hz = 0;        // 0: unknown
+  /// The `# key: value` lines common to every pair's run: tool version, command line,
+  /// platform facts, transport, rounds per visit... Without schema, a, b and
+  /// quantum_ticks, which the reader adds per pair (RunDirReader::read_pair).
+  Metadata pair_header;
+  nlohmann::ordered_json plan = nlohmann::ordered_json::object();      // free, the caller's
+  nlohmann::ordered_json platform = nlohmann::ordered_json::object();  // free, the caller's
+  bool has_topology = false;                                           // topology.xml is there
+};
+
+/// The manifest as JSON (what manifest.json holds).
+nlohmann::ordered_json manifest_json(const RunDirManifest& manifest);
+
+/// Writes a run directory while a run measures. append_visit may be called from several
+/// threads at once (disjoint pairs measured in parallel).
+class RunDirWriter {
+ public:
+  /// Creates `dir` (and its parents) and rounds/ in it, writes topology.xml when
+  /// `topology_xml` is given and the manifest with status running.
+  /// \throws IoError (naming the path) when `dir` exists and is not empty, or when
+  ///         anything cannot be written.
+  static std::unique_ptr<RunDirWriter> create(const std::string& dir, RunDirManifest manifest,
+                                              std::optional<std::string_view> topology_xml);
+  ~RunDirWriter();
+  RunDirWriter(const RunDirWriter&) = delete;
+  RunDirWriter& operator=(const RunDirWriter&) = delete;
+
+  /// Appends one visit of the ordered pair a -> b to rounds/cpu-<a>.zst as one zstd frame
+  /// and writes it out (write(2): it survives the process; finish() syncs to disk).
+  /// `visit` counts from 0; round i is stored with seq first_seq + rounds[i].seq (the
+  /// rounds of one visit count from 0, as assemble_run gives them). `error` is empty
+  /// when the visit ended well.
+  /// \pre a and b are in the manifest's CPUs; first_seq + seq <= kMaxSeq.
+  /// \throws IoError naming the file; UsageError for a CPU not in the manifest.
+  void append_visit(int a, int b, std::uint64_t visit, std::uint64_t first_seq, std::span<const Round> rounds,
+                    std::uint64_t quantum_ticks, std::string_view error);
+
+  /// Syncs every rounds file and rewrites the manifest (aside, then renamed) with the
+  /// final status, its detail and the end time. Later append_visit calls throw.
+  /// \pre status != running. \throws IoError.
+  void finish(RunDirStatus status, std::string detail, std::string ended_utc);
+
+  [[nodiscard]] const std::string& dir() const { return dir_; }
+
+ private:
+  RunDirWriter(std::string dir, RunDirManifest manifest);
+  void write_manifest();
+
+  std::string dir_;
+  RunDirManifest manifest_;
+  std::mutex mutex_;          // guards files_ and finished_; compression runs outside it
+  std::map<int, int> files_;  // initiator CPU -> file descriptor of rounds/cpu-<A>.zst
+  bool finished_ = false;
+};
+
+/// A run directory opened for reading: the manifest and an index of every visit, never
+/// the rounds themselves until a pair is asked for.
+class RunDirReader {
+ public:
+  /// Where one visit's frame lies.
+  struct VisitEntry {
+    std::uint32_t file = 0;  // index into files_
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint64_t visit = 0;
+    std::uint64_t rounds = 0;
+  };
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+  /// False for a plain directory of run files (no manifest.json).
+  [[nodiscard]] bool has_manifest() const { return has_manifest_; }
+  /// The manifest; for a plain directory: status complete, cpus the CPUs the files name
+  /// (ascending), nothing else.
+  [[nodiscard]] const RunDirManifest& manifest() const { return manifest_; }
+  /// topology.xml as bytes, or nullopt when the run has none. \throws IoError.
+  [[nodiscard]] std::optional<std::string> topology_xml() const;
+
+  /// The ordered pairs with at least one visit (or one file), ascending by (a, b).
+  [[nodiscard]] std::vector<std::pair<int, int>> pairs() const;
+  [[nodiscard]] bool has_pair(int a, int b) const;
+
+  /// The whole run of the ordered pair a -> b, as `matrix --save-runs` would have written
+  /// it: visits in visit order, seq as stored; the header is schema, the manifest's
+  /// pair_header with a and b (and send, recv, tsc_hz when pair_header lacks them) put
+  /// before `send`, visits (when pair_header lacks it) and quantum_ticks (the largest of the
+  /// visits', before `flags`) and the flags legend; the trailer rounds_written and the
+  /// status: complete, or aborted with "visit N: error; ..." (N from 1) when a visit failed,
+  /// or the manifest's interrupted or aborted with its detail, or, when the manifest still
+  /// says running or a visit of the pair was cut off the end of its file, no status and a
+  /// `cut_short` line saying why (incomplete_reason reads it).
+  /// A plain directory: the pair's one file as read_run_file reads it; several files, their
+  /// rounds in file-name order (see docs/formats.md for seq and the trailer).
+  /// Only this pair's rounds are read.
+  /// \throws InputError naming the file (and the line in the visit's text) when a frame
+  ///         is corrupt or malformed, or when the pair has no visit.
+  [[nodiscard]] Run read_pair(int a, int b) const;
+
+  /// Why the run as a whole is not complete (the manifest's status, visits cut off the end
+  /// of a rounds file), one line each; empty for a complete run.
+  [[nodiscard]] const std::vector<std::string>& incomplete_notes() const { return notes_; }
+
+  /// The index of the pair's visits (empty for a plain directory or a missing pair).
+  [[nodiscard]] std::span<const VisitEntry> visits_of(int a, int b) const;
+
+ private:
+  friend RunDirReader open_run_dir(const std::string& path);
+  struct PlainFile {
+    std::string path;
+    std::string send, recv;
+    std::size_t send_line = 0, recv_line = 0;
+  };
+  struct PairEntry {
+    std::vector<VisitEntry> visits;  // manifest mode, sorted by visit
+    std::vector<PlainFile> plain;    // plain mode, sorted by file name
+    std::string cut_short;           // a visit of this pair was cut off its file's end
+  };
+
+  void open_manifest_dir();
+  void index_rounds_file(const std::string& name, int cpu);
+  void open_plain_dir();
+  [[nodiscard]] Run read_manifest_pair(int a, int b, const PairEntry& entry) const;
+  [[nodiscard]] Run read_plain_pair(int a, int b, const PairEntry& entry) const;
+
+  std::string path_;
+  bool has_manifest_ = false;
+  RunDirManifest manifest_;
+  std::vector<std::string> files_;  // rounds files, full paths
+  std::map<std::pair<int, int>, PairEntry> pairs_;
+  std::map<int, std::string> file_cut_short_;  // initiator -> a frame cut whose pair is unknown
+  std::vector<std::string> notes_;
+};
+
+/// Opens a run directory: reads manifest.json and indexes every rounds file frame by
+/// frame, or, without a manifest, reads the header of every regular file (hidden files and
+/// subdirectories aside) as a run or an import table.
+/// \throws IoError when the directory cannot be read; InputError "FILE:LINE:COLUMN: what"
+///         (or "FILE: what") for a missing manifest beside rounds/, a manifest that is not
+///         JSON or of another schema, a rounds file that is not zstd or corrupt before its
+///         end, a visit naming a CPU the manifest lacks, two files that disagree about a
+///         pair, a file of another schema.
+RunDirReader open_run_dir(const std::string& path);
+
+}  // namespace tscsync
