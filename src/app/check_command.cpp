@@ -40,9 +40,7 @@ std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
 }
 
 int run_check(const CheckOptions& options) {
-  PlannedMatrix planned = plan_matrix(options.matrix);
-  if (!options.matrix.out_dir.empty()) prepare_out_dir(options.matrix.out_dir);
-  const MatrixOutcome o = measure_matrix(options.matrix, std::move(planned));
+  const MatrixOutcome o = obtain_matrix(options.matrix, "check", false);
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;
   if (options.tolerance.ns) {

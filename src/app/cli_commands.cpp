@@ -214,6 +214,9 @@ void PlanCli::add(CLI::App& cmd, bool variants) {
   cmd.add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();
   cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (round-robin tournament)");
+  cmd.add_option("--from", from,
+                 "measure nothing: rebuild every output from a run directory (DIR/run of an earlier --out, or a "
+                 "directory of run files naming their pair with # a: and # b:)");
 }
 
 MatrixOptions PlanCli::build(const Args& args) const {
@@ -238,6 +241,16 @@ MatrixOptions PlanCli::build(const Args& args) const {
   o.out_dir = out;
   o.save_runs = save_runs;
   if (o.save_runs && o.out_dir.empty()) throw UsageError("--save-runs needs --out DIR");
+  o.from = from;
+  if (!from.empty()) {
+    // What would shape a measurement has nothing to act on when nothing is measured.
+    for (const auto& [given, option] : {std::pair{!cpus.empty(), "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
+                                        std::pair{!budget.empty(), "--budget"}, std::pair{dry_run, "--dry-run"},
+                                        std::pair{!topology.empty(), "--topology"}, std::pair{save_runs, "--save-runs"},
+                                        std::pair{parallel, "--parallel"}}) {
+      if (given) throw UsageError(std::string(option) + " shapes a measurement; --from measures nothing");
+    }
+  }
   if (!o.topology.empty() && !o.dry_run) {
     throw UsageError("--topology describes another machine: it can only be planned (add --dry-run)");
   }

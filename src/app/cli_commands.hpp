@@ -61,7 +61,7 @@ struct SimulateCli {
 /// The options that choose the CPUs and the plan, shared by matrix, check and report.
 struct PlanCli {
   std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
-                                         timeout_ms = "2000", topology, format = "text", out;
+                                         timeout_ms = "2000", topology, format = "text", out, from;
   bool parallel = false, dry_run = false, save_runs = false;
   void add(CLI::App& cmd, bool variants);
   [[nodiscard]] MatrixOptions build(const Args& args) const;

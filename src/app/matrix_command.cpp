@@ -9,10 +9,13 @@
 #include <map>
 #include <thread>
 
+#include "app/matrix_run_dir.hpp"
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
+#include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "estimate/quantum.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
 #include "measure/pair_run.hpp"
@@ -29,11 +32,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
-
-/// What accumulates for one ordered pair over its visits.
-struct PairData : VisitsRun {
-  std::uint64_t visits_done = 0;
-};
 
 std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
@@ -144,23 +142,28 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   o.platform = probe_platform();
   o.warnings = platform_warnings(o.platform.cpuid, o.platform.kernel_facts);
   require_supported_variants(options.choice, o.platform.cpuid);
-  const MatrixPlan& plan = planned.plan;
-  std::map<std::pair<int, int>, PairData> pairs;
-  for (int a : plan.spec.cpus) {
-    for (int b : plan.spec.cpus) {
-      if (a == b) continue;
-      PairData& d = pairs[{a, b}];
-      d.a = a;
-      d.b = b;
-      d.run.rounds.reserve(plan.spec.visits * plan.spec.rounds_per_visit);
-    }
-  }
+  o.planned = std::move(planned);
+  const MatrixPlan& plan = o.planned.plan;
+  const std::size_t n = plan.spec.cpus.size();
+  std::map<int, std::size_t> index;  // CPU number -> position in the plan
+  for (std::size_t i = 0; i < n; ++i) index[plan.spec.cpus[i]] = i;
+  std::vector<std::uint64_t> next_seq(n * n, 0);  // per ordered pair: seq of its next round
 
+  const RunDirPlace place(options.out_dir);
+  const std::unique_ptr<RunDirWriter> writer =
+      RunDirWriter::create(place.path(), live_manifest(o, options), std::nullopt);
+  const StopSignals signals;
   const Clock::time_point start = Clock::now();
   Progress progress(plan.slots.size());
   std::size_t visits_done = 0;
-  for (std::size_t s = 0; s < plan.slots.size(); ++s) {
-    const PlanSlot& slot = plan.slots[s];
+  std::size_t slots_done = 0;
+  for (const PlanSlot& slot : plan.slots) {
+    if (const int signal = StopSignals::caught(); signal != 0) {
+      o.interrupted = "interrupted by " + signal_name(signal) + " after " + std::to_string(slots_done) + " of " +
+                      std::to_string(plan.slots.size()) + " slots (" + std::to_string(visits_done) + " of " +
+                      std::to_string(plan.pair_visits) + " pair visits)";
+      break;
+    }
     std::vector<ExchangeConfig> configs(slot.pairs.size());
     std::vector<ExchangeResult> results(slot.pairs.size());
     for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
@@ -170,41 +173,53 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
       configs[i].warmup = plan.spec.warmup_per_visit;
       configs[i].timeout = options.timeout;
     }
-    if (slot.pairs.size() == 1) {
-      results[0] = run_exchange(options.choice, configs[0]);
-    } else {
-      // Disjoint pairs at once: each exchange pins its own two threads; these only wait.
-      std::vector<std::thread> threads;
-      threads.reserve(slot.pairs.size());
-      for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
-        threads.emplace_back([&, i] { results[i] = run_exchange(options.choice, configs[i]); });
+    {
+      // The measuring threads inherit the block: a signal waits for the slot to end.
+      const StopSignals::Blocked blocked;
+      if (slot.pairs.size() == 1) {
+        results[0] = run_exchange(options.choice, configs[0]);
+      } else {
+        // Disjoint pairs at once: each exchange pins its own two threads; these only wait.
+        std::vector<std::thread> threads;
+        threads.reserve(slot.pairs.size());
+        for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
+          threads.emplace_back([&, i] { results[i] = run_exchange(options.choice, configs[i]); });
+        }
+        for (std::thread& t : threads) t.join();
       }
-      for (std::thread& t : threads) t.join();
     }
     for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
-      PairData& d = pairs.at({slot.pairs[i].a, slot.pairs[i].b});
-      ++d.visits_done;
-      if (auto error = append_visit(d, results[i], configs[i])) {
-        d.errors.push_back("visit " + std::to_string(slot.pairs[i].visit + 1) + ": " + *error);
-        o.problems.push_back("pair " + pair_name(d.a, d.b) + ", visit " + std::to_string(slot.pairs[i].visit + 1) +
-                             ": " + *error);
+      const PairVisit& v = slot.pairs[i];
+      const Run visit = assemble_run(results[i], configs[i]);
+      std::uint64_t quantum_ticks = 1;
+      for (const SideRecord* side : {&results[i].a, &results[i].b}) {
+        quantum_ticks = std::max(quantum_ticks, estimate_quantum(side->quantum_reads).quantum_ticks);
+      }
+      const std::string error(visit.trailer.get("error").value_or(""));
+      std::uint64_t& seq = next_seq[index.at(v.a) * n + index.at(v.b)];
+      writer->append_visit(v.a, v.b, v.visit, seq, visit.rounds, quantum_ticks, error);
+      seq += visit.rounds.size();
+      if (!error.empty()) {
+        o.problems.push_back("pair " + pair_name(v.a, v.b) + ", visit " + std::to_string(v.visit + 1) + ": " + error);
       }
     }
     visits_done += slot.pairs.size();
-    progress.update(s + 1, std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits",
-                    "matrix");
+    ++slots_done;
+    progress.update(slots_done,
+                    std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits", "matrix");
   }
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  writer->finish(o.interrupted.empty() ? RunDirStatus::complete : RunDirStatus::interrupted, o.interrupted,
+                 format_utc(std::chrono::system_clock::now()));
+  if (!o.interrupted.empty()) o.problems.push_back(o.interrupted);
 
-  // Each ordered pair becomes one run, as `measure` would have written it, and is analysed.
-  const PlanSpec spec = plan.spec;
-  o.planned = std::move(planned);
+  // Each ordered pair is read back from the run directory, as --from reads it, and analysed.
+  const RunDirReader reader = open_run_dir(place.path());
   analyse_matrix(o, options.choice, [&](int a, int b) -> std::optional<Run> {
-    PairData& d = pairs.at({a, b});
-    finish_visits_run(d, o.platform, options.choice, options.command_line, spec.visits, spec.rounds_per_visit,
-                      spec.warmup_per_visit);
-    return std::move(d.run);
+    if (!reader.has_pair(a, b)) return std::nullopt;
+    return reader.read_pair(a, b);
   });
+  if (place.kept()) o.run_dir = place.path();
   return o;
 }
 
@@ -213,24 +228,36 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
   // By CPU number (the order of analysis.json and of the report's tables).
   std::vector<int> by_number = plan.spec.cpus;
   std::sort(by_number.begin(), by_number.end());
+  std::vector<std::string> unmeasured;
   for (int a : by_number) {
     for (int b : by_number) {
       if (a == b) continue;
       std::optional<Run> run = source(a, b);
       if (!run || run->rounds.empty()) {
-        o.problems.push_back("pair " + pair_name(a, b) + ": no round completed; left unmeasured");
+        unmeasured.push_back(pair_name(a, b));
         continue;
       }
       o.analyses.push_back(analyze_run(*run, pair_name(a, b)));
       o.runs.push_back(std::move(*run));
     }
   }
+  if (!unmeasured.empty()) {
+    // One line however many: an interrupted run on a large machine leaves most pairs out.
+    constexpr std::size_t kNamed = 8;
+    std::string names;
+    for (std::size_t i = 0; i < std::min(kNamed, unmeasured.size()); ++i) names += (i == 0 ? "" : ", ") + unmeasured[i];
+    if (unmeasured.size() > kNamed) names += ", ...";
+    o.problems.push_back(unmeasured.size() == 1 ? "pair " + names + ": no round completed; left unmeasured"
+                                                : std::to_string(unmeasured.size()) +
+                                                      " ordered pairs have no round and are left unmeasured: " + names);
+  }
   std::vector<const PairAnalysis*> pointers;
   for (const PairAnalysis& p : o.analyses) pointers.push_back(&p);
   o.matrix = build_matrix(plan.spec.cpus, pointers);
-  o.matrix.send = recorded_variant(choice.send);
-  o.matrix.recv = recorded_variant(choice.recv);
-  o.matrix.tsc_hz = o.platform.tsc.hz;
+  // The variants and the frequency the runs record (offline, nothing else knows them).
+  o.matrix.send = o.analyses.empty() ? recorded_variant(choice.send) : o.analyses.front().send;
+  o.matrix.recv = o.analyses.empty() ? recorded_variant(choice.recv) : o.analyses.front().recv;
+  o.matrix.tsc_hz = o.platform.tsc.hz > 0 || o.analyses.empty() ? o.platform.tsc.hz : o.analyses.front().tsc_hz;
   const OrderedCpus& order = o.planned.order;
   for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
   o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
@@ -284,8 +311,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   if (pictures != nullptr) pictures->add(plotter.report());
 
   json j = matrix_json(m, cpu_places_json(o.planned.order));
-  j["plan"] = plan_json(o.planned.plan);
+  j["plan"] = o.has_plan ? plan_json(o.planned.plan) : json(nullptr);
   j["elapsed_seconds"] = o.elapsed_seconds;
+  j["status"] = o.interrupted.empty() ? "complete" : "interrupted";
   json warnings = json::array();
   for (const Warning& w : o.warnings)
     warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
@@ -301,9 +329,24 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   return problems;
 }
 
-int run_matrix(const MatrixOptions& options) {
+MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, bool announce_plan) {
+  if (!options.from.empty()) {
+    std::cerr << "tscsync " << command << ": rebuilt from " << resolve_run_dir(options.from) << "\n";
+    return load_matrix(options.from);
+  }
   PlannedMatrix planned = plan_matrix(options);
+  if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
+  if (announce_plan) {
+    std::cerr << "tscsync " << command << ": send " << variant_name(options.choice.send) << ", recv "
+              << variant_name(options.choice.recv) << "\n"
+              << plan_text(planned.plan);
+  }
+  return measure_matrix(options, std::move(planned));
+}
+
+int run_matrix(const MatrixOptions& options) {
   if (options.dry_run) {
+    const PlannedMatrix planned = plan_matrix(options);
     if (options.format == OutputFormat::json) {
       std::cout << plan_json(planned.plan).dump(2) << "\n";
     } else {
@@ -311,11 +354,7 @@ int run_matrix(const MatrixOptions& options) {
     }
     return kExitOk;
   }
-  if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
-  std::cerr << "tscsync matrix: send " << variant_name(options.choice.send) << ", recv "
-            << variant_name(options.choice.recv) << "\n"
-            << plan_text(planned.plan);
-  const MatrixOutcome o = measure_matrix(options, std::move(planned));
+  const MatrixOutcome o = obtain_matrix(options, "matrix", true);
   std::vector<std::string> problems = o.problems;
   PictureReport pictures;
   if (!options.out_dir.empty()) {
@@ -328,7 +367,7 @@ int run_matrix(const MatrixOptions& options) {
   } else {
     std::cout << matrix_text(o.matrix);
   }
-  std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
+  if (!o.offline) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
   if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
   if (!options.out_dir.empty()) {

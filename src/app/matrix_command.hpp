@@ -49,6 +49,7 @@ struct MatrixOptions {
   std::string topology;  // --topology; empty: this machine
   OutputFormat format = OutputFormat::text;
   std::string out_dir;     // empty: print only, write no files
+  std::string from;        // --from: a run directory to rebuild from; nothing is measured
   bool save_runs = false;  // also keep every pair's rounds (tscsync-run/1)
   std::string command_line;
 };
@@ -72,12 +73,22 @@ struct MatrixOutcome {
   std::vector<PairAnalysis> analyses;  // same order
   MatrixResult matrix;
   std::vector<std::string> problems;  // visits that failed, pairs left unmeasured
-  double elapsed_seconds = 0;
+  double elapsed_seconds = 0;         // of the measuring; 0 when rebuilt from a run directory
+  /// The run directory the analysis read: DIR/run of --out, a `--from` directory, or ""
+  /// (a temporary one, removed).
+  std::string run_dir;
+  bool offline = false;     // rebuilt from a run directory (--from), not measured now
+  bool has_plan = true;     // false for a plain directory of run files: no plan was run
+  std::string interrupted;  // why measuring stopped early (a signal); empty when it did not
 };
 
-/// Measures every visit of the plan, then analyses each ordered pair (the same
-/// analyze_run as `analyze`) and builds the matrix. Progress on a terminal.
-/// \throws UnsupportedError (a variant needs RDTSCP), RuntimeError (pinning failed).
+/// Measures every visit of the plan into a run directory (DIR/run of --out, else a
+/// temporary one), then analyses each ordered pair read back from it (the same analyze_run
+/// as `analyze`) and builds the matrix: live and `--from` share every step after the
+/// measuring. SIGINT or SIGTERM ends the measuring after the slot under way; the run
+/// directory says interrupted and the matrix holds what was measured. Progress on a terminal.
+/// \throws UnsupportedError (a variant needs RDTSCP), RuntimeError (pinning failed),
+///         IoError (the run directory cannot be written).
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned);
 
 /// One ordered pair's whole run (a initiates, b responds), or nullopt when the pair has
@@ -107,6 +118,11 @@ void prepare_out_dir(const std::string& dir);
 
 /// The topology description of each CPU as JSON objects, for matrix.json.
 nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
+
+/// The matrix of `options`: rebuilt from --from's run directory, or planned and measured
+/// (into --out's run directory when given). `command` names the command in messages;
+/// `announce_plan` prints the variants and the plan on stderr before measuring.
+MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, bool announce_plan);
 
 /// \returns 0, 3 when a visit failed (the matrix is still written, the failure named).
 int run_matrix(const MatrixOptions& options);

@@ -1,0 +1,148 @@
+#include "app/matrix_run_dir.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "core/errors.hpp"
+#include "core/format.hpp"
+#include "measure/pair_run.hpp"
+#include "platform/topology.hpp"
+#include "render/plan_output.hpp"
+
+namespace tscsync {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+/// A plan key of the manifest, read back; `fallback` when the manifest has none (a plain
+/// directory, or a run directory written by another tool).
+template <class T>
+T plan_value(const json& plan, const char* key, T fallback) {
+  const auto it = plan.find(key);
+  if (it == plan.end()) return fallback;
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    return fallback;
+  }
+}
+
+}  // namespace
+
+RunDirPlace::RunDirPlace(const std::string& out_dir) {
+  if (!out_dir.empty()) {
+    path_ = (fs::path(out_dir) / kRunSubdir).string();
+    return;
+  }
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string parent = tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp");
+  std::string name = parent + "/tscsync-run-XXXXXX";
+  if (::mkdtemp(name.data()) == nullptr) {
+    throw IoError("cannot make a directory for the rounds in " + parent + ": " +
+                  std::generic_category().message(errno));
+  }
+  owned_parent_ = name;
+  owned_ = true;
+  path_ = (fs::path(name) / kRunSubdir).string();
+}
+
+RunDirPlace::~RunDirPlace() {
+  if (owned_) {
+    std::error_code ec;
+    fs::remove_all(owned_parent_, ec);  // nothing to do about a failure: a leftover in TMPDIR
+  }
+}
+
+RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& options) {
+  RunDirManifest m;
+  m.started_utc = format_utc(std::chrono::system_clock::now());
+  m.cpus = o.planned.plan.spec.cpus;
+  m.send = variant_name(options.choice.send);
+  m.recv = variant_name(options.choice.recv);
+  m.tsc_hz = o.platform.tsc.hz;
+  const PlanSpec& spec = o.planned.plan.spec;
+  // run_header of any pair, less the pair's own keys (the reader puts them back per pair).
+  const Metadata any_pair = run_header(o.platform, options.choice, 0, 0, options.command_line);
+  for (const auto& [key, value] : any_pair.entries()) {
+    if (key != "schema" && key != "a" && key != "b") m.pair_header.set(key, value);
+  }
+  m.pair_header.set("rounds", std::to_string(spec.visits * spec.rounds_per_visit));
+  m.pair_header.set("visits", std::to_string(spec.visits));
+  m.pair_header.set("rounds_per_visit", std::to_string(spec.rounds_per_visit));
+  m.pair_header.set("warmup", std::to_string(spec.warmup_per_visit));
+  m.plan = plan_json(o.planned.plan);
+  json warnings = json::array();
+  for (const Warning& w : o.warnings)
+    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
+  m.platform = {{"host", o.platform.host}, {"warnings", std::move(warnings)}};
+  return m;
+}
+
+std::string resolve_run_dir(const std::string& from) {
+  const fs::path dir(from);
+  std::error_code ec;
+  if (fs::exists(dir / kManifestName, ec)) return from;
+  if (fs::is_directory(dir / kRunSubdir, ec)) return (dir / kRunSubdir).string();
+  return from;
+}
+
+MatrixOutcome load_matrix(const std::string& from) {
+  std::error_code ec;
+  if (!fs::is_directory(from, ec)) throw UsageError("--from " + from + ": not a directory");
+  const std::string dir = resolve_run_dir(from);
+  const RunDirReader reader = open_run_dir(dir);
+  const RunDirManifest& manifest = reader.manifest();
+
+  MatrixOutcome o;
+  o.offline = true;
+  o.run_dir = dir;
+  o.has_plan = reader.has_manifest();
+  std::vector<CpuPlace> places;
+  if (manifest.has_topology) {
+    const TopologyResult topology =
+        load_topology(TopologySource{TopologySource::Kind::xml, (fs::path(dir) / kTopologyName).string()});
+    if (!topology.ok) throw InputError((fs::path(dir) / kTopologyName).string() + ": " + topology.problem);
+    places = topology.summary.places;
+  } else {
+    for (int cpu : manifest.cpus) places.push_back(CpuPlace{.cpu = cpu});
+  }
+  if (manifest.cpus.size() < 2) {
+    throw InputError(dir + ": a matrix needs runs of at least two CPUs; the directory names " +
+                     std::to_string(manifest.cpus.size()));
+  }
+  o.planned.order = order_by_topology(places, manifest.cpus);
+  PlanSpec spec;
+  spec.cpus = o.planned.order.cpu_numbers();
+  spec.visits = plan_value<std::uint64_t>(manifest.plan, "visits_per_pair", 1);
+  spec.rounds_per_visit = plan_value<std::uint64_t>(manifest.plan, "rounds_per_visit", 1);
+  spec.warmup_per_visit = plan_value<std::uint64_t>(manifest.plan, "warmup_per_visit", 0);
+  spec.parallel = plan_value<bool>(manifest.plan, "parallel", false);
+  o.planned.plan = make_plan(spec, kMeasuredCosts);
+
+  o.platform.tsc.hz = manifest.tsc_hz;
+  o.platform.host = plan_value<std::string>(manifest.platform, "host", "");
+  if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {
+    for (const json& w : *it) {
+      o.warnings.push_back({plan_value<std::string>(w, "code", ""), plan_value<std::string>(w, "message", ""),
+                            plan_value<std::string>(w, "advice", "")});
+    }
+  }
+  for (const std::string& note : reader.incomplete_notes()) o.problems.push_back(note);
+  if (manifest.status == RunDirStatus::interrupted) o.interrupted = manifest.detail;
+
+  ExchangeChoice choice;
+  if (auto v = parse_variant(manifest.send)) choice.send = *v;
+  if (auto v = parse_variant(manifest.recv)) choice.recv = *v;
+  analyse_matrix(o, choice, [&](int a, int b) -> std::optional<Run> {
+    if (!reader.has_pair(a, b)) return std::nullopt;
+    return reader.read_pair(a, b);
+  });
+  return o;
+}
+
+}  // namespace tscsync

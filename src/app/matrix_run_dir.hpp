@@ -1,0 +1,56 @@
+// The run directory of a matrix (docs/formats.md, "Run directory") seen from the commands:
+// where a live matrix writes its rounds, what its manifest records of this machine, and how
+// `--from DIR` turns a run directory back into everything the analysis needs.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/matrix_command.hpp"
+#include "formats/run_dir.hpp"
+
+namespace tscsync {
+
+/// Where a live matrix keeps its rounds: `out_dir`/run when the user asked for files,
+/// else a private directory in $TMPDIR (else /tmp), removed with everything in it when
+/// this object goes (the rounds are only the analysis' input then).
+class RunDirPlace {
+ public:
+  /// \throws IoError when the temporary directory cannot be made.
+  explicit RunDirPlace(const std::string& out_dir);
+  ~RunDirPlace();
+  RunDirPlace(const RunDirPlace&) = delete;
+  RunDirPlace& operator=(const RunDirPlace&) = delete;
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+  /// False for a temporary directory, which does not outlive the command.
+  [[nodiscard]] bool kept() const { return !owned_; }
+
+ private:
+  std::string path_;
+  std::string owned_parent_;  // the mkdtemp directory to remove; empty when kept
+  bool owned_ = false;
+};
+
+/// The subdirectory of a matrix's --out that holds its run directory.
+inline constexpr const char* kRunSubdir = "run";
+
+/// The manifest a live matrix starts its run directory with: the CPUs in plan order, the
+/// variants, the TSC frequency, the metadata every pair's run shares (run_header without the
+/// pair's own keys, plus rounds, visits, rounds per visit and warm-up), the plan's spec and
+/// the platform's host and warnings (what `check` and `report` need offline).
+RunDirManifest live_manifest(const MatrixOutcome& outcome, const MatrixOptions& options);
+
+/// The run directory `from` names: `from` itself when it holds manifest.json or no
+/// `run/` subdirectory (a plain directory of run files), else `from`/run (a matrix's --out).
+std::string resolve_run_dir(const std::string& from);
+
+/// Opens the run directory `from` names and rebuilds what a live matrix would have had
+/// before its analysis: the CPUs in topology order (topology.xml when the run has one; no
+/// groups without), the plan (from the manifest's spec; a plain directory has none: one
+/// visit per pair), the TSC frequency, the host and warnings; then analyses every pair
+/// (analyse_matrix). Notes on an incomplete run go into `problems`.
+/// \throws IoError, InputError (a bad run directory: the file and the line named).
+MatrixOutcome load_matrix(const std::string& from);
+
+}  // namespace tscsync
