@@ -73,6 +73,7 @@ int run_check(const CheckOptions& options) {
     }
   }
   for (const std::string& p : o.problems) std::cerr << "tscsync check: problem: " << p << "\n";
+  for (const std::string& note : o.incomplete) std::cerr << "tscsync check: not complete: " << note << "\n";
   if (!o.problems.empty()) return kExitRuntime;
   return result.synchronized ? kExitOk : kExitCheckFailed;
 }

@@ -229,6 +229,7 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
   std::vector<int> by_number = plan.spec.cpus;
   std::sort(by_number.begin(), by_number.end());
   std::vector<std::string> unmeasured;
+  std::vector<std::string> incomplete_pairs;
   for (int a : by_number) {
     for (int b : by_number) {
       if (a == b) continue;
@@ -237,19 +238,30 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
         unmeasured.push_back(pair_name(a, b));
         continue;
       }
+      if (auto reason = incomplete_reason(*run)) incomplete_pairs.push_back(pair_name(a, b) + " (" + *reason + ")");
       o.analyses.push_back(analyze_run(*run, pair_name(a, b)));
       o.runs.push_back(std::move(*run));
     }
   }
-  if (!unmeasured.empty()) {
-    // One line however many: an interrupted run on a large machine leaves most pairs out.
+  // One line however many: an interrupted run on a large machine leaves most pairs out.
+  auto first_names = [](const std::vector<std::string>& names) {
     constexpr std::size_t kNamed = 8;
-    std::string names;
-    for (std::size_t i = 0; i < std::min(kNamed, unmeasured.size()); ++i) names += (i == 0 ? "" : ", ") + unmeasured[i];
-    if (unmeasured.size() > kNamed) names += ", ...";
-    o.problems.push_back(unmeasured.size() == 1 ? "pair " + names + ": no round completed; left unmeasured"
-                                                : std::to_string(unmeasured.size()) +
-                                                      " ordered pairs have no round and are left unmeasured: " + names);
+    std::string text;
+    for (std::size_t i = 0; i < std::min(kNamed, names.size()); ++i) text += (i == 0 ? "" : ", ") + names[i];
+    return names.size() > kNamed ? text + ", ..." : text;
+  };
+  if (!unmeasured.empty()) {
+    const std::string line = unmeasured.size() == 1 ? "pair " + unmeasured[0] + ": no round completed; left unmeasured"
+                                                    : std::to_string(unmeasured.size()) +
+                                                          " ordered pairs have no round and are left unmeasured: " +
+                                                          first_names(unmeasured);
+    // Measured now, a pair without rounds is a failure; read from a directory, it is what
+    // the directory holds (pairs may be missing).
+    (o.offline ? o.incomplete : o.problems).push_back(line);
+  }
+  if (!incomplete_pairs.empty()) {
+    o.incomplete.push_back(std::to_string(incomplete_pairs.size()) + " of " + std::to_string(o.analyses.size()) +
+                           " pairs' runs are not complete, analysed as they are: " + first_names(incomplete_pairs));
   }
   std::vector<const PairAnalysis*> pointers;
   for (const PairAnalysis& p : o.analyses) pointers.push_back(&p);
@@ -314,6 +326,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   j["plan"] = o.has_plan ? plan_json(o.planned.plan) : json(nullptr);
   j["elapsed_seconds"] = o.elapsed_seconds;
   j["status"] = o.interrupted.empty() ? "complete" : "interrupted";
+  j["incomplete"] = o.incomplete;
   json warnings = json::array();
   for (const Warning& w : o.warnings)
     warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
@@ -331,8 +344,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 
 MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, bool announce_plan) {
   if (!options.from.empty()) {
-    std::cerr << "tscsync " << command << ": rebuilt from " << resolve_run_dir(options.from) << "\n";
-    return load_matrix(options.from);
+    MatrixOutcome o = load_matrix(options.from);
+    std::cerr << "tscsync " << command << ": rebuilt from " << o.run_dir << "\n";
+    return o;
   }
   PlannedMatrix planned = plan_matrix(options);
   if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
@@ -369,6 +383,7 @@ int run_matrix(const MatrixOptions& options) {
   }
   if (!o.offline) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
+  for (const std::string& note : o.incomplete) std::cerr << "  not complete: " << note << "\n";
   if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
   if (!options.out_dir.empty()) {
     std::cerr << "  wrote " << options.out_dir << "/matrix.json" << pictures_written(pictures, "heatmaps") << "\n";

@@ -80,6 +80,9 @@ struct MatrixOutcome {
   bool offline = false;     // rebuilt from a run directory (--from), not measured now
   bool has_plan = true;     // false for a plain directory of run files: no plan was run
   std::string interrupted;  // why measuring stopped early (a signal); empty when it did not
+  /// Why the runs read are not complete (the run directory's status, pairs cut short or
+  /// aborted), one line each: evidence to analyse and to flag, not a failure of this command.
+  std::vector<std::string> incomplete;
 };
 
 /// Measures every visit of the plan into a run directory (DIR/run of --out, else a

@@ -132,7 +132,7 @@ MatrixOutcome load_matrix(const std::string& from) {
                             plan_value<std::string>(w, "advice", "")});
     }
   }
-  for (const std::string& note : reader.incomplete_notes()) o.problems.push_back(note);
+  for (const std::string& note : reader.incomplete_notes()) o.incomplete.push_back(note);
   if (manifest.status == RunDirStatus::interrupted) o.interrupted = manifest.detail;
 
   ExchangeChoice choice;

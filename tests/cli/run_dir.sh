@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The run directory end to end (docs/formats.md, "Run directory"), one case per call:
+#   run_dir.sh TSCSYNC WORKDIR CASE
+# Exit 0: the case behaved as documented; 1: it did not (the reason is printed); 4: skipped.
+# Never a timing assertion: a wait only gives the run time to reach the state under test,
+# and every wait is bounded (no hang can pass).
+set -u
+tscsync=$1
+work=$2
+case_name=$3
+dir="$work/$case_name"
+rm -rf "$dir"
+mkdir -p "$dir"
+
+fail() { echo "FAIL ($case_name): $*" >&2; [ -f "$dir/stderr" ] && sed 's/^/  stderr: /' "$dir/stderr" >&2; exit 1; }
+json_field() { sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1; }
+
+# matrix.json without the one field that measures time: what live and offline must share.
+timeless() { grep -v '^  "elapsed_seconds": ' "$1"; }
+
+needs_two_cpus() { if [ "$(nproc)" -lt 2 ]; then echo "skipped: fewer than two usable CPUs"; exit 4; fi; }
+
+case "$case_name" in
+  live-equals-offline)
+    needs_two_cpus
+    "$tscsync" matrix --cpus 0,1 --rounds 20000 --visits 2 --out "$dir/live" >/dev/null 2>"$dir/stderr" ||
+      fail "live matrix: exit $?"
+    [ "$(json_field "$dir/live/run/manifest.json" status)" = complete ] || fail "the run directory is not complete"
+    "$tscsync" matrix --from "$dir/live" --out "$dir/offline" >/dev/null 2>"$dir/stderr" || fail "--from: exit $?"
+    diff <(timeless "$dir/live/matrix.json") <(timeless "$dir/offline/matrix.json") >"$dir/diff" ||
+      fail "matrix.json differs: $(head -20 "$dir/diff")"
+    cmp -s "$dir/live/analysis.json" "$dir/offline/analysis.json" || fail "analysis.json differs"
+    cmp -s "$dir/live/matrix.txt" "$dir/offline/matrix.txt" || fail "matrix.txt differs"
+    for f in "$dir"/live/pairs/*.txt; do
+      cmp -s "$f" "$dir/offline/pairs/$(basename "$f")" || fail "$(basename "$f") differs"
+    done
+    # check --from answers as a check of the same rounds would.
+    "$tscsync" check --from "$dir/live" --tolerance 1000000 >"$dir/stdout" 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" -le 1 ] || fail "check --from: exit $rc, expected 0 or 1"
+    grep -q "synchronized" "$dir/stdout" || fail "check --from gave no verdict"
+    ;;
+  sigint)
+    needs_two_cpus
+    # Long enough that the signal, sent once the first visit is on disk, comes mid-run.
+    "$tscsync" matrix --cpus 0,1 --visits 400 --rounds 100000 --out "$dir/m" >/dev/null 2>"$dir/stderr" &
+    pid=$!
+    waited=0
+    until [ -s "$dir/m/run/rounds/cpu-0.zst" ] && [ -s "$dir/m/run/rounds/cpu-1.zst" ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "no visit on disk after 60 s"; }
+      kill -0 "$pid" 2>/dev/null || fail "the matrix ended before the signal"
+    done
+    kill -INT "$pid"
+    waited=0
+    while kill -0 "$pid" 2>/dev/null; do
+      sleep 0.1
+      waited=$((waited + 1))
+      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "the matrix did not end within 60 s of SIGINT (a hang)"; }
+    done
+    wait "$pid"
+    rc=$?
+    [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
+    grep -q "interrupted by SIGINT after" "$dir/stderr" || fail "stderr does not say it was interrupted"
+    [ "$(json_field "$dir/m/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
+    [ "$(json_field "$dir/m/matrix.json" status)" = interrupted ] || fail "matrix.json does not say interrupted"
+    "$tscsync" matrix --from "$dir/m" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
+    rc=$?
+    # Evidence is analysed, and flagged: the command itself did what it was asked.
+    [ "$rc" -eq 0 ] || fail "--from an interrupted run: exit $rc, expected 0"
+    grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "--from does not say the run was interrupted"
+    [ "$(json_field "$dir/again/matrix.json" status)" = interrupted ] || fail "the rebuilt matrix.json is not marked"
+    grep -q "^Per-CPU offset" "$dir/stdout" || fail "--from of an interrupted run printed no matrix"
+    ;;
+  *)
+    echo "unknown case $case_name" >&2
+    exit 1
+    ;;
+esac
+exit 0
