@@ -121,9 +121,18 @@ SimulatedMachine::SimulatedMachine(MachineSpec machine) : spec_(std::move(machin
       bad("package_offset_ticks", "package " + std::to_string(package) + ": the value must be a finite number");
   }
   for (const auto& [cpu, early] : spec.early_reads) {
+    const std::string named = "CPU " + std::to_string(cpu);
     if (seen.count(cpu) == 0) {
-      bad("early_reads",
-          "CPU " + std::to_string(cpu) + " is not in the machine (CPUs " + format_cpu_list(cpu_numbers(spec)) + ")");
+      bad("early_reads", named + " is not in the machine (CPUs " + format_cpu_list(cpu_numbers(spec)) + ")");
+    }
+    // Written so that NaN fails too.
+    if (!(early.rate >= 0 && early.rate <= 1)) {
+      bad("early_reads", named + ": rate " + format_sig(early.rate, 6) + " must be in [0, 1]");
+    }
+    if (!(early.early_min_ticks >= 0 && early.early_min_ticks <= early.early_max_ticks &&
+          std::isfinite(early.early_max_ticks))) {
+      bad("early_reads", named + ": how early (" + format_sig(early.early_min_ticks, 6) + " to " +
+                             format_sig(early.early_max_ticks, 6) + " ticks) must be 0 <= min <= max");
     }
   }
   if (spec.step) {
@@ -132,7 +141,13 @@ SimulatedMachine::SimulatedMachine(MachineSpec machine) : spec_(std::move(machin
                       format_cpu_list(cpu_numbers(spec)) + ")");
     }
     if (!std::isfinite(spec.step->ticks)) bad("step", "the jump must be a finite number of ticks");
+    if (!(spec.step->at_fraction >= 0 && spec.step->at_fraction <= 1)) {
+      bad("step", "the fraction " + format_sig(spec.step->at_fraction, 6) + " must be in [0, 1]");
+    }
   }
+  // The parameters every pair shares (quantum, gap, turnaround, start, tsc_hz), checked
+  // once by the one-pair model, on the first pair.
+  (void)pair_spec(spec.cpus[0].cpu, spec.cpus[1].cpu, 0);
 }
 
 const CpuPlace& SimulatedMachine::place(int cpu) const {

@@ -213,6 +213,17 @@ TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, n
   spec.step = MachineStep{20, 100, 0.5};
   CHECK_THAT(error_of(spec), Contains("step: CPU 20 is not in the machine"));
   spec = machine_spec();
+  spec.early_reads[5] = {1.5, 50, 200};
+  CHECK(error_of(spec) == "simulate: early_reads: CPU 5: rate 1.5 must be in [0, 1]");
+  spec.early_reads[5] = {0.5, 300, 200};
+  CHECK(error_of(spec) == "simulate: early_reads: CPU 5: how early (300 to 200 ticks) must be 0 <= min <= max");
+  spec = machine_spec();
+  spec.step = MachineStep{2, 100, 1.5};
+  CHECK(error_of(spec) == "simulate: step: the fraction 1.5 must be in [0, 1]");
+  spec = machine_spec();
+  spec.base.gap_ticks = -1;  // the shared parameters, as the one-pair model words them
+  CHECK(error_of(spec) == "simulate: gap_ticks = -1: must be in [0, 1e+12]");
+  spec = machine_spec();
   spec.cpus.resize(1);
   CHECK_THAT(error_of(spec), Contains("at least two CPUs"));
   spec = machine_spec();
