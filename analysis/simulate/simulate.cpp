@@ -175,37 +175,36 @@ std::uint64_t read_counter(double x, std::uint64_t phase, std::uint64_t q, std::
   return static_cast<std::uint64_t>(steps) * q + phase;
 }
 
-nlohmann::ordered_json delay_json(const DelaySpec& d) {
-  return {{"base_ticks", d.base_ticks},
-          {"exp_mean_ticks", d.exp_mean_ticks},
-          {"tail_fraction", d.tail_fraction},
-          {"tail_scale_ticks", d.tail_scale_ticks},
-          {"tail_alpha", kTailAlpha}};
-}
-
-nlohmann::ordered_json speculation_json(const SpeculationSpec& s) {
-  return {{"rate", s.rate}, {"early_min_ticks", s.early_min_ticks}, {"early_max_ticks", s.early_max_ticks}};
+/// Pass 1 of the model, without validating: true times only (they do not depend on the
+/// offset), for T_ref and T_step.
+SimulatedSpan span_of(const SimulationSpec& spec) {
+  SimulatedSpan span;
+  RoundGenerator gen(spec);
+  for (std::uint64_t i = 0; i < spec.rounds; ++i) {
+    const TrueRound r = gen.next();
+    if (i == 0) span.first_t1_tick = r.t1;
+    span.last_t4_tick = r.t4;
+  }
+  const double duration = span.last_t4_tick - span.first_t1_tick;
+  span.t_ref_tick = static_cast<std::uint64_t>(std::floor(span.first_t1_tick + 0.5 * duration));  // as t_step at 0.5
+  span.step_tick = static_cast<std::uint64_t>(std::floor(span.first_t1_tick + spec.step_at_fraction * duration));
+  return span;
 }
 
 }  // namespace
+
+SimulatedSpan simulated_span(const SimulationSpec& spec) {
+  validate(spec);
+  return span_of(spec);
+}
 
 Run simulate(const SimulationSpec& spec, SimulationTruth& truth) {
   validate(spec);
   const std::uint64_t n = spec.rounds;
 
-  // Pass 1: true times only (they do not depend on the offset), for T_ref and T_step.
-  double first_t1 = 0;
-  double last_t4 = 0;
-  {
-    RoundGenerator gen(spec);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const TrueRound r = gen.next();
-      if (i == 0) first_t1 = r.t1;
-      last_t4 = r.t4;
-    }
-  }
-  const double t_ref = std::floor(first_t1 + 0.5 * (last_t4 - first_t1));  // as t_step at 0.5
-  const double t_step = std::floor(first_t1 + spec.step_at_fraction * (last_t4 - first_t1));
+  const SimulatedSpan span = span_of(spec);
+  const auto t_ref = static_cast<double>(span.t_ref_tick);
+  const auto t_step = static_cast<double>(span.step_tick);
   const bool has_step = spec.step_ticks < 0 || spec.step_ticks > 0;
   const double slope = spec.drift_ppb * 1e-9;
   const auto theta = [&](double t) {
@@ -278,28 +277,20 @@ double true_offset_ticks(const SimulationTruth& truth, double a_tick) {
   return before + truth.drift_ppb * 1e-9 * (a_tick - ref) + (a_tick >= at_step ? step : 0.0);
 }
 
-nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTruth& truth) {
-  nlohmann::ordered_json s = {
-      {"rounds", spec.rounds},
-      {"seed", spec.seed},
-      {"start_tick", spec.start_tick},
-      {"offset_ticks", spec.offset_ticks},
-      {"drift_ppb", spec.drift_ppb},
-      {"quantum_ticks", spec.quantum_ticks},
-      {"fwd", delay_json(spec.fwd)},
-      {"rev", delay_json(spec.rev)},
-      {"turnaround_base_ticks", spec.turnaround_base_ticks},
-      {"turnaround_exp_mean_ticks", spec.turnaround_exp_mean_ticks},
-      {"gap_ticks", spec.gap_ticks},
-      {"gap_exp_mean_ticks", spec.gap_exp_mean_ticks},
-      {"spec_a", speculation_json(spec.spec_a)},
-      {"spec_b", speculation_json(spec.spec_b)},
-      {"step_ticks", spec.step_ticks},
-      {"step_at_fraction", spec.step_at_fraction},
-      {"tsc_hz", spec.tsc_hz},
-      {"include_quantum_metadata", spec.include_quantum_metadata},
-  };
-  nlohmann::ordered_json t = {
+nlohmann::ordered_json delay_spec_json(const DelaySpec& d) {
+  return {{"base_ticks", d.base_ticks},
+          {"exp_mean_ticks", d.exp_mean_ticks},
+          {"tail_fraction", d.tail_fraction},
+          {"tail_scale_ticks", d.tail_scale_ticks},
+          {"tail_alpha", kTailAlpha}};
+}
+
+nlohmann::ordered_json speculation_spec_json(const SpeculationSpec& s) {
+  return {{"rate", s.rate}, {"early_min_ticks", s.early_min_ticks}, {"early_max_ticks", s.early_max_ticks}};
+}
+
+nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth) {
+  return {
       {"offset_ticks_at_ref", truth.offset_ticks_at_ref},
       {"t_ref_tick", truth.t_ref_tick},
       {"drift_ppb", truth.drift_ppb},
@@ -312,7 +303,31 @@ nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTr
       {"fwd_delay_ticks", {{"min", truth.min_fwd_delay_ticks}, {"max", truth.max_fwd_delay_ticks}}},
       {"rev_delay_ticks", {{"min", truth.min_rev_delay_ticks}, {"max", truth.max_rev_delay_ticks}}},
   };
-  return {{"schema", std::string(kSimulationTruthSchema)}, {"spec", std::move(s)}, {"truth", std::move(t)}};
+}
+
+nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTruth& truth) {
+  nlohmann::ordered_json s = {
+      {"rounds", spec.rounds},
+      {"seed", spec.seed},
+      {"start_tick", spec.start_tick},
+      {"offset_ticks", spec.offset_ticks},
+      {"drift_ppb", spec.drift_ppb},
+      {"quantum_ticks", spec.quantum_ticks},
+      {"fwd", delay_spec_json(spec.fwd)},
+      {"rev", delay_spec_json(spec.rev)},
+      {"turnaround_base_ticks", spec.turnaround_base_ticks},
+      {"turnaround_exp_mean_ticks", spec.turnaround_exp_mean_ticks},
+      {"gap_ticks", spec.gap_ticks},
+      {"gap_exp_mean_ticks", spec.gap_exp_mean_ticks},
+      {"spec_a", speculation_spec_json(spec.spec_a)},
+      {"spec_b", speculation_spec_json(spec.spec_b)},
+      {"step_ticks", spec.step_ticks},
+      {"step_at_fraction", spec.step_at_fraction},
+      {"tsc_hz", spec.tsc_hz},
+      {"include_quantum_metadata", spec.include_quantum_metadata},
+  };
+  return {
+      {"schema", std::string(kSimulationTruthSchema)}, {"spec", std::move(s)}, {"truth", simulation_truth_json(truth)}};
 }
 
 }  // namespace tscsync

@@ -129,8 +129,29 @@ struct SimulationTruth {
 ///         when a counter would read outside [0, 2^63) (offset too negative for start_tick).
 Run simulate(const SimulationSpec& spec, SimulationTruth& truth);
 
+/// The true times a spec's run spans (a's true ticks). They come from the draws alone, so
+/// they do not depend on the offset, the drift, the step, the rates or the quantum's phases.
+struct SimulatedSpan {
+  double first_t1_tick = 0;      // T1 of round 0
+  double last_t4_tick = 0;       // T4 of the last round
+  std::uint64_t t_ref_tick = 0;  // T_ref of the model (the run's middle): SimulationTruth::t_ref_tick
+  std::uint64_t step_tick = 0;   // T_step of the model: SimulationTruth::step_tick
+};
+
+/// Replays the model's true times (one pass over the draws, no rounds kept).
+/// \throws UsageError as simulate() when the spec is out of range.
+SimulatedSpan simulated_span(const SimulationSpec& spec);
+
 /// theta at a's true tick `a_tick` according to `truth`: the exact model line, step included.
 double true_offset_ticks(const SimulationTruth& truth, double a_tick);
+
+/// A delay distribution as truth_json() writes it (with the tail's shape, tail_alpha).
+nlohmann::ordered_json delay_spec_json(const DelaySpec& d);
+/// Early reads as truth_json() writes them.
+nlohmann::ordered_json speculation_spec_json(const SpeculationSpec& s);
+
+/// The "truth" object of truth_json(): every field of `truth` but the per-round early flags.
+nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth);
 
 /// {"schema": kSimulationTruthSchema, "spec": {every parameter}, "truth": {...}}; the
 /// per-round early flags are left out (only their counts).

@@ -3,6 +3,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "platform/topology.hpp"
 
 namespace tscsync::cli {
 namespace {
@@ -172,6 +173,76 @@ std::vector<std::tuple<std::string, double*, std::string>> real_parameters(Simul
   };
 }
 
+/// The one-pair options that --topology replaces with per-CPU values (the rest of the
+/// real parameters apply to every pair of the machine).
+const std::vector<std::string> kOnePairOnly = {
+    "--offset-ticks",         "--drift-ppb",          "--fwd-base-ticks",
+    "--fwd-exp-mean-ticks",   "--fwd-tail-fraction",  "--fwd-tail-scale-ticks",
+    "--rev-base-ticks",       "--rev-exp-mean-ticks", "--rev-tail-fraction",
+    "--rev-tail-scale-ticks", "--early-t2-rate",      "--early-t2-min-ticks",
+    "--early-t2-max-ticks",   "--early-t4-rate",      "--early-t4-min-ticks",
+    "--early-t4-max-ticks",   "--step-ticks",         "--step-at"};
+
+/// Rounds per ordered pair of a simulated machine when --rounds is not given.
+constexpr std::uint64_t kDefaultMachineRounds = 2000;
+
+/// "KEY=VALUE" given to `option`: KEY a CPU or package number (0 .. kMaxCpu), VALUE the
+/// text after the '=' (not yet parsed). `form` is the syntax, for the message.
+std::pair<int, std::string> key_value(const std::string& option, const std::string& text, const std::string& form) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw UsageError(option + " '" + text + "' is not " + form);
+  }
+  const auto key = static_cast<int>(parse_count(option + " " + form.substr(0, form.find('=')), text.substr(0, eq), 0,
+                                                static_cast<std::uint64_t>(kMaxCpu)));
+  return {key, text.substr(eq + 1)};
+}
+
+/// Every "KEY=REAL" of a repeatable option into `values`; a key given twice is refused.
+void key_reals(const std::string& option, const std::vector<std::string>& texts, const std::string& form,
+               std::map<int, double>& values) {
+  for (const std::string& text : texts) {
+    const auto [key, value] = key_value(option, text, form);
+    const std::string what = form.substr(0, form.find('='));
+    if (!values.emplace(key, parse_real(option + " (" + what + " " + std::to_string(key) + ")", value)).second) {
+      throw UsageError(option + " gives " + what + " " + std::to_string(key) + " twice");
+    }
+  }
+}
+
+/// "CPU=RATE" or "CPU=RATE:MIN:MAX" (ticks early) of --early-reads.
+void early_reads_of(const std::vector<std::string>& texts, std::map<int, SpeculationSpec>& out) {
+  const std::string option = "--early-reads";
+  const std::string form = "CPU=RATE or CPU=RATE:MIN_TICKS:MAX_TICKS";
+  for (const std::string& text : texts) {
+    const auto [cpu, value] = key_value(option, text, form);
+    const std::string named = option + " (CPU " + std::to_string(cpu) + ")";
+    SpeculationSpec s;
+    const auto colon = value.find(':');
+    s.rate = parse_real(named, value.substr(0, colon));
+    if (colon != std::string::npos) {
+      const auto second = value.find(':', colon + 1);
+      if (second == std::string::npos) throw UsageError(option + " '" + text + "' is not " + form);
+      s.early_min_ticks = parse_real(named, value.substr(colon + 1, second - colon - 1));
+      s.early_max_ticks = parse_real(named, value.substr(second + 1));
+    }
+    if (!out.emplace(cpu, s).second) throw UsageError(option + " gives CPU " + std::to_string(cpu) + " twice");
+  }
+}
+
+/// "CPU=TICKS" or "CPU=TICKS@FRACTION" of --step.
+MachineStep step_of(const std::string& text) {
+  const std::string option = "--step";
+  const auto [cpu, value] = key_value(option, text, "CPU=TICKS or CPU=TICKS@FRACTION");
+  MachineStep step;
+  step.cpu = cpu;
+  const auto at = value.find('@');
+  const std::string named = option + " (CPU " + std::to_string(cpu) + ")";
+  step.ticks = parse_real(named, value.substr(0, at));
+  if (at != std::string::npos) step.at_fraction = parse_real(named, value.substr(at + 1));
+  return step;
+}
+
 }  // namespace
 
 void SimulateCli::add(CLI::App& app) {
@@ -181,17 +252,38 @@ void SimulateCli::add(CLI::App& app) {
   rounds = std::to_string(sim.spec.rounds);
   seed = std::to_string(sim.spec.seed);
   quantum = std::to_string(sim.spec.quantum_ticks);
-  sub->add_option("--rounds", rounds, "rounds, at most 20000000")->capture_default_str();
-  sub->add_option("--seed", seed, "random seed")->capture_default_str();
+  sub->add_option("--rounds", rounds,
+                  "rounds, at most 20000000; with --topology, per ordered pair (default " +
+                      std::to_string(kDefaultMachineRounds) + ")")
+      ->capture_default_str();
+  sub->add_option("--seed", seed, "random seed (with --topology, the machine's: each pair's is derived from it)")
+      ->capture_default_str();
   sub->add_option("--quantum-ticks", quantum, "counter step q")->capture_default_str();
   sub->add_flag("--no-quantum-metadata", no_quantum_metadata, "leave quantum_ticks out: analyze infers it");
   for (const auto& [name, field, help] : real_parameters(sim.spec)) {
     reals[name] = format_sig(*field, 17);
     sub->add_option(name, reals[name], help)->capture_default_str();
   }
-  sub->add_option("--out", sim.out, "the rounds: a file, or - for standard output")->required();
-  sub->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output")
+  sub->add_option("--out", sim.out,
+                  "the rounds: a file, or - for standard output; with --topology, a new or empty directory")
+      ->required();
+  sub->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output (one pair)")
       ->capture_default_str();
+  sub->add_option("--topology", topology,
+                  "simulate a whole machine: \"synthetic:package:2 core:16 pu:2\" or an hwloc XML file; every "
+                  "ordered pair into --out DIR (pair_A_B.csv, topology.xml, truth.json), --rounds per pair "
+                  "(default " +
+                      std::to_string(kDefaultMachineRounds) + ")");
+  sub->add_option("--cpu-offset-ticks", cpu_offsets, "with --topology, CPU=TICKS: that CPU's offset (repeatable)");
+  sub->add_option("--package-offset-ticks", package_offsets,
+                  "with --topology, P=TICKS: the offset of every CPU of package P (hwloc logical index; repeatable)");
+  sub->add_option("--cpu-drift-ppb", cpu_drifts, "with --topology, CPU=PPB: that CPU's rate (repeatable)");
+  sub->add_option("--early-reads", early_reads,
+                  "with --topology, CPU=RATE[:MIN:MAX]: share of that CPU's receive reads taken early, by MIN to "
+                  "MAX ticks (default 50:200; repeatable)");
+  sub->add_option("--step", step,
+                  "with --topology, CPU=TICKS[@FRACTION]: that CPU's counter jumps at FRACTION (default 0.5) of "
+                  "each run of its pairs");
 }
 
 Command SimulateCli::build(const Args& /*args*/) const {
@@ -201,6 +293,34 @@ Command SimulateCli::build(const Args& /*args*/) const {
   o.spec.quantum_ticks = parse_count("--quantum-ticks", quantum, 1, 1'000'000);
   o.spec.include_quantum_metadata = !no_quantum_metadata;
   for (const auto& [name, field, help] : real_parameters(o.spec)) *field = parse_real(name, reals.at(name));
+  const bool machine = sub->count("--topology") > 0;
+  if (!machine) {
+    for (const char* name :
+         {"--cpu-offset-ticks", "--package-offset-ticks", "--cpu-drift-ppb", "--early-reads", "--step"}) {
+      if (sub->count(name) > 0) throw UsageError(std::string(name) + " describes a CPU of a machine: give --topology");
+    }
+    return o;
+  }
+  (void)parse_topology_source(topology);  // an empty value fails here, named
+  o.topology = topology;
+  if (sub->count("--truth") > 0) {
+    throw UsageError("--truth is for one pair: with --topology the truth goes into --out DIR/truth.json");
+  }
+  if (o.out == "-") throw UsageError("with --topology, --out names a directory, not standard output");
+  for (const std::string& name : kOnePairOnly) {
+    if (sub->count(name) > 0) {
+      throw UsageError(name +
+                       " describes one pair: with --topology give --cpu-offset-ticks, --package-offset-ticks, "
+                       "--cpu-drift-ppb, --early-reads or --step");
+    }
+  }
+  o.machine.seed = o.spec.seed;
+  o.machine.rounds_per_pair = sub->count("--rounds") > 0 ? o.spec.rounds : kDefaultMachineRounds;
+  key_reals("--cpu-offset-ticks", cpu_offsets, "CPU=TICKS", o.machine.cpu_offset_ticks);
+  key_reals("--package-offset-ticks", package_offsets, "P=TICKS", o.machine.package_offset_ticks);
+  key_reals("--cpu-drift-ppb", cpu_drifts, "CPU=PPB", o.machine.cpu_drift_ppb);
+  early_reads_of(early_reads, o.machine.early_reads);
+  if (!step.empty()) o.machine.step = step_of(step);
   return o;
 }
 

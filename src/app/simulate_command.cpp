@@ -8,6 +8,7 @@
 namespace tscsync {
 
 int run_simulate(const SimulateOptions& options) {
+  if (!options.topology.empty()) return run_simulate_machine(options);
   if (options.out == "-" && options.truth_out == "-") {
     throw UsageError("--out - and --truth - would both write to standard output; give one of them a file");
   }

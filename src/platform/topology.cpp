@@ -96,7 +96,7 @@ TopologySource parse_topology_source(const std::string& option_value) {
   return TopologySource{TopologySource::Kind::xml, option_value};
 }
 
-TopologyResult load_topology(const TopologySource& source) {
+TopologyResult load_topology(const TopologySource& source, bool export_xml) {
   TopologyResult r;
   if (source.kind == TopologySource::Kind::xml) {
     r.problem = unreadable_file_problem(source.text);
@@ -130,6 +130,18 @@ TopologyResult load_topology(const TopologySource& source) {
     } else {
       r.ok = true;
       r.summary = summarize_topology(t);
+      if (export_xml) {
+        char* buffer = nullptr;
+        int length = 0;
+        if (hwloc_topology_export_xmlbuffer(t, &buffer, &length, 0) != 0 || buffer == nullptr) {
+          r.ok = false;
+          r.problem = std::string("hwloc_topology_export_xmlbuffer: ") + std::strerror(errno);
+        } else {
+          // The length counts the terminating NUL.
+          r.xml.assign(buffer, static_cast<std::size_t>(length > 0 ? length - 1 : 0));
+          hwloc_free_xmlbuffer(t, buffer);
+        }
+      }
     }
   }
   hwloc_topology_destroy(t);

@@ -29,6 +29,7 @@ struct TopologyResult {
   bool ok = false;
   TopologySummary summary;
   std::string problem;  // why not ok
+  std::string xml;      // hwloc's XML export of the topology, when asked for (export_xml)
 };
 
 /// Where the topology comes from: this machine, an hwloc synthetic description
@@ -45,9 +46,11 @@ struct TopologySource {
 /// \throws UsageError for an empty value or an empty synthetic description.
 TopologySource parse_topology_source(const std::string& option_value);
 
-/// Loads the topology from `source` and summarizes it. Never throws: on failure ok is false
-/// and `problem` names the description or the file and what is wrong with it.
-TopologyResult load_topology(const TopologySource& source);
+/// Loads the topology from `source` and summarizes it; with `export_xml`, also exports it
+/// as hwloc XML (what `lstopo --of xml` writes, and what --topology FILE.xml reads back).
+/// Never throws: on failure ok is false and `problem` names the description or the file
+/// and what is wrong with it.
+TopologyResult load_topology(const TopologySource& source, bool export_xml = false);
 
 /// Loads this machine's topology, or a synthetic one ("package:2 core:4 pu:2", for tests),
 /// and summarizes it. Never throws.

@@ -1,0 +1,395 @@
+// Simulated whole machines: the model (distances, per-pair specs, seeds, truth) exactly,
+// and the whole-machine analysis at scale on it: 16 CPUs in two packages, every ordered
+// pair simulated, analysed by analyze_run, assembled by build_matrix, solved by
+// solve_cpu_offsets and judged by decide_check, against the machine's truth.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "error_messages.hpp"
+#include "matrix/check.hpp"
+#include "matrix/matrix.hpp"
+#include "pair/analyze.hpp"
+#include "render/matrix_output.hpp"
+#include "render/verdict_text.hpp"
+#include "simulate/machine.hpp"
+
+using namespace tscsync;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// hwloc's "package:2 l3:2 core:2 pu:2" as places: 16 CPUs numbered in topology order,
+/// 2 packages of 2 L3 domains of 2 cores of 2 SMT siblings (CPUs 2k and 2k+1 share core k).
+std::vector<CpuPlace> two_packages() {
+  std::vector<CpuPlace> places;
+  for (int cpu = 0; cpu < 16; ++cpu) {
+    CpuPlace p;
+    p.cpu = cpu;
+    p.package = cpu / 8;
+    p.l3 = cpu / 4;
+    p.core = cpu / 2;
+    places.push_back(p);
+  }
+  return places;
+}
+
+/// 2000 rounds per pair; a long gap and turnaround stretch each run to about 45 M ticks
+/// (20 ms at 2.3 GHz, so that a drift of 100 ppm moves the offset by thousands of ticks)
+/// and leave room for early reads 1500-1800 ticks early (beyond every distance's
+/// round-trip floor). The analysis' cost grows with rounds, not ticks.
+MachineSpec machine_spec() {
+  MachineSpec m;
+  m.cpus = two_packages();
+  m.seed = 2024;
+  m.rounds_per_pair = 2000;
+  m.base.gap_ticks = 20000;
+  m.base.turnaround_base_ticks = 500;
+  return m;
+}
+
+struct AnalysedMachine {
+  std::vector<int> cpus;
+  std::vector<PairAnalysis> analyses;
+  std::vector<MachinePairTruth> truth;
+  MatrixResult matrix;
+
+  [[nodiscard]] const PairCell& cell(int a, int b) const {
+    return matrix.at(static_cast<std::size_t>(a), static_cast<std::size_t>(b));  // CPU i at index i
+  }
+  [[nodiscard]] const MachinePairTruth& truth_of(int a, int b) const {
+    return *std::find_if(truth.begin(), truth.end(), [&](const MachinePairTruth& t) { return t.a == a && t.b == b; });
+  }
+};
+
+/// Every ordered pair simulated and analysed, the matrix built and solved.
+AnalysedMachine analyse(const SimulatedMachine& machine) {
+  AnalysedMachine out;
+  for (const CpuPlace& p : machine.spec().cpus) out.cpus.push_back(p.cpu);
+  const auto pairs = machine.ordered_pairs();
+  out.analyses.reserve(pairs.size());
+  for (const auto& [a, b] : pairs) {
+    const MachinePairRun r = machine.simulate_pair(a, b);
+    out.analyses.push_back(analyze_run(r.run, "pair_" + std::to_string(a) + "_" + std::to_string(b)));
+    out.truth.push_back(r.truth);
+  }
+  std::vector<const PairAnalysis*> pointers;
+  for (const PairAnalysis& p : out.analyses) pointers.push_back(&p);
+  out.matrix = build_matrix(out.cpus, pointers);
+  return out;
+}
+
+/// The CPUs named in every failure of `kind` (a CPU the failures have in common).
+std::set<int> common_cpus(const CheckResult& r, CheckFailureKind kind) {
+  std::set<int> common;
+  bool first = true;
+  for (const CheckFailure& f : r.failures) {
+    if (f.kind != kind) continue;
+    const std::set<int> these = {f.a, f.b};
+    if (first) {
+      common = these;
+      first = false;
+    } else {
+      std::set<int> kept;
+      std::set_intersection(common.begin(), common.end(), these.begin(), these.end(),
+                            std::inserter(kept, kept.begin()));
+      common = kept;
+    }
+  }
+  return common;
+}
+
+std::size_t failures_of(const CheckResult& r, CheckFailureKind kind) {
+  return static_cast<std::size_t>(
+      std::count_if(r.failures.begin(), r.failures.end(), [&](const CheckFailure& f) { return f.kind == kind; }));
+}
+
+}  // namespace
+
+TEST_CASE("machine: distances by topology, nearest first") {
+  const auto p = two_packages();
+  CHECK(cpu_distance(p[0], p[1]) == CpuDistance::smt);
+  CHECK(cpu_distance(p[0], p[2]) == CpuDistance::l3);
+  CHECK(cpu_distance(p[0], p[4]) == CpuDistance::package);
+  CHECK(cpu_distance(p[0], p[8]) == CpuDistance::cross_package);
+  CHECK(cpu_distance(p[15], p[0]) == CpuDistance::cross_package);
+  // Levels the machine lacks (-1) never make CPUs siblings; no package at all is one package.
+  CHECK(cpu_distance(CpuPlace{.cpu = 0}, CpuPlace{.cpu = 1}) == CpuDistance::package);
+  CHECK(distance_name(CpuDistance::cross_package) == "cross_package");
+  const MachineLatency l;
+  CHECK(l.smt.base_ticks < l.l3.base_ticks);
+  CHECK(l.l3.base_ticks < l.package.base_ticks);
+  CHECK(l.package.base_ticks < l.cross_package.base_ticks);
+  CHECK(l.l3.base_ticks ==
+        Approx(SimulationSpec{}.fwd.base_ticks).margin(0));  // the one-pair default is the same-L3 pair
+}
+
+TEST_CASE("machine: a pair is exactly the one-pair simulation of its spec") {
+  MachineSpec spec = machine_spec();
+  spec.cpu_offset_ticks = {{3, 40}, {9, -25}};
+  spec.package_offset_ticks = {{1, 150}};
+  spec.early_reads[3] = {0.02, 1500, 1800};
+  const SimulatedMachine machine(spec);
+  CHECK(machine.cpu_offset_ticks(3) == Approx(40).margin(0));
+  CHECK(machine.cpu_offset_ticks(9) == Approx(125).margin(0));
+
+  const SimulationSpec s = machine.pair_spec(3, 9, 0);
+  CHECK(s.offset_ticks == Approx(125 - 40).margin(0));  // no drift: x_b - x_a whatever the reference time
+  CHECK(s.drift_ppb == Approx(0).margin(0));
+  CHECK(s.fwd.base_ticks == Approx(MachineLatency{}.cross_package.base_ticks).margin(0));
+  CHECK(s.rev.base_ticks == Approx(MachineLatency{}.cross_package.base_ticks).margin(0));
+  CHECK(s.spec_a.rate == Approx(0.02).margin(0));  // 3 initiates: its early reads are t4's
+  CHECK(s.spec_b.rate == Approx(0).margin(0));
+  CHECK(s.seed == machine_pair_seed(2024, 3, 9, 0));
+  CHECK(s.rounds == 2000);
+
+  SimulationTruth direct_truth;
+  const Run direct = simulate(s, direct_truth);
+  const MachinePairRun r = machine.simulate_pair(3, 9);
+  CHECK(r.run.rounds == direct.rounds);
+  CHECK(r.run.header.get("a") == std::optional<std::string_view>("3"));
+  CHECK(r.run.header.get("b") == std::optional<std::string_view>("9"));
+  CHECK(r.run.header.get("distance") == std::optional<std::string_view>("cross_package"));
+  CHECK(r.run.header.get("seed") == std::optional<std::string_view>(std::to_string(s.seed)));
+  CHECK(r.truth.truth.offset_ticks_at_ref == Approx(direct_truth.offset_ticks_at_ref).margin(0));
+  CHECK(r.truth.truth.early_t4_count == direct_truth.early_t4_count);
+  CHECK(r.truth.truth.early_t4_count > 0);
+  CHECK(r.truth.truth.early_t4.empty());  // the flags stay with the one-pair truth
+
+  // Same inputs, same run; another pair, visit or machine seed, other seeds.
+  CHECK(machine.simulate_pair(3, 9).run.rounds == r.run.rounds);
+  const std::set<std::uint64_t> seeds = {machine_pair_seed(2024, 3, 9, 0), machine_pair_seed(2024, 9, 3, 0),
+                                         machine_pair_seed(2024, 3, 9, 1), machine_pair_seed(2025, 3, 9, 0)};
+  CHECK(seeds.size() == 4);
+  // A later visit starts visit_spacing_ticks later.
+  CHECK(machine.pair_spec(3, 9, 2).start_tick == s.start_tick + 2 * spec.visit_spacing_ticks);
+}
+
+TEST_CASE("machine: drift is referred to the machine's start, a step keeps the sign of b minus a") {
+  MachineSpec spec = machine_spec();
+  spec.cpu_offset_ticks = {{1, 10}};
+  spec.cpu_drift_ppb = {{1, 1000}, {2, -500}};
+  spec.step = MachineStep{2, 300, 0.25};
+  const SimulatedMachine machine(spec);
+  for (const auto& [a, b] : std::vector<std::pair<int, int>>{{1, 2}, {2, 1}}) {
+    const SimulationSpec s = machine.pair_spec(a, b, 1);
+    const SimulatedSpan span = simulated_span(s);
+    const double since = static_cast<double>(span.t_ref_tick) - static_cast<double>(spec.base.start_tick);
+    const double x1 = 10 + 1000e-9 * since;
+    const double x2 = -500e-9 * since;
+    INFO(a << "->" << b);
+    CHECK(s.drift_ppb == Approx((a == 1 ? -1500 : 1500)).margin(0));
+    CHECK(s.offset_ticks == Approx(a == 1 ? x2 - x1 : x1 - x2).margin(1e-9));
+    CHECK(s.step_ticks == Approx((b == 2 ? 300 : -300)).margin(0));
+    CHECK(s.step_at_fraction == Approx(0.25).margin(0));
+  }
+  CHECK(machine.pair_spec(0, 3, 0).step_ticks == Approx(0).margin(0));
+}
+
+TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, named") {
+  using tscsync::test::what_thrown;
+  const auto error_of = [](const MachineSpec& spec) {
+    return what_thrown<UsageError>([&] { (void)SimulatedMachine(spec); });
+  };
+  MachineSpec spec = machine_spec();
+  spec.cpu_offset_ticks = {{16, 400}};
+  CHECK(error_of(spec) == "simulate: cpu_offset_ticks: CPU 16 is not in the machine (CPUs 0-15)");
+  spec = machine_spec();
+  spec.package_offset_ticks = {{2, 150}};
+  CHECK(error_of(spec) == "simulate: package_offset_ticks: package 2 is not in the machine (packages 0, 1)");
+  spec = machine_spec();
+  spec.cpu_drift_ppb = {{-1, 5}};
+  CHECK_THAT(error_of(spec), Contains("cpu_drift_ppb: CPU -1 is not in the machine"));
+  spec = machine_spec();
+  spec.early_reads[99] = {};
+  CHECK_THAT(error_of(spec), Contains("early_reads: CPU 99 is not in the machine"));
+  spec = machine_spec();
+  spec.step = MachineStep{20, 100, 0.5};
+  CHECK_THAT(error_of(spec), Contains("step: CPU 20 is not in the machine"));
+  spec = machine_spec();
+  spec.early_reads[5] = {1.5, 50, 200};
+  CHECK(error_of(spec) == "simulate: early_reads: CPU 5: rate 1.5 must be in [0, 1]");
+  spec.early_reads[5] = {0.5, 300, 200};
+  CHECK(error_of(spec) == "simulate: early_reads: CPU 5: how early (300 to 200 ticks) must be 0 <= min <= max");
+  spec = machine_spec();
+  spec.step = MachineStep{2, 100, 1.5};
+  CHECK(error_of(spec) == "simulate: step: the fraction 1.5 must be in [0, 1]");
+  spec = machine_spec();
+  spec.base.gap_ticks = -1;  // the shared parameters, as the one-pair model words them
+  CHECK(error_of(spec) == "simulate: gap_ticks = -1: must be in [0, 1e+12]");
+  spec = machine_spec();
+  spec.cpus.resize(1);
+  CHECK_THAT(error_of(spec), Contains("at least two CPUs"));
+  spec = machine_spec();
+  spec.cpus[3].cpu = 2;
+  CHECK(error_of(spec) == "simulate: cpus: CPU 2 appears twice");
+  const SimulatedMachine machine(machine_spec());
+  CHECK_THAT(what_thrown<UsageError>([&] { (void)machine.pair_spec(4, 4, 0); }), Contains("with itself"));
+  CHECK_THAT(what_thrown<UsageError>([&] { (void)machine.pair_spec(4, 40, 0); }),
+             Contains("CPU 40 is not in the machine"));
+}
+
+TEST_CASE("machine: the truth JSON has the model, every CPU and every pair") {
+  MachineSpec spec = machine_spec();
+  spec.cpus.resize(4);
+  spec.cpu_offset_ticks = {{2, 400}};
+  spec.cpu_drift_ppb = {{3, -20}};
+  const SimulatedMachine machine(spec);
+  std::vector<MachinePairTruth> pairs;
+  for (const auto& [a, b] : machine.ordered_pairs()) pairs.push_back(machine.simulate_pair(a, b).truth);
+  CHECK(pairs.size() == 12);
+  const auto j = machine.truth_json(pairs);
+  CHECK(j["schema"] == "tscsync-machine-truth/1");
+  CHECK(j["model"]["seed"] == 2024);
+  CHECK(j["model"]["latency"]["smt"]["base_ticks"] == 60.0);
+  CHECK(j["model"]["step"].is_null());
+  REQUIRE(j["cpus"].size() == 4);
+  CHECK(j["cpus"][2]["cpu"] == 2);
+  CHECK(j["cpus"][2]["offset_ticks"] == 400.0);
+  CHECK(j["cpus"][2]["core"] == 1);
+  CHECK(j["cpus"][3]["drift_ppb"] == -20.0);
+  REQUIRE(j["pairs"].size() == 12);
+  CHECK(j["pairs"][1]["a"] == 0);
+  CHECK(j["pairs"][1]["b"] == 2);
+  CHECK(j["pairs"][1]["distance"] == "l3");
+  CHECK(j["pairs"][1]["offset_ticks_at_ref"] == 400.0);
+  CHECK(j["pairs"][1]["seed"] == machine_pair_seed(2024, 0, 2, 0));
+}
+
+TEST_CASE("machine at scale: one CPU 400 ticks ahead fails check, which names it and no other") {
+  MachineSpec spec = machine_spec();
+  spec.cpu_offset_ticks = {{5, 400}};
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK_FALSE(r.synchronized);
+  CHECK(failures_of(r, CheckFailureKind::offset) > 0);
+  CHECK(common_cpus(r, CheckFailureKind::offset) == std::set<int>{5});
+  for (const CheckFailure& f : r.failures) {
+    if (f.a >= 0) CHECK((f.a == 5 || f.b == 5));  // every failing pair involves CPU 5
+  }
+  // Every pair of 5 inside its package has bands narrower than 400 ticks: all fail.
+  for (int other = 0; other < 8; ++other) {
+    if (other == 5) continue;
+    CHECK(m.cell(5, other).offset_hi_ticks < 0);
+    CHECK(m.cell(other, 5).offset_lo_ticks > 0);
+  }
+  CHECK_THAT(check_reason_text(r), Contains("CPU 5"));
+  // The per-CPU solution puts 5 alone at +400.
+  for (std::size_t i = 0; i < m.cpus.size(); ++i) {
+    INFO("CPU " << i);
+    CHECK(std::fabs(m.matrix.cpu.offset_ticks[i] - (i == 5 ? 400.0 : 0.0)) < 30);
+  }
+}
+
+TEST_CASE("machine at scale: one package 150 ticks ahead shows in every CPU of it, within its hard bounds") {
+  MachineSpec spec = machine_spec();
+  spec.package_offset_ticks = {{1, 150}};
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const CpuOffsets& x = m.matrix.cpu;
+  CHECK(x.bands_consistent);
+  for (std::size_t i = 0; i < m.cpus.size(); ++i) {
+    const double truth = i >= 8 ? 150.0 : 0.0;  // relative to CPU 0, the first of the list
+    INFO("CPU " << i << ": " << x.offset_ticks[i] << " in [" << x.lo_ticks[i] << ", " << x.hi_ticks[i] << "]");
+    CHECK(std::fabs(x.offset_ticks[i] - truth) < 30);
+    if (i == 0) continue;
+    CHECK(x.lo_ticks[i] <= truth);
+    CHECK(x.hi_ticks[i] >= truth);
+  }
+  // Every estimate sits with its package: the least squares over all 240 pairs separates
+  // them, although no cross-package band (about 2 * 500 ticks wide) can prove 150 ticks
+  // alone, and check, which judges pairs by their hard bands, passes the machine.
+  double highest_package0 = -1e9;
+  double lowest_package1 = 1e9;
+  for (std::size_t i = 0; i < 8; ++i) highest_package0 = std::max(highest_package0, x.offset_ticks[i]);
+  for (std::size_t i = 8; i < 16; ++i) lowest_package1 = std::min(lowest_package1, x.offset_ticks[i]);
+  CHECK(lowest_package1 - highest_package0 > 100);
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK(r.synchronized);
+}
+
+TEST_CASE("machine at scale: a drifting CPU is caught by the pairs' drift decision") {
+  MachineSpec spec = machine_spec();
+  spec.cpu_drift_ppb = {{11, 100'000}};  // 100 ppm: about 4500 ticks over a pair's run
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      if (a == b) continue;
+      INFO(a << "->" << b);
+      const PairCell& c = m.cell(a, b);
+      const bool involved = a == 11 || b == 11;
+      CHECK(c.drift_detectable == involved);
+      if (involved) {
+        const double truth = m.truth_of(a, b).truth.drift_ppb;
+        CHECK(c.drift_lo_ppb <= truth);
+        CHECK(c.drift_hi_ppb >= truth);
+      }
+    }
+  }
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  CHECK(failures_of(r, CheckFailureKind::drift) == 30);  // 2 * 15 ordered pairs
+  CHECK(common_cpus(r, CheckFailureKind::drift) == std::set<int>{11});
+}
+
+TEST_CASE("machine at scale: early reads on one CPU are classified as causality violations, only there") {
+  MachineSpec spec = machine_spec();
+  spec.early_reads[6] = {0.01, 1500, 1800};
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  std::uint64_t injected = 0;
+  std::uint64_t found = 0;
+  for (std::size_t i = 0; i < m.analyses.size(); ++i) {
+    const PairAnalysis& p = m.analyses[i];
+    const MachinePairTruth& t = m.truth[i];
+    INFO(t.a << "->" << t.b);
+    // No false positives: a direction's violations never outnumber its early reads ...
+    CHECK(p.fwd_classes.causality_violation <= t.truth.early_t2_count);
+    CHECK(p.rev_classes.causality_violation <= t.truth.early_t4_count);
+    if (t.a != 6 && t.b != 6) CHECK(t.truth.early_t2_count + t.truth.early_t4_count == 0);
+    injected += t.truth.early_t2_count + t.truth.early_t4_count;
+    found += p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
+    // ... and the band still holds the truth.
+    REQUIRE(p.fit.band.feasible);
+    CHECK(p.fit.band.offset_lo_ticks <= t.truth.offset_ticks_at_ref);
+    CHECK(p.fit.band.offset_hi_ticks >= t.truth.offset_ticks_at_ref);
+  }
+  // 30 pairs of CPU 6, one early direction each, 1 % of 2000 rounds.
+  CHECK(injected > 400);
+  // Reads 1500+ ticks early are beyond every round trip's floor but not every tail's.
+  CHECK(static_cast<double>(found) >= 0.9 * static_cast<double>(injected));
+  CHECK(m.cell(6, 0).causality_violations > 0);
+  CHECK(m.cell(0, 6).causality_violations > 0);
+}
+
+TEST_CASE("machine at scale: minimum round trips follow SMT < L3 < package < cross-package") {
+  const AnalysedMachine m = analyse(SimulatedMachine(machine_spec()));
+  std::map<CpuDistance, std::pair<double, double>> range;  // min, max of rtt_min per distance
+  for (const MachinePairTruth& t : m.truth) {
+    const double rtt = m.cell(t.a, t.b).rtt_min_ticks;
+    auto [it, fresh] = range.try_emplace(t.distance, rtt, rtt);
+    it->second.first = std::min(it->second.first, rtt);
+    it->second.second = std::max(it->second.second, rtt);
+  }
+  REQUIRE(range.size() == 4);
+  INFO("smt " << range[CpuDistance::smt].first << "-" << range[CpuDistance::smt].second << ", l3 "
+              << range[CpuDistance::l3].first << "-" << range[CpuDistance::l3].second << ", package "
+              << range[CpuDistance::package].first << "-" << range[CpuDistance::package].second << ", cross "
+              << range[CpuDistance::cross_package].first << "-" << range[CpuDistance::cross_package].second);
+  CHECK(range[CpuDistance::smt].second < range[CpuDistance::l3].first);
+  CHECK(range[CpuDistance::l3].second < range[CpuDistance::package].first);
+  CHECK(range[CpuDistance::package].second < range[CpuDistance::cross_package].first);
+  // The floor of each is twice its one-way floor, and no smaller.
+  const MachineLatency l;
+  CHECK(range[CpuDistance::smt].first >= 2 * l.smt.base_ticks - 1);
+  CHECK(range[CpuDistance::cross_package].first >= 2 * l.cross_package.base_ticks - 1);
+  // Nothing was offset: the machine passes.
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK(r.synchronized);
+}
