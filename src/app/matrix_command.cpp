@@ -86,7 +86,7 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
                      "' describes another machine: it can only be planned (add --dry-run)");
   }
   const TopologySource source = this_machine ? TopologySource{} : parse_topology_source(options.topology);
-  const TopologyResult topology = load_topology(source);
+  const TopologyResult topology = load_topology(source, true);
   if (!topology.ok) {
     if (this_machine) throw RuntimeError("cannot read this machine's topology: " + topology.problem);
     throw UsageError("--topology: " + topology.problem);
@@ -108,6 +108,7 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
   }
   PlannedMatrix planned;
   planned.order = order_by_topology(topology.summary.places, selected);
+  planned.topology_xml = topology.xml;
   if (planned.order.cpus.size() < 2) {
     throw UsageError("matrix needs at least two CPUs; " +
                      (options.cpus.empty() ? std::string("this process may use only ") + format_cpu_list(selected)
@@ -150,8 +151,9 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   std::vector<std::uint64_t> next_seq(n * n, 0);  // per ordered pair: seq of its next round
 
   const RunDirPlace place(options.out_dir);
-  const std::unique_ptr<RunDirWriter> writer =
-      RunDirWriter::create(place.path(), live_manifest(o, options), std::nullopt);
+  const std::unique_ptr<RunDirWriter> writer = RunDirWriter::create(
+      place.path(), live_manifest(o, options),
+      o.planned.topology_xml.empty() ? std::nullopt : std::optional<std::string_view>(o.planned.topology_xml));
   const StopSignals signals;
   const Clock::time_point start = Clock::now();
   Progress progress(plan.slots.size());
@@ -251,10 +253,10 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
     return names.size() > kNamed ? text + ", ..." : text;
   };
   if (!unmeasured.empty()) {
-    const std::string line = unmeasured.size() == 1 ? "pair " + unmeasured[0] + ": no round completed; left unmeasured"
-                                                    : std::to_string(unmeasured.size()) +
-                                                          " ordered pairs have no round and are left unmeasured: " +
-                                                          first_names(unmeasured);
+    const std::string line =
+        unmeasured.size() == 1 ? "pair " + unmeasured[0] + ": no round completed; left unmeasured"
+                               : std::to_string(unmeasured.size()) +
+                                     " ordered pairs have no round and are left unmeasured: " + first_names(unmeasured);
     // Measured now, a pair without rounds is a failure; read from a directory, it is what
     // the directory holds (pairs may be missing).
     (o.offline ? o.incomplete : o.problems).push_back(line);

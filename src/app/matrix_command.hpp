@@ -61,6 +61,7 @@ struct MatrixOptions {
 struct PlannedMatrix {
   OrderedCpus order;
   MatrixPlan plan;
+  std::string topology_xml;  // the machine's topology as hwloc XML, for the run directory
 };
 PlannedMatrix plan_matrix(const MatrixOptions& options);
 
