@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "render/matrix_output.hpp"
+#include "render/plan_output.hpp"
 
 namespace tscsync {
 
@@ -41,6 +42,14 @@ std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
 
 int run_check(const CheckOptions& options) {
   PlannedMatrix planned = plan_matrix(options.matrix);
+  if (options.matrix.dry_run) {
+    if (options.matrix.format == OutputFormat::json) {
+      std::cout << plan_json(planned.plan).dump(2) << "\n";
+    } else {
+      std::cout << plan_text(planned.plan, &planned.order);
+    }
+    return kExitOk;
+  }
   if (!options.matrix.out_dir.empty()) prepare_out_dir(options.matrix.out_dir);
   const MatrixOutcome o = measure_matrix(options.matrix, std::move(planned));
   CheckSettings settings;

@@ -116,20 +116,26 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
                                            : "--cpus '" + options.cpus + "' names " + std::to_string(selected.size())) +
                      " (for the same-CPU control run measure --cpus A,A)");
   }
-  PlanSpec spec;
-  for (const CpuPlace& p : planned.order.cpus) spec.cpus.push_back(p.cpu);
-  spec.visits = options.visits;
-  spec.warmup_per_visit = options.warmup;
-  spec.parallel = options.parallel;
-  if (options.rounds_per_visit > 0) {
-    spec.rounds_per_visit = options.rounds_per_visit;
-  } else if (options.budget_seconds > 0) {
-    spec.rounds_per_visit = rounds_for_budget(spec.cpus.size(), spec.visits, spec.parallel, options.budget_seconds,
-                                              kMeasuredCosts, spec.warmup_per_visit, kMinRoundsPerVisit);
+  if (options.budget_seconds > 0) {
+    PlanRequest request;
+    request.visits = options.visits;
+    request.warmup_per_visit = options.warmup;
+    request.parallel = options.parallel;
+    request.budget_seconds = options.budget_seconds;
+    request.rounds_per_visit = options.rounds_per_visit;
+    request.all_pairs = options.all_pairs;
+    planned.plan = choose_plan(planned.order, request, kMeasuredCosts);
   } else {
-    spec.rounds_per_visit = default_rounds_per_visit(spec.cpus.size(), spec.visits);
+    PlanSpec spec;
+    spec.cpus = planned.order.cpu_numbers();
+    spec.visits = options.visits;
+    spec.warmup_per_visit = options.warmup;
+    spec.parallel = options.parallel;
+    spec.rounds_per_visit = options.rounds_per_visit > 0 ? options.rounds_per_visit
+                                                         : default_rounds_per_visit(spec.cpus.size(), spec.visits);
+    spec.design_reason = "matrix measures every ordered pair unless --budget is given";
+    planned.plan = make_plan(spec, kMeasuredCosts);
   }
-  planned.plan = make_plan(spec, kMeasuredCosts);
   if (!options.dry_run && this_machine) {
     if (auto refusal = memory_refusal(planned.plan.memory_bytes, available_memory_bytes(), "the plan",
                                       "give fewer --rounds per visit or fewer --visits")) {
@@ -146,9 +152,11 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   require_supported_variants(options.choice, o.platform.cpuid);
   const MatrixPlan& plan = planned.plan;
   std::map<std::pair<int, int>, PairData> pairs;
-  for (int a : plan.spec.cpus) {
-    for (int b : plan.spec.cpus) {
-      if (a == b) continue;
+  const std::size_t n = plan.spec.cpus.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!plan.measures(i, j)) continue;  // the diagonal, and the pairs a sparse plan leaves out
+      const int a = plan.spec.cpus[i], b = plan.spec.cpus[j];
       PairData& d = pairs[{a, b}];
       d.a = a;
       d.b = b;
@@ -213,6 +221,12 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   o.matrix.send = recorded_variant(options.choice.send);
   o.matrix.recv = recorded_variant(options.choice.recv);
   o.matrix.tsc_hz = o.platform.tsc.hz;
+  if (plan.spec.design == PlanDesign::sparse) {
+    o.matrix.planned.assign(n * n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < n; ++j) o.matrix.planned[i * n + j] = plan.measures(i, j) ? 1 : 0;
+    }
+  }
   for (std::size_t i = 0; i < planned.order.cpus.size(); ++i) {
     o.matrix.labels.push_back(std::to_string(planned.order.cpus[i].cpu));
   }
