@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace tscsync {
 namespace {
@@ -53,6 +55,28 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
   return gap;
 }
 
+/// CheckResult::cpus_off from the measured pairs' offset outcomes (n×n: 0 not measured,
+/// 1 failed on its offset, 2 passed it).
+std::vector<int> cpus_off(const MatrixResult& m, const std::vector<std::uint8_t>& outcome) {
+  const std::size_t n = m.size();
+  std::vector<std::size_t> partners(n, 0);  // distinct partners measured in either role
+  std::vector<std::size_t> passed(n, 0);    // ordered pairs that involve the CPU and pass
+  std::size_t passed_in_all = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint8_t o = outcome[i * n + j];
+      if (o == 2) ++passed[i], ++passed[j], ++passed_in_all;
+      if (i < j && (o != 0 || outcome[j * n + i] != 0)) ++partners[i], ++partners[j];
+    }
+  }
+  std::vector<int> off;
+  for (std::size_t i = 0; i < n; ++i) {
+    // passed_in_all > passed[i]: some pair without CPU i passes.
+    if (partners[i] >= 2 && passed[i] == 0 && passed_in_all > passed[i]) off.push_back(m.cpus[i]);
+  }
+  return off;
+}
+
 }  // namespace
 
 CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
@@ -66,17 +90,20 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   r.cpus = n;
   double worst_offset_gap = -1;
   std::size_t worst_offset_index = 0;
+  std::vector<std::uint8_t> offset_failed(n * n, 0);  // measured pairs: 1 failed on its offset, 2 did not
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       if (i == j) continue;
-      ++r.pairs_checked;
       const PairCell& c = m.at(i, j);
+      if (!c.measured && !m.is_planned(i, j)) continue;  // left out by a sparse plan
+      ++r.pairs_checked;
       if (!c.measured) {
         r.failures.push_back(failure(m.cpus[i], m.cpus[j], CheckFailureKind::not_measured));
         continue;
       }
       const std::size_t before = r.failures.size();
       const double gap = check_pair(m, c, m.cpus[i], m.cpus[j], s, r);
+      offset_failed[i * n + j] = gap > 0 ? 1 : 2;
       if (gap > worst_offset_gap && gap > 0) {
         worst_offset_gap = gap;
         for (std::size_t k = before; k < r.failures.size(); ++k) {
@@ -86,6 +113,7 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
     }
   }
   if (!m.cpu.bands_consistent) r.failures.push_back(failure(-1, -1, CheckFailureKind::inconsistent_bands));
+  r.cpus_off = cpus_off(m, offset_failed);
   r.synchronized = r.failures.empty();
   if (r.synchronized) return r;
   // The reason names the largest offset failure if any, else the most important kind.

@@ -53,8 +53,13 @@ struct CheckResult {
   std::optional<std::size_t> shown;    // the failure the reason names (none when synchronized)
   std::size_t failing_pairs = 0;       // ordered pairs among the failures
   std::vector<std::string> warnings;   // what makes the answer less trustworthy (do not fail it)
+  /// CPUs off from the rest: every measured pair of each (at least two partners, both
+  /// roles) fails on its offset, while some pair without it passes. One CPU whose counter
+  /// is off fails all its pairs and is named here alone; a package off as a whole is not
+  /// (its CPUs pass the pairs among themselves). In matrix order.
+  std::vector<int> cpus_off;
   std::size_t cpus = 0;
-  std::size_t pairs_checked = 0;  // ordered pairs
+  std::size_t pairs_checked = 0;  // ordered pairs: every one the plan measures
   double widest_band_ticks = 0;   // the widest offset band among the pairs that passed
   // What the sentences need besides: the tolerances, the frequency, the receive read.
   CheckSettings settings;
@@ -62,7 +67,8 @@ struct CheckResult {
   RecordedVariant recv;
 };
 
-/// Decides. A matrix passes when every ordered pair is measured and complete, has a
+/// Decides. A matrix passes when every ordered pair the plan measures (all of them unless
+/// MatrixResult::planned says otherwise) is measured and complete, has a
 /// feasible band meeting the tolerance, no drift beyond its tolerance, no self-inconsistent
 /// round when the receive read waits for earlier loads (under plain reads such rounds are
 /// the expected speculation, reported but not failed on: they are the variant's fault, not

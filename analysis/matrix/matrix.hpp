@@ -94,9 +94,15 @@ struct MatrixResult {
   std::int64_t quantum_ticks = 1;       // the largest over the pairs
   std::vector<PairCell> cells;          // n×n row-major, the diagonal unmeasured
   CpuOffsets cpu;
+  /// n×n row-major, 1 where the plan measures the ordered pair; empty: every ordered pair.
+  /// A sparse plan (matrix_plan.hpp) leaves the other cells unmeasured on purpose.
+  std::vector<std::uint8_t> planned;
 
   [[nodiscard]] std::size_t size() const { return cpus.size(); }
   [[nodiscard]] const PairCell& at(std::size_t a, std::size_t b) const { return cells[a * cpus.size() + b]; }
+  [[nodiscard]] bool is_planned(std::size_t a, std::size_t b) const {
+    return planned.empty() || planned[a * cpus.size() + b] != 0;
+  }
 };
 
 /// Builds the matrix from the analyses of the ordered pairs, matched by their a and b

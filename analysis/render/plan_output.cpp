@@ -40,22 +40,38 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
     cpus += groups;
   }
   line(out, "cpus", cpus + ")");
+  const bool sparse = s.design == PlanDesign::sparse;
+  line(out, "design", std::string(design_name(s.design)) + (s.design_reason.empty() ? "" : ": " + s.design_reason));
+  const std::uint64_t n = s.cpus.size();
   line(out, "pairs",
        std::to_string(plan.unordered_pairs) + " unordered, " + std::to_string(plan.ordered_pairs) +
-           " ordered (each pair in both roles)");
+           " ordered (each pair in both roles)" +
+           (sparse ? " of " + std::to_string(n * (n - 1)) + " ordered pairs" : ""));
   line(out, "visits", std::to_string(s.visits) + " per ordered pair, one per sweep, spread over the whole run");
   line(out, "rounds per visit",
        std::to_string(s.rounds_per_visit) + " measured + " + std::to_string(s.warmup_per_visit) + " warm-up");
   line(out, "total rounds", std::to_string(plan.total_rounds) + " measured");
   line(out, "slots",
-       std::to_string(plan.slots.size()) + " (" + std::to_string(plan.slots_per_sweep) + " per sweep), " +
-           counted(plan.pairs_at_once, "pair", "pairs") + " at once");
+       std::to_string(plan.slots.size()) + " (" + (sparse ? "at most " : "") + std::to_string(plan.slots_per_sweep) +
+           " per sweep), " + counted(plan.pairs_at_once, "pair", "pairs") + " at once");
   line(out, "estimated time",
        human_duration(plan.estimated_seconds) + " (fixed " + format_sig(plan.costs.seconds_per_visit, 3) +
            " s per visit, " + format_sig(plan.costs.rounds_per_second / 1e6, 3) + " M rounds/s per pair)");
+  if (s.budget_seconds > 0) {
+    line(out, "budget",
+         human_duration(s.budget_seconds) +
+             (plan.estimated_seconds <= s.budget_seconds
+                  ? ": the estimate fits"
+                  : std::string(": the estimate exceeds it; ") + (s.parallel ? "" : "run pairs in parallel, or ") +
+                        "give fewer --cpus, --visits or --rounds"));
+  }
   line(out, "memory",
        human_bytes(plan.memory_bytes) + " (" + std::to_string(kRoundBytes) +
            " B per measured round kept + raw buffers of the pairs at once)");
+  line(out, "memory, streamed",
+       human_bytes(plan.memory_bytes_streaming) +
+           " (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the " +
+           std::to_string(n) + "x" + std::to_string(n) + " cells)");
   if (s.parallel && plan.pairs_at_once > 1) {
     line(out, "parallel",
          std::to_string(plan.pairs_at_once) +
@@ -79,6 +95,8 @@ nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
       {"cpus", s.cpus},
       {"cpu_list", format_cpu_list(s.cpus)},
       {"parallel", s.parallel},
+      {"design", s.design == PlanDesign::sparse ? "sparse" : "all_pairs"},
+      {"design_reason", s.design_reason},
       {"unordered_pairs", plan.unordered_pairs},
       {"ordered_pairs", plan.ordered_pairs},
       {"visits_per_pair", s.visits},
@@ -90,7 +108,9 @@ nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
       {"slots_per_sweep", plan.slots_per_sweep},
       {"pairs_at_once", plan.pairs_at_once},
       {"estimated_seconds", plan.estimated_seconds},
+      {"budget_seconds", s.budget_seconds > 0 ? nlohmann::ordered_json(s.budget_seconds) : nullptr},
       {"memory_bytes", plan.memory_bytes},
+      {"memory_bytes_streaming", plan.memory_bytes_streaming},
       {"costs",
        {{"rounds_per_second", plan.costs.rounds_per_second}, {"seconds_per_visit", plan.costs.seconds_per_visit}}},
       {"first_slots", std::move(first_slots)},

@@ -15,8 +15,9 @@ namespace tscsync {
 /// plan was made from, ordered), the CPU line also counts packages, dies and L3 domains.
 std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology = nullptr);
 
-/// The plan's figures as JSON: "schema": "tscsync-plan/1", the CPUs in plan order, counts,
-/// costs, estimate, memory, and the first kPlanJsonSlots slots (not the whole list, which
+/// The plan's figures as JSON: "schema": "tscsync-plan/1", the CPUs in plan order, the
+/// design ("all_pairs" or "sparse") and why, counts, costs, estimate, budget (null: none),
+/// memory (kept, and streamed), and the first kPlanJsonSlots slots (not the whole list, which
 /// runs to millions of entries on big machines).
 nlohmann::ordered_json plan_json(const MatrixPlan& plan);
 

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "render/matrix_output.hpp"
+#include "render/plan_output.hpp"
 
 namespace tscsync {
 
@@ -40,6 +41,15 @@ std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
 }
 
 int run_check(const CheckOptions& options) {
+  if (options.matrix.dry_run) {
+    const PlannedMatrix planned = plan_matrix(options.matrix);
+    if (options.matrix.format == OutputFormat::json) {
+      std::cout << plan_json(planned.plan).dump(2) << "\n";
+    } else {
+      std::cout << plan_text(planned.plan, &planned.order);
+    }
+    return kExitOk;
+  }
   const MatrixOutcome o = obtain_matrix(options.matrix, "check", false);
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;

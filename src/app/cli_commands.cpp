@@ -324,16 +324,34 @@ Command SimulateCli::build(const Args& /*args*/) const {
   return o;
 }
 
-void PlanCli::add(CLI::App& cmd, bool variants) {
+void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
+  budgeted = budgeted_command;
   cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
   if (variants) add_variant_options(cmd, variant, send, recv);
   cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
   cmd.add_option("--rounds", rounds, "measured rounds per visit (default: by the number of pairs, see --dry-run)");
-  cmd.add_option("--budget", budget, "seconds: size the rounds per visit so the plan's estimate fits");
+  if (budgeted) {
+    cmd.add_option("--budget", budget,
+                   "seconds of measuring to plan for (default " + format_sig(kDefaultBudgetSeconds) +
+                       "): chooses all pairs or a sparse design, and the rounds per visit");
+  } else {
+    cmd.add_option("--budget", budget,
+                   "seconds: choose all pairs or a sparse design, and the rounds per visit, so the plan fits");
+  }
+  cmd.add_flag("--all-pairs", all_pairs, "measure every ordered pair, however many CPUs (no sparse design)");
   cmd.add_option("--warmup", warmup, "rounds before each visit, discarded")->capture_default_str();
   cmd.add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();
-  cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (round-robin tournament)");
+  if (budgeted) {
+    cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (the default)");
+    cmd.add_flag("--sequential", sequential, "run one pair at a time");
+  } else {
+    cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (round-robin tournament)");
+  }
+  cmd.add_flag("--dry-run", dry_run, "print the plan (design, pairs, visits, rounds, time, memory); measure nothing");
+  cmd.add_option(
+      "--topology", topology,
+      "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
   cmd.add_option("--from", from,
                  "measure nothing: rebuild every output from a run directory (DIR/run of an earlier --out, or a "
                  "directory of run files naming their pair with # a: and # b:)");
@@ -351,10 +369,14 @@ MatrixOptions PlanCli::build(const Args& args) const {
     o.budget_seconds = parse_real("--budget", budget);
     if (o.budget_seconds <= 0) throw UsageError("--budget " + budget + " must be a number of seconds > 0");
     if (!rounds.empty()) throw UsageError("give --rounds or --budget, not both");
+  } else if (budgeted) {
+    o.budget_seconds = kDefaultBudgetSeconds;
   }
+  o.all_pairs = all_pairs;
   o.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
   o.timeout = parse_timeout(timeout_ms);
-  o.parallel = parallel;
+  if (parallel && sequential) throw UsageError("give --parallel or --sequential, not both");
+  o.parallel = budgeted ? !sequential : parallel;
   o.dry_run = dry_run;
   o.topology = topology;
   o.format = parse_format(format, false);
@@ -381,11 +403,7 @@ void MatrixCli::add(CLI::App& app) {
   sub = app.add_subcommand("matrix",
                            "Every ordered pair of the selected CPUs: offsets with hard bands, drift, latency and "
                            "violation matrices, per-CPU offsets, heatmaps");
-  plan.add(*sub, true);
-  sub->add_flag("--dry-run", plan.dry_run, "print the plan (pairs, visits, rounds, time, memory); measure nothing");
-  sub->add_option(
-      "--topology", plan.topology,
-      "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
+  plan.add(*sub, true, false);
   sub->add_option("--format", plan.format, "text or json (stdout)")->capture_default_str();
   sub->add_option("--out", plan.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
   sub->add_flag("--save-runs", plan.save_runs, "also keep every pair's rounds in --out/pairs (tscsync-run/1)");
@@ -395,8 +413,10 @@ Command MatrixCli::build(const Args& args) const { return plan.build(args); }
 
 void CheckCli::add(CLI::App& app) {
   sub = app.add_subcommand(
-      "check", "Measure all pairs and answer for scripts: exit 0 synchronized, 1 not, with the reason in one line");
-  plan.add(*sub, true);
+      "check",
+      "Measure the pairs (all of them, or a sparse design on large machines) and answer for scripts: exit 0 "
+      "synchronized, 1 not, with the reason in one line");
+  plan.add(*sub, true, true);
   sub->add_option("--tolerance", tolerance,
                   "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
       ->capture_default_str();
@@ -462,7 +482,7 @@ void ReportCli::add(CLI::App& app) {
                            "The main job: platform facts, all pairs with an ordering read and with plain rdtsc, the "
                            "verdict, heatmaps, report.md and report.html in one directory");
   plan.out = "report";
-  plan.add(*sub, false);
+  plan.add(*sub, false, true);
   sub->add_option("--out", plan.out, "the report directory")->capture_default_str();
   sub->add_flag("--no-plain", no_plain, "skip the plain-rdtsc matrix");
   sub->add_flag("--no-variants", no_variants, "skip the read variants (tscsync variants) on the first two CPUs");

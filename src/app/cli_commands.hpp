@@ -65,8 +65,11 @@ struct SimulateCli {
 struct PlanCli {
   std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
                                          timeout_ms = "2000", topology, format = "text", out, from;
-  bool parallel = false, dry_run = false, save_runs = false;
-  void add(CLI::App& cmd, bool variants);
+  bool parallel = false, sequential = false, all_pairs = false, dry_run = false, save_runs = false;
+  bool budgeted = false;  // report and check: a default time budget, pairs in parallel
+  /// \param variants  the command takes --variant, --send and --recv
+  /// \param budgeted  report and check: plan for kDefaultBudgetSeconds, in parallel, by default
+  void add(CLI::App& cmd, bool variants, bool budgeted);
   [[nodiscard]] MatrixOptions build(const Args& args) const;
 };
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <thread>
 
 #include "app/matrix_run_dir.hpp"
@@ -115,20 +116,26 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
                                            : "--cpus '" + options.cpus + "' names " + std::to_string(selected.size())) +
                      " (for the same-CPU control run measure --cpus A,A)");
   }
-  PlanSpec spec;
-  for (const CpuPlace& p : planned.order.cpus) spec.cpus.push_back(p.cpu);
-  spec.visits = options.visits;
-  spec.warmup_per_visit = options.warmup;
-  spec.parallel = options.parallel;
-  if (options.rounds_per_visit > 0) {
-    spec.rounds_per_visit = options.rounds_per_visit;
-  } else if (options.budget_seconds > 0) {
-    spec.rounds_per_visit = rounds_for_budget(spec.cpus.size(), spec.visits, spec.parallel, options.budget_seconds,
-                                              kMeasuredCosts, spec.warmup_per_visit, kMinRoundsPerVisit);
+  if (options.budget_seconds > 0) {
+    PlanRequest request;
+    request.visits = options.visits;
+    request.warmup_per_visit = options.warmup;
+    request.parallel = options.parallel;
+    request.budget_seconds = options.budget_seconds;
+    request.rounds_per_visit = options.rounds_per_visit;
+    request.all_pairs = options.all_pairs;
+    planned.plan = choose_plan(planned.order, request, kMeasuredCosts);
   } else {
-    spec.rounds_per_visit = default_rounds_per_visit(spec.cpus.size(), spec.visits);
+    PlanSpec spec;
+    spec.cpus = planned.order.cpu_numbers();
+    spec.visits = options.visits;
+    spec.warmup_per_visit = options.warmup;
+    spec.parallel = options.parallel;
+    spec.rounds_per_visit = options.rounds_per_visit > 0 ? options.rounds_per_visit
+                                                         : default_rounds_per_visit(spec.cpus.size(), spec.visits);
+    spec.design_reason = "matrix measures every ordered pair unless --budget is given";
+    planned.plan = make_plan(spec, kMeasuredCosts);
   }
-  planned.plan = make_plan(spec, kMeasuredCosts);
   if (!options.dry_run && this_machine) {
     if (auto refusal = memory_refusal(planned.plan.memory_bytes, available_memory_bytes(), "the plan",
                                       "give fewer --rounds per visit or fewer --visits")) {
@@ -228,13 +235,16 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source) {
   const MatrixPlan& plan = o.planned.plan;
   // By CPU number (the order of analysis.json and of the report's tables).
-  std::vector<int> by_number = plan.spec.cpus;
-  std::sort(by_number.begin(), by_number.end());
+  std::vector<std::size_t> by_number(plan.spec.cpus.size());  // positions in the plan
+  std::iota(by_number.begin(), by_number.end(), std::size_t{0});
+  std::sort(by_number.begin(), by_number.end(),
+            [&](std::size_t x, std::size_t y) { return plan.spec.cpus[x] < plan.spec.cpus[y]; });
   std::vector<std::string> unmeasured;
   std::vector<std::string> incomplete_pairs;
-  for (int a : by_number) {
-    for (int b : by_number) {
-      if (a == b) continue;
+  for (std::size_t i : by_number) {
+    for (std::size_t j : by_number) {
+      if (!plan.measures(i, j)) continue;  // the diagonal, and the pairs a sparse plan leaves out
+      const int a = plan.spec.cpus[i], b = plan.spec.cpus[j];
       std::optional<Run> run = source(a, b);
       if (!run || run->rounds.empty()) {
         unmeasured.push_back(pair_name(a, b));
@@ -276,6 +286,14 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
   for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
   o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
   std::erase(o.matrix.boundaries, std::size_t{0});
+  if (plan.spec.design == PlanDesign::sparse) {
+    // The pairs a sparse plan leaves out are not failures of the measurement (check).
+    const std::size_t n = plan.spec.cpus.size();
+    o.matrix.planned.assign(n * n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < n; ++j) o.matrix.planned[i * n + j] = plan.measures(i, j) ? 1 : 0;
+    }
+  }
 }
 
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }

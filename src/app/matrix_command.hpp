@@ -17,6 +17,7 @@
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 #include "matrix/matrix_plan.hpp"
+#include "matrix/plan_choice.hpp"
 #include "matrix/topology_order.hpp"
 #include "measure/exchange.hpp"
 #include "pair/analyze.hpp"
@@ -28,9 +29,6 @@ namespace tscsync {
 /// Warm-up rounds before each visit's measured rounds (discarded).
 inline constexpr std::uint64_t kMatrixWarmup = 2000;
 
-/// The fewest rounds per visit --budget may choose: fewer give the envelopes too little.
-inline constexpr std::uint64_t kMinRoundsPerVisit = 1000;
-
 /// This machine's exchange speed and fixed cost per visit, measured on a development machine
 /// (docs/results/2026-11-22-intel-xeon-measurements.md, "The plan's cost model": 2 M rounds/s;
 /// 6.5-9 ms per visit of 3000 rounds): what the plan's time estimate assumes.
@@ -41,7 +39,10 @@ struct MatrixOptions {
   ExchangeChoice choice;
   std::uint64_t visits = 4;            // per ordered pair
   std::uint64_t rounds_per_visit = 0;  // 0: from the budget, or the default
-  double budget_seconds = 0;           // > 0: rounds per visit sized so the estimate fits
+  /// > 0: the design and the rounds per visit are chosen to fit (matrix/plan_choice.hpp);
+  /// 0: every ordered pair with the default rounds (matrix without --budget).
+  double budget_seconds = 0;
+  bool all_pairs = false;  // with a budget: the full matrix whatever the size
   std::uint64_t warmup = kMatrixWarmup;
   std::chrono::milliseconds timeout{2000};
   bool parallel = false;

@@ -32,6 +32,46 @@ T plan_value(const json& plan, const char* key, T fallback) {
   }
 }
 
+/// The plan's spec, whole: what --from needs to rebuild the very plan that ran (a sparse
+/// design's pairs included).
+json spec_json(const PlanSpec& spec) {
+  json pairs = json::array();
+  for (const auto& [i, j] : spec.pairs) pairs.push_back({i, j});
+  return {{"cpus", spec.cpus},
+          {"visits", spec.visits},
+          {"rounds_per_visit", spec.rounds_per_visit},
+          {"warmup_per_visit", spec.warmup_per_visit},
+          {"parallel", spec.parallel},
+          {"design", spec.design == PlanDesign::sparse ? "sparse" : "all_pairs"},
+          {"pairs", std::move(pairs)},
+          {"design_reason", spec.design_reason},
+          {"budget_seconds", spec.budget_seconds}};
+}
+
+/// The spec spec_json wrote, in the order of `cpus` (the topology order --from rebuilt).
+/// \throws InputError naming the manifest when it is not one spec_json wrote.
+PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::string& manifest_path) {
+  PlanSpec spec;
+  try {
+    if (j.at("cpus").get<std::vector<int>>() != cpus) {
+      throw InputError(manifest_path + ": the plan's CPUs are not the run's CPUs");
+    }
+    spec.cpus = cpus;
+    spec.visits = j.at("visits").get<std::uint64_t>();
+    spec.rounds_per_visit = j.at("rounds_per_visit").get<std::uint64_t>();
+    spec.warmup_per_visit = j.at("warmup_per_visit").get<std::uint64_t>();
+    spec.parallel = j.at("parallel").get<bool>();
+    spec.design = j.at("design").get<std::string>() == "sparse" ? PlanDesign::sparse : PlanDesign::all_pairs;
+    for (const json& p : j.at("pairs"))
+      spec.pairs.emplace_back(p.at(0).get<std::uint32_t>(), p.at(1).get<std::uint32_t>());
+    spec.design_reason = j.at("design_reason").get<std::string>();
+    spec.budget_seconds = j.at("budget_seconds").get<double>();
+  } catch (const json::exception& e) {
+    throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + e.what());
+  }
+  return spec;
+}
+
 }  // namespace
 
 RunDirPlace::RunDirPlace(const std::string& out_dir) {
@@ -76,6 +116,7 @@ RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& option
   m.pair_header.set("rounds_per_visit", std::to_string(spec.rounds_per_visit));
   m.pair_header.set("warmup", std::to_string(spec.warmup_per_visit));
   m.plan = plan_json(o.planned.plan);
+  m.plan["spec"] = spec_json(spec);
   json warnings = json::array();
   for (const Warning& w : o.warnings)
     warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
@@ -116,12 +157,17 @@ MatrixOutcome load_matrix(const std::string& from) {
                      std::to_string(manifest.cpus.size()));
   }
   o.planned.order = order_by_topology(places, manifest.cpus);
+  // The plan that ran, rebuilt from its spec in the manifest; a directory of run files
+  // (no manifest) was measured by no plan: one visit of every pair stands in.
   PlanSpec spec;
-  spec.cpus = o.planned.order.cpu_numbers();
-  spec.visits = plan_value<std::uint64_t>(manifest.plan, "visits_per_pair", 1);
-  spec.rounds_per_visit = plan_value<std::uint64_t>(manifest.plan, "rounds_per_visit", 1);
-  spec.warmup_per_visit = plan_value<std::uint64_t>(manifest.plan, "warmup_per_visit", 0);
-  spec.parallel = plan_value<bool>(manifest.plan, "parallel", false);
+  if (const auto it = manifest.plan.find("spec"); it != manifest.plan.end()) {
+    // The spec lists the CPUs in the live topology order, which --from has rebuilt.
+    spec = spec_from_json(*it, o.planned.order.cpu_numbers(), (fs::path(dir) / kManifestName).string());
+  } else {
+    spec.cpus = o.planned.order.cpu_numbers();
+    spec.visits = 1;
+    spec.rounds_per_visit = 1;
+  }
   o.planned.plan = make_plan(spec, kMeasuredCosts);
 
   o.platform.tsc.hz = manifest.tsc_hz;

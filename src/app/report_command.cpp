@@ -12,6 +12,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "core/human_units.hpp"
 #include "formats/output_file.hpp"
 #include "render/plan_output.hpp"
 #include "render/report_builder.hpp"
@@ -41,15 +42,23 @@ ReportMatrixRun report_run(MatrixOutcome&& o) {
   return run;
 }
 
-/// The all-pairs run with the default, ordering receive read, and the check's verdict on it.
+/// The options of each of the report's matrices: the time budget is the report's, shared
+/// between the ordering-read matrix and the plain one.
+MatrixOptions matrix_options(const ReportOptions& options) {
+  MatrixOptions m = options.matrix;
+  if (options.plain) m.budget_seconds /= 2;
+  return m;
+}
+
+/// The matrix with the default, ordering receive read, and the check's verdict on it.
 void measure_ordered(const ReportOptions& options, const fs::path& root, ReportInputs& in, Written& w) {
-  MatrixOptions ordered = options.matrix;
+  MatrixOptions ordered = matrix_options(options);
   ordered.choice = ExchangeChoice{};
   ordered.out_dir = (root / kReportMatrixDir).string();
   ordered.command_line = options.command_line;
   PlannedMatrix planned = plan_matrix(ordered);
-  std::cerr << "tscsync report: all pairs, send " << variant_name(ordered.choice.send) << ", recv "
-            << variant_name(ordered.choice.recv) << "\n"
+  std::cerr << "tscsync report: " << design_name(planned.plan.spec.design) << ", send "
+            << variant_name(ordered.choice.send) << ", recv " << variant_name(ordered.choice.recv) << "\n"
             << plan_text(planned.plan);
   MatrixOutcome o = measure_matrix(ordered, std::move(planned));
   CheckSettings settings;
@@ -65,12 +74,12 @@ void measure_ordered(const ReportOptions& options, const fs::path& root, ReportI
 
 /// The same pairs with plain rdtsc on both sides: what speculation does on this machine.
 void measure_plain(const ReportOptions& options, const fs::path& root, ReportInputs& in, Written& w) {
-  MatrixOptions p = options.matrix;
+  MatrixOptions p = matrix_options(options);
   p.choice.send = p.choice.recv = Variant::rdtsc;
   p.out_dir = (root / kReportPlainDir).string();
   p.command_line = options.command_line;
   PlannedMatrix planned = plan_matrix(p);
-  std::cerr << "tscsync report: all pairs again, plain rdtsc on both sides\n";
+  std::cerr << "tscsync report: the same pairs again, plain rdtsc on both sides\n";
   MatrixOutcome o = measure_matrix(p, std::move(planned));
   for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, false, &w.pictures)) {
     w.problems.push_back(q);
@@ -116,9 +125,27 @@ std::optional<std::string> read_file(const fs::path& path) {
   return text.str();
 }
 
+/// --dry-run: the plan of the ordering-read matrix, as `matrix --dry-run` prints it, and
+/// what else the report would measure.
+int print_report_plan(const ReportOptions& options) {
+  const PlannedMatrix planned = plan_matrix(matrix_options(options));
+  std::cout << plan_text(planned.plan, &planned.order);
+  const double each = planned.plan.estimated_seconds;
+  if (options.plain) {
+    std::cout << "report            this plan twice (an ordering receive read, then plain rdtsc on both sides): "
+              << human_duration(2 * each) << " of estimated measuring";
+    if (options.matrix.budget_seconds > 0)
+      std::cout << " within a budget of " << human_duration(options.matrix.budget_seconds);
+    std::cout << "\n";
+  }
+  if (options.variants) std::cout << "report            then the read variants on one pair (tscsync variants)\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_report(const ReportOptions& options) {
+  if (options.matrix.dry_run) return print_report_plan(options);
   const fs::path root(options.out_dir);
   make_directories(options.out_dir);
   ReportInputs in;

@@ -1,6 +1,7 @@
 // The plan as text and JSON: exact lines and keys.
 #include <catch2/catch.hpp>
 
+#include "matrix/matrix.hpp"
 #include "platform/topology.hpp"
 #include "render/plan_output.hpp"
 
@@ -27,16 +28,22 @@ TEST_CASE("plan_text: 16 CPUs in topology order, parallel", "[plan]") {
   spec.rounds_per_visit = default_rounds_per_visit(16, 4);
   spec.warmup_per_visit = 1000;
   spec.parallel = true;
+  spec.design_reason = "a reason";
+  spec.budget_seconds = 10;
   const MatrixPlan plan = make_plan(spec, PlanCosts{2e6, 0.05});
   CHECK(plan_text(plan, &cpus) ==
         "cpus              0-15 (16 CPUs in topology order: 2 packages, 4 L3 domains)\n"
+        "design            all pairs: a reason\n"
         "pairs             120 unordered, 240 ordered (each pair in both roles)\n"
         "visits            4 per ordered pair, one per sweep, spread over the whole run\n"
         "rounds per visit  41667 measured + 1000 warm-up\n"
         "total rounds      40000320 measured\n"
         "slots             120 (30 per sweep), 8 pairs at once\n"
         "estimated time    8.6 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
+        "budget            10 s: the estimate fits\n"
         "memory            1.6 GB (40 B per measured round kept + raw buffers of the pairs at once)\n"
+        "memory, streamed  31.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
+        "analysis, the 16x16 cells)\n"
         "parallel          8 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise "
         "and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the "
         "offset estimate moves only as far as the added delay differs between the two directions\n");
@@ -50,13 +57,40 @@ TEST_CASE("plan_text: 2 CPUs, sequential, no topology: no parallel line", "[plan
   const MatrixPlan plan = make_plan(spec, PlanCosts{2e6, 0.05});
   CHECK(plan_text(plan) ==
         "cpus              1,3 (2 CPUs)\n"
+        "design            all pairs\n"
         "pairs             1 unordered, 2 ordered (each pair in both roles)\n"
         "visits            1 per ordered pair, one per sweep, spread over the whole run\n"
         "rounds per visit  1000000 measured + 0 warm-up\n"
         "total rounds      2000000 measured\n"
         "slots             2 (2 per sweep), 1 pair at once\n"
         "estimated time    1.1 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
-        "memory            112.0 MB (40 B per measured round kept + raw buffers of the pairs at once)\n");
+        "memory            112.0 MB (40 B per measured round kept + raw buffers of the pairs at once)\n"
+        "memory, streamed  112.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
+        "analysis, the 2x2 cells)\n");
+}
+
+TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
+  PlanSpec spec;
+  spec.cpus = {0, 1, 2, 3};
+  spec.visits = 1;
+  spec.rounds_per_visit = 1000;
+  spec.design = PlanDesign::sparse;
+  spec.pairs = {{0, 1}, {1, 2}, {2, 3}};
+  spec.design_reason = "why";
+  spec.budget_seconds = 1;
+  spec.parallel = true;
+  const MatrixPlan plan = make_plan(spec, PlanCosts{1e6, 0.5});
+  const std::string text = plan_text(plan);
+  CHECK_THAT(text, Catch::Matchers::Contains("design            sparse: why\n"
+                                             "pairs             3 unordered, 6 ordered (each pair in both roles) of "
+                                             "12 ordered pairs\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains("slots             4 (at most 4 per sweep), 2 pairs at once\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "budget            1.0 s: the estimate exceeds it; give fewer --cpus, --visits or --rounds\n"));
+  spec.parallel = false;
+  CHECK_THAT(plan_text(make_plan(spec, PlanCosts{1e6, 0.5})),
+             Catch::Matchers::Contains("budget            1.0 s: the estimate exceeds it; run pairs in parallel, or "
+                                       "give fewer --cpus, --visits or --rounds\n"));
 }
 
 TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
@@ -82,10 +116,16 @@ TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
   CHECK(j.at("slots_per_sweep") == 6);
   CHECK(j.at("pairs_at_once") == 2);
   CHECK(j.at("estimated_seconds").get<double>() == Approx(12 * (0.5 + 510 / 1e6)).epsilon(1e-12));
+  CHECK(j.at("design") == "all_pairs");
+  CHECK(j.at("design_reason") == "");
+  CHECK(j.at("budget_seconds").is_null());
   CHECK(j.at("memory_bytes") == 12000 * 40 + 510 * 32 * 2);
+  // Two pairs at once (raw buffers and their visit's rounds), one pair's rounds, 4×4 cells.
+  CHECK(j.at("memory_bytes_streaming") ==
+        2 * (510 * 32 + 500 * 40) + 2 * 500 * 40 + 16 * (sizeof(PairCell) + kSolverBytesPerCell));
   CHECK(j.at("costs") == nlohmann::ordered_json{{"rounds_per_second", 1e6}, {"seconds_per_visit", 0.5}});
   REQUIRE(j.at("first_slots").size() == kPlanJsonSlots);
   CHECK(j.at("first_slots").at(0) ==
         nlohmann::ordered_json::array({{{"a", 0}, {"b", 3}, {"visit", 0}}, {{"a", 1}, {"b", 2}, {"visit", 0}}}));
-  CHECK(j.size() == 18);
+  CHECK(j.size() == 22);
 }
