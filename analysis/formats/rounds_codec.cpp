@@ -405,7 +405,11 @@ std::string compress_visit_text(std::string_view text) {
         throw RuntimeError(std::string("zstd: cannot compress a visit: ") + ZSTD_getErrorName(left));
       }
       if (left == 0 && in.pos == in.size) break;
-      if (out.pos == out.size) frame.resize(frame.size() * 2), out.dst = frame.data(), out.size = frame.size();
+      if (out.pos == out.size) {  // not expected: the buffer holds the bound and more
+        frame.resize(frame.size() * 2);
+        out.dst = frame.data();
+        out.size = frame.size();
+      }
     }
   }
   frame.resize(out.pos);
