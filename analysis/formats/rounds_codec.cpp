@@ -83,8 +83,8 @@ class VisitTextParser {
  public:
   VisitTextParser(std::string_view source, std::vector<Round>* rounds) : source_(source), rounds_(rounds) {}
 
-  /// One line without its '\n'. \returns false once nothing more is wanted: the header
-  /// lines are read and the caller asked for no rounds.
+  /// One line without its '\n'. \returns false once nothing more is wanted: the visit
+  /// line is read and the caller asked for no rounds.
   bool line(std::string_view line, std::size_t line_no) {
     line_no_ = line_no;
     if (!have_header_) {
@@ -94,13 +94,12 @@ class VisitTextParser {
       }
       parse_visit_line(line);
       have_header_ = true;
-      return true;
+      return rounds_ != nullptr;  // an index wants the visit line only
     }
     if (!line.empty() && line.front() == '#') {
       if (count_ == 0 && line.starts_with(kErrorPrefix)) header_.error = std::string(trim_spaces(line.substr(8)));
       return true;
     }
-    if (rounds_ == nullptr) return false;
     add_round(line);
     return true;
   }
@@ -294,26 +293,39 @@ class LineFeeder {
                    "): the file is damaged");
 }
 
-/// Streams `frame` through zstd into `feeder`. \returns true when the frame ended,
-/// false when the input ran out first (or the feeder wanted no more).
-bool decompress_into(std::string_view frame, std::string_view source, LineFeeder& feeder, bool& stopped) {
+/// Streams `frame` through zstd into `feeder`, giving zstd `input_step` bytes of it at a
+/// time. \returns true when the frame ended, false when the input ran out first or the
+/// feeder wanted no more (then `stopped`).
+/// For the header alone a small step matters: zstd decodes every block it has the input
+/// for before it returns, so with the whole frame it would decode the rounds' block too,
+/// while the header lines are a small block of their own (compress_visit_text).
+bool decompress_into(std::string_view frame, std::string_view source, LineFeeder& feeder, bool& stopped,
+                     std::size_t input_step) {
   ZSTD_DCtx* dctx = visit_dctx();
-  std::vector<char> out(kOutChunkBytes);
-  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+  // Uninitialised: zeroing 64 KiB per frame would cost more than an index's small block.
+  thread_local std::unique_ptr<char[]> buffer(new char[kOutChunkBytes]);
+  ZSTD_inBuffer in{frame.data(), std::min(frame.size(), input_step), 0};
   stopped = false;
   while (true) {
-    ZSTD_outBuffer o{out.data(), out.size(), 0};
+    ZSTD_outBuffer o{buffer.get(), kOutChunkBytes, 0};
     const std::size_t ret = ZSTD_decompressStream(dctx, &o, &in);
     if (ZSTD_isError(ret)) fail_frame(source, ret);
-    if (o.pos > 0 && !feeder.feed(std::string_view(out.data(), o.pos))) {
+    if (o.pos > 0 && !feeder.feed(std::string_view(buffer.get(), o.pos))) {
       stopped = true;
       return false;
     }
     if (ret == 0) return true;
-    // Output full: call again to drain; otherwise zstd needs input that is not there.
-    if (o.pos < o.size && in.pos == in.size) return false;
+    // Output full: call again to drain; otherwise zstd needs input.
+    if (o.pos < o.size && in.pos == in.size) {
+      if (in.size == frame.size()) return false;
+      in.size = std::min(frame.size(), in.size + input_step);
+    }
   }
 }
+
+/// Input given to zstd at a time when only the header lines are wanted: a visit line and
+/// an error line compress to well under this.
+constexpr std::size_t kHeaderInputStep = 512;
 
 }  // namespace
 
@@ -372,10 +384,35 @@ std::string compress_visit(const VisitHeader& header, std::span<const Round> rou
 }
 
 std::string compress_visit_text(std::string_view text) {
-  std::string frame(ZSTD_compressBound(text.size()), '\0');
-  const std::size_t n = ZSTD_compress2(visit_cctx(), frame.data(), frame.size(), text.data(), text.size());
-  if (ZSTD_isError(n)) throw RuntimeError(std::string("zstd: cannot compress a visit: ") + ZSTD_getErrorName(n));
-  frame.resize(n);
+  // The leading '#' lines (the visit line, the error, the columns) end a zstd block of
+  // their own: an index that wants only them decodes that small block, not the rounds
+  // (measured: open_run_dir indexes frames several times faster; docs/formats.md).
+  std::size_t head = 0;
+  while (head < text.size() && text[head] == '#') {
+    const std::size_t nl = text.find('\n', head);
+    head = nl == std::string_view::npos ? text.size() : nl + 1;
+  }
+  ZSTD_CCtx* cctx = visit_cctx();
+  ZSTD_CCtx_setPledgedSrcSize(cctx, text.size());
+  std::string frame(ZSTD_compressBound(text.size()) + 64, '\0');
+  ZSTD_outBuffer out{frame.data(), frame.size(), 0};
+  for (const auto& [part, mode] :
+       {std::pair{text.substr(0, head), ZSTD_e_flush}, std::pair{text.substr(head), ZSTD_e_end}}) {
+    ZSTD_inBuffer in{part.data(), part.size(), 0};
+    while (true) {
+      const std::size_t left = ZSTD_compressStream2(cctx, &out, &in, mode);
+      if (ZSTD_isError(left)) {
+        throw RuntimeError(std::string("zstd: cannot compress a visit: ") + ZSTD_getErrorName(left));
+      }
+      if (left == 0 && in.pos == in.size) break;
+      if (out.pos == out.size) {  // not expected: the buffer holds the bound and more
+        frame.resize(frame.size() * 2);
+        out.dst = frame.data();
+        out.size = frame.size();
+      }
+    }
+  }
+  frame.resize(out.pos);
   return frame;
 }
 
@@ -390,7 +427,8 @@ VisitHeader decode_visit_frame(std::string_view frame, std::string_view source, 
   VisitTextParser parser(source, rounds);
   LineFeeder feeder(source, parser);
   bool stopped = false;
-  const bool ended = decompress_into(frame, source, feeder, stopped);
+  const bool ended =
+      decompress_into(frame, source, feeder, stopped, rounds == nullptr ? kHeaderInputStep : frame.size());
   if (!stopped) {
     if (!ended) throw InputError(std::string(source) + ": the zstd frame ends early: the file is damaged");
     feeder.end();
@@ -438,7 +476,7 @@ std::optional<VisitHeader> peek_truncated_frame(std::string_view bytes, std::str
   VisitTextParser parser(source, nullptr);
   LineFeeder feeder(source, parser);
   bool stopped = false;
-  if (bytes.size() >= 4 && le32(bytes) == kZstdMagic) decompress_into(bytes, source, feeder, stopped);
+  if (bytes.size() >= 4 && le32(bytes) == kZstdMagic) decompress_into(bytes, source, feeder, stopped, kHeaderInputStep);
   if (!parser.have_header()) return std::nullopt;
   return parser.header();
 }

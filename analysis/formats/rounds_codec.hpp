@@ -63,7 +63,8 @@ std::string compress_visit(const VisitHeader& header, std::span<const Round> rou
 /// (a tool that writes rounds, a test of the reader). \throws RuntimeError as above.
 std::string compress_visit_text(std::string_view text);
 
-/// Parses the text of one visit; appends its rounds to `*rounds` when `rounds` is not null.
+/// Parses the text of one visit; appends its rounds to `*rounds` when `rounds` is not null
+/// (when it is null, only the visit line is read).
 /// `source` names the text in messages: "SOURCE:LINE:COLUMN: what" (lines from 1).
 /// \throws InputError for a missing or malformed visit line, a round line that is not
 ///         5 or 6 numbers, a seq beyond 2^56 - 1 or not after the previous one, flags
@@ -71,8 +72,8 @@ std::string compress_visit_text(std::string_view text);
 VisitHeader parse_visit_text(std::string_view text, std::string_view source, std::vector<Round>* rounds);
 
 /// Decompresses one whole frame (as next_frame found it) and parses it, like
-/// parse_visit_text; the text is never held whole. With `rounds` null only the header lines
-/// are decompressed and read (what an index needs).
+/// parse_visit_text; the text is never held whole. With `rounds` null only the visit line
+/// is decompressed and read (what an index needs; error stays empty).
 /// \throws InputError for a frame that does not decompress (corrupt, checksum wrong,
 ///         truncated) or whose text is malformed; "SOURCE:LINE:COLUMN" as above.
 VisitHeader decode_visit_frame(std::string_view frame, std::string_view source, std::vector<Round>* rounds);
@@ -95,8 +96,8 @@ struct FrameExtent {
 /// The frame that starts at bytes[0]. \pre !bytes.empty().
 FrameExtent next_frame(std::string_view bytes);
 
-/// What the start of a frame that the input ends inside says: the visit's header when
-/// its lines were decompressed already, nullopt when not enough was there.
+/// What the start of a frame that the input ends inside says: its visit line (error
+/// empty) when that much decompresses, nullopt when not enough was there.
 /// \throws InputError when what is there does not decompress (not a cut, a corruption).
 std::optional<VisitHeader> peek_truncated_frame(std::string_view bytes, std::string_view source);
 

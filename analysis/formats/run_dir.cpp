@@ -151,7 +151,10 @@ class ManifestReader {
       const Json& h = j["pair_header"];
       if (!h.is_object()) fail("pair_header", "pair_header: expected an object of \"key\": \"value\" strings");
       for (const auto& [key, value] : h.items()) {
-        if (!value.is_string() || !parse_metadata_line("# " + key + ": x")) {
+        const bool key_ok = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        });
+        if (!value.is_string() || !key_ok) {
           fail(key, "pair_header: \"" + printable(key) +
                         "\": expected a string value under a key of [a-z0-9_] (a '# key: value' line)");
         }
@@ -447,9 +450,9 @@ void RunDirWriter::append_visit(int a, int b, std::uint64_t visit, std::uint64_t
       const int err = n < 0 ? errno : EIO;
       // A frame written in part would read as a damaged file once the next one follows:
       // take it back, so that the file stays whole frames (best effort; the error stands).
-      if (::ftruncate(fd, st.st_size) != 0) {
-      }
-      throw IoError("cannot write " + path + ": " + std::strerror(err));
+      const bool taken_back = ::ftruncate(fd, st.st_size) == 0;
+      throw IoError("cannot write " + path + ": " + std::strerror(err) +
+                    (taken_back ? "" : " (and the part of the visit written could not be taken back)"));
     }
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
