@@ -393,3 +393,22 @@ TEST_CASE("machine at scale: minimum round trips follow SMT < L3 < package < cro
   INFO(check_text(r, true));
   CHECK(r.synchronized);
 }
+
+TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs and nowhere else") {
+  MachineSpec spec = machine_spec();
+  spec.step = MachineStep{9, 600, 0.5};
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      if (a == b) continue;
+      INFO(a << "->" << b);
+      if (a != 9 && b != 9) CHECK_FALSE(m.cell(a, b).step_proven);
+    }
+  }
+  // Its SMT sibling and L3 neighbours (bands about 120 and 360 ticks wide), both roles.
+  for (int other : {8, 10, 11}) {
+    INFO("9 and " << other);
+    CHECK(m.cell(9, other).step_proven);
+    CHECK(m.cell(other, 9).step_proven);
+  }
+}
