@@ -72,11 +72,28 @@ PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::
   return spec;
 }
 
+/// A new run into an --out that already holds one replaces it, as it replaces the other
+/// files there (`make report` run twice). Only a run directory is removed: anything else
+/// at `path` is left for RunDirWriter::create to refuse.
+void replace_earlier_run(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return;
+  for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name != kManifestName && name != kTopologyName && name != kRoundsDirName) return;
+  }
+  if (!fs::exists(fs::path(path) / kManifestName, ec)) return;
+  if (fs::remove_all(path, ec) == static_cast<std::uintmax_t>(-1) || ec) {
+    throw IoError("cannot replace the earlier run directory " + path + ": " + ec.message());
+  }
+}
+
 }  // namespace
 
 RunDirPlace::RunDirPlace(const std::string& out_dir) {
   if (!out_dir.empty()) {
     path_ = (fs::path(out_dir) / kRunSubdir).string();
+    replace_earlier_run(path_);
     return;
   }
   const char* tmp = std::getenv("TMPDIR");

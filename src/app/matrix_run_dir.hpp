@@ -14,6 +14,7 @@ namespace tscsync {
 /// Where a live matrix keeps its rounds: `out_dir`/run when the user asked for files,
 /// else a private directory in $TMPDIR (else /tmp), removed with everything in it when
 /// this object goes (the rounds are only the analysis' input then).
+/// A run directory an earlier run left in `out_dir`/run is replaced, like the other files.
 class RunDirPlace {
  public:
   /// \throws IoError when the temporary directory cannot be made.
