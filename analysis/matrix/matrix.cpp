@@ -186,33 +186,41 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<Pai
   return r;
 }
 
-MatrixResult build_matrix(const std::vector<int>& cpus, const std::vector<const PairAnalysis*>& pairs) {
-  MatrixResult m;
-  m.cpus = cpus;
-  const std::size_t n = cpus.size();
-  m.cells.assign(n * n, PairCell{});
-  auto index_of = [&](const std::string& text, const PairAnalysis& p) -> std::size_t {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (std::to_string(cpus[i]) == text) return i;
-    }
-    throw InputError(p.source + ": CPU '" + text + "' is not among the matrix CPUs");
+MatrixBuilder::MatrixBuilder(std::vector<int> cpus) {
+  m_.cpus = std::move(cpus);
+  const std::size_t n = m_.cpus.size();
+  m_.cells.assign(n * n, PairCell{});
+  for (std::size_t i = 0; i < n; ++i) index_.emplace(std::to_string(m_.cpus[i]), i);
+}
+
+void MatrixBuilder::add(const PairAnalysis& p) {
+  auto index_of = [&](const std::string& text) -> std::size_t {
+    const auto it = index_.find(text);
+    if (it == index_.end()) throw InputError(p.source + ": CPU '" + text + "' is not among the matrix CPUs");
+    return it->second;
   };
-  bool first = true;
-  for (const PairAnalysis* p : pairs) {
-    const std::size_t a = index_of(p->a, *p), b = index_of(p->b, *p);
-    PairCell& c = m.cells[a * n + b];
-    if (c.measured) throw InputError(p->source + ": a second analysis of the pair " + p->a + "->" + p->b);
-    c = cell_from_analysis(*p);
-    if (first) {
-      m.send = p->send;
-      m.recv = p->recv;
-      m.tsc_hz = p->tsc_hz;
-      first = false;
-    }
-    m.quantum_ticks = std::max(m.quantum_ticks, p->quantum_ticks);
+  const std::size_t a = index_of(p.a), b = index_of(p.b);
+  PairCell& c = m_.cells[a * m_.cpus.size() + b];
+  if (c.measured) throw InputError(p.source + ": a second analysis of the pair " + p.a + "->" + p.b);
+  c = cell_from_analysis(p);
+  if (first_) {
+    m_.send = p.send;
+    m_.recv = p.recv;
+    m_.tsc_hz = p.tsc_hz;
+    first_ = false;
   }
-  m.cpu = solve_cpu_offsets(cpus, m.cells, m.quantum_ticks);
-  return m;
+  m_.quantum_ticks = std::max(m_.quantum_ticks, p.quantum_ticks);
+}
+
+MatrixResult MatrixBuilder::finish() {
+  m_.cpu = solve_cpu_offsets(m_.cpus, m_.cells, m_.quantum_ticks);
+  return std::move(m_);
+}
+
+MatrixResult build_matrix(const std::vector<int>& cpus, const std::vector<const PairAnalysis*>& pairs) {
+  MatrixBuilder builder(cpus);
+  for (const PairAnalysis* p : pairs) builder.add(*p);
+  return builder.finish();
 }
 
 }  // namespace tscsync

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,23 @@ struct MatrixResult {
   [[nodiscard]] bool is_planned(std::size_t a, std::size_t b) const {
     return planned.empty() || planned[a * cpus.size() + b] != 0;
   }
+};
+
+/// Builds a matrix one pair analysis at a time, keeping only each pair's cell: the pairs
+/// can be analysed, written and forgotten one by one (docs/performance.md, memory).
+class MatrixBuilder {
+ public:
+  explicit MatrixBuilder(std::vector<int> cpus);
+  /// Fills the cell of the pair `p` names (its a and b metadata, CPU numbers).
+  /// \throws InputError when the pair was added before or names a CPU not in the list.
+  void add(const PairAnalysis& p);
+  /// The matrix, its per-CPU offsets solved. The builder is spent.
+  MatrixResult finish();
+
+ private:
+  MatrixResult m_;
+  std::map<std::string, std::size_t, std::less<>> index_;  // CPU number as written -> position
+  bool first_ = true;
 };
 
 /// Builds the matrix from the analyses of the ordered pairs, matched by their a and b

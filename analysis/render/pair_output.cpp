@@ -306,6 +306,25 @@ nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs) {
   return j;
 }
 
+AnalysisJsonStream::AnalysisJsonStream(std::function<void(std::string_view)> sink) : sink_(std::move(sink)) {
+  sink_("{\n  \"schema\": \"" + std::string(kAnalysisSchema) + "\",\n  \"pairs\": [");
+}
+
+void AnalysisJsonStream::add(const PairAnalysis& p) {
+  // dump(2) of the element, indented by the two levels it sits at in the whole document.
+  const std::string element = pair_json(p).dump(2);
+  std::string text = any_ ? ",\n    " : "\n    ";
+  text.reserve(text.size() + element.size() + element.size() / 8);
+  for (char c : element) {
+    text += c;
+    if (c == '\n') text += "    ";
+  }
+  sink_(text);
+  any_ = true;
+}
+
+void AnalysisJsonStream::finish() { sink_(any_ ? "\n  ]\n}\n" : "]\n}\n"); }
+
 std::string analysis_csv(const std::vector<PairAnalysis>& pairs) {
   std::string out =
       "source,a,b,send,recv,rounds,complete,quantum_ticks,offset_ticks,offset_lo_ticks,offset_hi_ticks,drift_ppb,"

@@ -2,6 +2,7 @@
 // ("tscsync-analysis/1"), CSV with one row per pair.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -24,6 +25,20 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
 
 /// {"schema": "tscsync-analysis/1", "pairs": [...]}.
 nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs);
+
+/// analysis_json(pairs).dump(2) + "\n", written pair by pair to `sink` as the pairs come:
+/// the same bytes, without holding every analysis (a matrix of a large machine).
+class AnalysisJsonStream {
+ public:
+  explicit AnalysisJsonStream(std::function<void(std::string_view)> sink);
+  void add(const PairAnalysis& p);
+  /// Writes the end. Call once, after the last add.
+  void finish();
+
+ private:
+  std::function<void(std::string_view)> sink_;
+  bool any_ = false;
+};
 
 /// {"count", "min", "p50" ... "p99.999", "max", "mean", "negative", "tail_samples": {...}}:
 /// the figures of one distribution in every JSON the tool writes.

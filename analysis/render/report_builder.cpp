@@ -1,6 +1,7 @@
 #include "render/report_builder.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/format.hpp"
 #include "render/matrix_output.hpp"
@@ -67,9 +68,18 @@ double rtt_p50(const PairCell& c) { return c.rtt_p50_ticks; }
 
 std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_view dir) {
   std::vector<std::string> items;
-  for (const PairAnalysis& p : run.analyses) {
-    items.push_back(p.a + "->" + p.b + ": " + verdict_text(p.verdict) + " (details: " + std::string(dir) +
-                    "/pairs/pair_" + p.a + "_" + p.b + ".txt)");
+  // By CPU number, as the pairs' analyses are written.
+  const MatrixResult& m = run.matrix;
+  std::vector<std::size_t> by_number(m.size());
+  std::iota(by_number.begin(), by_number.end(), std::size_t{0});
+  std::sort(by_number.begin(), by_number.end(), [&](std::size_t x, std::size_t y) { return m.cpus[x] < m.cpus[y]; });
+  for (std::size_t i : by_number) {
+    for (std::size_t j : by_number) {
+      if (!m.at(i, j).measured) continue;
+      const std::string a = std::to_string(m.cpus[i]), b = std::to_string(m.cpus[j]);
+      items.push_back(a + "->" + b + ": " + verdict_text(m.at(i, j).verdict) + " (details: " + std::string(dir) +
+                      "/pairs/pair_" + a + "_" + b + ".txt)");
+    }
   }
   return items;
 }

@@ -27,10 +27,9 @@ inline constexpr std::string_view kReportVariantsDir = "variants";         // th
 /// One all-pairs run as the report shows it.
 struct ReportMatrixRun {
   MatrixResult matrix;
-  std::vector<PairAnalysis> analyses;  // one per measured ordered pair
-  std::uint64_t ordered_pairs = 0;     // in the plan
-  std::uint64_t visits = 0;            // per ordered pair, in the plan
-  double elapsed_seconds = 0;          // of the measuring
+  std::uint64_t ordered_pairs = 0;  // in the plan
+  std::uint64_t visits = 0;         // per ordered pair, in the plan
+  double elapsed_seconds = 0;       // of the measuring
 };
 
 /// A platform warning (platform_warnings.hpp's Warning, as plain text).

@@ -63,8 +63,7 @@ int run_check(const CheckOptions& options) {
   CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
   if (!options.matrix.out_dir.empty()) {
     PictureReport pictures;
-    for (const std::string& p :
-         write_matrix_dir(options.matrix.out_dir, o, &result, &settings, options.matrix.save_runs, &pictures)) {
+    for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, &pictures)) {
       std::cerr << "tscsync check: " << p << "\n";
     }
     if (!pictures.not_drawn.empty()) std::cerr << "tscsync check: " << not_drawn_message(pictures.not_drawn) << "\n";

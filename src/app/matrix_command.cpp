@@ -224,15 +224,22 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 
   // Each ordered pair is read back from the run directory, as --from reads it, and analysed.
   const RunDirReader reader = open_run_dir(place.path());
-  analyse_matrix(o, options.choice, [&](int a, int b) -> std::optional<Run> {
-    if (!reader.has_pair(a, b)) return std::nullopt;
-    return reader.read_pair(a, b);
-  });
+  analyse_matrix(
+      o, options.choice,
+      [&](int a, int b) -> std::optional<Run> {
+        if (!reader.has_pair(a, b)) return std::nullopt;
+        return reader.read_pair(a, b);
+      },
+      pair_outputs(options));
   if (place.kept()) o.run_dir = place.path();
   return o;
 }
 
-void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source) {
+PairOutputs pair_outputs(const MatrixOptions& options) { return {options.out_dir, options.save_runs}; }
+
+void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source,
+                    const PairOutputs& outputs) {
+  namespace fs = std::filesystem;
   const MatrixPlan& plan = o.planned.plan;
   // By CPU number (the order of analysis.json and of the report's tables).
   std::vector<std::size_t> by_number(plan.spec.cpus.size());  // positions in the plan
@@ -241,6 +248,18 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
             [&](std::size_t x, std::size_t y) { return plan.spec.cpus[x] < plan.spec.cpus[y]; });
   std::vector<std::string> unmeasured;
   std::vector<std::string> incomplete_pairs;
+  std::size_t analysed = 0;
+  MatrixBuilder builder(plan.spec.cpus);
+  std::optional<PairIdentity> identity;  // of the first pair: the variants the runs record
+  double runs_tsc_hz = 0;
+  std::optional<OutputFile> json_file;
+  std::optional<AnalysisJsonStream> json;
+  const fs::path pairs_dir = fs::path(outputs.dir) / "pairs";
+  if (!outputs.dir.empty()) {
+    make_directories(pairs_dir.string());
+    json_file.emplace((fs::path(outputs.dir) / "analysis.json").string());
+    json.emplace([&](std::string_view text) { json_file->write(text); });
+  }
   for (std::size_t i : by_number) {
     for (std::size_t j : by_number) {
       if (!plan.measures(i, j)) continue;  // the diagonal, and the pairs a sparse plan leaves out
@@ -251,9 +270,27 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
         continue;
       }
       if (auto reason = incomplete_reason(*run)) incomplete_pairs.push_back(pair_name(a, b) + " (" + *reason + ")");
-      o.analyses.push_back(analyze_run(*run, pair_name(a, b)));
-      o.runs.push_back(std::move(*run));
+      const PairAnalysis analysis = analyze_run(*run, pair_name(a, b));
+      builder.add(analysis);
+      if (!identity) {
+        identity = static_cast<const PairIdentity&>(analysis);
+        runs_tsc_hz = analysis.tsc_hz;
+      }
+      ++analysed;
+      if (json) {
+        json->add(analysis);
+        write_text_file((pairs_dir / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(analysis));
+        if (outputs.save_runs) {
+          OutputFile out((pairs_dir / (pair_file_stem(a, b) + ".csv")).string());
+          write_run(*run, [&](std::string_view text) { out.write(text); });
+          out.commit();
+        }
+      }
     }
+  }
+  if (json) {
+    json->finish();
+    json_file->commit();
   }
   // One line however many: an interrupted run on a large machine leaves most pairs out.
   auto first_names = [](const std::vector<std::string>& names) {
@@ -272,16 +309,14 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
     (o.offline ? o.incomplete : o.problems).push_back(line);
   }
   if (!incomplete_pairs.empty()) {
-    o.incomplete.push_back(std::to_string(incomplete_pairs.size()) + " of " + std::to_string(o.analyses.size()) +
+    o.incomplete.push_back(std::to_string(incomplete_pairs.size()) + " of " + std::to_string(analysed) +
                            " pairs' runs are not complete, analysed as they are: " + first_names(incomplete_pairs));
   }
-  std::vector<const PairAnalysis*> pointers;
-  for (const PairAnalysis& p : o.analyses) pointers.push_back(&p);
-  o.matrix = build_matrix(plan.spec.cpus, pointers);
+  o.matrix = builder.finish();
   // The variants and the frequency the runs record (offline, nothing else knows them).
-  o.matrix.send = o.analyses.empty() ? recorded_variant(choice.send) : o.analyses.front().send;
-  o.matrix.recv = o.analyses.empty() ? recorded_variant(choice.recv) : o.analyses.front().recv;
-  o.matrix.tsc_hz = o.platform.tsc.hz > 0 || o.analyses.empty() ? o.platform.tsc.hz : o.analyses.front().tsc_hz;
+  o.matrix.send = identity ? identity->send : recorded_variant(choice.send);
+  o.matrix.recv = identity ? identity->recv : recorded_variant(choice.recv);
+  o.matrix.tsc_hz = o.platform.tsc.hz > 0 ? o.platform.tsc.hz : runs_tsc_hz;
   const OrderedCpus& order = o.planned.order;
   for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
   o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
@@ -299,24 +334,12 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }
 
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& o, const CheckResult* check,
-                                          const CheckSettings* settings, bool save_runs, PictureReport* pictures) {
+                                          const CheckSettings* settings, PictureReport* pictures) {
   namespace fs = std::filesystem;
   std::vector<std::string> problems;
   prepare_out_dir(dir);
   const fs::path root(dir);
   const MatrixResult& m = o.matrix;
-
-  // Per pair: the analysis a person reads, and the rounds when asked.
-  for (std::size_t i = 0; i < o.analyses.size(); ++i) {
-    const int a = std::stoi(o.analyses[i].a), b = std::stoi(o.analyses[i].b);
-    write_text_file((root / "pairs" / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(o.analyses[i]));
-    if (save_runs) {
-      OutputFile out((root / "pairs" / (pair_file_stem(a, b) + ".csv")).string());
-      write_run(o.runs[i], [&](std::string_view text) { out.write(text); });
-      out.commit();
-    }
-  }
-  write_text_file((root / "analysis.json").string(), analysis_json(o.analyses).dump(2) + "\n");
 
   // The gnuplot-ready matrices and their heatmaps.
   Plotter plotter;
@@ -364,7 +387,8 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 
 MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, bool announce_plan) {
   if (!options.from.empty()) {
-    MatrixOutcome o = load_matrix(options.from);
+    if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
+    MatrixOutcome o = load_matrix(options.from, pair_outputs(options));
     std::cerr << "tscsync " << command << ": rebuilt from " << o.run_dir << "\n";
     return o;
   }
@@ -392,7 +416,7 @@ int run_matrix(const MatrixOptions& options) {
   std::vector<std::string> problems = o.problems;
   PictureReport pictures;
   if (!options.out_dir.empty()) {
-    for (const std::string& p : write_matrix_dir(options.out_dir, o, nullptr, nullptr, options.save_runs, &pictures)) {
+    for (const std::string& p : write_matrix_dir(options.out_dir, o, nullptr, nullptr, &pictures)) {
       problems.push_back(p);
     }
   }

@@ -71,8 +71,6 @@ struct MatrixOutcome {
   PlannedMatrix planned;
   PlatformFacts platform;
   std::vector<Warning> warnings;
-  std::vector<Run> runs;               // one per measured ordered pair, visits concatenated
-  std::vector<PairAnalysis> analyses;  // same order
   MatrixResult matrix;
   std::vector<std::string> problems;  // visits that failed, pairs left unmeasured
   double elapsed_seconds = 0;         // of the measuring; 0 when rebuilt from a run directory
@@ -100,21 +98,35 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 /// none. Called once per ordered pair of the plan, in the matrix's order.
 using PairRunSource = std::function<std::optional<Run>(int a, int b)>;
 
-/// The analysis half of a matrix: every ordered pair of `outcome.planned` read from
-/// `source`, analysed, and the matrix built (labels and group boundaries from the
-/// topology order). A pair with no rounds is left unmeasured and named in `problems`.
-/// `outcome.platform` gives the TSC frequency; the variants come from the runs' metadata.
-void analyse_matrix(MatrixOutcome& outcome, const ExchangeChoice& choice, const PairRunSource& source);
+/// Where the analysis writes what it says of each pair, as it goes: DIR/pairs/pair_A_B.txt,
+/// DIR/analysis.json, and with save_runs DIR/pairs/pair_A_B.csv (tscsync-run/1).
+struct PairOutputs {
+  std::string dir;  // empty: nothing is written
+  bool save_runs = false;
+};
 
-/// Writes matrix.json, matrix.txt, analysis.json, the gnuplot-ready matrices, the
-/// heatmaps (PNG and SVG; none where gnuplot is not installed) and one analysis per pair
-/// under pairs/. `check` (when given) goes into check.json.
+/// The analysis half of a matrix: every ordered pair `outcome.planned` measures, read from
+/// `source` one at a time, analysed, written to `outputs` and forgotten but for its cell
+/// (memory: the cells, and one pair's rounds and analysis at a time). The matrix gets
+/// labels and group boundaries from the topology order. A pair with no rounds is left
+/// unmeasured (a problem when measured now, a note when read). The TSC frequency is
+/// `outcome.platform`'s, else the runs'; the variants are the runs'.
+/// \throws IoError when an output cannot be written.
+void analyse_matrix(MatrixOutcome& outcome, const ExchangeChoice& choice, const PairRunSource& source,
+                    const PairOutputs& outputs);
+
+/// The outputs `options` asks for (--out, --save-runs).
+PairOutputs pair_outputs(const MatrixOptions& options);
+
+/// Writes matrix.json, matrix.txt, the gnuplot-ready matrices and the heatmaps (PNG and
+/// SVG; none where gnuplot is not installed); analysis.json and pairs/ were written by the
+/// analysis (analyse_matrix). `check` (when given) goes into check.json.
 /// \param pictures  when not null, receives what became of each heatmap.
 /// \returns the problems that did not stop the writing: a heatmap that gnuplot failed to
 ///          draw (not one left out because gnuplot is not installed).
 /// \throws IoError when a file cannot be written.
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& outcome,
-                                          const CheckResult* check, const CheckSettings* settings, bool save_runs,
+                                          const CheckResult* check, const CheckSettings* settings,
                                           PictureReport* pictures = nullptr);
 
 /// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a

@@ -149,7 +149,7 @@ std::string resolve_run_dir(const std::string& from) {
   return from;
 }
 
-MatrixOutcome load_matrix(const std::string& from) {
+MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   std::error_code ec;
   if (!fs::is_directory(from, ec)) throw UsageError("--from " + from + ": not a directory");
   const std::string dir = resolve_run_dir(from);
@@ -201,10 +201,13 @@ MatrixOutcome load_matrix(const std::string& from) {
   ExchangeChoice choice;
   if (auto v = parse_variant(manifest.send)) choice.send = *v;
   if (auto v = parse_variant(manifest.recv)) choice.recv = *v;
-  analyse_matrix(o, choice, [&](int a, int b) -> std::optional<Run> {
-    if (!reader.has_pair(a, b)) return std::nullopt;
-    return reader.read_pair(a, b);
-  });
+  analyse_matrix(
+      o, choice,
+      [&](int a, int b) -> std::optional<Run> {
+        if (!reader.has_pair(a, b)) return std::nullopt;
+        return reader.read_pair(a, b);
+      },
+      outputs);
   return o;
 }
 

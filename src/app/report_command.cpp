@@ -35,7 +35,6 @@ struct Written {
 ReportMatrixRun report_run(MatrixOutcome&& o) {
   ReportMatrixRun run;
   run.matrix = std::move(o.matrix);
-  run.analyses = std::move(o.analyses);
   run.ordered_pairs = o.planned.plan.ordered_pairs;
   run.visits = o.planned.plan.spec.visits;
   run.elapsed_seconds = o.elapsed_seconds;
@@ -63,7 +62,7 @@ void measure_ordered(const ReportOptions& options, const fs::path& root, ReportI
   MatrixOutcome o = measure_matrix(ordered, std::move(planned));
   CheckSettings settings;
   in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
-  for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, false, &w.pictures)) {
+  for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, &w.pictures)) {
     w.problems.push_back(p);
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
@@ -81,7 +80,7 @@ void measure_plain(const ReportOptions& options, const fs::path& root, ReportInp
   PlannedMatrix planned = plan_matrix(p);
   std::cerr << "tscsync report: the same pairs again, plain rdtsc on both sides\n";
   MatrixOutcome o = measure_matrix(p, std::move(planned));
-  for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, false, &w.pictures)) {
+  for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, &w.pictures)) {
     w.problems.push_back(q);
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());

@@ -238,6 +238,27 @@ TEST_CASE("the analysis of a saved file equals the analysis in-process") {
   CHECK(analysis_csv(direct) == analysis_csv(saved));
 }
 
+TEST_CASE("analysis.json written pair by pair is the whole document's bytes") {
+  std::vector<PairAnalysis> pairs;
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    SimulationSpec spec;
+    spec.rounds = 3000;
+    spec.seed = seed;
+    spec.spec_b = {0.01, 400, 600};  // early reads: evidence lists in the JSON
+    SimulationTruth truth;
+    pairs.push_back(analyze_run(simulate(spec, truth), "pair " + std::to_string(seed)));
+  }
+  for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+    INFO(count << " pairs");
+    const std::vector<PairAnalysis> some(pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(count));
+    std::string streamed;
+    AnalysisJsonStream stream([&](std::string_view text) { streamed += text; });
+    for (const PairAnalysis& p : some) stream.add(p);
+    stream.finish();
+    CHECK(streamed == analysis_json(some).dump(2) + "\n");
+  }
+}
+
 TEST_CASE("an imported file may name read variants this tool does not know") {
   SimulationSpec spec;
   spec.rounds = 5000;

@@ -64,18 +64,13 @@ PairVerdict early_reads() {
   return v;
 }
 
-PairAnalysis pair(const std::string& a, const std::string& b, const PairVerdict& verdict) {
-  PairAnalysis p;
-  p.a = a;
-  p.b = b;
-  p.verdict = verdict;
-  return p;
-}
-
 ReportMatrixRun run_of(MatrixResult m, const PairVerdict& verdict) {
   ReportMatrixRun run;
   run.matrix = std::move(m);
-  run.analyses = {pair("0", "1", verdict), pair("1", "0", verdict)};
+  // The pairs' verdicts, as the analysis puts them in the cells.
+  for (PairCell& cell : run.matrix.cells) {
+    if (cell.measured) cell.verdict = verdict;
+  }
   run.ordered_pairs = 2;
   run.visits = 4;
   run.elapsed_seconds = 0.01234;
