@@ -95,6 +95,7 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
     for (std::size_t j = 0; j < n; ++j) {
       if (i == j) continue;
       const PairCell& c = m.at(i, j);
+      if (!m.is_planned(i, j)) r.sparse = true;
       if (!c.measured && !m.is_planned(i, j)) continue;  // left out by a sparse plan
       ++r.pairs_checked;
       if (!c.measured) {
@@ -116,10 +117,25 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   r.cpus_off = cpus_off(m, offset_failed);
   r.synchronized = r.failures.empty();
   if (r.synchronized) return r;
-  // The reason names the largest offset failure if any, else the most important kind.
+  // The reason names the largest offset failure if any (one of a CPU off from the rest when
+  // there is one, so that the sentence naming that CPU shows one of its pairs), else the
+  // most important kind.
   std::size_t shown = 0;
   if (worst_offset_gap > 0) {
     shown = worst_offset_index;
+    if (!r.cpus_off.empty()) {
+      const auto off = [&](int cpu) {
+        return std::find(r.cpus_off.begin(), r.cpus_off.end(), cpu) != r.cpus_off.end();
+      };
+      double worst_off_gap = -1;
+      for (std::size_t k = 0; k < r.failures.size(); ++k) {
+        const CheckFailure& f = r.failures[k];
+        if (f.kind == CheckFailureKind::offset && (off(f.a) || off(f.b)) && f.gap_ticks > worst_off_gap) {
+          worst_off_gap = f.gap_ticks;
+          shown = k;
+        }
+      }
+    }
   } else {
     for (std::size_t i = 1; i < r.failures.size(); ++i) {
       if (r.failures[i].kind < r.failures[shown].kind) shown = i;

@@ -60,7 +60,10 @@ struct CheckResult {
   std::vector<int> cpus_off;
   std::size_t cpus = 0;
   std::size_t pairs_checked = 0;  // ordered pairs: every one the plan measures
-  double widest_band_ticks = 0;   // the widest offset band among the pairs that passed
+  /// The plan leaves some ordered pairs out (a sparse design, MatrixResult::planned):
+  /// pairs_checked is fewer than the cpus × (cpus − 1) ordered pairs.
+  bool sparse = false;
+  double widest_band_ticks = 0;  // the widest offset band among the pairs that passed
   // What the sentences need besides: the tolerances, the frequency, the receive read.
   CheckSettings settings;
   double tsc_hz = 0;
@@ -72,7 +75,9 @@ struct CheckResult {
 /// feasible band meeting the tolerance, no drift beyond its tolerance, no self-inconsistent
 /// round when the receive read waits for earlier loads (under plain reads such rounds are
 /// the expected speculation, reported but not failed on: they are the variant's fault, not
-/// the counters'), and the bands agree with one another.
+/// the counters'), and the bands agree with one another. The failure the reason shows is
+/// the largest offset failure (one of a CPU in cpus_off when there is one), else the most
+/// important kind.
 /// \param platform_warnings  passed through to `warnings` (VM, clocksource, invariance).
 CheckResult decide_check(const MatrixResult& m, const CheckSettings& settings,
                          const std::vector<std::string>& platform_warnings);

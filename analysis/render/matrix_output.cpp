@@ -1,7 +1,10 @@
 #include "render/matrix_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 
 #include "core/format.hpp"
 #include "render/verdict_text.hpp"
@@ -64,7 +67,100 @@ std::string disagreement_text(const PairDisagreement& d) {
          format_range(d.other_lo_ticks, d.other_hi_ticks);
 }
 
+constexpr const char* kPairsHeader =
+    "  pair         offset          band lo      band hi    drift ppb   rtt min   rtt p50  violations  self-inc.\n";
+
+/// One line of the pairs table: the measured figures, or "not measured".
+std::string pair_row(const MatrixResult& m, std::size_t a, std::size_t b) {
+  const PairCell& c = m.at(a, b);
+  const std::string name = std::to_string(m.cpus[a]) + "->" + std::to_string(m.cpus[b]);
+  if (!c.measured) return "  " + pad_right(name, 10) + "  not measured\n";
+  return "  " + pad_right(name, 10) + cell_text(c.offset_ticks, 10) + cell_text(c.offset_lo_ticks, 16) +
+         cell_text(c.offset_hi_ticks, 13) + cell_text(c.drift_ppb, 13) + cell_text(c.rtt_min_ticks, 10) +
+         cell_text(c.rtt_p50_ticks, 10) + cell_text(static_cast<double>(c.causality_violations), 12) +
+         cell_text(static_cast<double>(c.self_inconsistent), 11) + (c.drift_detectable ? "  drift!" : "") +
+         (c.step_proven ? "  step!" : "") + "\n";
+}
+
+/// The indexes (a·n + b) of the `count` measured pairs with the largest key, largest first,
+/// ties in matrix order; pairs whose key is not finite come last.
+std::vector<std::size_t> largest(const MatrixResult& m, const std::vector<std::size_t>& measured, std::size_t count,
+                                 double (*key)(const PairCell&)) {
+  auto rank = [&](std::size_t k) {
+    const double v = key(m.cells[k]);
+    return std::isfinite(v) ? v : -std::numeric_limits<double>::infinity();
+  };
+  std::vector<std::size_t> order = measured;
+  const std::size_t keep = std::min(count, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                    [&](std::size_t x, std::size_t y) { return rank(x) > rank(y) || (!(rank(x) < rank(y)) && x < y); });
+  order.resize(keep);
+  return order;
+}
+
+double abs_offset(const PairCell& c) { return std::fabs(c.offset_ticks); }
+double rtt_min_of(const PairCell& c) { return c.rtt_min_ticks; }
+
+/// The "Pairs" part of matrix_text: every pair the plan measures, or past kMaxPairRows of
+/// them a summary (module comment of matrix_output.hpp).
+std::string pairs_text(const MatrixResult& m) {
+  const std::size_t n = m.size();
+  std::vector<std::size_t> rows, measured;  // a·n + b, in matrix order
+  std::size_t drifting = 0, stepped = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      const PairCell& c = m.at(a, b);
+      if (a == b || (!c.measured && !m.is_planned(a, b))) continue;  // a sparse plan left it out
+      rows.push_back(a * n + b);
+      if (!c.measured) continue;
+      measured.push_back(a * n + b);
+      drifting += c.drift_detectable ? 1 : 0;
+      stepped += c.step_proven ? 1 : 0;
+    }
+  }
+  const std::size_t skipped = pairs_left_out(m);
+  std::string out = "\nPairs (a initiates, b responds; offset = TSC_b - TSC_a)";
+  if (skipped > 0) {
+    out +=
+        ": the " + std::to_string(rows.size()) + " ordered pairs of a sparse design, of " + std::to_string(n * (n - 1));
+  }
+  if (rows.size() <= kMaxPairRows) {
+    out += std::string("\n") + kPairsHeader;
+    for (std::size_t k : rows) out += pair_row(m, k / n, k % n);
+    return out;
+  }
+  const std::vector<std::size_t> by_offset = largest(m, measured, kSummaryPairs, abs_offset);
+  const std::vector<std::size_t> by_rtt = largest(m, measured, kSummaryPairs, rtt_min_of);
+  std::vector<std::size_t> shown = by_offset;
+  shown.insert(shown.end(), by_rtt.begin(), by_rtt.end());
+  std::sort(shown.begin(), shown.end());
+  shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+  out += "\n  " + std::to_string(rows.size()) +
+         " pairs are too many to list here: the largest offsets and round trips follow; every pair is in "
+         "matrix.json, analysis.json and the .dat files of the output directory (--out DIR), or in --format json\n";
+  out += kPairsHeader;
+  out += "  largest |offset|:\n";
+  for (std::size_t k : by_offset) out += pair_row(m, k / n, k % n);
+  out += "  largest rtt min:\n";
+  for (std::size_t k : by_rtt) out += pair_row(m, k / n, k % n);
+  out += "  " + std::to_string(measured.size() - shown.size()) + " other measured pairs not listed";
+  if (rows.size() > measured.size()) out += "; " + std::to_string(rows.size() - measured.size()) + " not measured";
+  out += "; " + std::to_string(drifting) + " with detectable drift, " + std::to_string(stepped) +
+         " with a proven offset step\n";
+  return out;
+}
+
 }  // namespace
+
+std::size_t pairs_left_out(const MatrixResult& m) {
+  std::size_t count = 0;
+  for (std::size_t a = 0; a < m.size(); ++a) {
+    for (std::size_t b = 0; b < m.size(); ++b) {
+      if (a != b && !m.is_planned(a, b)) ++count;
+    }
+  }
+  return count;
+}
 
 json matrix_json(const MatrixResult& m, const json& cpu_places) {
   json j;
@@ -135,31 +231,14 @@ std::string matrix_text(const MatrixResult& m) {
   out += "send " + m.send.name + ", recv " + m.recv.name + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
          (hz > 0 ? ", TSC " + format_sig(hz / 1e6, 7) + " MHz" : std::string()) + "\n\n";
   out += "Per-CPU offset x (ticks, relative to CPU " + (m.cpus.empty() ? std::string("-") : std::to_string(m.cpus[0])) +
-         "; least squares over all pairs, hard bounds from the pair bands)\n";
+         "; least squares over " + std::string(pairs_left_out(m) > 0 ? "the pairs of the sparse design" : "all pairs") +
+         ", hard bounds from the pair bands)\n";
   out += "   cpu    estimate          lo          hi\n";
   for (std::size_t i = 0; i < m.size(); ++i) {
     out += cell_text(m.cpus[i], 6) + cell_text(m.cpu.offset_ticks[i], 12) + cell_text(m.cpu.lo_ticks[i], 12) +
            cell_text(m.cpu.hi_ticks[i], 12) + "\n";
   }
-  out += "\nPairs (a initiates, b responds; offset = TSC_b - TSC_a)\n";
-  out +=
-      "  pair         offset          band lo      band hi    drift ppb   rtt min   rtt p50  violations  self-inc.\n";
-  for (std::size_t a = 0; a < m.size(); ++a) {
-    for (std::size_t b = 0; b < m.size(); ++b) {
-      if (a == b) continue;
-      const PairCell& c = m.at(a, b);
-      const std::string name = std::to_string(m.cpus[a]) + "->" + std::to_string(m.cpus[b]);
-      if (!c.measured) {
-        out += "  " + pad_right(name, 10) + "  not measured\n";
-        continue;
-      }
-      out += "  " + pad_right(name, 10) + cell_text(c.offset_ticks, 10) + cell_text(c.offset_lo_ticks, 16) +
-             cell_text(c.offset_hi_ticks, 13) + cell_text(c.drift_ppb, 13) + cell_text(c.rtt_min_ticks, 10) +
-             cell_text(c.rtt_p50_ticks, 10) + cell_text(static_cast<double>(c.causality_violations), 12) +
-             cell_text(static_cast<double>(c.self_inconsistent), 11) + (c.drift_detectable ? "  drift!" : "") +
-             (c.step_proven ? "  step!" : "") + "\n";
-    }
-  }
+  out += pairs_text(m);
   out += "\nConsistency: bands " + std::string(m.cpu.bands_consistent ? "consistent" : "CONTRADICT one another") +
          ", rms residual " + cell_text(m.cpu.rms_residual_ticks, 0) + " ticks, largest antisymmetry |θ_ab + θ_ba| " +
          cell_text(std::fabs(m.cpu.max_antisymmetry_ticks), 0) + " ticks";
@@ -186,6 +265,7 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
   j["tolerance_ticks"] = s.tolerance_ticks;
   j["drift_tolerance_ppb"] = s.drift_tolerance_ppb;
   j["pairs_checked"] = c.pairs_checked;
+  j["cpus_off"] = c.cpus_off;
   json failures = json::array();
   for (const CheckFailure& f : c.failures) {
     failures.push_back({{"a", f.a >= 0 ? json(f.a) : json(nullptr)},

@@ -2,6 +2,7 @@
 // ("tscsync-matrix/1"), text a person reads in ten seconds.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -19,7 +20,22 @@ inline constexpr std::string_view kCheckSchema = "tscsync-check/1";
 /// from the topology) is merged into "cpus" when it has one entry per CPU.
 nlohmann::ordered_json matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places);
 
+/// Ordered pairs the plan leaves out (MatrixResult::planned): 0 unless a sparse design.
+/// MatrixGrid::left_out of the matrix's .dat files.
+std::size_t pairs_left_out(const MatrixResult& m);
+
+/// The pairs table lists every ordered pair the plan measures up to this many (every
+/// ordered pair of 64 CPUs); beyond, matrix_text prints a summary instead.
+inline constexpr std::size_t kMaxPairRows = 64 * 63;
+/// How many pairs the summary lists by largest |offset|, and again by largest minimum rtt.
+inline constexpr std::size_t kSummaryPairs = 10;
+
 /// Per-CPU offsets, the pairs as a table, the consistency figures, the disagreeing pairs.
+/// The table has one line per ordered pair the plan measures ("not measured" for one that
+/// was not); the pairs a sparse design leaves out have none, and the heading says so ("the
+/// 8800 ordered pairs of a sparse design, of 65280"). Past kMaxPairRows pairs it lists only
+/// the kSummaryPairs with the largest |offset| and those with the largest minimum rtt, then
+/// how many other pairs were measured, were not, drift and stepped, and where every pair is.
 std::string matrix_text(const MatrixResult& m);
 
 /// {"schema": "tscsync-check/1", "synchronized", "reason", "failures", "warnings", ...}.

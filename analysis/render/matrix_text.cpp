@@ -54,6 +54,10 @@ void check(const MatrixGrid& g) {
     }
     previous = b;
   }
+  if (g.left_out > n * (n - 1)) {
+    throw std::invalid_argument(what + std::to_string(g.left_out) + " ordered pairs left out of " +
+                                std::to_string(n * (n - 1)));
+  }
   for (double v : g.values) {
     if (std::isinf(v)) throw std::invalid_argument(what + "an infinite value");
   }
@@ -69,7 +73,10 @@ std::string format_gnuplot_matrix(const MatrixGrid& grid) {
   out += "# title: " + grid.title + "\n";
   out += "# units: " + grid.units + "\n";
   out += "# rows: initiator a (CPU number); columns: responder b (CPU number)\n";
-  out += "# cells: row-major values; NaN = not measured (the diagonal)\n";
+  out += "# cells: row-major values; NaN = not measured (the diagonal";
+  if (grid.left_out > 0)
+    out += ", and the " + std::to_string(grid.left_out) + " ordered pairs the sparse design leaves out";
+  out += ")\n";
   out += "# boundaries:";
   for (std::size_t b : grid.boundaries) out += " " + std::to_string(b);
   out += "\ncpu";

@@ -9,7 +9,10 @@
 //   0 NaN 5 -3 7              <- one row per initiator: its label, then N values
 //   ...
 // The "# key: value" lines come first, in this order, always all five ("# boundaries:"
-// with nothing after it when there is no boundary).
+// with nothing after it when there is no boundary). For a sparse design the cells line
+// names the pairs it leaves out as well:
+//   # cells: row-major values; NaN = not measured (the diagonal, and the 56480 ordered
+//   pairs the sparse design leaves out)     <- one line in the file
 #pragma once
 
 #include <cstddef>
@@ -27,6 +30,9 @@ struct MatrixGrid {
   std::vector<std::string> labels;      // one per CPU, in topology order: the CPU number ("12")
   std::vector<std::size_t> boundaries;  // indexes where a new topology group starts, excluding 0
   std::vector<double> values;           // row-major N×N; NaN = not measured (the diagonal)
+  /// Ordered pairs a sparse design leaves out (NaN as well; MatrixResult::planned); 0: the
+  /// plan measures every ordered pair.
+  std::size_t left_out = 0;
 };
 
 /// The file text (layout above). Values round-trip exactly: integers (|v| < 2^53) print
@@ -34,7 +40,7 @@ struct MatrixGrid {
 /// "1e+300"); NaN prints "NaN". Locale-independent.
 /// \throws std::invalid_argument when there is no label, values.size() != N², a label is
 /// empty or holds white space, the title or units hold a line break, a boundary is not
-/// in (0, N) or the boundaries are not strictly increasing; also on ±infinity, which
+/// in (0, N) or the boundaries are not strictly increasing, left_out > N(N−1); also on ±infinity, which
 /// gnuplot cannot draw (the caller decides what an unbounded cell means).
 std::string format_gnuplot_matrix(const MatrixGrid& grid);
 

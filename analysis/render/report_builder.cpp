@@ -98,8 +98,12 @@ ReportSection verdict_section(const ReportInputs& in) {
                        in_dir(kReportMatrixDir, "matrix.json"));
   }
   if (!failures.empty()) s.blocks.push_back(bullets(failures));
-  s.blocks.push_back(paragraph("Measured " + std::to_string(m.size()) + " CPUs (" +
-                               std::to_string(in.ordered.ordered_pairs) + " ordered pairs, each visited " +
+  const bool sparse = pairs_left_out(m) > 0;
+  const std::string pairs = sparse ? "the " + std::to_string(in.ordered.ordered_pairs) +
+                                         " ordered pairs of a sparse design, of " +
+                                         std::to_string(m.size() * (m.size() - 1)) + ","
+                                   : std::to_string(in.ordered.ordered_pairs) + " ordered pairs,";
+  s.blocks.push_back(paragraph("Measured " + std::to_string(m.size()) + " CPUs (" + pairs + " each visited " +
                                std::to_string(in.ordered.visits) + " times, " + std::to_string(total_rounds(m)) +
                                " rounds in all) with send " + m.send.name + " and receive " + m.recv.name + " in " +
                                format_sig(in.ordered.elapsed_seconds, 3) +
@@ -213,15 +217,17 @@ ReportSection how_made_section(const ReportInputs& in) {
   s.title = "How this report was made";
   s.blocks.push_back(
       paragraph("Generated " + in.generated_utc + " by tscsync " + in.tool_version + ": " + in.command_line));
-  s.blocks.push_back(bullets(
-      {"info.txt, info.json: the platform facts",
-       std::string(kReportMatrixDir) + "/: the all-pairs run with receive " + in.ordered.matrix.recv.name +
-           ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
-           "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
-       std::string(kReportPlainDir) + "/: the same with plain rdtsc on both sides",
-       std::string(kReportVariantsDir) + "/: the read variants on one pair: variants.json (tscsync-variants/1), "
-                                         "variants.txt, the plots and their .dat inputs",
-       "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
+  s.blocks.push_back(bullets({"info.txt, info.json: the platform facts",
+                              std::string(kReportMatrixDir) + "/: the " +
+                                  (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") +
+                                  " run with receive " + in.ordered.matrix.recv.name +
+                                  ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
+                                  "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
+                              std::string(kReportPlainDir) + "/: the same with plain rdtsc on both sides",
+                              std::string(kReportVariantsDir) +
+                                  "/: the read variants on one pair: variants.json (tscsync-variants/1), "
+                                  "variants.txt, the plots and their .dat inputs",
+                              "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
   if (!in.problems.empty()) {
     s.blocks.push_back(paragraph("Problems while making it:"));
     s.blocks.push_back(bullets(in.problems));

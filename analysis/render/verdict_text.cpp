@@ -162,11 +162,32 @@ std::string check_failure_text(const CheckFailure& f, const CheckResult& c) {
   return pair + "?";
 }
 
+std::string cpus_off_text(const std::vector<int>& cpus) {
+  if (cpus.empty()) return "";
+  if (cpus.size() == 1) return "CPU " + std::to_string(cpus[0]) + " is off from the rest";
+  // Up to kListed CPUs by number; beyond, the count of the others.
+  constexpr std::size_t kListed = 8;
+  const std::size_t listed = cpus.size() <= kListed ? cpus.size() : kListed;
+  std::string s = "CPUs ";
+  for (std::size_t i = 0; i < listed; ++i) {
+    if (i > 0) s += (i + 1 == listed && listed == cpus.size()) ? " and " : ", ";
+    s += std::to_string(cpus[i]);
+  }
+  if (listed < cpus.size()) s += " and " + std::to_string(cpus.size() - listed) + " more";
+  return s + " are off from the rest";
+}
+
+std::string checked_pairs_text(const CheckResult& c) {
+  if (!c.sparse)
+    return "all " + std::to_string(c.pairs_checked) + " ordered pairs of " + std::to_string(c.cpus) + " CPUs";
+  return "the " + std::to_string(c.pairs_checked) + " ordered pairs of a sparse design over " + std::to_string(c.cpus) +
+         " CPUs (of " + std::to_string(c.cpus * (c.cpus - 1)) + ")";
+}
+
 std::string check_reason_text(const CheckResult& c) {
   if (c.synchronized) {
     const CheckSettings& s = c.settings;
-    return "synchronized: all " + std::to_string(c.pairs_checked) + " ordered pairs of " + std::to_string(c.cpus) +
-           " CPUs have offset bands that " +
+    return "synchronized: " + checked_pairs_text(c) + " have offset bands that " +
            (s.tolerance_ticks <= 0 ? std::string("contain 0")
                                    : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
            " (widest band " + ticks_with_ns(c.widest_band_ticks, c.tsc_hz) + "), " +
@@ -174,9 +195,11 @@ std::string check_reason_text(const CheckResult& c) {
                                        : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
            (variant_orders_earlier_loads(c.recv) ? ", no self-inconsistent rounds" : "");
   }
+  const std::string off = c.cpus_off.empty() ? std::string() : cpus_off_text(c.cpus_off) + ": ";
   const std::string cause = c.shown ? check_failure_text(c.failures[*c.shown], c) : std::string("?");
-  return "not synchronized: " + cause + " (" + std::to_string(c.failing_pairs) + " of " +
-         std::to_string(c.pairs_checked) + " ordered pairs fail)";
+  return "not synchronized: " + off + cause + " (" + std::to_string(c.failing_pairs) + " of " +
+         (c.sparse ? "the " + std::to_string(c.pairs_checked) + " ordered pairs of a sparse design fail)"
+                   : std::to_string(c.pairs_checked) + " ordered pairs fail)");
 }
 
 namespace {

@@ -34,8 +34,18 @@ std::string_view check_failure_kind_name(CheckFailureKind kind);
 /// \param c  the result it belongs to (tolerances, frequency, receive read).
 std::string check_failure_text(const CheckFailure& f, const CheckResult& c);
 
-/// The check's answer in one line: "synchronized: all ..." or "not synchronized: " and
-/// its main cause.
+/// "CPU 5 is off from the rest", "CPUs 5 and 9 are off from the rest" (up to 8 by number,
+/// then "and 3 more"); "" for none. `cpus`: CheckResult::cpus_off.
+std::string cpus_off_text(const std::vector<int>& cpus);
+
+/// What the check covered: "all 12 ordered pairs of 4 CPUs", or for a sparse design "the
+/// 8800 ordered pairs of a sparse design over 256 CPUs (of 65280)".
+std::string checked_pairs_text(const CheckResult& c);
+
+/// The check's answer in one line: "synchronized: all ..." (a sparse design: "synchronized:
+/// the 8800 ordered pairs of a sparse design over 256 CPUs (of 65280) ...") or "not
+/// synchronized: " with the CPUs off from the rest if any ("CPU 5 is off from the rest: ")
+/// and its main cause, then how many of the checked pairs fail.
 std::string check_reason_text(const CheckResult& c);
 
 /// The variants' answer, most important first, one sentence each.

@@ -71,6 +71,7 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   const auto j = check_json(r, CheckSettings{});
   CHECK(j["schema"] == "tscsync-check/1");
   CHECK(j["synchronized"] == true);
+  CHECK(j["cpus_off"] == nlohmann::json::array());
 }
 
 TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
@@ -81,8 +82,12 @@ TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
   CHECK(failing_pairs(r, CheckFailureKind::offset) ==
         std::vector<std::string>{"0->2", "1->2", "2->0", "2->1", "2->3", "3->2"});
   CHECK(r.failures.size() == 6);
-  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: pair "));
+  // It alone fails every pair it is in: it is named, in the reason and in the JSON.
+  CHECK(r.cpus_off == std::vector<int>{2});
+  CHECK_FALSE(r.sparse);
+  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 2 is off from the rest: pair "));
   CHECK_THAT(check_reason_text(r), Contains("(6 of 12 ordered pairs fail)"));
+  CHECK(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::json::array({2}));
   CHECK_THAT(check_reason_text(r), Contains("ahead of") || Contains("behind"));
   // A tolerance wider than the offset passes it.
   CheckSettings loose;
@@ -120,6 +125,8 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
   CHECK(failing_pairs(r, CheckFailureKind::inconsistent_bands) == std::vector<std::string>{"-1->-1"});
   CHECK_THAT(check_reason_text(r), Contains("pair 1->2: CPU 2 is ahead of CPU 1"));
   CHECK_THAT(check_reason_text(r), Contains("(1 of 12 ordered pairs fail)"));
+  CHECK(r.cpus_off.empty());  // CPUs 1 and 2 pass their other pairs
+  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: pair 1->2: "));
   bool named = false;
   for (const PairDisagreement& d : m.cpu.disagreeing) named = named || (d.a == 1 && d.b == 2);
   CHECK(named);

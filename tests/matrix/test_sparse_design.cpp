@@ -13,6 +13,8 @@
 #include "matrix/plan_choice.hpp"
 #include "matrix/sparse_design.hpp"
 #include "matrix/topology_order.hpp"
+#include "render/matrix_output.hpp"
+#include "render/verdict_text.hpp"
 
 using namespace tscsync;
 
@@ -195,6 +197,16 @@ void check_one_cpu_off(const OrderedCpus& order, const SparseDesign& d, std::siz
     REQUIRE((f.a == cpu || f.b == cpu));
   }
   REQUIRE(r.cpus_off == std::vector<int>{cpu});
+  // The reason names it, shows one of its pairs and counts the design's pairs.
+  REQUIRE(r.sparse);
+  const std::string reason = check_reason_text(r);
+  CAPTURE(reason);
+  REQUIRE(reason.rfind("not synchronized: CPU " + std::to_string(cpu) + " is off from the rest: pair ", 0) == 0);
+  const CheckFailure& shown = r.failures.at(r.shown.value());
+  REQUIRE((shown.a == cpu || shown.b == cpu));
+  REQUIRE(reason.ends_with("(" + std::to_string(with_bad) + " of the " + std::to_string(2 * d.pairs.size()) +
+                           " ordered pairs of a sparse design fail)"));
+  REQUIRE(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::json::array({cpu}));
   // The per-CPU offsets put it where it is, within their hard bounds.
   const double x = m.cpu.offset_ticks[bad] - m.cpu.offset_ticks[0];
   CHECK(x == Approx(bad == 0 ? 0.0 : shift).margin(3));
@@ -396,6 +408,10 @@ TEST_CASE("sparse check: a synchronized machine passes on the sparse pairs alone
   CHECK(r.synchronized);
   CHECK(r.pairs_checked == 2 * d.pairs.size());
   CHECK(r.cpus_off.empty());
+  CHECK(r.sparse);
+  CHECK(check_reason_text(r).rfind("synchronized: the 2346 ordered pairs of a sparse design over 64 CPUs (of 4032) "
+                                   "have offset bands that contain 0",
+                                   0) == 0);
   // An unmeasured pair the plan did measure still fails.
   MatrixResult missing = m;
   const IndexPair p = d.pairs.front();

@@ -39,6 +39,24 @@ TEST_CASE("matrix text: a 2x2 offset matrix, exactly") {
         "1 26 NaN\n");
 }
 
+TEST_CASE("matrix text: a sparse design names the pairs it leaves out among the NaN cells") {
+  MatrixGrid g = two_by_two();
+  g.values = {kNaN, -26, kNaN, kNaN};
+  g.left_out = 1;
+  CHECK(format_gnuplot_matrix(g) ==
+        "# title: TSC offset θ = TSC_b − TSC_a (ticks)\n"
+        "# units: ticks\n"
+        "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
+        "# cells: row-major values; NaN = not measured (the diagonal, and the 1 ordered pairs the sparse design "
+        "leaves out)\n"
+        "# boundaries:\n"
+        "cpu 0 1\n"
+        "0 NaN -26\n"
+        "1 NaN NaN\n");
+  g.left_out = 3;
+  CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': 3 ordered pairs left out of 2");
+}
+
 TEST_CASE("matrix text: topology-ordered labels, boundaries and non-integer values") {
   const MatrixGrid g{.name = "rtt_p50_ns",
                      .title = "rtt p50 (ns)",

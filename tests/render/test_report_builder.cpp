@@ -175,6 +175,20 @@ TEST_CASE("report builder: the verdict, first") {
         std::vector<std::string>{"virtual_machine: running under a hypervisor. Measure on bare metal."});
 }
 
+TEST_CASE("report builder: a sparse design's run says which pairs it measured") {
+  ReportInputs in = full();
+  in.ordered.matrix.planned = {0, 1, 0, 0};  // 0->1 only
+  in.ordered.ordered_pairs = 1;
+  const ReportDoc doc = build_report_doc(in);
+  CHECK(section(doc, "Verdict", 5)
+            .blocks[1]
+            .text.starts_with("Measured 2 CPUs (the 1 ordered pairs of a sparse design, of 2, each visited 4 times, "
+                              "2500 rounds in all) "));
+  const ReportSection& how = doc.sections.back();
+  REQUIRE(how.blocks.size() >= 2);
+  CHECK(how.blocks[1].items.at(1).starts_with("matrix/: the sparse-design run with receive lfence_rdtsc: "));
+}
+
 TEST_CASE("report builder: a failed check lists at most 20 failures, with no recommendation and no warnings") {
   ReportInputs in = full();
   in.check.synchronized = false;

@@ -204,6 +204,62 @@ TEST_CASE("verdict text: the check's failures and reason") {
         "ns)), no detectable drift");
 }
 
+TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs, in the check's reason") {
+  CHECK(cpus_off_text({}).empty());
+  CHECK(cpus_off_text({5}) == "CPU 5 is off from the rest");
+  CHECK(cpus_off_text({5, 9}) == "CPUs 5 and 9 are off from the rest");
+  CHECK(cpus_off_text({3, 5, 9}) == "CPUs 3, 5 and 9 are off from the rest");
+  CHECK(cpus_off_text({0, 1, 2, 3, 4, 5, 6, 7}) == "CPUs 0, 1, 2, 3, 4, 5, 6 and 7 are off from the rest");
+  CHECK(cpus_off_text({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) ==
+        "CPUs 0, 1, 2, 3, 4, 5, 6, 7 and 2 more are off from the rest");
+
+  CheckResult c;
+  c.tsc_hz = 2.3e9;
+  c.recv = recorded_variant(ReadVariant::lfence_rdtsc);
+  c.cpus = 256;
+  c.pairs_checked = 8800;
+  c.sparse = true;
+  c.synchronized = true;
+  c.widest_band_ticks = 362;
+  CHECK(checked_pairs_text(c) == "the 8800 ordered pairs of a sparse design over 256 CPUs (of 65280)");
+  CHECK(check_reason_text(c) ==
+        "synchronized: the 8800 ordered pairs of a sparse design over 256 CPUs (of 65280) have offset bands that "
+        "contain 0 (widest band 362 ticks (157.4 ns)), no detectable drift, no self-inconsistent rounds");
+
+  CheckFailure offset;
+  offset.a = 0;
+  offset.b = 5;
+  offset.kind = CheckFailureKind::offset;
+  offset.offset_ticks = 400;
+  offset.offset_lo_ticks = 396;
+  offset.offset_hi_ticks = 405;
+  offset.gap_ticks = 396;
+  c.synchronized = false;
+  c.failures = {offset};
+  c.shown = 0;
+  c.failing_pairs = 68;
+  c.cpus_off = {5};
+  CHECK(check_reason_text(c) ==
+        "not synchronized: CPU 5 is off from the rest: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks (173.9 ns); "
+        "the band [396, 405] ticks misses +/-0 ticks by 396 (68 of the 8800 ordered pairs of a sparse design fail)");
+  // The whole design: all its pairs, as before.
+  c.sparse = false;
+  c.cpus = 4;
+  c.pairs_checked = 12;
+  c.failing_pairs = 6;
+  c.cpus_off = {5, 9};
+  CHECK(check_reason_text(c) ==
+        "not synchronized: CPUs 5 and 9 are off from the rest: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks "
+        "(173.9 ns); the band [396, 405] ticks misses +/-0 ticks by 396 (6 of 12 ordered pairs fail)");
+  CHECK(checked_pairs_text(c) == "all 12 ordered pairs of 4 CPUs");
+  // check.json and `check --format json` carry them as numbers.
+  const auto j = check_json(c, c.settings);
+  CHECK(j["cpus_off"] == nlohmann::json::array({5, 9}));
+  CHECK(j["reason"] == check_reason_text(c));
+  c.cpus_off.clear();
+  CHECK(check_json(c, c.settings)["cpus_off"] == nlohmann::json::array());
+}
+
 TEST_CASE("verdict text: why a reference band is missing") {
   ReferenceBand b;
   b.culprit = {ReadVariant::rdtsc, ReadVariant::rdtscp};
