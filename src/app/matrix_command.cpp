@@ -350,6 +350,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
     grid.units = g.units;
     grid.labels = m.labels;
     grid.boundaries = m.boundaries;
+    grid.left_out = pairs_left_out(m);
     grid.values.assign(m.size() * m.size(), kNoValue);
     for (std::size_t a = 0; a < m.size(); ++a) {
       for (std::size_t b = 0; b < m.size(); ++b) {

@@ -73,7 +73,7 @@ struct MatrixOutcome {
   std::vector<Warning> warnings;
   MatrixResult matrix;
   std::vector<std::string> problems;  // visits that failed, pairs left unmeasured
-  double elapsed_seconds = 0;         // of the measuring; 0 when rebuilt from a run directory
+  double elapsed_seconds = 0;         // of the measuring (--from: the manifest's end minus start, to the ms)
   /// The run directory the analysis read: DIR/run of --out, a `--from` directory, or ""
   /// (a temporary one, removed).
   std::string run_dir;

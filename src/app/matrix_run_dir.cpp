@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "core/errors.hpp"
@@ -86,6 +89,22 @@ void replace_earlier_run(const std::string& path) {
   if (fs::remove_all(path, ec) == static_cast<std::uintmax_t>(-1) || ec) {
     throw IoError("cannot replace the earlier run directory " + path + ": " + ec.message());
   }
+}
+
+/// Seconds since the epoch of a format_utc time ("2026-11-25T07:35:39.567Z"), or nullopt
+/// when `text` is not one.
+std::optional<double> utc_seconds(const std::string& text) {
+  std::tm tm{};
+  int ms = 0;
+  char z = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &ms, &z) != 8 ||
+      z != 'Z') {
+    return std::nullopt;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<double>(::timegm(&tm)) + ms / 1000.0;
 }
 
 }  // namespace
@@ -187,6 +206,9 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   }
   o.planned.plan = make_plan(spec, kMeasuredCosts);
 
+  // How long the measuring took, from the manifest's times (to the millisecond).
+  const std::optional<double> started = utc_seconds(manifest.started_utc), ended = utc_seconds(manifest.ended_utc);
+  if (started && ended && *ended >= *started) o.elapsed_seconds = *ended - *started;
   o.platform.tsc.hz = manifest.tsc_hz;
   o.platform.host = plan_value<std::string>(manifest.platform, "host", "");
   if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {

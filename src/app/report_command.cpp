@@ -8,6 +8,7 @@
 
 #include "app/check_command.hpp"
 #include "app/info_command.hpp"
+#include "app/matrix_run_dir.hpp"
 #include "app/pictures.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
@@ -29,6 +30,8 @@ namespace fs = std::filesystem;
 /// What the parts of the report wrote besides their data: problems and pictures.
 struct Written {
   std::vector<std::string> problems;
+  std::vector<std::string> incomplete;  // runs read that are not complete (--from)
+  bool interrupted = false;             // a signal ended the measuring: measure nothing more
   PictureReport pictures;
 };
 
@@ -55,17 +58,23 @@ void measure_ordered(const ReportOptions& options, const fs::path& root, ReportI
   ordered.choice = ExchangeChoice{};
   ordered.out_dir = (root / kReportMatrixDir).string();
   ordered.command_line = options.command_line;
-  PlannedMatrix planned = plan_matrix(ordered);
-  std::cerr << "tscsync report: " << design_name(planned.plan.spec.design) << ", send "
-            << variant_name(ordered.choice.send) << ", recv " << variant_name(ordered.choice.recv) << "\n"
-            << plan_text(planned.plan);
-  MatrixOutcome o = measure_matrix(ordered, std::move(planned));
+  if (!options.matrix.from.empty()) ordered.from = (fs::path(options.matrix.from) / kReportMatrixDir).string();
+  MatrixOutcome o = [&] {
+    if (!ordered.from.empty()) return obtain_matrix(ordered, "report", false);
+    PlannedMatrix planned = plan_matrix(ordered);
+    std::cerr << "tscsync report: " << design_name(planned.plan.spec.design) << ", send "
+              << variant_name(ordered.choice.send) << ", recv " << variant_name(ordered.choice.recv) << "\n"
+              << plan_text(planned.plan);
+    return measure_matrix(ordered, std::move(planned));
+  }();
   CheckSettings settings;
   in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
   for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, &w.pictures)) {
     w.problems.push_back(p);
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
+  w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
+  w.interrupted = !o.offline && !o.interrupted.empty();
   in.host = o.platform.host;
   for (const Warning& warning : o.warnings) in.warnings.push_back({warning.code, warning.message, warning.advice});
   in.ordered = report_run(std::move(o));
@@ -77,13 +86,18 @@ void measure_plain(const ReportOptions& options, const fs::path& root, ReportInp
   p.choice.send = p.choice.recv = Variant::rdtsc;
   p.out_dir = (root / kReportPlainDir).string();
   p.command_line = options.command_line;
-  PlannedMatrix planned = plan_matrix(p);
-  std::cerr << "tscsync report: the same pairs again, plain rdtsc on both sides\n";
-  MatrixOutcome o = measure_matrix(p, std::move(planned));
+  if (!options.matrix.from.empty()) p.from = (fs::path(options.matrix.from) / kReportPlainDir).string();
+  MatrixOutcome o = [&] {
+    if (!p.from.empty()) return obtain_matrix(p, "report", false);
+    PlannedMatrix planned = plan_matrix(p);
+    std::cerr << "tscsync report: the same pairs again, plain rdtsc on both sides\n";
+    return measure_matrix(p, std::move(planned));
+  }();
   for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, &w.pictures)) {
     w.problems.push_back(q);
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
+  w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
   in.plain = report_run(std::move(o));
 }
 
@@ -150,20 +164,56 @@ int run_report(const ReportOptions& options) {
   ReportInputs in;
   Written written;
 
-  std::cerr << "tscsync report: platform facts\n";
-  const InfoReport info = gather_info(0);
-  in.info_text = info_text(info);
-  write_text_file((root / "info.txt").string(), in.info_text);
-  write_text_file((root / "info.json").string(), info_json(info).dump(2) + "\n");
+  const bool offline = !options.matrix.from.empty();
+  if (offline) {
+    // The facts of the machine that was measured, as its report recorded them.
+    const fs::path from(options.matrix.from);
+    const std::optional<std::string> text = read_file(from / "info.txt");
+    const std::optional<std::string> json = read_file(from / "info.json");
+    if (!text || !json) {
+      throw InputError((from / (text ? "info.json" : "info.txt")).string() +
+                       ": missing: --from of report takes the directory of an earlier report");
+    }
+    in.info_text = *text;
+    if (fs::path(options.out_dir) != from) {
+      write_text_file((root / "info.txt").string(), *text);
+      write_text_file((root / "info.json").string(), *json);
+    }
+  } else {
+    std::cerr << "tscsync report: platform facts\n";
+    const InfoReport info = gather_info(0);
+    in.info_text = info_text(info);
+    write_text_file((root / "info.txt").string(), in.info_text);
+    write_text_file((root / "info.json").string(), info_json(info).dump(2) + "\n");
+  }
 
   measure_ordered(options, root, in, written);
-  if (options.plain) measure_plain(options, root, in, written);
-  if (options.variants) measure_read_variants(options, root, in, written);
+  // A report rebuilt offline has the plain matrix when the earlier report measured one.
+  const bool plain =
+      options.plain &&
+      (!offline || fs::exists(fs::path(options.matrix.from) / kReportPlainDir / kRunSubdir / kManifestName));
+  if (written.interrupted) {
+    // The user asked to stop: the report is written from what was measured, and says so.
+    written.incomplete.push_back(
+        "the measuring was interrupted: the plain-rdtsc matrix and the read variants were "
+        "not measured");
+  } else if (plain) {
+    measure_plain(options, root, in, written);
+  }
+  if (options.variants && offline) {
+    written.incomplete.push_back(
+        "the read variants are not rebuilt offline (a run directory keeps the matrices' rounds only); the earlier "
+        "report's are in " +
+        (fs::path(options.matrix.from) / kReportVariantsDir).string());
+  } else if (options.variants && !written.interrupted) {
+    measure_read_variants(options, root, in, written);
+  }
 
   in.generated_utc = format_utc(std::chrono::system_clock::now());
   in.tool_version = kToolVersion;
   in.command_line = options.command_line;
   in.problems = written.problems;
+  for (const std::string& note : written.incomplete) in.problems.push_back("not complete: " + note);
   in.missing_pictures = missing_pictures(root, written.pictures);
   const ReportDoc doc = build_report_doc(in);
   write_text_file((root / "report.md").string(), report_markdown(doc));
@@ -174,6 +224,7 @@ int run_report(const ReportOptions& options) {
   std::cerr << "tscsync report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
             << "\n";
   for (const std::string& p : written.problems) std::cerr << "tscsync report: problem: " << p << "\n";
+  for (const std::string& note : written.incomplete) std::cerr << "tscsync report: not complete: " << note << "\n";
   if (!written.pictures.not_drawn.empty()) {
     std::cerr << "tscsync report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }

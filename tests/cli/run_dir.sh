@@ -73,6 +73,41 @@ case "$case_name" in
     [ "$(json_field "$dir/again/matrix.json" status)" = interrupted ] || fail "the rebuilt matrix.json is not marked"
     grep -q "^Per-CPU offset" "$dir/stdout" || fail "--from of an interrupted run printed no matrix"
     ;;
+  report-sigint)
+    needs_two_cpus
+    # A live report stopped by SIGINT in its first matrix, then rebuilt with report --from.
+    "$tscsync" report --no-variants --visits 400 --rounds 100000 --out "$dir/r" >/dev/null 2>"$dir/stderr" &
+    pid=$!
+    waited=0
+    until [ -s "$dir/r/matrix/run/rounds/cpu-0.zst" ] && [ -s "$dir/r/matrix/run/rounds/cpu-1.zst" ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "no visit on disk after 60 s"; }
+      kill -0 "$pid" 2>/dev/null || fail "the report ended before the signal"
+    done
+    kill -INT "$pid"
+    waited=0
+    while kill -0 "$pid" 2>/dev/null; do
+      sleep 0.1
+      waited=$((waited + 1))
+      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "the report did not end within 60 s of SIGINT (a hang)"; }
+    done
+    wait "$pid"
+    rc=$?
+    [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
+    [ "$(json_field "$dir/r/matrix/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
+    [ ! -e "$dir/r/matrix_plain_rdtsc/run" ] || fail "the plain matrix was measured after the signal"
+    grep -q "interrupted by SIGINT" "$dir/r/report.md" || fail "report.md does not say the run was interrupted"
+    "$tscsync" report --from "$dir/r" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "report --from an interrupted report: exit $rc, expected 0"
+    grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "report --from does not say interrupted"
+    grep -q "not complete: .*interrupted by SIGINT after" "$dir/again/report.md" || fail "the rebuilt report.md does not say interrupted"
+    [ -s "$dir/again/report.html" ] || fail "no report.html rebuilt"
+    # The same matrix (live, the interruption is a problem of the command; rebuilt, a note).
+    cmp -s "$dir/r/matrix/matrix.txt" "$dir/again/matrix/matrix.txt" || fail "the rebuilt matrix.txt differs"
+    cmp -s "$dir/r/matrix/analysis.json" "$dir/again/matrix/analysis.json" || fail "the rebuilt analysis.json differs"
+    ;;
   *)
     echo "unknown case $case_name" >&2
     exit 1
