@@ -65,9 +65,6 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
                   : std::string(": the estimate exceeds it; ") + (s.parallel ? "" : "run pairs in parallel, or ") +
                         "give fewer --cpus, --visits or --rounds"));
   }
-  line(out, "memory",
-       human_bytes(plan.memory_bytes) + " (" + std::to_string(kRoundBytes) +
-           " B per measured round kept + raw buffers of the pairs at once)");
   line(out, "memory, streamed",
        human_bytes(plan.memory_bytes_streaming) +
            " (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the " +

@@ -136,8 +136,9 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
     spec.design_reason = "matrix measures every ordered pair unless --budget is given";
     planned.plan = make_plan(spec, kMeasuredCosts);
   }
+  // What the run keeps: the rounds go to the run directory as measured (memory_bytes_streaming).
   if (!options.dry_run && this_machine) {
-    if (auto refusal = memory_refusal(planned.plan.memory_bytes, available_memory_bytes(), "the plan",
+    if (auto refusal = memory_refusal(planned.plan.memory_bytes_streaming, available_memory_bytes(), "the plan",
                                       "give fewer --rounds per visit or fewer --visits")) {
       throw UsageError(*refusal);
     }

@@ -41,7 +41,6 @@ TEST_CASE("plan_text: 16 CPUs in topology order, parallel", "[plan]") {
         "slots             120 (30 per sweep), 8 pairs at once\n"
         "estimated time    8.6 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
         "budget            10 s: the estimate fits\n"
-        "memory            1.6 GB (40 B per measured round kept + raw buffers of the pairs at once)\n"
         "memory, streamed  31.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
         "analysis, the 16x16 cells)\n"
         "parallel          8 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise "
@@ -64,7 +63,6 @@ TEST_CASE("plan_text: 2 CPUs, sequential, no topology: no parallel line", "[plan
         "total rounds      2000000 measured\n"
         "slots             2 (2 per sweep), 1 pair at once\n"
         "estimated time    1.1 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
-        "memory            112.0 MB (40 B per measured round kept + raw buffers of the pairs at once)\n"
         "memory, streamed  112.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
         "analysis, the 2x2 cells)\n");
 }
