@@ -58,10 +58,11 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET=$(FUZZ_TARGET) bash scripts/fuzz.sh
 
 bench: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync_bench tscsync_bench_analysis tscsync_bench_run_dir
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync tscsync_bench tscsync_bench_analysis tscsync_bench_run_dir
 	$(BUILD_DIR)/tscsync_bench
 	$(BUILD_DIR)/tscsync_bench_analysis
 	$(BUILD_DIR)/tscsync_bench_run_dir
+	$(BUILD_DIR)/tscsync_bench_machines
 
 # The checks of .clang-tidy over every source of the project (about 15 minutes of CPU), in
 # a tree of its own, configured but not built, without precompiled headers (clang cannot read

@@ -183,9 +183,6 @@ const std::vector<std::string> kOnePairOnly = {
     "--early-t2-max-ticks",   "--early-t4-rate",      "--early-t4-min-ticks",
     "--early-t4-max-ticks",   "--step-ticks",         "--step-at"};
 
-/// Rounds per ordered pair of a simulated machine when --rounds is not given.
-constexpr std::uint64_t kDefaultMachineRounds = 2000;
-
 /// "KEY=VALUE" given to `option`: KEY a CPU or package number (0 .. kMaxCpu), VALUE the
 /// text after the '=' (not yet parsed). `form` is the syntax, for the message.
 std::pair<int, std::string> key_value(const std::string& option, const std::string& text, const std::string& form) {
@@ -253,8 +250,7 @@ void SimulateCli::add(CLI::App& app) {
   seed = std::to_string(sim.spec.seed);
   quantum = std::to_string(sim.spec.quantum_ticks);
   sub->add_option("--rounds", rounds,
-                  "rounds, at most 20000000; with --topology, per ordered pair (default " +
-                      std::to_string(kDefaultMachineRounds) + ")")
+                  "rounds, at most 20000000; with --topology, per visit of each pair (default: the plan's)")
       ->capture_default_str();
   sub->add_option("--seed", seed, "random seed (with --topology, the machine's: each pair's is derived from it)")
       ->capture_default_str();
@@ -270,10 +266,9 @@ void SimulateCli::add(CLI::App& app) {
   sub->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output (one pair)")
       ->capture_default_str();
   sub->add_option("--topology", topology,
-                  "simulate a whole machine: \"synthetic:package:2 core:16 pu:2\" or an hwloc XML file; every "
-                  "ordered pair into --out DIR (pair_A_B.csv, topology.xml, truth.json), --rounds per pair "
-                  "(default " +
-                      std::to_string(kDefaultMachineRounds) + ")");
+                  "simulate a whole machine: \"synthetic:package:2 core:16 pu:2\" or an hwloc XML file; the "
+                  "pairs and visits of the plan check would run, as a run directory --out DIR (with truth.json)");
+  sub->add_flag("--all-pairs", sim.all_pairs, "with --topology, every ordered pair (no sparse design)");
   sub->add_option("--cpu-offset-ticks", cpu_offsets, "with --topology, CPU=TICKS: that CPU's offset (repeatable)");
   sub->add_option("--package-offset-ticks", package_offsets,
                   "with --topology, P=TICKS: the offset of every CPU of package P (hwloc logical index; repeatable)");
@@ -295,6 +290,7 @@ Command SimulateCli::build(const Args& /*args*/) const {
   for (const auto& [name, field, help] : real_parameters(o.spec)) *field = parse_real(name, reals.at(name));
   const bool machine = sub->count("--topology") > 0;
   if (!machine) {
+    if (o.all_pairs) throw UsageError("--all-pairs plans the pairs of a machine: give --topology");
     for (const char* name :
          {"--cpu-offset-ticks", "--package-offset-ticks", "--cpu-drift-ppb", "--early-reads", "--step"}) {
       if (sub->count(name) > 0) throw UsageError(std::string(name) + " describes a CPU of a machine: give --topology");
@@ -314,8 +310,11 @@ Command SimulateCli::build(const Args& /*args*/) const {
                        "--cpu-drift-ppb, --early-reads or --step");
     }
   }
+  if (no_quantum_metadata) {
+    throw UsageError("--no-quantum-metadata is for one pair: a run directory records the quantum of every visit");
+  }
   o.machine.seed = o.spec.seed;
-  o.machine.rounds_per_pair = sub->count("--rounds") > 0 ? o.spec.rounds : kDefaultMachineRounds;
+  o.rounds_per_visit = sub->count("--rounds") > 0 ? o.spec.rounds : 0;
   key_reals("--cpu-offset-ticks", cpu_offsets, "CPU=TICKS", o.machine.cpu_offset_ticks);
   key_reals("--package-offset-ticks", package_offsets, "P=TICKS", o.machine.package_offset_ticks);
   key_reals("--cpu-drift-ppb", cpu_drifts, "CPU=PPB", o.machine.cpu_drift_ppb);

@@ -134,6 +134,12 @@ RunDirPlace::~RunDirPlace() {
   }
 }
 
+json manifest_plan_json(const MatrixPlan& plan) {
+  json j = plan_json(plan);
+  j["spec"] = spec_json(plan.spec);
+  return j;
+}
+
 RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& options) {
   RunDirManifest m;
   m.started_utc = format_utc(std::chrono::system_clock::now());
@@ -151,8 +157,7 @@ RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& option
   m.pair_header.set("visits", std::to_string(spec.visits));
   m.pair_header.set("rounds_per_visit", std::to_string(spec.rounds_per_visit));
   m.pair_header.set("warmup", std::to_string(spec.warmup_per_visit));
-  m.plan = plan_json(o.planned.plan);
-  m.plan["spec"] = spec_json(spec);
+  m.plan = manifest_plan_json(o.planned.plan);
   json warnings = json::array();
   for (const Warning& w : o.warnings)
     warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});

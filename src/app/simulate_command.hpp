@@ -2,6 +2,7 @@
 // a file, or with a topology a whole machine into a directory.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "simulate/machine.hpp"
@@ -13,12 +14,16 @@ struct SimulateOptions {
   SimulationSpec spec;
   std::string out;              // the rounds: a file or "-"; with a topology, the directory
   std::string truth_out = "-";  // the truth as JSON: a file or "-" (one pair only)
-  /// --topology ("synthetic:..." or an hwloc XML file): a whole machine, every ordered pair
-  /// of its CPUs, into the directory `out`. Empty: one pair.
+  /// --topology ("synthetic:..." or an hwloc XML file): a whole machine, the pairs of the
+  /// plan `check` would choose for it, into the run directory `out`. Empty: one pair.
   std::string topology;
-  /// The machine's model, but for its CPUs (they come from the topology). Its base is
-  /// `spec` (quantum, turnaround, gap, tsc_hz, quantum metadata).
+  /// The machine's model, but for its CPUs (they come from the topology) and its rounds per
+  /// visit (the plan's). Its base is `spec` (quantum, turnaround, gap, tsc_hz).
   MachineSpec machine;
+  /// With a topology: rounds per visit instead of the plan's rule (0: the rule's).
+  std::uint64_t rounds_per_visit = 0;
+  /// With a topology: every ordered pair, whatever the size (no sparse design).
+  bool all_pairs = false;
 };
 
 /// Generates the rounds and writes them and the truth. \returns 0.
@@ -27,8 +32,11 @@ struct SimulateOptions {
 ///         is not empty), IoError.
 int run_simulate(const SimulateOptions& options);
 
-/// The whole machine (options.topology set): DIR/pair_A_B.csv for every ordered pair,
-/// DIR/topology.xml and DIR/truth.json (docs/commands.md, "simulate"). \returns 0.
+/// The whole machine (options.topology set): a run directory DIR (manifest.json with the
+/// plan, topology.xml, rounds/) holding every visit of the pairs of the default plan of
+/// `check` for that topology, and DIR/truth.json (docs/commands.md, "simulate"). The same
+/// options give the same bytes. \returns 0.
+/// \throws UsageError as run_simulate, IoError.
 int run_simulate_machine(const SimulateOptions& options);
 
 }  // namespace tscsync

@@ -1,47 +1,144 @@
-// `tscsync simulate --topology`: a whole simulated machine written as a directory of runs.
-#include "app/simulate_command.hpp"
-
+// `tscsync simulate --topology`: a whole simulated machine written as a run directory
+// (docs/formats.md, "Run directory"), measured as `check` would measure it: the default
+// plan for that topology, each visit of each planned pair one frame.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
+#include <thread>
+#include <tuple>
 #include <vector>
 
+#include "app/matrix_command.hpp"
+#include "app/matrix_run_dir.hpp"
+#include "app/simulate_command.hpp"
 #include "core/errors.hpp"
+#include "core/format.hpp"
 #include "formats/output_file.hpp"
-#include "formats/run_format.hpp"
+#include "formats/run_dir.hpp"
+#include "matrix/plan_choice.hpp"
 #include "platform/topology.hpp"
 #include "version.hpp"
 
 namespace tscsync {
 namespace {
 
-/// The one place that decides how a simulated pair's rounds are stored: today a
-/// tscsync-run/1 file DIR/pair_A_B.csv, as `measure` writes one pair, written aside and
-/// renamed into place whole.
-/// \returns the path written.
-std::string write_simulated_pair(const std::string& dir, const MachinePairRun& pair) {
-  const std::string path = dir + "/pair_" + std::to_string(pair.truth.a) + "_" + std::to_string(pair.truth.b) + ".csv";
-  OutputFile file(path);
-  write_run(pair.run, [&](std::string_view text) { file.write(text); });
-  file.commit();
-  return path;
-}
+namespace fs = std::filesystem;
 
-/// A directory of runs mixing two simulations would be read as one machine: refuse any
-/// directory that holds something already.
+/// A run directory mixing two simulations would be read as one machine: refuse any
+/// directory that holds something already (before RunDirWriter, which refuses it too, so
+/// that the message says what to do and the exit code is that of a usage error).
 void require_empty_directory(const std::string& dir) {
   std::error_code ec;
-  const auto status = std::filesystem::status(dir, ec);
-  if (ec || !std::filesystem::exists(status)) return;  // absent: created below
-  if (!std::filesystem::is_directory(status)) {
+  const auto status = fs::status(dir, ec);
+  if (ec || !fs::exists(status)) return;  // absent: created by RunDirWriter
+  if (!fs::is_directory(status)) {
     throw UsageError("--out " + dir + " exists and is not a directory (with --topology, --out names a directory)");
   }
-  if (!std::filesystem::is_empty(dir, ec) || ec) {
+  if (!fs::is_empty(dir, ec) || ec) {
     throw UsageError("--out " + dir +
                      " is not empty: a simulated machine goes into a new or empty directory, so that no "
                      "earlier run is mistaken for one of its pairs");
   }
+}
+
+/// The plan `check` would choose for this machine (docs/performance.md, "The default
+/// plan"): the default budget, disjoint pairs at once, 4 visits; `rounds_per_visit` > 0
+/// overrides the rule's rounds; `all_pairs` forces the full matrix.
+MatrixPlan default_plan(const OrderedCpus& order, std::uint64_t rounds_per_visit, bool all_pairs) {
+  PlanRequest request;
+  request.parallel = true;
+  request.budget_seconds = kDefaultBudgetSeconds;
+  request.rounds_per_visit = rounds_per_visit;
+  request.all_pairs = all_pairs;
+  return choose_plan(order, request, kMeasuredCosts);
+}
+
+/// A moment on the simulated counter's clock, `tick` ticks after 1970-01-01T00:00:00Z: the
+/// manifest's start and end follow from the model alone, so the same inputs give the same
+/// bytes.
+std::string simulated_utc(double tick, double tsc_hz) {
+  const auto ms = static_cast<std::int64_t>(std::floor(tick / tsc_hz * 1000.0));
+  return format_utc(std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)));
+}
+
+/// The header every simulated pair's run shares: simulate()'s, less what differs per pair
+/// or visit (the reader puts a, b and quantum_ticks back per pair; seed, distance and visit
+/// are in truth.json), plus the plan's counts as a live matrix records them.
+Metadata shared_pair_header(const Metadata& visit_header, const PlanSpec& spec) {
+  Metadata h;
+  h.set("tool_version", std::string(kToolVersion));
+  for (const auto& [key, value] : visit_header.entries()) {
+    if (key == "schema" || key == "a" || key == "b" || key == "quantum_ticks" || key == "seed" || key == "distance" ||
+        key == "visit") {
+      continue;
+    }
+    h.set(key, value);
+  }
+  h.set("rounds", std::to_string(spec.visits * spec.rounds_per_visit));
+  h.set("visits", std::to_string(spec.visits));
+  h.set("rounds_per_visit", std::to_string(spec.rounds_per_visit));
+  h.set("warmup", std::to_string(spec.warmup_per_visit));
+  return h;
+}
+
+/// Simulates `slot`'s pair visits on up to `workers` threads and appends each as one frame.
+/// A slot's pairs are disjoint, so each rounds file gets at most one frame per slot and its
+/// bytes do not depend on which thread finishes first. \returns the truth, in slot order.
+std::vector<MachinePairTruth> simulate_slot(const SimulatedMachine& machine, const PlanSlot& slot, RunDirWriter& writer,
+                                            std::vector<std::uint64_t>& next_seq,
+                                            const std::map<int, std::size_t>& index, unsigned workers) {
+  const std::size_t n = index.size();
+  std::vector<MachinePairTruth> truth(slot.pairs.size());
+  std::vector<std::exception_ptr> errors(slot.pairs.size());
+  auto one = [&](std::size_t i) {
+    try {
+      const PairVisit& v = slot.pairs[i];
+      MachinePairRun pair = machine.simulate_pair(v.a, v.b, v.visit);
+      const std::uint64_t quantum = std::stoull(std::string(pair.run.header.get("quantum_ticks").value_or("1")));
+      std::uint64_t& seq = next_seq[index.at(v.a) * n + index.at(v.b)];
+      writer.append_visit(v.a, v.b, v.visit, seq, pair.run.rounds, quantum, "");
+      seq += pair.run.rounds.size();
+      truth[i] = std::move(pair.truth);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  const std::size_t threads = std::min<std::size_t>(workers, slot.pairs.size());
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < slot.pairs.size(); ++i) one(i);
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (std::size_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (std::size_t i = t; i < slot.pairs.size(); i += threads) one(i);
+      });
+    }
+    for (std::thread& t : pool) t.join();
+  }
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  return truth;
+}
+
+/// Removes what a failed simulation wrote into `dir`, leaving `dir` as it was found (absent
+/// or empty): no half machine that could pass for a whole one.
+void remove_contents(const std::string& dir, bool existed) {
+  std::error_code ignored;
+  if (!existed) {
+    fs::remove_all(dir, ignored);
+    return;
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ignored)) fs::remove_all(e.path(), ignored);
 }
 
 }  // namespace
@@ -52,35 +149,67 @@ int run_simulate_machine(const SimulateOptions& options) {
   MachineSpec spec = options.machine;
   spec.base = options.spec;
   spec.cpus = topology.summary.places;
-  const SimulatedMachine machine(spec);  // validates: CPUs and packages named must exist
-  const auto pairs = machine.ordered_pairs();
+  (void)SimulatedMachine(spec);  // validates the CPUs and packages named before planning
+
+  std::vector<int> all;
+  for (const CpuPlace& p : spec.cpus) all.push_back(p.cpu);
+  const OrderedCpus order = order_by_topology(spec.cpus, all);
+  const MatrixPlan plan = default_plan(order, options.rounds_per_visit, options.all_pairs);
+  spec.rounds_per_pair = plan.spec.rounds_per_visit;
+  const SimulatedMachine machine(spec);
+
+  std::map<int, std::size_t> index;  // CPU number -> position in the plan
+  for (std::size_t i = 0; i < plan.spec.cpus.size(); ++i) index[plan.spec.cpus[i]] = i;
+  const std::size_t n = plan.spec.cpus.size();
+
+  RunDirManifest manifest;
+  const double start_tick = static_cast<double>(spec.base.start_tick);
+  manifest.started_utc = simulated_utc(start_tick, spec.base.tsc_hz);
+  manifest.cpus = plan.spec.cpus;
+  manifest.send = "simulated";
+  manifest.recv = "simulated";
+  manifest.tsc_hz = spec.base.tsc_hz;
+  // Any visit's header gives the keys every pair shares (simulate() sets the same ones).
+  const PairVisit& first = plan.slots.front().pairs.front();
+  manifest.pair_header = shared_pair_header(machine.simulate_pair(first.a, first.b, first.visit).run.header, plan.spec);
+  manifest.plan = manifest_plan_json(plan);
+  manifest.platform = {{"host", "simulated"}, {"warnings", nlohmann::ordered_json::array()}};
 
   require_empty_directory(options.out);
-  make_directories(options.out);
-  std::vector<std::string> written;
+  std::error_code ec;
+  const bool existed = fs::exists(options.out, ec);
   try {
+    const std::unique_ptr<RunDirWriter> writer =
+        RunDirWriter::create(options.out, manifest, std::optional<std::string_view>(topology.xml));
+    std::vector<std::uint64_t> next_seq(n * n, 0);  // per ordered pair: seq of its next round
+    const unsigned workers = std::max(1U, std::thread::hardware_concurrency());
     std::vector<MachinePairTruth> truth;
-    truth.reserve(pairs.size());
-    for (const auto& [a, b] : pairs) {
-      MachinePairRun pair = machine.simulate_pair(a, b, 0);
-      pair.run.header.set("tool_version", std::string(kToolVersion));
-      written.push_back(write_simulated_pair(options.out, pair));
-      truth.push_back(pair.truth);
+    truth.reserve(plan.pair_visits);
+    for (const PlanSlot& slot : plan.slots) {
+      for (MachinePairTruth& t : simulate_slot(machine, slot, *writer, next_seq, index, workers)) {
+        truth.push_back(std::move(t));
+      }
     }
-    write_text_file(options.out + "/topology.xml", topology.xml);
-    written.push_back(options.out + "/topology.xml");
-    // Last: its presence says every pair was written.
+    // Row by row in plan order, then by visit: the order of the one-visit directory.
+    std::stable_sort(truth.begin(), truth.end(), [&](const MachinePairTruth& x, const MachinePairTruth& y) {
+      return std::tuple(index.at(x.a), index.at(x.b), x.visit) < std::tuple(index.at(y.a), index.at(y.b), y.visit);
+    });
     write_text_file(options.out + "/truth.json", machine.truth_json(truth).dump(2) + "\n");
+    // Last: the manifest says complete once every visit and the truth are written.
+    const double end_tick = start_tick + static_cast<double>(plan.spec.visits * spec.visit_spacing_ticks);
+    writer->finish(RunDirStatus::complete, "", simulated_utc(end_tick, spec.base.tsc_hz));
   } catch (...) {
     // A value that fails one pair (an offset that would read a counter below 0), a full
     // disk: leave no directory of half a machine that could pass for a whole one.
-    std::error_code ignored;
-    for (const std::string& path : written) std::filesystem::remove(path, ignored);
+    remove_contents(options.out, existed);
     throw;
   }
-  std::fprintf(stderr, "wrote %s: %zu CPUs, %zu ordered pairs of %llu rounds, topology.xml, truth.json\n",
-               options.out.c_str(), spec.cpus.size(), pairs.size(),
-               static_cast<unsigned long long>(spec.rounds_per_pair));
+  std::fprintf(stderr,
+               "wrote %s: %zu CPUs, %s design, %llu ordered pairs, %llu visits of %llu rounds each "
+               "(run directory, topology.xml, truth.json)\n",
+               options.out.c_str(), n, plan.spec.design == PlanDesign::sparse ? "sparse" : "all-pairs",
+               static_cast<unsigned long long>(plan.ordered_pairs), static_cast<unsigned long long>(plan.spec.visits),
+               static_cast<unsigned long long>(plan.spec.rounds_per_visit));
   return 0;
 }
 

@@ -1,7 +1,9 @@
-# simulate --topology writes a whole machine: one run per ordered pair, topology.xml and
-# truth.json; the same seed gives the same bytes; the exported topology read back gives
-# the same pairs; another seed other rounds; analyze reads a pair back; a directory that
-# holds something already is refused (exit 2). DIR is this test's own folder.
+# simulate --topology writes a whole machine as a run directory: manifest.json with the plan
+# check would run (8 CPUs: every ordered pair, 4 visits), topology.xml, one rounds file per
+# initiating CPU and truth.json; the same seed gives the same bytes, the manifest's times
+# included; the exported topology read back gives the same rounds; another seed other
+# rounds; matrix --from reads it back with the offsets simulated; a directory that holds
+# something already is refused (exit 2). DIR is this test's own folder.
 set(topology "synthetic:package:2 core:2 pu:2")  # 8 CPUs: 56 ordered pairs
 set(options --rounds 300 --cpu-offset-ticks 3=400 --package-offset-ticks 1=150 --cpu-drift-ppb 2=1000
             --early-reads 5=0.01 --step 6=300@0.25)
@@ -17,17 +19,21 @@ endfunction()
 simulate(${DIR}/a --topology "${topology}" --seed 7 ${options})
 simulate(${DIR}/b --topology "${topology}" --seed 7 ${options})
 
-file(GLOB pairs RELATIVE ${DIR}/a ${DIR}/a/pair_*.csv)
-list(LENGTH pairs n)
-if(NOT n EQUAL 56)
-  message(FATAL_ERROR "${n} pair files, expected 56: ${pairs}")
+file(GLOB rounds RELATIVE ${DIR}/a ${DIR}/a/rounds/cpu-*.zst)
+list(LENGTH rounds n)
+if(NOT n EQUAL 8)
+  message(FATAL_ERROR "${n} rounds files, expected 8 (one per initiating CPU): ${rounds}")
 endif()
-foreach(f pair_0_1.csv pair_7_6.csv pair_3_4.csv topology.xml truth.json)
+foreach(f manifest.json topology.xml truth.json rounds/cpu-0.zst rounds/cpu-7.zst)
   if(NOT EXISTS ${DIR}/a/${f})
     message(FATAL_ERROR "simulate wrote no ${f}")
   endif()
 endforeach()
-file(GLOB all RELATIVE ${DIR}/a ${DIR}/a/*)
+file(GLOB_RECURSE all RELATIVE ${DIR}/a ${DIR}/a/*)
+list(LENGTH all n)
+if(NOT n EQUAL 11)
+  message(FATAL_ERROR "${n} files, expected 11: ${all}")
+endif()
 foreach(f ${all})
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${DIR}/a/${f} ${DIR}/b/${f} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -35,22 +41,40 @@ foreach(f ${all})
   endif()
 endforeach()
 
-file(STRINGS ${DIR}/a/pair_3_4.csv header REGEX "^# (a|b|distance): ")
-if(NOT header STREQUAL "# a: 3;# b: 4;# distance: cross_package")
-  message(FATAL_ERROR "pair_3_4.csv names its pair as: ${header}")
+# The manifest records the plan as a live matrix does (its spec rebuilds it) and says complete.
+file(READ ${DIR}/a/manifest.json manifest)
+string(JSON schema GET "${manifest}" schema)
+string(JSON status GET "${manifest}" status)
+string(JSON design GET "${manifest}" plan spec design)
+string(JSON visits GET "${manifest}" plan spec visits)
+string(JSON per_visit GET "${manifest}" plan spec rounds_per_visit)
+string(JSON ordered GET "${manifest}" plan ordered_pairs)
+if(NOT schema STREQUAL "tscsync-rundir/1" OR NOT status STREQUAL "complete" OR NOT design STREQUAL "all_pairs"
+   OR NOT visits EQUAL 4 OR NOT per_visit EQUAL 300 OR NOT ordered EQUAL 56)
+  message(FATAL_ERROR "manifest: ${schema} ${status}, ${design}, ${ordered} ordered pairs, ${visits} visits of "
+                      "${per_visit} rounds")
 endif()
+
 file(READ ${DIR}/a/truth.json truth)
 string(JSON schema GET "${truth}" schema)
 string(JSON x3 GET "${truth}" cpus 3 offset_ticks)
 string(JSON x5 GET "${truth}" cpus 5 offset_ticks)
 string(JSON npairs LENGTH "${truth}" pairs)
-if(NOT schema STREQUAL "tscsync-machine-truth/1" OR NOT x3 EQUAL 400 OR NOT x5 EQUAL 150 OR NOT npairs EQUAL 56)
-  message(FATAL_ERROR "truth.json: schema ${schema}, CPU 3 at ${x3}, CPU 5 at ${x5}, ${npairs} pairs")
+if(NOT schema STREQUAL "tscsync-machine-truth/1" OR NOT x3 EQUAL 400 OR NOT x5 EQUAL 150 OR NOT npairs EQUAL 224)
+  message(FATAL_ERROR "truth.json: schema ${schema}, CPU 3 at ${x3}, CPU 5 at ${x5}, ${npairs} pair visits")
+endif()
+# Row by row, then by visit: 3 -> 4 (the 25th ordered pair) is cross-package, its visits in order.
+string(JSON ta GET "${truth}" pairs 96 a)
+string(JSON tb GET "${truth}" pairs 96 b)
+string(JSON tv GET "${truth}" pairs 99 visit)
+string(JSON td GET "${truth}" pairs 96 distance)
+if(NOT ta EQUAL 3 OR NOT tb EQUAL 4 OR NOT tv EQUAL 3 OR NOT td STREQUAL "cross_package")
+  message(FATAL_ERROR "truth.json pairs 96..99: ${ta} -> ${tb} (${td}), last visit ${tv}")
 endif()
 
-# The exported topology describes the same machine: the same pairs, byte for byte.
+# The exported topology describes the same machine: the same plan and rounds, byte for byte.
 simulate(${DIR}/c --topology ${DIR}/a/topology.xml --seed 7 ${options})
-foreach(f ${pairs})
+foreach(f ${rounds} manifest.json truth.json)
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${DIR}/a/${f} ${DIR}/c/${f} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the exported topology gave another ${f}")
@@ -58,23 +82,25 @@ foreach(f ${pairs})
 endforeach()
 
 simulate(${DIR}/d --topology "${topology}" --seed 8 ${options})
-execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${DIR}/a/pair_0_1.csv ${DIR}/d/pair_0_1.csv
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${DIR}/a/rounds/cpu-0.zst ${DIR}/d/rounds/cpu-0.zst
                 RESULT_VARIABLE rc)
 if(rc EQUAL 0)
-  message(FATAL_ERROR "another seed gave the same pair_0_1.csv")
+  message(FATAL_ERROR "another seed gave the same rounds/cpu-0.zst")
 endif()
 
-# The run reader takes a pair as it takes a measured run: 4 -> 3 is x_3 - x_4 = 400 - 150 ticks.
-execute_process(COMMAND ${TSCSYNC} analyze --format json ${DIR}/a/pair_4_3.csv
+# matrix --from reads the machine back: 4 -> 3 is x_3 - x_4 = 400 - 150 ticks.
+execute_process(COMMAND ${TSCSYNC} matrix --from ${DIR}/a --format json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "analyze failed (${rc}): ${err}")
+  message(FATAL_ERROR "matrix --from failed (${rc}): ${err}")
 endif()
-string(JSON a GET "${out}" pairs 0 a)
-string(JSON lo GET "${out}" pairs 0 offset_ticks lo)
-string(JSON hi GET "${out}" pairs 0 offset_ticks hi)
-if(NOT a STREQUAL "4" OR lo GREATER 250 OR hi LESS 250)
-  message(FATAL_ERROR "pair_4_3.csv: a ${a}, band [${lo}, ${hi}] misses 250")
+string(JSON cpu4 GET "${out}" cpus 4 cpu)
+string(JSON cpu3 GET "${out}" cpus 3 cpu)
+string(JSON lo GET "${out}" offset_lo_ticks 4 3)
+string(JSON hi GET "${out}" offset_hi_ticks 4 3)
+string(JSON rounds43 GET "${out}" rounds 4 3)
+if(NOT cpu4 EQUAL 4 OR NOT cpu3 EQUAL 3 OR lo GREATER 250 OR hi LESS 250 OR NOT rounds43 EQUAL 1200)
+  message(FATAL_ERROR "matrix --from: 4 -> 3 has ${rounds43} rounds, band [${lo}, ${hi}] misses 250")
 endif()
 
 # A directory that holds something already is refused, and left as it was.
@@ -83,4 +109,4 @@ execute_process(COMMAND ${TSCSYNC} simulate --topology "${topology}" --out ${DIR
 if(NOT rc EQUAL 2 OR NOT err MATCHES "is not empty")
   message(FATAL_ERROR "simulate into a full directory: exit ${rc}, ${err}")
 endif()
-message(STATUS "56 pairs, same bytes for the same seed; pair_4_3 band [${lo}, ${hi}]")
+message(STATUS "56 pairs x 4 visits, same bytes for the same seed; 4 -> 3 band [${lo}, ${hi}]")
