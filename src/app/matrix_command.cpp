@@ -162,7 +162,9 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   const std::unique_ptr<RunDirWriter> writer = RunDirWriter::create(
       place.path(), live_manifest(o, options),
       o.planned.topology_xml.empty() ? std::nullopt : std::optional<std::string_view>(o.planned.topology_xml));
-  const StopSignals signals;
+  // SIGINT and SIGTERM end the measuring cleanly; once it is over they act as usual again
+  // (a long analysis can be stopped like any command).
+  std::optional<StopSignals> signals(std::in_place);
   const Clock::time_point start = Clock::now();
   Progress progress(plan.slots.size());
   std::size_t visits_done = 0;
@@ -219,6 +221,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
                     std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits", "matrix");
   }
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  signals.reset();
   writer->finish(o.interrupted.empty() ? RunDirStatus::complete : RunDirStatus::interrupted, o.interrupted,
                  format_utc(std::chrono::system_clock::now()));
   if (!o.interrupted.empty()) o.problems.push_back(o.interrupted);
