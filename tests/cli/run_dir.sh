@@ -20,6 +20,28 @@ timeless() { grep -v '^  "elapsed_seconds": ' "$1"; }
 
 needs_two_cpus() { if [ "$(nproc)" -lt 2 ]; then echo "skipped: fewer than two usable CPUs"; exit 4; fi; }
 
+# interrupt PID WHAT ROUNDS_DIR: waits (at most 60 s) until both CPUs' rounds files in
+# ROUNDS_DIR hold a visit, sends SIGINT to PID, waits (at most 60 s) for it to end; its exit
+# code in $rc. WHAT names the command in messages.
+interrupt() {
+  local pid=$1 what=$2 rounds=$3 waited=0
+  until [ -s "$rounds/cpu-0.zst" ] && [ -s "$rounds/cpu-1.zst" ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+    [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "no visit on disk after 60 s"; }
+    kill -0 "$pid" 2>/dev/null || fail "the $what ended before the signal"
+  done
+  kill -INT "$pid"
+  waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+    [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "the $what did not end within 60 s of SIGINT (a hang)"; }
+  done
+  wait "$pid"
+  rc=$?
+}
+
 case "$case_name" in
   live-equals-offline)
     needs_two_cpus
@@ -44,23 +66,7 @@ case "$case_name" in
     needs_two_cpus
     # Long enough that the signal, sent once the first visit is on disk, comes mid-run.
     "$tscsync" matrix --cpus 0,1 --visits 400 --rounds 100000 --out "$dir/m" >/dev/null 2>"$dir/stderr" &
-    pid=$!
-    waited=0
-    until [ -s "$dir/m/run/rounds/cpu-0.zst" ] && [ -s "$dir/m/run/rounds/cpu-1.zst" ]; do
-      sleep 0.1
-      waited=$((waited + 1))
-      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "no visit on disk after 60 s"; }
-      kill -0 "$pid" 2>/dev/null || fail "the matrix ended before the signal"
-    done
-    kill -INT "$pid"
-    waited=0
-    while kill -0 "$pid" 2>/dev/null; do
-      sleep 0.1
-      waited=$((waited + 1))
-      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "the matrix did not end within 60 s of SIGINT (a hang)"; }
-    done
-    wait "$pid"
-    rc=$?
+    interrupt $! matrix "$dir/m/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     grep -q "interrupted by SIGINT after" "$dir/stderr" || fail "stderr does not say it was interrupted"
     [ "$(json_field "$dir/m/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
@@ -77,23 +83,7 @@ case "$case_name" in
     needs_two_cpus
     # A live report stopped by SIGINT in its first matrix, then rebuilt with report --from.
     "$tscsync" report --no-variants --visits 400 --rounds 100000 --out "$dir/r" >/dev/null 2>"$dir/stderr" &
-    pid=$!
-    waited=0
-    until [ -s "$dir/r/matrix/run/rounds/cpu-0.zst" ] && [ -s "$dir/r/matrix/run/rounds/cpu-1.zst" ]; do
-      sleep 0.1
-      waited=$((waited + 1))
-      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "no visit on disk after 60 s"; }
-      kill -0 "$pid" 2>/dev/null || fail "the report ended before the signal"
-    done
-    kill -INT "$pid"
-    waited=0
-    while kill -0 "$pid" 2>/dev/null; do
-      sleep 0.1
-      waited=$((waited + 1))
-      [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "the report did not end within 60 s of SIGINT (a hang)"; }
-    done
-    wait "$pid"
-    rc=$?
+    interrupt $! report "$dir/r/matrix/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     [ "$(json_field "$dir/r/matrix/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
     [ ! -e "$dir/r/matrix_plain_rdtsc/run" ] || fail "the plain matrix was measured after the signal"
