@@ -56,25 +56,59 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
 }
 
 /// CheckResult::cpus_off from the measured pairs' offset outcomes (n×n: 0 not measured,
-/// 1 failed on its offset, 2 passed it).
+/// 1 failed on its offset, 2 passed it); docs/method.md §10.3.
+///
+/// The failing pairs form a graph over the CPUs (an edge where either role fails). A greedy
+/// vertex cover explains them by few CPUs: take the CPU with the most failing partners not
+/// yet covered (ties: the lower CPU number), name it when it has at least 2, remove its
+/// pairs, repeat until none qualifies. The CPUs so named are kept only when they are fewer
+/// than half of the CPUs the failing pairs involve: a CPU off shows as a star (it and the
+/// many partners it fails with), while a package off as a whole fails every pair across
+/// and either package's CPUs cover them as well as the other's, so none is named.
+/// O(n² + pairs + named × n).
 std::vector<int> cpus_off(const MatrixResult& m, const std::vector<std::uint8_t>& outcome) {
   const std::size_t n = m.size();
-  std::vector<std::size_t> partners(n, 0);  // distinct partners measured in either role
-  std::vector<std::size_t> passed(n, 0);    // ordered pairs that involve the CPU and pass
-  std::size_t passed_in_all = 0;
+  std::vector<std::vector<std::size_t>> failing(n);  // failing partners, both roles merged
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint8_t o = outcome[i * n + j];
-      if (o == 2) ++passed[i], ++passed[j], ++passed_in_all;
-      if (i < j && (o != 0 || outcome[j * n + i] != 0)) ++partners[i], ++partners[j];
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (outcome[i * n + j] == 1 || outcome[j * n + i] == 1) {
+        failing[i].push_back(j);
+        failing[j].push_back(i);
+      }
     }
   }
-  std::vector<int> off;
+  std::size_t involved = 0;
+  std::vector<std::size_t> uncovered(n);  // failing partners not yet covered by a named CPU
   for (std::size_t i = 0; i < n; ++i) {
-    // passed_in_all > passed[i]: some pair without CPU i passes.
-    if (partners[i] >= 2 && passed[i] == 0 && passed_in_all > passed[i]) off.push_back(m.cpus[i]);
+    uncovered[i] = failing[i].size();
+    if (uncovered[i] > 0) ++involved;
   }
-  return off;
+  std::vector<bool> named(n, false);
+  std::vector<int> off;
+  for (;;) {
+    std::size_t best = n;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (named[i] || uncovered[i] < 2) continue;
+      if (best == n || uncovered[i] > uncovered[best] ||
+          (uncovered[i] == uncovered[best] && m.cpus[i] < m.cpus[best])) {
+        best = i;
+      }
+    }
+    if (best == n) break;
+    named[best] = true;
+    off.push_back(m.cpus[best]);
+    for (const std::size_t j : failing[best]) {
+      if (!named[j]) --uncovered[j];
+    }
+    uncovered[best] = 0;
+  }
+  // Fewer than half of the CPUs involved, else the failures are not a few CPUs' doing.
+  if (2 * off.size() >= involved) return {};
+  std::vector<int> in_matrix_order;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (named[i]) in_matrix_order.push_back(m.cpus[i]);
+  }
+  return in_matrix_order;
 }
 
 }  // namespace

@@ -53,10 +53,12 @@ struct CheckResult {
   std::optional<std::size_t> shown;    // the failure the reason names (none when synchronized)
   std::size_t failing_pairs = 0;       // ordered pairs among the failures
   std::vector<std::string> warnings;   // what makes the answer less trustworthy (do not fail it)
-  /// CPUs off from the rest: every measured pair of each (at least two partners, both
-  /// roles) fails on its offset, while some pair without it passes. One CPU whose counter
-  /// is off fails all its pairs and is named here alone; a package off as a whole is not
-  /// (its CPUs pass the pairs among themselves). In matrix order.
+  /// CPUs off from the rest: the fewest CPUs, found greedily, whose pairs hold every pair
+  /// that fails on its offset (both roles merged), each with at least 2 failing partners,
+  /// named only when fewer than half of the CPUs those pairs involve (docs/method.md §10.3).
+  /// One CPU whose counter is off is named alone, though its pairs with wide bands (across
+  /// packages) pass; one failing pair names none; a package off as a whole names none
+  /// (either package's CPUs explain the pairs across as well). In matrix order.
   std::vector<int> cpus_off;
   std::size_t cpus = 0;
   std::size_t pairs_checked = 0;  // ordered pairs: every one the plan measures

@@ -55,6 +55,36 @@ std::vector<std::string> failing_pairs(const CheckResult& r, CheckFailureKind ki
   return out;
 }
 
+/// `n` CPUs, every ordered pair measured: the unordered pairs in `failing` fail on their
+/// offset in both roles (band [100, 120]), every other pair passes (band [-10, 10]).
+MatrixResult band_graph(int n, const std::vector<std::pair<int, int>>& failing) {
+  MatrixResult m;
+  for (int i = 0; i < n; ++i) m.cpus.push_back(i);
+  m.recv = recorded_variant(ReadVariant::lfence_rdtsc);
+  const auto un = static_cast<std::size_t>(n);
+  m.cells.assign(un * un, PairCell{});
+  for (std::size_t i = 0; i < un; ++i) {
+    for (std::size_t j = 0; j < un; ++j) {
+      if (i == j) continue;
+      PairCell& c = m.cells[i * un + j];
+      c.measured = true;
+      c.band_feasible = true;
+      c.offset_lo_ticks = -10;
+      c.offset_hi_ticks = 10;
+    }
+  }
+  for (const auto& [a, b] : failing) {
+    for (const auto& [i, j] : {std::pair{a, b}, std::pair{b, a}}) {
+      PairCell& c = m.cells[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)];
+      c.offset_ticks = 110;
+      c.offset_lo_ticks = 100;
+      c.offset_hi_ticks = 120;
+    }
+  }
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
@@ -130,6 +160,33 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
   bool named = false;
   for (const PairDisagreement& d : m.cpu.disagreeing) named = named || (d.a == 1 && d.b == 2);
   CHECK(named);
+}
+
+TEST_CASE("check: cpus_off explains the failing pairs by as few CPUs as it can") {
+  const auto off = [](int n, const std::vector<std::pair<int, int>>& failing) {
+    return decide_check(band_graph(n, failing), CheckSettings{}, {}).cpus_off;
+  };
+  // A star: CPU 3 fails with 0, 1 and 5 and passes with 2, 4, 6 and 7 (its wide pairs).
+  CHECK(off(8, {{0, 3}, {1, 3}, {3, 5}}) == std::vector<int>{3});
+  // Two stars, and an isolated failing pair beside them that names neither of its CPUs.
+  CHECK(off(12, {{0, 2}, {1, 2}, {2, 3}, {7, 4}, {7, 5}, {7, 6}, {10, 11}}) == std::vector<int>{2, 7});
+  // One failing pair alone names none; a CPU failing with one partner only is not named.
+  CHECK(off(8, {{1, 2}}).empty());
+  // A CPU with two failing partners is named (the least the rule asks).
+  CHECK(off(8, {{4, 1}, {4, 6}}) == std::vector<int>{4});
+  // Two halves failing every pair across (a package off as a whole): either half covers
+  // the failures, as many CPUs as the other; none is named.
+  std::vector<std::pair<int, int>> across;
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 4; b < 8; ++b) across.emplace_back(a, b);
+  }
+  CHECK(off(8, across).empty());
+  // The cover is greedy: the CPU on the most failing pairs first, ties to the lower number;
+  // 5's pairs with 0 and 1 are covered by then, so it is left with one and not named.
+  CHECK(off(10, {{0, 5}, {0, 6}, {0, 7}, {1, 5}, {1, 8}, {1, 9}}) == std::vector<int>{0, 1});
+  // The reason names them.
+  const CheckResult r = decide_check(band_graph(8, {{0, 3}, {1, 3}, {3, 5}}), CheckSettings{}, {});
+  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 3 is off from the rest: pair "));
 }
 
 TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {

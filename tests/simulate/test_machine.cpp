@@ -280,12 +280,69 @@ TEST_CASE("machine at scale: one CPU 400 ticks ahead fails check, which names it
     CHECK(m.cell(5, other).offset_hi_ticks < 0);
     CHECK(m.cell(other, 5).offset_lo_ticks > 0);
   }
-  CHECK_THAT(check_reason_text(r), Contains("CPU 5"));
+  CHECK_THAT(check_reason_text(r), Contains("CPU 5 is off from the rest: pair "));
+  CHECK(r.cpus_off == std::vector<int>{5});
   // The per-CPU solution puts 5 alone at +400.
   for (std::size_t i = 0; i < m.cpus.size(); ++i) {
     INFO("CPU " << i);
     CHECK(std::fabs(m.matrix.cpu.offset_ticks[i] - (i == 5 ? 400.0 : 0.0)) < 30);
   }
+}
+
+TEST_CASE("machine at scale: cpus_off names the CPU off though its pairs across packages pass") {
+  // Its pairs across packages have round trips near 1000 ticks, so their bands (about
+  // 1000 ticks wide) contain 0 and pass; only its 7 pairs inside its package fail. The
+  // failures are still explained by it alone (docs/method.md §10.3).
+  for (const int cpu : {0, 10, 15}) {
+    CAPTURE(cpu);
+    MachineSpec spec = machine_spec();
+    spec.rounds_per_pair = 500;
+    spec.cpu_offset_ticks = {{cpu, 400}};
+    const AnalysedMachine m = analyse(SimulatedMachine(spec));
+    const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+    INFO(check_text(r, true));
+    REQUIRE_FALSE(r.synchronized);
+    std::size_t across_passing = 0;
+    for (int other = 0; other < 16; ++other) {
+      if (other / 8 != cpu / 8) across_passing += m.cell(cpu, other).offset_lo_ticks <= 0 ? 1 : 0;
+    }
+    CHECK(across_passing > 0);  // the old rule (every pair of it fails) would name none
+    CHECK(r.cpus_off == std::vector<int>{cpu});
+    CHECK_THAT(check_reason_text(r),
+               Contains("not synchronized: CPU " + std::to_string(cpu) + " is off from the rest: "));
+  }
+}
+
+TEST_CASE("machine at scale: two CPUs off in different packages are both named") {
+  MachineSpec spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  spec.cpu_offset_ticks = {{3, 400}, {12, -400}};
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  REQUIRE_FALSE(r.synchronized);
+  CHECK(r.cpus_off == std::vector<int>{3, 12});
+  CHECK_THAT(check_reason_text(r), Contains("not synchronized: CPUs 3 and 12 are off from the rest: pair "));
+}
+
+TEST_CASE("machine at scale: a package off beyond the bands across fails every pair across and names no CPU") {
+  // 3000 ticks: beyond every band across the packages (about 1000 ticks wide), so all 128
+  // ordered pairs across fail and the 112 inside the packages pass. Either package's 8
+  // CPUs explain the failures as well as the other's: cpus_off names none, and the reason
+  // shows the largest offset failure.
+  MachineSpec spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  spec.package_offset_ticks = {{1, 3000}};
+  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  REQUIRE_FALSE(r.synchronized);
+  CHECK(failures_of(r, CheckFailureKind::offset) == 128);
+  for (const CheckFailure& f : r.failures) {
+    if (f.kind == CheckFailureKind::offset) CHECK((f.a / 8 != f.b / 8));
+  }
+  CHECK(r.cpus_off.empty());
+  CHECK_THAT(check_reason_text(r), Catch::Matchers::StartsWith("not synchronized: pair "));
 }
 
 TEST_CASE("machine at scale: one package 150 ticks ahead shows in every CPU of it, within its hard bounds") {
