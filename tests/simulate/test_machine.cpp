@@ -304,9 +304,10 @@ TEST_CASE("machine at scale: cpus_off names the CPU off though its pairs across 
     REQUIRE_FALSE(r.synchronized);
     std::size_t across_passing = 0;
     for (int other = 0; other < 16; ++other) {
-      if (other / 8 != cpu / 8) across_passing += m.cell(cpu, other).offset_lo_ticks <= 0 ? 1 : 0;
+      if (other / 8 != cpu / 8)
+        across_passing += m.cell(cpu, other).offset_lo_ticks <= 0 ? std::size_t{1} : std::size_t{0};
     }
-    CHECK(across_passing > 0);  // the old rule (every pair of it fails) would name none
+    CHECK(across_passing > 0);  // a rule that needs every pair of it to fail would name none
     CHECK(r.cpus_off == std::vector<int>{cpu});
     CHECK_THAT(check_reason_text(r),
                Contains("not synchronized: CPU " + std::to_string(cpu) + " is off from the rest: "));

@@ -6,11 +6,11 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "error_messages.hpp"
 #include "formats/run_format.hpp"
 #include "run_text.hpp"
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
-#include "error_messages.hpp"
 
 using namespace tscsync;
 using namespace tscsync::test;
