@@ -102,7 +102,8 @@ int main(int argc, char** argv) try {
       if (a == b) continue;
       SimulationSpec spec;
       spec.rounds = o.rounds;
-      spec.seed = static_cast<std::uint64_t>(a * o.cpus + b + 1);
+      spec.seed =
+          static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(o.cpus) + static_cast<std::uint64_t>(b) + 1;
       spec.quantum_ticks = 26;
       spec.offset_ticks = 100.0 * (b - a);
       SimulationTruth truth;

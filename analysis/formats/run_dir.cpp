@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -772,7 +773,7 @@ Run RunDirReader::read_manifest_pair(int a, int b, const PairEntry& entry) const
     if (!common.get("recv") && !manifest_.recv.empty()) header.set("recv", manifest_.recv);
   };
   if (!common.get("tsc_hz") && manifest_.tsc_hz > 0) {
-    header.set("tsc_hz", std::to_string(static_cast<std::uint64_t>(manifest_.tsc_hz + 0.5)));
+    header.set("tsc_hz", std::to_string(std::llround(manifest_.tsc_hz)));
   }
   for (const auto& [key, value] : common.entries()) {
     if (key == "schema" || key == "a" || key == "b" || key == "quantum_ticks") continue;

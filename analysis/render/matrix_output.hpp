@@ -26,7 +26,7 @@ std::size_t pairs_left_out(const MatrixResult& m);
 
 /// The pairs table lists every ordered pair the plan measures up to this many (every
 /// ordered pair of 64 CPUs); beyond, matrix_text prints a summary instead.
-inline constexpr std::size_t kMaxPairRows = 64 * 63;
+inline constexpr std::size_t kMaxPairRows = std::size_t{64} * 63;
 /// How many pairs the summary lists by largest |offset|, and again by largest minimum rtt.
 inline constexpr std::size_t kSummaryPairs = 10;
 

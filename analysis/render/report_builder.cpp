@@ -77,8 +77,19 @@ std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_v
     for (std::size_t j : by_number) {
       if (!m.at(i, j).measured) continue;
       const std::string a = std::to_string(m.cpus[i]), b = std::to_string(m.cpus[j]);
-      items.push_back(a + "->" + b + ": " + verdict_text(m.at(i, j).verdict) + " (details: " + std::string(dir) +
-                      "/pairs/pair_" + a + "_" + b + ".txt)");
+      std::string item = a;
+      item += "->";
+      item += b;
+      item += ": ";
+      item += verdict_text(m.at(i, j).verdict);
+      item += " (details: ";
+      item += dir;
+      item += "/pairs/pair_";
+      item += a;
+      item += "_";
+      item += b;
+      item += ".txt)";
+      items.push_back(std::move(item));
     }
   }
   return items;

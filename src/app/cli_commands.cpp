@@ -198,12 +198,12 @@ std::pair<int, std::string> key_value(const std::string& option, const std::stri
 /// Every "KEY=REAL" of a repeatable option into `values`; a key given twice is refused.
 void key_reals(const std::string& option, const std::vector<std::string>& texts, const std::string& form,
                std::map<int, double>& values) {
+  const std::string what = form.substr(0, form.find('='));
+  auto named = [&](int key) { return option + " (" + what + " " + std::to_string(key) + ")"; };
+  auto twice = [&](int key) { return UsageError(option + " gives " + what + " " + std::to_string(key) + " twice"); };
   for (const std::string& text : texts) {
     const auto [key, value] = key_value(option, text, form);
-    const std::string what = form.substr(0, form.find('='));
-    if (!values.emplace(key, parse_real(option + " (" + what + " " + std::to_string(key) + ")", value)).second) {
-      throw UsageError(option + " gives " + what + " " + std::to_string(key) + " twice");
-    }
+    if (!values.emplace(key, parse_real(named(key), value)).second) throw twice(key);
   }
 }
 
@@ -211,15 +211,17 @@ void key_reals(const std::string& option, const std::vector<std::string>& texts,
 void early_reads_of(const std::vector<std::string>& texts, std::map<int, SpeculationSpec>& out) {
   const std::string option = "--early-reads";
   const std::string form = "CPU=RATE or CPU=RATE:MIN_TICKS:MAX_TICKS";
+  auto named_for = [&](int cpu) { return option + " (CPU " + std::to_string(cpu) + ")"; };
+  auto malformed = [&](const std::string& text) { return UsageError(option + " '" + text + "' is not " + form); };
   for (const std::string& text : texts) {
     const auto [cpu, value] = key_value(option, text, form);
-    const std::string named = option + " (CPU " + std::to_string(cpu) + ")";
+    const std::string named = named_for(cpu);
     SpeculationSpec s;
     const auto colon = value.find(':');
     s.rate = parse_real(named, value.substr(0, colon));
     if (colon != std::string::npos) {
       const auto second = value.find(':', colon + 1);
-      if (second == std::string::npos) throw UsageError(option + " '" + text + "' is not " + form);
+      if (second == std::string::npos) throw malformed(text);
       s.early_min_ticks = parse_real(named, value.substr(colon + 1, second - colon - 1));
       s.early_max_ticks = parse_real(named, value.substr(second + 1));
     }
