@@ -101,7 +101,7 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   const auto j = check_json(r, CheckSettings{});
   CHECK(j["schema"] == "tscsync-check/1");
   CHECK(j["synchronized"] == true);
-  CHECK(j["cpus_off"] == nlohmann::json::array());
+  CHECK(j["cpus_off"] == nlohmann::ordered_json::array());
 }
 
 TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
@@ -117,7 +117,7 @@ TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
   CHECK_FALSE(r.sparse);
   CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 2 is off from the rest: pair "));
   CHECK_THAT(check_reason_text(r), Contains("(6 of 12 ordered pairs fail)"));
-  CHECK(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::json::array({2}));
+  CHECK(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::ordered_json::array({2}));
   CHECK_THAT(check_reason_text(r), Contains("ahead of") || Contains("behind"));
   // A tolerance wider than the offset passes it.
   CheckSettings loose;

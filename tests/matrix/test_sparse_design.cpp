@@ -206,7 +206,7 @@ void check_one_cpu_off(const OrderedCpus& order, const SparseDesign& d, std::siz
   REQUIRE((shown.a == cpu || shown.b == cpu));
   REQUIRE(reason.ends_with("(" + std::to_string(with_bad) + " of the " + std::to_string(2 * d.pairs.size()) +
                            " ordered pairs of a sparse design fail)"));
-  REQUIRE(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::json::array({cpu}));
+  REQUIRE(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::ordered_json::array({cpu}));
   // The per-CPU offsets put it where it is, within their hard bounds.
   const double x = m.cpu.offset_ticks[bad] - m.cpu.offset_ticks[0];
   CHECK(x == Approx(bad == 0 ? 0.0 : shift).margin(3));

@@ -60,7 +60,7 @@ std::string name_of(const std::string& line) { return line.substr(2, line.find('
 
 TEST_CASE("matrix_text: every ordered pair of 64 CPUs is listed") {
   const std::string text = matrix_text(fabricated(64));
-  CHECK(pair_lines(text).size() == 64 * 63);
+  CHECK(pair_lines(text).size() == std::size_t{64} * 63);
   CHECK(text.find("Pairs (a initiates, b responds; offset = TSC_b - TSC_a)\n  pair ") != std::string::npos);
   CHECK(text.find("too many to list") == std::string::npos);
   CHECK(text.find("least squares over all pairs") != std::string::npos);

@@ -254,10 +254,10 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
   CHECK(checked_pairs_text(c) == "all 12 ordered pairs of 4 CPUs");
   // check.json and `check --format json` carry them as numbers.
   const auto j = check_json(c, c.settings);
-  CHECK(j["cpus_off"] == nlohmann::json::array({5, 9}));
+  CHECK(j["cpus_off"] == nlohmann::ordered_json::array({5, 9}));
   CHECK(j["reason"] == check_reason_text(c));
   c.cpus_off.clear();
-  CHECK(check_json(c, c.settings)["cpus_off"] == nlohmann::json::array());
+  CHECK(check_json(c, c.settings)["cpus_off"] == nlohmann::ordered_json::array());
 }
 
 TEST_CASE("verdict text: why a reference band is missing") {
