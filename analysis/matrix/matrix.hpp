@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_place.hpp"
 #include "pair/analyze.hpp"
 
 namespace tscsync {
@@ -90,6 +91,9 @@ struct MatrixResult {
   std::vector<int> cpus;                // in topology order
   std::vector<std::string> labels;      // one per CPU, for plots and tables
   std::vector<std::size_t> boundaries;  // indexes where a new topology group starts
+  /// Where each CPU sits, parallel to `cpus`; every level -1 where the topology is unknown
+  /// (a plain directory of run files). Groups the pairs by distance (SMT, L3, package).
+  std::vector<CpuPlace> places;
   RecordedVariant send, recv;           // read variants
   double tsc_hz = 0;                    // 0: unknown
   std::int64_t quantum_ticks = 1;       // the largest over the pairs

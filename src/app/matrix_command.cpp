@@ -323,6 +323,7 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
   o.matrix.tsc_hz = o.platform.tsc.hz > 0 ? o.platform.tsc.hz : runs_tsc_hz;
   const OrderedCpus& order = o.planned.order;
   for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
+  o.matrix.places = order.cpus;
   o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
   std::erase(o.matrix.boundaries, std::size_t{0});
   if (plan.spec.design == PlanDesign::sparse) {
