@@ -288,4 +288,28 @@ nlohmann::ordered_json SimulatedMachine::truth_json(const std::vector<MachinePai
           {"pairs", std::move(out_pairs)}};
 }
 
+std::string truth_json_text(const nlohmann::ordered_json& truth) {
+  std::string out = "{";
+  bool first_key = true;
+  for (const auto& [key, value] : truth.items()) {
+    out += first_key ? "\n  " : ",\n  ";
+    first_key = false;
+    out += nlohmann::ordered_json(key).dump() + ": ";
+    if (value.is_array() && !value.empty()) {
+      out += "[";
+      for (std::size_t i = 0; i < value.size(); ++i) out += (i == 0 ? "\n    " : ",\n    ") + value[i].dump();
+      out += "\n  ]";
+      continue;
+    }
+    // Indented as dump(2) would, one level deeper.
+    const std::string inner = value.dump(2);
+    for (const char c : inner) {
+      out += c;
+      if (c == '\n') out += "  ";
+    }
+  }
+  out += "\n}\n";
+  return out;
+}
+
 }  // namespace tscsync

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -144,5 +145,11 @@ class SimulatedMachine {
   MachineSpec spec_;
   std::map<int, std::size_t> index_;  // CPU number -> index in spec_.cpus
 };
+
+/// truth.json's text: `truth` (truth_json()'s object) indented, except that each element of
+/// its top-level arrays ("cpus", "pairs") is one line: a machine of 1024 CPUs has ~150,000
+/// pair visits, and one indented field per line would more than double the file.
+/// Ends with a newline.
+std::string truth_json_text(const nlohmann::ordered_json& truth);
 
 }  // namespace tscsync

@@ -194,7 +194,7 @@ int run_simulate_machine(const SimulateOptions& options) {
     std::stable_sort(truth.begin(), truth.end(), [&](const MachinePairTruth& x, const MachinePairTruth& y) {
       return std::tuple(index.at(x.a), index.at(x.b), x.visit) < std::tuple(index.at(y.a), index.at(y.b), y.visit);
     });
-    write_text_file(options.out + "/truth.json", machine.truth_json(truth).dump(2) + "\n");
+    write_text_file(options.out + "/truth.json", truth_json_text(machine.truth_json(truth)));
     // Last: the manifest says complete once every visit and the truth are written.
     const double end_tick = start_tick + static_cast<double>(plan.spec.visits * spec.visit_spacing_ticks);
     writer->finish(RunDirStatus::complete, "", simulated_utc(end_tick, spec.base.tsc_hz));

@@ -470,3 +470,31 @@ TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs an
     CHECK(m.cell(other, 9).step_proven);
   }
 }
+
+TEST_CASE("machine: truth.json's text puts each CPU and each pair on one line") {
+  const nlohmann::ordered_json j = {{"schema", "tscsync-machine-truth/1"},
+                                    {"model", {{"seed", 7}, {"step", nullptr}}},
+                                    {"cpus", {{{"cpu", 0}}, {{"cpu", 1}}}},
+                                    {"pairs", nlohmann::ordered_json::array()}};
+  CHECK(truth_json_text(j) ==
+        "{\n"
+        "  \"schema\": \"tscsync-machine-truth/1\",\n"
+        "  \"model\": {\n"
+        "    \"seed\": 7,\n"
+        "    \"step\": null\n"
+        "  },\n"
+        "  \"cpus\": [\n"
+        "    {\"cpu\":0},\n"
+        "    {\"cpu\":1}\n"
+        "  ],\n"
+        "  \"pairs\": []\n"
+        "}\n");
+  // The layout is only whitespace: the text reads back as the object.
+  MachineSpec spec = machine_spec();
+  spec.cpus.resize(4);
+  const SimulatedMachine machine(spec);
+  std::vector<MachinePairTruth> pairs;
+  for (const auto& [a, b] : machine.ordered_pairs()) pairs.push_back(machine.simulate_pair(a, b).truth);
+  const auto full = machine.truth_json(pairs);
+  CHECK(nlohmann::ordered_json::parse(truth_json_text(full)) == full);
+}
