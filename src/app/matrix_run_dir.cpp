@@ -10,6 +10,7 @@
 #include <optional>
 #include <system_error>
 
+#include "app/temp_dir.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "measure/pair_run.hpp"
@@ -115,16 +116,11 @@ RunDirPlace::RunDirPlace(const std::string& out_dir) {
     replace_earlier_run(path_);
     return;
   }
-  const char* tmp = std::getenv("TMPDIR");
-  const std::string parent = tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp");
-  std::string name = parent + "/tscsync-run-XXXXXX";
-  if (::mkdtemp(name.data()) == nullptr) {
-    throw IoError("cannot make a directory for the rounds in " + parent + ": " +
-                  std::generic_category().message(errno));
-  }
-  owned_parent_ = name;
+  TempDir made = make_temp_dir("tscsync-run", "the rounds");
+  if (made.path.empty()) throw IoError(made.problem);
+  owned_parent_ = made.path;
   owned_ = true;
-  path_ = (fs::path(name) / kRunSubdir).string();
+  path_ = (fs::path(made.path) / kRunSubdir).string();
 }
 
 RunDirPlace::~RunDirPlace() {

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "app/embedded_plots.hpp"
+#include "app/temp_dir.hpp"
 
 namespace tscsync {
 namespace {
@@ -53,14 +54,12 @@ PlotScripts::PlotScripts(const char* override_dir) {
       }
       return;
     }
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string parent = tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp");
-    std::string name = parent + "/tscsync-plots-XXXXXX";
-    if (::mkdtemp(name.data()) == nullptr) {
-      problem_ = "cannot make a directory for the plot scripts in " + parent + ": " + errno_text(errno);
+    TempDir made = make_temp_dir("tscsync-plots", "the plot scripts");
+    if (made.path.empty()) {
+      problem_ = std::move(made.problem);
       return;
     }
-    dir_ = name;
+    dir_ = std::move(made.path);
     owned_ = true;
     for (const EmbeddedFile& f : embedded_plot_files()) {
       const std::string why = write_new_file(dir_ + "/" + std::string(f.name), f.bytes);
