@@ -64,8 +64,31 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
 /// pairs, repeat until none qualifies. The CPUs so named are kept only when they are fewer
 /// than half of the CPUs the failing pairs involve: a CPU off shows as a star (it and the
 /// many partners it fails with), while a package off as a whole fails every pair across
-/// and either package's CPUs cover them as well as the other's, so none is named.
+/// and either package's CPUs cover them as well as the other's, so none is named; nor is a
+/// CPU that an unnamed one could replace with the very same failing pairs (a triangle).
 /// O(n² + pairs + named × n).
+/// The named CPUs x with an unnamed CPU y of the same closed neighbourhood in the graph of
+/// failing pairs ({x} ∪ failing[x] == {y} ∪ failing[y]); such a y is one of x's partners.
+/// \pre each failing[i] is increasing.
+std::vector<std::size_t> failing_twins_named(const std::vector<std::vector<std::size_t>>& failing,
+                                             const std::vector<bool>& named) {
+  const auto closed = [&](std::size_t i) {
+    std::vector<std::size_t> s = failing[i];
+    s.insert(std::lower_bound(s.begin(), s.end(), i), i);
+    return s;
+  };
+  std::vector<std::size_t> twins;
+  for (std::size_t x = 0; x < failing.size(); ++x) {
+    if (!named[x]) continue;
+    const std::vector<std::size_t> nx = closed(x);
+    const bool twin = std::any_of(failing[x].begin(), failing[x].end(), [&](std::size_t y) {
+      return !named[y] && failing[y].size() == failing[x].size() && closed(y) == nx;
+    });
+    if (twin) twins.push_back(x);
+  }
+  return twins;
+}
+
 std::vector<int> cpus_off(const MatrixResult& m, const std::vector<std::uint8_t>& outcome) {
   const std::size_t n = m.size();
   std::vector<std::vector<std::size_t>> failing(n);  // failing partners, both roles merged
@@ -104,6 +127,9 @@ std::vector<int> cpus_off(const MatrixResult& m, const std::vector<std::uint8_t>
   }
   // Fewer than half of the CPUs involved, else the failures are not a few CPUs' doing.
   if (2 * off.size() >= involved) return {};
+  // A named CPU with an unnamed twin (the same failing pairs, the two of them aside: a
+  // triangle of failing pairs) was picked by its number alone; the data do not single it out.
+  for (const std::size_t x : failing_twins_named(failing, named)) named[x] = false;
   std::vector<int> in_matrix_order;
   for (std::size_t i = 0; i < n; ++i) {
     if (named[i]) in_matrix_order.push_back(m.cpus[i]);

@@ -184,6 +184,16 @@ TEST_CASE("check: cpus_off explains the failing pairs by as few CPUs as it can")
   // The cover is greedy: the CPU on the most failing pairs first, ties to the lower number;
   // 5's pairs with 0 and 1 are covered by then, so it is left with one and not named.
   CHECK(off(10, {{0, 5}, {0, 6}, {0, 7}, {1, 5}, {1, 8}, {1, 9}}) == std::vector<int>{0, 1});
+  // A triangle of failing pairs: any of its CPUs covers the others' pairs alike, and the
+  // greedy pick would be its lowest number alone; none is named. The twins rule keeps a star
+  // whose centre's twin is named too: 3 and 5 off by different amounts fail every pair.
+  CHECK(off(8, {{1, 2}, {2, 3}, {1, 3}}).empty());
+  std::vector<std::pair<int, int>> two_off;
+  for (int b = 0; b < 8; ++b) {
+    if (b != 3) two_off.emplace_back(3, b);
+    if (b != 5 && b != 3) two_off.emplace_back(5, b);
+  }
+  CHECK(off(8, two_off) == std::vector<int>{3, 5});
   // The reason names them.
   const CheckResult r = decide_check(band_graph(8, {{0, 3}, {1, 3}, {3, 5}}), CheckSettings{}, {});
   CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 3 is off from the rest: pair "));
