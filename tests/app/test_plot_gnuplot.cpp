@@ -448,8 +448,8 @@ TEST_CASE("plot: beyond 64 CPUs the heatmap tics name the packages and L3 domain
     CHECK(count(svg, "<text>") < 200);
   }
   SECTION("L3 domains too narrow for a line of text: only the packages are named") {
-    // 256 L3 domains of 4 CPUs, at 1.5 px a CPU (1536 px for 1024): 6 px, no room for text.
-    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(1024, 4, 64));
+    // 128 L3 domains of 4 CPUs, at 3 px a CPU (1536 px for 512): 12 px, no room for text.
+    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(512, 4, 32));
     CHECK(count(svg, "<text>package 3</text>") == 2);
     CHECK(count(svg, "<text>L3 0</text>") == 0);
   }
