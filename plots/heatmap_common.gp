@@ -2,11 +2,13 @@
 #
 # Input (ARG1): a matrix file from analysis/render/matrix_text.cpp: "# key: value" comment lines
 # (title, units, boundaries), the header line "cpu L0 L1 ...", then one row per initiator
-# "La v v v ..." (row = initiator a, column = responder b), NaN = not measured. Group
-# boundaries come from the "# boundaries: I J ..." line: positions (0-based, in the
-# file's row order, not CPU numbers) where a new topology group starts; a line is drawn
-# before each. The comment lines are read with plots/matrix_info.awk, after
-# plots/info_common.awk (needs awk, sh).
+# "La v v v ..." (row = initiator a, column = responder b), NaN = not measured. The
+# topology groups come from the "# package_starts:", "# package_ids:", "# l3_starts:" and
+# "# l3_ids:" lines (positions, 0-based in the file's row order, not CPU numbers, where each
+# group begins, and its hwloc logical index): lines before the groups, and beyond 64 CPUs
+# the tick labels (docs/formats.md, "Matrix files for gnuplot"). A file without them gets
+# one level of lines from its "# boundaries: I J ..." line. The comment lines are read with
+# plots/matrix_info.awk, after plots/info_common.awk (needs awk, sh).
 # Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg).
 #
 # Before loading, the caller sets hm_dir (its own directory with a trailing "/", or ""),
@@ -72,8 +74,31 @@ set cbtics out
 set border lw 0.8
 unset key
 
-# Tick labels: every CPU up to 32 CPUs; beyond, every step-th position (a power of two
-# that keeps at most 32 labels) plus each group start, dropping step labels too near one.
+# Topology groups, from the "# package_starts:", "# package_ids:", "# l3_starts:" and
+# "# l3_ids:" lines (positions where each group begins, the first 0, and its hwloc logical
+# index); a file without them (written before they existed) has only "# boundaries:".
+hm_pstarts = hm_info("package_starts")
+hm_pids = hm_info("package_ids")
+hm_lstarts = hm_info("l3_starts")
+hm_lids = hm_info("l3_ids")
+hm_np = words(hm_pstarts)
+hm_nl = words(hm_lstarts)
+hm_groups = hm_np + hm_nl > 0
+hm_pstart(k) = k > hm_np ? hm_n : int(word(hm_pstarts, k))   # k = hm_np + 1: the end
+hm_lstart(k) = k > hm_nl ? hm_n : int(word(hm_lstarts, k))
+hm_is_pstart(i) = sum [k = 1:hm_np] (hm_pstart(k) == i ? 1 : 0)
+# The L3 domains are worth drawing when there are more of them than packages (not one L3
+# per package, where their lines would repeat the package lines).
+hm_l3_level = hm_nl > (hm_np > 1 ? hm_np : 1)
+
+# Tick labels. Up to 64 CPUs, CPU numbers: every CPU up to 32 CPUs; beyond, every step-th
+# position (a power of two that keeps at most 32 labels) plus each group start, dropping
+# step labels too near one. Beyond 64 CPUs, where CPU numbers would be too small to read,
+# the groups the file names: "L3 k" centred on each L3 domain (when the domains are wide
+# enough for a line of text) and "package k" centred on each package, the L3 domains
+# marked by short tics and the packages by long ones. A file that names no package keeps
+# the CPU numbers at every size.
+hm_by_group = hm_n > 64 && hm_np > 0
 hm_step = 1
 while (hm_n / hm_step > 32) { hm_step = hm_step * 2 }
 hm_nb = words(hm_bounds)
@@ -81,16 +106,68 @@ hm_near_bound(i) = sum [k = 1:hm_nb] (abs(int(word(hm_bounds, k)) - i) * 2 < hm_
 set xtics () rotate by (hm_n > 16 ? 90 : 0) right
 set ytics ()
 if (hm_n <= 16) { set xtics norotate center }
-do for [i = 0 : hm_n - 1 : hm_step] {
-  if (i == 0 || hm_near_bound(i) == 0) {
-    set xtics add (word(hm_labels, i + 1) i)
-    set ytics add (word(hm_labels, i + 1) i)
+if (!hm_by_group) {
+  do for [i = 0 : hm_n - 1 : hm_step] {
+    if (i == 0 || hm_near_bound(i) == 0) {
+      set xtics add (word(hm_labels, i + 1) i)
+      set ytics add (word(hm_labels, i + 1) i)
+    }
   }
-}
-do for [k = 1 : hm_nb] {
-  hm_b = int(word(hm_bounds, k))
-  set xtics add (word(hm_labels, hm_b + 1) hm_b)
-  set ytics add (word(hm_labels, hm_b + 1) hm_b)
+  do for [k = 1 : hm_nb] {
+    hm_b = int(word(hm_bounds, k))
+    set xtics add (word(hm_labels, hm_b + 1) hm_b)
+    set ytics add (word(hm_labels, hm_b + 1) hm_b)
+  }
+} else {
+  # Plot-area pixels per CPU, and the narrowest L3 domain: its label needs a line height.
+  hm_px = real(hm_area) / hm_n
+  hm_lmin = hm_n
+  do for [k = 1 : hm_nl] { hm_w = hm_lstart(k + 1) - hm_lstart(k); hm_lmin = hm_w < hm_lmin ? hm_w : hm_lmin }
+  hm_l3_named = hm_l3_level && hm_lmin * hm_px >= 2 * hm_font_pt
+  # Major tics carry the centred labels with no mark (scale 0); level 2 marks the package
+  # starts, level 1 (minor) the L3 starts.
+  set tics scale 0, 0.5, 1.5
+  set xtics norotate center
+  if (hm_l3_named) {
+    do for [k = 1 : hm_nl] {
+      hm_c = (hm_lstart(k) + hm_lstart(k + 1) - 1) / 2.0
+      set xtics add ("L3 " . word(hm_lids, k) hm_c)
+      set ytics add ("L3 " . word(hm_lids, k) hm_c)
+    }
+    # L3 labels horizontal where they fit their domain (about 0.6 em per character).
+    hm_llen = 0
+    do for [k = 1 : hm_nl] { hm_llen = strlen(word(hm_lids, k)) + 3 > hm_llen ? strlen(word(hm_lids, k)) + 3 : hm_llen }
+    if (hm_lmin * hm_px < (hm_llen + 1) * 0.6 * hm_font_pt * 1.33) { set xtics rotate by 90 right }
+  }
+  if (hm_l3_named) {
+    # Room for the package labels between the tic labels and the axis labels.
+    set xlabel offset 0, -1.8
+    set ylabel offset -2.5, 0
+    set lmargin hm_llen + 8
+  }
+  do for [k = 1 : hm_np] {
+    hm_c = (hm_pstart(k) + hm_pstart(k + 1) - 1) / 2.0
+    hm_name = "package " . word(hm_pids, k)
+    if (hm_l3_named) {
+      # Beyond the L3 labels: below the x axis, left of the y axis (turned).
+      hm_xoff = hm_lmin * hm_px < (hm_llen + 1) * 0.6 * hm_font_pt * 1.33 ? 0.6 * hm_llen + 1.8 : 2.6
+      set label 100 + 2 * k hm_name at first hm_c, graph 0 center offset 0, -hm_xoff
+      set label 101 + 2 * k hm_name at graph 0, first hm_c center rotate by 90 offset -(hm_llen + 2.5), 0
+    } else {
+      set xtics add (hm_name hm_c)
+      set ytics add (hm_name hm_c)
+    }
+  }
+  do for [k = 1 : hm_np] {
+    set xtics add ("" hm_pstart(k) - 0.5 2)
+    set ytics add ("" hm_pstart(k) - 0.5 2)
+  }
+  if (hm_l3_level) {
+    do for [k = 1 : hm_nl] {
+      set xtics add ("" hm_lstart(k) - 0.5 1)
+      set ytics add ("" hm_lstart(k) - 0.5 1)
+    }
+  }
 }
 
 # Not measured (NaN) cells are left out of the image: a grey square behind it shows them.
@@ -107,10 +184,25 @@ if (hm_n <= 32) {
     set arrow from -0.5, i - 0.5 to hm_n - 0.5, i - 0.5 nohead front lc rgb "#a0a0a0" lw 0.4
   }
 }
-do for [k = 1 : hm_nb] {
-  hm_b = int(word(hm_bounds, k)) - 0.5
-  set arrow from hm_b, -0.5 to hm_b, hm_n - 0.5 nohead front lc rgb "black" lw (hm_n > 64 ? 1.2 : 2)
-  set arrow from -0.5, hm_b to hm_n - 0.5, hm_b nohead front lc rgb "black" lw (hm_n > 64 ? 1.2 : 2)
+# Group lines: black at each package start, thinner and grey at each other L3 start; where
+# the file names only one package, the L3 lines are drawn as package lines (one level of
+# groups). A file without group lines draws its "# boundaries:" alone.
+hm_thick = hm_n > 64 ? 1.2 : 2
+hm_thin = hm_n > 64 ? 0.5 : 1
+hm_line(b, w, c) = sprintf("set arrow from %g, -0.5 to %g, %g nohead front lc rgb '%s' lw %g; " \
+                           . "set arrow from -0.5, %g to %g, %g nohead front lc rgb '%s' lw %g", \
+                           b - 0.5, b - 0.5, hm_n - 0.5, c, w, b - 0.5, hm_n - 0.5, b - 0.5, c, w)
+if (hm_groups) {
+  do for [k = 2 : hm_np] { eval hm_line(hm_pstart(k), hm_thick, "black") }
+  if (hm_l3_level) {
+    do for [k = 2 : hm_nl] {
+      if (hm_is_pstart(hm_lstart(k)) == 0) {
+        eval (hm_np > 1 ? hm_line(hm_lstart(k), hm_thin, "#505050") : hm_line(hm_lstart(k), hm_thick, "black"))
+      }
+    }
+  }
+} else {
+  do for [k = 1 : hm_nb] { eval hm_line(int(word(hm_bounds, k)), hm_thick, "black") }
 }
 
 # Value labels in the cells up to 16 CPUs: integers as integers, others to 3 digits.

@@ -1,7 +1,7 @@
 # Heatmap of a non-negative latency matrix, e.g. rtt_min or rtt_p50 per pair (ticks or ns).
 # Usage: gnuplot -c plots/heatmap_latency.gp IN.dat OUT.png|OUT.svg
 # IN: a matrix file from analysis/render/matrix_text.cpp (format: see heatmap_common.gp; the
-# "# boundaries:" line gives the topology group starts, drawn as black lines).
+# package and L3 lines give the topology groups, drawn as black and grey lines).
 # Colours: sequential, white at the smallest measured value to dark blue at the largest,
 # so the fast pairs are light and the slow ones stand out (min ± 1 when all are equal);
 # grey = not measured. Values are written in the cells up to 16 CPUs.

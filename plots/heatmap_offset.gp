@@ -1,7 +1,7 @@
 # Heatmap of a signed matrix centred on zero, e.g. the TSC offset θ = TSC_b − TSC_a.
 # Usage: gnuplot -c plots/heatmap_offset.gp IN.dat OUT.png|OUT.svg
 # IN: a matrix file from analysis/render/matrix_text.cpp (format: see heatmap_common.gp; the
-# "# boundaries:" line gives the topology group starts, drawn as black lines).
+# package and L3 lines give the topology groups, drawn as black and grey lines).
 # Colours: blue negative, white zero, red positive, over ±max|v| so that equal colours
 # mean equal magnitudes on both sides (±1 when every measured cell is 0); grey = not
 # measured. Values are written in the cells up to 16 CPUs.

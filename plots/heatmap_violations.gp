@@ -1,7 +1,7 @@
 # Heatmap of event counts per pair, e.g. causality violations or negative latencies.
 # Usage: gnuplot -c plots/heatmap_violations.gp IN.dat OUT.png|OUT.svg
 # IN: a matrix file from analysis/render/matrix_text.cpp (format: see heatmap_common.gp; the
-# "# boundaries:" line gives the topology group starts, drawn as black lines); the
+# package and L3 lines give the topology groups, drawn as black and grey lines); the
 # values are counts (>= 0).
 # Colours: zero is white, so a clean pair shows nothing; any count is at least light red,
 # darkening on a log scale, log10(1 + count), up to the largest count (colour box ticks

@@ -1,8 +1,8 @@
 # Reads a tscsync matrix file (written by analysis/render/matrix_text.cpp) for the heatmap
 # scripts, which cannot parse comment lines themselves. Usage:
 #   awk -v want=KEY -f info_common.awk -f matrix_info.awk FILE
-#   want=title, units, boundaries: the value of the "# KEY: value" comment line above the
-#       header (empty when absent)
+#   want=title, units, boundaries, package_starts, package_ids, l3_starts, l3_ids: the
+#       value of the "# KEY: value" comment line above the header (empty when absent)
 #   want=labels: the CPU labels of the header line, without its "cpu" corner
 #   want=shape: "N SKIP COUNT MIN MAX": N CPUs, SKIP lines up to and including the header
 #       (gnuplot's `skip`), COUNT measured cells (not NaN), MIN and MAX over them (0 0

@@ -30,6 +30,30 @@ void append_value(std::string& out, double v) {
   out.append(buf.data(), r.ptr);
 }
 
+void check_groups(const MatrixGroups& g, std::size_t n, const std::string& what) {
+  if (g.ids.size() != g.starts.size()) {
+    throw std::invalid_argument(what + std::to_string(g.starts.size()) + " starts and " + std::to_string(g.ids.size()) +
+                                " ids");
+  }
+  if (!g.starts.empty() && g.starts[0] != 0) {
+    throw std::invalid_argument(what + "the first start is " + std::to_string(g.starts[0]) + ", not 0");
+  }
+  for (std::size_t i = 0; i < g.starts.size(); ++i) {
+    if (g.starts[i] >= n || (i > 0 && g.starts[i] <= g.starts[i - 1])) {
+      throw std::invalid_argument(what + "start " + std::to_string(g.starts[i]) + " is not increasing inside [0, " +
+                                  std::to_string(n) + ")");
+    }
+  }
+}
+
+void append_list(std::string& out, const char* key, const auto& list) {
+  out += "# ";
+  out += key;
+  out += ':';
+  for (const auto v : list) out += " " + std::to_string(v);
+  out += '\n';
+}
+
 bool has_space(const std::string& s) { return s.find_first_of(" \t\r\n\v\f") != std::string::npos; }
 
 void check(const MatrixGrid& g) {
@@ -58,12 +82,26 @@ void check(const MatrixGrid& g) {
     throw std::invalid_argument(what + std::to_string(g.left_out) + " ordered pairs left out of " +
                                 std::to_string(n * (n - 1)));
   }
+  check_groups(g.packages, n, what + "packages: ");
+  check_groups(g.l3, n, what + "L3 domains: ");
   for (double v : g.values) {
     if (std::isinf(v)) throw std::invalid_argument(what + "an infinite value");
   }
 }
 
 }  // namespace
+
+MatrixGroups matrix_groups(const std::vector<CpuPlace>& places, int CpuPlace::*level) {
+  MatrixGroups groups;
+  if (std::none_of(places.begin(), places.end(), [&](const CpuPlace& p) { return p.*level >= 0; })) return groups;
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    if (i == 0 || places[i].*level != places[i - 1].*level) {
+      groups.starts.push_back(i);
+      groups.ids.push_back(places[i].*level);
+    }
+  }
+  return groups;
+}
 
 std::string format_gnuplot_matrix(const MatrixGrid& grid) {
   check(grid);
@@ -77,9 +115,12 @@ std::string format_gnuplot_matrix(const MatrixGrid& grid) {
   if (grid.left_out > 0)
     out += ", and the " + std::to_string(grid.left_out) + " ordered pairs the sparse design leaves out";
   out += ")\n";
-  out += "# boundaries:";
-  for (std::size_t b : grid.boundaries) out += " " + std::to_string(b);
-  out += "\ncpu";
+  append_list(out, "boundaries", grid.boundaries);
+  append_list(out, "package_starts", grid.packages.starts);
+  append_list(out, "package_ids", grid.packages.ids);
+  append_list(out, "l3_starts", grid.l3.starts);
+  append_list(out, "l3_ids", grid.l3.ids);
+  out += "cpu";
   for (const std::string& label : grid.labels) out += " " + label;
   out += "\n";
   for (std::size_t row = 0; row < n; ++row) {

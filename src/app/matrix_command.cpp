@@ -356,6 +356,8 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
     grid.labels = m.labels;
     grid.boundaries = m.boundaries;
     grid.left_out = pairs_left_out(m);
+    grid.packages = matrix_groups(m.places, &CpuPlace::package);
+    grid.l3 = matrix_groups(m.places, &CpuPlace::l3);
     grid.values.assign(m.size() * m.size(), kNoValue);
     for (std::size_t a = 0; a < m.size(); ++a) {
       for (std::size_t b = 0; b < m.size(); ++b) {

@@ -348,8 +348,8 @@ TEST_CASE("plot: a malformed monitor time series fails and names the line and th
 
 namespace {
 
-/// An N x N matrix of counts from 0 to 49, NaN on the diagonal, in the heatmap scripts' format.
-std::string square_matrix(std::size_t n) {
+/// An N x N grid of counts from 0 to 49, NaN on the diagonal.
+MatrixGrid square_grid(std::size_t n) {
   MatrixGrid g;
   g.name = "m";
   g.title = std::to_string(n) + " CPUs";
@@ -359,6 +359,25 @@ std::string square_matrix(std::size_t n) {
     for (std::size_t b = 0; b < n; ++b) {
       g.values.push_back(a == b ? std::nan("") : static_cast<double>((a * 7 + b * 3) % 50));
     }
+  }
+  return g;
+}
+
+/// square_grid(n) in the heatmap scripts' format.
+std::string square_matrix(std::size_t n) { return format_gnuplot_matrix(square_grid(n)); }
+
+/// square_grid(n) cut into `packages` equal packages of `l3s` equal L3 domains each, as
+/// matrix_groups() would find them; the boundaries line as tscsync writes it (the L3 starts).
+std::string grouped_matrix(std::size_t n, std::size_t packages, std::size_t l3s) {
+  MatrixGrid g = square_grid(n);
+  for (std::size_t p = 0; p < packages; ++p) {
+    g.packages.starts.push_back(p * n / packages);
+    g.packages.ids.push_back(static_cast<int>(p));
+  }
+  for (std::size_t k = 0; k < packages * l3s; ++k) {
+    g.l3.starts.push_back(k * n / (packages * l3s));
+    g.l3.ids.push_back(static_cast<int>(k));
+    if (k > 0) g.boundaries.push_back(g.l3.starts.back());
   }
   return format_gnuplot_matrix(g);
 }
@@ -402,6 +421,55 @@ TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a
     CHECK(png.ok);
   }
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
+}
+
+TEST_CASE("plot: beyond 64 CPUs the heatmap tics name the packages and L3 domains, not the CPUs") {
+  TempDir dir;
+  const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_violations.gp");
+  // In gnuplot's SVG a tic label is "<text>LABEL</text>". CPU 136 is a tic label of today's
+  // CPU-number tics at 256 CPUs (every 8th); no colour box tic reaches 136 (counts < 50).
+  const std::string cpu_136 = "<text>136</text>";
+  SECTION("256 CPUs, 2 packages of 8 L3 domains: group names on both axes, two weights of lines") {
+    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(256, 2, 8));
+    CHECK(count(svg, "<text>package 0</text>") == 2);
+    CHECK(count(svg, "<text>package 1</text>") == 2);
+    CHECK(count(svg, "<text>L3 0</text>") == 2);
+    CHECK(count(svg, "<text>L3 15</text>") == 2);
+    CHECK(count(svg, cpu_136) == 0);
+    // The L3 lines, dark grey, one path (the package line is black).
+    CHECK(count(svg, "<path stroke='rgb( 80,  80,  80)'") == 1);
+  }
+  SECTION("1024 CPUs, 4 packages of 8 L3 domains: still named, no value in the cells") {
+    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(1024, 4, 8));
+    CHECK(count(svg, "<text>package 3</text>") == 2);
+    CHECK(count(svg, "<text>L3 31</text>") == 2);
+    CHECK(count(svg, "<text>1000</text>") == 0);
+    // Title, axis labels, colour box tics, tic labels, the not-measured note: no cell values.
+    CHECK(count(svg, "<text>") < 200);
+  }
+  SECTION("L3 domains too narrow for a line of text: only the packages are named") {
+    // 128 L3 domains of 4 CPUs, at 3 px a CPU (1536 px for 512): 12 px, no room for text.
+    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(512, 4, 32));
+    CHECK(count(svg, "<text>package 3</text>") == 2);
+    CHECK(count(svg, "<text>L3 0</text>") == 0);
+  }
+  SECTION("one L3 domain per package: the packages are named at the tics, no thin lines") {
+    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(256, 2, 1));
+    CHECK(count(svg, "<text>package 1</text>") == 2);
+    CHECK(count(svg, "<text>L3 1</text>") == 0);
+    CHECK(count(svg, "<path stroke='rgb( 80,  80,  80)'") == 0);
+  }
+  SECTION("256 CPUs without topology: the CPU numbers as before, no line") {
+    const std::string svg = drawn_heatmap(dir, script, square_matrix(256));
+    CHECK(count(svg, cpu_136) == 2);
+    CHECK(count(svg, "package") == 0);
+  }
+  SECTION("64 CPUs keep their CPU numbers, with the two weights of lines") {
+    const std::string svg = drawn_heatmap(dir, script, grouped_matrix(64, 2, 4));
+    CHECK(count(svg, "<text>62</text>") == 2);
+    CHECK(count(svg, "package") == 0);
+    CHECK(count(svg, "<path stroke='rgb( 80,  80,  80)'") == 1);
+  }
 }
 
 TEST_CASE("plot: the Plotter draws with the scripts compiled into the binary, and removes them after") {

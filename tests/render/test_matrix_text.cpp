@@ -34,6 +34,10 @@ TEST_CASE("matrix text: a 2x2 offset matrix, exactly") {
         "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
         "# cells: row-major values; NaN = not measured (the diagonal)\n"
         "# boundaries:\n"
+        "# package_starts:\n"
+        "# package_ids:\n"
+        "# l3_starts:\n"
+        "# l3_ids:\n"
         "cpu 0 1\n"
         "0 NaN -26\n"
         "1 26 NaN\n");
@@ -50,6 +54,10 @@ TEST_CASE("matrix text: a sparse design names the pairs it leaves out among the 
         "# cells: row-major values; NaN = not measured (the diagonal, and the 1 ordered pairs the sparse design "
         "leaves out)\n"
         "# boundaries:\n"
+        "# package_starts:\n"
+        "# package_ids:\n"
+        "# l3_starts:\n"
+        "# l3_ids:\n"
         "cpu 0 1\n"
         "0 NaN -26\n"
         "1 NaN NaN\n");
@@ -73,11 +81,77 @@ TEST_CASE("matrix text: topology-ordered labels, boundaries and non-integer valu
         "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
         "# cells: row-major values; NaN = not measured (the diagonal)\n"
         "# boundaries: 1 3\n"
+        "# package_starts:\n"
+        "# package_ids:\n"
+        "# l3_starts:\n"
+        "# l3_ids:\n"
         "cpu 0 2 1 3\n"
         "0 NaN 0.1 -2.5 1e+300\n"
         "2 1e-07 NaN 9007199254740992 -9007199254740991\n"
         "1 123456789 0 NaN 0.3333333333333333\n"
         "3 0 7 8 NaN\n");
+}
+
+TEST_CASE("matrix text: the package and L3 lines name where each group begins and its index") {
+  MatrixGrid g{.name = "offset_ticks",
+               .title = "t",
+               .units = "ticks",
+               .labels = {"0", "4", "1", "5", "2", "6"},
+               .boundaries = {2, 4},
+               .values = std::vector<double>(36, 1.0),
+               .packages = {.starts = {0, 4}, .ids = {0, 1}},
+               .l3 = {.starts = {0, 2, 4}, .ids = {0, 1, 7}}};
+  CHECK(
+      format_gnuplot_matrix(g).starts_with("# title: t\n"
+                                           "# units: ticks\n"
+                                           "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
+                                           "# cells: row-major values; NaN = not measured (the diagonal)\n"
+                                           "# boundaries: 2 4\n"
+                                           "# package_starts: 0 4\n"
+                                           "# package_ids: 0 1\n"
+                                           "# l3_starts: 0 2 4\n"
+                                           "# l3_ids: 0 1 7\n"
+                                           "cpu 0 4 1 5 2 6\n"
+                                           "0 1 1 1 1 1 1\n"));
+  SECTION("a level the machine does not say is an empty line, the other stays") {
+    g.packages = {};
+    CHECK_THAT(format_gnuplot_matrix(g),
+               Catch::Contains("# boundaries: 2 4\n# package_starts:\n# package_ids:\n# l3_starts: 0 2 4\n"));
+  }
+  SECTION("starts that do not begin at 0") {
+    g.l3 = {.starts = {2, 4}, .ids = {1, 7}};
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': L3 domains: the first start is 2, not 0");
+  }
+  SECTION("starts out of order or past the end") {
+    g.packages = {.starts = {0, 4, 4}, .ids = {0, 1, 2}};
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
+                      "matrix 'offset_ticks': packages: start 4 is not increasing inside [0, 6)");
+    g.packages = {.starts = {0, 6}, .ids = {0, 1}};
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g),
+                      "matrix 'offset_ticks': packages: start 6 is not increasing inside [0, 6)");
+  }
+  SECTION("an id missing") {
+    g.packages.ids.pop_back();
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': packages: 2 starts and 1 ids");
+  }
+}
+
+TEST_CASE("matrix text: the groups are the runs of one level along the CPUs' places") {
+  // Two packages; the L3 indexes as hwloc numbers them, a run per change along the order.
+  const std::vector<CpuPlace> places{{.cpu = 0, .package = 0, .l3 = 0}, {.cpu = 4, .package = 0, .l3 = 0},
+                                     {.cpu = 1, .package = 0, .l3 = 1}, {.cpu = 5, .package = 1, .l3 = 2},
+                                     {.cpu = 2, .package = 1, .l3 = 2}, {.cpu = 6, .package = 1, .l3 = 3}};
+  const MatrixGroups packages = matrix_groups(places, &CpuPlace::package);
+  CHECK(packages.starts == std::vector<std::size_t>{0, 3});
+  CHECK(packages.ids == std::vector<int>{0, 1});
+  const MatrixGroups l3 = matrix_groups(places, &CpuPlace::l3);
+  CHECK(l3.starts == std::vector<std::size_t>{0, 2, 3, 5});
+  CHECK(l3.ids == std::vector<int>{0, 1, 2, 3});
+  // No topology (a plain directory of run files): every index -1, no group.
+  const std::vector<CpuPlace> unknown{{.cpu = 0}, {.cpu = 1}};
+  CHECK(matrix_groups(unknown, &CpuPlace::package).starts.empty());
+  CHECK(matrix_groups(unknown, &CpuPlace::l3).ids.empty());
+  CHECK(matrix_groups({}, &CpuPlace::l3).starts.empty());
 }
 
 TEST_CASE("matrix text: every value reads back bit for bit") {
