@@ -1,10 +1,15 @@
 #include "render/report_builder.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <numeric>
 
 #include "core/format.hpp"
+#include "matrix/matrix_worst.hpp"
+#include "matrix/pair_distance.hpp"
 #include "render/matrix_output.hpp"
+#include "render/report_pairs.hpp"
 #include "render/verdict_text.hpp"
 
 namespace tscsync {
@@ -15,6 +20,8 @@ using Kind = ReportBlock::Kind;
 ReportBlock paragraph(std::string text) { return {Kind::paragraph, std::move(text), {}, "", ""}; }
 ReportBlock pre(std::string text) { return {Kind::pre, std::move(text), {}, "", ""}; }
 ReportBlock bullets(std::vector<std::string> items) { return {Kind::bullets, "", std::move(items), "", ""}; }
+ReportBlock table(std::vector<std::string> rows) { return {Kind::table, "", std::move(rows), "", ""}; }
+ReportBlock link(std::string text, std::string path) { return {Kind::link, std::move(text), {}, std::move(path), ""}; }
 
 /// A picture of the report directory, `svg_path` being its SVG (the PNG and the .dat input
 /// lie beside it). When the PNG or the SVG is missing, `missing` says why and where its
@@ -32,7 +39,7 @@ ReportBlock picture(const ReportInputs& in, std::string caption, std::string svg
   return {Kind::picture, std::move(caption), {}, std::move(svg_path), std::move(missing)};
 }
 
-std::string in_dir(std::string_view dir, const char* file) { return std::string(dir) + "/" + file; }
+std::string in_dir(std::string_view dir, std::string_view file) { return std::string(dir) + "/" + std::string(file); }
 
 std::uint64_t total_violations(const MatrixResult& m) {
   std::uint64_t n = 0;
@@ -66,33 +73,124 @@ double median_of(const MatrixResult& m, double (*field)(const PairCell&)) {
 double rtt_min(const PairCell& c) { return c.rtt_min_ticks; }
 double rtt_p50(const PairCell& c) { return c.rtt_p50_ticks; }
 
-std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_view dir) {
-  std::vector<std::string> items;
-  // By CPU number, as the pairs' analyses are written.
+/// "+5" or "-3" with 4 significant digits, or with `decimals` >= 0 that many decimals
+/// after rounding (so that a least-squares 1e-13 prints "0.0", not "-0.0"); "-" for none.
+std::string signed_text(double v, int decimals = -1) {
+  if (!std::isfinite(v)) return "-";
+  if (decimals >= 0) {
+    const double scale = std::pow(10.0, decimals);
+    v = std::round(v * scale) / scale + 0.0;  // + 0.0: no "-0"
+    return (v > 0 ? "+" : "") + format_fixed(v, decimals);
+  }
+  return (v > 0 ? "+" : "") + format_sig(v + 0.0, 4);
+}
+
+double ns_of(double ticks, double tsc_hz) { return ticks / tsc_hz * 1e9; }
+
+/// "-3 .. +5 ticks, median 0 (-1.5 .. +2.5 ns, 0.0)", signed or not; "-" for no values.
+std::string range_text(const ValueRange& r, double tsc_hz, bool with_sign) {
+  if (!std::isfinite(r.min)) return "-";
+  auto ticks = [&](double v) { return with_sign ? signed_text(v) : format_sig(v, 4); };
+  auto ns = [&](double v) { return with_sign ? signed_text(ns_of(v, tsc_hz), 1) : format_fixed(ns_of(v, tsc_hz), 1); };
+  std::string s = ticks(r.min) + " .. " + ticks(r.max) + " ticks, median " + ticks(r.median);
+  if (tsc_hz > 0) s += " (" + ns(r.min) + " .. " + ns(r.max) + " ns, " + ns(r.median) + ")";
+  return s;
+}
+
+/// "+400 ticks (+173.9 ns)": a signed offset with its ns when the frequency is known;
+/// `decimals` as for signed_text.
+std::string signed_ticks(double ticks, double tsc_hz, int decimals = -1) {
+  std::string s = signed_text(ticks, decimals);
+  if (s == "-") return s;
+  s += " ticks";
+  if (tsc_hz > 0) s += " (" + signed_text(ns_of(ticks, tsc_hz), 1) + " ns)";
+  return s;
+}
+
+/// "[lo, hi]", or "-" where a side is unknown (no feasible band, no chain of bands).
+std::string band_text(double lo, double hi) {
+  return std::isfinite(lo) && std::isfinite(hi) ? format_range(lo + 0.0, hi + 0.0) : "-";
+}
+
+std::string pair_label(const MatrixResult& m, std::size_t a, std::size_t b) {
+  return std::to_string(m.cpus[a]) + "->" + std::to_string(m.cpus[b]);
+}
+
+/// Where a CPU sits: "package 1, L3 4, core 38", its known levels only; "-" for none.
+std::string place_text(const MatrixResult& m, std::size_t i) {
+  if (m.places.size() != m.size()) return "-";
+  const CpuPlace& p = m.places[i];
+  std::string s;
+  auto add = [&](const char* level, int index) {
+    if (index < 0) return;
+    if (!s.empty()) s += ", ";
+    s += std::string(level) + " " + std::to_string(index);
+  };
+  add("package", p.package);
+  add("L3", p.l3);
+  add("core", p.core);
+  return s.empty() ? "-" : s;
+}
+
+/// The check's word on one pair: "passes" or "fails: KINDS".
+std::string check_text_of(const std::map<std::pair<int, int>, std::string>& failing, const MatrixResult& m,
+                          std::size_t a, std::size_t b) {
+  const auto it = failing.find({m.cpus[a], m.cpus[b]});
+  return it == failing.end() ? "passes" : "fails: " + it->second;
+}
+
+/// "0->1: VERDICT (details: matrix/pairs/pair_0_1.txt)" for the measured pairs of `run`,
+/// at most kReportInlinePairs: those the check fails first (`failing`, may be empty), then
+/// those whose verdict is not "synchronized", then the others, each by CPU number.
+/// \param total  receives how many measured pairs there are.
+std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_view dir,
+                                       const std::map<std::pair<int, int>, std::string>& failing, std::size_t& total) {
   const MatrixResult& m = run.matrix;
   std::vector<std::size_t> by_number(m.size());
   std::iota(by_number.begin(), by_number.end(), std::size_t{0});
   std::sort(by_number.begin(), by_number.end(), [&](std::size_t x, std::size_t y) { return m.cpus[x] < m.cpus[y]; });
+  std::array<std::vector<std::pair<std::size_t, std::size_t>>, 3> tiers;  // failing, not synchronized, the rest
+  total = 0;
   for (std::size_t i : by_number) {
     for (std::size_t j : by_number) {
-      if (!m.at(i, j).measured) continue;
+      const PairCell& c = m.at(i, j);
+      if (i == j || !c.measured) continue;
+      ++total;
+      const std::size_t tier = failing.contains({m.cpus[i], m.cpus[j]})      ? 0
+                               : c.verdict.kind != VerdictKind::synchronized ? 1
+                                                                             : 2;
+      if (tiers[tier].size() < kReportInlinePairs) tiers[tier].emplace_back(i, j);
+    }
+  }
+  std::vector<std::string> items;
+  for (const auto& tier : tiers) {
+    for (const auto& [i, j] : tier) {
+      if (items.size() == kReportInlinePairs) return items;
       const std::string a = std::to_string(m.cpus[i]), b = std::to_string(m.cpus[j]);
-      std::string item = a;
-      item += "->";
-      item += b;
-      item += ": ";
-      item += verdict_text(m.at(i, j).verdict);
-      item += " (details: ";
-      item += dir;
-      item += "/pairs/pair_";
-      item += a;
-      item += "_";
-      item += b;
-      item += ".txt)";
-      items.push_back(std::move(item));
+      items.push_back(a + "->" + b + ": " + verdict_text(m.at(i, j).verdict) + " (details: " + std::string(dir) +
+                      "/pairs/pair_" + a + "_" + b + ".txt)");
     }
   }
   return items;
+}
+
+/// Where the rounds of a rebuilt report come from, and what is not complete: before the
+/// reason, so that a reader knows what the verdict stands on before reading it.
+void add_source(const ReportInputs& in, ReportSection& s) {
+  if (in.rebuilt_from) {
+    const ReportSource& src = *in.rebuilt_from;
+    const std::string when =
+        src.started_utc.empty()
+            ? "at a time not recorded"
+            : "from " + src.started_utc + " to " + (src.ended_utc.empty() ? "an end not recorded" : src.ended_utc);
+    s.blocks.push_back(paragraph("Rebuilt from saved rounds, nothing measured now: " + src.dir + ", measured on " +
+                                 (src.host.empty() ? "a host not recorded" : src.host) + " " + when + "."));
+  }
+  if (!in.incomplete.empty()) {
+    std::string text = "Not complete: ";
+    for (std::size_t i = 0; i < in.incomplete.size(); ++i) text += (i > 0 ? "; " : "") + in.incomplete[i];
+    s.blocks.push_back(paragraph(text + "."));
+  }
 }
 
 ReportSection verdict_section(const ReportInputs& in) {
@@ -100,13 +198,14 @@ ReportSection verdict_section(const ReportInputs& in) {
   const CheckResult& check = in.check;
   ReportSection s;
   s.title = "Verdict";
+  add_source(in, s);
   s.blocks.push_back(paragraph(check_reason_text(check) + "."));
   std::vector<std::string> failures;
   for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i)
     failures.push_back(check_failure_text(check.failures[i], check));
   if (check.failures.size() > 20) {
-    failures.push_back(std::to_string(check.failures.size() - 20) + " more in " +
-                       in_dir(kReportMatrixDir, "matrix.json"));
+    failures.push_back(std::to_string(check.failures.size() - 20) + " more in " + std::string(kReportPairsFile) +
+                       " and " + in_dir(kReportMatrixDir, "matrix.json"));
   }
   if (!failures.empty()) s.blocks.push_back(bullets(failures));
   const bool sparse = pairs_left_out(m) > 0;
@@ -140,6 +239,34 @@ ReportSection verdict_section(const ReportInputs& in) {
   return s;
 }
 
+/// The figures of a matrix beside its heatmap: matrix_text when its pairs are few enough
+/// to list inline (kReportInlinePairs); else a link to DIR/matrix.txt, which holds them,
+/// and the consistency of the per-CPU offsets in one paragraph.
+void add_matrix_figures(ReportSection& s, const MatrixResult& m, std::string_view dir) {
+  const std::size_t n = m.size();
+  if (n * (n - 1) - pairs_left_out(m) <= kReportInlinePairs) {
+    s.blocks.push_back(pre(matrix_text(m)));
+    return;
+  }
+  const CpuOffsets& x = m.cpu;
+  std::string text =
+      "Per-CPU offsets: least squares over the measured pairs, relative to CPU " + std::to_string(m.cpus[0]) +
+      ". The pairs' bands " + (x.bands_consistent ? "are consistent with one another" : "CONTRADICT one another") +
+      "; rms residual " + format_sig(x.rms_residual_ticks, 4) + " ticks; largest antisymmetry |θ_ab + θ_ba| " +
+      format_sig(std::fabs(x.max_antisymmetry_ticks), 4) + " ticks";
+  if (std::isfinite(x.max_loop_closure_ticks) && x.worst_loop.size() == 3) {
+    text += "; largest loop closure " + format_sig(std::fabs(x.max_loop_closure_ticks), 4) + " ticks (CPUs " +
+            std::to_string(x.worst_loop[0]) + ", " + std::to_string(x.worst_loop[1]) + ", " +
+            std::to_string(x.worst_loop[2]) + ")";
+  }
+  text += "; " + std::to_string(x.disagreeing.size()) + " pairs disagree with the rest.";
+  s.blocks.push_back(paragraph(std::move(text)));
+  s.blocks.push_back(link(in_dir(dir, "matrix.txt") +
+                              ": every CPU's offset with its hard bounds, every pair's figures, the pairs that "
+                              "disagree",
+                          in_dir(dir, "matrix.txt")));
+}
+
 ReportSection offsets_section(const ReportInputs& in) {
   ReportSection s;
   s.title = "Offsets";
@@ -147,7 +274,7 @@ ReportSection offsets_section(const ReportInputs& in) {
                              "TSC offset per ordered pair (row a initiates, column b responds), ticks; "
                              "0 means the two counters agree",
                              in_dir(kReportMatrixDir, "offset_ticks.svg")));
-  s.blocks.push_back(pre(matrix_text(in.ordered.matrix)));
+  add_matrix_figures(s, in.ordered.matrix, kReportMatrixDir);
   return s;
 }
 
@@ -182,7 +309,7 @@ ReportSection plain_section(const ReportInputs& in) {
       ticks_with_ns(median_of(m, rtt_min), hz) + "."));
   s.blocks.push_back(picture(in, "Causality violations per pair with plain rdtsc",
                              in_dir(kReportPlainDir, "causality_violations.svg")));
-  s.blocks.push_back(pre(matrix_text(pm)));
+  add_matrix_figures(s, pm, kReportPlainDir);
   return s;
 }
 
@@ -212,13 +339,106 @@ ReportSection variants_section(const ReportInputs& in) {
   return s;
 }
 
+ReportSection distance_section(const ReportInputs& in) {
+  const MatrixResult& m = in.ordered.matrix;
+  const std::vector<DistanceClass> classes = summarize_by_distance(m);
+  ReportSection s;
+  s.title = "Pairs by topology distance";
+  s.blocks.push_back(paragraph(
+      "The measured pairs of the verdict's run by how far apart their two CPUs sit. Latency grows with the distance, "
+      "and with it the width of the offset bands: compare a pair with its class. The one-way latency bound is half "
+      "the pair's minimum round trip; the offset is each ordered pair's estimate of TSC_b - TSC_a, so a class holds "
+      "each offset with both signs."));
+  if (classes.empty()) {
+    s.blocks.push_back(paragraph("No pair was measured."));
+    return s;
+  }
+  std::vector<std::string> rows = {"distance\tordered pairs\tone-way latency bound (rtt min / 2)\toffset"};
+  for (const DistanceClass& c : classes) {
+    const std::string name = classes.size() == 1 && c.distance == PairDistance::unknown
+                                 ? std::string("all pairs")
+                                 : std::string(pair_distance_name(c.distance));
+    rows.push_back(name + "\t" + std::to_string(c.pairs) + "\t" + range_text(c.one_way_ticks, m.tsc_hz, false) + "\t" +
+                   range_text(c.offset_ticks, m.tsc_hz, true));
+  }
+  s.blocks.push_back(table(std::move(rows)));
+  return s;
+}
+
+ReportSection worst_section(const ReportInputs& in) {
+  const MatrixResult& m = in.ordered.matrix;
+  const double hz = m.tsc_hz;
+  const MatrixWorst w = worst_of(m, kReportWorst);
+  const auto failing = failing_pairs(in.check);
+  ReportSection s;
+  s.title = "Worst CPUs and pairs";
+  s.blocks.push_back(paragraph(in.check.cpus_off.empty() ? "The check names no CPU off from the rest."
+                                                         : "By the check, " + cpus_off_text(in.check.cpus_off) + "."));
+  if (!w.cpus.empty()) {
+    s.blocks.push_back(paragraph("The CPUs farthest from the median per-CPU offset (" +
+                                 signed_ticks(w.median_cpu_offset_ticks, hz, 1) + " relative to CPU " +
+                                 std::to_string(m.cpus[0]) + "), with the hard bounds on their offsets:"));
+    std::vector<std::string> rows = {"CPU\tplace\toffset x\tfrom the median\thard bounds, ticks"};
+    for (std::size_t i : w.cpus) {
+      rows.push_back(std::to_string(m.cpus[i]) + "\t" + place_text(m, i) + "\t" +
+                     signed_ticks(m.cpu.offset_ticks[i], hz, 1) + "\t" +
+                     signed_ticks(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks, hz, 1) + "\t" +
+                     band_text(m.cpu.lo_ticks[i], m.cpu.hi_ticks[i]));
+    }
+    s.blocks.push_back(table(std::move(rows)));
+  }
+  if (!w.offset_pairs.empty()) {
+    s.blocks.push_back(paragraph("The pairs with the largest |offset|:"));
+    std::vector<std::string> rows = {"pair\tdistance\toffset\tband, ticks\tcheck"};
+    for (const CellIndex& k : w.offset_pairs) {
+      const PairCell& c = m.at(k.a, k.b);
+      rows.push_back(pair_label(m, k.a, k.b) + "\t" + pair_distance_text(m, k.a, k.b) + "\t" +
+                     signed_ticks(c.offset_ticks, hz) + "\t" + band_text(c.offset_lo_ticks, c.offset_hi_ticks) + "\t" +
+                     check_text_of(failing, m, k.a, k.b));
+    }
+    s.blocks.push_back(table(std::move(rows)));
+  }
+  if (w.violation_pairs.empty()) {
+    s.blocks.push_back(paragraph("No pair of this run has a causality violation."));
+  } else {
+    s.blocks.push_back(paragraph("The pairs with the most causality violations:"));
+    std::vector<std::string> rows = {"pair\tdistance\tcausality violations\trounds"};
+    for (const CellIndex& k : w.violation_pairs) {
+      const PairCell& c = m.at(k.a, k.b);
+      rows.push_back(pair_label(m, k.a, k.b) + "\t" + pair_distance_text(m, k.a, k.b) + "\t" +
+                     std::to_string(c.causality_violations) + "\t" + std::to_string(c.rounds));
+    }
+    s.blocks.push_back(table(std::move(rows)));
+  }
+  return s;
+}
+
+/// The excerpt of one run's pairs: all when they are few, else the first kReportInlinePairs.
+void add_pair_excerpt(ReportSection& s, const ReportMatrixRun& run, std::string_view dir,
+                      const std::map<std::pair<int, int>, std::string>& failing) {
+  std::size_t total = 0;
+  std::vector<std::string> items = pair_verdicts(run, dir, failing, total);
+  if (total > items.size()) {
+    s.blocks.push_back(paragraph(
+        "The first " + std::to_string(items.size()) + " of " + std::to_string(total) + " measured pairs" +
+        (failing.empty() ? std::string() : ": those the check fails first,") +
+        " those whose verdict is not \"synchronized\" before the others, each by CPU number; every pair is in " +
+        std::string(kReportPairsFile) + "."));
+  }
+  s.blocks.push_back(bullets(std::move(items)));
+}
+
 ReportSection pairs_section(const ReportInputs& in) {
   ReportSection s;
   s.title = "Per-pair verdicts";
-  s.blocks.push_back(bullets(pair_verdicts(in.ordered, kReportMatrixDir)));
+  s.blocks.push_back(paragraph(
+      "Every ordered pair is in the file below, one line each, tab-separated: its distance, the check's word, offset "
+      "and band, minimum round trip, causality violations, rounds, verdict and where its analysis is."));
+  s.blocks.push_back(link(std::string(kReportPairsFile), std::string(kReportPairsFile)));
+  add_pair_excerpt(s, in.ordered, kReportMatrixDir, failing_pairs(in.check));
   if (in.plain) {
     s.blocks.push_back(paragraph("With plain rdtsc:"));
-    s.blocks.push_back(bullets(pair_verdicts(*in.plain, kReportPlainDir)));
+    add_pair_excerpt(s, *in.plain, kReportPlainDir, {});
   }
   return s;
 }
@@ -229,6 +449,7 @@ ReportSection how_made_section(const ReportInputs& in) {
   s.blocks.push_back(
       paragraph("Generated " + in.generated_utc + " by tscsync " + in.tool_version + ": " + in.command_line));
   s.blocks.push_back(bullets({"info.txt, info.json: the platform facts",
+                              std::string(kReportPairsFile) + ": every ordered pair's verdict, one line each",
                               std::string(kReportMatrixDir) + "/: the " +
                                   (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") +
                                   " run with receive " + in.ordered.matrix.recv.name +
@@ -252,6 +473,8 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   ReportDoc doc;
   doc.title = "tscsync report of " + in.host;
   doc.sections.push_back(verdict_section(in));
+  doc.sections.push_back(distance_section(in));
+  doc.sections.push_back(worst_section(in));
   doc.sections.push_back(offsets_section(in));
   doc.sections.push_back(latency_section(in));
   if (in.plain) doc.sections.push_back(plain_section(in));

@@ -4,6 +4,7 @@
 // command gathers everything into ReportInputs, and report_doc.hpp renders the result.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,6 +24,13 @@ namespace tscsync {
 inline constexpr std::string_view kReportMatrixDir = "matrix";             // the verdict's run
 inline constexpr std::string_view kReportPlainDir = "matrix_plain_rdtsc";  // plain rdtsc on both sides
 inline constexpr std::string_view kReportVariantsDir = "variants";         // the read variants on one pair
+/// Every ordered pair's verdict, one line each (report_pairs.hpp): the report links it and
+/// shows a few.
+inline constexpr std::string_view kReportPairsFile = "pair_verdicts.txt";
+/// The report lists at most this many pairs of a matrix inline, this many CPUs and pairs
+/// in each list of the worst.
+inline constexpr std::size_t kReportInlinePairs = 20;
+inline constexpr std::size_t kReportWorst = 10;
 
 /// One all-pairs run as the report shows it.
 struct ReportMatrixRun {
@@ -37,8 +45,20 @@ struct ReportWarning {
   std::string code, message, advice;
 };
 
+/// Where a report rebuilt from saved rounds (--from) read them, and what their manifest says.
+struct ReportSource {
+  std::string dir;          // the run directory of the verdict's run, as given
+  std::string host;         // the machine measured ("" when not recorded)
+  std::string started_utc;  // the manifest's start and end ("" when not recorded)
+  std::string ended_utc;
+};
+
 struct ReportInputs {
   std::string host;
+  std::optional<ReportSource> rebuilt_from;  // set when nothing was measured now
+  /// Why what the report shows is not complete (an interrupted run, pairs cut short, parts
+  /// not rebuilt), one line each; they are also among `problems`, prefixed "not complete: ".
+  std::vector<std::string> incomplete;
   ReportMatrixRun ordered;                 // with the ordering receive read: the verdict's run
   CheckResult check;                       // its verdict
   std::vector<ReportWarning> warnings;     // what on this platform makes the answer less certain
@@ -54,9 +74,13 @@ struct ReportInputs {
   std::map<std::string, std::string> missing_pictures;
 };
 
-/// The report: sections "Verdict", "Offsets", "Latency", "Plain rdtsc: ..." (with `plain`),
-/// "Read variants: ..." (with `variants`), "Per-pair verdicts", "Platform", "How this
-/// report was made", in that order. A picture whose PNG or SVG is in missing_pictures
+/// The report: sections "Verdict", "Pairs by topology distance", "Worst CPUs and pairs",
+/// "Offsets", "Latency", "Plain rdtsc: ..." (with `plain`), "Read variants: ..." (with
+/// `variants`), "Per-pair verdicts", "Platform", "How this report was made", in that
+/// order. The verdict says, before its reason, where a rebuilt report's rounds come from and
+/// what is not complete. Its size does not grow with the pairs: "Per-pair verdicts" links
+/// kReportPairsFile and lists at most kReportInlinePairs pairs of each matrix, the failing
+/// ones first. A picture whose PNG or SVG is in missing_pictures
 /// carries, in its `missing`, why and which .dat file holds its input ("gnuplot not
 /// found; its input is matrix/offset_ticks.dat").
 ReportDoc build_report_doc(const ReportInputs& in);

@@ -1,5 +1,7 @@
 #include "render/report_doc.hpp"
 
+#include <vector>
+
 namespace tscsync {
 namespace {
 
@@ -13,6 +15,40 @@ std::string png_of(const std::string& svg_path) {
 std::string svg_element(const std::string& svg) {
   const std::size_t start = svg.find("<svg");
   return start == std::string::npos ? svg : svg.substr(start);
+}
+
+/// The cells of one table row (ReportBlock::items: split by tabs).
+std::vector<std::string> cells_of(const std::string& row) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = row.find('\t', start);
+    cells.push_back(row.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+    if (tab == std::string::npos) return cells;
+    start = tab + 1;
+  }
+}
+
+std::string markdown_row(const std::string& row) {
+  std::string out = "|";
+  for (const std::string& cell : cells_of(row)) {
+    std::string escaped;
+    for (char c : cell) {
+      if (c == '|') escaped += '\\';
+      escaped += c;
+    }
+    out += " " + escaped + " |";
+  }
+  return out + "\n";
+}
+
+std::string markdown_table(const std::vector<std::string>& rows) {
+  if (rows.empty()) return "";
+  std::string out = markdown_row(rows[0]) + "|";
+  for (std::size_t i = 0; i < cells_of(rows[0]).size(); ++i) out += "---|";
+  out += "\n";
+  for (std::size_t r = 1; r < rows.size(); ++r) out += markdown_row(rows[r]);
+  return out;
 }
 
 }  // namespace
@@ -44,6 +80,8 @@ std::string report_markdown(const ReportDoc& doc) {
           for (const std::string& item : b.items) out += "- " + item + "\n";
           break;
         case ReportBlock::Kind::pre: out += "```\n" + b.text + (b.text.ends_with("\n") ? "" : "\n") + "```\n"; break;
+        case ReportBlock::Kind::table: out += markdown_table(b.items); break;
+        case ReportBlock::Kind::link: out += "[" + b.text + "](" + b.path + ")\n"; break;
         case ReportBlock::Kind::picture:
           if (!b.missing.empty()) {
             out += "*" + b.text + "* (not drawn: " + b.missing + ")\n";
@@ -67,6 +105,8 @@ std::string report_html(const ReportDoc& doc,
       "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}\n"
       "figure svg image{image-rendering:pixelated}\n"
       "h2{border-bottom:1px solid #ccc;padding-bottom:.2em}\n"
+      "table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:left;"
+      "vertical-align:top}th{background:#f4f4f4}\n"
       "</style>\n</head>\n<body>\n<h1>" +
       html_escape(doc.title) + "</h1>\n";
   for (const ReportSection& s : doc.sections) {
@@ -80,6 +120,21 @@ std::string report_html(const ReportDoc& doc,
           out += "</ul>\n";
           break;
         case ReportBlock::Kind::pre: out += "<pre>" + html_escape(b.text) + "</pre>\n"; break;
+        case ReportBlock::Kind::table:
+          out += "<table>\n";
+          for (std::size_t r = 0; r < b.items.size(); ++r) {
+            const char* cell = r == 0 ? "th" : "td";
+            out += "<tr>";
+            for (const std::string& c : cells_of(b.items[r])) {
+              out += std::string("<") + cell + ">" + html_escape(c) + "</" + cell + ">";
+            }
+            out += "</tr>\n";
+          }
+          out += "</table>\n";
+          break;
+        case ReportBlock::Kind::link:
+          out += "<p><a href=\"" + html_escape(b.path) + "\">" + html_escape(b.text) + "</a></p>\n";
+          break;
         case ReportBlock::Kind::picture: {
           out += "<figure>\n";
           if (!b.missing.empty()) {

@@ -11,11 +11,12 @@
 namespace tscsync {
 
 struct ReportBlock {
-  enum class Kind { paragraph, bullets, pre, picture };
+  enum class Kind { paragraph, bullets, pre, picture, table, link };
   Kind kind = Kind::paragraph;
-  std::string text;                // paragraph, pre; picture: the caption
-  std::vector<std::string> items;  // bullets
-  std::string path;                // picture: relative to the report directory (an SVG; a PNG beside it)
+  std::string text;                // paragraph, pre; picture: the caption; link: what it says
+  std::vector<std::string> items;  // bullets; table: the rows, cells split by tabs, the first the header
+  std::string path;                // picture: relative to the report directory (an SVG; a PNG beside it);
+                                   // link: the file linked, relative to the report directory
   std::string missing;             // picture: why it is not there, "" when it is
 };
 
@@ -29,12 +30,14 @@ struct ReportDoc {
   std::vector<ReportSection> sections;
 };
 
-/// Markdown: "# title", "## section", paragraphs, "- " bullets, fenced pre blocks, and
-/// pictures as links to the PNG next to each SVG (viewers show PNG everywhere); a missing
-/// picture as its caption and "(not drawn: MISSING)", no link.
+/// Markdown: "# title", "## section", paragraphs, "- " bullets, fenced pre blocks, tables
+/// ("| a | b |" with a "|---|" line under the header; a "|" in a cell escaped), links
+/// ("[text](path)"), and pictures as links to the PNG next to each SVG (viewers show PNG
+/// everywhere); a missing picture as its caption and "(not drawn: MISSING)", no link.
 std::string report_markdown(const ReportDoc& doc);
 
-/// A whole HTML page with its own style; every text escaped; each picture's SVG inline
+/// A whole HTML page with its own style; every text escaped; tables as <table> with a
+/// header row; links as <a href>; each picture's SVG inline
 /// (its XML prolog and doctype dropped; an image inside drawn with crisp pixels), or a
 /// note: "(not drawn: MISSING)", or one naming the file that could not be read.
 /// \param read_svg  the SVG text of a picture path, nullopt when it cannot be read.

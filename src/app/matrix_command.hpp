@@ -78,6 +78,8 @@ struct MatrixOutcome {
   /// (a temporary one, removed).
   std::string run_dir;
   bool offline = false;     // rebuilt from a run directory (--from), not measured now
+  std::string started_utc;  // offline: the manifest's start and end ("" when not recorded)
+  std::string ended_utc;
   bool has_plan = true;     // false for a plain directory of run files: no plan was run
   std::string interrupted;  // why measuring stopped early (a signal); empty when it did not
   /// Why the runs read are not complete (the run directory's status, pairs cut short or

@@ -210,6 +210,8 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   // How long the measuring took, from the manifest's times (to the millisecond).
   const std::optional<double> started = utc_seconds(manifest.started_utc), ended = utc_seconds(manifest.ended_utc);
   if (started && ended && *ended >= *started) o.elapsed_seconds = *ended - *started;
+  o.started_utc = manifest.started_utc;
+  o.ended_utc = manifest.ended_utc;
   o.platform.tsc.hz = manifest.tsc_hz;
   o.platform.host = plan_value<std::string>(manifest.platform, "host", "");
   if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {

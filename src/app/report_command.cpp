@@ -18,6 +18,7 @@
 #include "render/plan_output.hpp"
 #include "render/report_builder.hpp"
 #include "render/report_doc.hpp"
+#include "render/report_pairs.hpp"
 #include "render/variants_output.hpp"
 #include "render/verdict_text.hpp"
 #include "version.hpp"
@@ -76,6 +77,7 @@ void measure_ordered(const ReportOptions& options, const fs::path& root, ReportI
   w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
   w.interrupted = !o.offline && !o.interrupted.empty();
   in.host = o.platform.host;
+  if (o.offline) in.rebuilt_from = ReportSource{o.run_dir, o.platform.host, o.started_utc, o.ended_utc};
   for (const Warning& warning : o.warnings) in.warnings.push_back({warning.code, warning.message, warning.advice});
   in.ordered = report_run(std::move(o));
 }
@@ -214,8 +216,10 @@ int run_report(const ReportOptions& options) {
   in.command_line = options.command_line;
   in.problems = written.problems;
   for (const std::string& note : written.incomplete) in.problems.push_back("not complete: " + note);
+  in.incomplete = written.incomplete;
   in.missing_pictures = missing_pictures(root, written.pictures);
   const ReportDoc doc = build_report_doc(in);
+  write_text_file((root / kReportPairsFile).string(), report_pairs_text(in));
   write_text_file((root / "report.md").string(), report_markdown(doc));
   write_text_file((root / "report.html").string(),
                   report_html(doc, [&](const std::string& path) { return read_file(root / path); }));

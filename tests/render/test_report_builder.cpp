@@ -147,14 +147,15 @@ TEST_CASE("report builder: the sections, in order") {
   ReportInputs in = full();
   const ReportDoc doc = build_report_doc(in);
   CHECK(doc.title == "tscsync report of box");
-  CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Offsets", "Latency",
-                                                "Plain rdtsc: what speculation does here",
+  CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Pairs by topology distance", "Worst CPUs and pairs",
+                                                "Offsets", "Latency", "Plain rdtsc: what speculation does here",
                                                 "Read variants: what each costs, what each gets wrong",
                                                 "Per-pair verdicts", "Platform", "How this report was made"});
   in.plain.reset();
   in.variants.reset();
-  CHECK(titles(build_report_doc(in)) == std::vector<std::string>{"Verdict", "Offsets", "Latency", "Per-pair verdicts",
-                                                                 "Platform", "How this report was made"});
+  CHECK(titles(build_report_doc(in)) ==
+        std::vector<std::string>{"Verdict", "Pairs by topology distance", "Worst CPUs and pairs", "Offsets", "Latency",
+                                 "Per-pair verdicts", "Platform", "How this report was made"});
 }
 
 TEST_CASE("report builder: the verdict, first") {
@@ -186,7 +187,7 @@ TEST_CASE("report builder: a sparse design's run says which pairs it measured") 
                               "2500 rounds in all) "));
   const ReportSection& how = doc.sections.back();
   REQUIRE(how.blocks.size() >= 2);
-  CHECK(how.blocks[1].items.at(1).starts_with("matrix/: the sparse-design run with receive lfence_rdtsc: "));
+  CHECK(how.blocks[1].items.at(2).starts_with("matrix/: the sparse-design run with receive lfence_rdtsc: "));
 }
 
 TEST_CASE("report builder: a failed check lists at most 20 failures, with no recommendation and no warnings") {
@@ -211,7 +212,7 @@ TEST_CASE("report builder: a failed check lists at most 20 failures, with no rec
   REQUIRE(s.blocks[1].items.size() == 21);
   CHECK(s.blocks[1].items[0] == check_failure_text(in.check.failures[0], in.check));
   CHECK(s.blocks[1].items[19] == check_failure_text(in.check.failures[19], in.check));
-  CHECK(s.blocks[1].items[20] == "2 more in matrix/matrix.json");
+  CHECK(s.blocks[1].items[20] == "2 more in pair_verdicts.txt and matrix/matrix.json");
   CHECK(s.blocks[3].text ==
         "No receive read that waits for earlier loads was free of causality violations: see \"Read variants\".");
 }
@@ -287,13 +288,19 @@ TEST_CASE("report builder: the evidence sections") {
     CHECK(s.blocks[1].items == variants_findings(in.variants->verdict));
     CHECK(s.blocks[6].text == variants_text(*in.variants));
   }
-  SECTION("per-pair verdicts, with where the details are") {
-    const ReportSection& s = section(doc, "Per-pair verdicts", 3);
+  SECTION("per-pair verdicts: the link to every pair, and few pairs all inline, with where the details are") {
+    const ReportSection& s = section(doc, "Per-pair verdicts", 5);
+    CHECK(s.blocks[0].text ==
+          "Every ordered pair is in the file below, one line each, tab-separated: its distance, the check's word, "
+          "offset and band, minimum round trip, causality violations, rounds, verdict and where its analysis is.");
+    CHECK(s.blocks[1].kind == Kind::link);
+    CHECK(s.blocks[1].path == "pair_verdicts.txt");
+    CHECK(s.blocks[1].text == "pair_verdicts.txt");
     const std::string agree = verdict_text(agreeing());
-    CHECK(s.blocks[0].items == std::vector<std::string>{"0->1: " + agree + " (details: matrix/pairs/pair_0_1.txt)",
+    CHECK(s.blocks[2].items == std::vector<std::string>{"0->1: " + agree + " (details: matrix/pairs/pair_0_1.txt)",
                                                         "1->0: " + agree + " (details: matrix/pairs/pair_1_0.txt)"});
-    CHECK(s.blocks[1].text == "With plain rdtsc:");
-    CHECK(s.blocks[2].items ==
+    CHECK(s.blocks[3].text == "With plain rdtsc:");
+    CHECK(s.blocks[4].items ==
           std::vector<std::string>{
               "0->1: " + verdict_text(early_reads()) + " (details: matrix_plain_rdtsc/pairs/pair_0_1.txt)",
               "1->0: " + verdict_text(early_reads()) + " (details: matrix_plain_rdtsc/pairs/pair_1_0.txt)"});
@@ -309,12 +316,195 @@ TEST_CASE("report builder: how the report was made, and its problems") {
   ReportInputs in = full();
   const ReportSection clean = section(build_report_doc(in), "How this report was made", 2);
   CHECK(clean.blocks[0].text == "Generated 2026-11-25 04:00:00 UTC by tscsync 0.1.0: tscsync report --rounds 5000");
-  REQUIRE(clean.blocks[1].items.size() == 5);
-  CHECK(clean.blocks[1].items[1] ==
+  REQUIRE(clean.blocks[1].items.size() == 6);
+  CHECK(clean.blocks[1].items[1] == "pair_verdicts.txt: every ordered pair's verdict, one line each");
+  CHECK(clean.blocks[1].items[2] ==
         "matrix/: the all-pairs run with receive lfence_rdtsc: matrix.json (tscsync-matrix/1, with the check), "
         "matrix.txt, analysis.json, *.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)");
   in.problems = {"pair 0->1, visit 2: timed out", "report/matrix/offset_ticks.png: gnuplot exit status 1"};
   const ReportSection troubled = section(build_report_doc(in), "How this report was made", 4);
   CHECK(troubled.blocks[2].text == "Problems while making it:");
   CHECK(troubled.blocks[3].items == in.problems);
+}
+
+namespace {
+
+/// Four CPUs in two packages, one core each with two SMT siblings (CPUs 0, 1 | 2, 3), every
+/// ordered pair measured; CPU 3 is 400 ticks ahead of the rest. Round trips: 100 ticks
+/// between siblings, 300 across; each band is the offset ± half the round trip; 2->3 has 5
+/// causality violations. The check fails every pair with CPU 3 whose band misses 0 (the
+/// siblings' 2<->3, and the pairs across) and names CPU 3.
+ReportInputs one_cpu_off() {
+  ReportInputs in = full();
+  MatrixResult& m = in.ordered.matrix;
+  m.cpus = {0, 1, 2, 3};
+  m.labels = {"0", "1", "2", "3"};
+  m.places = {CpuPlace{.cpu = 0, .package = 0, .core = 0}, CpuPlace{.cpu = 1, .package = 0, .core = 0},
+              CpuPlace{.cpu = 2, .package = 1, .core = 1}, CpuPlace{.cpu = 3, .package = 1, .core = 1}};
+  const std::vector<double> x = {0, 0, 0, 400};
+  m.cells.assign(16, PairCell{});
+  in.check = CheckResult{};
+  in.check.tsc_hz = 2e9;
+  in.check.cpus = 4;
+  in.check.pairs_checked = 12;
+  for (std::size_t a = 0; a < 4; ++a) {
+    for (std::size_t b = 0; b < 4; ++b) {
+      if (a == b) continue;
+      PairCell& c = m.cells[a * 4 + b];
+      c.measured = true;
+      c.band_feasible = true;
+      c.rounds = 1000;
+      c.offset_ticks = x[b] - x[a];
+      c.rtt_min_ticks = a / 2 == b / 2 ? 100 : 300;
+      c.offset_lo_ticks = c.offset_ticks - c.rtt_min_ticks / 2;
+      c.offset_hi_ticks = c.offset_ticks + c.rtt_min_ticks / 2;
+      c.verdict = agreeing();
+      if (c.offset_lo_ticks > 0 || c.offset_hi_ticks < 0) {
+        CheckFailure f;
+        f.a = m.cpus[a];
+        f.b = m.cpus[b];
+        f.kind = CheckFailureKind::offset;
+        in.check.failures.push_back(f);
+      }
+    }
+  }
+  m.cells[2 * 4 + 3].causality_violations = 5;
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, m.quantum_ticks);
+  in.check.failing_pairs = in.check.failures.size();
+  in.check.cpus_off = {3};
+  in.ordered.ordered_pairs = 12;
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("report builder: the pairs by topology distance") {
+  SECTION("no topology: one class of all pairs") {
+    const ReportSection s = section(build_report_doc(full()), "Pairs by topology distance", 2);
+    CHECK(s.blocks[1].kind == Kind::table);
+    // rtt min 300 and 320, offsets -38 and +38; 0.5 ns a tick.
+    CHECK(s.blocks[1].items ==
+          std::vector<std::string>{
+              "distance\tordered pairs\tone-way latency bound (rtt min / 2)\toffset",
+              "all pairs\t2\t150 .. 160 ticks, median 160 (75.0 .. 80.0 ns, 80.0)\t-38 .. +38 ticks, median +38 "
+              "(-19.0 .. +19.0 ns, +19.0)"});
+  }
+  SECTION("a machine with packages and cores: each class, closest first") {
+    const ReportSection s = section(build_report_doc(one_cpu_off()), "Pairs by topology distance", 2);
+    CHECK(s.blocks[1].items ==
+          std::vector<std::string>{
+              "distance\tordered pairs\tone-way latency bound (rtt min / 2)\toffset",
+              "SMT siblings\t4\t50 .. 50 ticks, median 50 (25.0 .. 25.0 ns, 25.0)\t-400 .. +400 ticks, median 0 "
+              "(-200.0 .. +200.0 ns, 0.0)",
+              "cross-package\t8\t150 .. 150 ticks, median 150 (75.0 .. 75.0 ns, 75.0)\t-400 .. +400 ticks, median 0 "
+              "(-200.0 .. +200.0 ns, 0.0)"});
+  }
+  SECTION("nothing measured") {
+    ReportInputs in = full();
+    for (PairCell& c : in.ordered.matrix.cells) c.measured = false;
+    CHECK(section(build_report_doc(in), "Pairs by topology distance", 2).blocks[1].text == "No pair was measured.");
+  }
+}
+
+TEST_CASE("report builder: the worst CPUs and pairs") {
+  const ReportSection s = section(build_report_doc(one_cpu_off()), "Worst CPUs and pairs", 7);
+  CHECK(s.blocks[0].text == "By the check, CPU 3 is off from the rest.");
+  CHECK(s.blocks[1].text ==
+        "The CPUs farthest from the median per-CPU offset (0.0 ticks (0.0 ns) relative to CPU 0), with the hard bounds "
+        "on their offsets:");
+  REQUIRE(s.blocks[2].items.size() == 5);
+  CHECK(s.blocks[2].items[0] == "CPU\tplace\toffset x\tfrom the median\thard bounds, ticks");
+  CHECK(s.blocks[2].items[1] ==
+        "3\tpackage 1, core 1\t+400.0 ticks (+200.0 ns)\t+400.0 ticks (+200.0 ns)\t[250, 550]");  // 0->3 binds
+  // The least squares leave 1e-13 or so: rounded to the tenth, never "-0.0".
+  CHECK(s.blocks[2].items[2] == "0\tpackage 0, core 0\t0.0 ticks (0.0 ns)\t0.0 ticks (0.0 ns)\t[0, 0]");
+  CHECK(s.blocks[3].text == "The pairs with the largest |offset|:");
+  REQUIRE(s.blocks[4].items.size() == 11);  // the header and 10 pairs: 6 of 400 ticks, then 0
+  CHECK(s.blocks[4].items[0] == "pair\tdistance\toffset\tband, ticks\tcheck");
+  CHECK(s.blocks[4].items[1] == "0->3\tcross-package\t+400 ticks (+200.0 ns)\t[250, 550]\tfails: offset");
+  CHECK(s.blocks[4].items[6] == "3->2\tSMT siblings\t-400 ticks (-200.0 ns)\t[-450, -350]\tfails: offset");
+  CHECK(s.blocks[4].items[7] == "0->1\tSMT siblings\t0 ticks (0.0 ns)\t[-50, 50]\tpasses");
+  CHECK(s.blocks[5].text == "The pairs with the most causality violations:");
+  CHECK(s.blocks[6].items ==
+        std::vector<std::string>{"pair\tdistance\tcausality violations\trounds", "2->3\tSMT siblings\t5\t1000"});
+  SECTION("a clean run says so") {
+    const ReportSection clean = section(build_report_doc(full()), "Worst CPUs and pairs", 6);
+    CHECK(clean.blocks[0].text == "The check names no CPU off from the rest.");
+    CHECK(clean.blocks[2].items.at(1) == "1\t-\t-38.0 ticks (-19.0 ns)\t-38.0 ticks (-19.0 ns)\t-");
+    CHECK(clean.blocks[5].text == "No pair of this run has a causality violation.");
+  }
+}
+
+TEST_CASE("report builder: a report rebuilt from saved rounds says so first, and what is not complete") {
+  ReportInputs in = full();
+  in.rebuilt_from = ReportSource{"old/matrix/run", "box", "2026-11-25T03:58:00.000Z", "2026-11-25T03:59:30.500Z"};
+  in.incomplete = {"interrupted by SIGINT after 3 of 8 slots", "pair 0->1 cut short"};
+  const ReportSection s = section(build_report_doc(in), "Verdict", 7);
+  CHECK(s.blocks[0].text ==
+        "Rebuilt from saved rounds, nothing measured now: old/matrix/run, measured on box from "
+        "2026-11-25T03:58:00.000Z to 2026-11-25T03:59:30.500Z.");
+  CHECK(s.blocks[1].text == "Not complete: interrupted by SIGINT after 3 of 8 slots; pair 0->1 cut short.");
+  CHECK(s.blocks[2].text == check_reason_text(in.check) + ".");
+  CHECK(s.blocks[3].text.starts_with("Measured 2 CPUs "));
+  SECTION("a directory of run files records neither host nor times") {
+    in.rebuilt_from = ReportSource{"runs", "", "", ""};
+    in.incomplete.clear();
+    const ReportSection plain = section(build_report_doc(in), "Verdict", 6);
+    CHECK(plain.blocks[0].text ==
+          "Rebuilt from saved rounds, nothing measured now: runs, measured on a host not recorded at a time not "
+          "recorded.");
+  }
+}
+
+TEST_CASE("report builder: many pairs: the failing ones first, capped, the rest in the linked file") {
+  ReportInputs in = full();
+  in.plain.reset();
+  MatrixResult& m = in.ordered.matrix;
+  const std::size_t n = 8;  // 56 ordered pairs
+  m.cpus.clear();
+  for (std::size_t i = 0; i < n; ++i) m.cpus.push_back(static_cast<int>(n - 1 - i));  // by number: reversed
+  m.labels.assign(n, "x");
+  m.cells.assign(n * n, PairCell{});
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      m.cells[a * n + b].measured = true;
+      m.cells[a * n + b].verdict = agreeing();
+    }
+  }
+  m.cells[0 * n + 1].verdict = early_reads();  // CPUs 7->6
+  m.cpu = CpuOffsets{};
+  m.cpu.offset_ticks.assign(n, 0.0);
+  m.cpu.lo_ticks = m.cpu.hi_ticks = m.cpu.offset_ticks;
+  m.cpu.bands_consistent = false;
+  m.cpu.rms_residual_ticks = 1.5;
+  m.cpu.max_antisymmetry_ticks = -2;
+  m.cpu.max_loop_closure_ticks = -3;
+  m.cpu.worst_loop = {7, 6, 5};
+  m.cpu.disagreeing.resize(2);
+  CheckFailure f;
+  f.a = 5;
+  f.b = 4;
+  f.kind = CheckFailureKind::offset;
+  in.check.failures = {f, f};
+  in.check.failures[1].kind = CheckFailureKind::drift;
+  const ReportSection s = section(build_report_doc(in), "Per-pair verdicts", 4);
+  CHECK(s.blocks[2].text ==
+        "The first 20 of 56 measured pairs: those the check fails first, those whose verdict is not \"synchronized\" "
+        "before the others, each by CPU number; every pair is in pair_verdicts.txt.");
+  const std::vector<std::string>& items = s.blocks[3].items;
+  REQUIRE(items.size() == kReportInlinePairs);
+  CHECK(items[0] == "5->4: " + verdict_text(agreeing()) + " (details: matrix/pairs/pair_5_4.txt)");
+  CHECK(items[1] == "7->6: " + verdict_text(early_reads()) + " (details: matrix/pairs/pair_7_6.txt)");
+  CHECK(items[2].starts_with("0->1: "));
+  CHECK(items[19].starts_with("2->4: "));  // then 0->1..7, 1->0, 1->2..7, 2->0, 2->1, 2->3, 2->4
+  SECTION("the offsets' figures: the consistency inline, the per-CPU and per-pair tables linked") {
+    const ReportSection offsets = section(build_report_doc(in), "Offsets", 3);
+    CHECK(offsets.blocks[1].text ==
+          "Per-CPU offsets: least squares over the measured pairs, relative to CPU 7. The pairs' bands CONTRADICT one "
+          "another; rms residual 1.5 ticks; largest antisymmetry |θ_ab + θ_ba| 2 ticks; largest loop closure 3 ticks "
+          "(CPUs 7, 6, 5); 2 pairs disagree with the rest.");
+    CHECK(offsets.blocks[2].kind == Kind::link);
+    CHECK(offsets.blocks[2].path == "matrix/matrix.txt");
+  }
 }

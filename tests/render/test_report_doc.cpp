@@ -62,3 +62,22 @@ TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pic
   CHECK_THAT(html, Contains("figure svg image{image-rendering:pixelated}"));
   CHECK(html.rfind("</html>\n") == html.size() - 8);
 }
+
+TEST_CASE("report tables and links, in both renderings") {
+  ReportDoc d;
+  d.title = "t";
+  ReportSection s;
+  s.title = "Worst";
+  s.blocks.push_back({ReportBlock::Kind::table, "", {"CPU\tplace", "5\tpackage 0 | <1>", "6\t"}, "", ""});
+  s.blocks.push_back({ReportBlock::Kind::link, "every pair & more", {}, "pair_verdicts.txt", ""});
+  d.sections.push_back(s);
+  CHECK(report_markdown(d) ==
+        "# t\n\n## Worst\n"
+        "\n| CPU | place |\n|---|---|\n| 5 | package 0 \\| <1> |\n| 6 |  |\n"
+        "\n[every pair & more](pair_verdicts.txt)\n");
+  const std::string html = report_html(d, [](const std::string&) { return std::nullopt; });
+  CHECK_THAT(html, Contains("<table>\n<tr><th>CPU</th><th>place</th></tr>\n"
+                            "<tr><td>5</td><td>package 0 | &lt;1&gt;</td></tr>\n<tr><td>6</td><td></td></tr>\n"
+                            "</table>\n"));
+  CHECK_THAT(html, Contains("<p><a href=\"pair_verdicts.txt\">every pair &amp; more</a></p>\n"));
+}
