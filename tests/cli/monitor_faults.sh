@@ -2,8 +2,9 @@
 # End-to-end faults of `tscsync monitor`, one case per call (ctest runs each as its own test):
 #   monitor_faults.sh TSCSYNC WORKDIR CASE
 # Exit 0: the case behaved as documented; 1: it did not (the reason is printed); 4: skipped.
-# Never a timing assertion: sleeps only give the run time to reach the state under test, and
-# every wait on the monitor is bounded (no hang can pass).
+# Never a timing assertion: each case waits for the state it tests (intervals flushed to the
+# .partial log, the proof that the log grows while the run goes on), and every wait on the
+# monitor is bounded (no hang can pass).
 set -u
 tscsync=$1
 work=$2
@@ -41,6 +42,19 @@ column() {
 intervals() { column "$1" interval | wc -l; }
 status_of() { sed -n 's/^# status: //p' "$1"; }
 
+# Waits until log $1 holds at least $2 intervals (the threads are running and flushing),
+# at most 60 s; a monitor that ends first, or never flushes, fails. Under load the start
+# can take seconds: the cases wait for the state they test instead of sleeping a guess.
+await_intervals() {
+  local file=$1 want=$2 waited=0
+  while [ ! -f "$file" ] || [ "$(intervals "$file")" -lt "$want" ]; do
+    kill -0 "$pid" 2>/dev/null || fail "the monitor ended before $file held $want intervals"
+    sleep 0.1
+    waited=$((waited + 1))
+    [ "$waited" -le 600 ] || fail "$file holds fewer than $want intervals after 60 s"
+  done
+}
+
 start_monitor() {  # args: extra monitor options; sets $pid
   "$tscsync" monitor --cpus 0,1 "$@" 2>"$dir/stderr" &
   pid=$!
@@ -60,9 +74,7 @@ case "$case_name" in
   sigint | sigterm)
     sig=INT; [ "$case_name" = sigterm ] && sig=TERM
     start_monitor --interval 0.2 --out "$dir/m.log"
-    sleep 1.5
-    [ -f "$dir/m.log.partial" ] || fail "the log does not grow under m.log.partial while the run goes on"
-    [ "$(intervals "$dir/m.log.partial")" -ge 1 ] || fail "no interval flushed to m.log.partial after 1.5 s"
+    await_intervals "$dir/m.log.partial" 2
     kill -"$sig" "$pid"
     wait_bounded "$pid" 30
     [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
@@ -81,7 +93,7 @@ case "$case_name" in
     # A crash: no trailer, no rename. FILE.partial holds every interval flushed so far and
     # is analysable as a log cut short.
     start_monitor --interval 0.2 --out "$dir/m.log"
-    sleep 1.5
+    await_intervals "$dir/m.log.partial" 2
     kill -KILL "$pid"
     wait_bounded "$pid" 30
     [ -f "$dir/m.log.partial" ] || fail "no m.log.partial after SIGKILL"
@@ -97,7 +109,7 @@ case "$case_name" in
     # The whole process stopped for longer than the partner timeout (2 s): not a fault, a
     # stall, marked in the interval it happened in; the run goes on and completes.
     start_monitor --interval 0.2 --duration 6 --out "$dir/m.log"
-    sleep 1.5
+    await_intervals "$dir/m.log.partial" 2
     kill -STOP "$pid"
     sleep 3
     kill -CONT "$pid"
@@ -113,8 +125,15 @@ case "$case_name" in
   cpu-taken)
     # taskset on every thread of the process: the responder's CPU 1 is taken away.
     start_monitor --interval 0.2 --out "$dir/m.log"
-    sleep 1.5
-    taskset -a -p -c 0 "$pid" >/dev/null || fail "taskset failed"
+    await_intervals "$dir/m.log.partial" 1
+    # taskset walks the threads one by one and fails when one ends under it (a short-lived
+    # helper thread); it is tried again, a bounded number of times.
+    moved=0
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      if taskset -a -p -c 0 "$pid" >/dev/null 2>"$dir/taskset.err"; then moved=1; break; fi
+      sleep 0.1
+    done
+    [ "$moved" -eq 1 ] || fail "taskset failed: $(cat "$dir/taskset.err")"
     wait_bounded "$pid" 60
     [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
     [ "$(status_of "$dir/m.log")" = aborted ] || fail "status is not aborted"
@@ -148,7 +167,7 @@ case "$case_name" in
   dir-vanishes)
     mkdir "$dir/out"
     start_monitor --interval 0.2 --out "$dir/out/m.log"
-    sleep 1.5
+    await_intervals "$dir/out/m.log.partial" 1
     rm -rf "$dir/out"
     wait_bounded "$pid" 60
     [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
