@@ -153,8 +153,8 @@ if (!co_by_group) {
   }
   co_xoff = co_l3_named ? (co_turned ? 0.6 * co_llen + 1.8 : 2.6) : 0
   if (co_l3_named) {
-    set xlabel offset 0, -1.6
-    set bmargin (co_turned ? 0.6 * co_llen + 7 : 7)
+    set xlabel offset 0, (co_turned ? -2.6 : -1.6)
+    set bmargin (co_turned ? 0.6 * co_llen + 8 : 7)
   }
   do for [k = 1 : co_np] {
     co_c = (co_pstart(k) + co_pstart(k + 1) - 1) / 2.0
@@ -175,8 +175,10 @@ if (!co_by_group) {
 co_ps = co_n <= 64 ? 1.1 : (co_n <= 256 ? 0.7 : 0.45)
 co_bar_lw = co_n <= 64 ? 1.5 : (co_n <= 256 ? 1 : 0.6)
 co_bar_rgb = co_n <= 64 ? "#8da0cb" : "#c9d3e8"
-co_off(lo, hi) = lo > 0 || hi < 0
+# Whether the row's bounds exclude 0. valid() first: a NaN column referenced in a `using`
+# expression makes the whole point undefined, and the estimate would not be drawn.
+co_off(x) = (valid(4) && column(4) > 0) || (valid(5) && column(5) < 0)
 plot co_file using 1:4:(0):($5 - $4) with vectors nohead lc rgb co_bar_rgb lw co_bar_lw title "hard bounds", \
-     co_file using 1:(co_off($4, $5) ? NaN : $3) with points pt 7 ps co_ps lc rgb "#2166ac" title "estimate", \
-     co_file using 1:(co_off($4, $5) ? $3 : NaN) with points pt 7 ps 1.4 lc rgb "#d7191c" \
+     co_file using 1:(co_off(0) ? NaN : $3) with points pt 7 ps co_ps lc rgb "#2166ac" title "estimate", \
+     co_file using 1:(co_off(0) ? $3 : NaN) with points pt 7 ps 1.4 lc rgb "#d7191c" \
        title "estimate, bounds exclude 0"
