@@ -267,6 +267,9 @@ void add_matrix_figures(ReportSection& s, const MatrixResult& m, std::string_vie
                           in_dir(dir, "matrix.txt")));
 }
 
+/// The CPU the per-CPU offsets are relative to: "0", or "?" for a matrix without CPUs.
+std::string first_cpu(const MatrixResult& m) { return m.cpus.empty() ? "?" : std::to_string(m.cpus[0]); }
+
 ReportSection offsets_section(const ReportInputs& in) {
   ReportSection s;
   s.title = "Offsets";
@@ -274,6 +277,11 @@ ReportSection offsets_section(const ReportInputs& in) {
                              "TSC offset per ordered pair (row a initiates, column b responds), ticks; "
                              "0 means the two counters agree",
                              in_dir(kReportMatrixDir, "offset_ticks.svg")));
+  s.blocks.push_back(picture(in,
+                             "TSC offset per CPU against CPU " + first_cpu(in.ordered.matrix) +
+                                 ", ticks: the estimate as a point (red where the hard bounds exclude 0), the hard "
+                                 "bounds as a bar",
+                             in_dir(kReportMatrixDir, "cpu_offsets.svg")));
   add_matrix_figures(s, in.ordered.matrix, kReportMatrixDir);
   return s;
 }

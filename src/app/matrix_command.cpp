@@ -23,6 +23,7 @@
 #include "platform/affinity.hpp"
 #include "platform/memory_guard.hpp"
 #include "platform/topology.hpp"
+#include "render/cpu_offsets_text.hpp"
 #include "render/matrix_output.hpp"
 #include "render/matrix_text.hpp"
 #include "render/pair_output.hpp"
@@ -370,6 +371,12 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
     for (const char* ext : {".png", ".svg"})
       plotter.draw(g.script, dat.string(), (root / (g.name + std::string(ext))).string());
   }
+  // The per-CPU offsets with their hard bounds: one point per CPU, where a CPU whose
+  // counter is off stands out even when its row of the heatmap is a few pixels.
+  const fs::path cpu_dat = root / "cpu_offsets.dat";
+  write_text_file(cpu_dat.string(), format_cpu_offsets(cpu_offsets_table(m)));
+  for (const char* ext : {".png", ".svg"})
+    plotter.draw("cpu_offsets.gp", cpu_dat.string(), (root / (std::string("cpu_offsets") + ext)).string());
   for (const std::string& line : plotter.report().failure_lines()) problems.push_back(line);
   if (pictures != nullptr) pictures->add(plotter.report());
 

@@ -522,3 +522,84 @@ TEST_CASE("plot: TSCSYNC_PLOTS overrides the compiled-in scripts") {
   }
   CHECK(listing(tmp.path).empty());  // nothing written for an override
 }
+
+// plots/cpu_offsets.gp: the per-CPU offsets, one point per CPU (analysis/render/cpu_offsets_text.cpp).
+namespace {
+
+/// A cpu_offsets.dat of `n` CPUs (CPU number = position), each at 0 within [-3, 3] but CPU
+/// `off` at 400 within [390, 410]; `packages` and `l3s` equal groups (0: no group lines).
+std::string cpu_offsets_text(int n, int off, int packages, int l3s, bool nan_bounds = false) {
+  std::ostringstream s;
+  s << "# title: offsets per CPU\n# units: ticks\n# reference: 0\n# columns: position cpu estimate lo hi\n";
+  auto groups = [&](const char* key, int count) {
+    s << "# " << key << "_starts:";
+    for (int k = 0; k < count; ++k) s << ' ' << k * (n / count);
+    s << "\n# " << key << "_ids:";
+    for (int k = 0; k < count; ++k) s << ' ' << k;
+    s << '\n';
+  };
+  groups("package", packages);
+  groups("l3", l3s);
+  for (int i = 0; i < n; ++i) {
+    const bool is_off = i == off;
+    s << i << ' ' << i << ' ' << (is_off ? 400 : 0) << ' ';
+    if (nan_bounds) {
+      s << "NaN NaN\n";
+    } else {
+      s << (is_off ? 390 : -3) << ' ' << (is_off ? 410 : 3) << '\n';
+    }
+  }
+  return s.str();
+}
+
+/// How many points of the colour `rgb` the SVG draws (the key's sample among them).
+std::size_t points_of(const std::string& svg, const std::string& rgb) {
+  const std::string mark = "color='" + rgb + "'/>";
+  std::size_t count = 0;
+  for (std::size_t at = svg.find(mark); at != std::string::npos; at = svg.find(mark, at + 1)) ++count;
+  return count;
+}
+
+const std::string kRed = "rgb(215,  25,  28)";   // bounds exclude 0
+const std::string kBlue = "rgb( 33, 102, 172)";  // the other estimates
+
+}  // namespace
+
+TEST_CASE("plot: cpu offsets at 128 CPUs name the groups and show the one CPU off in red") {
+  TempDir dir;
+  const std::string svg = drawn_text(dir, "cpu_offsets.gp", cpu_offsets_text(128, 77, 2, 8), ".svg");
+  check_svg_text(svg,
+                 {"offsets per CPU", "offset against CPU 0 (ticks)", ">package 0<", ">package 1<", ">L3 0<", ">L3 7<",
+                  "bounds exclude 0"},
+                 {">77<", ">64<"});
+  CHECK(points_of(svg, kRed) == 2);     // CPU 77 and the key's sample
+  CHECK(points_of(svg, kBlue) == 128);  // the 127 others and the key's sample
+  const std::string png = drawn_text(dir, "cpu_offsets.gp", cpu_offsets_text(128, 77, 2, 8), ".png");
+  CHECK(png_size(png).first == 640 + 200);  // 4 px per CPU, but a plot area of at least 640 px
+}
+
+TEST_CASE("plot: cpu offsets of 2 CPUs without topology, and with no bound known") {
+  TempDir dir;
+  SECTION("CPU numbers as tick labels, no group named") {
+    const std::string svg = drawn_text(dir, "cpu_offsets.gp", cpu_offsets_text(2, 1, 0, 0), ".svg");
+    check_svg_text(svg, {">0<", ">1<"}, {"package", "L3"});
+    CHECK(points_of(svg, kRed) == 2);
+    CHECK(points_of(svg, kBlue) == 2);
+  }
+  SECTION("all bounds NaN: the estimates drawn, none red") {
+    const std::string svg = drawn_text(dir, "cpu_offsets.gp", cpu_offsets_text(16, 5, 2, 0, true), ".svg");
+    CHECK(points_of(svg, kRed) == 1);  // the key's sample only
+    CHECK(points_of(svg, kBlue) == 17);
+  }
+  SECTION("every value NaN") {
+    const std::string svg = drawn_text(dir, "cpu_offsets.gp", "# title: t\n0 0 NaN NaN NaN\n1 1 NaN NaN NaN\n", ".svg");
+    CHECK(points_of(svg, kRed) == 1);
+    CHECK(points_of(svg, kBlue) == 1);
+  }
+}
+
+TEST_CASE("plot: a malformed cpu offsets file fails and names the line") {
+  check_rejected("cpu_offsets.gp", {{"# title: t\n0 0 x NaN NaN\n", "in.dat:2: column 3: 'x' is not a number or NaN"},
+                                    {"# title: t\n0 0 0 0\n", "in.dat:2: 4 fields, expected 5"},
+                                    {"# title: t\n", "in.dat: no data rows"}});
+}

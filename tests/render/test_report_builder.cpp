@@ -225,6 +225,8 @@ TEST_CASE("report builder: the pictures, and what stands for one that is not the
               // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one line, longer than the source's
               "matrix/offset_ticks.svg | TSC offset per ordered pair (row a initiates, column b responds), ticks; 0 "
               "means the two counters agree | ",
+              "matrix/cpu_offsets.svg | TSC offset per CPU against CPU 0, ticks: the estimate as a point (red where "
+              "the hard bounds exclude 0), the hard bounds as a bar | ",
               "matrix/rtt_min_ticks.svg | Minimum round trip per pair, ticks | ",
               "matrix/rtt_p50_ticks.svg | Median round trip per pair, ticks | ",
               "matrix_plain_rdtsc/causality_violations.svg | Causality violations per pair with plain rdtsc | ",
@@ -238,31 +240,37 @@ TEST_CASE("report builder: the pictures, and what stands for one that is not the
   SECTION("a PNG or an SVG missing marks its picture, naming why and its input") {
     in.missing_pictures = {{"matrix/offset_ticks.png", "gnuplot not found"},
                            {"variants/variants_switch.svg", "gnuplot failed: see \"Problems while making it\""},
-                           {"matrix/offset_lo_ticks.png", "not a picture of the report"}};
+                           {"matrix/offset_lo_ticks.png", "not a picture of the report"},
+                           {"matrix/cpu_offsets.svg", "gnuplot not found"}};
     const std::vector<std::string> p = pictures(build_report_doc(in));
-    REQUIRE(p.size() == 8);
+    REQUIRE(p.size() == 9);
     CHECK(p[0] ==
           "matrix/offset_ticks.svg | TSC offset per ordered pair (row a initiates, column b responds), ticks; 0 means "
           "the two counters agree | gnuplot not found; its input is matrix/offset_ticks.dat");
-    CHECK(p[1] == "matrix/rtt_min_ticks.svg | Minimum round trip per pair, ticks | ");
-    CHECK(p[7] ==
+    CHECK(p[1] ==
+          "matrix/cpu_offsets.svg | TSC offset per CPU against CPU 0, ticks: the estimate as a point (red where the "
+          "hard bounds exclude 0), the hard bounds as a bar | gnuplot not found; its input is matrix/cpu_offsets.dat");
+    CHECK(p[2] == "matrix/rtt_min_ticks.svg | Minimum round trip per pair, ticks | ");
+    CHECK(p[8] ==
           "variants/variants_switch.svg | One run that switches its receive read from rdtsc to lfence_rdtsc half-way: "
           "per-bin minimum and median latency | gnuplot failed: see \"Problems while making it\"; its input is "
           "variants/variants_switch.dat");
   }
   SECTION("no switching picture when the switching run failed") {
     in.variants->switch_run->problem = "pinning failed";
-    CHECK(pictures(build_report_doc(in)).size() == 7);
+    CHECK(pictures(build_report_doc(in)).size() == 8);
   }
 }
 
 TEST_CASE("report builder: the evidence sections") {
   const ReportInputs in = full();
   const ReportDoc doc = build_report_doc(in);
-  SECTION("offsets: the heatmap, then the matrix text") {
-    const ReportSection& s = section(doc, "Offsets", 2);
-    CHECK(s.blocks[1].kind == Kind::pre);
-    CHECK(s.blocks[1].text == matrix_text(in.ordered.matrix));
+  SECTION("offsets: the heatmap, the per-CPU picture, then the matrix text") {
+    const ReportSection& s = section(doc, "Offsets", 3);
+    CHECK(s.blocks[1].kind == Kind::picture);
+    CHECK(s.blocks[1].path == "matrix/cpu_offsets.svg");
+    CHECK(s.blocks[2].kind == Kind::pre);
+    CHECK(s.blocks[2].text == matrix_text(in.ordered.matrix));
   }
   SECTION("latency: medians over the measured pairs") {
     const ReportSection& s = section(doc, "Latency", 3);
@@ -499,12 +507,15 @@ TEST_CASE("report builder: many pairs: the failing ones first, capped, the rest 
   CHECK(items[2].starts_with("0->1: "));
   CHECK(items[19].starts_with("2->4: "));  // then 0->1..7, 1->0, 1->2..7, 2->0, 2->1, 2->3, 2->4
   SECTION("the offsets' figures: the consistency inline, the per-CPU and per-pair tables linked") {
-    const ReportSection offsets = section(build_report_doc(in), "Offsets", 3);
+    const ReportSection offsets = section(build_report_doc(in), "Offsets", 4);
     CHECK(offsets.blocks[1].text ==
+          "TSC offset per CPU against CPU 7, ticks: the estimate as a point (red where the hard bounds exclude 0), "
+          "the hard bounds as a bar");
+    CHECK(offsets.blocks[2].text ==
           "Per-CPU offsets: least squares over the measured pairs, relative to CPU 7. The pairs' bands CONTRADICT one "
           "another; rms residual 1.5 ticks; largest antisymmetry |θ_ab + θ_ba| 2 ticks; largest loop closure 3 ticks "
           "(CPUs 7, 6, 5); 2 pairs disagree with the rest.");
-    CHECK(offsets.blocks[2].kind == Kind::link);
-    CHECK(offsets.blocks[2].path == "matrix/matrix.txt");
+    CHECK(offsets.blocks[3].kind == Kind::link);
+    CHECK(offsets.blocks[3].path == "matrix/matrix.txt");
   }
 }
