@@ -230,6 +230,8 @@ int run_report(const ReportOptions& options) {
     // One run: its matrix alone, nothing to compare it with, no facts of the machine but
     // what the manifest recorded; the report says so where each would be.
     in.info_text = one_run_platform_text(options.matrix.from, in, in.ordered.matrix.tsc_hz);
+    // A plain directory of run files names no host: the title names the run instead.
+    if (in.host.empty()) in.host = "the run in " + options.matrix.from;
     written.incomplete.push_back(
         "rebuilt from one run (" + options.matrix.from +
         "): no plain-rdtsc matrix to compare with, no read variants, and no platform facts but the host and the "

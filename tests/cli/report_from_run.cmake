@@ -3,9 +3,9 @@
 # the run/ of a matrix's --out. The report is built from that one run: exit 0, the check's
 # reason naming CPU 5 on stdout, its matrix/ byte for byte what check --from --out writes,
 # no plain-rdtsc and no read-variants section, and a platform section that says the facts
-# are not recorded and shows what the manifest records (the host). An earlier report's
-# directory without its platform facts is still refused (exit 2). DIR is this test's own
-# folder.
+# are not recorded and shows what the manifest records (the host). A plain directory of run
+# files gives a report titled by the run. An earlier report's directory without its
+# platform facts is still refused (exit 2). DIR is this test's own folder.
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 file(REMOVE_RECURSE ${DIR})
 execute_process(COMMAND ${TSCSYNC} simulate --topology "synthetic:package:2 core:4 pu:2" --rounds 200 --seed 5
@@ -57,6 +57,32 @@ foreach(from run matrix_out)
     endif()
   endif()
 endforeach()
+
+# A plain directory of run files (no manifest, no host): both roles of one pair, the
+# second written by simulate as 0 -> 1 and renamed 1 -> 0. The title names the run.
+foreach(seed 1 2)
+  execute_process(COMMAND ${TSCSYNC} simulate --rounds 2000 --seed ${seed} --out ${DIR}/p${seed}.csv
+                          --truth ${DIR}/t${seed}.json RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "simulate of one pair failed (${rc}): ${err}")
+  endif()
+endforeach()
+file(READ ${DIR}/p1.csv p01)
+file(READ ${DIR}/p2.csv p10)
+string(REPLACE "# a: 0\n# b: 1\n" "# a: 1\n# b: 0\n" p10 "${p10}")
+file(WRITE ${DIR}/plain/p01.csv "${p01}")
+file(WRITE ${DIR}/plain/p10.csv "${p10}")
+execute_process(COMMAND ${TSCSYNC} report --from ${DIR}/plain --out ${DIR}/report_plain RESULT_VARIABLE rc
+                OUTPUT_QUIET ERROR_VARIABLE err)
+tscsync_expect_exit(problems "${rc}" 0 "report --from a plain directory")
+if(EXISTS ${DIR}/report_plain/report.md)
+  file(READ ${DIR}/report_plain/report.md md)
+  if(NOT md MATCHES "^# tscsync report of the run in [^\n]*plain\n" OR NOT md MATCHES "\n  host      not recorded\n")
+    list(APPEND problems "report --from a plain directory: its title or platform section: ${md}")
+  endif()
+else()
+  list(APPEND problems "report --from a plain directory wrote no report.md: ${err}")
+endif()
 
 # An earlier report's directory still needs its platform facts.
 file(MAKE_DIRECTORY ${DIR}/old_report/matrix)
