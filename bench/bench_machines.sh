@@ -1,9 +1,11 @@
 #!/bin/sh
 # Offline analysis of whole simulated machines (docs/performance.md, "Simulated machines"):
 # for each CPU count, `tscsync simulate --topology` writes the run directory of the plan
-# `check` would run there (its default rounds), then `matrix --from DIR --out OUT` and
-# `check --from DIR` rebuild everything from it. Prints, per machine, the wall time and peak
-# RSS of each (GNU time's "Maximum resident set size") and the run directory's bytes on disk.
+# `check` would run there (its default rounds), then `matrix --from DIR --out OUT`,
+# `check --from DIR` and `report --from DIR --out REPORT` rebuild everything from it. Prints,
+# per machine, the wall time and peak RSS of each (GNU time's "Maximum resident set size":
+# the largest of the command and of the gnuplot runs it waits for) and the run directory's
+# bytes on disk.
 #
 #   tscsync_bench_machines [--tscsync PATH] [--cpus 64,256,768,1024] [--dir DIR] [--keep]
 #                          [--max-memory-gb G]
@@ -12,7 +14,7 @@
 # --cpus     the machines, CPU counts of the synthetic topologies below (default 64,256)
 # --dir      where the run directories go (default: a new directory in $TMPDIR, removed)
 # --keep     leave the run directories and outputs in --dir
-# --max-memory-gb  caps the address space of matrix and check (ulimit -v, default 8): an
+# --max-memory-gb  caps the address space of matrix, check and report (ulimit -v, default 8): an
 #            analysis that needs more stops with an allocation failure, and the table gives
 #            its RSS when it stopped, instead of taking the memory of a shared machine
 set -eu
@@ -74,12 +76,12 @@ timed() {
   fi
 }
 
-echo "| CPUs | topology | design | ordered pairs | rounds | simulate | run directory | truth.json | matrix --from: wall | matrix --from: peak RSS | check --from: wall | check --from: peak RSS | check exit |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| CPUs | topology | design | ordered pairs | rounds | simulate | run directory | truth.json | matrix --from: wall | matrix --from: peak RSS | check --from: wall | check --from: peak RSS | check exit | report --from: wall | report --from: peak RSS | report.html |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for n in $(echo "$sizes" | tr ',' ' '); do
   topo=$(topology_of "$n")
   run="$dir/run-$n"
-  rm -rf "$run" "$dir/out-$n"
+  rm -rf "$run" "$dir/out-$n" "$dir/report-$n"
   timed simulate-$n "$tscsync" simulate --topology "synthetic:$topo" --out "$run"
   [ "$rc" = 0 ] || { echo "simulate of $n CPUs failed (exit $rc):" >&2; cat "$dir/simulate-$n.err" >&2; exit 3; }
   sim_s=$wall_s
@@ -98,9 +100,21 @@ for n in $(echo "$sizes" | tr ',' ' '); do
   if [ "$rc" -gt 1 ] && ! echo "$rss_mb" | grep -q "^stopped"; then
     echo "check --from of $n CPUs failed (exit $rc):" >&2; cat "$dir/check-$n.err" >&2; exit 3
   fi
-  printf "| %s | \`%s\` | %s | %s | %s M | %s s | %s MB (%s B/round) | %s MB | %s s | %s | %s s | %s | %s |\n" \
+  c_s=$wall_s
+  c_mb=$rss_mb
+  c_rc=$rc
+  # The report of that one run (report --from a run directory): its matrix, the check, the
+  # heatmaps, report.md and report.html.
+  timed report-$n "$tscsync" report --from "$run" --out "$dir/report-$n"
+  if [ "$rc" != 0 ] && ! echo "$rss_mb" | grep -q "^stopped"; then
+    echo "report --from of $n CPUs failed (exit $rc):" >&2; cat "$dir/report-$n.err" >&2; exit 3
+  fi
+  html_mb="-"
+  [ -f "$dir/report-$n/report.html" ] && html_mb="$(awk "BEGIN { printf \"%.1f\", $(stat -c %s "$dir/report-$n/report.html") / 1e6 }") MB"
+  printf "| %s | \`%s\` | %s | %s | %s M | %s s | %s MB (%s B/round) | %s MB | %s s | %s | %s s | %s | %s | %s s | %s | %s |\n" \
     "$n" "$topo" "$1" "$2" "$(awk "BEGIN { printf \"%.1f\", $total_rounds / 1e6 }")" "$sim_s" \
     "$(awk "BEGIN { printf \"%.0f\", $run_bytes / 1e6 }")" "$(awk "BEGIN { printf \"%.2f\", $run_bytes / $total_rounds }")" \
-    "$(awk "BEGIN { printf \"%.0f\", $truth_bytes / 1e6 }")" "$m_s" "$m_mb" "$wall_s" "$rss_mb" "$rc"
-  [ "$keep" = 1 ] || rm -rf "$run" "$dir/out-$n"
+    "$(awk "BEGIN { printf \"%.0f\", $truth_bytes / 1e6 }")" "$m_s" "$m_mb" "$c_s" "$c_mb" "$c_rc" \
+    "$wall_s" "$rss_mb" "$html_mb"
+  [ "$keep" = 1 ] || rm -rf "$run" "$dir/out-$n" "$dir/report-$n"
 done

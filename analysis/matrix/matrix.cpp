@@ -15,7 +15,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 bool finite(double v) { return std::isfinite(v); }
 
 /// Least squares x (x_0 = 0) for θ_ab ≈ x_b − x_a over every measured pair.
-std::vector<double> least_squares_offsets(std::size_t n, const std::vector<PairCell>& cells) {
+std::vector<double> least_squares_offsets(std::size_t n, const PairCells& cells) {
   std::vector<OffsetEdge> edges;
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
@@ -54,8 +54,7 @@ PairCell cell_from_analysis(const PairAnalysis& p) {
   return c;
 }
 
-CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<PairCell>& cells,
-                             std::int64_t quantum_ticks) {
+CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const PairCells& cells, std::int64_t quantum_ticks) {
   const std::size_t n = cpus.size();
   const double q = static_cast<double>(quantum_ticks);
   CpuOffsets r;

@@ -4,38 +4,15 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "core/cpu_place.hpp"
+#include "matrix/pair_cells.hpp"
 #include "pair/analyze.hpp"
 
 namespace tscsync {
-
-inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
-
-/// What the matrix keeps of one ordered pair's analysis.
-struct PairCell {
-  bool measured = false;
-  std::uint64_t rounds = 0;
-  std::string incomplete;             // why the pair's data is not complete; empty when it is
-  double offset_ticks = kNoValue;     // θ = TSC_b − TSC_a at the pair's reference time
-  double offset_lo_ticks = kNoValue;  // hard band; NaN when infeasible
-  double offset_hi_ticks = kNoValue;
-  double drift_ppb = kNoValue;
-  double drift_lo_ppb = kNoValue;  // hard band of the drift-free fit; NaN when infeasible
-  double drift_hi_ppb = kNoValue;
-  bool drift_detectable = false;  // the analysis' drift decision (design "Drift decision")
-  bool band_feasible = false;
-  double rtt_min_ticks = kNoValue;
-  double rtt_p50_ticks = kNoValue;
-  std::uint64_t causality_violations = 0;  // forward + reverse
-  std::uint64_t self_inconsistent = 0;
-  bool step_proven = false;  // the offset stepped during the run
-  PairVerdict verdict;
-};
 
 /// \pre `p` analysed at least one round.
 PairCell cell_from_analysis(const PairAnalysis& p);
@@ -84,8 +61,7 @@ struct CpuOffsets {
 
 /// Solves for the per-CPU offsets. `cells` is n×n row-major (row a, column b).
 /// \param quantum_ticks  widens the consistency tests by one reading error.
-CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const std::vector<PairCell>& cells,
-                             std::int64_t quantum_ticks);
+CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const PairCells& cells, std::int64_t quantum_ticks);
 
 struct MatrixResult {
   std::vector<int> cpus;                // in topology order
@@ -94,10 +70,10 @@ struct MatrixResult {
   /// Where each CPU sits, parallel to `cpus`; every level -1 where the topology is unknown
   /// (a plain directory of run files). Groups the pairs by distance (SMT, L3, package).
   std::vector<CpuPlace> places;
-  RecordedVariant send, recv;           // read variants
-  double tsc_hz = 0;                    // 0: unknown
-  std::int64_t quantum_ticks = 1;       // the largest over the pairs
-  std::vector<PairCell> cells;          // n×n row-major, the diagonal unmeasured
+  RecordedVariant send, recv;      // read variants
+  double tsc_hz = 0;               // 0: unknown
+  std::int64_t quantum_ticks = 1;  // the largest over the pairs
+  PairCells cells;                 // n×n row-major, the diagonal unmeasured
   CpuOffsets cpu;
   /// n×n row-major, 1 where the plan measures the ordered pair; empty: every ordered pair.
   /// A sparse plan (matrix_plan.hpp) leaves the other cells unmeasured on purpose.

@@ -256,7 +256,8 @@ MatrixPlan make_plan(const PlanSpec& spec, const PlanCosts& costs) {
   plan.memory_bytes = add(memory(plan.total_rounds, kRoundBytes), raw_at_once);
   const std::uint64_t visit_rounds_at_once = memory(memory(spec.rounds_per_visit, kRoundBytes), plan.pairs_at_once);
   const std::uint64_t one_pair = memory(memory(spec.rounds_per_visit, spec.visits), kRoundBytes);
-  const std::uint64_t cells = memory(memory(n, n), sizeof(PairCell) + kSolverBytesPerCell);
+  const std::uint64_t cells =
+      add(memory(memory(n, n), kCellIndexBytes + kSolverBytesPerCell), memory(plan.ordered_pairs, sizeof(PairCell)));
   plan.memory_bytes_streaming = add(add(add(raw_at_once, visit_rounds_at_once), one_pair), cells);
   plan.estimated_seconds = estimate_seconds(plan.slots.size(), per_visit, costs);
   return plan;

@@ -101,7 +101,9 @@ struct MatrixPlan {
   ///   pairs_at_once × ((rounds + warm-up) × kRawBytesPerRound + rounds × kRoundBytes)
   ///       the raw buffers of the pairs measured at once and their visit's rounds;
   /// + visits × rounds × kRoundBytes      one ordered pair's rounds, for its analysis;
-  /// + n² × (sizeof(PairCell) + kSolverBytesPerCell)   the N×N cells and the solver's arrays.
+  /// + n² × (kCellIndexBytes + kSolverBytesPerCell)   the N×N index of the cells and the
+  ///       solver's arrays;
+  /// + ordered_pairs × sizeof(PairCell)   the cells of the pairs measured (PairCells).
   std::uint64_t memory_bytes_streaming = 0;
 
   std::vector<IndexPair> sorted_pairs;  // sparse: spec.pairs sorted, for measures()
@@ -114,6 +116,8 @@ struct MatrixPlan {
 inline constexpr std::uint64_t kRoundBytes = 40;
 /// Bytes of raw buffer per round per pair during a visit: four 8-byte time stamps.
 inline constexpr std::uint64_t kRawBytesPerRound = 32;
+/// Bytes per N×N cell of the matrix's cells besides the measured ones: PairCells' index.
+inline constexpr std::uint64_t kCellIndexBytes = sizeof(std::uint32_t);
 /// Bytes per N×N cell of the per-CPU solution besides the cell itself: seven doubles (the
 /// bounds' shortest paths, the least-squares normal matrix and its factor, the residuals,
 /// the antisymmetry, the role-averaged offsets, one output grid at a time).

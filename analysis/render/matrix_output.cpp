@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -15,31 +16,6 @@ namespace {
 using json = nlohmann::ordered_json;
 
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-/// An N×N array of one field, null where the pair was not measured or the value is NaN.
-template <class Field>
-json grid(const MatrixResult& m, Field field) {
-  json rows = json::array();
-  for (std::size_t a = 0; a < m.size(); ++a) {
-    json row = json::array();
-    for (std::size_t b = 0; b < m.size(); ++b) {
-      const PairCell& c = m.at(a, b);
-      row.push_back(c.measured ? field(c) : json(nullptr));
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-json grid_of(const MatrixResult& m, const std::vector<double>& values) {
-  json rows = json::array();
-  for (std::size_t a = 0; a < m.size(); ++a) {
-    json row = json::array();
-    for (std::size_t b = 0; b < m.size(); ++b) row.push_back(number_or_null(values[a * m.size() + b]));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 /// Fixed-width cell for the text tables.
 std::string cell_text(double v, int width) {
@@ -65,6 +41,207 @@ std::string disagreement_text(const PairDisagreement& d) {
   return "pairs " + pair_name(d.a, d.b) + " and " + pair_name(d.b, d.a) + " disagree: the first puts the offset in " +
          format_range(d.lo_ticks, d.hi_ticks) + ", the second (sign flipped) in " +
          format_range(d.other_lo_ticks, d.other_hi_ticks);
+}
+
+/// Builds the matrix JSON as one document (matrix_json).
+class DomMembers {
+ public:
+  void value(const char* key, json v) { (*stack_.back())[key] = std::move(v); }
+  template <class Cell>
+  void grid(const char* key, std::size_t n, Cell cell) {
+    json rows = json::array();
+    for (std::size_t a = 0; a < n; ++a) {
+      json row = json::array();
+      for (std::size_t b = 0; b < n; ++b) row.push_back(cell(a, b));
+      rows.push_back(std::move(row));
+    }
+    value(key, std::move(rows));
+  }
+  void open(const char* key) {
+    json& object = (*stack_.back())[key];
+    object = json::object();
+    stack_.push_back(&object);
+  }
+  void close() { stack_.pop_back(); }
+  json take() { return std::move(root_); }
+
+ private:
+  json root_ = json::object();
+  std::vector<json*> stack_{&root_};  // the object members go into; only the innermost grows
+};
+
+/// Writes the matrix JSON as dump(2) writes the document, member by member and an N×N
+/// array row by row, through a buffer of about kFlushBytes (stream_matrix_json).
+class StreamMembers {
+ public:
+  explicit StreamMembers(const std::function<void(std::string_view)>& sink) : sink_(sink) {
+    buffer_ = "{";
+    any_.push_back(false);
+  }
+  void value(const char* key, const json& v) {
+    member(key);
+    // dump(2) of the value, indented by the levels it sits at in the whole document.
+    const std::string text = v.dump(2);
+    const std::string& pad = indent(any_.size());
+    for (char c : text) {
+      buffer_ += c;
+      if (c == '\n') buffer_ += pad;
+    }
+    flush_if_full();
+  }
+  template <class Cell>
+  void grid(const char* key, std::size_t n, Cell cell) {
+    member(key);
+    if (n == 0) {
+      buffer_ += "[]";
+      return;
+    }
+    const std::size_t depth = any_.size();
+    const std::string& row_pad = indent(depth + 1);
+    const std::string& cell_pad = indent(depth + 2);
+    buffer_ += "[\n";
+    for (std::size_t a = 0; a < n; ++a) {
+      buffer_ += row_pad;
+      buffer_ += "[\n";
+      for (std::size_t b = 0; b < n; ++b) {
+        buffer_ += cell_pad;
+        const json v = cell(a, b);
+        if (v.is_null()) {
+          buffer_ += "null";
+        } else {
+          buffer_ += v.dump();
+        }
+        buffer_ += b + 1 < n ? ",\n" : "\n";
+      }
+      buffer_ += row_pad;
+      buffer_ += a + 1 < n ? "],\n" : "]\n";
+      flush_if_full();
+    }
+    buffer_ += indent(depth);
+    buffer_ += "]";
+  }
+  void open(const char* key) {
+    member(key);
+    buffer_ += "{";
+    any_.push_back(false);
+  }
+  void close() {
+    const bool any = any_.back();
+    any_.pop_back();
+    if (any) {
+      buffer_ += "\n";
+      buffer_ += indent(any_.size());
+    }
+    buffer_ += "}";
+  }
+  /// Closes the document (dump(2) + "\n") and writes what is left.
+  void finish() {
+    close();
+    buffer_ += "\n";
+    sink_(buffer_);
+    buffer_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
+
+  void member(const char* key) {
+    buffer_ += any_.back() ? ",\n" : "\n";
+    any_.back() = true;
+    buffer_ += indent(any_.size());
+    buffer_ += json(key).dump();
+    buffer_ += ": ";
+  }
+  const std::string& indent(std::size_t depth) {
+    while (indents_.size() <= depth) indents_.emplace_back(2 * indents_.size(), ' ');
+    return indents_[depth];
+  }
+  void flush_if_full() {
+    if (buffer_.size() < kFlushBytes) return;
+    sink_(buffer_);
+    buffer_.clear();
+  }
+
+  const std::function<void(std::string_view)>& sink_;
+  std::string buffer_;
+  std::vector<bool> any_;  // per open object, outermost first: has it a member yet
+  std::vector<std::string> indents_;
+};
+
+/// The members of the matrix JSON, in their order, to `out` (DomMembers or StreamMembers):
+/// value(key, json) for a member built whole, grid(key, n, cell) for an N×N array whose
+/// element [a][b] is cell(a, b), open(key) and close() around a nested object.
+template <class Out>
+void matrix_members(const MatrixResult& m, const json& cpu_places, Out& out) {
+  const std::size_t n = m.size();
+  // One field of every measured cell, null where the pair was not measured.
+  auto field = [&](const char* key, auto get) {
+    out.grid(key, n, [&](std::size_t a, std::size_t b) {
+      const PairCell& c = m.at(a, b);
+      return c.measured ? json(get(c)) : json(nullptr);
+    });
+  };
+  auto values = [&](const char* key, const std::vector<double>& v) {
+    out.grid(key, n, [&](std::size_t a, std::size_t b) { return number_or_null(v[a * n + b]); });
+  };
+  out.value("schema", std::string(kMatrixSchema));
+  out.value("send", m.send.name);
+  out.value("recv", m.recv.name);
+  out.value("tsc_hz", m.tsc_hz > 0 ? json(m.tsc_hz) : json(nullptr));
+  out.value("quantum_ticks", m.quantum_ticks);
+  json cpus = json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    json c;
+    c["cpu"] = m.cpus[i];
+    c["label"] = i < m.labels.size() ? m.labels[i] : std::to_string(m.cpus[i]);
+    if (cpu_places.is_array() && cpu_places.size() == n) {
+      for (const auto& [k, v] : cpu_places[i].items()) {
+        if (k != "cpu") c[k] = v;
+      }
+    }
+    cpus.push_back(std::move(c));
+  }
+  out.value("cpus", std::move(cpus));
+  out.value("group_boundaries", m.boundaries);
+  out.value("layout", "rows: initiator a, columns: responder b, in the order of cpus; offset = TSC_b - TSC_a");
+  field("offset_ticks", [](const PairCell& c) { return number_or_null(c.offset_ticks); });
+  field("offset_lo_ticks", [](const PairCell& c) { return number_or_null(c.offset_lo_ticks); });
+  field("offset_hi_ticks", [](const PairCell& c) { return number_or_null(c.offset_hi_ticks); });
+  field("drift_ppb", [](const PairCell& c) { return number_or_null(c.drift_ppb); });
+  field("drift_lo_ppb", [](const PairCell& c) { return number_or_null(c.drift_lo_ppb); });
+  field("drift_hi_ppb", [](const PairCell& c) { return number_or_null(c.drift_hi_ppb); });
+  field("drift_detectable", [](const PairCell& c) { return json(c.drift_detectable); });
+  field("rtt_min_ticks", [](const PairCell& c) { return number_or_null(c.rtt_min_ticks); });
+  field("rtt_p50_ticks", [](const PairCell& c) { return number_or_null(c.rtt_p50_ticks); });
+  field("causality_violations", [](const PairCell& c) { return json(c.causality_violations); });
+  field("self_inconsistent", [](const PairCell& c) { return json(c.self_inconsistent); });
+  field("rounds", [](const PairCell& c) { return json(c.rounds); });
+  field("step_proven", [](const PairCell& c) { return json(c.step_proven); });
+  field("verdict", [](const PairCell& c) { return json(verdict_text(c.verdict)); });
+  field("verdict_kind", [](const PairCell& c) { return json(verdict_kind_name(c.verdict.kind)); });
+  json offsets = json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    offsets.push_back({{"cpu", m.cpus[i]},
+                       {"estimate", number_or_null(m.cpu.offset_ticks[i])},
+                       {"lo", number_or_null(m.cpu.lo_ticks[i])},
+                       {"hi", number_or_null(m.cpu.hi_ticks[i])}});
+  }
+  out.value("cpu_offset_ticks", std::move(offsets));
+  out.value("cpu_offset_reference", m.cpus.empty() ? json(nullptr) : json(m.cpus.front()));
+  out.open("consistency");
+  out.value("bands_consistent", m.cpu.bands_consistent);
+  out.value("rms_residual_ticks", number_or_null(m.cpu.rms_residual_ticks));
+  out.value("max_antisymmetry_ticks", number_or_null(m.cpu.max_antisymmetry_ticks));
+  out.value("max_loop_closure_ticks", number_or_null(m.cpu.max_loop_closure_ticks));
+  out.value("worst_loop", m.cpu.worst_loop);
+  values("residual_ticks", m.cpu.residual_ticks);
+  values("antisymmetry_ticks", m.cpu.antisymmetry_ticks);
+  json disagreeing = json::array();
+  for (const PairDisagreement& d : m.cpu.disagreeing) {
+    disagreeing.push_back({{"a", d.a}, {"b", d.b}, {"why", disagreement_text(d)}});
+  }
+  out.value("disagreeing_pairs", std::move(disagreeing));
+  out.close();
 }
 
 constexpr const char* kPairsHeader =
@@ -163,66 +340,17 @@ std::size_t pairs_left_out(const MatrixResult& m) {
 }
 
 json matrix_json(const MatrixResult& m, const json& cpu_places) {
-  json j;
-  j["schema"] = std::string(kMatrixSchema);
-  j["send"] = m.send.name;
-  j["recv"] = m.recv.name;
-  j["tsc_hz"] = m.tsc_hz > 0 ? json(m.tsc_hz) : json(nullptr);
-  j["quantum_ticks"] = m.quantum_ticks;
-  json cpus = json::array();
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    json c;
-    c["cpu"] = m.cpus[i];
-    c["label"] = i < m.labels.size() ? m.labels[i] : std::to_string(m.cpus[i]);
-    if (cpu_places.is_array() && cpu_places.size() == m.size()) {
-      for (const auto& [k, v] : cpu_places[i].items()) {
-        if (k != "cpu") c[k] = v;
-      }
-    }
-    cpus.push_back(std::move(c));
-  }
-  j["cpus"] = std::move(cpus);
-  j["group_boundaries"] = m.boundaries;
-  j["layout"] = "rows: initiator a, columns: responder b, in the order of cpus; offset = TSC_b - TSC_a";
-  j["offset_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.offset_ticks); });
-  j["offset_lo_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.offset_lo_ticks); });
-  j["offset_hi_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.offset_hi_ticks); });
-  j["drift_ppb"] = grid(m, [](const PairCell& c) { return number_or_null(c.drift_ppb); });
-  j["drift_lo_ppb"] = grid(m, [](const PairCell& c) { return number_or_null(c.drift_lo_ppb); });
-  j["drift_hi_ppb"] = grid(m, [](const PairCell& c) { return number_or_null(c.drift_hi_ppb); });
-  j["drift_detectable"] = grid(m, [](const PairCell& c) { return json(c.drift_detectable); });
-  j["rtt_min_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.rtt_min_ticks); });
-  j["rtt_p50_ticks"] = grid(m, [](const PairCell& c) { return number_or_null(c.rtt_p50_ticks); });
-  j["causality_violations"] = grid(m, [](const PairCell& c) { return json(c.causality_violations); });
-  j["self_inconsistent"] = grid(m, [](const PairCell& c) { return json(c.self_inconsistent); });
-  j["rounds"] = grid(m, [](const PairCell& c) { return json(c.rounds); });
-  j["step_proven"] = grid(m, [](const PairCell& c) { return json(c.step_proven); });
-  j["verdict"] = grid(m, [](const PairCell& c) { return json(verdict_text(c.verdict)); });
-  j["verdict_kind"] = grid(m, [](const PairCell& c) { return json(verdict_kind_name(c.verdict.kind)); });
-  json offsets = json::array();
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    offsets.push_back({{"cpu", m.cpus[i]},
-                       {"estimate", number_or_null(m.cpu.offset_ticks[i])},
-                       {"lo", number_or_null(m.cpu.lo_ticks[i])},
-                       {"hi", number_or_null(m.cpu.hi_ticks[i])}});
-  }
-  j["cpu_offset_ticks"] = std::move(offsets);
-  j["cpu_offset_reference"] = m.cpus.empty() ? json(nullptr) : json(m.cpus.front());
-  json consistency;
-  consistency["bands_consistent"] = m.cpu.bands_consistent;
-  consistency["rms_residual_ticks"] = number_or_null(m.cpu.rms_residual_ticks);
-  consistency["max_antisymmetry_ticks"] = number_or_null(m.cpu.max_antisymmetry_ticks);
-  consistency["max_loop_closure_ticks"] = number_or_null(m.cpu.max_loop_closure_ticks);
-  consistency["worst_loop"] = m.cpu.worst_loop;
-  consistency["residual_ticks"] = grid_of(m, m.cpu.residual_ticks);
-  consistency["antisymmetry_ticks"] = grid_of(m, m.cpu.antisymmetry_ticks);
-  json disagreeing = json::array();
-  for (const PairDisagreement& d : m.cpu.disagreeing) {
-    disagreeing.push_back({{"a", d.a}, {"b", d.b}, {"why", disagreement_text(d)}});
-  }
-  consistency["disagreeing_pairs"] = std::move(disagreeing);
-  j["consistency"] = std::move(consistency);
-  return j;
+  DomMembers out;
+  matrix_members(m, cpu_places, out);
+  return out.take();
+}
+
+void stream_matrix_json(const MatrixResult& m, const json& cpu_places, const json& extra,
+                        const std::function<void(std::string_view)>& sink) {
+  StreamMembers out(sink);
+  matrix_members(m, cpu_places, out);
+  for (const auto& [key, value] : extra.items()) out.value(key.c_str(), value);
+  out.finish();
 }
 
 std::string matrix_text(const MatrixResult& m) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -19,6 +20,13 @@ inline constexpr std::string_view kCheckSchema = "tscsync-check/1";
 /// "cpu_offset_ticks": [...], "consistency": {...}}. `cpu_places` (one object per CPU,
 /// from the topology) is merged into "cpus" when it has one entry per CPU.
 nlohmann::ordered_json matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places);
+
+/// The bytes of `j.dump(2) + "\n"`, j being matrix_json(m, cpu_places) with the members of
+/// the object `extra` appended (keys matrix_json does not write), written to `sink` a
+/// piece at a time: the N×N arrays never exist as a document, whose values take about
+/// 16 bytes each (17 arrays of 1024 × 1024 on 1024 CPUs) and whose text as much again.
+void stream_matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places,
+                        const nlohmann::ordered_json& extra, const std::function<void(std::string_view)>& sink);
 
 /// Ordered pairs the plan leaves out (MatrixResult::planned): 0 unless a sparse design.
 /// MatrixGrid::left_out of the matrix's .dat files.

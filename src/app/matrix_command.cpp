@@ -380,7 +380,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   for (const std::string& line : plotter.report().failure_lines()) problems.push_back(line);
   if (pictures != nullptr) pictures->add(plotter.report());
 
-  json j = matrix_json(m, cpu_places_json(o.planned.order));
+  // Written as it is made: on a large machine the N×N arrays as one document took more
+  // memory than everything else together (stream_matrix_json).
+  json j = json::object();
   j["plan"] = o.has_plan ? plan_json(o.planned.plan) : json(nullptr);
   j["elapsed_seconds"] = o.elapsed_seconds;
   j["status"] = o.interrupted.empty() ? "complete" : "interrupted";
@@ -393,7 +395,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
   j["problems"] = all_problems;
   if (check != nullptr && settings != nullptr) j["check"] = check_json(*check, *settings);
-  write_text_file((root / "matrix.json").string(), j.dump(2) + "\n");
+  OutputFile json_file((root / "matrix.json").string());
+  stream_matrix_json(m, cpu_places_json(o.planned.order), j, [&](std::string_view text) { json_file.write(text); });
+  json_file.commit();
   std::string text = matrix_text(m);
   if (check != nullptr) text = check_text(*check, true) + "\n" + text;
   write_text_file((root / "matrix.txt").string(), text);
@@ -436,7 +440,8 @@ int run_matrix(const MatrixOptions& options) {
     }
   }
   if (options.format == OutputFormat::json) {
-    std::cout << matrix_json(o.matrix, cpu_places_json(o.planned.order)).dump(2) << "\n";
+    stream_matrix_json(o.matrix, cpu_places_json(o.planned.order), json::object(),
+                       [](std::string_view text) { std::cout << text; });
   } else {
     std::cout << matrix_text(o.matrix);
   }

@@ -53,13 +53,47 @@ MatrixOptions matrix_options(const ReportOptions& options) {
   return m;
 }
 
+/// What `report --from DIR` reads: an earlier report's directory (its matrices' run
+/// directories and its platform facts), or one run: a run directory, a matrix's or check's
+/// --out, or a plain directory of run files, as `matrix --from` takes them.
+enum class ReportSource { live, report, run };
+
+ReportSource report_source(const std::string& from) {
+  if (from.empty()) return ReportSource::live;
+  const fs::path dir(from);
+  std::error_code ec;
+  // An earlier report: its matrix's run directory, or its platform facts (a report whose
+  // run directory is missing is named as such, not taken for a plain directory).
+  if (fs::exists(dir / kReportMatrixDir / kRunSubdir / kManifestName, ec) || fs::exists(dir / "info.txt", ec) ||
+      fs::exists(dir / "info.json", ec)) {
+    return ReportSource::report;
+  }
+  return ReportSource::run;
+}
+
+/// The platform section of a report rebuilt from one run: what its manifest records of the
+/// machine (the host, the TSC frequency, the platform warnings), and what it does not.
+std::string one_run_platform_text(const std::string& from, const ReportInputs& in, double tsc_hz) {
+  std::string text =
+      "Rebuilt from one run (" + from +
+      "): the platform facts of `tscsync info` are not recorded in a run directory, so they are not here.\n"
+      "What the run's manifest records of the machine:\n";
+  text += "  host      " + (in.host.empty() ? std::string("not recorded") : in.host) + "\n";
+  text += "  TSC       " + (tsc_hz > 0 ? format_sig(tsc_hz / 1e6, 7) + " MHz" : std::string("not recorded")) + "\n";
+  if (in.warnings.empty()) text += "  warnings  none recorded\n";
+  for (const ReportWarning& w : in.warnings) text += "  warning   " + w.code + ": " + w.message + "\n";
+  return text;
+}
+
 /// The matrix with the default, ordering receive read, and the check's verdict on it.
-void measure_ordered(const ReportOptions& options, const fs::path& root, ReportInputs& in, Written& w) {
+/// `from`: the run directory to rebuild it from; empty: measure it.
+void measure_ordered(const ReportOptions& options, const std::string& from, const fs::path& root, ReportInputs& in,
+                     Written& w) {
   MatrixOptions ordered = matrix_options(options);
   ordered.choice = ExchangeChoice{};
   ordered.out_dir = (root / kReportMatrixDir).string();
   ordered.command_line = options.command_line;
-  if (!options.matrix.from.empty()) ordered.from = (fs::path(options.matrix.from) / kReportMatrixDir).string();
+  ordered.from = from;
   MatrixOutcome o = [&] {
     if (!ordered.from.empty()) return obtain_matrix(ordered, "report", false);
     PlannedMatrix planned = plan_matrix(ordered);
@@ -83,12 +117,14 @@ void measure_ordered(const ReportOptions& options, const fs::path& root, ReportI
 }
 
 /// The same pairs with plain rdtsc on both sides: what speculation does on this machine.
-void measure_plain(const ReportOptions& options, const fs::path& root, ReportInputs& in, Written& w) {
+/// `from`: the run directory to rebuild it from; empty: measure it.
+void measure_plain(const ReportOptions& options, const std::string& from, const fs::path& root, ReportInputs& in,
+                   Written& w) {
   MatrixOptions p = matrix_options(options);
   p.choice.send = p.choice.recv = Variant::rdtsc;
   p.out_dir = (root / kReportPlainDir).string();
   p.command_line = options.command_line;
-  if (!options.matrix.from.empty()) p.from = (fs::path(options.matrix.from) / kReportPlainDir).string();
+  p.from = from;
   MatrixOutcome o = [&] {
     if (!p.from.empty()) return obtain_matrix(p, "report", false);
     PlannedMatrix planned = plan_matrix(p);
@@ -166,22 +202,23 @@ int run_report(const ReportOptions& options) {
   ReportInputs in;
   Written written;
 
-  const bool offline = !options.matrix.from.empty();
-  if (offline) {
+  const ReportSource source = report_source(options.matrix.from);
+  const fs::path from(options.matrix.from);
+  if (source == ReportSource::report) {
     // The facts of the machine that was measured, as its report recorded them.
-    const fs::path from(options.matrix.from);
     const std::optional<std::string> text = read_file(from / "info.txt");
     const std::optional<std::string> json = read_file(from / "info.json");
     if (!text || !json) {
       throw InputError((from / (text ? "info.json" : "info.txt")).string() +
-                       ": missing: --from of report takes the directory of an earlier report");
+                       ": missing: the directory of an earlier report has its platform facts (or give "
+                       "report --from a run directory)");
     }
     in.info_text = *text;
     if (fs::path(options.out_dir) != from) {
       write_text_file((root / "info.txt").string(), *text);
       write_text_file((root / "info.json").string(), *json);
     }
-  } else {
+  } else if (source == ReportSource::live) {
     std::cerr << "tscsync report: platform facts\n";
     const InfoReport info = gather_info(0);
     in.info_text = info_text(info);
@@ -189,25 +226,39 @@ int run_report(const ReportOptions& options) {
     write_text_file((root / "info.json").string(), info_json(info).dump(2) + "\n");
   }
 
-  measure_ordered(options, root, in, written);
+  measure_ordered(options, source == ReportSource::report ? (from / kReportMatrixDir).string() : options.matrix.from,
+                  root, in, written);
+  if (source == ReportSource::run) {
+    // One run: its matrix alone, nothing to compare it with, no facts of the machine but
+    // what the manifest recorded; the report says so where each would be.
+    in.info_text = one_run_platform_text(options.matrix.from, in, in.ordered.matrix.tsc_hz);
+    // A plain directory of run files names no host: the title names the run instead.
+    if (in.host.empty()) in.host = "the run in " + options.matrix.from;
+    written.incomplete.push_back(
+        "rebuilt from one run (" + options.matrix.from +
+        "): no plain-rdtsc matrix to compare with, no read variants, and no platform facts but the host and the "
+        "warnings its manifest records");
+  }
   // A report rebuilt offline has the plain matrix when the earlier report measured one.
   const bool plain =
       options.plain &&
-      (!offline || fs::exists(fs::path(options.matrix.from) / kReportPlainDir / kRunSubdir / kManifestName));
+      (source == ReportSource::live ||
+       (source == ReportSource::report && fs::exists(from / kReportPlainDir / kRunSubdir / kManifestName)));
   if (written.interrupted) {
     // The user asked to stop: the report is written from what was measured, and says so.
     written.incomplete.push_back(
         "the measuring was interrupted: the plain-rdtsc matrix and the read variants were "
         "not measured");
   } else if (plain) {
-    measure_plain(options, root, in, written);
+    measure_plain(options, source == ReportSource::report ? (from / kReportPlainDir).string() : std::string(), root, in,
+                  written);
   }
-  if (options.variants && offline) {
+  if (options.variants && source == ReportSource::report) {
     written.incomplete.push_back(
         "the read variants are not rebuilt offline (a run directory keeps the matrices' rounds only); the earlier "
         "report's are in " +
         (fs::path(options.matrix.from) / kReportVariantsDir).string());
-  } else if (options.variants && !written.interrupted) {
+  } else if (options.variants && source == ReportSource::live && !written.interrupted) {
     measure_read_variants(options, root, in, written);
   }
 
