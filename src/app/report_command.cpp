@@ -56,19 +56,19 @@ MatrixOptions matrix_options(const ReportOptions& options) {
 /// What `report --from DIR` reads: an earlier report's directory (its matrices' run
 /// directories and its platform facts), or one run: a run directory, a matrix's or check's
 /// --out, or a plain directory of run files, as `matrix --from` takes them.
-enum class ReportSource { live, report, run };
+enum class ReportFrom { live, report, run };
 
-ReportSource report_source(const std::string& from) {
-  if (from.empty()) return ReportSource::live;
+ReportFrom report_from(const std::string& from) {
+  if (from.empty()) return ReportFrom::live;
   const fs::path dir(from);
   std::error_code ec;
   // An earlier report: its matrix's run directory, or its platform facts (a report whose
   // run directory is missing is named as such, not taken for a plain directory).
   if (fs::exists(dir / kReportMatrixDir / kRunSubdir / kManifestName, ec) || fs::exists(dir / "info.txt", ec) ||
       fs::exists(dir / "info.json", ec)) {
-    return ReportSource::report;
+    return ReportFrom::report;
   }
-  return ReportSource::run;
+  return ReportFrom::run;
 }
 
 /// The platform section of a report rebuilt from one run: what its manifest records of the
@@ -202,9 +202,9 @@ int run_report(const ReportOptions& options) {
   ReportInputs in;
   Written written;
 
-  const ReportSource source = report_source(options.matrix.from);
+  const ReportFrom source = report_from(options.matrix.from);
   const fs::path from(options.matrix.from);
-  if (source == ReportSource::report) {
+  if (source == ReportFrom::report) {
     // The facts of the machine that was measured, as its report recorded them.
     const std::optional<std::string> text = read_file(from / "info.txt");
     const std::optional<std::string> json = read_file(from / "info.json");
@@ -218,7 +218,7 @@ int run_report(const ReportOptions& options) {
       write_text_file((root / "info.txt").string(), *text);
       write_text_file((root / "info.json").string(), *json);
     }
-  } else if (source == ReportSource::live) {
+  } else if (source == ReportFrom::live) {
     std::cerr << "tscsync report: platform facts\n";
     const InfoReport info = gather_info(0);
     in.info_text = info_text(info);
@@ -226,9 +226,9 @@ int run_report(const ReportOptions& options) {
     write_text_file((root / "info.json").string(), info_json(info).dump(2) + "\n");
   }
 
-  measure_ordered(options, source == ReportSource::report ? (from / kReportMatrixDir).string() : options.matrix.from,
+  measure_ordered(options, source == ReportFrom::report ? (from / kReportMatrixDir).string() : options.matrix.from,
                   root, in, written);
-  if (source == ReportSource::run) {
+  if (source == ReportFrom::run) {
     // One run: its matrix alone, nothing to compare it with, no facts of the machine but
     // what the manifest recorded; the report says so where each would be.
     in.info_text = one_run_platform_text(options.matrix.from, in, in.ordered.matrix.tsc_hz);
@@ -242,23 +242,23 @@ int run_report(const ReportOptions& options) {
   // A report rebuilt offline has the plain matrix when the earlier report measured one.
   const bool plain =
       options.plain &&
-      (source == ReportSource::live ||
-       (source == ReportSource::report && fs::exists(from / kReportPlainDir / kRunSubdir / kManifestName)));
+      (source == ReportFrom::live ||
+       (source == ReportFrom::report && fs::exists(from / kReportPlainDir / kRunSubdir / kManifestName)));
   if (written.interrupted) {
     // The user asked to stop: the report is written from what was measured, and says so.
     written.incomplete.push_back(
         "the measuring was interrupted: the plain-rdtsc matrix and the read variants were "
         "not measured");
   } else if (plain) {
-    measure_plain(options, source == ReportSource::report ? (from / kReportPlainDir).string() : std::string(), root, in,
+    measure_plain(options, source == ReportFrom::report ? (from / kReportPlainDir).string() : std::string(), root, in,
                   written);
   }
-  if (options.variants && source == ReportSource::report) {
+  if (options.variants && source == ReportFrom::report) {
     written.incomplete.push_back(
         "the read variants are not rebuilt offline (a run directory keeps the matrices' rounds only); the earlier "
         "report's are in " +
         (fs::path(options.matrix.from) / kReportVariantsDir).string());
-  } else if (options.variants && source == ReportSource::live && !written.interrupted) {
+  } else if (options.variants && source == ReportFrom::live && !written.interrupted) {
     measure_read_variants(options, root, in, written);
   }
 
