@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "core/format.hpp"
@@ -382,18 +383,44 @@ ReportSection worst_section(const ReportInputs& in) {
   s.title = "Worst CPUs and pairs";
   s.blocks.push_back(paragraph(in.check.cpus_off.empty() ? "The check names no CPU off from the rest."
                                                          : "By the check, " + cpus_off_text(in.check.cpus_off) + "."));
-  if (!w.cpus.empty()) {
+  // A CPU within one quantum of the median is not singled out: that is one reading's error.
+  const auto deviation = [&](std::size_t i) { return std::fabs(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks); };
+  const double quantum = static_cast<double>(std::max<std::int64_t>(m.quantum_ticks, 1));
+  std::vector<std::size_t> listed;
+  for (std::size_t i : w.cpus) {
+    if (deviation(i) > quantum) listed.push_back(i);
+  }
+  std::size_t others = 0;
+  double others_max = 0;
+  for (std::size_t i = 0; i < m.cpu.offset_ticks.size(); ++i) {
+    if (!std::isfinite(m.cpu.offset_ticks[i]) || std::find(listed.begin(), listed.end(), i) != listed.end()) continue;
+    ++others;
+    others_max = std::max(others_max, deviation(i));
+  }
+  const std::string within = " within " + ticks_with_ns(std::round(others_max * 10) / 10, hz) +
+                             " of the median per-CPU offset (" + signed_ticks(w.median_cpu_offset_ticks, hz, 1) +
+                             " relative to CPU " + std::to_string(m.cpus[0]) + ").";
+  if (listed.empty() && others > 0) {
+    s.blocks.push_back(
+        paragraph((others == 1 ? "The one CPU solved is" : "All " + std::to_string(others) + " CPUs are") + within));
+  }
+  if (!listed.empty()) {
     s.blocks.push_back(paragraph("The CPUs farthest from the median per-CPU offset (" +
                                  signed_ticks(w.median_cpu_offset_ticks, hz, 1) + " relative to CPU " +
-                                 std::to_string(m.cpus[0]) + "), with the hard bounds on their offsets:"));
+                                 std::to_string(m.cpus[0]) + "), more than one quantum (" + ticks_with_ns(quantum, hz) +
+                                 ") from it, with the hard bounds on their offsets:"));
     std::vector<std::string> rows = {"CPU\tplace\toffset x\tfrom the median\thard bounds, ticks"};
-    for (std::size_t i : w.cpus) {
+    for (std::size_t i : listed) {
       rows.push_back(std::to_string(m.cpus[i]) + "\t" + place_text(m, i) + "\t" +
                      signed_ticks(m.cpu.offset_ticks[i], hz, 1) + "\t" +
                      signed_ticks(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks, hz, 1) + "\t" +
                      band_text(m.cpu.lo_ticks[i], m.cpu.hi_ticks[i]));
     }
     s.blocks.push_back(table(std::move(rows)));
+    if (others > 0) {
+      s.blocks.push_back(
+          paragraph((others == 1 ? "The other CPU is" : "The other " + std::to_string(others) + " CPUs are") + within));
+    }
   }
   if (!w.offset_pairs.empty()) {
     s.blocks.push_back(paragraph("The pairs with the largest |offset|:"));

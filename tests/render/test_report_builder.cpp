@@ -415,31 +415,42 @@ TEST_CASE("report builder: the pairs by topology distance") {
 }
 
 TEST_CASE("report builder: the worst CPUs and pairs") {
-  const ReportSection s = section(build_report_doc(one_cpu_off()), "Worst CPUs and pairs", 7);
+  const ReportSection s = section(build_report_doc(one_cpu_off()), "Worst CPUs and pairs", 8);
   CHECK(s.blocks[0].text == "By the check, CPU 3 is off from the rest.");
   CHECK(s.blocks[1].text ==
-        "The CPUs farthest from the median per-CPU offset (0.0 ticks (0.0 ns) relative to CPU 0), with the hard bounds "
-        "on their offsets:");
-  REQUIRE(s.blocks[2].items.size() == 5);
+        "The CPUs farthest from the median per-CPU offset (0.0 ticks (0.0 ns) relative to CPU 0), more than one "
+        "quantum (2 ticks (1.0 ns)) from it, with the hard bounds on their offsets:");
+  // Only CPU 3: the others are within one quantum of the median, and said so in one line.
+  REQUIRE(s.blocks[2].items.size() == 2);
   CHECK(s.blocks[2].items[0] == "CPU\tplace\toffset x\tfrom the median\thard bounds, ticks");
   CHECK(s.blocks[2].items[1] ==
         "3\tpackage 1, core 1\t+400.0 ticks (+200.0 ns)\t+400.0 ticks (+200.0 ns)\t[250, 550]");  // 0->3 binds
-  // The least squares leave 1e-13 or so: rounded to the tenth, never "-0.0".
-  CHECK(s.blocks[2].items[2] == "0\tpackage 0, core 0\t0.0 ticks (0.0 ns)\t0.0 ticks (0.0 ns)\t[0, 0]");
-  CHECK(s.blocks[3].text == "The pairs with the largest |offset|:");
-  REQUIRE(s.blocks[4].items.size() == 11);  // the header and 10 pairs: 6 of 400 ticks, then 0
-  CHECK(s.blocks[4].items[0] == "pair\tdistance\toffset\tband, ticks\tcheck");
-  CHECK(s.blocks[4].items[1] == "0->3\tcross-package\t+400 ticks (+200.0 ns)\t[250, 550]\tfails: offset");
-  CHECK(s.blocks[4].items[6] == "3->2\tSMT siblings\t-400 ticks (-200.0 ns)\t[-450, -350]\tfails: offset");
-  CHECK(s.blocks[4].items[7] == "0->1\tSMT siblings\t0 ticks (0.0 ns)\t[-50, 50]\tpasses");
-  CHECK(s.blocks[5].text == "The pairs with the most causality violations:");
-  CHECK(s.blocks[6].items ==
+  CHECK(s.blocks[3].text ==
+        "The other 3 CPUs are within 0 ticks (0.0 ns) of the median per-CPU offset (0.0 ticks (0.0 ns) relative to "
+        "CPU 0).");
+  CHECK(s.blocks[4].text == "The pairs with the largest |offset|:");
+  REQUIRE(s.blocks[5].items.size() == 11);  // the header and 10 pairs: 6 of 400 ticks, then 0
+  CHECK(s.blocks[5].items[0] == "pair\tdistance\toffset\tband, ticks\tcheck");
+  CHECK(s.blocks[5].items[1] == "0->3\tcross-package\t+400 ticks (+200.0 ns)\t[250, 550]\tfails: offset");
+  CHECK(s.blocks[5].items[6] == "3->2\tSMT siblings\t-400 ticks (-200.0 ns)\t[-450, -350]\tfails: offset");
+  CHECK(s.blocks[5].items[7] == "0->1\tSMT siblings\t0 ticks (0.0 ns)\t[-50, 50]\tpasses");
+  CHECK(s.blocks[6].text == "The pairs with the most causality violations:");
+  CHECK(s.blocks[7].items ==
         std::vector<std::string>{"pair\tdistance\tcausality violations\trounds", "2->3\tSMT siblings\t5\t1000"});
   SECTION("a clean run says so") {
-    const ReportSection clean = section(build_report_doc(full()), "Worst CPUs and pairs", 6);
+    const ReportSection clean = section(build_report_doc(full()), "Worst CPUs and pairs", 7);
     CHECK(clean.blocks[0].text == "The check names no CPU off from the rest.");
     CHECK(clean.blocks[2].items.at(1) == "1\t-\t-38.0 ticks (-19.0 ns)\t-38.0 ticks (-19.0 ns)\t-");
-    CHECK(clean.blocks[5].text == "No pair of this run has a causality violation.");
+    CHECK(clean.blocks[3].text.starts_with("The other CPU is within 0 ticks"));
+    CHECK(clean.blocks[6].text == "No pair of this run has a causality violation.");
+  }
+  SECTION("every CPU within one quantum of the median: no table, one line") {
+    ReportInputs in = full();
+    in.ordered.matrix.cpu.offset_ticks = {0.0, 0.6};
+    const ReportSection near = section(build_report_doc(in), "Worst CPUs and pairs", 5);
+    CHECK(near.blocks[1].text ==
+          "All 2 CPUs are within 0.6 ticks (0.3 ns) of the median per-CPU offset (+0.6 ticks (+0.3 ns) relative to "
+          "CPU 0).");
   }
 }
 
