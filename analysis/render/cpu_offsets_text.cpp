@@ -6,47 +6,11 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "render/dat_text.hpp"
+
 namespace tscsync {
 
 namespace {
-
-// Integers below 2^53 are exact in a double; they print without a point or exponent.
-constexpr double kExactIntegerLimit = 9007199254740992.0;
-
-void append_value(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "NaN";  // gnuplot reads it as undefined and leaves the point out
-    return;
-  }
-  std::array<char, 64> buf{};
-  std::to_chars_result r{};
-  // Integral exactly when nothing is left after the point (no ==: -Wfloat-equal).
-  if (std::fabs(v) < kExactIntegerLimit && !(std::fabs(v - std::trunc(v)) > 0.0)) {
-    r = std::to_chars(buf.data(), buf.data() + buf.size(), static_cast<std::int64_t>(v));
-  } else {
-    r = std::to_chars(buf.data(), buf.data() + buf.size(), v);  // shortest that round-trips
-  }
-  out.append(buf.data(), r.ptr);
-}
-
-void append_list(std::string& out, const char* key, const auto& list) {
-  out += "# ";
-  out += key;
-  out += ':';
-  for (const auto v : list) out += " " + std::to_string(v);
-  out += '\n';
-}
-
-void check_groups(const MatrixGroups& g, std::size_t n, const std::string& what) {
-  if (g.ids.size() != g.starts.size()) throw std::invalid_argument(what + "not one id per start");
-  for (std::size_t i = 0; i < g.starts.size(); ++i) {
-    const bool ok = i == 0 ? g.starts[0] == 0 : g.starts[i] > g.starts[i - 1];
-    if (!ok || g.starts[i] >= n) {
-      throw std::invalid_argument(what + "start " + std::to_string(g.starts[i]) +
-                                  " does not begin at 0 or does not increase inside [0, " + std::to_string(n) + ")");
-    }
-  }
-}
 
 void check(const CpuOffsetsTable& t) {
   const std::string what = "cpu offsets: ";
@@ -63,8 +27,8 @@ void check(const CpuOffsetsTable& t) {
       if (std::isinf(v)) throw std::invalid_argument(what + "an infinite value");
     }
   }
-  check_groups(t.packages, n, what + "packages: ");
-  check_groups(t.l3, n, what + "L3 domains: ");
+  check_dat_groups(t.packages, n, what + "packages: ");
+  check_dat_groups(t.l3, n, what + "L3 domains: ");
 }
 
 }  // namespace
@@ -94,15 +58,15 @@ std::string format_cpu_offsets(const CpuOffsetsTable& table) {
   out += "# units: " + table.units + "\n";
   out += "# reference: " + std::to_string(table.reference_cpu) + "\n";
   out += "# columns: position cpu estimate lo hi\n";
-  append_list(out, "package_starts", table.packages.starts);
-  append_list(out, "package_ids", table.packages.ids);
-  append_list(out, "l3_starts", table.l3.starts);
-  append_list(out, "l3_ids", table.l3.ids);
+  append_dat_list(out, "package_starts", table.packages.starts);
+  append_dat_list(out, "package_ids", table.packages.ids);
+  append_dat_list(out, "l3_starts", table.l3.starts);
+  append_dat_list(out, "l3_ids", table.l3.ids);
   for (std::size_t i = 0; i < n; ++i) {
     out += std::to_string(i) + " " + std::to_string(table.cpus[i]);
     for (const auto* list : {&table.offset_ticks, &table.lo_ticks, &table.hi_ticks}) {
       out += ' ';
-      append_value(out, (*list)[i]);
+      append_dat_value(out, (*list)[i]);
     }
     out += '\n';
   }

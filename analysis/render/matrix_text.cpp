@@ -7,52 +7,11 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "render/dat_text.hpp"
+
 namespace tscsync {
 
 namespace {
-
-// Integers below 2^53 are exact in a double; they print without a point or exponent.
-constexpr double kExactIntegerLimit = 9007199254740992.0;
-
-void append_value(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "NaN";  // gnuplot reads it as undefined and leaves the cell out of the image
-    return;
-  }
-  std::array<char, 64> buf{};
-  std::to_chars_result r{};
-  // Integral exactly when nothing is left after the point (no ==: -Wfloat-equal).
-  if (std::fabs(v) < kExactIntegerLimit && !(std::fabs(v - std::trunc(v)) > 0.0)) {
-    r = std::to_chars(buf.data(), buf.data() + buf.size(), static_cast<std::int64_t>(v));
-  } else {
-    r = std::to_chars(buf.data(), buf.data() + buf.size(), v);  // shortest that round-trips
-  }
-  out.append(buf.data(), r.ptr);
-}
-
-void check_groups(const MatrixGroups& g, std::size_t n, const std::string& what) {
-  if (g.ids.size() != g.starts.size()) {
-    throw std::invalid_argument(what + std::to_string(g.starts.size()) + " starts and " + std::to_string(g.ids.size()) +
-                                " ids");
-  }
-  if (!g.starts.empty() && g.starts[0] != 0) {
-    throw std::invalid_argument(what + "the first start is " + std::to_string(g.starts[0]) + ", not 0");
-  }
-  for (std::size_t i = 0; i < g.starts.size(); ++i) {
-    if (g.starts[i] >= n || (i > 0 && g.starts[i] <= g.starts[i - 1])) {
-      throw std::invalid_argument(what + "start " + std::to_string(g.starts[i]) + " is not increasing inside [0, " +
-                                  std::to_string(n) + ")");
-    }
-  }
-}
-
-void append_list(std::string& out, const char* key, const auto& list) {
-  out += "# ";
-  out += key;
-  out += ':';
-  for (const auto v : list) out += " " + std::to_string(v);
-  out += '\n';
-}
 
 bool has_space(const std::string& s) { return s.find_first_of(" \t\r\n\v\f") != std::string::npos; }
 
@@ -82,8 +41,8 @@ void check(const MatrixGrid& g) {
     throw std::invalid_argument(what + std::to_string(g.left_out) + " ordered pairs left out of " +
                                 std::to_string(n * (n - 1)));
   }
-  check_groups(g.packages, n, what + "packages: ");
-  check_groups(g.l3, n, what + "L3 domains: ");
+  check_dat_groups(g.packages, n, what + "packages: ");
+  check_dat_groups(g.l3, n, what + "L3 domains: ");
   for (double v : g.values) {
     if (std::isinf(v)) throw std::invalid_argument(what + "an infinite value");
   }
@@ -115,11 +74,11 @@ std::string format_gnuplot_matrix(const MatrixGrid& grid) {
   if (grid.left_out > 0)
     out += ", and the " + std::to_string(grid.left_out) + " ordered pairs the sparse design leaves out";
   out += ")\n";
-  append_list(out, "boundaries", grid.boundaries);
-  append_list(out, "package_starts", grid.packages.starts);
-  append_list(out, "package_ids", grid.packages.ids);
-  append_list(out, "l3_starts", grid.l3.starts);
-  append_list(out, "l3_ids", grid.l3.ids);
+  append_dat_list(out, "boundaries", grid.boundaries);
+  append_dat_list(out, "package_starts", grid.packages.starts);
+  append_dat_list(out, "package_ids", grid.packages.ids);
+  append_dat_list(out, "l3_starts", grid.l3.starts);
+  append_dat_list(out, "l3_ids", grid.l3.ids);
   out += "cpu";
   for (const std::string& label : grid.labels) out += " " + label;
   out += "\n";
@@ -127,7 +86,7 @@ std::string format_gnuplot_matrix(const MatrixGrid& grid) {
     out += grid.labels[row];
     for (std::size_t col = 0; col < n; ++col) {
       out += ' ';
-      append_value(out, grid.values[row * n + col]);
+      append_dat_value(out, grid.values[row * n + col]);
     }
     out += '\n';
   }
