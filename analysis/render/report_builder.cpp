@@ -168,8 +168,10 @@ std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_v
     for (const auto& [i, j] : tier) {
       if (items.size() == kReportInlinePairs) return items;
       const std::string a = std::to_string(m.cpus[i]), b = std::to_string(m.cpus[j]);
-      items.push_back(a + "->" + b + ": " + verdict_text(m.at(i, j).verdict) + " (details: " + std::string(dir) +
-                      "/pairs/pair_" + a + "_" + b + ".txt)");
+      std::string item = a;
+      item.append("->").append(b).append(": ").append(verdict_text(m.at(i, j).verdict)).append(" (details: ");
+      item.append(dir).append("/pairs/pair_").append(a).append("_").append(b).append(".txt)");
+      items.push_back(std::move(item));
     }
   }
   return items;

@@ -37,16 +37,19 @@ void append_run(std::string& out, const MatrixResult& m, std::string_view run,
         check = it == failing->end() ? "passes" : "fails: " + it->second;
       }
       out += run;
-      out += '\t' + a + '\t' + b + '\t' + pair_distance_text(m, i, j) + '\t' + check + '\t' + number(c.offset_ticks) +
-             '\t' + number(c.offset_lo_ticks) + '\t' + number(c.offset_hi_ticks) + '\t' + number(c.rtt_min_ticks) +
-             '\t' + std::to_string(c.causality_violations) + '\t' + std::to_string(c.rounds) + '\t';
+      for (const std::string& field : {a, b, pair_distance_text(m, i, j), check, number(c.offset_ticks),
+                                       number(c.offset_lo_ticks), number(c.offset_hi_ticks), number(c.rtt_min_ticks),
+                                       std::to_string(c.causality_violations), std::to_string(c.rounds)}) {
+        out += '\t';
+        out += field;
+      }
+      out += '\t';
       if (!c.measured) {
         out += "not measured\t-\n";
         continue;
       }
       out += one_line(verdict_text(c.verdict)) + '\t';
-      out += run;
-      out += "/pairs/pair_" + a + "_" + b + ".txt\n";
+      out.append(run).append("/pairs/pair_").append(a).append("_").append(b).append(".txt\n");
     }
   }
 }
