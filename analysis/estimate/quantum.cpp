@@ -1,6 +1,9 @@
 #include "estimate/quantum.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -24,16 +27,31 @@ std::vector<std::uint64_t> divisors_desc(std::uint64_t n) {
 QuantumEstimate estimate_quantum(std::span<const std::uint64_t> reads) {
   QuantumEstimate est;
   std::map<std::uint64_t, std::uint64_t> histogram;  // delta -> count, non-zero deltas
+  // (delta + run of +1 deltas just before it) -> count, for deltas above 1: under the +1
+  // pattern each such sum is a multiple of the step.
+  std::map<std::uint64_t, std::uint64_t> step_sums;
+  std::uint64_t ones = 0;  // deltas of exactly 1
+  std::uint64_t run = 0;   // consecutive deltas of 1 just before the current one
   std::uint64_t zeros = 0;
   std::uint64_t all = 0;
   for (std::size_t i = 1; i < reads.size(); ++i) {
-    if (reads[i] < reads[i - 1]) continue;
+    if (reads[i] < reads[i - 1]) {
+      run = 0;
+      continue;
+    }
     const std::uint64_t d = reads[i] - reads[i - 1];
     ++all;
     if (d == 0) {
       ++zeros;
+      continue;
+    }
+    ++histogram[d];
+    if (d == 1) {
+      ++ones;
+      ++run;
     } else {
-      ++histogram[d];
+      ++step_sums[d + run];
+      run = 0;
     }
   }
   if (all == 0) return est;
@@ -41,38 +59,69 @@ QuantumEstimate estimate_quantum(std::span<const std::uint64_t> reads) {
   est.deltas = all - zeros;
   if (histogram.empty()) return est;
 
-  est.modal_delta = std::max_element(histogram.begin(), histogram.end(), [](const auto& x, const auto& y) {
-                      return x.second < y.second;
-                    })->first;
-  const auto needed = static_cast<double>(est.deltas) * kQuantumExplainedFraction;
-  auto explained = [&](std::uint64_t g, bool plus_one) {
-    std::uint64_t n = 0;
-    for (const auto& [d, count] : histogram) {
-      const std::uint64_t r = d % g;
-      if (r == 0 || (plus_one && (r == g - 1 || d < g))) n += count;
-    }
-    return static_cast<double>(n) >= needed;
+  auto modal = [](const std::map<std::uint64_t, std::uint64_t>& h) {
+    return std::max_element(h.begin(), h.end(), [](const auto& x, const auto& y) { return x.second < y.second; })
+        ->first;
   };
+  est.modal_delta = modal(histogram);
+  const auto needed = static_cast<double>(est.deltas) * kQuantumExplainedFraction;
 
+  // 1. A robust gcd.
   for (std::uint64_t g : divisors_desc(est.modal_delta)) {
-    if (explained(g, false)) {
+    std::uint64_t n = 0;
+    for (const auto& [d, count] : histogram) n += d % g == 0 ? count : 0;
+    if (static_cast<double>(n) >= needed) {
       est.quantum_ticks = g;
       break;
     }
   }
   if (est.quantum_ticks > 1) return est;
 
-  // The +1 pattern: the modal delta is a multiple of the step, or one less than one.
-  std::vector<std::uint64_t> candidates = divisors_desc(est.modal_delta);
-  const std::vector<std::uint64_t> more = divisors_desc(est.modal_delta + 1);
-  candidates.insert(candidates.end(), more.begin(), more.end());
-  std::sort(candidates.rbegin(), candidates.rend());
-  for (std::uint64_t g : candidates) {
-    if (g < 3) break;
-    if (explained(g, true)) {
-      est.quantum_ticks = g;
-      est.plus_one_reads = true;
-      break;
+  // 2. The +1 pattern: deltas of exactly 1, and steps that land on a multiple of g once the
+  // +1 deltas before them are added back (q - 1 after one +1 read, q - 2 after two).
+  if (ones > 0 && !step_sums.empty()) {
+    for (std::uint64_t g : divisors_desc(modal(step_sums))) {
+      if (g < 3) break;
+      std::uint64_t n = ones;
+      for (const auto& [sum, count] : step_sums) n += sum % g == 0 ? count : 0;
+      if (static_cast<double>(n) >= needed) {
+        est.quantum_ticks = g;
+        est.plus_one_reads = true;
+        return est;
+      }
+    }
+  }
+
+  // 3. A non-integer step S (a slower counter scaled to the TSC rate): every delta is within
+  // one tick of a multiple of S. S is the mean delta around the mode, divided by the number
+  // of updates m it spans. Evidence that S is a step and not a steady read cost: the deltas,
+  // zeros included, span at least two multiples of S.
+  std::uint64_t window_sum = 0;
+  std::uint64_t window_count = 0;
+  for (std::uint64_t d = est.modal_delta > 1 ? est.modal_delta - 1 : 1; d <= est.modal_delta + 1; ++d) {
+    const auto it = histogram.find(d);
+    if (it == histogram.end()) continue;
+    window_sum += d * it->second;
+    window_count += it->second;
+  }
+  const double window_mean = static_cast<double>(window_sum) / static_cast<double>(window_count);
+  for (std::uint64_t m = 1; m <= kFractionalMaxUpdates; ++m) {
+    const double step = window_mean / static_cast<double>(m);
+    if (step <= 2) break;
+    std::uint64_t n = 0;
+    std::uint64_t lowest_multiple = zeros > 0 ? 0 : std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t highest_multiple = 0;
+    for (const auto& [d, count] : histogram) {
+      const double multiple = std::round(static_cast<double>(d) / step);
+      if (multiple < 1 || std::abs(static_cast<double>(d) - multiple * step) >= 1) continue;
+      n += count;
+      lowest_multiple = std::min(lowest_multiple, static_cast<std::uint64_t>(multiple));
+      highest_multiple = std::max(highest_multiple, static_cast<std::uint64_t>(multiple));
+    }
+    if (static_cast<double>(n) >= needed && highest_multiple > lowest_multiple) {
+      est.quantum_ticks = static_cast<std::uint64_t>(std::ceil(step));
+      est.fractional_step = true;
+      return est;
     }
   }
   return est;

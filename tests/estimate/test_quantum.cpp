@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
 #include <random>
+#include <vector>
 
 #include "estimate/quantum.hpp"
 
@@ -70,4 +74,160 @@ TEST_CASE("degenerate inputs give quantum 1") {
   CHECK(est.deltas == 0);
   // Exact small case: deltas 4, 8, 12 -> modal 4 (first of equal counts), gcd 4.
   CHECK(estimate_quantum(std::vector<std::uint64_t>{0, 4, 12, 24}).quantum_ticks == 4);
+}
+
+namespace {
+
+/// A uniform double in [lo, hi) from the 53 high bits of mt19937_64, which the standard
+/// fixes exactly (std::uniform_real_distribution is not portable across libraries).
+double uniform(std::mt19937_64& rng, double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+
+/// Back-to-back reads, in TSC ticks, of a counter that updates every `step_ticks` TSC ticks
+/// (not necessarily an integer: a slower counter scaled to the TSC rate) and then shows
+/// floor(updates * step_ticks). Reads are `cost_lo`..`cost_hi` ticks of true time apart.
+/// With `plus_one`, a read inside the step of the previous read returns the previous value + 1
+/// (AMD Zen).
+std::vector<std::uint64_t> counter_reads(double step_ticks, double cost_lo, double cost_hi, bool plus_one,
+                                         std::uint64_t seed, std::size_t n = 100000) {
+  std::mt19937_64 rng(seed);
+  double t = 1e9 + uniform(rng, 0, 1000);
+  std::vector<std::uint64_t> reads;
+  reads.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    t += uniform(rng, cost_lo, cost_hi);
+    const double updates = std::floor(t / step_ticks);
+    auto r = static_cast<std::uint64_t>(std::floor(updates * step_ticks));
+    if (plus_one && !reads.empty() && r <= reads.back()) r = reads.back() + 1;
+    reads.push_back(r);
+  }
+  return reads;
+}
+
+/// Share of non-zero back-to-back deltas equal to `delta`.
+double share_of(const std::vector<std::uint64_t>& reads, std::uint64_t delta) {
+  std::size_t hits = 0;
+  std::size_t nonzero = 0;
+  for (std::size_t i = 1; i < reads.size(); ++i) {
+    const std::uint64_t d = reads[i] - reads[i - 1];
+    nonzero += d != 0;
+    hits += d == delta;
+  }
+  return static_cast<double>(hits) / static_cast<double>(nonzero);
+}
+
+/// True when every back-to-back delta is in `allowed`.
+bool deltas_within(const std::vector<std::uint64_t>& reads, std::initializer_list<std::uint64_t> allowed) {
+  for (std::size_t i = 1; i < reads.size(); ++i) {
+    const std::uint64_t d = reads[i] - reads[i - 1];
+    if (std::find(allowed.begin(), allowed.end(), d) == allowed.end()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("AMD +1 reads, q = 26, reads cheaper than one step: 0 %, 1 % and 50 % of deltas at 1") {
+  SECTION("0 %: every read lands in a new step") {
+    const auto reads = counter_reads(26, 26, 26, true, 11);
+    REQUIRE(deltas_within(reads, {26}));
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 26);
+    CHECK_FALSE(est.plus_one_reads);
+  }
+  SECTION("1 %") {
+    const auto reads = counter_reads(26, 25.48, 26, true, 12);
+    REQUIRE(deltas_within(reads, {1, 25, 26}));
+    REQUIRE(share_of(reads, 1) > 0.005);
+    REQUIRE(share_of(reads, 1) < 0.02);
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 26);
+    CHECK(est.plus_one_reads);
+    CHECK(est.modal_delta == 26);
+  }
+  SECTION("50 %") {
+    const auto reads = counter_reads(26, 13, 13.5, true, 13);
+    REQUIRE(deltas_within(reads, {1, 25, 26}));
+    REQUIRE(share_of(reads, 1) > 0.45);
+    REQUIRE(share_of(reads, 1) < 0.52);
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 26);
+    CHECK(est.plus_one_reads);
+  }
+  SECTION("several reads inside one step: deltas 1, 1, q - 2") {
+    const auto reads = counter_reads(26, 7, 9, true, 14);
+    REQUIRE(share_of(reads, 24) > 0.01);
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 26);
+    CHECK(est.plus_one_reads);
+  }
+}
+
+TEST_CASE("steps of q = 2, 25, 26, 40 and 100, read faster and slower than one step") {
+  for (const std::uint64_t q :
+       {std::uint64_t{2}, std::uint64_t{25}, std::uint64_t{26}, std::uint64_t{40}, std::uint64_t{100}}) {
+    const auto step = static_cast<double>(q);
+    CAPTURE(q);
+    // Plain counter: zero deltas when reads are cheaper than one step.
+    const auto fast = estimate_quantum(counter_reads(step, 0.3 * step, 0.7 * step, false, 20 + q));
+    CHECK(fast.quantum_ticks == q);
+    CHECK(fast.zero_fraction > 0.3);
+    CHECK_FALSE(fast.plus_one_reads);
+    const auto slow = estimate_quantum(counter_reads(step, 1.2 * step, 3.7 * step, false, 30 + q));
+    CHECK(slow.quantum_ticks == q);
+    CHECK(slow.zero_fraction == Approx(0).margin(0));
+    // +1 reads (q >= 3: with q = 2 a +1 read cannot be told from a step of 1).
+    if (q >= 3) {
+      const auto amd_fast = estimate_quantum(counter_reads(step, 0.5 * step, 0.95 * step, true, 40 + q));
+      CHECK(amd_fast.quantum_ticks == q);
+      CHECK(amd_fast.plus_one_reads);
+      const auto amd_mixed = estimate_quantum(counter_reads(step, 0.6 * step, 2.5 * step, true, 50 + q));
+      CHECK(amd_mixed.quantum_ticks == q);
+      CHECK(amd_mixed.plus_one_reads);
+    }
+  }
+}
+
+TEST_CASE("slower counters scaled to a 2.3 GHz TSC (docs/method.md section 2)") {
+  constexpr double kTscHz = 2.3e9;
+  SECTION("25 MHz: exactly 92 ticks per update") {
+    const auto reads = counter_reads(kTscHz / 25e6, 30, 40, false, 61);
+    REQUIRE(deltas_within(reads, {0, 92}));
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 92);
+    CHECK_FALSE(est.plus_one_reads);
+    CHECK_FALSE(est.fractional_step);
+  }
+  SECTION("24 MHz: 95.83 ticks per update, steps of 95 and 96; the quantum is the larger") {
+    const auto reads = counter_reads(kTscHz / 24e6, 30, 40, false, 62);
+    REQUIRE(deltas_within(reads, {0, 95, 96}));
+    REQUIRE(share_of(reads, 95) > 0.1);
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 96);
+    CHECK_FALSE(est.plus_one_reads);
+    CHECK(est.fractional_step);
+    CHECK(est.modal_delta == 96);
+  }
+  SECTION("24 MHz read more slowly than one update: deltas near multiples of 95.83") {
+    const auto reads = counter_reads(kTscHz / 24e6, 100, 300, false, 63);
+    REQUIRE(share_of(reads, 95) + share_of(reads, 96) > 0.01);
+    const auto est = estimate_quantum(reads);
+    CHECK(est.quantum_ticks == 96);
+    CHECK_FALSE(est.plus_one_reads);
+    CHECK(est.fractional_step);
+    CHECK(est.zero_fraction == Approx(0).margin(0));
+  }
+  SECTION("1 GHz: 2.3 ticks per update, below any read cost; deltas are arbitrary, q = 1") {
+    const auto est = estimate_quantum(counter_reads(kTscHz / 1e9, 25, 45, false, 64));
+    CHECK(est.quantum_ticks == 1);
+    CHECK_FALSE(est.plus_one_reads);
+    CHECK_FALSE(est.fractional_step);
+    CHECK(est.zero_fraction == Approx(0).margin(0));
+  }
+  SECTION("1 GHz read faster than one update (synthetic): steps of 2 and 3 give q = 3") {
+    const auto est = estimate_quantum(counter_reads(kTscHz / 1e9, 0.5, 1.5, false, 65));
+    CHECK(est.quantum_ticks == 3);
+    CHECK(est.fractional_step);
+  }
 }
