@@ -10,12 +10,16 @@
 namespace tscsync {
 namespace {
 
+/// The divisors of n up to kMaxQuantumTicks, largest first. The cap bounds the work (a
+/// delta near 2^64, from a table whose counter wrapped or ran backwards, would take 2^32
+/// steps) and no counter steps by more: every divisor up to the cap is at most sqrt(n) or
+/// the cofactor of one that is.
 std::vector<std::uint64_t> divisors_desc(std::uint64_t n) {
   std::vector<std::uint64_t> out;
-  for (std::uint64_t d = 1; d * d <= n; ++d) {
+  for (std::uint64_t d = 1; d <= kMaxQuantumTicks && d <= n / d; ++d) {
     if (n % d == 0) {
       out.push_back(d);
-      if (d != n / d) out.push_back(n / d);
+      if (d != n / d && n / d <= kMaxQuantumTicks) out.push_back(n / d);
     }
   }
   std::sort(out.rbegin(), out.rend());

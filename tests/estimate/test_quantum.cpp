@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -230,4 +231,13 @@ TEST_CASE("slower counters scaled to a 2.3 GHz TSC (docs/method.md section 2)") 
     CHECK(est.quantum_ticks == 3);
     CHECK(est.fractional_step);
   }
+}
+
+TEST_CASE("a delta near 2^64 (a wrapped or backwards table) is estimated at once, within the cap") {
+  // Before the cap, the divisor search of 2^64 - 1 overflowed d * d and never ended.
+  const std::vector<std::uint64_t> reads = {0, std::numeric_limits<std::uint64_t>::max()};
+  const QuantumEstimate e = estimate_quantum(reads);
+  CHECK(e.quantum_ticks <= kMaxQuantumTicks);
+  // 2^64 - 1 = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417: its largest divisor up to 2^20.
+  CHECK(e.quantum_ticks == 983055);  // 3 * 5 * 65537
 }
