@@ -263,6 +263,10 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   }
   out.in_time_order = in_time_order;
   if (in_time_order) hulls.finish(origin);
+  // Rounds whose t4 precede their t1 (a's counter ran backwards) can leave every t4
+  // before the first t1: the span is then empty, not a wrap of 2^64 (a run across a wrap
+  // of the counter keeps its span, a small positive difference modulo 2^64).
+  if (diff_ticks(last_tick, first_tick) < 0) last_tick = first_tick;
   out.first_tick = first_tick;
   out.last_tick = last_tick;
   out.t_ref_tick = first_tick + (last_tick - first_tick) / 2;

@@ -59,7 +59,7 @@ Column column_of(std::string_view name) {
 
 /// Byte columns (from 1) of the fields that a later check may name; 0 when absent.
 struct RoundColumns {
-  std::size_t seq = 0, t3 = 0, t4 = 0;
+  std::size_t seq = 0;
 };
 
 /// Takes a run line by line (from a string or a file read in chunks) and builds the Run.
@@ -235,14 +235,8 @@ class Parser {
         }
         case Column::t1: r.t1 = parse_u64(field, column); break;
         case Column::t2: r.t2 = parse_u64(field, column); break;
-        case Column::t3:
-          r.t3 = parse_u64(field, column);
-          at.t3 = column;
-          break;
-        case Column::t4:
-          r.t4 = parse_u64(field, column);
-          at.t4 = column;
-          break;
+        case Column::t3: r.t3 = parse_u64(field, column); break;
+        case Column::t4: r.t4 = parse_u64(field, column); break;
         case Column::flags: {
           const std::uint64_t f = parse_u64(field, column);
           if (f > kMaxFlags) fail(column, "flags '" + std::string(field) + "' beyond 8 bits (at most 255)");
@@ -276,38 +270,20 @@ class Parser {
     if (run_.rounds.empty()) start_rounds();
     RoundColumns at;
     const Round r = parse_round(line, at);
-    if (check_order_) check_counter_order(r, at);
     if (has_seq_) note_seq(r.seq, at.seq);
     run_.rounds.push_back(r);
   }
 
+  // A round whose counter runs backwards within it (t4 before t1, t3 before t2) is kept,
+  // in imports as in our own runs: it is evidence for the analysis (an early read, a
+  // moved vCPU, a counter that jumped), which counts it (docs/formats.md, Import rules).
   void start_rounds() {
-    // Our own runs (schema line) keep what the counters said, even a counter stepped
-    // back between two reads of one round: that is evidence for the analysis. An import
-    // whose counter runs backwards within a round has its columns mixed up.
-    check_order_ = !run_.header.get("schema").has_value();
     if (reserve_rounds_ > 0) {
       try {
         run_.rounds.reserve(reserve_rounds_);
       } catch (const std::exception&) {  // bad_alloc, length_error: the rounds grow as they come
       }
       reserve_rounds_ = 0;
-    }
-  }
-
-  /// Imports: within one round each counter only moves forward, t4 - t1 >= 0 (a's) and
-  /// t3 - t2 >= 0 (b's), as differences modulo 2^64 (the analysis reads them so: a round
-  /// across a wrap of the counter is whole). The leftmost offending column is named.
-  void check_counter_order(const Round& r, const RoundColumns& at) const {
-    const bool a_back = diff_ticks(r.t4, r.t1) < 0;
-    const bool b_back = diff_ticks(r.t3, r.t2) < 0;
-    if (b_back && (!a_back || at.t3 < at.t4)) {
-      fail(at.t3, "t3 " + std::to_string(r.t3) + " is " + std::to_string(r.t2 - r.t3) + " ticks before t2 " +
-                      std::to_string(r.t2) + ": b's counter cannot run backwards within one round");
-    }
-    if (a_back) {
-      fail(at.t4, "t4 " + std::to_string(r.t4) + " is " + std::to_string(r.t1 - r.t4) + " ticks before t1 " +
-                      std::to_string(r.t1) + ": a's counter cannot run backwards within one round");
     }
   }
 
@@ -381,7 +357,6 @@ class Parser {
   char delimiter_ = ',';
   bool have_header_row_ = false;
   bool has_seq_ = false;
-  bool check_order_ = true;
   std::size_t reserve_rounds_ = 0;
   Run run_;
   std::vector<Column> columns_;

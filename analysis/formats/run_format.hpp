@@ -21,11 +21,10 @@
 //     spaces inside, no hex, no fraction); a row with fewer or more fields than the header;
 //   - quantum_ticks outside [1, kMaxMetadataQuantumTicks], tsc_hz outside
 //     [0, kMaxMetadataTscHz] (0: unknown), more than kMaxMetadataKeys keys in a section;
-//   - in an import (no `# schema:` line), a round in which a counter runs backwards:
-//     t4 - t1 < 0 or t3 - t2 < 0 (differences modulo 2^64, as the analysis takes them).
-//     Our own runs keep such a round: a counter stepped back is evidence to analyse.
-//     Rounds out of time order across rows are accepted;
 //   - a seq that an earlier row already has (seqs may go backwards, not repeat).
+// What it keeps, as evidence for the analysis: a round in which a counter runs backwards
+// (t4 - t1 < 0 or t3 - t2 < 0, modulo 2^64), in an import as in our own runs, and rounds
+// out of time order across rows.
 
 #pragma once
 

@@ -34,17 +34,24 @@ constexpr std::size_t kQuantumRounds = 200000;
 
 /// The quantum from the same-clock sequences in the data: a's reads t1, t4, t1, ... and
 /// b's reads t2, t3, t2, ... are each non-decreasing, so their differences are whole
-/// steps of that counter.
+/// steps of that counter. A round whose counter ran backwards (t4 < t1, t3 < t2) says
+/// nothing of that counter's step, and its difference modulo 2^64 can be almost 2^64:
+/// its pair of reads is left out.
 std::int64_t infer_quantum(std::span<const Round> rounds) {
   const std::size_t n = std::min(rounds.size(), kQuantumRounds);
   std::vector<std::uint64_t> a_reads, b_reads;
   a_reads.reserve(2 * n);
   b_reads.reserve(2 * n);
   for (std::size_t i = 0; i < n; ++i) {
-    a_reads.push_back(rounds[i].t1);
-    a_reads.push_back(rounds[i].t4);
-    b_reads.push_back(rounds[i].t2);
-    b_reads.push_back(rounds[i].t3);
+    const Round& r = rounds[i];
+    if (diff_ticks(r.t4, r.t1) >= 0) {
+      a_reads.push_back(r.t1);
+      a_reads.push_back(r.t4);
+    }
+    if (diff_ticks(r.t3, r.t2) >= 0) {
+      b_reads.push_back(r.t2);
+      b_reads.push_back(r.t3);
+    }
   }
   const std::uint64_t q = std::max(estimate_quantum(a_reads).quantum_ticks, estimate_quantum(b_reads).quantum_ticks);
   return static_cast<std::int64_t>(q);
@@ -56,13 +63,16 @@ PairVerdict verdict_of(const PairAnalysis& p) {
   PairVerdict v;
   v.tsc_hz = p.tsc_hz;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
-  if (violations > 0 || p.self_inconsistent > 0 || !band.feasible) {
+  const std::uint64_t backwards = p.counter_backwards_a + p.counter_backwards_b;
+  if (violations > 0 || p.self_inconsistent > 0 || backwards > 0 || !band.feasible) {
     v.kind = VerdictKind::unsafe_reads;
     v.unsafe.send = p.send;
     v.unsafe.recv = p.recv;
     v.unsafe.fwd_violations = p.fwd_classes.causality_violation;
     v.unsafe.rev_violations = p.rev_classes.causality_violation;
     v.unsafe.self_inconsistent = p.self_inconsistent;
+    v.unsafe.counter_backwards_a = p.counter_backwards_a;
+    v.unsafe.counter_backwards_b = p.counter_backwards_b;
     v.unsafe.no_band = !band.feasible;
     v.unsafe.k = p.k;
     return v;
@@ -127,6 +137,9 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
   p.worst_fwd.reset();
   p.worst_rev.reset();
   p.worst_rtt.reset();
+  p.counter_backwards_a = p.counter_backwards_b = 0;
+  p.worst_backwards_a.reset();
+  p.worst_backwards_b.reset();
   p.below_floor_fwd = p.below_floor_rev = 0;
   auto add = [](DirectionClasses& to, const DirectionClasses& from) {
     to.normal += from.normal;
@@ -148,6 +161,10 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
     worse(p.worst_fwd, s.worst_fwd);
     worse(p.worst_rev, s.worst_rev);
     worse(p.worst_rtt, s.worst_rtt);
+    p.counter_backwards_a += s.counter_backwards_a;
+    p.counter_backwards_b += s.counter_backwards_b;
+    worse(p.worst_backwards_a, s.worst_backwards_a);
+    worse(p.worst_backwards_b, s.worst_backwards_b);
     p.segments.push_back(std::move(s));
   }
   const Step& step = *p.blocks.step;
@@ -248,6 +265,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
                            rev_ticks(front),
                            rtt_ticks(front),
                            rtt_ticks(front),
+                           diff_ticks(front.t4, front.t1),
+                           diff_ticks(front.t3, front.t2),
                            {x_of(front.t1, p.t_ref_tick), x_of(front.t1, p.t_ref_tick), x_of(front.t4, p.t_ref_tick),
                             x_of(front.t4, p.t_ref_tick)}};
     for (std::size_t j = 0; j < chunk_size; ++j) {
@@ -264,6 +283,8 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
       extremes.max_rev = std::max(extremes.max_rev, rev);
       extremes.min_rtt = std::min(extremes.min_rtt, rtt);
       extremes.max_rtt = std::max(extremes.max_rtt, rtt);
+      extremes.min_a_span = std::min(extremes.min_a_span, diff_ticks(r.t4, r.t1));
+      extremes.min_b_span = std::min(extremes.min_b_span, diff_ticks(r.t3, r.t2));
       extremes.time.min_x1 = std::min(extremes.time.min_x1, x1);
       extremes.time.max_x1 = std::max(extremes.time.max_x1, x1);
       extremes.time.min_x4 = std::min(extremes.time.min_x4, x4);

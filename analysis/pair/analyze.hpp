@@ -75,6 +75,16 @@ struct PairAnalysis : PairIdentity {
   std::optional<Evidence> worst_fwd;              // most negative forward latency beyond the band
   std::optional<Evidence> worst_rev;
   std::optional<Evidence> worst_rtt;  // most negative rtt when self-inconsistent
+  /// Rounds in which one counter ran backwards, a's (t4 < t1) or b's (t3 < t2), as
+  /// differences modulo 2^64. Impossible for any offset (a counter's reads within a round
+  /// never go down): an early read by more than the round trip, a moved vCPU, a counter
+  /// that jumped. Their one-way latencies are classified like any other's.
+  std::uint64_t counter_backwards_a = 0;
+  std::uint64_t counter_backwards_b = 0;
+  /// The round whose counter went furthest back: value_ticks = t4 - t1 (t3 - t2), < 0;
+  /// beyond_band_ticks = how far back, > 0.
+  std::optional<Evidence> worst_backwards_a;
+  std::optional<Evidence> worst_backwards_b;
 
   /// The longest rounds by rtt, longest first: (seq, rtt ticks), at most kLongestRounds.
   std::vector<std::pair<std::uint64_t, std::int64_t>> longest_rounds;

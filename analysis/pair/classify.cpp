@@ -89,6 +89,25 @@ void RoundClassifier::rank_round(std::size_t i, std::int64_t rtt) {
   }
 }
 
+void RoundClassifier::check_backwards(std::size_t i) {
+  const Round& r = rounds_[i];
+  const std::int64_t a_span = diff_ticks(r.t4, r.t1), b_span = diff_ticks(r.t3, r.t2);
+  if (a_span < 0) {
+    ++p_.counter_backwards_a;
+    if (a_span < worst_a_span_) {
+      worst_a_span_ = a_span;
+      p_.worst_backwards_a = make_evidence(rounds_, i, a_span, -static_cast<double>(a_span));
+    }
+  }
+  if (b_span < 0) {
+    ++p_.counter_backwards_b;
+    if (b_span < worst_b_span_) {
+      worst_b_span_ = b_span;
+      p_.worst_backwards_b = make_evidence(rounds_, i, b_span, -static_cast<double>(b_span));
+    }
+  }
+}
+
 // Classes: a one-way latency below every offset the band allows at its time is a
 // causality violation whatever its sign (with b's counter far ahead, an early t2 can
 // still give a positive fwd); otherwise a non-negative one is normal and a negative
@@ -154,6 +173,9 @@ void RoundClassifier::classify_round(std::size_t i, std::int64_t fwd, std::int64
 void RoundClassifier::add(std::size_t first, std::span<const std::int64_t> fwd, std::span<const std::int64_t> rev,
                           std::span<const std::int64_t> rtt, const ChunkExtremes& e) {
   const std::size_t n = fwd.size();
+  if (e.min_a_span < 0 || e.min_b_span < 0) [[unlikely]] {
+    for (std::size_t j = 0; j < n; ++j) check_backwards(first + j);
+  }
   // The longest rounds: none of the chunk can enter a full list whose shortest is at
   // least as long as the chunk's longest.
   if (p_.longest_rounds.size() < kLongestRounds || e.max_rtt > p_.longest_rounds.front().second) {

@@ -29,11 +29,14 @@ struct ChunkExtremes {
   std::int64_t max_rev = 0;
   std::int64_t min_rtt = 0;
   std::int64_t max_rtt = 0;
-  TimeRange time;  // t1 and t4 relative to the reference time
+  std::int64_t min_a_span = 0;  // t4 - t1: below 0 when a's counter ran backwards in a round
+  std::int64_t min_b_span = 0;  // t3 - t2: below 0 when b's did
+  TimeRange time;               // t1 and t4 relative to the reference time
 };
 
 /// Fills a PairAnalysis's per-round results: fwd_classes, rev_classes, self_inconsistent,
-/// below_floor_fwd/rev, the violation seqs, worst_fwd/rev/rtt and longest_rounds.
+/// below_floor_fwd/rev, the violation seqs, worst_fwd/rev/rtt, counter_backwards_a/b with
+/// their worst rounds, and longest_rounds.
 class RoundClassifier {
  public:
   /// \pre p's quantum_ticks, t_ref_tick, free_fit and fit are final. Keeps references to
@@ -52,6 +55,8 @@ class RoundClassifier {
   /// The full tests of round i, as they read without chunks.
   void classify_round(std::size_t i, std::int64_t fwd, std::int64_t rev, std::int64_t rtt);
   void rank_round(std::size_t i, std::int64_t rtt);
+  /// Counts round i under counter_backwards_a/b when a counter ran backwards in it.
+  void check_backwards(std::size_t i);
   [[nodiscard]] double lo_at(double x) const;
   [[nodiscard]] double hi_at(double x) const;
   [[nodiscard]] double x_at(std::uint64_t tick) const;  // x_of(tick, t_ref), as a double
@@ -62,6 +67,8 @@ class RoundClassifier {
   double worst_fwd_ = 0;
   double worst_rev_ = 0;
   std::int64_t worst_rtt_;
+  std::int64_t worst_a_span_ = 0;
+  std::int64_t worst_b_span_ = 0;
 };
 
 }  // namespace tscsync

@@ -43,9 +43,11 @@ struct UnsafeReads {
   std::uint64_t fwd_violations = 0;  // one-way latencies below every offset the rest of the run allows
   std::uint64_t rev_violations = 0;
   bool at_least = false;  // the counts are lower bounds (a monitor log keeps order statistics, not rounds)
-  std::uint64_t self_inconsistent = 0;  // rounds impossible for any offset
-  bool no_band = false;                 // no line fits the bounds even with k
-  std::uint64_t k = 1;                  // the k of the sweep
+  std::uint64_t self_inconsistent = 0;    // rounds impossible for any offset (rtt < -2q)
+  std::uint64_t counter_backwards_a = 0;  // rounds whose a's counter ran backwards (t4 < t1)
+  std::uint64_t counter_backwards_b = 0;  // rounds whose b's counter ran backwards (t3 < t2)
+  bool no_band = false;                   // no line fits the bounds even with k
+  std::uint64_t k = 1;                    // the k of the sweep
   /// (monitor) The bounds break into more than max_pieces pieces at k: too small all
   /// over, not a few steps.
   bool unresolved_pieces = false;

@@ -21,9 +21,11 @@ void classes_line(std::string& out, const char* name, const DirectionClasses& c,
          " marginal, " + std::to_string(c.causality_violation) + " causality_violation\n";
 }
 
-void evidence_block(std::string& out, const char* what, const Evidence& e, double hz) {
+/// `beyond`: what beyond_band_ticks measures ("beyond the band", "back").
+void evidence_block(std::string& out, const char* what, const Evidence& e, double hz,
+                    const char* beyond = "beyond the band") {
   out += std::string("  worst ") + what + ": round " + std::to_string(e.seq) + ", " + std::to_string(e.value_ticks) +
-         " ticks, " + format_sig(e.beyond_band_ticks, 4) + " ticks beyond the band, " +
+         " ticks, " + format_sig(e.beyond_band_ticks, 4) + " ticks " + beyond + ", " +
          format_sig(static_cast<double>(e.since_start_ticks), 6) + " ticks into the run" +
          (hz > 0 ? " (" + format_sig(static_cast<double>(e.since_start_ticks) / hz, 4) + " s)" : "") + "\n";
   // The raw values, whole: they are the evidence.
@@ -161,9 +163,14 @@ std::string analysis_text(const PairAnalysis& p) {
   classes_line(out, "fwd", p.fwd_classes, p.fwd_ticks);
   classes_line(out, "rev", p.rev_classes, p.rev_ticks);
   out += "  rtt < -2q " + std::to_string(p.self_inconsistent) + " rounds (impossible for any offset)\n";
+  out += "  backwards a " + std::to_string(p.counter_backwards_a) + " rounds (t4 < t1), b " +
+         std::to_string(p.counter_backwards_b) +
+         " rounds (t3 < t2): a counter ran backwards, impossible for any offset\n";
   if (p.worst_fwd) evidence_block(out, "forward violation", *p.worst_fwd, hz);
   if (p.worst_rev) evidence_block(out, "reverse violation", *p.worst_rev, hz);
   if (p.worst_rtt) evidence_block(out, "rtt", *p.worst_rtt, hz);
+  if (p.worst_backwards_a) evidence_block(out, "a backwards (t4 - t1)", *p.worst_backwards_a, hz, "back");
+  if (p.worst_backwards_b) evidence_block(out, "b backwards (t3 - t2)", *p.worst_backwards_b, hz, "back");
   out += "  longest   ";
   for (const auto& [seq, rtt] : p.longest_rounds) {
     out += ' ';
@@ -259,8 +266,12 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   e["rtt_ticks"] = distribution_json(p.rtt_ticks);
   e["classes"] = {{"fwd", classes_json(p.fwd_classes)}, {"rev", classes_json(p.rev_classes)}};
   e["self_inconsistent"] = p.self_inconsistent;
-  e["worst"] = {
-      {"fwd", evidence_json(p.worst_fwd)}, {"rev", evidence_json(p.worst_rev)}, {"rtt", evidence_json(p.worst_rtt)}};
+  e["counter_backwards"] = {{"a", p.counter_backwards_a}, {"b", p.counter_backwards_b}};
+  e["worst"] = {{"fwd", evidence_json(p.worst_fwd)},
+                {"rev", evidence_json(p.worst_rev)},
+                {"rtt", evidence_json(p.worst_rtt)},
+                {"backwards_a", evidence_json(p.worst_backwards_a)},
+                {"backwards_b", evidence_json(p.worst_backwards_b)}};
   auto& longest = e["longest_rounds"] = nlohmann::ordered_json::array();
   for (const auto& [seq, rtt] : p.longest_rounds) longest.push_back({{"seq", seq}, {"rtt_ticks", rtt}});
   const BlockFit& bf = p.blocks;

@@ -30,6 +30,11 @@ std::string unsafe_text(const UnsafeReads& u) {
                   std::to_string(u.rev_violations) +
                   " reverse one-way latencies below every offset the rest of the run allows";
   if (u.self_inconsistent > 0) v += ", " + std::to_string(u.self_inconsistent) + " rounds impossible for any offset";
+  if (u.counter_backwards_a + u.counter_backwards_b > 0) {
+    v += ", " + count_of(u.counter_backwards_a + u.counter_backwards_b, "round", "rounds") +
+         " in which a counter ran backwards (a: " + std::to_string(u.counter_backwards_a) +
+         ", b: " + std::to_string(u.counter_backwards_b) + ")";
+  }
   if (u.no_band) v += "; no line fits the bounds even with k = " + std::to_string(u.k);
   if (u.unresolved_pieces) {
     v +=

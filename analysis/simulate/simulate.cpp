@@ -97,7 +97,7 @@ struct TrueRound {
   double t1 = 0, t2 = 0, t3 = 0, t4 = 0;  // true times of the four events
   double fwd_delay = 0, rev_delay = 0;
   bool early_t2 = false, early_t4 = false;
-  double early_t2_ticks = 0, early_t4_ticks = 0;  // how early the read is, after clamping
+  double early_t2_ticks = 0, early_t4_ticks = 0;  // how early the read is (true ticks)
 };
 
 /// Replays the model's draws round by round. Two generators with the same spec give the
@@ -125,10 +125,10 @@ class RoundGenerator {
     r.t3 = r.t2 + spec_.turnaround_base_ticks + draws_.exponential(spec_.turnaround_exp_mean_ticks);
     r.rev_delay = delay(spec_.rev);
     r.t4 = r.t3 + r.rev_delay;
-    // b began waiting for this ping after its previous t3; a after this round's t1.
-    r.early_t2 = early(spec_.spec_b, r.t2 - prev_t3_, r.early_t2_ticks);
-    r.early_t4 = early(spec_.spec_a, r.t4 - r.t1, r.early_t4_ticks);
-    prev_t3_ = r.t3;
+    // Early reads of any size: one earlier than the round's own t1 (t4) or than b's
+    // previous t3 (t2) makes a counter run backwards, which the analysis must count.
+    r.early_t2 = early(spec_.spec_b, r.early_t2_ticks);
+    r.early_t4 = early(spec_.spec_a, r.early_t4_ticks);
     prev_t4_ = r.t4;
     return r;
   }
@@ -146,12 +146,11 @@ class RoundGenerator {
     return d.base_ticks + spread + (tail ? tail_ticks : 0.0);
   }
 
-  /// Whether the read is early; `ticks` = how early, at most `window` (the time since
-  /// the wait began), 0 when not early.
-  bool early(const SpeculationSpec& s, double window, double& ticks) {
+  /// Whether the read is early; `ticks` = how early, 0 when not early.
+  bool early(const SpeculationSpec& s, double& ticks) {
     const bool is_early = draws_.uniform() < s.rate;
     const double amount = s.early_min_ticks + (s.early_max_ticks - s.early_min_ticks) * draws_.uniform();
-    ticks = is_early ? std::min(amount, window) : 0.0;
+    ticks = is_early ? amount : 0.0;
     return is_early;
   }
 
@@ -160,7 +159,6 @@ class RoundGenerator {
   std::uint64_t phase_a_ = 0;
   std::uint64_t phase_b_ = 0;
   bool first_ = true;
-  double prev_t3_ = -std::numeric_limits<double>::infinity();
   double prev_t4_ = 0;
 };
 
@@ -252,6 +250,8 @@ Run simulate(const SimulationSpec& spec, SimulationTruth& truth) {
     round.t3 = read_counter(r.t3 + theta(r.t3), truth.phase_b_ticks, q, "b");
     round.t4 = read_counter(r.t4 - r.early_t4_ticks, truth.phase_a_ticks, q, "a");
     run.rounds.push_back(round);
+    truth.backwards_a_count += diff_ticks(round.t4, round.t1) < 0 ? 1U : 0U;
+    truth.backwards_b_count += diff_ticks(round.t3, round.t2) < 0 ? 1U : 0U;
 
     truth.early_t2[i] = r.early_t2 ? 1 : 0;
     truth.early_t4[i] = r.early_t4 ? 1 : 0;
@@ -300,6 +300,8 @@ nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth) {
       {"step", {{"present", truth.has_step}, {"step_ticks", truth.step_ticks}, {"step_tick", truth.step_tick}}},
       {"early_t2_count", truth.early_t2_count},
       {"early_t4_count", truth.early_t4_count},
+      {"backwards_a_count", truth.backwards_a_count},
+      {"backwards_b_count", truth.backwards_b_count},
       {"fwd_delay_ticks", {{"min", truth.min_fwd_delay_ticks}, {"max", truth.max_fwd_delay_ticks}}},
       {"rev_delay_ticks", {{"min", truth.min_rev_delay_ticks}, {"max", truth.max_rev_delay_ticks}}},
   };

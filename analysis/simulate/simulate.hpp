@@ -21,10 +21,10 @@
 //               t1 = Ca(T1), t2 = Cb(T2 - e2), t3 = Cb(T3), t4 = Ca(T4 - e4), where e2 (e4)
 //               is 0, or with probability spec_b.rate (spec_a.rate) uniform in
 //               [early_min_ticks, early_max_ticks]: a speculatively early receive read.
-//               An early read is clamped so that it never precedes the same CPU's
-//               previous read (t2 not before b's previous T3; t4 not before this round's
-//               T1): a receiver cannot read before the wait it ends began, and the
-//               same-clock differences stay monotone.
+//               Early reads of any size: one larger than the round trip puts t4 before
+//               this round's t1 (a's counter runs backwards within the round) or t2
+//               before b's previous t3, evidence that the analysis must count
+//               (SimulationTruth::backwards_a_count).
 //   T_ref       floor(T1[0] + 0.5 * (T4[n-1] - T1[0])): the middle of the run, a whole tick.
 //   T_step      floor(T1[0] + step_at_fraction * (T4[n-1] - T1[0])), a whole tick.
 //               (Same expression as T_ref, so step_at_fraction 0.5 puts T_step exactly at T_ref.)
@@ -112,7 +112,11 @@ struct SimulationTruth {
   std::uint64_t early_t4_count = 0;
   std::vector<std::uint8_t> early_t2;  // per round: 1 when t2 was read early
   std::vector<std::uint8_t> early_t4;  // per round: 1 when t4 was read early
-  double min_fwd_delay_ticks = 0;      // true one-way delays drawn (before any early read)
+  /// Rounds whose readings run backwards on one counter: t4 < t1 (a's: an early t4 by more
+  /// than the round trip) and t3 < t2 (b's: a negative step between t2 and t3).
+  std::uint64_t backwards_a_count = 0;
+  std::uint64_t backwards_b_count = 0;
+  double min_fwd_delay_ticks = 0;  // true one-way delays drawn (before any early read)
   double max_fwd_delay_ticks = 0;
   double min_rev_delay_ticks = 0;
   double max_rev_delay_ticks = 0;

@@ -101,10 +101,10 @@ TEST_CASE("early reads are flagged exactly where they were injected") {
                                            .offset_ticks = -150,
                                            .drift_ppb = 200,
                                            .quantum_ticks = 26});
-    // An early read is provable only when it is earlier than the round trip's floor, and
-    // the simulator never lets one precede the same CPU's previous read. A long gap and
-    // turnaround leave room for reads 700-1000 ticks early, which every delay (no tails)
-    // is far below.
+    // An early read is provable only when it is earlier than the round trip's floor. A
+    // long gap and turnaround keep reads 700-1000 ticks early inside the round (no counter
+    // runs backwards here: test_counter_backwards.cpp has those), and every delay (no
+    // tails) is far below them.
     spec.fwd.tail_fraction = spec.rev.tail_fraction = 0;
     spec.gap_ticks = 2000;
     spec.turnaround_base_ticks = 500;
