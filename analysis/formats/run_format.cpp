@@ -470,6 +470,11 @@ std::optional<std::string> incomplete_reason(const Run& run) {
   // A run rebuilt from a run directory says why it was cut short (formats/run_dir.hpp).
   if (!status) {
     if (const auto cut = run.trailer.get("cut_short")) return "cut short: " + std::string(*cut);
+    // An import (no schema line) has no status line by design: only its last line can be cut.
+    if (!run.header.get("schema")) {
+      if (run.cut_line == 0) return std::nullopt;
+      return "line " + std::to_string(run.cut_line) + " has no line end and is not a whole round: it is left out";
+    }
     std::string reason = "no '# status:' line after the rounds: the file was cut short";
     if (run.cut_line != 0) reason += " (in line " + std::to_string(run.cut_line) + ", which is left out)";
     return reason;

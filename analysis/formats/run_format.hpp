@@ -79,7 +79,9 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
 
 /// Why the run is not complete (no status line: cut short, with the trailer's `cut_short`
 /// reason when it gives one; a status other than complete: aborted, with its error), or
-/// nullopt when it is complete.
+/// nullopt when it is complete. An import (no `# schema:` line) carries no status line, so
+/// it is complete unless it says otherwise (a `# status:` trailer line) or its last line,
+/// without a line end, was not a whole round (docs/formats.md, "Import rules").
 std::optional<std::string> incomplete_reason(const Run& run);
 
 }  // namespace tscsync
