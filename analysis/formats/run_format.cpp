@@ -445,9 +445,9 @@ Run read_run_file(const std::string& path) {
   if (path == "-") return read_run_stream(stdin, "<stdin>", kReadChunkBytes, 0);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw IoError("cannot read " + path + ": it is a directory");
+    throw InputError("cannot read " + path + ": it is a directory");
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
+  if (file == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
   // Only a regular file's size says how many rounds to expect (a pipe or device has none),
   // and only the bytes it really holds: a sparse file of 1 TB and a few bytes reads as
   // zeros and must not reserve rounds for a terabyte.

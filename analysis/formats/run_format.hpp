@@ -70,7 +70,8 @@ Run parse_run(std::string_view text, std::string_view source);
 
 /// Reads and parses a file ("-" reads standard input) in chunks of kReadChunkBytes:
 /// the file's text is never held whole, only the rounds.
-/// \throws IoError when it cannot be read, InputError when it is malformed.
+/// \throws InputError when it cannot be opened (missing, a directory, no permission: the
+///         user named it) or is malformed; IoError on a read error once it is open.
 Run read_run_file(const std::string& path);
 
 /// The same over an open stream, `chunk_bytes` at a time (any size >= 1: lines may span
