@@ -19,12 +19,13 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A file the user gave us that we cannot read as what it claims to be.
+/// A file the user gave us that we cannot read as what it claims to be, or cannot open at
+/// all (missing, a directory, no permission).
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Output that could not be written, a file that could not be opened.
+/// Output that could not be written; a read that failed once its file was open.
 struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

@@ -540,9 +540,9 @@ IntervalLog read_interval_log_file(const std::string& path) {
   if (path == "-") return read_interval_log_stream(stdin, "<stdin>", kReadChunkBytes);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw IoError("cannot read " + path + ": it is a directory");
+    throw InputError("cannot read " + path + ": it is a directory");
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
+  if (file == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
   try {
     IntervalLog log = read_interval_log_stream(file, path, kReadChunkBytes);
     std::fclose(file);

@@ -69,8 +69,9 @@ std::string interval_log_tail(const Metadata& trailer);
 ///         trailer, or a line over kMaxLineBytes. CRLF line ends are accepted.
 IntervalLog parse_interval_log(std::string_view text, std::string_view source);
 
-/// The same from a file ("-" is standard input), read in chunks. \throws IoError when it
-/// cannot be read, InputError as above.
+/// The same from a file ("-" is standard input), read in chunks. \throws InputError when it
+/// cannot be opened (missing, a directory, no permission) and as above; IoError on a read
+/// error once it is open.
 IntervalLog read_interval_log_file(const std::string& path);
 
 /// The same over an open stream, `chunk_bytes` at a time (any size >= 1: lines may span

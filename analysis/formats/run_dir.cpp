@@ -50,10 +50,10 @@ bool exists(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
-/// The names in `dir` (not . and ..), sorted. \throws IoError.
+/// The names in `dir` (not . and ..), sorted. \throws InputError (a directory the user named).
 std::vector<std::string> list_dir(const std::string& dir) {
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) throw IoError("cannot read the directory " + dir + ": " + std::strerror(errno));
+  if (d == nullptr) throw InputError("cannot read the directory " + dir + ": " + std::strerror(errno));
   std::vector<std::string> names;
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;
@@ -71,7 +71,7 @@ bool is_regular_file(const std::string& path) {
 
 std::string read_whole_file(const std::string& path, std::uint64_t max_bytes) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
+  if (f == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
   std::string text;
   std::vector<char> buf(std::size_t{1} << 16);
   while (true) {
@@ -263,7 +263,7 @@ struct StopScan {};
 
 PlainHeader scan_plain_header(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
+  if (f == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
   PlainHeader h;
   try {
     for_each_line(f, path, kHeaderChunkBytes, [&](std::string_view line, std::size_t line_no, bool) {
@@ -482,7 +482,7 @@ void RunDirWriter::finish(RunDirStatus status, std::string detail, std::string e
 RunDirReader open_run_dir(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    throw IoError("cannot open the run directory " + path + ": " + std::strerror(errno));
+    throw InputError("cannot open the run directory " + path + ": " + std::strerror(errno));
   if (!S_ISDIR(st.st_mode)) throw InputError(path + ": not a directory (a run directory is one)");
   RunDirReader r;
   r.path_ = path;
@@ -549,7 +549,7 @@ void RunDirReader::open_manifest_dir() {
 
 void RunDirReader::index_rounds_file(const std::string& file, int cpu) {
   const Fd fd(file, O_RDONLY);
-  if (fd.get() < 0) throw IoError("cannot open " + file + " for reading: " + std::strerror(errno));
+  if (fd.get() < 0) throw InputError("cannot open " + file + " for reading: " + std::strerror(errno));
   const auto file_index = static_cast<std::uint32_t>(files_.size());
   files_.push_back(file);
   std::string buf;         // bytes from file offset `base` on
@@ -745,7 +745,7 @@ Run RunDirReader::read_manifest_pair(int a, int b, const PairEntry& entry) const
   std::vector<std::string> errors;
   const std::string& file = files_[entry.visits.front().file];  // every visit of a -> b is in a's file
   const Fd fd(file, O_RDONLY);
-  if (fd.get() < 0) throw IoError("cannot open " + file + " for reading: " + std::strerror(errno));
+  if (fd.get() < 0) throw InputError("cannot open " + file + " for reading: " + std::strerror(errno));
   std::string frame;
   for (const VisitEntry& v : entry.visits) {
     read_at(fd.get(), file, v.offset, frame, v.size);

@@ -127,7 +127,8 @@ class RunDirReader {
   /// The manifest; for a plain directory: status complete, cpus the CPUs the files name
   /// (ascending), nothing else.
   [[nodiscard]] const RunDirManifest& manifest() const { return manifest_; }
-  /// topology.xml as bytes, or nullopt when the run has none. \throws IoError.
+  /// topology.xml as bytes, or nullopt when the run has none. \throws InputError when it is
+  /// missing or cannot be opened, IoError on a read error.
   [[nodiscard]] std::optional<std::string> topology_xml() const;
 
   /// The ordered pairs with at least one visit (or one file), ascending by (a, b).
@@ -188,7 +189,8 @@ class RunDirReader {
 /// Opens a run directory: reads manifest.json and indexes every rounds file frame by
 /// frame, or, without a manifest, reads the header of every regular file (hidden files and
 /// subdirectories aside) as a run or an import table.
-/// \throws IoError when the directory cannot be read; InputError "FILE:LINE:COLUMN: what"
+/// \throws InputError when the directory or a file in it cannot be opened (missing, no
+///         permission); IoError on a read error once open; InputError "FILE:LINE:COLUMN: what"
 ///         (or "FILE: what") for a missing manifest beside rounds/, a manifest that is not
 ///         JSON or of another schema, a rounds file that is not zstd or corrupt before its
 ///         end, a visit naming a CPU the manifest lacks, two files that disagree about a

@@ -420,9 +420,9 @@ Run read_run_file(const std::string& path) {
   if (path == "-") return read_run_stream(stdin, "<stdin>", kReadChunkBytes, 0);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw IoError("cannot read " + path + ": it is a directory");
+    throw InputError("cannot read " + path + ": it is a directory");
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw IoError("cannot open " + path + " for reading: " + std::strerror(errno));
+  if (file == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
   // Only a regular file's size says how many rounds to expect (a pipe or device has none),
   // and only the bytes it really holds: a sparse file of 1 TB and a few bytes reads as
   // zeros and must not reserve rounds for a terabyte.
@@ -445,6 +445,11 @@ std::optional<std::string> incomplete_reason(const Run& run) {
   // A run rebuilt from a run directory says why it was cut short (formats/run_dir.hpp).
   if (!status) {
     if (const auto cut = run.trailer.get("cut_short")) return "cut short: " + std::string(*cut);
+    // An import (no schema line) has no status line by design: only its last line can be cut.
+    if (!run.header.get("schema")) {
+      if (run.cut_line == 0) return std::nullopt;
+      return "line " + std::to_string(run.cut_line) + " has no line end and is not a whole round: it is left out";
+    }
     std::string reason = "no '# status:' line after the rounds: the file was cut short";
     if (run.cut_line != 0) reason += " (in line " + std::to_string(run.cut_line) + ", which is left out)";
     return reason;

@@ -69,7 +69,8 @@ Run parse_run(std::string_view text, std::string_view source);
 
 /// Reads and parses a file ("-" reads standard input) in chunks of kReadChunkBytes:
 /// the file's text is never held whole, only the rounds.
-/// \throws IoError when it cannot be read, InputError when it is malformed.
+/// \throws InputError when it cannot be opened (missing, a directory, no permission: the
+///         user named it) or is malformed; IoError on a read error once it is open.
 Run read_run_file(const std::string& path);
 
 /// The same over an open stream, `chunk_bytes` at a time (any size >= 1: lines may span
@@ -78,7 +79,9 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
 
 /// Why the run is not complete (no status line: cut short, with the trailer's `cut_short`
 /// reason when it gives one; a status other than complete: aborted, with its error), or
-/// nullopt when it is complete.
+/// nullopt when it is complete. An import (no `# schema:` line) carries no status line, so
+/// it is complete unless it says otherwise (a `# status:` trailer line) or its last line,
+/// without a line end, was not a whole round (docs/formats.md, "Import rules").
 std::optional<std::string> incomplete_reason(const Run& run);
 
 }  // namespace tscsync

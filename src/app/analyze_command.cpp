@@ -161,8 +161,15 @@ int run_analyze(const AnalyzeOptions& options) {
       pairs.push_back(analyze_run(*run, source));
       order.emplace_back(false, pairs.size() - 1);
       if (pairs.back().incomplete) {
-        std::cerr << "tscsync analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
-                  << "); analysing the rounds it holds\n";
+        // Only a run file (a schema line) promises a status line; an import is flagged
+        // only for what it says itself or a last line that was cut (docs/formats.md).
+        if (run->header.get("schema")) {
+          std::cerr << "tscsync analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
+                    << "); analysing the rounds it holds\n";
+        } else {
+          std::cerr << "tscsync analyze: warning: " << source << ": " << *pairs.back().incomplete
+                    << "; analysing the rounds it holds\n";
+        }
       }
       continue;
     }

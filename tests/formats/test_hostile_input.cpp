@@ -277,7 +277,7 @@ TEST_CASE("hostile: metadata") {
   CHECK(error_of(kHead + "1,2,3,4\n" + many + "# one_more: v\n") ==
         "in.csv:1003:1: more than 1000 metadata keys in the trailer");
   // A status line before the rounds is header metadata: the run is still not complete.
-  const Run early = ok("# status: complete\n" + kHead + "1,2,3,4\n");
+  const Run early = ok("# schema: tscsync-run/1\n# status: complete\n" + kHead + "1,2,3,4\n");
   CHECK(incomplete_reason(early) ==
         std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
   CHECK(error_of("# schema: \x1b[2J\n" + kHead + "1,2,3,4\n") ==

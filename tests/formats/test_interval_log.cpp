@@ -283,7 +283,9 @@ TEST_CASE("interval log: files and what cannot be read") {
     std::fclose(f);
   }
   CHECK(read_interval_log_file(path).intervals == sample_log().intervals);
-  CHECK_THROWS_AS(read_interval_log_file((dir / "missing.log").string()), IoError);
+  // A file that cannot be opened is an input error (exit 2), as malformed text is.
+  CHECK_THROWS_AS(read_interval_log_file((dir / "missing.log").string()), InputError);
+  CHECK_THROWS_AS(read_interval_log_file(dir.string()), InputError);
   CHECK_THROWS_WITH(read_interval_log_file(dir.string()), "cannot read " + dir.string() + ": it is a directory");
   std::filesystem::remove_all(dir);
 }

@@ -410,7 +410,7 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
                                  "):1:1: the visit line lacks quantum_ticks=");
   }
   SECTION("the directory is not there, or is a file") {
-    CHECK_THAT(what_thrown<IoError>([&] { open_run_dir(tmp.sub("absent")); }),
+    CHECK_THAT(what_thrown<InputError>([&] { open_run_dir(tmp.sub("absent")); }),  // input error: exit 2
                Catch::StartsWith("cannot open the run directory " + tmp.sub("absent") + ": "));
     CHECK(open_error(rounds.string()) == rounds.string() + ": not a directory (a run directory is one)");
   }

@@ -147,7 +147,20 @@ TEST_CASE("imports: tab-separated, CRLF, extra columns, comments, pair columns")
   CHECK(*run.header.get("quantum_ticks") == "26");
   CHECK(*run.header.get("a") == "0");
   CHECK(*run.header.get("b") == "1");
-  CHECK(incomplete_reason(run).has_value());  // imports carry no status
+  CHECK_FALSE(incomplete_reason(run).has_value());  // an import carries no status line: it is not a run cut short
+}
+
+TEST_CASE("imports: complete unless they say otherwise or their last line was cut") {
+  const std::string head = "# a: 0\n# b: 1\nt1,t2,t3,t4\n100,150,160,210\n";
+  CHECK_FALSE(incomplete_reason(parse_run(head + "300,350,360,410\n# rounds: 2\n", "in.csv")).has_value());
+  CHECK_FALSE(incomplete_reason(parse_run(head + "300,350,360,410", "in.csv")).has_value());  // a whole last round
+  CHECK(incomplete_reason(parse_run(head + "300,350,36", "in.csv")) ==
+        std::optional<std::string>("line 5 has no line end and is not a whole round: it is left out"));
+  CHECK(incomplete_reason(parse_run(head + "# error: disk full\n# status: aborted\n", "in.csv")) ==
+        std::optional<std::string>("status is 'aborted': disk full"));
+  // The same table as a run file promises a status line: without it, it was cut short.
+  CHECK(incomplete_reason(parse_run("# schema: tscsync-run/1\n" + head, "run.csv")) ==
+        std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
 }
 
 TEST_CASE("malformed input names the line and the column") {
