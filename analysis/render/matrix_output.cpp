@@ -82,7 +82,7 @@ class StreamMembers {
     member(key);
     // dump(2) of the value, indented by the levels it sits at in the whole document.
     const std::string text = v.dump(2);
-    const std::string& pad = indent(any_.size());
+    const std::string pad = indent(any_.size());
     for (char c : text) {
       buffer_ += c;
       if (c == '\n') buffer_ += pad;
@@ -97,8 +97,8 @@ class StreamMembers {
       return;
     }
     const std::size_t depth = any_.size();
-    const std::string& row_pad = indent(depth + 1);
-    const std::string& cell_pad = indent(depth + 2);
+    const std::string row_pad = indent(depth + 1);
+    const std::string cell_pad = indent(depth + 2);
     buffer_ += "[\n";
     for (std::size_t a = 0; a < n; ++a) {
       buffer_ += row_pad;
@@ -152,7 +152,8 @@ class StreamMembers {
     buffer_ += json(key).dump();
     buffer_ += ": ";
   }
-  const std::string& indent(std::size_t depth) {
+  /// By value: growing indents_ moves its strings, so no reference into it may be held.
+  std::string indent(std::size_t depth) {
     while (indents_.size() <= depth) indents_.emplace_back(2 * indents_.size(), ' ');
     return indents_[depth];
   }
