@@ -9,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include "estimate/margin_rule.hpp"
+
 namespace tscsync {
 namespace {
 
@@ -23,10 +25,6 @@ constexpr double kRunsCriticalZ = -1.96;
 /// standard deviations of the two-offset model.
 constexpr double kStepQuanta = 4;
 constexpr double kStepSigmas = 4;
-/// A step is an offset step only if the blocks' margin moves by at most the larger of
-/// these across it (quanta; share of the step's size): see fit_blocks.
-constexpr double kStepMarginQuanta = 2;
-constexpr double kStepMarginShare = 0.25;
 /// The step's round is accepted when the best splits span at most this many rounds.
 constexpr std::size_t kMaxTieRounds = 8;
 /// Residuals within this fraction of the block values' size are zeros: rounding, not sign.
@@ -443,11 +441,9 @@ BlockFit BlockEstimator::finish() const {
   if (std::fabs(step.size_ticks) <= std::max(kStepQuanta * static_cast<double>(quantum_ticks), kStepSigmas * sigma)) {
     return fit;
   }
-  // An offset step moves the forward and the reverse floors together, so each block's
-  // margin (half their gap) stays where it was. When the margin moves as much, the
-  // delays changed instead (a vCPU placed elsewhere, a busier link), not the counters:
-  // on the development machines such shifts of tens of ticks came with margins moving by
-  // as much. Then the run is not split; the change is reported.
+  // An offset step keeps each block's margin where it was (estimate/margin_rule.hpp). When
+  // the margin moves as much as the estimate, the delays changed instead, not the counters:
+  // the change is reported as such.
   double before_sum = 0, after_sum = 0;
   std::size_t before_n = 0, after_n = 0;
   for (const BlockEstimate& b : pb) {
@@ -462,26 +458,12 @@ BlockFit BlockEstimator::finish() const {
   if (before_n > 0 && after_n > 0) {
     fit.split_margin_change_ticks = after_sum / as_double(after_n) - before_sum / as_double(before_n);
   }
-  const double allowed =
-      std::max(kStepMarginQuanta * static_cast<double>(quantum_ticks), kStepMarginShare * std::fabs(step.size_ticks));
-  if (std::fabs(fit.split_margin_change_ticks) > allowed) {
+  if (!margin_kept(fit.split_margin_change_ticks, step.size_ticks, static_cast<double>(quantum_ticks))) {
     fit.delays_changed = true;
     return fit;
   }
   fit.step = step;
   return fit;
-}
-
-std::vector<std::pair<std::size_t, std::size_t>> segments_for(const BlockFit& fit, std::size_t rounds) {
-  if (!fit.valid || !fit.step) return {{0, rounds}};
-  const Step& step = *fit.step;
-  const std::size_t after = std::min(step.first_round_after, rounds);
-  if (step.refined_to_round) return {{0, after}, {after, rounds}};
-  // Known to within block after_block - 1: its rounds belong to neither side.
-  const std::size_t before = step.after_block >= 1 && step.after_block - 1 < fit.per_block.size()
-                                 ? fit.per_block[step.after_block - 1].first_round
-                                 : after;
-  return {{0, std::min(before, after)}, {after, rounds}};
 }
 
 }  // namespace tscsync

@@ -169,10 +169,6 @@ class BlockEstimator {
   KthOfStream<std::greater<>> largest_;  // the block's k-th largest L'
 };
 
-/// The [first, last) round ranges to fit separately: the whole run, or the parts before
-/// and after the step. An invalid fit gives the whole run.
-std::vector<std::pair<std::size_t, std::size_t>> segments_for(const BlockFit& fit, std::size_t rounds);
-
 /// Student's t quantile t_{df, 0.975}: a table for df 1..30 (3 decimals); beyond it the
 /// Cornish-Fisher expansion z + 2.372 / df + 2.823 / df^2 around the normal z = 1.96
 /// (within 0.001 of the exact value); infinity for df 0.

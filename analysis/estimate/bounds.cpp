@@ -175,26 +175,35 @@ void sort_by_x(std::vector<Point>& v) {
   if (!std::is_sorted(v.begin(), v.end(), by_x)) std::sort(v.begin(), v.end(), by_x);
 }
 
-/// The k-th bounds of every bin as collect_bounds finds them, kept, sorted by x and then
-/// hulled: for rounds out of time order, whose bins' points do not come in x order.
-void kth_hulls_out_of_order(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::span<const std::uint64_t> ks,
-                            std::size_t bins, BoundSets& out) {
+/// Every bin's k-th bounds, bin by bin: `take(bin, j, upper, lower)` for each ks[j].
+/// Bin i holds the rounds [i n / bins, (i + 1) n / bins) by index, as in collect_bounds.
+template <class Take>
+void for_each_bin_kth(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::span<const std::uint64_t> ks,
+                      std::size_t bins, Take take) {
   if (ks.empty()) return;
   const auto k_max = static_cast<std::size_t>(ks.back());
   FirstPoints<SmallerY> up(k_max);
   FirstPoints<LargerY> low(k_max);
-  std::vector<std::vector<Point>> uppers(ks.size()), lowers(ks.size());
   const std::size_t n = rounds.size();
   for (std::size_t bin = 0; bin < bins; ++bin) {
     for (std::size_t i = bin * n / bins; i < (bin + 1) * n / bins; ++i) {
       up.offer(upper_bound_of(rounds[i], t_ref_tick));
       low.offer(lower_bound_of(rounds[i], t_ref_tick));
     }
-    finish_bin(up, low, ks, [&](std::size_t j, const Point& upper, const Point& lower) {
-      uppers[j].push_back(upper);
-      lowers[j].push_back(lower);
-    });
+    finish_bin(up, low, ks, [&](std::size_t j, const Point& upper, const Point& lower) { take(bin, j, upper, lower); });
   }
+}
+
+/// The k-th bounds of every bin as collect_bounds finds them, kept, sorted by x and then
+/// hulled: for rounds out of time order, whose bins' points do not come in x order.
+void kth_hulls_out_of_order(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::span<const std::uint64_t> ks,
+                            std::size_t bins, BoundSets& out) {
+  std::vector<std::vector<Point>> uppers(ks.size()), lowers(ks.size());
+  for_each_bin_kth(rounds, t_ref_tick, ks, bins,
+                   [&](std::size_t /*bin*/, std::size_t j, const Point& upper, const Point& lower) {
+                     uppers[j].push_back(upper);
+                     lowers[j].push_back(lower);
+                   });
   for (std::size_t j = 0; j < ks.size(); ++j) {
     sort_by_x(uppers[j]);
     sort_by_x(lowers[j]);
@@ -222,7 +231,8 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   const std::uint64_t origin = rounds.front().t1;
   std::uint64_t first_tick = origin, last_tick = rounds.front().t4;
   std::int64_t last_x1 = 0, last_x4 = x_of(rounds.front().t4, origin);
-  bool in_time_order = true;  // a local: out's flag would be stored every round
+  bool in_time_order = true;  // locals: out's fields would be stored every round
+  std::size_t reversals = 0;
   std::size_t bin = 0;
   std::size_t bin_last = n / bins;  // one past the current bin's last round
   for (std::size_t chunk_first = 0; chunk_first < n; chunk_first += kChunkRounds) {
@@ -235,7 +245,9 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
       last_tick = std::max(last_tick, r.t4);
       const Point u = upper_bound_of(r, origin);
       const Point l = lower_bound_of(r, origin);
-      in_time_order = in_time_order && u.x >= last_x1 && l.x >= last_x4;
+      const bool reversed = u.x < last_x1 || l.x < last_x4;
+      reversals += reversed ? 1U : 0U;
+      in_time_order = in_time_order && !reversed;
       last_x1 = u.x;
       last_x4 = l.x;
       if (u.y < extremes.lowest_upper.y) {
@@ -262,6 +274,7 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
     if (in_time_order) hulls.add_chunk(rounds.subspan(chunk_first, chunk_last - chunk_first), extremes, origin);
   }
   out.in_time_order = in_time_order;
+  out.time_reversals = reversals;
   if (in_time_order) hulls.finish(origin);
   // Rounds whose t4 precede their t1 (a's counter ran backwards) can leave every t4
   // before the first t1: the span is then empty, not a wrap of 2^64 (a run across a wrap
@@ -300,6 +313,18 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
   for (const Round& r : rounds) all.push_back(lower_bound_of(r, t_ref_tick));
   sort_by_x(all);
   out.lower_hull = upper_hull(all);
+  return out;
+}
+
+std::vector<std::vector<TimedBound>> bin_bounds(std::span<const Round> rounds, std::uint64_t t_ref_tick,
+                                                std::span<const std::uint64_t> ks, std::size_t bins) {
+  std::vector<std::vector<TimedBound>> out(ks.size());
+  for (auto& bounds : out) bounds.reserve(2 * bins);
+  for_each_bin_kth(rounds, t_ref_tick, ks, bins,
+                   [&](std::size_t bin, std::size_t j, const Point& upper, const Point& lower) {
+                     out[j].push_back({upper, true, bin});
+                     out[j].push_back({lower, false, bin});
+                   });
   return out;
 }
 

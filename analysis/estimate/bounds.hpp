@@ -15,6 +15,7 @@
 
 #include "core/run.hpp"
 #include "estimate/hull.hpp"
+#include "estimate/offset_segments.hpp"
 
 namespace tscsync {
 
@@ -37,6 +38,9 @@ struct BoundSets {
   /// False when t1 or t4 went backwards somewhere in the rounds; the k = 1 hulls then
   /// came from a sorted copy of every bound.
   bool in_time_order = true;
+  /// How many rounds' t1 or t4 came before the previous round's: a few where a's counter
+  /// was set back during the run, about half of them in a table sorted by something else.
+  std::size_t time_reversals = 0;
 };
 
 /// One pass (two when the rounds are out of time order). Time bin i holds the rounds
@@ -44,5 +48,15 @@ struct BoundSets {
 /// \pre rounds is not empty, bins >= 1, ks ascending with every k > 1, and every bin
 ///      holds at least ks.back() rounds.
 BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uint64_t> ks, std::size_t bins);
+
+/// The same bins' k-th bounds kept as points rather than hulled: for each ks[j], per bin in
+/// bin order, its k-th smallest forward bound (upper) and k-th largest reverse bound
+/// (lower) at their own x = t - t_ref, tagged with the bin (source). What the pieces of a
+/// run are cut from when no line fits it whole (docs/method.md §6.4). One pass, O(n log
+/// k); 2 bins points per k.
+/// \pre rounds is not empty, bins >= 1, ks ascending with every k >= 1, and every bin
+///      holds at least ks.back() rounds.
+std::vector<std::vector<TimedBound>> bin_bounds(std::span<const Round> rounds, std::uint64_t t_ref_tick,
+                                                std::span<const std::uint64_t> ks, std::size_t bins);
 
 }  // namespace tscsync

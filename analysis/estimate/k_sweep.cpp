@@ -37,4 +37,17 @@ SweepChoice choose_sweep_step(std::span<const SweepFit> steps, std::int64_t quan
   return choice;
 }
 
+std::optional<std::size_t> choose_pieces_step(std::span<const SweepPieces> steps) {
+  std::optional<std::size_t> chosen;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (!steps[i].resolved) continue;
+    bool same = true;
+    for (std::size_t j = i + 1; j < steps.size(); ++j) {
+      same = same && (!steps[j].resolved || steps[j].pieces == steps[i].pieces);
+    }
+    if (same && (!chosen || steps[i].set_aside < steps[*chosen].set_aside)) chosen = i;
+  }
+  return chosen;
+}
+
 }  // namespace tscsync

@@ -39,4 +39,21 @@ struct SweepChoice {
 /// Applies the rule to the steps of a sweep, in increasing k. \pre quantum_ticks >= 1.
 SweepChoice choose_sweep_step(std::span<const SweepFit> steps, std::int64_t quantum_ticks);
 
+/// One step of a sweep as the pieces of its bounds (estimate/offset_segments.hpp) read it,
+/// for when no k fits the whole run (docs/method.md §6.4, §9.2).
+struct SweepPieces {
+  bool resolved = false;      // the bounds broke into at most max_pieces pieces
+  std::size_t pieces = 0;     // how many
+  std::size_t set_aside = 0;  // bounds set aside as transients
+};
+
+/// The step whose pieces to take when no k fits the whole run. A step is stable when every
+/// larger step that could be cut into pieces found as many (early reads add pieces at
+/// small k and are stepped over at larger k; a step of the offset adds one at every k); of
+/// the stable steps, the one with the fewest bounds set aside (early reads are set aside at
+/// small k and gone at larger k; a real excursion is set aside at every k), the smallest
+/// on a tie. None when no step is resolved. The pair analysis and the monitor's interval
+/// analysis both choose by this rule.
+std::optional<std::size_t> choose_pieces_step(std::span<const SweepPieces> steps);
+
 }  // namespace tscsync

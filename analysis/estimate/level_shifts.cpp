@@ -5,11 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#include "estimate/margin_rule.hpp"
+
 namespace tscsync {
 namespace {
-
-constexpr double kMarginQuanta = 2;
-constexpr double kMarginShare = 0.25;
 
 struct Splitter {
   std::span<const double> values, margins;
@@ -57,8 +56,7 @@ struct Splitter {
       return;
     }
     shift.margin_change = median(margins, best, b) - median(margins, a, best);
-    shift.offset_like =
-        std::fabs(shift.margin_change) <= std::max(kMarginQuanta * q, kMarginShare * std::fabs(shift.size));
+    shift.offset_like = margin_kept(shift.margin_change, shift.size, q);
     found.push_back(shift);
     split(a, best);
     split(best, b);
@@ -101,8 +99,7 @@ std::vector<LevelShift> find_level_shifts(std::span<const double> values, std::s
     f.size = Splitter::median(values, f.first_after, b) - Splitter::median(values, a, f.first_after);
     f.residual_sd = std::sqrt((s.rss(a, f.first_after) + s.rss(f.first_after, b)) / static_cast<double>(b - a - 2));
     f.margin_change = Splitter::median(margins, f.first_after, b) - Splitter::median(margins, a, f.first_after);
-    f.offset_like =
-        std::fabs(f.margin_change) <= std::max(kMarginQuanta * quantum_ticks, kMarginShare * std::fabs(f.size));
+    f.offset_like = margin_kept(f.margin_change, f.size, quantum_ticks);
   }
   return s.found;
 }

@@ -10,21 +10,28 @@ namespace {
 
 using Indices = std::vector<std::size_t>;
 
-/// The points of the bounds named by `indices` (ascending, so sorted by x), split by side.
-void gather(const std::vector<TimedBound>& bounds, const Indices& indices, std::vector<Point>& upper,
+/// The points of the bounds named by `indices` (ascending), split by side, each side sorted
+/// by x as the fits need: ascending indices are in x order already when the bounds are.
+void gather(const std::vector<TimedBound>& bounds, const Indices& indices, BoundOrder order, std::vector<Point>& upper,
             std::vector<Point>& lower) {
   upper.clear();
   lower.clear();
   for (std::size_t i : indices) (bounds[i].upper ? upper : lower).push_back(bounds[i].point);
+  if (order == BoundOrder::by_x) return;
+  const auto by_x = [](const Point& a, const Point& b) { return a.x < b.x; };
+  for (std::vector<Point>* side : {&upper, &lower}) {
+    if (!std::is_sorted(side->begin(), side->end(), by_x)) std::stable_sort(side->begin(), side->end(), by_x);
+  }
 }
 
 struct Segmenter {
   const std::vector<TimedBound>& bounds;
   std::int64_t q;
+  BoundOrder order;
   std::vector<Point> upper_scratch, lower_scratch;
 
   bool admits(const Indices& indices) {
-    gather(bounds, indices, upper_scratch, lower_scratch);
+    gather(bounds, indices, order, upper_scratch, lower_scratch);
     if (upper_scratch.empty() || lower_scratch.empty()) return true;
     return fit_envelopes(upper_scratch, lower_scratch, q).band.feasible;
   }
@@ -59,7 +66,7 @@ struct Segmenter {
   /// Fits `p` on its included bounds; with no detectable drift the line is refitted with
   /// drift 0, the band staying the drift-free one (as analyze does).
   void fit(OffsetPiece& p) {
-    gather(bounds, included(p), upper_scratch, lower_scratch);
+    gather(bounds, included(p), order, upper_scratch, lower_scratch);
     p.one_sided = upper_scratch.empty() || lower_scratch.empty();
     p.fit = {};
     p.line = {};
@@ -117,20 +124,22 @@ bool bounds_admit_one_line(std::span<const TimedBound> bounds, std::int64_t quan
   std::vector<TimedBound> sorted(bounds.begin(), bounds.end());
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
-  Segmenter s{sorted, quantum_ticks, {}, {}};
+  Segmenter s{sorted, quantum_ticks, BoundOrder::by_x, {}, {}};
   return s.admits_range(0, sorted.size());
 }
 
 OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t quantum_ticks, std::size_t min_sources,
-                                  std::size_t max_pieces) {
+                                  std::size_t max_pieces, BoundOrder order) {
   assert(quantum_ticks >= 1 && min_sources >= 1);
   OffsetSegmentation out;
-  std::stable_sort(bounds.begin(), bounds.end(),
-                   [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
+  if (order == BoundOrder::by_x) {
+    std::stable_sort(bounds.begin(), bounds.end(),
+                     [](const TimedBound& a, const TimedBound& b) { return a.point.x < b.point.x; });
+  }
   out.bounds = std::move(bounds);
   const std::size_t n = out.bounds.size();
   if (n == 0) return out;
-  Segmenter seg{out.bounds, quantum_ticks, {}, {}};
+  Segmenter seg{out.bounds, quantum_ticks, order, {}, {}};
 
   // 1. Greedy pieces: [first, last) as long as one line fits.
   for (std::size_t first = 0; first < n;) {

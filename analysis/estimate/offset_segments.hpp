@@ -71,7 +71,7 @@ struct OffsetSegmentation {
   /// statistic). The greedy pieces are kept as they are, unfitted, and no change is
   /// looked for.
   bool resolved = true;
-  std::vector<TimedBound> bounds;     // the input, sorted by x (stable)
+  std::vector<TimedBound> bounds;     // the input, sorted by x (stable), or as given
   std::vector<OffsetPiece> pieces;    // in time order; one when a line fits everything
   std::vector<OffsetChange> changes;  // pieces.size() - 1 entries
   std::vector<OffsetTransient> transients;
@@ -87,7 +87,13 @@ inline constexpr std::size_t kMinPieceSources = 3;
 /// pieces x bounds.
 inline constexpr std::size_t kMaxPieces = 64;
 
-/// Cuts `bounds` (any order; sorted here by x) into pieces.
+/// The order in which the bounds follow one another in time. `by_x`: their own x, which
+/// the cut sorts them by (a monitor's intervals). `given`: the order they are passed in (a
+/// run's time bins, in round order), for when x itself can go backwards: a counter set back
+/// during the run leaves later rounds at earlier x.
+enum class BoundOrder { by_x, given };
+
+/// Cuts `bounds` (any order with `by_x`: sorted here by x) into pieces.
 ///
 /// 1. Greedy from the left: each piece is the longest run of bounds from its start that
 ///    one line fits within the quantum (the fewest pieces: a subset of a feasible set is
@@ -103,7 +109,8 @@ inline constexpr std::size_t kMaxPieces = 64;
 ///    the bounds the two bands allow.
 /// \pre quantum_ticks >= 1; min_sources >= 1.
 OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t quantum_ticks,
-                                  std::size_t min_sources = kMinPieceSources, std::size_t max_pieces = kMaxPieces);
+                                  std::size_t min_sources = kMinPieceSources, std::size_t max_pieces = kMaxPieces,
+                                  BoundOrder order = BoundOrder::by_x);
 
 /// Whether one line fits the bounds (within +-kMaxDrift and the quantum). A set with only
 /// upper or only lower bounds always fits.

@@ -253,20 +253,10 @@ std::size_t choose_k(MonitorAnalysis& m) {
   // with may still be moving: then the sweep is not shown stable.
   m.sweep_settled = choice.shown;
   if (const auto chosen = choice.stable ? choice.stable : choice.largest_feasible) return *chosen;
-  // No k fits the whole run. A k is stable when every larger k that could be cut into
-  // pieces found as many (early reads add pieces at small k; a step adds one at every k);
-  // of those, the one with the fewest bounds set aside as transients (early reads are set
-  // aside at small k and gone at larger k; a real excursion is set aside at every k), the
-  // smallest on a tie.
-  std::optional<std::size_t> chosen;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!m.sweep[i].resolved) continue;
-    bool same = true;
-    for (std::size_t j = i + 1; j < n; ++j) {
-      same = same && (!m.sweep[j].resolved || m.sweep[j].pieces == m.sweep[i].pieces);
-    }
-    if (same && (!chosen || m.sweep[i].set_aside < m.sweep[*chosen].set_aside)) chosen = i;
-  }
+  // No k fits the whole run: the pieces decide (estimate/k_sweep.hpp).
+  std::vector<SweepPieces> pieces;
+  for (const IntervalSweepStep& s : m.sweep) pieces.push_back({s.resolved, s.pieces, s.set_aside});
+  const std::optional<std::size_t> chosen = choose_pieces_step(pieces);
   if (!chosen) m.sweep_settled = false;
   return chosen.value_or(n - 1);
 }

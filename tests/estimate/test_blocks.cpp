@@ -79,11 +79,9 @@ BlockFit fit_simulated(const Run& run, const SimulationTruth& truth, std::uint64
 /// Index of the first round whose t1 is at or after the true step.
 std::size_t true_step_round(const Run& run, const SimulationTruth& truth) {
   const auto it =
-      std::find_if(run.rounds.begin(), run.rounds.end(), [&](const Round& r) { return r.t1 >= truth.step_tick; });
+      std::find_if(run.rounds.begin(), run.rounds.end(), [&](const Round& r) { return r.t1 >= truth.steps.at(0).tick; });
   return static_cast<std::size_t>(it - run.rounds.begin());
 }
-
-using Segments = std::vector<std::pair<std::size_t, std::size_t>>;
 
 }  // namespace
 
@@ -128,7 +126,6 @@ TEST_CASE("hand-made blocks on an exact line: exact offset, drift, zero standard
   CHECK(fit.runs.n_minus == 0);
   CHECK_FALSE(fit.runs.structured);
   CHECK_FALSE(fit.step);
-  CHECK(segments_for(fit, rounds.size()) == Segments{{0, rounds.size()}});
 
   SECTION("k = 1 takes the too-small forward bound: every block 30 ticks lower") {
     const BlockFit low = fit_blocks(rounds, hand_t_ref(), 1, 0.0, 1);
@@ -175,8 +172,6 @@ TEST_CASE("hand-made blocks: the runs test counts signs") {
     CHECK(fit.step->after_block == 8);
     CHECK(fit.step->first_round_after == 8 * kHandPerBlock);
     CHECK(fit.step->t1_tick == rounds[8 * kHandPerBlock].t1);
-    // Block 7 may hold the step: it belongs to neither segment.
-    CHECK(segments_for(fit, rounds.size()) == Segments{{0, 7 * kHandPerBlock}, {8 * kHandPerBlock, rounds.size()}});
   }
   SECTION("a 400-tick step at block 8: refined to its round") {
     const std::vector<Round> rounds = hand_rounds([](std::size_t b) { return hand_line(b) + (b >= 8 ? 400 : 0); });
@@ -188,7 +183,6 @@ TEST_CASE("hand-made blocks: the runs test counts signs") {
     CHECK(fit.step->refined_to_round);
     CHECK(fit.step->first_round_after == 8 * kHandPerBlock);
     CHECK(fit.step->after_block == 8);
-    CHECK(segments_for(fit, rounds.size()) == Segments{{0, 8 * kHandPerBlock}, {8 * kHandPerBlock, rounds.size()}});
   }
 }
 
@@ -198,7 +192,6 @@ TEST_CASE("not enough rounds or bad parameters: not valid, with a reason") {
   const BlockFit few = fit_blocks(all.first(5), hand_t_ref(), 1, 0.0, 1);  // 2 blocks of 2
   CHECK_FALSE(few.valid);
   CHECK_THAT(few.reason, Catch::Matchers::Contains("too few"));
-  CHECK(segments_for(few, 5) == Segments{{0, 5}});
   CHECK_FALSE(fit_blocks(all.first(47), hand_t_ref(), 1, 0.0, 8).valid);  // 47 / 16 < 3 blocks
   CHECK(fit_blocks(all.first(48), hand_t_ref(), 1, 0.0, 8).valid);        // exactly 3 blocks of 16
   CHECK(fit_blocks(all.first(48), hand_t_ref(), 1, 0.0, 8).blocks == 3);
@@ -240,7 +233,6 @@ TEST_CASE("simulated clean runs: the CI covers the truth, the residuals show no 
         drift_covered += std::fabs(drift_error) <= fit.drift_ci;
         structured += fit.runs.structured;
         CHECK_FALSE(fit.step);
-        CHECK(segments_for(fit, run.rounds.size()) == Segments{{0, run.rounds.size()}});
       }
       INFO("drift " << drift_ppb << " ppb, q " << q);
       CHECK(structured <= 1);
@@ -276,8 +268,7 @@ TEST_CASE("simulated step of 500 ticks at 0.3 of the run: found, sized, located"
   for (const Case c : {Case{0, 1, 500}, Case{20000, 1, -500}, Case{0, 26, 500}, Case{20000, 26, -500}}) {
     for (std::uint64_t seed = 1; seed <= 2; ++seed) {
       SimulationSpec spec = clean_spec(seed, c.drift_ppb, c.q);
-      spec.step_ticks = c.step_ticks;
-      spec.step_at_fraction = 0.3;
+      spec.steps = {{c.step_ticks, 0.3}};
       SimulationTruth truth;
       const Run run = simulate(spec, truth);
       const BlockFit fit = fit_simulated(run, truth);
@@ -295,18 +286,13 @@ TEST_CASE("simulated step of 500 ticks at 0.3 of the run: found, sized, located"
       CHECK(step.refined_to_round);
       CHECK(std::max(step.first_round_after, truth_round) - std::min(step.first_round_after, truth_round) <= 2);
       CHECK(step.t1_tick == run.rounds[step.first_round_after].t1);
-      const Segments segments = segments_for(fit, run.rounds.size());
-      REQUIRE(segments.size() == 2);
-      CHECK(segments[0] == std::make_pair(std::size_t{0}, step.first_round_after));
-      CHECK(segments[1] == std::make_pair(step.first_round_after, run.rounds.size()));
     }
   }
 }
 
 TEST_CASE("simulated step of 100 ticks, below the delay floor: found to one block, sized") {
   SimulationSpec spec = clean_spec(3, 20000, 1);
-  spec.step_ticks = 100;
-  spec.step_at_fraction = 0.3;
+  spec.steps = {{100, 0.3}};
   SimulationTruth truth;
   const Run run = simulate(spec, truth);
   const BlockFit fit = fit_simulated(run, truth);
@@ -318,10 +304,6 @@ TEST_CASE("simulated step of 100 ticks, below the delay floor: found to one bloc
   const BlockEstimate& holder = fit.per_block.at(fit.step->after_block - 1);  // the step lies in it
   CHECK(holder.first_round <= truth_round);
   CHECK(truth_round < holder.last_round);
-  const Segments segments = segments_for(fit, run.rounds.size());
-  REQUIRE(segments.size() == 2);
-  CHECK(segments[0].second == holder.first_round);
-  CHECK(segments[1].first == holder.last_round);
 }
 
 TEST_CASE("block k-th values equal a sort of each block, for small k (heaps) and large k (selection)") {

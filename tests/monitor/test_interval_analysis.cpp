@@ -42,8 +42,7 @@ SimulationSpec base_spec(std::uint64_t seed) {
 SimulationSpec step_spec(std::uint64_t seed, double offset_ticks, double step_ticks, double step_at_fraction) {
   SimulationSpec spec = base_spec(seed);
   spec.offset_ticks = offset_ticks;
-  spec.step_ticks = step_ticks;
-  spec.step_at_fraction = step_at_fraction;
+  spec.steps = {{step_ticks, step_at_fraction}};
   return spec;
 }
 
@@ -166,8 +165,7 @@ TEST_CASE("interval analysis: an offset step is found at its interval with its s
     SimulationSpec spec = base_spec(41 + q);
     spec.offset_ticks = -150;
     spec.quantum_ticks = q;
-    spec.step_ticks = 2002;         // 77 quanta of 26
-    spec.step_at_fraction = 0.375;  // the middle of interval 37
+    spec.steps = {{2002, 0.375}};  // 77 quanta of 26, in the middle of interval 37
     const Outcome o = run_scenario(spec);
     const MonitorAnalysis& m = o.analysis;
     INFO("q = " << q << "\n" << monitor_text(m));
@@ -175,10 +173,10 @@ TEST_CASE("interval analysis: an offset step is found at its interval with its s
     REQUIRE(m.pieces.size() == 2);
     const MonitorStep& s = m.steps[0];
     CHECK(s.proven);
-    CHECK(s.interval == interval_holding(o.log, o.truth.step_tick));
+    CHECK(s.interval == interval_holding(o.log, o.truth.steps.at(0).tick));
     CHECK(s.interval == 37);
-    CHECK(s.window_lo_tick < o.truth.step_tick + q);
-    CHECK(s.window_hi_tick + q >= o.truth.step_tick);
+    CHECK(s.window_lo_tick < o.truth.steps.at(0).tick + q);
+    CHECK(s.window_hi_tick + q >= o.truth.steps.at(0).tick);
     CHECK(s.size_lo_ticks <= 2002);
     CHECK(s.size_hi_ticks >= 2002);
     CHECK(std::fabs(s.size_ticks - 2002) <= static_cast<double>(q) + 2);
@@ -210,7 +208,7 @@ TEST_CASE("interval analysis: a step at an interval's start: the bounds after it
   const MonitorAnalysis& m = o.analysis;
   INFO(monitor_text(m));
   REQUIRE(m.steps.size() == 1);
-  const std::uint64_t truth = interval_holding(o.log, o.truth.step_tick);
+  const std::uint64_t truth = interval_holding(o.log, o.truth.steps.at(0).tick);
   CHECK(truth == 50);
   CHECK(m.steps[0].window_first_interval <= truth);
   CHECK(m.steps[0].window_last_interval >= truth);
@@ -236,7 +234,7 @@ TEST_CASE("interval analysis: a step smaller than the bands is not proven but th
   const MonitorMove& mv = m.moves[0];
   CHECK(mv.offset_like);
   // The first interval wholly after the step: interval 37 holds both offsets.
-  CHECK(mv.interval == interval_holding(o.log, o.truth.step_tick) + 1);
+  CHECK(mv.interval == interval_holding(o.log, o.truth.steps.at(0).tick) + 1);
   CHECK(std::fabs(mv.size_ticks - 100) <= 3);
   CHECK(std::fabs(mv.margin_change_ticks) <= 2);
   CHECK(m.verdict.kind == VerdictKind::synchronized);
@@ -280,8 +278,7 @@ TEST_CASE("interval analysis: two steps and a step with its return are each foun
   // Up 2000 at interval 25, down 1200 at interval 70; up 3000 at interval 30, back at 60.
   const TwoSteps c = GENERATE(TwoSteps{51, 2000, 0.255, 25, 70, -1200}, TwoSteps{52, 3000, 0.305, 30, 60, -3000});
   SimulationSpec spec = base_spec(c.seed);
-  spec.step_ticks = c.first_ticks;
-  spec.step_at_fraction = c.first_fraction;
+  spec.steps = {{c.first_ticks, c.first_fraction}};
   std::uint64_t second = 0;
   const Outcome o = run_scenario(spec, [&](Run& run, const SimulationTruth&) {
     const std::uint64_t span = run.rounds.back().t1 - run.rounds.front().t1;
@@ -293,7 +290,7 @@ TEST_CASE("interval analysis: two steps and a step with its return are each foun
   REQUIRE(m.steps.size() == 2);
   CHECK(m.steps[0].proven);
   CHECK(m.steps[1].proven);
-  CHECK(m.steps[0].interval == interval_holding(o.log, o.truth.step_tick));
+  CHECK(m.steps[0].interval == interval_holding(o.log, o.truth.steps.at(0).tick));
   CHECK(m.steps[0].interval == c.first_interval);
   CHECK(m.steps[1].interval == interval_holding(o.log, second));
   CHECK(m.steps[1].interval == c.second_interval);
@@ -547,7 +544,7 @@ TEST_CASE("interval analysis: a log without intervals is refused") {
 
 TEST_CASE("interval analysis: CSV has one row per interval and the time series one line per interval") {
   SimulationSpec spec = base_spec(71);
-  spec.step_ticks = 1000;
+  spec.steps = {{1000, 0.5}};
   const Outcome o = run_scenario(spec);
   const std::string csv = monitor_csv_header() + monitor_csv_rows(o.analysis, o.log);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 101);
@@ -579,8 +576,7 @@ IntervalLog fixture_step_log() {
   spec.rounds = std::uint64_t{42} * 60;
   spec.seed = 2026;
   spec.offset_ticks = -150;
-  spec.step_ticks = 5000;
-  spec.step_at_fraction = 0.6;
+  spec.steps = {{5000, 0.6}};
   spec.tsc_hz = 2.3e9;
   spec.gap_ticks = 15 * spec.tsc_hz / 60;  // one round every 0.25 s
   spec.gap_exp_mean_ticks = 1e6;
