@@ -188,10 +188,10 @@ SimulationSpec SimulatedMachine::pair_spec(int a, int b, std::uint64_t visit) co
   s.rev = spec.latency.at(d);
   s.spec_a = early_of(spec, a);  // a reads t4 when the reply arrives
   s.spec_b = early_of(spec, b);  // b reads t2 when the ping arrives
-  s.step_ticks = 0;
+  s.steps.clear();
   if (spec.step && (spec.step->cpu == a || spec.step->cpu == b)) {
-    s.step_ticks = spec.step->cpu == b ? spec.step->ticks : -spec.step->ticks;  // theta = x_b - x_a
-    s.step_at_fraction = spec.step->at_fraction;
+    // theta = x_b - x_a
+    s.steps.push_back({spec.step->cpu == b ? spec.step->ticks : -spec.step->ticks, spec.step->at_fraction});
   }
   // The lines of a and b meet the pair's own T_ref, which the draws alone decide.
   s.offset_ticks = 0;

@@ -70,8 +70,12 @@ void validate(const SimulationSpec& spec) {
   require_range("gap_exp_mean_ticks", spec.gap_exp_mean_ticks, 0, kMaxDelayTicks);
   validate_speculation("spec_a", spec.spec_a);
   validate_speculation("spec_b", spec.spec_b);
-  require_range("step_ticks", spec.step_ticks, -kMaxOffsetTicks, kMaxOffsetTicks);
-  require_range("step_at_fraction", spec.step_at_fraction, 0, 1);
+  require_range("steps", spec.steps.size(), 0, kMaxSimulatedSteps);
+  for (std::size_t j = 0; j < spec.steps.size(); ++j) {
+    const std::string name = "steps[" + std::to_string(j) + "]";
+    require_range(name + ".ticks", spec.steps[j].ticks, -kMaxOffsetTicks, kMaxOffsetTicks);
+    require_range(name + ".at_fraction", spec.steps[j].at_fraction, 0, 1);
+  }
   require_range("tsc_hz", spec.tsc_hz, 1, 1e12);
 }
 
@@ -185,7 +189,9 @@ SimulatedSpan span_of(const SimulationSpec& spec) {
   }
   const double duration = span.last_t4_tick - span.first_t1_tick;
   span.t_ref_tick = static_cast<std::uint64_t>(std::floor(span.first_t1_tick + 0.5 * duration));  // as t_step at 0.5
-  span.step_tick = static_cast<std::uint64_t>(std::floor(span.first_t1_tick + spec.step_at_fraction * duration));
+  for (const SimulatedStep& step : spec.steps) {
+    span.step_ticks.push_back(static_cast<std::uint64_t>(std::floor(span.first_t1_tick + step.at_fraction * duration)));
+  }
   return span;
 }
 
@@ -202,26 +208,31 @@ Run simulate(const SimulationSpec& spec, SimulationTruth& truth) {
 
   const SimulatedSpan span = span_of(spec);
   const auto t_ref = static_cast<double>(span.t_ref_tick);
-  const auto t_step = static_cast<double>(span.step_tick);
-  const bool has_step = spec.step_ticks < 0 || spec.step_ticks > 0;
   const double slope = spec.drift_ppb * 1e-9;
-  const auto theta = [&](double t) {
-    return spec.offset_ticks + slope * (t - t_ref) + (has_step && t >= t_step ? spec.step_ticks : 0.0);
-  };
 
   // Pass 2: the same draws again, now reading the counters.
   RoundGenerator gen(spec);
   const std::uint64_t q = spec.quantum_ticks;
   truth = SimulationTruth{};
+  for (std::size_t j = 0; j < spec.steps.size(); ++j) {
+    const double ticks = spec.steps[j].ticks;
+    if (ticks < 0 || ticks > 0) truth.steps.push_back({ticks, span.step_ticks[j]});
+  }
+  std::stable_sort(truth.steps.begin(), truth.steps.end(),
+                   [](const TrueStep& x, const TrueStep& y) { return x.tick < y.tick; });
+  // The steps taken by true time t: the model's sum over the steps with t >= T_step.
+  const auto steps_by = [&](double t) {
+    double sum = 0;
+    for (const TrueStep& step : truth.steps) sum += t >= static_cast<double>(step.tick) ? step.ticks : 0.0;
+    return sum;
+  };
+  const auto theta = [&](double t) { return spec.offset_ticks + slope * (t - t_ref) + steps_by(t); };
   truth.t_ref_tick = static_cast<std::uint64_t>(t_ref);
-  truth.offset_ticks_at_ref = spec.offset_ticks + (has_step && t_ref >= t_step ? spec.step_ticks : 0.0);
+  truth.offset_ticks_at_ref = spec.offset_ticks + steps_by(t_ref);
   truth.drift_ppb = spec.drift_ppb;
   truth.quantum_ticks = q;
   truth.phase_a_ticks = gen.phase_a();
   truth.phase_b_ticks = gen.phase_b();
-  truth.has_step = has_step;
-  truth.step_ticks = spec.step_ticks;
-  truth.step_tick = static_cast<std::uint64_t>(t_step);
   truth.early_t2.resize(n);
   truth.early_t4.resize(n);
   truth.min_fwd_delay_ticks = truth.min_rev_delay_ticks = std::numeric_limits<double>::infinity();
@@ -269,12 +280,14 @@ Run simulate(const SimulationSpec& spec, SimulationTruth& truth) {
 }
 
 double true_offset_ticks(const SimulationTruth& truth, double a_tick) {
-  const double step = truth.has_step ? truth.step_ticks : 0.0;
   const double ref = static_cast<double>(truth.t_ref_tick);
-  const double at_step = static_cast<double>(truth.step_tick);
-  // The line before the step, at t_ref: offset_ticks_at_ref belongs to t_ref's segment.
-  const double before = truth.offset_ticks_at_ref - (ref >= at_step ? step : 0.0);
-  return before + truth.drift_ppb * 1e-9 * (a_tick - ref) + (a_tick >= at_step ? step : 0.0);
+  // The line before every step, at t_ref: offset_ticks_at_ref holds the steps up to t_ref.
+  double theta = truth.offset_ticks_at_ref + truth.drift_ppb * 1e-9 * (a_tick - ref);
+  for (const TrueStep& step : truth.steps) {
+    const auto at = static_cast<double>(step.tick);
+    theta += (a_tick >= at ? step.ticks : 0.0) - (ref >= at ? step.ticks : 0.0);
+  }
+  return theta;
 }
 
 nlohmann::ordered_json delay_spec_json(const DelaySpec& d) {
@@ -289,6 +302,24 @@ nlohmann::ordered_json speculation_spec_json(const SpeculationSpec& s) {
   return {{"rate", s.rate}, {"early_min_ticks", s.early_min_ticks}, {"early_max_ticks", s.early_max_ticks}};
 }
 
+namespace {
+
+/// The first step, as the truth's "step" object has always given it.
+nlohmann::ordered_json first_step_json(const SimulationTruth& truth) {
+  const bool present = !truth.steps.empty();
+  return {{"present", present},
+          {"step_ticks", present ? truth.steps.front().ticks : 0.0},
+          {"step_tick", present ? truth.steps.front().tick : std::uint64_t{0}}};
+}
+
+nlohmann::ordered_json steps_json(const SimulationTruth& truth) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const TrueStep& step : truth.steps) out.push_back({{"step_ticks", step.ticks}, {"step_tick", step.tick}});
+  return out;
+}
+
+}  // namespace
+
 nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth) {
   return {
       {"offset_ticks_at_ref", truth.offset_ticks_at_ref},
@@ -297,7 +328,8 @@ nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth) {
       {"quantum_ticks", truth.quantum_ticks},
       {"phase_a_ticks", truth.phase_a_ticks},
       {"phase_b_ticks", truth.phase_b_ticks},
-      {"step", {{"present", truth.has_step}, {"step_ticks", truth.step_ticks}, {"step_tick", truth.step_tick}}},
+      {"step", first_step_json(truth)},
+      {"steps", steps_json(truth)},
       {"early_t2_count", truth.early_t2_count},
       {"early_t4_count", truth.early_t4_count},
       {"backwards_a_count", truth.backwards_a_count},
@@ -306,6 +338,16 @@ nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth) {
       {"rev_delay_ticks", {{"min", truth.min_rev_delay_ticks}, {"max", truth.max_rev_delay_ticks}}},
   };
 }
+
+namespace {
+
+nlohmann::ordered_json spec_steps_json(const std::vector<SimulatedStep>& steps) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const SimulatedStep& step : steps) out.push_back({{"ticks", step.ticks}, {"at_fraction", step.at_fraction}});
+  return out;
+}
+
+}  // namespace
 
 nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTruth& truth) {
   nlohmann::ordered_json s = {
@@ -323,8 +365,7 @@ nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTr
       {"gap_exp_mean_ticks", spec.gap_exp_mean_ticks},
       {"spec_a", speculation_spec_json(spec.spec_a)},
       {"spec_b", speculation_spec_json(spec.spec_b)},
-      {"step_ticks", spec.step_ticks},
-      {"step_at_fraction", spec.step_at_fraction},
+      {"steps", spec_steps_json(spec.steps)},
       {"tsc_hz", spec.tsc_hz},
       {"include_quantum_metadata", spec.include_quantum_metadata},
   };

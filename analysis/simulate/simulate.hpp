@@ -5,7 +5,7 @@
 // The model (all times in ticks; "true time" T is a's counter before quantization):
 //
 //   Offset      theta(T) = offset_ticks + drift_ppb * 1e-9 * (T - T_ref)
-//                          + (step_ticks if T >= T_step else 0)
+//                          + the sum of step j's ticks over the steps with T >= T_step_j
 //   Readings    a reads  Ca(T) = phase_a + q * floor((T - phase_a) / q)
 //               b reads  Cb(T) = phase_b + q * floor((T + theta(T) - phase_b) / q)
 //               q = quantum_ticks; phase_a, phase_b whole ticks drawn uniformly from
@@ -26,8 +26,9 @@
 //               before b's previous t3, evidence that the analysis must count
 //               (SimulationTruth::backwards_a_count).
 //   T_ref       floor(T1[0] + 0.5 * (T4[n-1] - T1[0])): the middle of the run, a whole tick.
-//   T_step      floor(T1[0] + step_at_fraction * (T4[n-1] - T1[0])), a whole tick.
-//               (Same expression as T_ref, so step_at_fraction 0.5 puts T_step exactly at T_ref.)
+//   T_step_j    floor(T1[0] + at_fraction_j * (T4[n-1] - T1[0])), a whole tick, for each
+//               step j. (Same expression as T_ref, so at_fraction 0.5 puts T_step exactly
+//               at T_ref.)
 //               The true times do not depend on theta, so T_ref and T_step come from a
 //               first pass that replays the same random draws; the second pass reads
 //               the counters. No round is stored twice.
@@ -50,7 +51,7 @@
 
 namespace tscsync {
 
-inline constexpr std::string_view kSimulationTruthSchema = "tscsync-simulation-truth/1";
+inline constexpr std::string_view kSimulationTruthSchema = "tscsync-simulation-truth/2";
 
 /// Largest accepted number of rounds: about 1 GiB of rounds in memory.
 inline constexpr std::uint64_t kMaxSimulatedRounds = 20'000'000;
@@ -65,6 +66,15 @@ struct DelaySpec {
 
 /// Shape of the Pareto tail: heavy (infinite variance), finite mean 3 * scale.
 inline constexpr double kTailAlpha = 1.5;
+
+/// A jump of the offset during the run (a TSC write, a vCPU moved to another host CPU).
+struct SimulatedStep {
+  double ticks = 0;          // the jump of theta, |.| <= 1e15 (0: none)
+  double at_fraction = 0.5;  // T_step as a fraction of the run's duration, [0, 1]
+};
+
+/// Most steps one simulated run takes.
+inline constexpr std::size_t kMaxSimulatedSteps = 64;
 
 /// Early (speculative) receive reads on one CPU.
 struct SpeculationSpec {
@@ -88,26 +98,29 @@ struct SimulationSpec {
   double gap_exp_mean_ticks = 10;                // a: exponential part of the gap
   SpeculationSpec spec_a;                        // early t4 reads (a receives the reply)
   SpeculationSpec spec_b;                        // early t2 reads (b receives the ping)
-  double step_ticks = 0;                         // offset jump at T_step (0: none), |.| <= 1e15
-  double step_at_fraction = 0.5;                 // T_step as a fraction of the run's duration, [0, 1]
+  std::vector<SimulatedStep> steps;                 // jumps of the offset, any order, at most kMaxSimulatedSteps
   double tsc_hz = 2.3e9;                         // only written into the metadata, (0, 1e12]
   bool include_quantum_metadata = true;          // false: no `quantum_ticks` key; the analysis infers q
 };
 
+/// A step as it happened: theta includes `ticks` from a's true tick `tick` on.
+struct TrueStep {
+  double ticks = 0;
+  std::uint64_t tick = 0;  // T_step
+};
+
 /// What the analysis should find. Ticks on a's counter unless stated.
 struct SimulationTruth {
-  /// theta at t_ref_tick for the segment of the line that contains t_ref_tick (segments are
-  /// half-open, [T_step, inf) after the step): offset_ticks, plus step_ticks when
-  /// t_ref_tick >= step_tick.
+  /// theta at t_ref_tick on the stretch of the line that contains t_ref_tick (each step's
+  /// stretch is half-open, [T_step, next T_step)): offset_ticks plus every step with
+  /// tick <= t_ref_tick.
   double offset_ticks_at_ref = 0;
   std::uint64_t t_ref_tick = 0;  // T_ref (see the model): the middle of the run, a's true ticks
   double drift_ppb = 0;
   std::uint64_t quantum_ticks = 1;
   std::uint64_t phase_a_ticks = 0;  // every reading of a is = phase_a_ticks (mod quantum)
   std::uint64_t phase_b_ticks = 0;  // every reading of b is = phase_b_ticks (mod quantum)
-  bool has_step = false;            // step_ticks != 0
-  double step_ticks = 0;
-  std::uint64_t step_tick = 0;  // T_step; theta includes the step from this tick on
+  std::vector<TrueStep> steps;      // the steps of nonzero size, by tick (spec order on a tie)
   std::uint64_t early_t2_count = 0;
   std::uint64_t early_t4_count = 0;
   std::vector<std::uint8_t> early_t2;  // per round: 1 when t2 was read early
@@ -126,7 +139,8 @@ struct SimulationTruth {
 /// send, recv, transport, tsc_hz, quantum_ticks (when asked), simulated, seed and trailer
 /// rounds_written, status complete. Fills `truth` (replacing what it held).
 /// Ranges: rounds 1..kMaxSimulatedRounds, quantum 1..1e6, start_tick <= 1e15, |offset|,
-/// |step| <= 1e15 ticks, |drift| <= 1e6 ppb, rates and fractions in [0, 1], delays, gap,
+/// every step's |ticks| <= 1e15 and at most kMaxSimulatedSteps steps, |drift| <= 1e6 ppb,
+/// rates and fractions in [0, 1], delays, gap,
 /// turnaround and early amounts in [0, 1e12] ticks with early_min <= early_max,
 /// tsc_hz in [1, 1e12]. NaN is out of every range.
 /// \throws UsageError "simulate: FIELD = VALUE: rule" when the spec is out of range, or
@@ -139,14 +153,14 @@ struct SimulatedSpan {
   double first_t1_tick = 0;      // T1 of round 0
   double last_t4_tick = 0;       // T4 of the last round
   std::uint64_t t_ref_tick = 0;  // T_ref of the model (the run's middle): SimulationTruth::t_ref_tick
-  std::uint64_t step_tick = 0;   // T_step of the model: SimulationTruth::step_tick
+  std::vector<std::uint64_t> step_ticks;  // T_step of each of spec.steps, in the spec's order
 };
 
 /// Replays the model's true times (one pass over the draws, no rounds kept).
 /// \throws UsageError as simulate() when the spec is out of range.
 SimulatedSpan simulated_span(const SimulationSpec& spec);
 
-/// theta at a's true tick `a_tick` according to `truth`: the exact model line, step included.
+/// theta at a's true tick `a_tick` according to `truth`: the exact model line, steps included.
 double true_offset_ticks(const SimulationTruth& truth, double a_tick);
 
 /// A delay distribution as truth_json() writes it (with the tail's shape, tail_alpha).

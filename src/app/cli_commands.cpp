@@ -167,8 +167,6 @@ std::vector<std::tuple<std::string, double*, std::string>> real_parameters(Simul
       {"--early-t4-rate", &spec.spec_a.rate, "share of t4 reads (a receiving) taken early"},
       {"--early-t4-min-ticks", &spec.spec_a.early_min_ticks, "how early at least"},
       {"--early-t4-max-ticks", &spec.spec_a.early_max_ticks, "how early at most"},
-      {"--step-ticks", &spec.step_ticks, "offset jump during the run (0: none)"},
-      {"--step-at", &spec.step_at_fraction, "when the jump happens, as a fraction of the run"},
       {"--tsc-hz", &spec.tsc_hz, "frequency written into the metadata (for ns figures)"},
   };
 }
@@ -181,7 +179,8 @@ const std::vector<std::string> kOnePairOnly = {
     "--rev-base-ticks",       "--rev-exp-mean-ticks", "--rev-tail-fraction",
     "--rev-tail-scale-ticks", "--early-t2-rate",      "--early-t2-min-ticks",
     "--early-t2-max-ticks",   "--early-t4-rate",      "--early-t4-min-ticks",
-    "--early-t4-max-ticks",   "--step-ticks",         "--step-at"};
+    "--early-t4-max-ticks",   "--step-ticks",         "--step-at",
+    "--steps"};
 
 /// "KEY=VALUE" given to `option`: KEY a CPU or package number (0 .. kMaxCpu), VALUE the
 /// text after the '=' (not yet parsed). `form` is the syntax, for the message.
@@ -229,6 +228,25 @@ void early_reads_of(const std::vector<std::string>& texts, std::map<int, Specula
   }
 }
 
+/// "TICKS@FRACTION[,TICKS@FRACTION...]" of --steps: one pair's offset steps.
+std::vector<SimulatedStep> steps_of(const std::string& text) {
+  const std::string option = "--steps";
+  std::vector<SimulatedStep> steps;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', from);
+    const std::string item = text.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    const auto at = item.find('@');
+    if (at == std::string::npos || at == 0 || at + 1 == item.size()) {
+      throw UsageError(option + " '" + text + "': '" + item + "' is not TICKS@FRACTION (e.g. 700@0.3,-900@0.7)");
+    }
+    const std::string named = option + " (step " + std::to_string(steps.size() + 1) + ")";
+    steps.push_back({parse_real(named, item.substr(0, at)), parse_real(named, item.substr(at + 1))});
+    if (comma == std::string::npos) return steps;
+    from = comma + 1;
+  }
+}
+
 /// "CPU=TICKS" or "CPU=TICKS@FRACTION" of --step.
 MachineStep step_of(const std::string& text) {
   const std::string option = "--step";
@@ -262,6 +280,11 @@ void SimulateCli::add(CLI::App& app) {
     reals[name] = format_sig(*field, 17);
     sub->add_option(name, reals[name], help)->capture_default_str();
   }
+  sub->add_option("--step-ticks", step_ticks, "offset jump during the run (0: none)")->capture_default_str();
+  sub->add_option("--step-at", step_at, "when the jump happens, as a fraction of the run")->capture_default_str();
+  sub->add_option("--steps", steps,
+                  "several offset jumps, TICKS@FRACTION[,TICKS@FRACTION...] (e.g. 700@0.3,-900@0.7); instead of "
+                  "--step-ticks and --step-at");
   sub->add_option("--out", sim.out,
                   "the rounds: a file, or - for standard output; with --topology, a new or empty directory")
       ->required();
@@ -290,6 +313,14 @@ Command SimulateCli::build(const Args& /*args*/) const {
   o.spec.quantum_ticks = parse_count("--quantum-ticks", quantum, 1, 1'000'000);
   o.spec.include_quantum_metadata = !no_quantum_metadata;
   for (const auto& [name, field, help] : real_parameters(o.spec)) *field = parse_real(name, reals.at(name));
+  const bool one_step = sub->count("--step-ticks") > 0 || sub->count("--step-at") > 0;
+  if (sub->count("--steps") > 0) {
+    if (one_step) throw UsageError("--steps gives every step: leave out --step-ticks and --step-at");
+    o.spec.steps = steps_of(steps);
+  } else if (one_step) {
+    if (sub->count("--step-ticks") == 0) throw UsageError("--step-at says when the step of --step-ticks happens: give both");
+    o.spec.steps = {{parse_real("--step-ticks", step_ticks), parse_real("--step-at", step_at)}};
+  }
   const bool machine = sub->count("--topology") > 0;
   if (!machine) {
     if (o.all_pairs) throw UsageError("--all-pairs plans the pairs of a machine: give --topology");

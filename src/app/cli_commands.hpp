@@ -54,6 +54,7 @@ struct SimulateCli {
   std::string rounds, seed, quantum;
   bool no_quantum_metadata = false;
   std::map<std::string, std::string> reals;  // option name -> text, for every real parameter
+  std::string step_ticks = "0", step_at = "0.5", steps;  // one offset step, or several
   // A whole machine (--topology): per-CPU and per-package values as KEY=VALUE texts.
   std::string topology, step;
   std::vector<std::string> cpu_offsets, package_offsets, cpu_drifts, early_reads;

@@ -186,10 +186,11 @@ TEST_CASE("machine: drift is referred to the machine's start, a step keeps the s
     INFO(a << "->" << b);
     CHECK(s.drift_ppb == Approx((a == 1 ? -1500 : 1500)).margin(0));
     CHECK(s.offset_ticks == Approx(a == 1 ? x2 - x1 : x1 - x2).margin(1e-9));
-    CHECK(s.step_ticks == Approx((b == 2 ? 300 : -300)).margin(0));
-    CHECK(s.step_at_fraction == Approx(0.25).margin(0));
+    REQUIRE(s.steps.size() == 1);
+    CHECK(s.steps[0].ticks == Approx((b == 2 ? 300 : -300)).margin(0));
+    CHECK(s.steps[0].at_fraction == Approx(0.25).margin(0));
   }
-  CHECK(machine.pair_spec(0, 3, 0).step_ticks == Approx(0).margin(0));
+  CHECK(machine.pair_spec(0, 3, 0).steps.empty());
 }
 
 TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, named") {
@@ -460,14 +461,14 @@ TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs an
     for (int b = 0; b < 16; ++b) {
       if (a == b) continue;
       INFO(a << "->" << b);
-      if (a != 9 && b != 9) CHECK_FALSE(m.cell(a, b).step_proven);
+      if (a != 9 && b != 9) CHECK(m.cell(a, b).steps.empty());
     }
   }
   // Its SMT sibling and L3 neighbours (bands about 120 and 360 ticks wide), both roles.
   for (int other : {8, 10, 11}) {
     INFO("9 and " << other);
-    CHECK(m.cell(9, other).step_proven);
-    CHECK(m.cell(other, 9).step_proven);
+    CHECK(m.cell(9, other).steps.size() == 1);
+    CHECK(m.cell(other, 9).steps.size() == 1);
   }
 }
 

@@ -40,8 +40,11 @@ Causality causality(const Run& run, const SimulationTruth& truth) {
   for (const Round& r : run.rounds) {
     const auto t1 = static_cast<double>(r.t1);
     const auto t4 = static_cast<double>(r.t4);
-    const auto at_step = static_cast<double>(truth.step_tick);
-    if (truth.has_step && at_step >= t1 - q && at_step <= t4 + q) {
+    const bool straddles = std::any_of(truth.steps.begin(), truth.steps.end(), [&](const TrueStep& step) {
+      const auto at_step = static_cast<double>(step.tick);
+      return at_step >= t1 - q && at_step <= t4 + q;
+    });
+    if (straddles) {
       ++c.skipped;  // the offset jumps inside this round: neither side of the line applies
       continue;
     }
@@ -82,13 +85,19 @@ TEST_CASE("simulate: the same seed gives the same rounds, another seed other rou
 
 TEST_CASE("simulate: without early reads every round obeys causality against the true line") {
   struct Case {
-    double offset_ticks, drift_ppb, step_ticks, step_at_fraction;
+    double offset_ticks, drift_ppb;
+    std::vector<SimulatedStep> steps;
     std::uint64_t quantum_ticks;
   };
   const Case cases[] = {
-      {0, 0, 0, 0.5, 1},        {-150, 200, 0, 0.5, 26}, {12345.6, -5000, 0, 0.5, 1}, {-900.25, 80000, 0, 0.5, 26},
-      {40, 300, -700, 0.3, 26},  // b's counter jumps back by 700 at 30 % of the run
-      {-40, -300, 450, 0.5, 1},  // the step exactly at t_ref
+      {0, 0, {}, 1},
+      {-150, 200, {}, 26},
+      {12345.6, -5000, {}, 1},
+      {-900.25, 80000, {}, 26},
+      {40, 300, {{-700, 0.3}}, 26},                            // b's counter jumps back by 700 at 30 % of the run
+      {-40, -300, {{450, 0.5}}, 1},                            // the step exactly at t_ref
+      {10, 0, {{-900, 0.7}, {700, 0.3}, {0, 0.4}}, 26},        // two steps, given out of order, and no step
+      {0, 150, {{300, 0.02}, {-600, 0.5}, {2000, 0.99}}, 1},  // three, near both ends
   };
   for (const Case& k : cases) {
     SimulationSpec spec = simulation_spec({.rounds = 50000,
@@ -96,11 +105,10 @@ TEST_CASE("simulate: without early reads every round obeys causality against the
                                            .offset_ticks = k.offset_ticks,
                                            .drift_ppb = k.drift_ppb,
                                            .quantum_ticks = k.quantum_ticks});
-    spec.step_ticks = k.step_ticks;
-    spec.step_at_fraction = k.step_at_fraction;
+    spec.steps = k.steps;
     SimulationTruth truth;
     const Run run = simulate(spec, truth);
-    INFO("offset " << k.offset_ticks << " drift " << k.drift_ppb << " step " << k.step_ticks << " q "
+    INFO("offset " << k.offset_ticks << " drift " << k.drift_ppb << " steps " << k.steps.size() << " q "
                    << k.quantum_ticks);
     const auto q = static_cast<double>(k.quantum_ticks);
     // Evaluating theta at t1 (t4) instead of at the true receive time costs at most |rho| * q.
@@ -116,12 +124,21 @@ TEST_CASE("simulate: without early reads every round obeys causality against the
     CHECK(c.rev_floor <= truth.min_rev_delay_ticks + q + tolerance);
     CHECK(truth.min_fwd_delay_ticks >= spec.fwd.base_ticks);
     CHECK(truth.min_rev_delay_ticks >= spec.rev.base_ticks);
-    CHECK(c.skipped <= 2);
-    CHECK(truth.has_step == (k.step_ticks < 0 || k.step_ticks > 0));
-    if (truth.has_step) {
-      const auto at = static_cast<double>(truth.step_tick);
+    CHECK(c.skipped <= 2 * k.steps.size());
+    // The truth's steps: the nonzero ones, by time, each a jump of its size at its tick.
+    std::vector<SimulatedStep> nonzero;
+    for (const SimulatedStep& step : k.steps) {
+      if (step.ticks < 0 || step.ticks > 0) nonzero.push_back(step);
+    }
+    std::sort(nonzero.begin(), nonzero.end(),
+              [](const SimulatedStep& x, const SimulatedStep& y) { return x.at_fraction < y.at_fraction; });
+    REQUIRE(truth.steps.size() == nonzero.size());
+    for (std::size_t j = 0; j < nonzero.size(); ++j) {
+      const auto at = static_cast<double>(truth.steps[j].tick);
+      CHECK(truth.steps[j].ticks == Approx(nonzero[j].ticks).margin(0));
+      if (j > 0) CHECK(truth.steps[j].tick > truth.steps[j - 1].tick);
       CHECK(true_offset_ticks(truth, at) - true_offset_ticks(truth, at - 1) ==
-            Approx(k.step_ticks + k.drift_ppb * 1e-9).margin(1e-6));
+            Approx(nonzero[j].ticks + k.drift_ppb * 1e-9).margin(1e-6));
     }
   }
 }
@@ -276,7 +293,11 @@ TEST_CASE("simulate: spec errors name the field and its value") {
   CHECK_THAT(with([](SimulationSpec& s) { s.spec_a.rate = -0.1; }), Contains("spec_a.rate = -0.1"));
   CHECK_THAT(with([](SimulationSpec& s) { s.spec_b.early_min_ticks = 300; }),
              Contains("spec_b.early_min_ticks = 300") && Contains("spec_b.early_max_ticks"));
-  CHECK_THAT(with([](SimulationSpec& s) { s.step_at_fraction = 1.2; }), Contains("step_at_fraction = 1.2"));
+  CHECK_THAT(with([](SimulationSpec& s) { s.steps = {{10, 0.5}, {20, 1.2}}; }),
+             Contains("steps[1].at_fraction = 1.2"));
+  CHECK_THAT(with([](SimulationSpec& s) { s.steps = {{2e15, 0.5}}; }), Contains("steps[0].ticks = 2e+15"));
+  CHECK_THAT(with([](SimulationSpec& s) { s.steps.assign(kMaxSimulatedSteps + 1, SimulatedStep{}); }),
+             Contains("steps = 65"));
   CHECK_THAT(with([](SimulationSpec& s) { s.drift_ppb = 2e6; }), Contains("drift_ppb = 2e+06"));
   CHECK_THAT(with([](SimulationSpec& s) { s.offset_ticks = std::nan(""); }), Contains("offset_ticks = nan"));
   CHECK_THAT(with([](SimulationSpec& s) { s.turnaround_exp_mean_ticks = -5; }),
@@ -319,19 +340,22 @@ TEST_CASE("simulate: the truth JSON carries the schema, the spec and the offset"
   SimulationSpec spec;
   spec.rounds = 1000;
   spec.offset_ticks = -150;
-  spec.step_ticks = 40;
-  spec.step_at_fraction = 0.7;  // after t_ref: the offset at t_ref is the one before the step
+  spec.steps = {{40, 0.7}};  // after t_ref: the offset at t_ref is the one before the step
   spec.spec_a.rate = 0.5;
   SimulationTruth truth;
   simulate(spec, truth);
   CHECK(truth.offset_ticks_at_ref == Approx(-150).margin(0));
-  CHECK(truth.step_tick > truth.t_ref_tick);
+  REQUIRE(truth.steps.size() == 1);
+  CHECK(truth.steps[0].tick > truth.t_ref_tick);
   const auto j = truth_json(spec, truth);
   CHECK(j.begin().key() == "schema");
-  CHECK(j["schema"] == "tscsync-simulation-truth/1");
+  CHECK(j["schema"] == "tscsync-simulation-truth/2");
   CHECK(j["truth"]["offset_ticks_at_ref"].get<double>() == Approx(-150).margin(0));
   CHECK(j["truth"]["t_ref_tick"].get<std::uint64_t>() == truth.t_ref_tick);
   CHECK(j["truth"]["step"]["present"] == true);
+  CHECK(j["truth"]["steps"].size() == 1);
+  CHECK(j["truth"]["steps"][0]["step_ticks"].get<double>() == Approx(40).margin(0));
+  CHECK(j["spec"]["steps"][0]["at_fraction"].get<double>() == Approx(0.7).margin(0));
   CHECK(j["truth"]["early_t4_count"].get<std::uint64_t>() == truth.early_t4_count);
   CHECK_FALSE(j["truth"].contains("early_t4"));
   CHECK(j["spec"]["offset_ticks"].get<double>() == Approx(-150).margin(0));
@@ -339,10 +363,18 @@ TEST_CASE("simulate: the truth JSON carries the schema, the spec and the offset"
   CHECK(j["spec"]["rounds"].get<std::uint64_t>() == 1000);
   CHECK(nlohmann::ordered_json::parse(j.dump()) == j);
 
-  spec.step_at_fraction = 0.5;  // the step at t_ref itself: t_ref lies in the segment after it
+  spec.steps[0].at_fraction = 0.5;  // the step at t_ref itself: t_ref lies in the segment after it
   simulate(spec, truth);
-  CHECK(truth.step_tick == truth.t_ref_tick);
+  CHECK(truth.steps[0].tick == truth.t_ref_tick);
   CHECK(truth.offset_ticks_at_ref == Approx(-110).margin(0));
   CHECK(true_offset_ticks(truth, static_cast<double>(truth.t_ref_tick)) == Approx(-110).margin(0));
   CHECK(true_offset_ticks(truth, static_cast<double>(truth.t_ref_tick) - 1) == Approx(-150).margin(0));
+
+  // Two steps either side of t_ref: offset_ticks is the line before both.
+  spec.steps = {{300, 0.8}, {-1000, 0.2}};
+  simulate(spec, truth);
+  CHECK(truth.offset_ticks_at_ref == Approx(-1150).margin(0));
+  CHECK(true_offset_ticks(truth, static_cast<double>(truth.steps[0].tick) - 1) == Approx(-150).margin(0));
+  CHECK(true_offset_ticks(truth, static_cast<double>(truth.steps[1].tick)) == Approx(-850).margin(0));
+  CHECK(truth_json(spec, truth)["truth"]["step"]["step_ticks"].get<double>() == Approx(-1000).margin(0));
 }
