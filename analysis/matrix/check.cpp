@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace tscsync {
@@ -30,6 +32,17 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
   if (!c.incomplete.empty()) fail(CheckFailureKind::incomplete).incomplete = c.incomplete;
   if (c.self_inconsistent > 0 && variant_orders_earlier_loads(m.recv)) {
     fail(CheckFailureKind::self_inconsistent).self_inconsistent = c.self_inconsistent;
+  }
+  if (!c.steps.empty()) {
+    // Counters that jumped are not synchronized, whatever the band after the last jump
+    // says; that band is judged below as well (where the counters stand now).
+    CheckFailure& f = fail(CheckFailureKind::offset_stepped);
+    f.steps = c.steps.size();
+    const auto largest = std::max_element(c.steps.begin(), c.steps.end(), [](const StepVerdict& x, const StepVerdict& y) {
+      return std::fabs(x.size_ticks) < std::fabs(y.size_ticks);
+    });
+    f.step_ticks = largest->size_ticks;
+    f.step_round = largest->round;
   }
   if (!c.band_feasible) {
     fail(CheckFailureKind::no_band);
@@ -177,16 +190,25 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   r.cpus_off = cpus_off(m, offset_failed);
   r.synchronized = r.failures.empty();
   if (r.synchronized) return r;
-  // The reason names the largest offset failure if any (one of a CPU off from the rest when
-  // there is one, so that the sentence naming that CPU shows one of its pairs), else the
-  // most important kind.
+  // The reason names the largest step of an offset if any, else the largest offset failure
+  // if any (one of a CPU off from the rest when there is one, so that the sentence naming
+  // that CPU shows one of its pairs), else the most important kind.
   std::size_t shown = 0;
-  if (worst_offset_gap > 0) {
+  const auto off = [&](int cpu) { return std::find(r.cpus_off.begin(), r.cpus_off.end(), cpu) != r.cpus_off.end(); };
+  std::optional<std::size_t> largest_step;
+  for (std::size_t k = 0; k < r.failures.size(); ++k) {
+    const CheckFailure& f = r.failures[k];
+    if (f.kind != CheckFailureKind::offset_stepped) continue;
+    const auto rank = [&](const CheckFailure& g) {
+      return std::pair{r.cpus_off.empty() || off(g.a) || off(g.b), std::fabs(g.step_ticks)};
+    };
+    if (!largest_step || rank(f) > rank(r.failures[*largest_step])) largest_step = k;
+  }
+  if (largest_step) {
+    shown = *largest_step;
+  } else if (worst_offset_gap > 0) {
     shown = worst_offset_index;
     if (!r.cpus_off.empty()) {
-      const auto off = [&](int cpu) {
-        return std::find(r.cpus_off.begin(), r.cpus_off.end(), cpu) != r.cpus_off.end();
-      };
       double worst_off_gap = -1;
       for (std::size_t k = 0; k < r.failures.size(); ++k) {
         const CheckFailure& f = r.failures[k];

@@ -25,6 +25,7 @@ struct CheckSettings {
 /// names the largest offset failure if any, else the most important kind.
 enum class CheckFailureKind {
   offset,              // the offset band misses the tolerance
+  offset_stepped,      // the offset stepped during the run (proven)
   drift,               // the drift band misses its tolerance
   self_inconsistent,   // rounds impossible for any offset under a receive read that orders loads
   no_band,             // no offset fits every round: the offset cannot be bounded
@@ -42,6 +43,9 @@ struct CheckFailure {
   double offset_lo_ticks = 0;
   double offset_hi_ticks = 0;
   double gap_ticks = 0;  // offset: how far the band misses the tolerance
+  std::size_t steps = 0;              // offset_stepped: how many, and the largest one
+  double step_ticks = 0;              //   its size
+  std::uint64_t step_round = 0;       //   the first round after it
   double drift_ppb = 0;  // drift: the estimate and its band
   double drift_lo_ppb = 0;
   double drift_hi_ppb = 0;

@@ -33,23 +33,26 @@ PairCell cell_from_analysis(const PairAnalysis& p) {
   c.measured = true;
   c.rounds = p.rounds;
   if (p.incomplete) c.incomplete = *p.incomplete;
-  c.offset_ticks = p.fit.line.offset_ticks;
-  c.band_feasible = p.fit.band.feasible;
+  // After a step the offset is the last segment's: where the counters stand now. The
+  // whole run has no line.
+  const PairAnalysis& fitted = p.segments.empty() ? p : p.segments.back();
+  c.offset_ticks = fitted.fit.line.offset_ticks;
+  c.band_feasible = fitted.fit.band.feasible;
   if (c.band_feasible) {
-    c.offset_lo_ticks = p.fit.band.offset_lo_ticks;
-    c.offset_hi_ticks = p.fit.band.offset_hi_ticks;
+    c.offset_lo_ticks = fitted.fit.band.offset_lo_ticks;
+    c.offset_hi_ticks = fitted.fit.band.offset_hi_ticks;
   }
-  c.drift_ppb = p.fit.line.drift * 1e9;
-  if (p.free_fit.band.feasible) {
-    c.drift_lo_ppb = p.free_fit.band.drift_lo * 1e9;
-    c.drift_hi_ppb = p.free_fit.band.drift_hi * 1e9;
+  c.drift_ppb = fitted.fit.line.drift * 1e9;
+  if (fitted.free_fit.band.feasible) {
+    c.drift_lo_ppb = fitted.free_fit.band.drift_lo * 1e9;
+    c.drift_hi_ppb = fitted.free_fit.band.drift_hi * 1e9;
   }
-  c.drift_detectable = !p.zero_drift;
+  c.drift_detectable = !fitted.zero_drift;
   c.rtt_min_ticks = static_cast<double>(p.rtt_ticks.min());
   c.rtt_p50_ticks = static_cast<double>(p.rtt_ticks.value_at_percentile(50));
   c.causality_violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   c.self_inconsistent = p.self_inconsistent;
-  c.step_proven = p.step_proven;
+  for (const OffsetStep& step : p.steps) c.steps.push_back(step_verdict(step));
   c.verdict = p.verdict;
   return c;
 }

@@ -33,7 +33,7 @@ struct PairCell {
   double rtt_p50_ticks = kNoValue;
   std::uint64_t causality_violations = 0;  // forward + reverse
   std::uint64_t self_inconsistent = 0;
-  bool step_proven = false;  // the offset stepped during the run
+  std::vector<StepVerdict> steps;  // proven steps of the offset during the run (docs/method.md §6.4)
   PairVerdict verdict;
 };
 

@@ -13,6 +13,7 @@
 #include "formats/run_format.hpp"
 #include "formats/text_fields.hpp"
 #include "pair/classify.hpp"
+#include "pair/run_pieces.hpp"
 
 namespace tscsync {
 namespace {
@@ -58,13 +59,15 @@ std::int64_t infer_quantum(std::span<const Round> rounds) {
 }
 
 /// The verdict of a whole run (or segment): unsafe reads, or what its fit says.
-PairVerdict verdict_of(const PairAnalysis& p) {
+/// `band_feasible`: every fit the counts were judged against has a band (the run's, or,
+/// after a step, each segment's).
+PairVerdict verdict_of(const PairAnalysis& p, bool band_feasible) {
   const HardBand& band = p.fit.band;
   PairVerdict v;
   v.tsc_hz = p.tsc_hz;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   const std::uint64_t backwards = p.counter_backwards_a + p.counter_backwards_b;
-  if (violations > 0 || p.self_inconsistent > 0 || backwards > 0 || !band.feasible) {
+  if (violations > 0 || p.self_inconsistent > 0 || backwards > 0 || !band_feasible) {
     v.kind = VerdictKind::unsafe_reads;
     v.unsafe.send = p.send;
     v.unsafe.recv = p.recv;
@@ -73,7 +76,7 @@ PairVerdict verdict_of(const PairAnalysis& p) {
     v.unsafe.self_inconsistent = p.self_inconsistent;
     v.unsafe.counter_backwards_a = p.counter_backwards_a;
     v.unsafe.counter_backwards_b = p.counter_backwards_b;
-    v.unsafe.no_band = !band.feasible;
+    v.unsafe.no_band = !band_feasible;
     v.unsafe.k = p.k;
     return v;
   }
@@ -87,6 +90,10 @@ PairVerdict verdict_of(const PairAnalysis& p) {
 }
 
 }  // namespace
+
+StepVerdict step_verdict(const OffsetStep& s) {
+  return {s.size_ticks, s.first_round_after, s.first_round_lo, s.first_round_hi};
+}
 
 double ticks_to_ns(double ticks, double tsc_hz) {
   return tsc_hz > 0 ? ticks / tsc_hz * 1e9 : std::numeric_limits<double>::quiet_NaN();
@@ -108,27 +115,21 @@ std::uint64_t block_k(const PairAnalysis& p) {
   return std::clamp<std::uint64_t>(p.k * per_block / per_bin, 1, std::max<std::uint64_t>(1, per_block / 2));
 }
 
-/// A step was found: analyse each segment alone. If their bands are disjoint at the step,
-/// the step is proven and their sums stand for the run; otherwise nothing changes.
-void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> rounds) {
-  const std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(p.blocks, rounds.size());
-  std::vector<PairAnalysis> parts;
-  for (const auto& [first, last] : ranges) {
-    if (first >= last) continue;
-    const std::span<const Round> part = rounds.subspan(first, last - first);
-    parts.push_back(analyze_rounds(
-        run, part,
-        p.source + " [rounds " + std::to_string(part.front().seq) + ".." + std::to_string(part.back().seq) + "]",
-        false));
-  }
-  if (parts.size() != 2 || !parts[0].fit.band.feasible || !parts[1].fit.band.feasible) return;
-  const std::uint64_t at = p.blocks.step->t1_tick;
-  auto x_in = [&](const PairAnalysis& s) { return static_cast<double>(x_of(at, s.t_ref_tick)); };
-  const bool disjoint =
-      parts[0].fit.band.offset_hi_at(x_in(parts[0])) < parts[1].fit.band.offset_lo_at(x_in(parts[1])) ||
-      parts[1].fit.band.offset_hi_at(x_in(parts[1])) < parts[0].fit.band.offset_lo_at(x_in(parts[0]));
-  if (!disjoint) return;
-  p.step_proven = true;
+/// x of a's tick `at` in a segment's own time (its reference time).
+double x_in(const PairAnalysis& s, std::uint64_t at) { return static_cast<double>(x_of(at, s.t_ref_tick)); }
+
+/// No offset fits both segments at a's tick `at`: their hard bands are disjoint there.
+bool disjoint_at(const PairAnalysis& before, const PairAnalysis& after, std::uint64_t at) {
+  const HardBand& b = before.fit.band;
+  const HardBand& a = after.fit.band;
+  if (!b.feasible || !a.feasible) return false;
+  return b.offset_hi_at(x_in(before, at)) < a.offset_lo_at(x_in(after, at)) ||
+         a.offset_hi_at(x_in(after, at)) < b.offset_lo_at(x_in(before, at));
+}
+
+/// The counts, evidence and verdict of a run whose offset stepped: the sums of its
+/// segments' (a round in flight at a step is in no segment).
+void add_segments(PairAnalysis& p, std::vector<PairAnalysis> parts) {
   p.fwd_classes = {};
   p.rev_classes = {};
   p.self_inconsistent = 0;
@@ -165,17 +166,170 @@ void analyse_segments(PairAnalysis& p, const Run& run, std::span<const Round> ro
     p.counter_backwards_b += s.counter_backwards_b;
     worse(p.worst_backwards_a, s.worst_backwards_a);
     worse(p.worst_backwards_b, s.worst_backwards_b);
-    p.segments.push_back(std::move(s));
   }
-  const Step& step = *p.blocks.step;
-  PairVerdict v;
-  v.kind = VerdictKind::offset_stepped;
-  v.tsc_hz = p.tsc_hz;
-  v.step_ticks = step.size_ticks;
-  v.step_round = rounds[step.first_round_after].seq;
-  v.step_to_round = step.refined_to_round;
-  for (const PairAnalysis& s : p.segments) v.segments.push_back(s.verdict);
+  p.segments = std::move(parts);
+  const bool every_band =
+      std::all_of(p.segments.begin(), p.segments.end(), [](const PairAnalysis& s) { return s.fit.band.feasible; });
+  // Early reads in a segment make the run unsafe as they would without the step.
+  PairVerdict v = verdict_of(p, every_band);
+  if (v.kind != VerdictKind::unsafe_reads) {
+    v = PairVerdict{};
+    v.kind = VerdictKind::offset_stepped;
+    v.tsc_hz = p.tsc_hz;
+    for (const OffsetStep& step : p.steps) v.steps.push_back(step_verdict(step));
+    for (const PairAnalysis& s : p.segments) v.segments.push_back(s.verdict);
+  }
   p.verdict = std::move(v);
+}
+
+/// The segments of a run between candidate splits, each analysed alone. Rounds in flight
+/// at a split belong to neither side.
+class Segments {
+ public:
+  Segments(const PairAnalysis& p, const Run& run, std::span<const Round> rounds, std::vector<RoundSplit> splits)
+      : p_(p), run_(run), rounds_(rounds), splits_(std::move(splits)) {
+    analyse_all();
+  }
+
+  [[nodiscard]] const std::vector<RoundSplit>& splits() const { return splits_; }
+  std::vector<PairAnalysis>& parts() { return parts_; }
+
+  /// Merges the sides of every split that is no proven step, a pass at a time, no two
+  /// merges of one pass sharing a segment (a segment grown by a merge is judged again in
+  /// the next pass, against its new bounds), until a pass merges nothing. Then every split
+  /// left is a proven step.
+  void merge() {
+    for (bool merged = true; merged && !splits_.empty();) {
+      merged = false;
+      std::vector<RoundSplit> splits;
+      std::vector<PairAnalysis> parts;
+      parts.push_back(std::move(parts_[0]));
+      bool grew = false;  // parts.back() was merged in this pass: its judgement is stale
+      for (std::size_t j = 0; j < splits_.size(); ++j) {
+        if (!grew && !proven_[j]) {
+          parts.back() = analyse(first_of(j), last_of(j + 1));
+          grew = merged = true;
+          continue;
+        }
+        grew = false;
+        splits.push_back(splits_[j]);
+        parts.push_back(std::move(parts_[j + 1]));
+      }
+      splits_ = std::move(splits);
+      parts_ = std::move(parts);
+      judge_all();
+    }
+  }
+
+  /// Locates each split again in the stretch its candidate left it in, a bin more either
+  /// side, against the two segments' own bands and drift-free lines, which rest on every
+  /// round and are tighter than the levels' (a round put on the wrong side contradicts
+  /// them). Returns whether one moved; then every segment is analysed again.
+  bool relocate(std::size_t per_bin) {
+    bool moved = false;
+    for (std::size_t j = 0; j < splits_.size(); ++j) {
+      const RoundSplit& split = splits_[j];
+      // The segments either side keep rounds of their own: the first round after lies in
+      // [lowest, highest), a round in flight before it too.
+      const std::size_t lowest = j == 0 ? 1 : splits_[j - 1].first_after + 1;
+      const std::size_t highest = last_of(j + 1);
+      const std::size_t w0 = std::max(lowest, split.first_after_lo > per_bin ? split.first_after_lo - per_bin : 0);
+      const std::size_t w1 = std::min(highest, split.first_after_hi + per_bin + 1);
+      if (w0 >= w1) continue;
+      const PairAnalysis& before = parts_[j];
+      const PairAnalysis& after = parts_[j + 1];
+      const RoundSplit again =
+          locate_change(rounds_, w0, w1, p_.quantum_ticks, {before.fit.band, before.free_fit.line, before.t_ref_tick},
+                        {after.fit.band, after.free_fit.line, after.t_ref_tick});
+      const bool keeps_rounds = again.first_after - (again.in_flight ? 1 : 0) >= lowest && again.first_after < highest;
+      if (keeps_rounds && (again.first_after != split.first_after || again.in_flight != split.in_flight)) {
+        splits_[j] = again;
+        moved = true;
+      }
+    }
+    if (moved) analyse_all();
+    return moved;
+  }
+
+ private:
+  /// The first round of segment j, and one past its last (a round in flight left out).
+  [[nodiscard]] std::size_t first_of(std::size_t j) const { return j == 0 ? 0 : splits_[j - 1].first_after; }
+  [[nodiscard]] std::size_t last_of(std::size_t j) const {
+    return j == splits_.size() ? rounds_.size() : splits_[j].first_after - (splits_[j].in_flight ? 1 : 0);
+  }
+
+  PairAnalysis analyse(std::size_t first, std::size_t last) const {
+    const std::span<const Round> part = rounds_.subspan(first, last - first);
+    return analyze_rounds(
+        run_, part,
+        p_.source + " [rounds " + std::to_string(part.front().seq) + ".." + std::to_string(part.back().seq) + "]",
+        false);
+  }
+
+  void analyse_all() {
+    parts_.clear();
+    for (std::size_t j = 0; j <= splits_.size(); ++j) parts_.push_back(analyse(first_of(j), last_of(j)));
+    judge_all();
+  }
+
+  /// Whether each split is a proven step: the hard bands of its two sides are disjoint at
+  /// the split, so no one offset fits both.
+  void judge_all() {
+    proven_.clear();
+    for (std::size_t j = 0; j < splits_.size(); ++j) {
+      proven_.push_back(disjoint_at(parts_[j], parts_[j + 1], rounds_[splits_[j].first_after].t1));
+    }
+  }
+
+  const PairAnalysis& p_;
+  const Run& run_;
+  std::span<const Round> rounds_;
+  std::vector<RoundSplit> splits_;
+  std::vector<PairAnalysis> parts_;
+  std::vector<bool> proven_;  // per split
+};
+
+/// How often the splits are located again against the segments' own bands.
+constexpr int kRelocations = 3;
+
+/// No line fits the run: its levels (run_pieces.hpp) give the candidate splits. The rounds
+/// between them are analysed alone; the sides of a split that is no proven step are
+/// merged; the splits left are located again against the segments (Segments::relocate) and
+/// the merging repeated, until no split moves. Without a split the analysis stays the
+/// whole run's (docs/method.md §6.4).
+void analyse_pieces(PairAnalysis& p, const Run& run, std::span<const Round> rounds) {
+  Segments segments(p, run, rounds, p.pieces->splits);
+  const std::size_t per_bin = rounds.size() / std::max<std::size_t>(1, p.bins);
+  segments.merge();
+  for (int relocated = 0; relocated < kRelocations && !segments.splits().empty() && segments.relocate(per_bin);
+       ++relocated) {
+    segments.merge();
+  }
+  const std::vector<RoundSplit>& splits = segments.splits();
+  std::vector<PairAnalysis>& parts = segments.parts();
+  if (splits.empty()) return;
+  for (std::size_t j = 0; j < splits.size(); ++j) {
+    const RoundSplit& split = splits[j];
+    const PairAnalysis& before = parts[j];
+    const PairAnalysis& after = parts[j + 1];
+    OffsetStep step;
+    step.first_round_after = rounds[split.first_after].seq;
+    step.first_round_lo = rounds[split.first_after_lo].seq;
+    step.first_round_hi = rounds[std::min(split.first_after_hi, rounds.size() - 1)].seq;
+    step.t1_tick = rounds[split.first_after].t1;
+    step.since_start_ticks = static_cast<double>(diff_ticks(step.t1_tick, rounds.front().t1));
+    const double xb = x_in(before, step.t1_tick);
+    const double xa = x_in(after, step.t1_tick);
+    step.size_ticks = after.free_fit.line.at(xa) - before.free_fit.line.at(xb);
+    step.size_lo_ticks = after.fit.band.offset_lo_at(xa) - before.fit.band.offset_hi_at(xb);
+    step.size_hi_ticks = after.fit.band.offset_hi_at(xa) - before.fit.band.offset_lo_at(xb);
+    if (split.in_flight) {
+      const std::size_t i = split.first_after - 1;
+      step.in_flight = make_evidence(rounds, i, rtt_ticks(rounds[i]), 0);
+    }
+    p.steps.push_back(std::move(step));
+  }
+  add_segments(p, std::move(parts));
 }
 
 }  // namespace
@@ -300,10 +454,17 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
     block_values.add(chunk_first, chunk_first + chunk_size, extremes.time);
   }
   classifier.finish();
-  p.verdict = verdict_of(p);
+  p.verdict = verdict_of(p, p.fit.band.feasible);
 
   p.blocks = block_values.finish();
-  if (find_steps && p.blocks.valid && p.blocks.step) analyse_segments(p, run, rounds);
+  // No line fits the run at any k: an offset that stepped, or early reads all over. The
+  // pieces of the bins' bounds tell them apart (docs/method.md §6.4). The bins are stretches
+  // of time when the rounds follow one another in time, but for a few places where a's
+  // counter went back; not in a table sorted by something else.
+  if (find_steps && !p.free_fit.band.feasible && bounds.time_reversals <= kMaxPieces) {
+    p.pieces = find_run_pieces(rounds, p.t_ref_tick, q, ks, bins);
+    analyse_pieces(p, run, rounds);
+  }
   return p;
 }
 

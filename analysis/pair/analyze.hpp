@@ -13,6 +13,7 @@
 #include "core/run.hpp"
 #include "estimate/blocks.hpp"
 #include "estimate/fit.hpp"
+#include "pair/run_pieces.hpp"
 #include "pair/verdict.hpp"
 
 namespace tscsync {
@@ -35,6 +36,22 @@ struct Evidence {
   double beyond_band_ticks = 0;         // how far past the band's edge (violations)
   std::uint64_t since_start_ticks = 0;  // a's ticks from the first round's t1
   std::vector<Round> around;            // up to 3 rounds either side, and the round itself
+};
+
+/// A step of the offset within a run, proven: the segments before and after it, each
+/// analysed alone, have hard bands that are disjoint at the step (docs/method.md §6.4).
+struct OffsetStep {
+  std::uint64_t first_round_after = 0;  // seq of the first round of the segment after
+  std::uint64_t first_round_lo = 0;     // that round lies in [first_round_lo, first_round_hi]
+  std::uint64_t first_round_hi = 0;     // (seqs): every round between fits either side
+  std::uint64_t t1_tick = 0;            // t1 of first_round_after (a's counter)
+  double since_start_ticks = 0;         // a's ticks from the run's first t1 to t1_tick
+  double size_ticks = 0;                // the line after minus the line before, at t1_tick
+  double size_lo_ticks = 0;             // the smallest and largest jump the two bands allow there
+  double size_hi_ticks = 0;
+  /// The round in flight at the step, left out of both segments (run_pieces.hpp), with
+  /// the rounds around it: value_ticks its rtt.
+  std::optional<Evidence> in_flight;
 };
 
 /// One step of the k-sweep: the fit on the k-th smallest forward bound and k-th largest
@@ -94,13 +111,15 @@ struct PairAnalysis : PairIdentity {
   SignedHistogram rtt_ticks;
 
   BlockFit blocks;  // statistical CI from time blocks, the runs test, a step if any
-  /// The step is proven: the two segments' bands do not overlap at the step, so no
-  /// constant offset fits both (given causality). Without proof, a step in the estimate
-  /// may be an equal and opposite change of the two delays, which two-way timing cannot
-  /// tell from an offset step, and the run is not split.
-  bool step_proven = false;
-  /// With a step: each segment analysed on its own (rounds keep their seq). The counts
-  /// of this analysis are then the segments' sums.
+  /// When no line fits the run at any k: the pieces of its bins' bounds and where the rounds
+  /// split between them (the candidates; docs/method.md §6.4). Absent otherwise.
+  std::optional<RunPieces> pieces;
+  /// The proven steps, in time order. With steps, each segment between them is analysed on
+  /// its own (rounds keep their seq), and the counts of this analysis are the segments'
+  /// sums. A change the bands cannot prove (they meet there: a step smaller than the bands,
+  /// which two-way timing cannot tell from an equal and opposite change of the two delays,
+  /// or a change of drift) does not split the run.
+  std::vector<OffsetStep> steps;
   std::vector<PairAnalysis> segments;
 
   PairVerdict verdict;  // what the analysis concludes (render/verdict_text.hpp words it)
@@ -108,6 +127,9 @@ struct PairAnalysis : PairIdentity {
 
 /// Analyses one run. \throws InputError when the run has no rounds.
 PairAnalysis analyze_run(const Run& run, const std::string& source);
+
+/// A step of the offset as the verdict and the matrix keep it.
+StepVerdict step_verdict(const OffsetStep& s);
 
 /// Ticks to nanoseconds with the run's frequency; NaN when the frequency is unknown.
 double ticks_to_ns(double ticks, double tsc_hz);

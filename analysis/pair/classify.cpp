@@ -9,22 +9,6 @@
 namespace tscsync {
 namespace {
 
-/// Rounds either side of a worst case kept as evidence.
-constexpr std::size_t kEvidenceRounds = 3;
-
-Evidence make_evidence(std::span<const Round> rounds, std::size_t i, std::int64_t value, double beyond) {
-  Evidence e;
-  e.seq = rounds[i].seq;
-  e.value_ticks = value;
-  e.beyond_band_ticks = beyond;
-  e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
-  const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
-  const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
-  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first),
-                  rounds.begin() + static_cast<std::ptrdiff_t>(last));
-  return e;
-}
-
 /// A min-heap on rtt of the longest rounds so far: its top is the shortest kept.
 bool longer(const std::pair<std::uint64_t, std::int64_t>& x, const std::pair<std::uint64_t, std::int64_t>& y) {
   return x.second > y.second;
@@ -63,6 +47,19 @@ Interval band_edge_over(const std::vector<std::pair<double, double>>& corners, b
 }
 
 }  // namespace
+
+Evidence make_evidence(std::span<const Round> rounds, std::size_t i, std::int64_t value, double beyond) {
+  Evidence e;
+  e.seq = rounds[i].seq;
+  e.value_ticks = value;
+  e.beyond_band_ticks = beyond;
+  e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
+  const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
+  const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
+  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first),
+                  rounds.begin() + static_cast<std::ptrdiff_t>(last));
+  return e;
+}
 
 RoundClassifier::RoundClassifier(PairAnalysis& p, std::span<const Round> rounds)
     : p_(p), rounds_(rounds), q_(p.quantum_ticks), worst_rtt_(-2 * p.quantum_ticks) {}

@@ -34,6 +34,14 @@ struct ChunkExtremes {
   TimeRange time;               // t1 and t4 relative to the reference time
 };
 
+/// Rounds either side of a worst case kept as evidence.
+inline constexpr std::size_t kEvidenceRounds = 3;
+
+/// Round i of `rounds` as evidence: its value and how far beyond the band (the caller's
+/// meaning), its time from the first round's t1, and up to kEvidenceRounds rounds either
+/// side. \pre i < rounds.size().
+Evidence make_evidence(std::span<const Round> rounds, std::size_t i, std::int64_t value, double beyond);
+
 /// Fills a PairAnalysis's per-round results: fwd_classes, rev_classes, self_inconsistent,
 /// below_floor_fwd/rev, the violation seqs, worst_fwd/rev/rtt, counter_backwards_a/b with
 /// their worst rounds, and longest_rounds.

@@ -61,6 +61,14 @@ struct NegativeLatencies {
   std::uint64_t marginal = 0;   // by some
 };
 
+/// A proven step of the offset within one pair's run.
+struct StepVerdict {
+  double size_ticks = 0;       // the offset after minus before, at the step
+  std::uint64_t round = 0;     // the first round after the step (its seq)
+  std::uint64_t round_lo = 0;  // the first round after lies in [round_lo, round_hi]: the
+  std::uint64_t round_hi = 0;  // rounds between fit either side as well
+};
+
 /// The verdict of one pair's analysis.
 struct PairVerdict {
   VerdictKind kind = VerdictKind::synchronized;  // unsafe_reads, offset_stepped or a fit's kind
@@ -68,10 +76,9 @@ struct PairVerdict {
   UnsafeReads unsafe;                            // unsafe_reads
   FitVerdict fit;                                // drifting, synchronized, offset
   NegativeLatencies negatives;                   // those three
-  // offset_stepped: the step, and the verdicts of the segments before and after it.
-  double step_ticks = 0;
-  std::uint64_t step_round = 0;  // the first round after the step
-  bool step_to_round = false;    // located to the round (false: to within one block)
+  // offset_stepped: the steps in time order, and the verdicts of the segments between
+  // them (one more than the steps).
+  std::vector<StepVerdict> steps;
   std::vector<PairVerdict> segments;
 };
 

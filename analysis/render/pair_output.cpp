@@ -1,8 +1,10 @@
 #include "render/pair_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/format.hpp"
+#include "estimate/offset_segments.hpp"
 #include "render/verdict_text.hpp"
 
 namespace tscsync {
@@ -21,14 +23,9 @@ void classes_line(std::string& out, const char* name, const DirectionClasses& c,
          " marginal, " + std::to_string(c.causality_violation) + " causality_violation\n";
 }
 
-/// `beyond`: what beyond_band_ticks measures ("beyond the band", "back").
-void evidence_block(std::string& out, const char* what, const Evidence& e, double hz,
-                    const char* beyond = "beyond the band") {
-  out += std::string("  worst ") + what + ": round " + std::to_string(e.seq) + ", " + std::to_string(e.value_ticks) +
-         " ticks, " + format_sig(e.beyond_band_ticks, 4) + " ticks " + beyond + ", " +
-         format_sig(static_cast<double>(e.since_start_ticks), 6) + " ticks into the run" +
-         (hz > 0 ? " (" + format_sig(static_cast<double>(e.since_start_ticks) / hz, 4) + " s)" : "") + "\n";
-  // The raw values, whole: they are the evidence.
+/// The raw rounds of a piece of evidence, whole: they are the evidence. The round itself
+/// is marked '>'.
+void rounds_table(std::string& out, const Evidence& e) {
   out +=
       "      seq                    t1                   t2                   t3                   t4    fwd    rev    "
       "rtt\n";
@@ -41,6 +38,56 @@ void evidence_block(std::string& out, const char* what, const Evidence& e, doubl
                   static_cast<long long>(fwd_ticks(r)), static_cast<long long>(rev_ticks(r)),
                   static_cast<long long>(rtt_ticks(r)));
     out += line;
+  }
+}
+
+/// "T ticks into the run (S s)": a's ticks from the first round's t1.
+std::string into_run(double ticks, double hz) {
+  return format_fixed(ticks, 0) + " ticks into the run" + (hz > 0 ? " (" + format_sig(ticks / hz, 4) + " s)" : "");
+}
+
+/// `beyond`: what beyond_band_ticks measures ("beyond the band", "back").
+void evidence_block(std::string& out, const char* what, const Evidence& e, double hz,
+                    const char* beyond = "beyond the band") {
+  out += std::string("  worst ") + what + ": round " + std::to_string(e.seq) + ", " + std::to_string(e.value_ticks) +
+         " ticks, " + format_sig(e.beyond_band_ticks, 4) + " ticks " + beyond + ", " +
+         into_run(static_cast<double>(e.since_start_ticks), hz) + "\n";
+  rounds_table(out, e);
+}
+
+/// The proven steps, one line each, and the round in flight at each with the rounds around
+/// it; or why pieces that no line fits whole did not split the run.
+void steps_text(std::string& out, const PairAnalysis& p) {
+  if (p.pieces && p.steps.empty()) {
+    if (!p.pieces->chosen) {
+      out += "  pieces    no line fits the run at any k, and its bins' bounds break into more than " +
+             std::to_string(kMaxPieces) + " pieces at every k: too small all over, not a few steps\n";
+    } else {
+      std::size_t pieces = 0;
+      for (std::size_t i = 0; i < p.pieces->ks.size(); ++i) {
+        if (p.pieces->ks[i] == p.pieces->k) pieces = p.pieces->sweep[i].pieces;
+      }
+      out += "  pieces    no line fits the run at any k; at k = " + std::to_string(p.pieces->k) +
+             " its bins' bounds break into " + std::to_string(pieces) +
+             " pieces, but no change between them is proven (the bands either side meet): the run is not split\n";
+    }
+  }
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const OffsetStep& s = p.steps[i];
+    out += "  step " + std::to_string(i + 1) + std::string(i + 1 < 10 ? "    " : "   ") + "by " +
+           ticks_with_ns(s.size_ticks, p.tsc_hz) + " (" + format_range(s.size_lo_ticks, s.size_hi_ticks) +
+           " ticks) at round " + std::to_string(s.first_round_after);
+    if (s.first_round_hi > s.first_round_lo) {
+      out += " (between rounds " + std::to_string(s.first_round_lo) + " and " + std::to_string(s.first_round_hi) + ")";
+    }
+    out += ", " + into_run(s.since_start_ticks, p.tsc_hz) + ": the bands before and after are disjoint there\n";
+    if (s.in_flight) {
+      out += "            round " + std::to_string(s.in_flight->seq) + " was in flight (rtt " +
+             std::to_string(s.in_flight->value_ticks) +
+             " ticks): b's counter jumped between its reads t2 and t3, so no one offset fits it; it is in neither "
+             "segment\n";
+      rounds_table(out, *s.in_flight);
+    }
   }
 }
 
@@ -122,6 +169,7 @@ std::string analysis_text(const PairAnalysis& p) {
   if (!p.segments.empty()) {
     out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
   }
+  steps_text(out, p);
   out += fit_lines_text(p.fit, p.free_fit, p.zero_drift, p.span_ticks, p.k, p.quantum_ticks, p.quantum_source, hz,
                         "the k-th smallest bounds of each time bin");
   const BlockFit& bf = p.blocks;
@@ -140,7 +188,7 @@ std::string analysis_text(const PairAnalysis& p) {
         " (95 %, " + std::to_string(bf.blocks) +
         " time blocks; statistical only: no asymmetry, no quantum); runs test " + std::to_string(bf.runs.runs) +
         " runs, z " + format_sig(bf.runs.z, 3) + (bf.runs.structured ? " (structured: a step or a bend)" : "") + "\n";
-    if (bf.step && !p.step_proven) {
+    if (bf.step && p.steps.empty()) {
       out += "  moved     the estimate moved by " + format_sig(bf.step->size_ticks, 3) + " ticks at round " +
              std::to_string(bf.step->first_round_after) +
              ", but the bands before and after overlap: an offset step or an equal and opposite change of the two "
@@ -292,13 +340,41 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   }
   e["statistics"] = stats;
   if (bf.valid && bf.step) {
-    e["step"] = {{"proven", p.step_proven},
+    e["step"] = {{"proven", !p.steps.empty()},
                  {"size_ticks", bf.step->size_ticks},
                  {"first_round_after", bf.step->first_round_after},
                  {"t1_tick", bf.step->t1_tick},
                  {"refined_to_round", bf.step->refined_to_round}};
   } else {
     e["step"] = nullptr;
+  }
+  auto& steps = e["steps"] = nlohmann::ordered_json::array();
+  for (const OffsetStep& s : p.steps) {
+    steps.push_back({{"first_round_after", s.first_round_after},
+                     {"first_round_lo", s.first_round_lo},
+                     {"first_round_hi", s.first_round_hi},
+                     {"t1_tick", s.t1_tick},
+                     {"since_start_ticks", s.since_start_ticks},
+                     {"size_ticks", s.size_ticks},
+                     {"size_lo_ticks", s.size_lo_ticks},
+                     {"size_hi_ticks", s.size_hi_ticks},
+                     {"in_flight", evidence_json(s.in_flight)}});
+  }
+  if (p.pieces) {
+    nlohmann::ordered_json pieces_sweep = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < p.pieces->ks.size(); ++i) {
+      const SweepPieces& step = p.pieces->sweep[i];
+      pieces_sweep.push_back({{"k", p.pieces->ks[i]},
+                              {"resolved", step.resolved},
+                              {"pieces", step.pieces},
+                              {"set_aside", step.set_aside}});
+    }
+    e["pieces"] = {{"k", p.pieces->chosen ? nlohmann::ordered_json(p.pieces->k) : nlohmann::ordered_json(nullptr)},
+                   {"drift_ppb", p.pieces->drift * 1e9},
+                   {"candidate_splits", p.pieces->splits.size()},
+                   {"sweep", std::move(pieces_sweep)}};
+  } else {
+    e["pieces"] = nullptr;
   }
   auto& segments = e["segments"] = nlohmann::ordered_json::array();
   for (const PairAnalysis& segment : p.segments) segments.push_back(pair_json(segment));

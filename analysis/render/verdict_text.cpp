@@ -75,11 +75,22 @@ std::string_view verdict_kind_name(VerdictKind kind) {
 std::string verdict_text(const PairVerdict& v) {
   if (v.kind == VerdictKind::unsafe_reads) return unsafe_text(v.unsafe);
   if (v.kind == VerdictKind::offset_stepped) {
-    std::string s = "offset stepped by " + format_sig(v.step_ticks, 4) + " ticks at round " +
-                    std::to_string(v.step_round) + (v.step_to_round ? "" : " (located to within one block)") +
-                    std::string(kStepCauses);
+    // One step: "by X at round R ...; before: ...; after: ...". More: "N times: by X at
+    // round R, by Y at round S ...; segment 1: ...; segment 2: ...".
+    const bool one = v.steps.size() == 1;
+    std::string s = "offset stepped " + (one ? std::string() : times(v.steps.size()) + ": ");
+    for (std::size_t i = 0; i < v.steps.size(); ++i) {
+      const StepVerdict& step = v.steps[i];
+      s += std::string(i == 0 ? "" : ", ") + "by " + ticks_with_ns(step.size_ticks, v.tsc_hz) + " at round " +
+           std::to_string(step.round);
+      if (step.round_hi > step.round_lo) {
+        s += " (between rounds " + std::to_string(step.round_lo) + " and " + std::to_string(step.round_hi) + ")";
+      }
+    }
+    s += kStepCauses;
     for (std::size_t i = 0; i < v.segments.size(); ++i) {
-      s += std::string(i == 0 ? "; before: " : "; after: ") + verdict_text(v.segments[i]);
+      const std::string name = one ? (i == 0 ? "before" : "after") : "segment " + std::to_string(i + 1);
+      s += "; " + name + ": " + verdict_text(v.segments[i]);
     }
     return s;
   }
@@ -130,6 +141,7 @@ std::string verdict_text(const MonitorVerdict& v) {
 std::string_view check_failure_kind_name(CheckFailureKind kind) {
   switch (kind) {
     case CheckFailureKind::offset: return "offset";
+    case CheckFailureKind::offset_stepped: return "offset_stepped";
     case CheckFailureKind::drift: return "drift";
     case CheckFailureKind::self_inconsistent: return "self_inconsistent";
     case CheckFailureKind::no_band: return "no_band";
@@ -160,6 +172,10 @@ std::string check_failure_text(const CheckFailure& f, const CheckResult& c) {
       return pair + "drifting by " + format_sig(f.drift_ppb, 3) + " ppb; the drift band " +
              format_range(f.drift_lo_ppb, f.drift_hi_ppb) + " ppb misses +/-" +
              format_sig(c.settings.drift_tolerance_ppb, 3) + " ppb";
+    case CheckFailureKind::offset_stepped:
+      return pair + "the offset stepped " + times(f.steps) + " during the run" +
+             (f.steps == 1 ? ", by " : ", the largest by ") + ticks_with_ns(f.step_ticks, c.tsc_hz) + " at round " +
+             std::to_string(f.step_round) + std::string(kStepCauses);
     case CheckFailureKind::inconsistent_bands:
       return "the pairs' offset bands contradict one another (a cycle of pairs admits no offsets): an offset moved "
              "between visits, or a band is wrong";

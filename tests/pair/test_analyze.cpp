@@ -157,17 +157,21 @@ TEST_CASE("an offset that steps during the run is found and each segment analyse
     spec.seed = step > 0 ? 31 : 32;
     spec.offset_ticks = 100;
     spec.quantum_ticks = 26;
-    spec.step_ticks = step;
-    spec.step_at_fraction = 0.3;
+    spec.steps = {{step, 0.3}};
     const Outcome o = run_scenario(spec);
     const PairAnalysis& p = o.analysis;
     INFO("step " << step);
-    REQUIRE(p.blocks.step.has_value());
-    CHECK(p.step_proven);  // 500 ticks against bands ~390 wide: disjoint
-    CHECK(std::fabs(p.blocks.step->size_ticks - step) <= 3 * 26 + 2);
+    CHECK_FALSE(p.fit.band.feasible);  // no line fits the whole run
+    REQUIRE(p.pieces.has_value());
+    REQUIRE(p.steps.size() == 1);  // 500 ticks against bands ~390 wide: disjoint
+    CHECK(std::fabs(p.steps[0].size_ticks - step) <= 3 * 26 + 2);
+    CHECK(p.steps[0].size_lo_ticks <= step);
+    CHECK(p.steps[0].size_hi_ticks >= step);
     REQUIRE(p.segments.size() == 2);
     CHECK(p.verdict.kind == VerdictKind::offset_stepped);
-    CHECK(p.verdict.step_ticks == Approx(p.blocks.step->size_ticks).margin(0));
+    REQUIRE(p.verdict.steps.size() == 1);
+    CHECK(p.verdict.steps[0].size_ticks == Approx(p.steps[0].size_ticks).margin(0));
+    CHECK(p.verdict.steps[0].round == p.steps[0].first_round_after);
     REQUIRE(p.verdict.segments.size() == 2);
     CHECK(p.verdict.segments[0].kind == p.segments[0].verdict.kind);
     // Each segment's band holds its own truth, and its estimate is close.
@@ -180,6 +184,7 @@ TEST_CASE("an offset that steps during the run is found and each segment analyse
       CHECK(s.fwd_classes.causality_violation + s.rev_classes.causality_violation == 0);
     }
     CHECK(p.fwd_classes.causality_violation + p.rev_classes.causality_violation == 0);
+    CHECK(p.self_inconsistent == 0);
   }
 }
 
@@ -188,11 +193,10 @@ TEST_CASE("a step smaller than the band is reported as unproven, and the run is 
   spec.rounds = 200000;
   spec.seed = 33;
   spec.quantum_ticks = 1;
-  spec.step_ticks = 100;  // the band is ~360 ticks wide: a constant offset still fits both halves
-  spec.step_at_fraction = 0.5;
+  spec.steps = {{100, 0.5}};  // the band is ~360 ticks wide: a constant offset still fits both halves
   const Outcome o = run_scenario(spec);
   const PairAnalysis& p = o.analysis;
-  CHECK_FALSE(p.step_proven);
+  CHECK(p.steps.empty());
   CHECK(p.segments.empty());
   CHECK(p.verdict.kind != VerdictKind::offset_stepped);
 }

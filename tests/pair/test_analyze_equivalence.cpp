@@ -28,6 +28,7 @@
 #include "estimate/fit.hpp"
 #include "estimate/hull.hpp"
 #include "pair/analyze.hpp"
+#include "pair/classify.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscsync;
@@ -40,7 +41,6 @@ constexpr std::size_t kMinBins = 128;
 constexpr std::size_t kMaxBins = 16384;
 constexpr std::array<std::uint64_t, 7> kSweep = {1, 2, 4, 8, 16, 32, 64};
 constexpr std::size_t kBlocks = 16;
-constexpr std::size_t kEvidenceRounds = 3;
 
 bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
@@ -261,19 +261,6 @@ void require_block_values(const BlockFit& fit, std::span<const Round> rounds, st
   }
 }
 
-Evidence evidence(std::span<const Round> rounds, std::size_t i, std::int64_t value, double beyond) {
-  Evidence e;
-  e.seq = rounds[i].seq;
-  e.value_ticks = value;
-  e.beyond_band_ticks = beyond;
-  e.since_start_ticks = rounds[i].t1 - rounds.front().t1;
-  const std::size_t first = i >= kEvidenceRounds ? i - kEvidenceRounds : 0;
-  const std::size_t last = std::min(rounds.size(), i + kEvidenceRounds + 1);
-  e.around.assign(rounds.begin() + static_cast<std::ptrdiff_t>(first),
-                  rounds.begin() + static_cast<std::ptrdiff_t>(last));
-  return e;
-}
-
 /// Every round's classes, floors, histograms, evidence and rank, one round at a time,
 /// under the fit `fit` (its band, or its line when the band is empty) and the robust
 /// line `robust`.
@@ -310,7 +297,7 @@ PairAnalysis reference_rounds(std::span<const Round> rounds, std::uint64_t t_ref
       const double beyond = lo_at(x1) - top;
       if (beyond > worst_fwd) {
         worst_fwd = beyond;
-        p.worst_fwd = evidence(rounds, i, fwd, beyond);
+        p.worst_fwd = make_evidence(rounds, i, fwd, beyond);
       }
     } else if (fwd >= 0) {
       ++p.fwd_classes.normal;
@@ -327,7 +314,7 @@ PairAnalysis reference_rounds(std::span<const Round> rounds, std::uint64_t t_ref
       const double beyond = bottom - hi_at(x4);
       if (beyond > worst_rev) {
         worst_rev = beyond;
-        p.worst_rev = evidence(rounds, i, rev, beyond);
+        p.worst_rev = make_evidence(rounds, i, rev, beyond);
       }
     } else if (rev >= 0) {
       ++p.rev_classes.normal;
@@ -342,7 +329,7 @@ PairAnalysis reference_rounds(std::span<const Round> rounds, std::uint64_t t_ref
       ++p.self_inconsistent;
       if (rtt < worst_rtt) {
         worst_rtt = rtt;
-        p.worst_rtt = evidence(rounds, i, rtt, static_cast<double>(-2 * q - rtt));
+        p.worst_rtt = make_evidence(rounds, i, rtt, static_cast<double>(-2 * q - rtt));
       }
     }
   }
@@ -401,15 +388,24 @@ PairAnalysis check_against_reference(const PairAnalysis& fast, std::span<const R
   require_same(fast.blocks, blocks);
   require_block_values(blocks, rounds, ref.t_ref_tick, fit.line.drift, k_blocks);
 
-  if (!find_steps || !fast.step_proven) {
+  if (!find_steps || fast.steps.empty()) {
     CHECK(fast.segments.empty());
     require_same_rounds(fast, per_round);
     return per_round;
   }
-  // A proven step: each segment alone, and the run's counts are their sums.
-  REQUIRE(fast.blocks.step.has_value());
-  std::vector<std::pair<std::size_t, std::size_t>> ranges = segments_for(fast.blocks, rounds.size());
-  std::erase_if(ranges, [](const auto& range) { return range.first >= range.second; });
+  // Proven steps: each segment between them alone (a round in flight at a step in none),
+  // and the run's counts are their sums.
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  std::size_t first = 0;
+  for (const OffsetStep& step : fast.steps) {
+    const auto at = std::find_if(rounds.begin(), rounds.end(),
+                                 [&](const Round& r) { return r.seq == step.first_round_after; });
+    REQUIRE(at != rounds.end());
+    const auto after = static_cast<std::size_t>(at - rounds.begin());
+    ranges.emplace_back(first, after - (step.in_flight ? 1 : 0));
+    first = after;
+  }
+  ranges.emplace_back(first, rounds.size());
   REQUIRE(fast.segments.size() == ranges.size());
   PairAnalysis sums;
   for (std::size_t s = 0; s < ranges.size(); ++s) {
@@ -525,15 +521,13 @@ std::vector<Scenario> scenarios() {
     add("step " + std::to_string(step), 200000, [=](SimulationSpec& s) {
       s.offset_ticks = 100;
       s.quantum_ticks = 26;
-      s.step_ticks = step;
-      s.step_at_fraction = 0.3;
+      s.steps = {{step, 0.3}};
       s.spec_b = {0.002, 50, 300};
     });
   }
   add("step with drift, q 1", 120000, [](SimulationSpec& s) {
     s.drift_ppb = 5000;
-    s.step_ticks = -900;
-    s.step_at_fraction = 0.6;
+    s.steps = {{-900, 0.6}};
   });
   // Tiny runs: one partial chunk, no k > 1, too few rounds for blocks.
   for (const std::uint64_t rounds : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{300}, std::uint64_t{1500}}) {
@@ -594,7 +588,7 @@ TEST_CASE("analyze_run equals a plain reference field by field on simulated runs
     seen.self_inconsistent += fast.self_inconsistent;
     seen.below_floor_fwd += fast.below_floor_fwd;
     seen.below_floor_rev += fast.below_floor_rev;
-    seen.proven_steps += static_cast<std::uint64_t>(fast.step_proven);
+    seen.proven_steps += fast.steps.size();
     seen.infeasible += static_cast<std::uint64_t>(!fast.fit.band.feasible);
   }
   CHECK(seen.fwd_violations > 0);

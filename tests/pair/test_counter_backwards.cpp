@@ -171,13 +171,14 @@ TEST_CASE("counter_backwards: early reads larger than the round trip, counted ex
 }
 
 TEST_CASE("counter_backwards: b's counter stepped back between t2 and t3 of a round") {
-  // A step of -900 ticks inside b's turnaround of some round: that round's t3 precedes
-  // its t2. The step falls where the model puts it; search seeds for one inside a round.
+  // A step of -100 ticks inside b's turnaround of some round: that round's t3 precedes
+  // its t2. The band (about 390 ticks wide) cannot prove a step that small, so nothing
+  // explains the round: it counts. The step falls where the model puts it; search seeds
+  // for one inside a round.
   for (std::uint64_t seed = 1; seed < 400; ++seed) {
     SimulationSpec spec =
         simulation_spec({.rounds = 20000, .seed = seed, .offset_ticks = 0, .drift_ppb = 0, .quantum_ticks = 1});
-    spec.step_ticks = -900;
-    spec.step_at_fraction = 0.37;
+    spec.steps = {{-100, 0.37}};
     SimulationTruth truth;
     const Run run = simulate(spec, truth);
     if (truth.backwards_b_count == 0) continue;
@@ -185,10 +186,23 @@ TEST_CASE("counter_backwards: b's counter stepped back between t2 and t3 of a ro
     CHECK(truth.backwards_b_count == 1);
     CHECK(truth.backwards_a_count == 0);
     const PairAnalysis p = analyze_run(run, "sim");
+    CHECK(p.steps.empty());
     CHECK(p.counter_backwards_b == 1);
     CHECK(p.counter_backwards_a == 0);
     REQUIRE(p.worst_backwards_b.has_value());
     CHECK(p.worst_backwards_b->value_ticks < 0);
+    CHECK(p.verdict.kind == VerdictKind::unsafe_reads);
+
+    // The same round with a jump of -900 ticks, which the bands prove: the round is the
+    // step's, in flight at it, and counted in neither segment.
+    spec.steps = {{-900, 0.37}};
+    const Run stepped = simulate(spec, truth);
+    REQUIRE(truth.backwards_b_count == 1);
+    const PairAnalysis s = analyze_run(stepped, "sim");
+    REQUIRE(s.steps.size() == 1);
+    REQUIRE(s.steps[0].in_flight.has_value());
+    CHECK(s.counter_backwards_b == 0);
+    CHECK(s.verdict.kind == VerdictKind::offset_stepped);
     return;
   }
   FAIL("no seed below 400 put the step inside a turnaround");

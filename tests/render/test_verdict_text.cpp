@@ -73,20 +73,36 @@ TEST_CASE("verdict text: unsafe reads, with a variant this tool does not know na
 TEST_CASE("verdict text: a pair whose offset stepped, with each segment's answer") {
   PairVerdict v;
   v.kind = VerdictKind::offset_stepped;
-  v.step_ticks = 496.5;
-  v.step_round = 59865;
-  v.step_to_round = true;
+  v.tsc_hz = 2.3e9;
+  v.steps = {{496.5, 59865, 59865, 59865}};
   v.segments = {fit_verdict(fit(VerdictKind::synchronized, 0, -81, 283), 2.3e9),
                 fit_verdict(fit(VerdictKind::offset, 608, 413, 803), 2.3e9)};
   CHECK(verdict_text(v) ==
-        "offset stepped by 496.5 ticks at round 59865: a TSC write, a vCPU moved, or a migration; before: "
+        "offset stepped by 496.5 ticks (215.9 ns) at round 59865: a TSC write, a vCPU moved, or a migration; before: "
         "synchronized within the band: the offset lies in [-81, 283] ticks, which contains 0; after: offset of 608 "
         "ticks (264.3 ns): b's counter is ahead of a's; the band [413, 803] ticks excludes 0");
-  v.step_to_round = false;
+  // Where the rounds between fit either side, the stretch is named.
+  v.steps[0].round_lo = 59850;
+  v.steps[0].round_hi = 59871;
   v.segments.clear();
   CHECK(verdict_text(v) ==
-        "offset stepped by 496.5 ticks at round 59865 (located to within one block): a TSC write, a vCPU moved, or a "
-        "migration");
+        "offset stepped by 496.5 ticks (215.9 ns) at round 59865 (between rounds 59850 and 59871): a TSC write, a "
+        "vCPU moved, or a migration");
+}
+
+TEST_CASE("verdict text: a pair whose offset stepped several times names the segments by number") {
+  PairVerdict v;
+  v.kind = VerdictKind::offset_stepped;
+  v.steps = {{700, 60012, 60012, 60012}, {-900, 140020, 140001, 140020}};
+  v.segments = {fit_verdict(fit(VerdictKind::synchronized, 0, -81, 283), 0),
+                fit_verdict(fit(VerdictKind::offset, 700, 513, 903), 0),
+                fit_verdict(fit(VerdictKind::offset, -200, -390, -10), 0)};
+  CHECK(verdict_text(v) ==
+        "offset stepped 2 times: by 700 ticks at round 60012, by -900 ticks at round 140020 (between rounds 140001 "
+        "and 140020): a TSC write, a vCPU moved, or a migration; segment 1: synchronized within the band: the offset "
+        "lies in [-81, 283] ticks, which contains 0; segment 2: offset of 700 ticks: b's counter is ahead of a's; the "
+        "band [513, 903] ticks excludes 0; segment 3: offset of -200 ticks: b's counter is behind a's; the band [-390, "
+        "-10] ticks excludes 0");
 }
 
 TEST_CASE("verdict text: a monitor run's parts") {
