@@ -32,6 +32,7 @@ struct PairCell {
   double rtt_min_ticks = kNoValue;
   double rtt_p50_ticks = kNoValue;
   std::uint64_t causality_violations = 0;  // forward + reverse
+  std::uint64_t negative = 0;              // one-way latencies below 0, forward + reverse
   std::uint64_t self_inconsistent = 0;
   bool step_proven = false;  // the offset stepped during the run
   PairVerdict verdict;
