@@ -32,7 +32,9 @@ tool: configure
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The suite's own tools: promtool, node_exporter (scripts/install-deps.sh).
 test: build
+	@bash scripts/install-deps.sh fleet
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The suite again with AddressSanitizer (and LeakSanitizer) and UBSan, in its own tree:
@@ -46,6 +48,7 @@ test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DTSCSYNC_SANITIZE=address,undefined -DTSCSYNC_BUILD_BENCH=OFF -DTSCSYNC_WERROR=$(WERROR) >/dev/null
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	@bash scripts/install-deps.sh fleet
 	cd $(SANITIZE_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)
 
 # The main job: platform facts, all pairs (ordering read and plain rdtsc), the verdict,
