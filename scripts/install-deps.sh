@@ -5,6 +5,7 @@
 #   scripts/install-deps.sh fuzz       what `make fuzz` needs on top (clang and its runtimes)
 #   scripts/install-deps.sh tidy       clang-tidy and clang-format (`make tidy`, `make format`)
 #   scripts/install-deps.sh fleet      Prometheus's tools, for the metrics' tests (`make test`)
+#   scripts/install-deps.sh package    what `make package` and the package's tests need
 set -euo pipefail
 
 declare -A sets
@@ -33,6 +34,8 @@ sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl"
 # test, which curl scrapes; python3-prometheus-client's parser holds the output to OpenMetrics
 # 1.0. On a machine that runs systemd, Debian starts the prometheus and node_exporter
 # services when it installs them (docs/testing.md, "What skips").
+sets[package]="dpkg-dev lintian"
+# package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks).
 
 names=("$@")
 ((${#names[@]} == 0)) && names=(build)
