@@ -67,7 +67,8 @@ void check_family(const MetricFamily& f) {
   }
   for (const MetricSample& s : f.samples) {
     for (const MetricLabel& l : s.labels) {
-      if (!valid_name(l.name)) throw std::invalid_argument("label name '" + l.name + "' of " + f.name + " is not valid");
+      if (!valid_name(l.name))
+        throw std::invalid_argument("label name '" + l.name + "' of " + f.name + " is not valid");
     }
   }
 }

@@ -140,8 +140,8 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
     out.push_back(std::move(hi));
 
     const Spread spread = spread_of(m.cpu);
-    MetricFamily sp = gauge("tscsync_cpu_offset_spread_seconds", "seconds",
-                            "Largest minus smallest per-CPU offset estimate");
+    MetricFamily sp =
+        gauge("tscsync_cpu_offset_spread_seconds", "seconds", "Largest minus smallest per-CPU offset estimate");
     MetricFamily sp_lo = gauge("tscsync_cpu_offset_spread_lower_seconds", "seconds",
                                "The least spread of the per-CPU offsets that their hard bounds allow");
     MetricFamily sp_hi = gauge("tscsync_cpu_offset_spread_upper_seconds", "seconds",
@@ -156,10 +156,10 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
     const MatrixWorst worst = worst_of(m, 1);
     MetricFamily w = gauge("tscsync_worst_pair_offset_seconds", "seconds",
                            "Offset TSC_b - TSC_a of the measured pair with the largest offset estimate");
-    MetricFamily w_lo = gauge("tscsync_worst_pair_offset_lower_seconds", "seconds",
-                              "Hard lower bound of the worst pair's offset");
-    MetricFamily w_hi = gauge("tscsync_worst_pair_offset_upper_seconds", "seconds",
-                              "Hard upper bound of the worst pair's offset");
+    MetricFamily w_lo =
+        gauge("tscsync_worst_pair_offset_lower_seconds", "seconds", "Hard lower bound of the worst pair's offset");
+    MetricFamily w_hi =
+        gauge("tscsync_worst_pair_offset_upper_seconds", "seconds", "Hard upper bound of the worst pair's offset");
     if (!worst.offset_pairs.empty()) {
       const CellIndex k = worst.offset_pairs.front();
       const PairCell& cell = m.at(k.a, k.b);
@@ -301,11 +301,11 @@ std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& st) {
                            "Smallest one-way latency a to b in the last interval");
   MetricFamily rev = gauge("tscsync_monitor_interval_rev_min_seconds", "seconds",
                            "Smallest one-way latency b to a in the last interval");
-  MetricFamily rtt = gauge("tscsync_monitor_interval_rtt_min_seconds", "seconds",
-                           "Shortest round trip in the last interval");
+  MetricFamily rtt =
+      gauge("tscsync_monitor_interval_rtt_min_seconds", "seconds", "Shortest round trip in the last interval");
   MetricFamily n = gauge("tscsync_monitor_interval_rounds", "", "Rounds recorded in the last interval");
-  MetricFamily at = gauge("tscsync_monitor_interval_timestamp_seconds", "seconds",
-                          "When the last interval was written, Unix time");
+  MetricFamily at =
+      gauge("tscsync_monitor_interval_timestamp_seconds", "seconds", "When the last interval was written, Unix time");
   if (st.last) {
     const IntervalSummary& l = *st.last;
     const auto q = static_cast<double>(st.quantum_ticks);
@@ -328,11 +328,12 @@ std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& st) {
   add(interval, st.interval_s, pair);
   out.push_back(std::move(interval));
   MetricFamily info = gauge("tscsync_monitor_info", "", "The monitor's version and read variants");
-  add(info, 1, {{"a", std::to_string(st.a)},
-                {"b", std::to_string(st.b)},
-                {"version", st.version},
-                {"send", st.send},
-                {"recv", st.recv}});
+  add(info, 1,
+      {{"a", std::to_string(st.a)},
+       {"b", std::to_string(st.b)},
+       {"version", st.version},
+       {"send", st.send},
+       {"recv", st.recv}});
   out.push_back(std::move(info));
 
   if (st.rtt != nullptr) {

@@ -25,9 +25,9 @@ namespace tscsync {
 
 /// What the check's metrics say beside the matrix and the verdict.
 struct CheckRunFacts {
-  std::string version;      // the tool's
-  std::string clocksource;  // the kernel's current clocksource; "" when unknown
-  std::string hypervisor;   // its CPUID signature, "none", or "" when unknown
+  std::string version;                                           // the tool's
+  std::string clocksource;                                       // the kernel's current clocksource; "" when unknown
+  std::string hypervisor;                                        // its CPUID signature, "none", or "" when unknown
   double end_unix_s = std::numeric_limits<double>::quiet_NaN();  // when the measuring ended
   double duration_s = std::numeric_limits<double>::quiet_NaN();  // how long it measured
 };
@@ -65,8 +65,8 @@ struct MonitorMetricsState {
   double tsc_hz = 0;  // > 0: the monitor runs only where it is known
   std::int64_t quantum_ticks = 1;
   double interval_s = 0;
-  bool running = true;     // false in the last rewrite, when the run has ended
-  MonitorTotals totals;    // over the intervals written so far
+  bool running = true;                  // false in the last rewrite, when the run has ended
+  MonitorTotals totals;                 // over the intervals written so far
   std::optional<IntervalSummary> last;  // the last interval written; none before the first
   double last_end_unix_s = std::numeric_limits<double>::quiet_NaN();  // when it was written
   const RttBuckets* rtt = nullptr;  // the opt-in histogram of every round trip; null: none

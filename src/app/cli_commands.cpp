@@ -129,7 +129,8 @@ Command MonitorCli::build(const Args& args) const {
     }
     if (openmetrics == out) throw UsageError("--openmetrics " + openmetrics + " is the interval log's --out too");
   }
-  if (openmetrics_histogram && openmetrics.empty()) throw UsageError("--openmetrics-histogram needs --openmetrics FILE");
+  if (openmetrics_histogram && openmetrics.empty())
+    throw UsageError("--openmetrics-histogram needs --openmetrics FILE");
   mo.openmetrics = openmetrics;
   mo.openmetrics_histogram = openmetrics_histogram;
   return mo;
@@ -470,8 +471,9 @@ Command CheckCli::build(const Args& args) const {
   if (c.matrix.dry_run && metrics) throw UsageError("--dry-run measures nothing: there are no metrics to write");
   if (!export_cpus.empty()) {
     if (!metrics) throw UsageError("--export-cpus shapes the metrics: give --format openmetrics or --openmetrics FILE");
-    c.metrics.max_cpus = export_cpus == "all" ? std::numeric_limits<std::size_t>::max()
-                                              : parse_count("--export-cpus", export_cpus, 0, static_cast<std::uint64_t>(kMaxCpu) + 1);
+    c.metrics.max_cpus = export_cpus == "all"
+                             ? std::numeric_limits<std::size_t>::max()
+                             : parse_count("--export-cpus", export_cpus, 0, static_cast<std::uint64_t>(kMaxCpu) + 1);
   }
   if (export_pairs && !metrics) {
     throw UsageError("--export-pairs shapes the metrics: give --format openmetrics or --openmetrics FILE");

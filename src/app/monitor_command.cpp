@@ -180,8 +180,7 @@ class MetricsWriter {
     if (path_.empty()) return;
     state_.last = s;
     state_.totals = totals;
-    state_.last_end_unix_s =
-        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    state_.last_end_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     write();
   }
 

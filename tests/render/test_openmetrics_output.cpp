@@ -212,7 +212,7 @@ TEST_CASE("check metrics: a synchronized check has success 1 without a reason") 
   const std::string text =
       exposition_text(check_metrics(three_cpus(), c, facts(), CheckExport{}), ExpositionDialect::openmetrics);
   CHECK(text.find("\ntscsync_check_success 1\n") != std::string::npos);
-  CHECK(text.find("tscsync_cpu_off{") == std::string::npos);      // none named: the family is left out
+  CHECK(text.find("tscsync_cpu_off{") == std::string::npos);  // none named: the family is left out
   CHECK(text.find("# HELP tscsync_cpu_off ") == std::string::npos);
 }
 
@@ -231,8 +231,7 @@ TEST_CASE("check metrics: without the TSC frequency, the families in seconds are
     CHECK(family.name != "tscsync_tsc_frequency_hertz");
   }
   CHECK(text.find("tscsync_check_success{reason=\"offset\"} 0\n") != std::string::npos);
-  CHECK(text.find("tscsync_negative_latency_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 0.005\n") !=
-        std::string::npos);
+  CHECK(text.find("tscsync_negative_latency_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 0.005\n") != std::string::npos);
   CHECK(text.find("clocksource=\"unknown\",hypervisor=\"unknown\"") != std::string::npos);
 }
 
@@ -276,8 +275,8 @@ TEST_CASE("check metrics: beyond --export-cpus, the reference and the CPUs farth
   CHECK(m.cpus[chosen[2]] == 19);  // the reference
   CHECK(exported_cpus(m, 10).size() == 10);
   CHECK(exported_cpus(m, 0).empty());
-  const std::string text =
-      exposition_text(check_metrics(m, CheckResult{}, facts(), CheckExport{.max_cpus = 3}), ExpositionDialect::openmetrics);
+  const std::string text = exposition_text(check_metrics(m, CheckResult{}, facts(), CheckExport{.max_cpus = 3}),
+                                           ExpositionDialect::openmetrics);
   CHECK(count_of(text, "tscsync_cpu_offset_seconds{") == 3);
   CHECK(text.find("tscsync_cpu_offset_seconds{cpu=\"13\"} 5e-07\n") != std::string::npos);
   CHECK(text.find("tscsync_check_cpus 10\n") != std::string::npos);
