@@ -88,7 +88,7 @@ TEST_CASE("exposition: values are shortest round trips, infinities and -0 spelle
   CHECK(std::stod(metric_value_text(1.0 / 3)) == 1.0 / 3);
 }
 
-TEST_CASE("exposition: nothing but the terminator for no samples; the series counted") {
+TEST_CASE("exposition: nothing but the terminator for no samples, and the series counted") {
   CHECK(exposition_text({}, ExpositionDialect::openmetrics) == "# EOF\n");
   CHECK(exposition_text({}, ExpositionDialect::prometheus_text).empty());
   CHECK(exposition_series(sample_families()) == 8);
