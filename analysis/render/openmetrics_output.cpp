@@ -115,8 +115,14 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   MetricFamily off_count = gauge("tscsync_check_cpus_off", "", "CPUs the check names off from the rest");
   add(off_count, static_cast<double>(c.cpus_off.size()));
   out.push_back(std::move(off_count));
+  // Named CPUs outside the exported ones are counted above, not listed: the per-CPU
+  // families stay within --export-cpus.
+  const std::vector<std::size_t> exported = exported_cpus(m, what.max_cpus);
   MetricFamily off = gauge("tscsync_cpu_off", "", "1 for each CPU the check names off from the rest");
-  for (int cpu : c.cpus_off) add(off, 1, cpu_label(cpu));
+  for (std::size_t i : exported) {
+    if (std::find(c.cpus_off.begin(), c.cpus_off.end(), m.cpus[i]) != c.cpus_off.end())
+      add(off, 1, cpu_label(m.cpus[i]));
+  }
   out.push_back(std::move(off));
   if (seconds) {
     MetricFamily tolerance =
@@ -130,7 +136,7 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
                             "Hard lower bound of each CPU's offset against the reference CPU");
     MetricFamily hi = gauge("tscsync_cpu_offset_upper_seconds", "seconds",
                             "Hard upper bound of each CPU's offset against the reference CPU");
-    for (std::size_t i : exported_cpus(m, what.max_cpus)) {
+    for (std::size_t i : exported) {
       add(x, s(m.cpu.offset_ticks.at(i)), cpu_label(m.cpus[i]));
       add(lo, s(m.cpu.lo_ticks.at(i)), cpu_label(m.cpus[i]));
       add(hi, s(m.cpu.hi_ticks.at(i)), cpu_label(m.cpus[i]));

@@ -249,10 +249,11 @@ TEST_CASE("check metrics: --export-pairs adds four series per measured pair") {
   CHECK(text.find("{a=\"1\",b=\"2\"}") == std::string::npos);
 }
 
-TEST_CASE("check metrics: the series count is 23 + 3 per exported CPU + 1 per CPU off") {
+TEST_CASE("check metrics: the series count is 23 + 3 per exported CPU + 1 per exported CPU off") {
   // 3 CPUs, one off: 23 + 9 + 1.
   CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{})) == 33);
-  CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{.max_cpus = 0})) == 24);
+  CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{.max_cpus = 0})) ==
+        23);  // CPU 2 counted, not listed
 }
 
 TEST_CASE("check metrics: beyond --export-cpus, the reference and the CPUs farthest from the median") {
@@ -280,6 +281,14 @@ TEST_CASE("check metrics: beyond --export-cpus, the reference and the CPUs farth
   CHECK(count_of(text, "tscsync_cpu_offset_seconds{") == 3);
   CHECK(text.find("tscsync_cpu_offset_seconds{cpu=\"13\"} 5e-07\n") != std::string::npos);
   CHECK(text.find("tscsync_check_cpus 10\n") != std::string::npos);
+  // A CPU named off but not exported is counted, not listed.
+  CheckResult off;
+  off.cpus_off = {13, 15};
+  const std::string named =
+      exposition_text(check_metrics(m, off, facts(), CheckExport{.max_cpus = 3}), ExpositionDialect::openmetrics);
+  CHECK(named.find("tscsync_check_cpus_off 2\n") != std::string::npos);
+  CHECK(named.find("tscsync_cpu_off{cpu=\"13\"} 1\n") != std::string::npos);
+  CHECK(named.find("tscsync_cpu_off{cpu=\"15\"}") == std::string::npos);
   // The spread covers every CPU, exported or not; a CPU without bounds makes it unbounded above.
   CHECK(text.find("tscsync_cpu_offset_spread_seconds 8e-07\n") != std::string::npos);
   m.cpu.hi_ticks[4] = kNoValue;
