@@ -35,7 +35,7 @@ void append_value(std::string& out, double v) {
     out += v > 0 ? "+Inf" : "-Inf";
   } else {
     char buf[32];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v == 0 ? 0.0 : v);  // no "-0"
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v + 0.0);  // -0 + 0 is +0: no "-0"
     out.append(buf, end);
   }
 }

@@ -2,7 +2,9 @@
 // label escaping, values, the terminator, and what it refuses.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,7 +87,7 @@ TEST_CASE("exposition: values are shortest round trips, infinities and -0 spelle
   CHECK(metric_value_text(INFINITY) == "+Inf");
   CHECK(metric_value_text(-INFINITY) == "-Inf");
   CHECK(metric_value_text(std::nan("")) == "NaN");
-  CHECK(std::stod(metric_value_text(1.0 / 3)) == 1.0 / 3);
+  CHECK(std::bit_cast<std::uint64_t>(std::stod(metric_value_text(1.0 / 3))) == std::bit_cast<std::uint64_t>(1.0 / 3));
 }
 
 TEST_CASE("exposition: nothing but the terminator for no samples, and the series counted") {
