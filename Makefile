@@ -5,6 +5,8 @@
 #   make bench    build and run the benchmarks
 #   make test-sanitize   the suite again under ASan+UBSan (build-sanitize/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
+#   make install  the tool, its man page, bash completion and systemd units (PREFIX=/usr/local)
+#   make package  the Debian package build/tscsync_VERSION_ARCH.deb (CPack)
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
 REPORT_DIR ?= report
@@ -13,7 +15,7 @@ SANITIZE_DIR ?= build-sanitize
 # WERROR=ON makes every warning on the project's own targets an error (CI builds so).
 WERROR     ?= OFF
 
-.PHONY: all deps configure tool build test test-sanitize fuzz report bench tidy format clean
+.PHONY: all deps configure tool build test test-sanitize fuzz report bench tidy format clean install package
 
 all: build
 
@@ -32,7 +34,9 @@ tool: configure
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The suite's own tools: promtool, node_exporter, lintian (scripts/install-deps.sh).
 test: build
+	@bash scripts/install-deps.sh fleet package
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The suite again with AddressSanitizer (and LeakSanitizer) and UBSan, in its own tree:
@@ -46,12 +50,25 @@ test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DTSCSYNC_SANITIZE=address,undefined -DTSCSYNC_BUILD_BENCH=OFF -DTSCSYNC_WERROR=$(WERROR) >/dev/null
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	@bash scripts/install-deps.sh fleet package
 	cd $(SANITIZE_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)
 
 # The main job: platform facts, all pairs (ordering read and plain rdtsc), the verdict,
 # heatmaps, report.md and report.html. REPORT_ARGS passes options (--parallel, --rounds N).
 report: tool
 	$(BUILD_DIR)/tscsync report --out $(REPORT_DIR) $(REPORT_ARGS)
+
+# The installed tool: the binary, tscsync(1), the bash completion, the systemd units, the
+# alert rules (cmake/TscsyncPackage.cmake). PREFIX defaults to CMake's (/usr/local).
+PREFIX ?=
+install: tool
+	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
+
+# The Debian package, with CPack: build/tscsync_VERSION_ARCH.deb (prefix /usr, stripped,
+# Depends from dpkg-shlibdeps). `lintian build/tscsync_*.deb` checks it.
+package: tool
+	@bash scripts/install-deps.sh package
+	cd $(BUILD_DIR) && cpack -G DEB
 
 # libFuzzer with clang, ASan and UBSan, one core; see scripts/fuzz.sh and docs/testing.md, "Fuzzing".
 fuzz:

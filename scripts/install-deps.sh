@@ -4,6 +4,8 @@
 #   scripts/install-deps.sh            the build set: what `make report` and `make test` need
 #   scripts/install-deps.sh fuzz       what `make fuzz` needs on top (clang and its runtimes)
 #   scripts/install-deps.sh tidy       clang-tidy and clang-format (`make tidy`, `make format`)
+#   scripts/install-deps.sh fleet      Prometheus's tools, for the metrics' tests (`make test`)
+#   scripts/install-deps.sh package    what `make package` and the package's tests need
 set -euo pipefail
 
 declare -A sets
@@ -26,6 +28,14 @@ sets[fuzz]="clang libclang-rt-14-dev llvm"
 # fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
 # (llvm-symbolizer, for symbolized stack traces in the reports).
 sets[tidy]="clang-tidy clang-format"
+sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl"
+# fleet: promtool (in Debian's prometheus package) checks every exposition and tests the
+# alert rules; node_exporter reads the metrics from a textfile directory in the end-to-end
+# test, which curl scrapes; python3-prometheus-client's parser holds the output to OpenMetrics
+# 1.0. On a machine that runs systemd, Debian starts the prometheus and node_exporter
+# services when it installs them (docs/testing.md, "What skips").
+sets[package]="dpkg-dev lintian"
+# package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks).
 
 names=("$@")
 ((${#names[@]} == 0)) && names=(build)

@@ -51,6 +51,7 @@ PairCell cell_from_analysis(const PairAnalysis& p) {
   c.rtt_min_ticks = static_cast<double>(p.rtt_ticks.min());
   c.rtt_p50_ticks = static_cast<double>(p.rtt_ticks.value_at_percentile(50));
   c.causality_violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
+  c.negative = p.fwd_ticks.negative_count() + p.rev_ticks.negative_count();
   c.self_inconsistent = p.self_inconsistent;
   for (const OffsetStep& step : p.steps) c.steps.push_back(step_verdict(step));
   c.verdict = p.verdict;

@@ -32,6 +32,7 @@ struct PairCell {
   double rtt_min_ticks = kNoValue;
   double rtt_p50_ticks = kNoValue;
   std::uint64_t causality_violations = 0;  // forward + reverse
+  std::uint64_t negative = 0;              // one-way latencies below 0, forward + reverse
   std::uint64_t self_inconsistent = 0;
   std::vector<StepVerdict> steps;  // proven steps of the offset during the run (docs/method.md §6.4)
   PairVerdict verdict;

@@ -3,10 +3,16 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "core/errors.hpp"
+#include "formats/output_file.hpp"
+#include "render/exposition.hpp"
 #include "render/matrix_output.hpp"
+#include "render/openmetrics_output.hpp"
 #include "render/plan_output.hpp"
+#include "render/verdict_text.hpp"
+#include "version.hpp"
 
 namespace tscsync {
 
@@ -40,6 +46,21 @@ std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
   return lines;
 }
 
+namespace {
+
+/// The check's metrics as OpenMetrics text (docs/formats.md, "Metrics for Prometheus").
+std::string check_exposition(const MatrixOutcome& o, const CheckResult& result, const CheckExport& what) {
+  CheckRunFacts facts;
+  facts.version = kToolVersion;
+  facts.clocksource = o.platform.clocksource;
+  facts.hypervisor = o.platform.cpuid.hypervisor.value_or("none");
+  facts.end_unix_s = o.ended_unix_s;
+  if (o.has_plan) facts.duration_s = o.elapsed_seconds;
+  return exposition_text(check_metrics(o.matrix, result, facts, what), ExpositionDialect::openmetrics);
+}
+
+}  // namespace
+
 int run_check(const CheckOptions& options) {
   if (options.matrix.dry_run) {
     const PlannedMatrix planned = plan_matrix(options.matrix);
@@ -50,6 +71,9 @@ int run_check(const CheckOptions& options) {
     }
     return kExitOk;
   }
+  // Opened before measuring: a metrics file that cannot be created fails at once.
+  std::optional<OutputFile> metrics_file;
+  if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);
   const MatrixOutcome o = obtain_matrix(options.matrix, "check", false);
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;
@@ -68,7 +92,24 @@ int run_check(const CheckOptions& options) {
     }
     if (!pictures.not_drawn.empty()) std::cerr << "tscsync check: " << not_drawn_message(pictures.not_drawn) << "\n";
   }
-  if (options.matrix.format == OutputFormat::json) {
+  if (options.openmetrics_stdout || metrics_file) {
+    if (!(o.matrix.tsc_hz > 0)) {
+      std::cerr << "tscsync check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
+                   "quantum) are left out\n";
+    }
+    const std::string text = check_exposition(o, result, options.metrics);
+    if (metrics_file) {
+      metrics_file->write(text);
+      metrics_file->commit();
+      std::cerr << "tscsync check: wrote " << options.openmetrics_file << "\n";
+    }
+    if (options.openmetrics_stdout) std::cout << text;
+  }
+  if (options.openmetrics_stdout) {
+    // the metrics are the output; the reason and the warnings go to standard error
+    std::cerr << "tscsync check: " << check_reason_text(result) << "\n";
+    for (const std::string& w : result.warnings) std::cerr << "tscsync check: warning: " << w << "\n";
+  } else if (options.matrix.format == OutputFormat::json) {
     nlohmann::ordered_json j = check_json(result, settings);
     j["cpus"] = o.matrix.cpus;
     j["send"] = o.matrix.send.name;

@@ -7,6 +7,7 @@
 
 #include "app/matrix_command.hpp"
 #include "matrix/check.hpp"
+#include "render/openmetrics_output.hpp"
 
 namespace tscsync {
 
@@ -26,6 +27,10 @@ struct CheckOptions {
   Tolerance tolerance;
   double drift_tolerance_ppb = 0;
   bool details = false;  // text: every failure and warning, not only the reason
+  /// --format openmetrics: the metrics on standard output instead of the text or JSON.
+  bool openmetrics_stdout = false;
+  std::string openmetrics_file;  // --openmetrics FILE: the metrics written aside, then renamed
+  CheckExport metrics;           // --export-cpus, --export-pairs
 };
 
 /// The warning codes that make a check's answer less trustworthy (printed, never failed).

@@ -1,5 +1,7 @@
 #include "app/cli_commands.hpp"
 
+#include <limits>
+
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -96,6 +98,11 @@ void MonitorCli::add(CLI::App& app) {
                   "rounds the queue to the aggregator holds (40 bytes each); a full queue counts lost rounds")
       ->capture_default_str();
   sub->add_option("--out", out, "the interval log (written as FILE.partial until the run ends), or -")->required();
+  sub->add_option("--openmetrics", openmetrics,
+                  "also metrics for Prometheus (node_exporter's textfile collector), rewritten after every interval: "
+                  "written aside, then renamed over FILE");
+  sub->add_flag("--openmetrics-histogram", openmetrics_histogram,
+                "with --openmetrics, a histogram of every round trip (14 more series)");
 }
 
 Command MonitorCli::build(const Args& args) const {
@@ -116,6 +123,16 @@ Command MonitorCli::build(const Args& args) const {
   mo.timeout = parse_timeout(timeout_ms);
   mo.queue_rounds = parse_count("--queue-rounds", queue_rounds, kMinQueueRounds, kMaxQueueRounds);
   mo.out = out;
+  if (sub->count("--openmetrics") > 0) {
+    if (openmetrics.empty() || openmetrics == "-") {
+      throw UsageError("--openmetrics '" + openmetrics + "' must name a file (it is rewritten after every interval)");
+    }
+    if (openmetrics == out) throw UsageError("--openmetrics " + openmetrics + " is the interval log's --out too");
+  }
+  if (openmetrics_histogram && openmetrics.empty())
+    throw UsageError("--openmetrics-histogram needs --openmetrics FILE");
+  mo.openmetrics = openmetrics;
+  mo.openmetrics_histogram = openmetrics_histogram;
   return mo;
 }
 
@@ -453,14 +470,46 @@ void CheckCli::add(CLI::App& app) {
                   "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
       ->capture_default_str();
   sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift, ppb")->capture_default_str();
-  sub->add_option("--format", plan.format, "text or json")->capture_default_str();
+  sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
   sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
   sub->add_option("--out", plan.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
+  sub->add_option("--openmetrics", openmetrics,
+                  "also write the metrics for Prometheus to FILE, aside and then renamed (for node_exporter's "
+                  "textfile directory)");
+  sub->add_option("--export-cpus", export_cpus,
+                  "metrics: per-CPU series for at most N CPUs (default " + std::to_string(kDefaultExportCpus) +
+                      "; those farthest from the median beyond), or all");
+  sub->add_flag("--export-pairs", export_pairs, "metrics: also four series per ordered pair measured");
 }
 
 Command CheckCli::build(const Args& args) const {
   CheckOptions c;
-  c.matrix = plan.build(args);
+  if (plan.format != "text" && plan.format != "json" && plan.format != "openmetrics") {
+    throw UsageError("--format '" + plan.format + "' is not text, json or openmetrics");
+  }
+  c.openmetrics_stdout = plan.format == "openmetrics";
+  PlanCli matrix_plan = plan;  // the metrics replace the text, which the matrix options name
+  if (c.openmetrics_stdout) matrix_plan.format = "text";
+  c.matrix = matrix_plan.build(args);
+  if (sub->count("--openmetrics") > 0) {
+    if (openmetrics.empty() || openmetrics == "-") {
+      throw UsageError("--openmetrics '" + openmetrics +
+                       "' must name a file (--format openmetrics writes them to standard output)");
+    }
+    c.openmetrics_file = openmetrics;
+  }
+  const bool metrics = c.openmetrics_stdout || !c.openmetrics_file.empty();
+  if (c.matrix.dry_run && metrics) throw UsageError("--dry-run measures nothing: there are no metrics to write");
+  if (!export_cpus.empty()) {
+    if (!metrics) throw UsageError("--export-cpus shapes the metrics: give --format openmetrics or --openmetrics FILE");
+    c.metrics.max_cpus = export_cpus == "all"
+                             ? std::numeric_limits<std::size_t>::max()
+                             : parse_count("--export-cpus", export_cpus, 0, static_cast<std::uint64_t>(kMaxCpu) + 1);
+  }
+  if (export_pairs && !metrics) {
+    throw UsageError("--export-pairs shapes the metrics: give --format openmetrics or --openmetrics FILE");
+  }
+  c.metrics.pairs = export_pairs;
   c.tolerance = parse_tolerance("--tolerance", tolerance);
   c.drift_tolerance_ppb = parse_real("--drift-tolerance-ppb", drift_tolerance);
   if (c.drift_tolerance_ppb < 0) throw UsageError("--drift-tolerance-ppb " + drift_tolerance + " must be >= 0");

@@ -34,8 +34,9 @@ struct MeasureCli {
 struct MonitorCli {
   CLI::App* sub = nullptr;
   std::string cpus, variant, send, recv, out;
-  std::string interval = "1", duration, timeout_ms = "2000";
+  std::string interval = "1", duration, timeout_ms = "2000", openmetrics;
   std::string queue_rounds = std::to_string(kDefaultMonitorQueueRounds);
+  bool openmetrics_histogram = false;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
 };
@@ -84,8 +85,8 @@ struct MatrixCli {
 struct CheckCli {
   CLI::App* sub = nullptr;
   PlanCli plan;
-  std::string tolerance = "0", drift_tolerance = "0";
-  bool details = false;
+  std::string tolerance = "0", drift_tolerance = "0", openmetrics, export_cpus;
+  bool details = false, export_pairs = false;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
 };

@@ -222,6 +222,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
                     std::to_string(visits_done) + " of " + std::to_string(plan.pair_visits) + " pair visits", "matrix");
   }
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  o.ended_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   signals.reset();
   writer->finish(o.interrupted.empty() ? RunDirStatus::complete : RunDirStatus::interrupted, o.interrupted,
                  format_utc(std::chrono::system_clock::now()));

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +75,8 @@ struct MatrixOutcome {
   MatrixResult matrix;
   std::vector<std::string> problems;  // visits that failed, pairs left unmeasured
   double elapsed_seconds = 0;         // of the measuring (--from: the manifest's end minus start, to the ms)
+  /// When the measuring ended, Unix seconds (--from: the manifest's end); NaN when unknown.
+  double ended_unix_s = std::numeric_limits<double>::quiet_NaN();
   /// The run directory the analysis read: DIR/run of --out, a `--from` directory, or ""
   /// (a temporary one, removed).
   std::string run_dir;

@@ -210,10 +210,18 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   // How long the measuring took, from the manifest's times (to the millisecond).
   const std::optional<double> started = utc_seconds(manifest.started_utc), ended = utc_seconds(manifest.ended_utc);
   if (started && ended && *ended >= *started) o.elapsed_seconds = *ended - *started;
+  if (ended) o.ended_unix_s = *ended;
   o.started_utc = manifest.started_utc;
   o.ended_utc = manifest.ended_utc;
   o.platform.tsc.hz = manifest.tsc_hz;
   o.platform.host = plan_value<std::string>(manifest.platform, "host", "");
+  // The facts every pair's header records (add_platform_metadata), where the manifest has them.
+  if (const auto v = manifest.pair_header.get("clocksource"); v && *v != "unknown") o.platform.clocksource = *v;
+  if (const auto v = manifest.pair_header.get("hypervisor")) {
+    if (*v != "none") o.platform.cpuid.hypervisor = std::string(*v);
+  } else {
+    o.platform.cpuid.hypervisor = "";  // not recorded: unknown
+  }
   if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {
     for (const json& w : *it) {
       o.warnings.push_back({plan_value<std::string>(w, "code", ""), plan_value<std::string>(w, "message", ""),

@@ -27,6 +27,9 @@
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
 #include "platform/process_stats.hpp"
+#include "render/exposition.hpp"
+#include "render/openmetrics_output.hpp"
+#include "version.hpp"
 
 namespace tscsync {
 namespace {
@@ -136,12 +139,78 @@ Metadata monitor_header(const MonitorOptions& o, const MonitorPlan& plan, const 
   return header;
 }
 
+/// `--openmetrics FILE`: the metrics for Prometheus, rewritten whole (aside, then renamed)
+/// after every interval, so node_exporter's textfile collector never reads half a file
+/// (docs/formats.md, "Metrics for Prometheus"). Without a path it does nothing.
+class MetricsWriter {
+ public:
+  MetricsWriter(const MonitorOptions& o, const MonitorPlan& plan) : path_(o.openmetrics) {
+    state_.a = o.cpu_a;
+    state_.b = o.cpu_b;
+    state_.send = variant_name(o.choice.send);
+    state_.recv = variant_name(o.choice.recv);
+    state_.version = kToolVersion;
+    state_.tsc_hz = plan.hz;
+    state_.interval_s = o.interval_s;
+    if (o.openmetrics_histogram) rtt_.emplace(plan.hz);
+    state_.rtt = rtt_ ? &*rtt_ : nullptr;
+  }
+  /// A run that ends on an error says so as it can: running 0. Never throws.
+  ~MetricsWriter() {
+    if (path_.empty() || !state_.running) return;
+    try {
+      finish();
+    } catch (const std::exception&) {  // the error that ended the run is the one to report
+    }
+  }
+  MetricsWriter(const MetricsWriter&) = delete;
+  MetricsWriter& operator=(const MetricsWriter&) = delete;
+
+  void set_quantum(std::int64_t quantum_ticks) { state_.quantum_ticks = quantum_ticks; }
+
+  void record(const Round& r) {
+    if (!rtt_) return;
+    // Differences modulo 2^64, as the analysis takes them.
+    const auto rtt = static_cast<std::int64_t>((r.t4 - r.t1) - (r.t3 - r.t2));
+    rtt_->record(rtt);
+  }
+
+  /// After each interval written to the log. \throws IoError.
+  void interval(const IntervalSummary& s, const MonitorTotals& totals) {
+    if (path_.empty()) return;
+    state_.last = s;
+    state_.totals = totals;
+    state_.last_end_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    write();
+  }
+
+  /// The last rewrite: the run has ended. \throws IoError.
+  void finish() {
+    state_.running = false;
+    write();
+  }
+
+  /// Writes the file as it stands. \throws IoError.
+  void write() const {
+    if (path_.empty()) return;
+    OutputFile f(path_);
+    f.write(exposition_text(monitor_metrics(state_), ExpositionDialect::prometheus_text));
+    f.commit();
+  }
+
+ private:
+  std::string path_;
+  MonitorMetricsState state_;
+  std::optional<RttBuckets> rtt_;
+};
+
 /// What happens to each finished interval: the interference the kernel saw is added, the
 /// line goes to disk, and the totals, warnings and progress follow.
 class IntervalWriter {
  public:
-  IntervalWriter(OutputFile& out, long tid_a, long tid_b, std::uint64_t interval_count)
+  IntervalWriter(OutputFile& out, MetricsWriter& metrics, long tid_a, long tid_b, std::uint64_t interval_count)
       : out_(out),
+        metrics_(metrics),
         tid_a_(tid_a),
         tid_b_(tid_b),
         switches_a_(thread_context_switches(tid_a).value_or(0)),
@@ -161,6 +230,7 @@ class IntervalWriter {
     out_.write(interval_log_line(s));
     out_.sync();
     add_to_totals(s);
+    metrics_.interval(s, totals_);
     warn(s);
     progress_.update(totals_.intervals,
                      "interval " + std::to_string(totals_.intervals) + ", " + std::to_string(totals_.rounds) +
@@ -202,6 +272,7 @@ class IntervalWriter {
   }
 
   OutputFile& out_;
+  MetricsWriter& metrics_;
   long tid_a_;
   long tid_b_;
   std::uint64_t switches_a_;
@@ -242,8 +313,14 @@ std::optional<std::string> cpu_taken_away(const MonitorOptions& o, MonitorThread
 class Aggregator {
  public:
   Aggregator(const MonitorOptions& o, const MonitorPlan& plan, MonitorThreads& threads, IntervalSequencer& sequencer,
-             IntervalWriter& writer)
-      : o_(o), plan_(plan), threads_(threads), sequencer_(sequencer), writer_(writer), batch_(8192) {}
+             IntervalWriter& writer, MetricsWriter& metrics)
+      : o_(o),
+        plan_(plan),
+        threads_(threads),
+        sequencer_(sequencer),
+        writer_(writer),
+        metrics_(metrics),
+        batch_(8192) {}
 
   /// Runs until the run ends. \throws RuntimeError from the sequencer (a counter that jumped).
   RunEnd run() {
@@ -280,7 +357,12 @@ class Aggregator {
         first_seen_ = Clock::now();
         first_tick_ = batch_[0].t1;
       }
-      for (std::size_t i = 0; i < n; ++i) sequencer_.add(batch_[i]);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t recorded = sequencer_.rounds_recorded();
+        sequencer_.add(batch_[i]);
+        // The histogram counts the rounds of the log's intervals, not those after the end.
+        if (sequencer_.rounds_recorded() != recorded) metrics_.record(batch_[i]);
+      }
     }
     const std::uint64_t lost = threads_.control().lost.load(std::memory_order_relaxed);
     sequencer_.add_lost(lost - lost_seen_);
@@ -302,6 +384,7 @@ class Aggregator {
   MonitorThreads& threads_;
   IntervalSequencer& sequencer_;
   IntervalWriter& writer_;
+  MetricsWriter& metrics_;
   std::vector<Round> batch_;
   Clock::time_point first_seen_{};
   std::uint64_t first_tick_ = 0;
@@ -372,6 +455,8 @@ int run_monitor(const MonitorOptions& o) {
   // Opened before measuring: an output that cannot be created fails at once.
   OutputFile out(o.out, kPartialSuffix);
   const std::string partial = out.temp_path().empty() ? o.out : out.temp_path();
+  MetricsWriter metrics(o, plan);
+  metrics.write();  // before measuring too: a metrics file that cannot be written fails at once
 
   StopSignals signals;
   MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
@@ -382,11 +467,12 @@ int run_monitor(const MonitorOptions& o) {
   wait_for_threads(threads);
   const QuantumEstimate qa = estimate_quantum(threads.a().quantum_reads);
   const QuantumEstimate qb = estimate_quantum(threads.b().quantum_reads);
-  IntervalWriter writer(out, threads.a().tid, threads.b().tid, plan.interval_count);
+  metrics.set_quantum(static_cast<std::int64_t>(std::max(qa.quantum_ticks, qb.quantum_ticks)));
+  IntervalWriter writer(out, metrics, threads.a().tid, threads.b().tid, plan.interval_count);
   IntervalSequencer sequencer(plan.interval_ticks, plan.interval_count,
                               static_cast<std::int64_t>(std::max(qa.quantum_ticks, qb.quantum_ticks)),
                               [&](IntervalSummary& s) { writer.write(s); });
-  Aggregator aggregator(o, plan, threads, sequencer, writer);
+  Aggregator aggregator(o, plan, threads, sequencer, writer, metrics);
 
   RunEnd end;
   try {
@@ -426,6 +512,7 @@ int run_monitor(const MonitorOptions& o) {
   }
   out.write(interval_log_tail(monitor_trailer(end, writer.totals(), sequencer, threads)));
   out.commit();
+  metrics.finish();
   return print_summary(o, end, writer.totals(), writer.tty());
 }
 

@@ -26,6 +26,9 @@ struct MonitorOptions {
   std::chrono::milliseconds timeout{2000};  // a's longest wait for a reply while it runs
   std::size_t queue_rounds = kDefaultMonitorQueueRounds;
   std::string command_line;  // as typed, for provenance
+  /// Metrics for Prometheus, rewritten (aside, then renamed) after every interval; "" none.
+  std::string openmetrics;
+  bool openmetrics_histogram = false;  // with them, the round-trip histogram
 };
 
 /// Measures, writes the log interval by interval (each line flushed to disk), and prints
