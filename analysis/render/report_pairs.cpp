@@ -79,13 +79,16 @@ std::string report_pairs_text(const ReportInputs& in) {
                     "reference time, its hard band, and the minimum round trip, in ticks\n"
                     "# run matrix: receive " +
                     in.ordered.matrix.recv.name + ", the verdict's run, each pair as the check judged it" +
-                    (in.plain ? "; run matrix_plain_rdtsc: plain rdtsc on both sides, not checked" : "") + "\n";
+                    (in.plain ? "; run " + report_plain_dir(in.plain->matrix.recv.name) + ": plain " +
+                                    in.plain->matrix.recv.name + " on both sides, not checked"
+                              : std::string()) +
+                    "\n";
   out +=
       "run\ta\tb\tdistance\tcheck\toffset_ticks\tband_lo_ticks\tband_hi_ticks\trtt_min_ticks\tcausality_violations\t"
       "rounds\tverdict\tdetails\n";
   const auto failing = failing_pairs(in.check);
   append_run(out, in.ordered.matrix, kReportMatrixDir, &failing);
-  if (in.plain) append_run(out, in.plain->matrix, kReportPlainDir, nullptr);
+  if (in.plain) append_run(out, in.plain->matrix, report_plain_dir(in.plain->matrix.recv.name), nullptr);
   return out;
 }
 
