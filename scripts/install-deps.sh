@@ -4,6 +4,8 @@
 #   scripts/install-deps.sh            the build set: what `make report` and `make test` need
 #   scripts/install-deps.sh fuzz       what `make fuzz` needs on top (clang and its runtimes)
 #   scripts/install-deps.sh tidy       clang-tidy and clang-format (`make tidy`, `make format`)
+#   scripts/install-deps.sh arm64      what `make test-arm64` needs on top: the aarch64 cross
+#                                      compiler, qemu-user, and hwloc and zstd for arm64
 set -euo pipefail
 
 declare -A sets
@@ -26,6 +28,16 @@ sets[fuzz]="clang libclang-rt-14-dev llvm"
 # fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
 # (llvm-symbolizer, for symbolized stack traces in the reports).
 sets[tidy]="clang-tidy clang-format"
+sets[arm64]="g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user libhwloc-dev:arm64 libzstd-dev:arm64
+  libstdc++6:arm64"
+# arm64: Debian 12's cross compiler (gcc 12, with its own aarch64 C and C++ runtime to link
+# against) and its binutils (aarch64-linux-gnu-objdump reads the object code of the aarch64
+# variants); qemu-user's qemu-aarch64 runs the aarch64 binaries (no binfmt_misc registration:
+# the build names it, as CMAKE_CROSSCOMPILING_EMULATOR); hwloc and zstd are compiled libraries
+# with no cross package, so they come as Debian's multiarch :arm64 packages (dpkg must know the
+# arm64 architecture first), which bring libc6:arm64; libstdc++6:arm64 completes the runtime
+# the binaries run with (cmake/toolchain-aarch64.cmake says why not the cross one). The
+# header-only libraries are the build set's.
 
 names=("$@")
 ((${#names[@]} == 0)) && names=(build)
@@ -50,5 +62,13 @@ else
   sudo=
 fi
 export DEBIAN_FRONTEND=noninteractive
+# A multiarch package (name:arm64) needs its architecture known to dpkg before the update.
+for p in "${missing[@]}"; do
+  arch=${p##*:}
+  if [[ $arch != "$p" ]] && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+    echo "install-deps: adding the $arch architecture to dpkg (multiarch)" >&2
+    $sudo dpkg --add-architecture "$arch"
+  fi
+done
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
