@@ -297,7 +297,8 @@ std::string pairs_text(const MatrixResult& m) {
     }
   }
   const std::size_t skipped = pairs_left_out(m);
-  std::string out = "\nPairs (a initiates, b responds; offset = TSC_b - TSC_a)";
+  const std::string counter(counter_name(m.recv));
+  std::string out = "\nPairs (a initiates, b responds; offset = " + counter + "_b - " + counter + "_a)";
   if (skipped > 0) {
     out +=
         ": the " + std::to_string(rows.size()) + " ordered pairs of a sparse design, of " + std::to_string(n * (n - 1));

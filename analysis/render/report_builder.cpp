@@ -373,11 +373,12 @@ ReportSection distance_section(const ReportInputs& in) {
   const std::vector<DistanceClass> classes = summarize_by_distance(m);
   ReportSection s;
   s.title = "Pairs by topology distance";
+  const std::string counter(counter_name(m.recv));
   s.blocks.push_back(paragraph(
       "The measured pairs of the verdict's run by how far apart their two CPUs sit. Latency grows with the distance, "
       "and with it the width of the offset bands: compare a pair with its class. The one-way latency bound is half "
-      "the pair's minimum round trip; the offset is each ordered pair's estimate of TSC_b - TSC_a, so a class holds "
-      "each offset with both signs."));
+      "the pair's minimum round trip; the offset is each ordered pair's estimate of " +
+      counter + "_b - " + counter + "_a, so a class holds each offset with both signs."));
   if (classes.empty()) {
     s.blocks.push_back(paragraph("No pair was measured."));
     return s;
