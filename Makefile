@@ -4,6 +4,7 @@
 #   make test     build everything (tests, benchmarks, fuzz replays, the TSan suite) and run the suite
 #   make bench    build and run the benchmarks
 #   make test-sanitize   the suite again under ASan+UBSan (build-sanitize/)
+#   make test-arm64      the aarch64 build, cross-compiled and run under qemu-aarch64 (build-arm64/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
 #   make install  the tool, its man page, bash completion and systemd units (PREFIX=/usr/local)
 #   make package  the Debian package build/tscsync_VERSION_ARCH.deb (CPack)
@@ -12,10 +13,11 @@ BUILD_TYPE ?= RelWithDebInfo
 REPORT_DIR ?= report
 JOBS       ?= $(shell nproc)
 SANITIZE_DIR ?= build-sanitize
+ARM64_DIR ?= build-arm64
 # WERROR=ON makes every warning on the project's own targets an error (CI builds so).
 WERROR     ?= OFF
 
-.PHONY: all deps configure tool build test test-sanitize fuzz report bench tidy format clean install package
+.PHONY: all deps configure tool build test test-sanitize test-arm64 fuzz report bench tidy format clean install package
 
 all: build
 
@@ -52,6 +54,18 @@ test-sanitize: deps
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	@bash scripts/install-deps.sh fleet package
 	cd $(SANITIZE_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)
+
+# The aarch64 build under emulation (docs/testing.md, "Under emulation: aarch64"): cross-
+# compiled with cmake/toolchain-aarch64.cmake, and run by ctest under qemu-aarch64, its
+# CMAKE_CROSSCOMPILING_EMULATOR. It builds what that run needs and nothing else: the tool,
+# the unit tests of the analysis, the hardware invariants and the object-code check (no
+# benchmarks, fuzz replays, ThreadSanitizer or native-only tests).
+test-arm64:
+	@bash scripts/install-deps.sh build arm64
+	cmake -S . -B $(ARM64_DIR) -G Ninja -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/toolchain-aarch64.cmake \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCSYNC_BUILD_BENCH=OFF -DTSCSYNC_WERROR=$(WERROR) >/dev/null
+	cmake --build $(ARM64_DIR) -j $(JOBS)
+	cd $(ARM64_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The main job: platform facts, all pairs (ordering read and plain rdtsc), the verdict,
 # heatmaps, report.md and report.html. REPORT_ARGS passes options (--parallel, --rounds N).

@@ -152,12 +152,12 @@ int main(int argc, char** argv) {
     std::cerr << "tscsync_bench: CPU " << cpus[0] << " -> CPU " << cpus[1] << ", " << rounds << " rounds, " << reps
               << " repetitions per pair, slot transport\n";
     std::vector<PairResult> results;
-    results.push_back(bench_pair<tsc::Rdtsc, tsc::Rdtsc>(cpus[0], cpus[1], rounds, reps, hz));
-    results.push_back(bench_pair<tsc::Rdtsc, tsc::LfenceRdtsc>(cpus[0], cpus[1], rounds, reps, hz));
-    results.push_back(bench_pair<tsc::Rdtsc, tsc::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
-    results.push_back(bench_pair<tsc::RdtscLfence, tsc::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
-    results.push_back(bench_pair<tsc::Rdtscp, tsc::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
-    results.push_back(bench_pair<tsc::LfenceRdtsc, tsc::LfenceRdtsc>(cpus[0], cpus[1], rounds, reps, hz));
+    results.push_back(bench_pair<counter::Rdtsc, counter::Rdtsc>(cpus[0], cpus[1], rounds, reps, hz));
+    results.push_back(bench_pair<counter::Rdtsc, counter::LfenceRdtsc>(cpus[0], cpus[1], rounds, reps, hz));
+    results.push_back(bench_pair<counter::Rdtsc, counter::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
+    results.push_back(bench_pair<counter::RdtscLfence, counter::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
+    results.push_back(bench_pair<counter::Rdtscp, counter::Rdtscp>(cpus[0], cpus[1], rounds, reps, hz));
+    results.push_back(bench_pair<counter::LfenceRdtsc, counter::LfenceRdtsc>(cpus[0], cpus[1], rounds, reps, hz));
     std::printf("%-28s %14s %12s %8s %16s\n", "send / recv", "reference M/s", "runner M/s", "ratio", "ratio p25..p75");
     for (const PairResult& r : results) {
       const std::string spread = format_fixed(r.ratio_p25 * 100, 1) + ".." + format_fixed(r.ratio_p75 * 100, 1) + "%";

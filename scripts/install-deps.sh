@@ -6,6 +6,8 @@
 #   scripts/install-deps.sh tidy       clang-tidy and clang-format (`make tidy`, `make format`)
 #   scripts/install-deps.sh fleet      Prometheus's tools, for the metrics' tests (`make test`)
 #   scripts/install-deps.sh package    what `make package` and the package's tests need
+#   scripts/install-deps.sh arm64      what `make test-arm64` needs on top: the aarch64 cross
+#                                      compiler, qemu-user, and hwloc and zstd for arm64
 set -euo pipefail
 
 declare -A sets
@@ -36,6 +38,16 @@ sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl"
 # services when it installs them (docs/testing.md, "What skips").
 sets[package]="dpkg-dev lintian"
 # package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks).
+sets[arm64]="g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user libhwloc-dev:arm64 libzstd-dev:arm64
+  libstdc++6:arm64"
+# arm64: Debian 12's cross compiler (gcc 12, with its own aarch64 C and C++ runtime to link
+# against) and its binutils (aarch64-linux-gnu-objdump reads the object code of the aarch64
+# variants); qemu-user's qemu-aarch64 runs the aarch64 binaries (no binfmt_misc registration:
+# the build names it, as CMAKE_CROSSCOMPILING_EMULATOR); hwloc and zstd are compiled libraries
+# with no cross package, so they come as Debian's multiarch :arm64 packages (dpkg must know the
+# arm64 architecture first), which bring libc6:arm64; libstdc++6:arm64 completes the runtime
+# the binaries run with (cmake/toolchain-aarch64.cmake says why not the cross one). The
+# header-only libraries are the build set's.
 
 names=("$@")
 ((${#names[@]} == 0)) && names=(build)
@@ -60,5 +72,13 @@ else
   sudo=
 fi
 export DEBIAN_FRONTEND=noninteractive
+# A multiarch package (name:arm64) needs its architecture known to dpkg before the update.
+for p in "${missing[@]}"; do
+  arch=${p##*:}
+  if [[ $arch != "$p" ]] && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+    echo "install-deps: adding the $arch architecture to dpkg (multiarch)" >&2
+    $sudo dpkg --add-architecture "$arch"
+  fi
+done
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -41,6 +41,17 @@ std::string ticks_with_ns(double ticks, double tsc_hz) {
   return s;
 }
 
+bool coarse_ticks(double tsc_hz) { return tsc_hz > 0 && tsc_hz <= 1e9; }
+
+std::string ticks_with_ns_if_coarse(double ticks, double tsc_hz) {
+  return coarse_ticks(tsc_hz) ? ticks_with_ns(ticks, tsc_hz) : format_sig(ticks, 4) + " ticks";
+}
+
+std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz) {
+  if (!coarse_ticks(tsc_hz)) return "";
+  return " (" + format_range(lo_ticks / tsc_hz * 1e9, hi_ticks / tsc_hz * 1e9) + " ns)";
+}
+
 std::string format_utc(std::chrono::system_clock::time_point t) {
   using namespace std::chrono;
   const auto ms = floor<milliseconds>(t);

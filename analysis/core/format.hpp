@@ -22,6 +22,17 @@ std::string format_range(double lo, double hi, int significant = 4);
 /// "47 ticks (20.4 ns)", or "47 ticks" when the frequency is unknown (tsc_hz <= 0).
 std::string ticks_with_ns(double ticks, double tsc_hz);
 
+/// True when one tick of a counter at `tsc_hz` lasts 1 ns or more: a counter at 1 GHz or
+/// slower, as Arm's generic timers (a 25 MHz counter steps 40 ns at a time). Then every
+/// quantum and band is given in ns as well as in ticks (docs/method.md §2).
+bool coarse_ticks(double tsc_hz);
+
+/// ticks_with_ns for a coarse counter (coarse_ticks), else "47 ticks" alone.
+std::string ticks_with_ns_if_coarse(double ticks, double tsc_hz);
+
+/// " ([4760, 19240] ns)" of a band in ticks for a coarse counter, else "".
+std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz);
+
 /// A moment as UTC to the millisecond, ISO 8601: "2026-11-22T18:44:35.331Z" (the
 /// start_utc and end_utc of saved runs, and the time a report was made).
 std::string format_utc(std::chrono::system_clock::time_point t);

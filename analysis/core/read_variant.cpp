@@ -2,9 +2,9 @@
 
 namespace tscsync {
 
-std::string variant_list() {
+std::string variant_list(std::span<const ReadVariant> variants) {
   std::string out;
-  for (ReadVariant v : kAllVariants) {
+  for (ReadVariant v : variants) {
     if (!out.empty()) out += ", ";
     out += variant_name(v);
   }

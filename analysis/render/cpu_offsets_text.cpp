@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/format.hpp"
 #include "render/dat_text.hpp"
 
 namespace tscsync {
@@ -36,7 +37,9 @@ void check(const CpuOffsetsTable& t) {
 CpuOffsetsTable cpu_offsets_table(const MatrixResult& m) {
   CpuOffsetsTable t;
   t.reference_cpu = m.cpus.empty() ? 0 : m.cpus[0];
-  t.title = "TSC offset per CPU against CPU " + std::to_string(t.reference_cpu) + ", estimate and hard bounds (ticks)";
+  t.title = std::string(counter_name(m.recv)) + " offset per CPU against CPU " + std::to_string(t.reference_cpu) +
+            ", estimate and hard bounds (ticks" +
+            (coarse_ticks(m.tsc_hz) ? "; 1 tick = " + format_sig(1e9 / m.tsc_hz, 4) + " ns" : std::string()) + ")";
   t.units = "ticks";
   t.cpus = m.cpus;
   const std::size_t n = m.size();

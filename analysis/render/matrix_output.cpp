@@ -297,7 +297,8 @@ std::string pairs_text(const MatrixResult& m) {
     }
   }
   const std::size_t skipped = pairs_left_out(m);
-  std::string out = "\nPairs (a initiates, b responds; offset = TSC_b - TSC_a)";
+  const std::string counter(counter_name(m.recv));
+  std::string out = "\nPairs (a initiates, b responds; offset = " + counter + "_b - " + counter + "_a)";
   if (skipped > 0) {
     out +=
         ": the " + std::to_string(rows.size()) + " ordered pairs of a sparse design, of " + std::to_string(n * (n - 1));
@@ -357,8 +358,10 @@ void stream_matrix_json(const MatrixResult& m, const json& cpu_places, const jso
 std::string matrix_text(const MatrixResult& m) {
   const double hz = m.tsc_hz;
   std::string out;
-  out += "send " + m.send.name + ", recv " + m.recv.name + ", quantum " + std::to_string(m.quantum_ticks) + " ticks" +
-         (hz > 0 ? ", TSC " + format_sig(hz / 1e6, 7) + " MHz" : std::string()) + "\n\n";
+  out += "send " + m.send.name + ", recv " + m.recv.name + ", quantum " +
+         ticks_with_ns_if_coarse(static_cast<double>(m.quantum_ticks), hz) +
+         (hz > 0 ? ", " + std::string(counter_name(m.recv)) + " " + format_sig(hz / 1e6, 7) + " MHz" : std::string()) +
+         "\n\n";
   out += "Per-CPU offset x (ticks, relative to CPU " + (m.cpus.empty() ? std::string("-") : std::to_string(m.cpus[0])) +
          "; least squares over " + std::string(pairs_left_out(m) > 0 ? "the pairs of the sparse design" : "all pairs") +
          ", hard bounds from the pair bands)\n";

@@ -135,7 +135,8 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
   std::string out;
   if (band.feasible) {
     out += "  offset    " + ticks_with_ns(fit.line.offset_ticks, hz) + ", band " +
-           format_range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks at the run's middle" +
+           format_range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks" +
+           band_ns_if_coarse(band.offset_lo_ticks, band.offset_hi_ticks, hz) + " at the run's middle" +
            (k == 1 ? std::string(" (hard: every round obeys it)")
                    : " (robust: k = " + std::to_string(k) + ", " + std::string(robust_what) + ")") +
            "\n";
@@ -156,7 +157,9 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
   }
   out += "  margin    " + format_sig(fit.line.margin_ticks, 4) +
          " ticks (about the minimum one-way latency), quantum " + std::to_string(quantum_ticks) + " (" +
-         quantum_source + "), k = " + std::to_string(k) + "\n";
+         quantum_source +
+         (coarse_ticks(hz) ? "; " + format_sig(static_cast<double>(quantum_ticks) / hz * 1e9, 4) + " ns" : "") +
+         "), k = " + std::to_string(k) + "\n";
   return out;
 }
 

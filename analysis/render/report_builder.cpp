@@ -14,7 +14,18 @@
 #include "render/verdict_text.hpp"
 
 namespace tscsync {
+
+std::string report_plain_dir(std::string_view plain_read) { return "matrix_plain_" + std::string(plain_read); }
+
 namespace {
+
+/// The plain read of the report's architecture: the plain run's, else the plain read of
+/// the verdict's receive read.
+std::string plain_read_name(const ReportInputs& in) {
+  if (in.plain) return in.plain->matrix.recv.name;
+  const std::optional<ReadVariant>& recv = in.ordered.matrix.recv.variant;
+  return std::string(variant_name(plain_variant_of(recv.value_or(ReadVariant::rdtsc))));
+}
 
 using Kind = ReportBlock::Kind;
 
@@ -222,7 +233,7 @@ ReportSection verdict_section(const ReportInputs& in) {
                                format_sig(in.ordered.elapsed_seconds, 3) +
                                " s. A pair's hard band holds every offset that no round "
                                "contradicts, assuming only causality, a linear offset and reads within one quantum (" +
-                               std::to_string(m.quantum_ticks) + " ticks here)."));
+                               ticks_with_ns_if_coarse(static_cast<double>(m.quantum_ticks), m.tsc_hz) + " here)."));
   if (in.variants) {
     const VariantsVerdict& vv = in.variants->verdict;
     s.blocks.push_back(paragraph(
@@ -274,15 +285,20 @@ void add_matrix_figures(ReportSection& s, const MatrixResult& m, std::string_vie
 std::string first_cpu(const MatrixResult& m) { return m.cpus.empty() ? "?" : std::to_string(m.cpus[0]); }
 
 ReportSection offsets_section(const ReportInputs& in) {
+  const MatrixResult& m = in.ordered.matrix;
+  const std::string counter(counter_name(m.recv));
+  // ", ticks (1 tick = 40 ns)" for a coarse counter: the steps every band is made of.
+  const std::string ticks =
+      coarse_ticks(m.tsc_hz) ? "ticks (1 tick = " + format_sig(1e9 / m.tsc_hz, 4) + " ns)" : std::string("ticks");
   ReportSection s;
   s.title = "Offsets";
   s.blocks.push_back(picture(in,
-                             "TSC offset per ordered pair (row a initiates, column b responds), ticks; "
-                             "0 means the two counters agree",
+                             counter + " offset per ordered pair (row a initiates, column b responds), " + ticks +
+                                 "; 0 means the two counters agree",
                              in_dir(kReportMatrixDir, "offset_ticks.svg")));
   s.blocks.push_back(picture(in,
-                             "TSC offset per CPU against CPU " + first_cpu(in.ordered.matrix) +
-                                 ", ticks: the estimate as a point (red where the hard bounds exclude 0), the hard "
+                             counter + " offset per CPU against CPU " + first_cpu(m) + ", " + ticks +
+                                 ": the estimate as a point (red where the hard bounds exclude 0), the hard "
                                  "bounds as a bar",
                              in_dir(kReportMatrixDir, "cpu_offsets.svg")));
   add_matrix_figures(s, in.ordered.matrix, kReportMatrixDir);
@@ -307,10 +323,12 @@ ReportSection plain_section(const ReportInputs& in) {
   const MatrixResult& m = in.ordered.matrix;
   const MatrixResult& pm = in.plain->matrix;
   const double hz = m.tsc_hz;
+  const std::string& plain = pm.recv.name;
+  const std::string dir = report_plain_dir(plain);
   ReportSection s;
-  s.title = "Plain rdtsc: what speculation does here";
+  s.title = "Plain " + plain + ": what speculation does here";
   s.blocks.push_back(paragraph(
-      "The same pairs with plain rdtsc on both sides (" + std::to_string(total_rounds(pm)) +
+      "The same pairs with plain " + plain + " on both sides (" + std::to_string(total_rounds(pm)) +
       " rounds): " + std::to_string(total_violations(pm)) +
       " one-way latencies below every offset the rest of the run allows "
       "(causality violations: a receive read ran before the message arrived), and " +
@@ -318,9 +336,9 @@ ReportSection plain_section(const ReportInputs& in) {
       ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) +
       ". Median minimum round trip: plain " + ticks_with_ns(median_of(pm, rtt_min), hz) + ", " + m.recv.name + " " +
       ticks_with_ns(median_of(m, rtt_min), hz) + "."));
-  s.blocks.push_back(picture(in, "Causality violations per pair with plain rdtsc",
-                             in_dir(kReportPlainDir, "causality_violations.svg")));
-  add_matrix_figures(s, pm, kReportPlainDir);
+  s.blocks.push_back(
+      picture(in, "Causality violations per pair with plain " + plain, in_dir(dir, "causality_violations.svg")));
+  add_matrix_figures(s, pm, dir);
   return s;
 }
 
@@ -355,11 +373,12 @@ ReportSection distance_section(const ReportInputs& in) {
   const std::vector<DistanceClass> classes = summarize_by_distance(m);
   ReportSection s;
   s.title = "Pairs by topology distance";
+  const std::string counter(counter_name(m.recv));
   s.blocks.push_back(paragraph(
       "The measured pairs of the verdict's run by how far apart their two CPUs sit. Latency grows with the distance, "
       "and with it the width of the offset bands: compare a pair with its class. The one-way latency bound is half "
-      "the pair's minimum round trip; the offset is each ordered pair's estimate of TSC_b - TSC_a, so a class holds "
-      "each offset with both signs."));
+      "the pair's minimum round trip; the offset is each ordered pair's estimate of " +
+      counter + "_b - " + counter + "_a, so a class holds each offset with both signs."));
   if (classes.empty()) {
     s.blocks.push_back(paragraph("No pair was measured."));
     return s;
@@ -474,8 +493,8 @@ ReportSection pairs_section(const ReportInputs& in) {
   s.blocks.push_back(link(std::string(kReportPairsFile), std::string(kReportPairsFile)));
   add_pair_excerpt(s, in.ordered, kReportMatrixDir, failing_pairs(in.check));
   if (in.plain) {
-    s.blocks.push_back(paragraph("With plain rdtsc:"));
-    add_pair_excerpt(s, *in.plain, kReportPlainDir, {});
+    s.blocks.push_back(paragraph("With plain " + in.plain->matrix.recv.name + ":"));
+    add_pair_excerpt(s, *in.plain, report_plain_dir(in.plain->matrix.recv.name), {});
   }
   return s;
 }
@@ -492,7 +511,8 @@ ReportSection how_made_section(const ReportInputs& in) {
                                   " run with receive " + in.ordered.matrix.recv.name +
                                   ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
                                   "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
-                              std::string(kReportPlainDir) + "/: the same with plain rdtsc on both sides",
+                              report_plain_dir(plain_read_name(in)) + "/: the same with plain " +
+                                  plain_read_name(in) + " on both sides",
                               std::string(kReportVariantsDir) +
                                   "/: the read variants on one pair: variants.json (tscsync-variants/1), "
                                   "variants.txt, the plots and their .dat inputs",

@@ -1,5 +1,5 @@
 // The document of `tscsync report`, built from what the command measured: the verdict
-// first, then the evidence (offsets, latency, plain rdtsc, the read variants, per-pair
+// first, then the evidence (offsets, latency, plain reads, the read variants, per-pair
 // verdicts, the platform, how the report was made). Pure: no I/O and no clock; the
 // command gathers everything into ReportInputs, and report_doc.hpp renders the result.
 #pragma once
@@ -21,9 +21,11 @@
 namespace tscsync {
 
 /// The report directory's parts, relative to it.
-inline constexpr std::string_view kReportMatrixDir = "matrix";             // the verdict's run
-inline constexpr std::string_view kReportPlainDir = "matrix_plain_rdtsc";  // plain rdtsc on both sides
-inline constexpr std::string_view kReportVariantsDir = "variants";         // the read variants on one pair
+inline constexpr std::string_view kReportMatrixDir = "matrix";      // the verdict's run
+inline constexpr std::string_view kReportVariantsDir = "variants";  // the read variants on one pair
+/// The plain reads' run, named after the plain read: matrix_plain_rdtsc (x86-64),
+/// matrix_plain_cntvct (aarch64).
+std::string report_plain_dir(std::string_view plain_read);
 /// Every ordered pair's verdict, one line each (report_pairs.hpp): the report links it and
 /// shows a few.
 inline constexpr std::string_view kReportPairsFile = "pair_verdicts.txt";
@@ -62,7 +64,7 @@ struct ReportInputs {
   ReportMatrixRun ordered;                 // with the ordering receive read: the verdict's run
   CheckResult check;                       // its verdict
   std::vector<ReportWarning> warnings;     // what on this platform makes the answer less certain
-  std::optional<ReportMatrixRun> plain;    // the same pairs with plain rdtsc on both sides
+  std::optional<ReportMatrixRun> plain;    // the same pairs with plain reads on both sides
   std::optional<VariantsResult> variants;  // the read variants on one pair
   std::string info_text;                   // `tscsync info`'s text of this machine
   std::string generated_utc;               // when the report was made (format_utc)
@@ -75,7 +77,8 @@ struct ReportInputs {
 };
 
 /// The report: sections "Verdict", "Pairs by topology distance", "Worst CPUs and pairs",
-/// "Offsets", "Latency", "Plain rdtsc: ..." (with `plain`), "Read variants: ..." (with
+/// "Offsets", "Latency", "Plain PLAIN: ..." (with `plain`; PLAIN is its read, rdtsc or
+/// cntvct), "Read variants: ..." (with
 /// `variants`), "Per-pair verdicts", "Platform", "How this report was made", in that
 /// order. The verdict says, before its reason, where a rebuilt report's rounds come from and
 /// what is not complete. Its size does not grow with the pairs: "Per-pair verdicts" links

@@ -74,18 +74,22 @@ std::string pair_distance_text(const MatrixResult& m, std::size_t a, std::size_t
 }
 
 std::string report_pairs_text(const ReportInputs& in) {
+  const std::string counter(counter_name(in.ordered.matrix.recv));
   std::string out = "# tscsync per-pair verdicts of " + in.host +
-                    ": every ordered pair measured, a initiates, b responds; offset = TSC_b - TSC_a at the pair's "
-                    "reference time, its hard band, and the minimum round trip, in ticks\n"
+                    ": every ordered pair measured, a initiates, b responds; offset = " + counter + "_b - " + counter +
+                    "_a at the pair's reference time, its hard band, and the minimum round trip, in ticks\n"
                     "# run matrix: receive " +
                     in.ordered.matrix.recv.name + ", the verdict's run, each pair as the check judged it" +
-                    (in.plain ? "; run matrix_plain_rdtsc: plain rdtsc on both sides, not checked" : "") + "\n";
+                    (in.plain ? "; run " + report_plain_dir(in.plain->matrix.recv.name) + ": plain " +
+                                    in.plain->matrix.recv.name + " on both sides, not checked"
+                              : std::string()) +
+                    "\n";
   out +=
       "run\ta\tb\tdistance\tcheck\toffset_ticks\tband_lo_ticks\tband_hi_ticks\trtt_min_ticks\tcausality_violations\t"
       "rounds\tverdict\tdetails\n";
   const auto failing = failing_pairs(in.check);
   append_run(out, in.ordered.matrix, kReportMatrixDir, &failing);
-  if (in.plain) append_run(out, in.plain->matrix, kReportPlainDir, nullptr);
+  if (in.plain) append_run(out, in.plain->matrix, report_plain_dir(in.plain->matrix.recv.name), nullptr);
   return out;
 }
 

@@ -26,8 +26,8 @@ std::string pair_distance_text(const MatrixResult& m, std::size_t a, std::size_t
 
 /// The text of kReportPairsFile: two "# " lines saying what it is and what its columns
 /// mean, then a header line and one line per ordered pair the plan measures (a pair not
-/// measured says so, its figures "-"), first of the verdict's
-/// run (run "matrix"), then of the plain one (run "matrix_plain_rdtsc") when there is one,
+/// measured says so, its figures "-"), first of the verdict's run (run "matrix"), then of
+/// the plain one (run "matrix_plain_rdtsc" or "matrix_plain_cntvct") when there is one,
 /// each by CPU number (a, then b). Columns, tab-separated: run, a, b, distance, check
 /// ("passes", "fails: KINDS", "-" for the plain run, which is not checked), offset_ticks,
 /// band_lo_ticks, band_hi_ticks, rtt_min_ticks, causality_violations, rounds, verdict

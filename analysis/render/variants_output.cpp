@@ -86,15 +86,15 @@ std::string variants_text(const VariantsResult& r) {
   std::string out;
   out += "tscsync variants: CPUs " + std::to_string(r.cpu_a) + " and " + std::to_string(r.cpu_b) + ", " +
          std::to_string(r.rounds_per_combination) + " rounds per combination (both roles, " + std::to_string(r.passes) +
-         " passes), TSC " +
+         " passes), " + std::string(counter_name(variant_arch(r.verdict.plain_read))) + " " +
          (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) + ", quantum " +
-         std::to_string(r.quantum_ticks) + " ticks\n";
+         ticks_with_ns_if_coarse(static_cast<double>(r.quantum_ticks), r.tsc_hz) + "\n";
 
   out += "\nread cost per call on CPU " + std::to_string(r.cpu_a) +
          " (ticks, the believed method's figures), cheapest first\n";
   append_row(out, "  " + pad("clock", 21) + rpad("min", 9) + rpad("p50", 9) + rpad("mean", 9) + rpad("p99.9", 9) +
                       rpad("p50 ns", 9) + "  " + pad("method", 8) + rpad("batch p50", 10) + rpad("delta p50", 10));
-  std::vector<std::string> by_batch, by_deltas;
+  std::vector<std::string> by_batch, by_deltas, trapped;
   for (const ReadCost* cp : ranked(r.read_costs)) {
     const ReadCost& c = *cp;
     if (!c.error.empty()) {
@@ -106,7 +106,9 @@ std::string variants_text(const VariantsResult& r) {
     append_row(out, "  " + pad(c.name, 21) + rpad(num(s.min), 9) + rpad(num(s.p50), 9) + rpad(num(s.mean), 9) +
                         rpad(num(s.p99_9), 9) + rpad(num(ticks_to_ns(s.p50, r.tsc_hz)), 9) + "  " +
                         pad(method_name(c.believe), 8) + rpad(num(c.batch_ticks.p50), 10) +
-                        rpad(num(c.delta_ticks.p50), 10));
+                        rpad(num(c.delta_ticks.p50), 10) +
+                        (read_looks_trapped(c, r.tsc_hz) ? std::string("  trapped") : std::string()));
+    if (read_looks_trapped(c, r.tsc_hz)) trapped.push_back(c.name);
   }
   // Which method to believe, said once per method (each clock's own reason is in the JSON).
   auto names = [](const std::vector<std::string>& v) {
@@ -125,6 +127,11 @@ std::string variants_text(const VariantsResult& r) {
            format_sig(kDeltaResolutionSteps, 3) +
            " steps of the counter, so single deltas are quantized; the "
            "batch average is not\n";
+  }
+  if (!trapped.empty()) {
+    out += "  trapped (" + names(trapped) + "): more than " + format_sig(kTrappedReadNs, 4) +
+           " ns per read of CNTVCT_EL0: the kernel traps the read and emulates it (a counter erratum's workaround; "
+           "tscsync info names it), so these are the trap's figures, not the instruction's\n";
   }
   out += "  the mean moves with every preemption during the measurement; the p50 does not\n";
 
@@ -151,7 +158,8 @@ std::string variants_text(const VariantsResult& r) {
   out +=
       "  own band: below every offset the run's own band allows; ref band: below the band of the ordering\n"
       "  receive reads of the same pair (early reads either way); per 1M: violations by either test;\n"
-      "  min vs plain: the smallest rtt >= 0 against plain rdtsc/rdtsc's (an rtt < 0 is impossible)\n";
+      "  min vs plain: the smallest rtt >= 0 against plain " + label(plain_combination(variant_arch(r.verdict.plain_read))) +
+      "'s (an rtt < 0 is impossible)\n";
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
            (b.ok ? format_range(b.lo_ticks, b.hi_ticks) + " ticks from " + std::to_string(b.from) + " ordering reads"
@@ -161,6 +169,10 @@ std::string variants_text(const VariantsResult& r) {
 
   out += "\nanswer\n";
   for (const std::string& f : variants_findings(r.verdict)) out += "  - " + f + "\n";
+  if (!r.left_out.empty()) {
+    out += "\nleft out\n";
+    for (const std::string& p : r.left_out) out += "  - " + p + "\n";
+  }
   if (!r.problems.empty()) {
     out += "\nproblems\n";
     for (const std::string& p : r.problems) out += "  - " + p + "\n";
@@ -188,6 +200,10 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     nlohmann::ordered_json e;
     e["variant"] = c.name;
     e["tsc_variant"] = c.tsc_variant;
+    // aarch64's reads only: x86-64's JSON stays as it was.
+    if (const auto v = parse_variant(c.name); v && variant_arch(*v) == CounterArch::aarch64) {
+      e["trapped"] = read_looks_trapped(c, r.tsc_hz);
+    }
     if (!c.error.empty()) {
       e["error"] = c.error;
       costs.push_back(e);
@@ -309,6 +325,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
   j["findings"] = variants_findings(v);
   j["warnings"] = r.warnings;
   j["problems"] = r.problems;
+  if (!r.left_out.empty()) j["left_out"] = r.left_out;
   return j;
 }
 
@@ -339,12 +356,14 @@ std::string cost_dat(const std::vector<ReadCost>& costs, int cpu, double tsc_hz)
 }
 
 std::string tradeoff_dat(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges) {
-  std::string out = "# title: cost against causality violations, send rdtsc\n";
+  // The plain send of the exchanges' architecture (rdtsc, cntvct).
+  const ReadVariant plain = exchanges.empty() ? ReadVariant::rdtsc : plain_variant_of(exchanges.front().combination.send);
+  std::string out = "# title: cost against causality violations, send " + name(plain) + "\n";
   out +=
       "# columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks "
       "orders_earlier_loads\n";
   for (const ExchangeSummary& e : exchanges) {
-    if (e.combination.send != ReadVariant::rdtsc) continue;
+    if (e.combination.send != plain) continue;
     const std::optional<double> cost = believed_cost_ticks(costs, e.combination.recv);
     if (!cost) continue;  // no cost, no place on the x axis
     out += name(e.combination.recv) + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) +

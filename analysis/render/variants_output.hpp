@@ -42,13 +42,16 @@ struct VariantsResult {
   VariantsVerdict verdict;
   std::vector<std::string> warnings;  // platform warnings (VM, clocksource ...), one line each
   std::vector<std::string> problems;  // visits that failed, parts left out
+  std::vector<std::string> left_out;  // variants this CPU cannot run (no RDTSCP, no FEAT_ECV), each with
+                                      // why: what the machine is, not a problem of the measurement
 };
 
 /// The read-cost table, the exchange table, the control, then the findings.
 std::string variants_text(const VariantsResult& r);
 
 /// {"schema": "tscsync-variants/1", "cpus", "tsc_hz", "quantum_ticks", "read_cost": [...],
-///  "exchange": [...], "control", "recommendation", "findings", "warnings", "problems"}.
+///  "exchange": [...], "control", "recommendation", "findings", "warnings", "problems"}, and
+///  "left_out" where a variant could not run here.
 nlohmann::ordered_json variants_json(const VariantsResult& r);
 
 /// The percentiles the curves are drawn at: a fine grid up to 90 %, then each decade of

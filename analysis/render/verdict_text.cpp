@@ -225,11 +225,11 @@ std::string check_reason_text(const CheckResult& c) {
 
 namespace {
 
-std::string plain_reads_text(const PlainReadsFinding& p) {
-  std::string s = "plain rdtsc on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
+std::string plain_reads_text(const PlainReadsFinding& p, ReadVariant plain, double hz) {
+  std::string s = "plain " + name(plain) + " on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
                   " one-way latencies negative (" +
                   percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
-  const std::string quantum = " (" + std::to_string(p.quantum_ticks) + " ticks) explain";
+  const std::string quantum = " (" + ticks_with_ns_if_coarse(static_cast<double>(p.quantum_ticks), hz) + ") explain";
   if (p.negative == 0) {
     s += "; none here, which shows the reads were not early enough this time, not that they cannot be";
   } else if (p.causality_violations > 0) {
@@ -255,7 +255,7 @@ std::string plain_reads_text(const PlainReadsFinding& p) {
   return s;
 }
 
-std::string rtt_comparison_text(const RttComparison& c, double hz) {
+std::string rtt_comparison_text(const RttComparison& c, ReadVariant plain, double hz) {
   std::string s = "minimum rtt " + ticks_with_ns(static_cast<double>(c.plain_rtt_min_ticks), hz) + " with plain reads";
   if (c.plain_rtt_negative > 0) {
     s += " (leaving out " + count_of(c.plain_rtt_negative, "round", "rounds") +
@@ -273,7 +273,7 @@ std::string rtt_comparison_text(const RttComparison& c, double hz) {
        " ticks (" + (c.rtt_p50_over_plain_ticks >= 0 ? "+" : "") + std::to_string(c.rtt_p50_over_plain_ticks) + ")";
   if (c.read_cost_over_plain_ticks) {
     s += "; the read itself costs " + format_sig(*c.read_cost_over_plain_ticks, 3) +
-         " ticks more than rdtsc, two receive reads per round trip";
+         " ticks more than " + name(plain) + ", two receive reads per round trip";
   }
   return s;
 }
@@ -305,7 +305,7 @@ std::string join(const std::vector<std::string>& items) {
 
 std::vector<std::string> variants_findings(const VariantsVerdict& v) {
   std::vector<std::string> findings;
-  if (v.plain_reads) findings.push_back(plain_reads_text(*v.plain_reads));
+  if (v.plain_reads) findings.push_back(plain_reads_text(*v.plain_reads, v.plain_read, v.tsc_hz));
   std::vector<std::string> none, some;
   for (const ReceiveOutcome& r : v.receive_outcomes) {
     if (r.none) {
@@ -317,7 +317,7 @@ std::vector<std::string> variants_findings(const VariantsVerdict& v) {
   }
   if (!none.empty()) findings.push_back("plain send, no negative one-way latency with receive " + join(none));
   if (!some.empty()) findings.push_back("plain send, negative one-way latencies remain with receive " + join(some));
-  for (const RttComparison& c : v.rtt_comparisons) findings.push_back(rtt_comparison_text(c, v.tsc_hz));
+  for (const RttComparison& c : v.rtt_comparisons) findings.push_back(rtt_comparison_text(c, v.plain_read, v.tsc_hz));
   if (v.recommended) {
     const RecvStanding& r = *v.recommended;
     std::string s = "recommended receive read: " + name(r.recv) +
@@ -326,7 +326,7 @@ std::vector<std::string> variants_findings(const VariantsVerdict& v) {
                     " per read";
     if (v.plain_cost_ticks) {
       s += ", " + std::string(v.recommended_cost_over_plain_ticks >= 0 ? "+" : "") +
-           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain rdtsc";
+           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain " + name(v.plain_read);
     }
     findings.push_back(s);
   } else if (!v.standings.empty()) {

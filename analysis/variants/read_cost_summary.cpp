@@ -5,6 +5,7 @@
 
 #include "core/format.hpp"
 #include "core/histogram.hpp"
+#include "core/read_variant.hpp"
 
 namespace tscsync {
 namespace {
@@ -127,6 +128,15 @@ ReadCost summarize_read_cost(const ReadCostSamples& samples, double tsc_hz) {
   }
   choose_method(cost);
   return cost;
+}
+
+bool read_looks_trapped(const ReadCost& cost, double tsc_hz) {
+  const std::optional<ReadVariant> v = parse_variant(cost.name);
+  if (!cost.tsc_variant || !v || variant_arch(*v) != CounterArch::aarch64 || !cost.error.empty() || !(tsc_hz > 0)) {
+    return false;
+  }
+  const CostStats& s = cost.believe == CostMethod::deltas ? cost.delta_ticks : cost.batch_ticks;
+  return s.samples > 0 && s.p50 / tsc_hz * 1e9 > kTrappedReadNs;
 }
 
 }  // namespace tscsync

@@ -83,4 +83,15 @@ struct ReadCost {
 ///   > 0 (ns cannot be converted). With an error every statistic is left 0.
 ReadCost summarize_read_cost(const ReadCostSamples& samples, double tsc_hz);
 
+/// An aarch64 read of CNTVCT_EL0 costing more than this per call (the believed p50) is
+/// trapped: the instruction takes tens of ns where user space may read the counter, and an
+/// exception into the kernel, which emulates it (a counter erratum's workaround), takes
+/// microseconds.
+inline constexpr double kTrappedReadNs = 1000;
+
+/// True for an aarch64 read variant (core/read_variant.hpp) whose believed p50 per call is
+/// above kTrappedReadNs at `tsc_hz`. Never for x86-64's reads (cpuid_rdtsc costs
+/// microseconds under a hypervisor for another reason: a VM exit) nor clocks.
+bool read_looks_trapped(const ReadCost& cost, double tsc_hz);
+
 }  // namespace tscsync

@@ -15,12 +15,18 @@ bool contains(std::span<const ReadVariant> available, ReadVariant v) {
 
 std::vector<Combination> default_combinations(std::span<const ReadVariant> available) {
   std::vector<Combination> out;
-  const ReadVariant plain = ReadVariant::rdtsc;
+  if (available.empty()) return out;
+  const CounterArch arch = variant_arch(available.front());
+  const ReadVariant plain = plain_variant(arch);
   if (!contains(available, plain)) return out;
   for (ReadVariant recv : available) out.push_back({plain, recv});
-  const std::vector<Combination> extra = {{ReadVariant::rdtsc_lfence, ReadVariant::rdtscp},
-                                          {ReadVariant::rdtscp, ReadVariant::rdtscp},
-                                          {ReadVariant::lfence_rdtsc, ReadVariant::lfence_rdtsc}};
+  const std::vector<Combination> extra =
+      arch == CounterArch::x86_64
+          ? std::vector<Combination>{{ReadVariant::rdtsc_lfence, ReadVariant::rdtscp},
+                                     {ReadVariant::rdtscp, ReadVariant::rdtscp},
+                                     {ReadVariant::lfence_rdtsc, ReadVariant::lfence_rdtsc}}
+          : std::vector<Combination>{{ReadVariant::isb_cntvct, ReadVariant::isb_cntvct},
+                                     {ReadVariant::isb_cntvct_dep, ReadVariant::isb_cntvct_dep}};
   for (const Combination& c : extra) {
     if (contains(available, c.send) && contains(available, c.recv)) out.push_back(c);
   }
@@ -229,10 +235,10 @@ void add_standings(VariantsVerdict& v, const std::vector<ReadCost>& costs,
   }
 }
 
-/// Each combination's round trip against plain rdtsc/rdtsc's, when that was measured.
+/// Each combination's round trip against the plain/plain one's, when that was measured.
 void add_inflation(VariantsVerdict& v, const std::vector<ExchangeSummary>& exchanges) {
   for (std::size_t i = 0; i < exchanges.size(); ++i) {
-    if (exchanges[i].combination == kPlainCombination) v.plain = i;
+    if (is_plain_combination(exchanges[i].combination)) v.plain = i;
   }
   for (const ExchangeSummary& e : exchanges) {
     Inflation f;
@@ -255,7 +261,7 @@ void add_rtt_comparisons(VariantsVerdict& v, const std::vector<ReadCost>& costs,
                          const std::vector<ExchangeSummary>& exchanges) {
   const ExchangeSummary& p = exchanges[*v.plain];
   for (const Inflation& f : v.inflation) {
-    if (f.combination != Combination{ReadVariant::rdtsc, v.recommended->recv}) continue;
+    if (f.combination != Combination{v.plain_read, v.recommended->recv}) continue;
     RttComparison c;
     c.recv = v.recommended->recv;
     c.plain_rtt_min_ticks = min_non_negative(p.rtt_ticks);
@@ -282,7 +288,7 @@ void add_findings(VariantsVerdict& v, const std::vector<ReadCost>& costs,
   }
   // Which receive reads removed the negatives (with plain sends, same pair, same run).
   for (const ExchangeSummary& e : exchanges) {
-    if (e.combination.send != ReadVariant::rdtsc || e.combination.recv == ReadVariant::rdtsc) continue;
+    if (e.combination.send != v.plain_read || e.combination.recv == v.plain_read) continue;
     v.receive_outcomes.push_back({e.combination.recv, e.negative == 0 && e.clean(), e.negative, e.violations});
   }
   if (v.plain && v.recommended) add_rtt_comparisons(v, costs, exchanges);
@@ -300,8 +306,10 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   VariantsVerdict v;
   v.tsc_hz = tsc_hz;
   v.control = control;
+  // The exchanges are of one architecture (one machine measured them).
+  if (!exchanges.empty()) v.plain_read = plain_variant_of(exchanges.front().combination.send);
   add_standings(v, costs, exchanges);
-  v.plain_cost_ticks = believed_cost_ticks(costs, ReadVariant::rdtsc);
+  v.plain_cost_ticks = believed_cost_ticks(costs, v.plain_read);
   if (v.recommended && v.plain_cost_ticks) {
     v.recommended_cost_over_plain_ticks = v.recommended->cost_ticks - *v.plain_cost_ticks;
   }

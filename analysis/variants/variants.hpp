@@ -24,14 +24,22 @@ struct Combination {
   friend bool operator==(const Combination&, const Combination&) = default;
 };
 
-/// Plain rdtsc on both sides: the baseline every other combination is held against.
-inline constexpr Combination kPlainCombination{ReadVariant::rdtsc, ReadVariant::rdtsc};
+/// The plain read on both sides (rdtsc, or cntvct on aarch64): the baseline every other
+/// combination is held against.
+constexpr Combination plain_combination(CounterArch arch) { return {plain_variant(arch), plain_variant(arch)}; }
+constexpr bool is_plain_combination(const Combination& c) {
+  return variant_is_plain(c.send) && c.recv == c.send;
+}
 
 /// The combinations measured by default, the ones that answer the usual questions: both
 /// plain; plain send with every other receive read (which ones remove the early receive
-/// stamps); rdtsc_lfence send with rdtscp receive (the pairing Intel's white paper uses);
-/// both rdtscp; both lfence_rdtsc. `available` is every variant this machine can run, in
-/// interface order (kAllVariants), plain rdtsc first; the result keeps that order.
+/// stamps); then per architecture:
+///  - x86-64: rdtsc_lfence send with rdtscp receive (the pairing Intel's white paper
+///    uses); both rdtscp; both lfence_rdtsc;
+///  - aarch64: both isb_cntvct (an isb before every read); both isb_cntvct_dep (Linux's
+///    read on both sides).
+/// `available` is every variant this machine can run, of one architecture, in interface
+/// order (variants_of), the plain read first; the result keeps that order.
 std::vector<Combination> default_combinations(std::span<const ReadVariant> available);
 
 /// Every (send, receive) pair of `available`, send-major.
@@ -191,19 +199,21 @@ struct VariantsVerdict {
   /// violation and no self-inconsistent round in any combination it was measured in;
   /// empty when there is none.
   std::optional<RecvStanding> recommended;
-  double recommended_cost_over_plain_ticks = 0;  // per read, against plain rdtsc's cost
+  double recommended_cost_over_plain_ticks = 0;  // per read, against the plain read's cost
   /// The cheapest receive variant with no violation at all, ordering or not. When it does
-  /// not wait for earlier loads (rdtsc, rdtsc_lfence) it is not recommended: nothing stops
-  /// its read from running early, so its clean record is this run's luck, not a guarantee.
+  /// not wait for earlier loads (rdtsc, rdtsc_lfence, cntvct, cntvct_isb) it is not
+  /// recommended: nothing stops its read from running early, so its clean record is this
+  /// run's luck, not a guarantee.
   std::optional<RecvStanding> cheapest_clean;
   std::vector<RecvStanding> standings;     // every receive variant measured, cheapest first
   std::vector<Inflation> inflation;        // every combination, in measured order
-  std::optional<std::size_t> plain;        // index of rdtsc/rdtsc in the exchanges, if measured
-  std::optional<double> plain_cost_ticks;  // plain rdtsc's believed cost per read, if measured
+  ReadVariant plain_read = ReadVariant::rdtsc;  // the plain read of the exchanges' architecture
+  std::optional<std::size_t> plain;            // index of the plain/plain exchange, if measured
+  std::optional<double> plain_cost_ticks;      // the plain read's believed cost per read, if measured
 
   // The findings, the answer in the order it is told (render/verdict_text.hpp words them).
   double tsc_hz = 0;                             // 0: unknown, no ns
-  std::optional<PlainReadsFinding> plain_reads;  // plain rdtsc on both sides, when measured
+  std::optional<PlainReadsFinding> plain_reads;  // plain reads on both sides, when measured
   std::vector<ReceiveOutcome> receive_outcomes;  // plain send, every other receive read, measured order
   std::vector<RttComparison> rtt_comparisons;    // plain against the recommended read
   /// Negative one-way latencies of the cheapest clean read (all its combinations), told

@@ -34,8 +34,9 @@ Tolerance parse_tolerance(const std::string& option, const std::string& text) {
 }
 
 bool weakens_check(const std::string& code) {
-  return code == "virtual_machine" || code == "clocksource_not_tsc" || code == "tsc_not_invariant" ||
-         code == "tsc_unstable";
+  return code == "emulated" || code == "virtual_machine" || code == "clocksource_not_tsc" ||
+         code == "tsc_not_invariant" || code == "tsc_unstable" || code == "counter_erratum" ||
+         code == "clocksource_not_arch_sys_counter";
 }
 
 std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {

@@ -5,6 +5,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "measure/variant.hpp"
 #include "platform/topology.hpp"
 
 namespace tscsync::cli {
@@ -21,12 +22,14 @@ constexpr double kMaxIntervalS = 86400;
 constexpr std::uint64_t kMinQueueRounds = 16;
 constexpr std::uint64_t kMaxQueueRounds = std::uint64_t{1} << 24;
 
-const std::string kSendHelp = "read variant for the send stamps t1, t3 (default rdtsc)";
-const std::string kRecvHelp = "read variant for the receive stamps t2, t4 (default lfence_rdtsc)";
+const std::string kSendHelp = "read variant for the send stamps t1, t3 (default " +
+                              std::string(variant_name(plain_variant(counter::kHostArch))) + ")";
+const std::string kRecvHelp = "read variant for the receive stamps t2, t4 (default " +
+                              std::string(variant_name(default_recv_variant(counter::kHostArch))) + ")";
 
 /// --variant, --send and --recv, as every measuring command has them.
 void add_variant_options(CLI::App& cmd, std::string& variant, std::string& send, std::string& recv) {
-  cmd.add_option("--variant", variant, "read variant for both sides (" + variant_list() + ")");
+  cmd.add_option("--variant", variant, "read variant for both sides (" + variant_list(kHostVariants) + ")");
   cmd.add_option("--send", send, kSendHelp);
   cmd.add_option("--recv", recv, kRecvHelp);
 }
@@ -560,12 +563,14 @@ Command VariantsCli::build(const Args& args) const {
 
 void ReportCli::add(CLI::App& app) {
   sub = app.add_subcommand("report",
-                           "The main job: platform facts, all pairs with an ordering read and with plain rdtsc, the "
-                           "verdict, heatmaps, report.md and report.html in one directory");
+                           "The main job: platform facts, all pairs with an ordering read and with plain " +
+                               std::string(variant_name(plain_variant(counter::kHostArch))) +
+                               ", the verdict, heatmaps, report.md and report.html in one directory");
   plan.out = "report";
   plan.add(*sub, false, true);
   sub->add_option("--out", plan.out, "the report directory")->capture_default_str();
-  sub->add_flag("--no-plain", no_plain, "skip the plain-rdtsc matrix");
+  sub->add_flag("--no-plain", no_plain,
+                "skip the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) + " matrix");
   sub->add_flag("--no-variants", no_variants, "skip the read variants (tscsync variants) on the first two CPUs");
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();

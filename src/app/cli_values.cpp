@@ -6,6 +6,7 @@
 #include "app/cli.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "measure/variant.hpp"
 
 namespace tscsync::cli {
 
@@ -92,8 +93,16 @@ OutputFormat parse_format(const std::string& text, bool csv_allowed) {
 }
 
 Variant parse_variant_option(const std::string& option, const std::string& text) {
-  if (auto v = parse_variant(text)) return *v;
-  throw UsageError("unknown variant '" + text + "' for " + option + " (choose from " + variant_list() + ")");
+  const std::optional<Variant> v = parse_variant(text);
+  if (v && is_host_variant(*v)) return *v;
+  if (v) {
+    // A name the analysis knows, of the other architecture: it cannot be measured here.
+    throw UsageError("variant '" + text + "' for " + option + " reads the counter of " +
+                     std::string(arch_name(variant_arch(*v))) + "; this is " +
+                     std::string(arch_name(counter::kHostArch)) + ": choose from " + variant_list(kHostVariants));
+  }
+  throw UsageError("unknown variant '" + text + "' for " + option + " (choose from " + variant_list(kHostVariants) +
+                   ")");
 }
 
 void choose_variants(const std::string& variant, const std::string& send, const std::string& recv,

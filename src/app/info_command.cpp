@@ -8,14 +8,14 @@
 #include <thread>
 
 #include "core/cpu_list.hpp"
-#include "platform/tsc.hpp"
+#include "platform/counter.hpp"
 
 namespace tscsync {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// Back-to-back lfence;rdtsc reads on each allowed CPU, on a thread pinned there.
+/// Back-to-back counter::OrderedRead reads on each allowed CPU, on a thread pinned there.
 std::vector<CpuQuantum> quantum_per_cpu(const std::vector<int>& cpus) {
   std::vector<CpuQuantum> out;
   for (int cpu : cpus) {
@@ -25,7 +25,7 @@ std::vector<CpuQuantum> quantum_per_cpu(const std::vector<int>& cpus) {
       try {
         pin_this_thread(cpu);
         std::vector<std::uint64_t> reads(1u << 16);
-        for (auto& r : reads) r = tsc::LfenceRdtsc::read();
+        for (auto& r : reads) r = counter::OrderedRead::read();
         q.estimate = estimate_quantum(reads);
       } catch (const std::exception& e) {
         q.error = e.what();
@@ -187,39 +187,66 @@ class Lines {
   std::ostringstream out_;
 };
 
-}  // namespace
-
-InfoReport gather_info(unsigned ntp_seconds) {
-  InfoReport r;
-  r.platform = probe_platform(200, true);
-  if (ntp_seconds > 0) {
-    r.realtime = calibrate_tsc(CalibrationClock::realtime, static_cast<int>(ntp_seconds * 1000));
-    r.ntp = read_ntp_state();
+/// The current clocksource and those available.
+std::string clocksource_text(const PlatformFacts& p) {
+  const KernelFacts& k = p.kernel_facts;
+  std::string cs = p.clocksource.empty() ? k.clocksource.reason : p.clocksource;
+  if (k.clocksources_available.ok()) {
+    std::string avail;
+    for (const auto& a : k.clocksources_available.value) avail += (avail.empty() ? "" : " ") + a;
+    cs += " (available: " + avail + ")";
   }
-  r.cpus = read_cpu_availability();
-  r.quanta = quantum_per_cpu(r.cpus.allowed);
-  r.topology = load_topology();
-  for (int cpu : r.cpus.online) {
-    MsrRead m;
-    if (r.platform.cpuid.tsc_adjust) {
-      m = read_msr(cpu, kMsrTscAdjust);
-    } else {
-      m.problem = "CPUID 7 EBX[1] says the CPU has no TSC_ADJUST";
-    }
-    r.tsc_adjust.emplace_back(cpu, m);
-  }
-  r.warnings = platform_warnings(r.platform.cpuid, r.platform.kernel_facts);
-  return r;
+  return cs;
 }
 
-std::string info_text(const InfoReport& r) {
+/// Whether user space reads CNTVCT_EL0 itself or traps into the kernel, and why.
+std::string counter_access_text(const PlatformFacts& p) {
+  const ArmFacts& arm = p.arm;
+  const Fact<KernelLogFacts>& log = p.kernel_facts.log;
+  if (p.emulation) return "emulated: the emulator answers every read; the kernel log is the host's";
+  const bool errata = !counter_errata(arm, log).empty();
+  if (log.ok() && !log.value.cntvct_trapped_cpus.empty()) {
+    const std::vector<int>& cpus = log.value.cntvct_trapped_cpus;
+    return "trapped on CPU" + std::string(cpus.size() == 1 ? " " : "s ") + format_cpu_list(cpus) +
+           ": Linux clears CNTKCTL_EL1.EL0VCTEN there for a counter erratum and emulates every user-space read in "
+           "its trap handler, so a read costs microseconds (\"arch_timer: CPUn: Trapping CNTVCT access\")";
+  }
+  if (log.ok()) return "direct: user space reads CNTVCT_EL0 itself (the kernel log shows no trapping)";
+  return errata ? "probably trapped: Linux traps user-space reads where it works around the errata below (the kernel "
+                  "log, which would say, is unreadable)"
+                : "unknown: the kernel log, which says where Linux traps reads, is unreadable (" + log.reason + ")";
+}
+
+/// The counter's frequency, its source and why, and the calibrations behind it.
+void add_frequency_lines(const InfoReport& r, const std::string& label, int mhz_decimals, Lines& out) {
+  const TscFrequency& f = r.platform.tsc;
+  out.add(label, f.hz > 0 ? format_fixed(f.hz / 1e6, mhz_decimals) + " MHz (" + f.source + ", +/- " +
+                                format_sig(f.uncertainty_ppm, 2) + " ppm)"
+                          : std::string("unknown"));
+  out.add("  why", f.why);
+  if (f.calibration) out.add("  monotonic_raw", calibration_text(*f.calibration));
+  if (r.realtime) {
+    std::string s = calibration_text(*r.realtime);
+    if (r.realtime->fit.valid && f.calibration && f.calibration->fit.valid) {
+      s += "; " + signed_ppm((r.realtime->hz() / f.calibration->hz() - 1) * 1e6) + " from monotonic_raw";
+    }
+    out.add("  realtime", s);
+    if (r.ntp) {
+      out.add("  ntp", !r.ntp->readable
+                           ? r.ntp->problem
+                           : std::string(r.ntp->synchronized ? "synchronized" : "not synchronized") +
+                                 ", frequency correction " + signed_ppm(r.ntp->frequency_ppm) + " (adjtimex)");
+    }
+  }
+}
+
+/// x86-64's lines: the CPU by CPUID, the TSC's features, the kernel's view of the TSC, its
+/// frequency.
+void add_x86_counter_lines(const InfoReport& r, Lines& out) {
   const PlatformFacts& p = r.platform;
   const CpuidFacts& c = p.cpuid;
   const KernelFacts& k = p.kernel_facts;
   auto yes_no = [](bool b) { return std::string(b ? "yes" : "no"); };
-  Lines out;
-  out.add("host", p.host);
-  out.add("kernel", p.kernel);
   out.add("cpu", c.brand + " (" + c.vendor + ", family " + std::to_string(c.family) + " model " +
                      std::to_string(c.model) + " stepping " + std::to_string(c.stepping) + ")");
   out.add("invariant tsc", yes_no(c.invariant_tsc));
@@ -246,13 +273,7 @@ std::string info_text(const InfoReport& r) {
             }
             return s;
           }));
-  std::string cs = p.clocksource.empty() ? k.clocksource.reason : p.clocksource;
-  if (k.clocksources_available.ok()) {
-    std::string avail;
-    for (const auto& a : k.clocksources_available.value) avail += (avail.empty() ? "" : " ") + a;
-    cs += " (available: " + avail + ")";
-  }
-  out.add("clocksource", cs);
+  out.add("clocksource", clocksource_text(p));
   out.add("tsc unstable", log_unstable_text(k.log));
 
   const std::optional<double> kmhz = kernel_mhz(r);
@@ -265,30 +286,104 @@ std::string info_text(const InfoReport& r) {
   }
 
   const TscFrequency& f = p.tsc;
-  out.add("tsc frequency", f.hz > 0 ? format_fixed(f.hz / 1e6, 3) + " MHz (" + f.source + ", +/- " +
-                                          format_sig(f.uncertainty_ppm, 2) + " ppm)"
-                                    : std::string("unknown"));
-  out.add("  why", f.why);
-  if (f.calibration) out.add("  monotonic_raw", calibration_text(*f.calibration));
-  if (r.realtime) {
-    std::string s = calibration_text(*r.realtime);
-    if (r.realtime->fit.valid && f.calibration && f.calibration->fit.valid) {
-      s += "; " + signed_ppm((r.realtime->hz() / f.calibration->hz() - 1) * 1e6) + " from monotonic_raw";
-    }
-    out.add("  realtime", s);
-    if (r.ntp) {
-      out.add("  ntp", !r.ntp->readable
-                           ? r.ntp->problem
-                           : std::string(r.ntp->synchronized ? "synchronized" : "not synchronized") +
-                                 ", frequency correction " + signed_ppm(r.ntp->frequency_ppm) + " (adjtimex)");
-    }
-  }
+  add_frequency_lines(r, "tsc frequency", 3, out);
   if (kmhz && f.hz > 0) {
     // The kernel prints kHz: its own figure is known to +/- 0.5 kHz.
     std::string s = signed_ppm(ppm_from(f.hz, *kmhz)) + " from the kernel's " + format_fixed(*kmhz, 3) +
                     " MHz (which is rounded to 1 kHz: +/- " + format_sig(0.5e3 / (*kmhz * 1e6) * 1e6, 2) + " ppm)";
     if (r.realtime && r.realtime->fit.valid) s += "; realtime " + signed_ppm(ppm_from(r.realtime->hz(), *kmhz));
     out.add("  vs kernel", s);
+  }
+}
+
+/// aarch64's lines: the cores by MIDR, the counter and its access, the errata, the
+/// kernel's timer, the counter's frequency.
+void add_arm_counter_lines(const InfoReport& r, Lines& out) {
+  const PlatformFacts& p = r.platform;
+  const ArmFacts& a = p.arm;
+  const KernelFacts& k = p.kernel_facts;
+  std::vector<std::pair<int, std::string>> cores;
+  for (const CpuMidr& c : a.midrs) cores.emplace_back(c.cpu, describe_midr(c.midr));
+  if (cores.empty()) {
+    out.add("cpu", a.midr_source);
+  } else if (cores.size() == 1 && cores.front().first < 0) {
+    out.add("cpu", cores.front().second);
+  } else {
+    const auto groups = grouped(cores);
+    for (const auto& [cpus, text] : groups) out.add(groups.size() == 1 ? "cpu" : "cpu " + cpus, text);
+  }
+  if (!a.midrs.empty()) out.add("  midr from", a.midr_source);
+  out.add("counter", "cntvct_el0, the generic timer's virtual count (the physical count less CNTVOFF_EL2, which a "
+                     "hypervisor sets)");
+  const std::uint64_t cntfrq = a.registers.cntfrq_hz;
+  out.add("cntfrq_el0", !a.registers.read ? std::string("not read")
+                        : cntfrq == 0     ? std::string("0 (not programmed by firmware)")
+                                          : std::to_string(cntfrq) + " Hz: one tick is " +
+                                                format_sig(1e9 / static_cast<double>(cntfrq), 4) + " ns");
+  out.add("cntvctss", a.registers.ecv ? std::string("yes (FEAT_ECV, HWCAP2_ECV): the cntvctss variant can run")
+                                      : std::string("no (HWCAP2_ECV is clear): the cntvctss variant cannot run"));
+  out.add("counter access", counter_access_text(p));
+  const std::vector<CounterErratum> errata = counter_errata(a, k.log);
+  if (errata.empty()) {
+    out.add("counter errata", std::string("none known (by MIDR, the device tree's timer node") +
+                                  (k.log.ok() ? " and the kernel log)" : "; the kernel log is unreadable)"));
+  }
+  for (const CounterErratum& e : errata) out.add("counter erratum", e.name + ": " + e.what + "; seen in: " + e.evidence);
+  out.add("clocksource", clocksource_text(p));
+  if (!k.log.ok()) {
+    out.add("kernel timer", "unknown (the kernel log is unreadable)");
+  } else if (k.log.value.arch_timer_mhz) {
+    out.add("kernel timer", format_fixed(*k.log.value.arch_timer_mhz, 2) + " MHz (\"" + k.log.value.arch_timer_line +
+                                "\")");
+  } else {
+    out.add("kernel timer", "not seen in the log");
+  }
+  add_frequency_lines(r, "counter frequency", 6, out);
+  if (k.log.ok() && k.log.value.arch_timer_mhz && p.tsc.hz > 0) {
+    // The driver prints MHz to two decimals: its own figure is known to +/- 5 kHz.
+    const double mhz = *k.log.value.arch_timer_mhz;
+    out.add("  vs kernel", signed_ppm(ppm_from(p.tsc.hz, mhz)) + " from the kernel's " + format_fixed(mhz, 2) +
+                               " MHz (which is rounded to 10 kHz: +/- " + format_sig(5e3 / (mhz * 1e6) * 1e6, 2) +
+                               " ppm)");
+  }
+}
+
+}  // namespace
+
+InfoReport gather_info(unsigned ntp_seconds) {
+  InfoReport r;
+  r.platform = probe_platform(200, true);
+  if (ntp_seconds > 0) {
+    r.realtime = calibrate_tsc(CalibrationClock::realtime, static_cast<int>(ntp_seconds * 1000));
+    r.ntp = read_ntp_state();
+  }
+  r.cpus = read_cpu_availability();
+  r.quanta = quantum_per_cpu(r.cpus.allowed);
+  r.topology = load_topology();
+  for (int cpu : r.platform.arch == CounterArch::x86_64 ? r.cpus.online : std::vector<int>{}) {
+    MsrRead m;
+    if (r.platform.cpuid.tsc_adjust) {
+      m = read_msr(cpu, kMsrTscAdjust);
+    } else {
+      m.problem = "CPUID 7 EBX[1] says the CPU has no TSC_ADJUST";
+    }
+    r.tsc_adjust.emplace_back(cpu, m);
+  }
+  r.warnings = platform_warnings(r.platform);
+  return r;
+}
+
+std::string info_text(const InfoReport& r) {
+  const PlatformFacts& p = r.platform;
+  const KernelFacts& k = p.kernel_facts;
+  Lines out;
+  out.add("host", p.host);
+  out.add("kernel", p.kernel);
+  if (p.emulation) out.add("emulation", *p.emulation);
+  if (p.arch == CounterArch::aarch64) {
+    add_arm_counter_lines(r, out);
+  } else {
+    add_x86_counter_lines(r, out);
   }
 
   out.add("cpus", "present " + format_cpu_list(r.cpus.present) + ", online " + format_cpu_list(r.cpus.online) +
@@ -367,7 +462,8 @@ std::string info_text(const InfoReport& r) {
       out.add(label, "unknown: " + q.error);
       continue;
     }
-    out.add(label, std::to_string(q.estimate.quantum_ticks) + " ticks (modal back-to-back delta " +
+    out.add(label, ticks_with_ns_if_coarse(static_cast<double>(q.estimate.quantum_ticks), r.platform.tsc.hz) +
+                       " (modal back-to-back delta " +
                        std::to_string(q.estimate.modal_delta) + ", " + format_sig(q.estimate.zero_fraction * 100, 3) +
                        " % zero deltas" + (q.estimate.plus_one_reads ? ", +1 reads within a step" : "") + ")");
   }
@@ -390,10 +486,27 @@ Json info_json(const InfoReport& r) {
   j["schema"] = "tscsync-info/1";
   j["host"] = p.host;
   j["kernel"] = p.kernel;
-  j["cpu"] = {
-      {"vendor", c.vendor}, {"brand", c.brand}, {"family", c.family}, {"model", c.model}, {"stepping", c.stepping}};
-  j["invariant_tsc"] = c.invariant_tsc;
-  j["rdtscp"] = c.rdtscp;
+  j["arch"] = arch_name(p.arch);
+  j["emulation"] = p.emulation ? Json(*p.emulation) : Json(nullptr);
+  const bool arm = p.arch == CounterArch::aarch64;
+  if (arm) {
+    Json midrs = Json::array();
+    for (const CpuMidr& m : p.arm.midrs) {
+      midrs.push_back({{"cpu", m.cpu >= 0 ? Json(m.cpu) : Json(nullptr)},
+                       {"midr", m.midr.value},
+                       {"implementer", m.midr.implementer()},
+                       {"part", m.midr.part()},
+                       {"variant", m.midr.variant()},
+                       {"revision", m.midr.revision()},
+                       {"text", describe_midr(m.midr)}});
+    }
+    j["cpu"] = {{"midrs", midrs}, {"midr_source", p.arm.midr_source}};
+  } else {
+    j["cpu"] = {
+        {"vendor", c.vendor}, {"brand", c.brand}, {"family", c.family}, {"model", c.model}, {"stepping", c.stepping}};
+  }
+  j["invariant_tsc"] = arm ? Json(nullptr) : Json(c.invariant_tsc);
+  j["rdtscp"] = arm ? Json(nullptr) : Json(c.rdtscp);
   j["hypervisor"] = c.hypervisor ? Json(*c.hypervisor) : Json(nullptr);
   j["clocksource"] = p.clocksource;
   j["tsc_hz"] = p.tsc.hz;
@@ -431,12 +544,29 @@ Json info_json(const InfoReport& r) {
   } else {
     freq["realtime"] = nullptr;
   }
-  const std::optional<double> kmhz = kernel_mhz(r);
+  const std::optional<double> kmhz =
+      arm ? (k.log.ok() ? k.log.value.arch_timer_mhz : std::nullopt) : kernel_mhz(r);
   freq["kernel_mhz"] = kmhz ? Json(*kmhz) : Json(nullptr);
   freq["ppm_vs_kernel"] = kmhz && p.tsc.hz > 0 ? Json(ppm_from(p.tsc.hz, *kmhz)) : Json(nullptr);
   j["tsc_frequency"] = freq;
 
-  j["cpuid"] = {
+  if (arm) {
+    const ArmRegisters& reg = p.arm.registers;
+    Json errata = Json::array();
+    for (const CounterErratum& e : counter_errata(p.arm, k.log)) {
+      errata.push_back({{"id", e.id}, {"name", e.name}, {"what", e.what}, {"evidence", e.evidence}});
+    }
+    j["aarch64"] = {{"counter", "cntvct_el0"},
+                    {"cntfrq_hz", reg.read ? Json(reg.cntfrq_hz) : Json(nullptr)},
+                    {"ecv", reg.ecv},
+                    {"hwcap_cpuid", reg.hwcap_cpuid},
+                    {"hwcap", reg.hwcap},
+                    {"hwcap2", reg.hwcap2},
+                    {"counter_access", counter_access_text(p)},
+                    {"counter_errata", errata},
+                    {"timer_dt_errata", fact_json(p.arm.timer_dt_errata)}};
+  }
+  j["cpuid"] = arm ? Json(nullptr) : Json{
       {"max_basic_leaf", c.max_basic_leaf},
       {"tsc_adjust", c.tsc_adjust},
       {"tsc_deadline", c.tsc_deadline},
@@ -472,7 +602,11 @@ Json info_json(const InfoReport& r) {
         {"unstable_line", l.tsc_marked_unstable ? Json(l.unstable_line) : Json(nullptr)},
         {"tsc_mhz", l.tsc_mhz ? Json(*l.tsc_mhz) : Json(nullptr)},
         {"tsc_mhz_line", l.tsc_mhz ? Json(l.tsc_mhz_line) : Json(nullptr)},
-        {"last_clocksource_switch", l.last_clocksource_switch ? Json(*l.last_clocksource_switch) : Json(nullptr)}};
+        {"last_clocksource_switch", l.last_clocksource_switch ? Json(*l.last_clocksource_switch) : Json(nullptr)},
+        {"arch_timer_mhz", l.arch_timer_mhz ? Json(*l.arch_timer_mhz) : Json(nullptr)},
+        {"arch_timer_line", l.arch_timer_mhz ? Json(l.arch_timer_line) : Json(nullptr)},
+        {"timer_workarounds", l.timer_workarounds},
+        {"cntvct_trapped_cpus", format_cpu_list(l.cntvct_trapped_cpus)}};
   });
   kernel["cmdline"] = fact_json(k.cmdline, [](const BootParams& b) {
     Json o = Json::object();

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <thread>
 
+#include "app/check_command.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
@@ -62,6 +63,20 @@ const GridSpec kGrids[] = {
     {"causality_violations", "Causality violations (one-way latencies below every offset)", "count",
      [](const PairCell& c) { return static_cast<double>(c.causality_violations); }, "heatmap_violations.gp"},
 };
+
+/// A heatmap's title for this run: the counter by its name (TSC, CNTVCT), and for a coarse
+/// counter what one tick lasts.
+std::string grid_title(const GridSpec& g, const MatrixResult& m) {
+  std::string title = g.title;
+  const std::string_view counter = counter_name(m.recv);
+  for (std::size_t at = title.find("TSC"); at != std::string::npos; at = title.find("TSC", at + counter.size())) {
+    title.replace(at, 3, counter);
+  }
+  if (std::string_view(g.units) == "ticks" && coarse_ticks(m.tsc_hz)) {
+    title.insert(title.rfind(')'), "; 1 tick = " + format_sig(1e9 / m.tsc_hz, 4) + " ns");
+  }
+  return title;
+}
 
 }  // namespace
 
@@ -150,8 +165,8 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned) {
   MatrixOutcome o;
   o.platform = probe_platform();
-  o.warnings = platform_warnings(o.platform.cpuid, o.platform.kernel_facts);
-  require_supported_variants(options.choice, o.platform.cpuid);
+  o.warnings = platform_warnings(o.platform);
+  require_supported_variants(options.choice, o.platform);
   o.planned = std::move(planned);
   const MatrixPlan& plan = o.planned.plan;
   const std::size_t n = plan.spec.cpus.size();
@@ -353,7 +368,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   for (const GridSpec& g : kGrids) {
     MatrixGrid grid;
     grid.name = g.name;
-    grid.title = g.title;
+    grid.title = grid_title(g, m);
     grid.units = g.units;
     grid.labels = m.labels;
     grid.boundaries = m.boundaries;
@@ -447,6 +462,8 @@ int run_matrix(const MatrixOptions& options) {
     std::cout << matrix_text(o.matrix);
   }
   if (!o.offline) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
+  // What makes the answer less certain (emulated, a hypervisor, the clocksource), as check says.
+  for (const std::string& w : check_warnings(o.warnings)) std::cerr << "  warning: " << w << "\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "  not complete: " << note << "\n";
   if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";

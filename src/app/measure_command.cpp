@@ -15,6 +15,7 @@
 #include "pair/analyze.hpp"
 #include "pair/summary.hpp"
 #include "platform/affinity.hpp"
+#include "platform/counter.hpp"
 #include "platform/platform.hpp"
 #include "render/verdict_text.hpp"
 #include "version.hpp"
@@ -35,7 +36,8 @@ int run_measure(const MeasureOptions& options) {
     if (auto problem = cpu_problem(cpu, cpus)) throw UsageError(*problem);
   }
   const PlatformFacts platform = probe_platform();
-  require_supported_variants(options.choice, platform.cpuid);
+  require_supported_variants(options.choice, platform);
+  if (platform.emulation) std::cerr << "tscsync measure: warning: emulated: " << *platform.emulation << "\n";
   // Opened before measuring: an output that cannot be created fails in a moment, not
   // after the whole run.
   OutputFile out(options.out);
@@ -93,14 +95,17 @@ int run_measure(const MeasureOptions& options) {
     // The same analysis `analyze` runs on the saved file, here on the rounds in memory.
     const PairAnalysis analysis = analyze_run(run, options.out);
     const HardBand& band = analysis.fit.band;
-    std::cerr << "  offset        " << format_sig(analysis.fit.line.offset_ticks, 4) << " ticks";
+    std::cerr << "  offset        " << ticks_with_ns_if_coarse(analysis.fit.line.offset_ticks, hz);
     if (band.feasible) {
-      std::cerr << ", band " << format_range(band.offset_lo_ticks, band.offset_hi_ticks) << " ticks";
+      std::cerr << ", band " << format_range(band.offset_lo_ticks, band.offset_hi_ticks) << " ticks"
+                << band_ns_if_coarse(band.offset_lo_ticks, band.offset_hi_ticks, hz);
     }
     std::cerr << "\n  verdict       " << verdict_text(analysis.verdict) << "\n";
   }
-  std::cerr << "  quantum       " << qa.quantum_ticks << " ticks on CPU " << config.cpu_a << ", " << qb.quantum_ticks
-            << " on CPU " << config.cpu_b << "; TSC " << format_sig(hz / 1e6, 7) << " MHz (" << platform.tsc.source
+  std::cerr << "  quantum       " << ticks_with_ns_if_coarse(static_cast<double>(qa.quantum_ticks), hz) << " on CPU "
+            << config.cpu_a << ", " << ticks_with_ns_if_coarse(static_cast<double>(qb.quantum_ticks), hz) << " on CPU "
+            << config.cpu_b << "; " << counter_name(counter::kHostArch) << " " << format_sig(hz / 1e6, 7) << " MHz ("
+            << platform.tsc.source
             << ")\n";
   if (!complete) {
     std::cerr << "  ABORTED: " << *run.trailer.get("error") << "\n"

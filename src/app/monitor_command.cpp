@@ -97,7 +97,7 @@ MonitorPlan plan_monitor(const MonitorOptions& o) {
   }
   MonitorPlan plan;
   plan.platform = probe_platform();
-  require_supported_variants(o.choice, plan.platform.cpuid);
+  require_supported_variants(o.choice, plan.platform);
   plan.hz = plan.platform.tsc.hz;
   if (!(plan.hz > 0)) throw UnsupportedError("the TSC frequency is unknown here: intervals cannot be cut in ticks");
   plan.interval_ticks = static_cast<std::uint64_t>(std::llround(o.interval_s * plan.hz));

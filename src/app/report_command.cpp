@@ -15,6 +15,7 @@
 #include "core/format.hpp"
 #include "core/human_units.hpp"
 #include "formats/output_file.hpp"
+#include "measure/variant.hpp"
 #include "render/plan_output.hpp"
 #include "render/report_builder.hpp"
 #include "render/report_doc.hpp"
@@ -116,19 +117,20 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   in.ordered = report_run(std::move(o));
 }
 
-/// The same pairs with plain rdtsc on both sides: what speculation does on this machine.
-/// `from`: the run directory to rebuild it from; empty: measure it.
-void measure_plain(const ReportOptions& options, const std::string& from, const fs::path& root, ReportInputs& in,
-                   Written& w) {
+/// The same pairs with plain reads on both sides: what speculation does on this machine.
+/// `from`: the run directory to rebuild it from (the plain read is then the one it
+/// recorded); empty: measure it with this machine's plain read.
+void measure_plain(const ReportOptions& options, const std::string& from, const std::string& dir,
+                   const fs::path& root, ReportInputs& in, Written& w) {
   MatrixOptions p = matrix_options(options);
-  p.choice.send = p.choice.recv = Variant::rdtsc;
-  p.out_dir = (root / kReportPlainDir).string();
+  p.choice.send = p.choice.recv = plain_variant(counter::kHostArch);
+  p.out_dir = (root / dir).string();
   p.command_line = options.command_line;
   p.from = from;
   MatrixOutcome o = [&] {
     if (!p.from.empty()) return obtain_matrix(p, "report", false);
     PlannedMatrix planned = plan_matrix(p);
-    std::cerr << "tscsync report: the same pairs again, plain rdtsc on both sides\n";
+    std::cerr << "tscsync report: the same pairs again, plain " << variant_name(p.choice.recv) << " on both sides\n";
     return measure_matrix(p, std::move(planned));
   }();
   for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, &w.pictures)) {
@@ -183,7 +185,8 @@ int print_report_plan(const ReportOptions& options) {
   std::cout << plan_text(planned.plan, &planned.order);
   const double each = planned.plan.estimated_seconds;
   if (options.plain) {
-    std::cout << "report            this plan twice (an ordering receive read, then plain rdtsc on both sides): "
+    std::cout << "report            this plan twice (an ordering receive read, then plain "
+              << variant_name(plain_variant(counter::kHostArch)) << " on both sides): "
               << human_duration(2 * each) << " of estimated measuring";
     if (options.matrix.budget_seconds > 0)
       std::cout << " within a budget of " << human_duration(options.matrix.budget_seconds);
@@ -236,22 +239,30 @@ int run_report(const ReportOptions& options) {
     if (in.host.empty()) in.host = "the run in " + options.matrix.from;
     written.incomplete.push_back(
         "rebuilt from one run (" + options.matrix.from +
-        "): no plain-rdtsc matrix to compare with, no read variants, and no platform facts but the host and the "
-        "warnings its manifest records");
+        "): no plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) +
+        " matrix to compare with, no read variants, and no platform facts but the host and the warnings its "
+        "manifest records");
   }
-  // A report rebuilt offline has the plain matrix when the earlier report measured one.
-  const bool plain =
-      options.plain &&
-      (source == ReportFrom::live ||
-       (source == ReportFrom::report && fs::exists(from / kReportPlainDir / kRunSubdir / kManifestName)));
+  // A report rebuilt offline has the plain matrix when the earlier report measured one,
+  // named after the plain read of the machine it measured.
+  std::string plain_dir = report_plain_dir(variant_name(plain_variant(counter::kHostArch)));
+  bool plain_recorded = false;
+  for (const CounterArch arch : {CounterArch::x86_64, CounterArch::aarch64}) {
+    const std::string dir = report_plain_dir(variant_name(plain_variant(arch)));
+    if (source == ReportFrom::report && fs::exists(from / dir / kRunSubdir / kManifestName)) {
+      plain_dir = dir;
+      plain_recorded = true;
+    }
+  }
+  const bool plain = options.plain && (source == ReportFrom::live || plain_recorded);
   if (written.interrupted) {
     // The user asked to stop: the report is written from what was measured, and says so.
     written.incomplete.push_back(
-        "the measuring was interrupted: the plain-rdtsc matrix and the read variants were "
-        "not measured");
+        "the measuring was interrupted: the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) +
+        " matrix and the read variants were not measured");
   } else if (plain) {
-    measure_plain(options, source == ReportFrom::report ? (from / kReportPlainDir).string() : std::string(), root, in,
-                  written);
+    measure_plain(options, source == ReportFrom::report ? (from / plain_dir).string() : std::string(), plain_dir, root,
+                  in, written);
   }
   if (options.variants && source == ReportFrom::report) {
     written.incomplete.push_back(

@@ -49,11 +49,15 @@ std::string role_name(const Combination& c, int a, int b) {
   return label(c) + " " + std::to_string(a) + "->" + std::to_string(b);
 }
 
-/// The variants this CPU can run, in interface order.
-std::vector<Variant> supported_variants(const CpuidFacts& cpuid) {
+/// The variants this CPU can run, in interface order; why each other one cannot, in `left_out`.
+std::vector<Variant> supported_variants(const PlatformFacts& platform, std::vector<std::string>& left_out) {
   std::vector<Variant> out;
-  for (Variant v : kAllVariants) {
-    if (!variant_uses_rdtscp(v) || cpuid.rdtscp) out.push_back(v);
+  for (Variant v : kHostVariants) {
+    if (auto why = variant_unsupported(v, platform)) {
+      left_out.push_back(std::string(variant_name(v)) + " left out: " + *why);
+    } else {
+      out.push_back(v);
+    }
   }
   return out;
 }
@@ -61,7 +65,7 @@ std::vector<Variant> supported_variants(const CpuidFacts& cpuid) {
 /// The same-CPU (or SMT-sibling) control with plain reads on both sides.
 ControlSummary run_control(const VariantsOptions& options, int cpu_a, const PlatformFacts& platform,
                            std::int64_t quantum_ticks) {
-  const Combination plain = kPlainCombination;
+  const Combination plain = plain_combination(counter::kHostArch);
   int partner = cpu_a;
   const TopologyResult topology = load_topology();
   if (topology.ok) {
@@ -91,8 +95,8 @@ ControlSummary run_control(const VariantsOptions& options, int cpu_a, const Plat
 SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Variant recv,
                      const PlatformFacts& platform) {
   SwitchRun s;
-  s.first = kPlainCombination;
-  s.second = {Variant::rdtsc, recv};
+  s.first = plain_combination(counter::kHostArch);
+  s.second = {s.first.send, recv};
   ExchangeConfig first;
   first.cpu_a = cpu_a;
   first.cpu_b = cpu_b;
@@ -152,9 +156,9 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
                      std::to_string(2 * options.passes));
   }
   // Every round of every combination is kept until the end (40 bytes each); on a CPU
-  // without RDTSCP there are fewer combinations, so this is the most it can take.
+  // without RDTSCP (or FEAT_ECV) there are fewer combinations, so this is the most it can take.
   const std::uint64_t combinations =
-      options.all ? all_combinations(kAllVariants).size() : default_combinations(kAllVariants).size();
+      options.all ? all_combinations(kHostVariants).size() : default_combinations(kHostVariants).size();
   const std::uint64_t rounds = combinations * options.rounds + options.control_rounds + 2 * options.switch_rounds;
   if (auto refusal =
           memory_refusal(rounds * sizeof(Round), available_memory_bytes(), "the run", "give fewer --rounds")) {
@@ -173,15 +177,10 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   r.passes = options.passes;
   const PlatformFacts platform = probe_platform();
   r.tsc_hz = platform.tsc.hz;
-  for (const Warning& w : platform_warnings(platform.cpuid, platform.kernel_facts)) {
+  for (const Warning& w : platform_warnings(platform)) {
     if (weakens_check(w.code)) r.warnings.push_back(w.code + ": " + w.message);
   }
-  const std::vector<Variant> variants = supported_variants(platform.cpuid);
-  for (Variant v : kAllVariants) {
-    if (std::find(variants.begin(), variants.end(), v) == variants.end()) {
-      r.problems.push_back(std::string(variant_name(v)) + " left out: this CPU has no RDTSCP");
-    }
-  }
+  const std::vector<Variant> variants = supported_variants(platform, r.left_out);
 
   const Clock::time_point start = Clock::now();
   // 1. What a read costs, on the initiator's CPU.
@@ -259,7 +258,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   r.verdict = decide_variants(r.read_costs, r.exchanges, r.control, r.tsc_hz);
   if (options.switch_rounds > 0) {
     const std::optional<RecvStanding>& recommended = r.verdict.recommended;
-    const Variant recv = recommended ? recommended->recv : Variant::lfence_rdtsc;
+    const Variant recv = recommended ? recommended->recv : default_recv_variant(counter::kHostArch);
     r.switch_run = run_switch(options, cpu_a, cpu_b, recv, platform);
     if (!r.switch_run->problem.empty()) r.problems.push_back("switching run: " + r.switch_run->problem);
   }

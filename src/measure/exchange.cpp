@@ -21,7 +21,7 @@ ExchangeResult run_exchange(const ExchangeChoice& choice, const ExchangeConfig& 
 std::array<ExchangeResult, 2> run_switch_exchange(Variant second_recv, const ExchangeConfig& first,
                                                   const ExchangeConfig& second) {
   return visit_variant(second_recv, [&](auto recv) {
-    return run_switching_exchange<tsc::Rdtsc, tsc::Rdtsc, decltype(recv), SlotTransport, SpinWait>(first, second);
+    return run_switching_exchange<counter::PlainRead, counter::PlainRead, decltype(recv), SlotTransport, SpinWait>(first, second);
   });
 }
 

@@ -9,9 +9,11 @@
 
 namespace tscsync {
 
+/// The defaults are the architecture's: send its plain read (an early send stamp only makes
+/// a latency longer), receive its cheapest read that waits for earlier loads.
 struct ExchangeChoice {
-  Variant send = Variant::rdtsc;
-  Variant recv = Variant::lfence_rdtsc;
+  Variant send = plain_variant(counter::kHostArch);
+  Variant recv = default_recv_variant(counter::kHostArch);
   TransportKind transport = TransportKind::slot;
 };
 

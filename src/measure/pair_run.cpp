@@ -81,11 +81,10 @@ Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config) {
   return run;
 }
 
-void require_supported_variants(const ExchangeChoice& choice, const CpuidFacts& cpuid) {
+void require_supported_variants(const ExchangeChoice& choice, const PlatformFacts& platform) {
   for (Variant v : {choice.send, choice.recv}) {
-    if (variant_uses_rdtscp(v) && !cpuid.rdtscp) {
-      throw UnsupportedError("variant " + std::string(variant_name(v)) +
-                             " needs RDTSCP, which this CPU does not report (CPUID 80000001H EDX[27])");
+    if (auto why = variant_unsupported(v, platform)) {
+      throw UnsupportedError("variant " + std::string(variant_name(v)) + " cannot run here: " + *why);
     }
   }
 }

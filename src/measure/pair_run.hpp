@@ -14,8 +14,9 @@
 
 namespace tscsync {
 
-/// \throws UnsupportedError when a chosen variant needs RDTSCP and the CPU lacks it.
-void require_supported_variants(const ExchangeChoice& choice, const CpuidFacts& cpuid);
+/// \throws UnsupportedError when this machine cannot execute a chosen variant
+/// (variant_unsupported: RDTSCP or FEAT_ECV missing, or another architecture's read).
+void require_supported_variants(const ExchangeChoice& choice, const PlatformFacts& platform);
 
 /// The provenance every saved run of the ordered pair a -> b starts with: schema, tool
 /// version, command line, platform facts, CPUs, variants, transport. The caller adds

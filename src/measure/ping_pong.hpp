@@ -48,7 +48,7 @@
 
 #include "measure/slot.hpp"
 #include "platform/affinity.hpp"
-#include "platform/tsc.hpp"
+#include "platform/counter.hpp"
 
 namespace tscsync {
 
@@ -84,7 +84,7 @@ struct alignas(kFalseSharingBytes) PairControl {
 
 /// What one thread reports besides its rounds. Written by that thread only until join().
 struct SideOutcome {
-  std::vector<std::uint64_t> quantum_reads;  // back-to-back lfence;rdtsc reads before the run
+  std::vector<std::uint64_t> quantum_reads;  // back-to-back counter::OrderedRead reads before the run
   std::uint64_t rounds_done = 0;             // rounds this side completed
   std::uint64_t self_stalls = 0;             // waits in which the thread saw it had not run for kSelfStallMs
   long tid = 0;                              // kernel thread id, set before `ready` counts it
@@ -220,7 +220,7 @@ bool setup(int cpu, const PairConfig& config, PairControl& control, Side& side) 
     return false;
   }
   out.tid = static_cast<long>(::syscall(SYS_gettid));
-  for (auto& r : out.quantum_reads) r = tsc::LfenceRdtsc::read();
+  for (auto& r : out.quantum_reads) r = counter::OrderedRead::read();
   control.ready.fetch_add(1);
   // The partner may still be pre-faulting hundreds of MB: the start allows far more than a
   // reply does. A partner that failed its setup sets abort and ends this wait at once.

@@ -13,7 +13,7 @@
 #include "core/errors.hpp"
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
-#include "platform/tsc.hpp"
+#include "platform/counter.hpp"
 
 namespace tscsync {
 namespace {
@@ -35,10 +35,10 @@ struct ClockGettime {
   }
 };
 
-/// The bracket: lfence;rdtsc;lfence on both ends. The leading lfence of the end read
-/// waits for every call in the batch to complete; the trailing lfence of the start read
-/// keeps the first call from starting before it.
-using Bracket = tsc::LfenceRdtscLfence;
+/// The bracket: counter::BracketRead (lfence;rdtsc;lfence, isb;mrs;isb) on both ends. The
+/// leading fence of the end read waits for every call in the batch to complete; the
+/// trailing fence of the start read keeps the first call from starting before it.
+using Bracket = counter::BracketRead;
 
 /// The cheapest of kEmptyBracketTries brackets with nothing inside, in ticks.
 std::uint64_t empty_bracket_ticks() {
@@ -157,8 +157,6 @@ void check_config(const ReadCostConfig& config) {
 std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants,
                                                 const ReadCostConfig& config) {
   check_config(config);
-  const bool needs_rdtscp = std::any_of(variants.begin(), variants.end(), variant_uses_rdtscp);
-  const bool has_rdtscp = needs_rdtscp && read_cpuid().rdtscp;
 
   const AffinityRestorer restore_affinity;
   pin_this_thread(cpu);
@@ -170,11 +168,11 @@ std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant
   std::vector<ReadCostSamples> out;
   out.reserve(variants.size() + 2);
   for (Variant v : variants) {
-    if (variant_uses_rdtscp(v) && !has_rdtscp) {
+    if (auto why = variant_unsupported_here(v)) {
       ReadCostSamples s;
       s.name = std::string(variant_name(v));
       s.calls_per_batch = config.calls_per_batch;
-      s.error = "the CPU does not report RDTSCP (CPUID 80000001H EDX[27])";
+      s.error = *why;
       out.push_back(std::move(s));
       continue;
     }

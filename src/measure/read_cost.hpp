@@ -35,7 +35,7 @@ inline constexpr int kEmptyBracketTries = 1000;
 /// CLOCK_MONOTONIC and CLOCK_MONOTONIC_RAW: one ReadCostSamples each, in that order.
 ///
 /// Per clock:
-///  - batches: `calls_per_batch` calls bracketed by two lfence;rdtsc;lfence reads; each
+///  - batches: `calls_per_batch` calls bracketed by two counter::BracketRead reads; each
 ///    entry is (bracket - the minimum of kEmptyBracketTries empty brackets) / calls.
 ///    The first batch is a warm-up that also times the call: the number of batches is
 ///    min(config.batches, max(kMinReadCostBatches, what fits in half the budget)), and
@@ -47,9 +47,9 @@ inline constexpr int kEmptyBracketTries = 1000;
 /// So a clock takes about budget_seconds_per_clock, more only when the minimum counts
 /// need more (cpuid_rdtsc under a slow hypervisor).
 ///
-/// \pre Variants that execute RDTSCP (variant_uses_rdtscp) are only passed when the CPU
-///      has it (CpuidFacts::rdtscp); the caller filters them. As a guard, such a variant
-///      on a CPU without RDTSCP gets an `error` instead of being executed.
+/// \pre Only variants this CPU can execute are passed (variant_unsupported: RDTSCP, FEAT_ECV,
+///      the architecture); the caller filters them. As a guard, any other variant gets an
+///      `error` instead of being executed.
 /// \throws UsageError when calls_per_batch or batches is 0, delta_reads is below 2 or the
 ///         budget is not a number > 0; RuntimeError when pinning (or reading the affinity mask) fails.
 std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants,

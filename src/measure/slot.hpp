@@ -8,8 +8,10 @@
 
 namespace tscsync {
 
-/// x86-64 destructive interference: the adjacent-line prefetcher pulls cache lines in
-/// pairs, so independently written data is kept 128 bytes apart (folly/lang/Align.h).
+/// Destructive interference: on x86-64 the adjacent-line prefetcher pulls cache lines in
+/// pairs, so independently written data is kept 128 bytes apart (folly/lang/Align.h); on
+/// aarch64 lines are 64 bytes (Neoverse, Cortex) or 128 (Apple's cores), which 128 covers
+/// too (A64FX's 256-byte lines are the exception).
 inline constexpr std::size_t kFalseSharingBytes = 128;
 inline constexpr std::size_t kCacheLineBytes = 64;
 

@@ -5,16 +5,18 @@
 
 #include <cstdint>
 
+#include "platform/counter.hpp"
+
 namespace tscsync {
 
-/// Busy wait with PAUSE: the partner runs on another CPU. PAUSE tells the core this is a
-/// spin loop (no memory-order mis-speculation flush on exit, less power, the SMT sibling
-/// gets the pipeline). It does not stop RDTSC after the loop from executing early.
+/// Busy wait: the partner runs on another CPU. Each turn is the architecture's spin hint
+/// (counter::spin_pause: PAUSE on x86-64, YIELD on aarch64). It does not stop the counter
+/// read after the loop from executing early.
 struct SpinWait {
   /// How many relax() calls between checks of the clock (timeout) and the abort flag:
   /// 2^14 PAUSEs are roughly 0.1 to 1 ms depending on the part.
   static constexpr std::uint32_t kCheckMask = (1u << 14) - 1;
-  [[gnu::always_inline]] static inline void relax() noexcept { __builtin_ia32_pause(); }
+  [[gnu::always_inline]] static inline void relax() noexcept { counter::spin_pause(); }
 };
 
 /// Yielding wait: both threads on one CPU (the same-CPU control experiment), where a

@@ -27,33 +27,6 @@ constexpr std::size_t kMaxCpuinfoBytes = 32u << 20;
 
 constexpr std::string_view kBlanks = " \t\r\n";
 
-std::string_view trim(std::string_view s) {
-  const std::size_t first = s.find_first_not_of(kBlanks);
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = s.find_last_not_of(kBlanks);
-  return s.substr(first, last - first + 1);
-}
-
-/// The text as it appears in a message: quoted, at most 40 characters, control and
-/// non-ASCII bytes as \xNN.
-std::string quoted(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  std::string out = "'";
-  for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    }
-  }
-  if (s.size() > kMax) out += "...";
-  return out + "'";
-}
-
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
@@ -79,17 +52,6 @@ std::vector<std::string_view> split_blanks(std::string_view s) {
   return out;
 }
 
-/// Calls `f` on each line (without its '\n').
-void for_each_line(std::string_view text, const std::function<void(std::string_view)>& f) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    f(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-}
-
 template <class T>
 Fact<T> malformed(const std::string& path, const std::string& what) {
   return Fact<T>::fail(FactState::malformed, path + ": " + what);
@@ -103,13 +65,53 @@ Fact<T> read_parsed(const std::string& path, Parser parse, std::size_t max_bytes
   return parse(file.value, path);
 }
 
-std::string join(const std::string& root, std::string_view rel) {
+bool exists(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
+}
+
+}  // namespace
+
+std::string_view trim_blanks(std::string_view s) {
+  const std::size_t first = s.find_first_not_of(kBlanks);
+  if (first == std::string_view::npos) return {};
+  const std::size_t last = s.find_last_not_of(kBlanks);
+  return s.substr(first, last - first + 1);
+}
+
+std::string quote_for_message(std::string_view s) {
+  constexpr std::size_t kMax = 40;
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    }
+  }
+  if (s.size() > kMax) out += "...";
+  return out + "'";
+}
+
+void for_each_line(std::string_view text, const std::function<void(std::string_view)>& f) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    f(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+}
+
+std::string root_path(const std::string& root, std::string_view rel) {
   if (root.empty()) return std::string("/").append(rel);
   return root.back() == '/' ? root + std::string(rel) : root + "/" + std::string(rel);
 }
 
-/// Numbers N of the entries PREFIXN in `dir`, sorted; nullopt when the directory cannot be
-/// listed.
 std::optional<std::vector<int>> numbered_entries(const std::string& dir, std::string_view prefix) {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
@@ -128,13 +130,6 @@ std::optional<std::vector<int>> numbered_entries(const std::string& dir, std::st
   std::sort(out.begin(), out.end());
   return out;
 }
-
-bool exists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::exists(path, ec);
-}
-
-}  // namespace
 
 std::vector<std::pair<std::string_view, bool>> tsc_flag_list(const CpuinfoTscFlags& f) {
   return {{"constant_tsc", f.constant_tsc},
@@ -156,8 +151,8 @@ Fact<CpuinfoTscFlags> parse_cpuinfo_tsc_flags(std::string_view text, const std::
   for_each_line(text, [&](std::string_view line) {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) return;
-    const std::string_view key = trim(line.substr(0, colon));
-    const std::string_view value = trim(line.substr(colon + 1));
+    const std::string_view key = trim_blanks(line.substr(0, colon));
+    const std::string_view value = trim_blanks(line.substr(colon + 1));
     if (key == "processor") {
       entries.push_back({std::string(value), std::nullopt});
     } else if (key == "flags") {
@@ -265,7 +260,7 @@ Fact<BootParams> parse_cmdline(std::string_view text, const std::string& path) {
 }
 
 Fact<std::vector<int>> parse_cpu_list_file(std::string_view text, const std::string& path) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_blanks(text);
   if (t.empty() || t == "(null)") return Fact<std::vector<int>>::good({});
   try {
     return Fact<std::vector<int>>::good(parse_cpu_list(t));
@@ -275,10 +270,10 @@ Fact<std::vector<int>> parse_cpu_list_file(std::string_view text, const std::str
 }
 
 Fact<std::string> parse_word(std::string_view text, const std::string& path) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_blanks(text);
   if (t.empty()) return malformed<std::string>(path, "empty");
   if (!std::all_of(t.begin(), t.end(), is_word_char)) {
-    return malformed<std::string>(path, quoted(t) + " is not one word of letters, digits, '_', '.' and '-'");
+    return malformed<std::string>(path, quote_for_message(t) + " is not one word of letters, digits, '_', '.' and '-'");
   }
   return Fact<std::string>::good(std::string(t));
 }
@@ -288,7 +283,7 @@ Fact<std::vector<std::string>> parse_words(std::string_view text, const std::str
   for (std::string_view w : split_blanks(text)) {
     if (!std::all_of(w.begin(), w.end(), is_word_char)) {
       return malformed<std::vector<std::string>>(path,
-                                                 quoted(w) + " is not a word of letters, digits, '_', '.' and '-'");
+                                                 quote_for_message(w) + " is not a word of letters, digits, '_', '.' and '-'");
     }
     out.emplace_back(w);
   }
@@ -297,28 +292,28 @@ Fact<std::vector<std::string>> parse_words(std::string_view text, const std::str
 }
 
 Fact<std::string> parse_line(std::string_view text, const std::string& path) {
-  const std::string_view t = trim(text.substr(0, text.find('\n')));
+  const std::string_view t = trim_blanks(text.substr(0, text.find('\n')));
   if (t.empty()) return malformed<std::string>(path, "empty");
-  if (!is_printable(t)) return malformed<std::string>(path, quoted(t) + " is not printable text");
+  if (!is_printable(t)) return malformed<std::string>(path, quote_for_message(t) + " is not printable text");
   return Fact<std::string>::good(std::string(t));
 }
 
 Fact<std::uint64_t> parse_unsigned(std::string_view text, const std::string& path) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_blanks(text);
   std::uint64_t v = 0;
   const char* last = t.data() + t.size();
   const auto [ptr, ec] = std::from_chars(t.data(), last, v);
   if (t.empty() || ec != std::errc{} || ptr != last) {
-    return malformed<std::uint64_t>(path, quoted(t) + " is not an unsigned decimal number");
+    return malformed<std::uint64_t>(path, quote_for_message(t) + " is not an unsigned decimal number");
   }
   return Fact<std::uint64_t>::good(v);
 }
 
 Fact<bool> parse_bool01(std::string_view text, const std::string& path) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_blanks(text);
   if (t == "0") return Fact<bool>::good(false);
   if (t == "1") return Fact<bool>::good(true);
-  return malformed<bool>(path, quoted(t) + " is not 0 or 1");
+  return malformed<bool>(path, quote_for_message(t) + " is not 0 or 1");
 }
 
 Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::string& path) {
@@ -330,15 +325,15 @@ Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::str
     const std::string_view line = meminfo.substr(at, end - at);
     at = end + 1;
     if (line.substr(0, kKey.size()) != kKey) continue;
-    std::string_view rest = trim(line.substr(kKey.size()));
+    std::string_view rest = trim_blanks(line.substr(kKey.size()));
     if (rest.size() < 3 || rest.substr(rest.size() - 3) != " kB") {
-      return malformed<std::uint64_t>(path, "MemAvailable " + quoted(rest) + " is not a number of kB");
+      return malformed<std::uint64_t>(path, "MemAvailable " + quote_for_message(rest) + " is not a number of kB");
     }
-    rest = trim(rest.substr(0, rest.size() - 3));
+    rest = trim_blanks(rest.substr(0, rest.size() - 3));
     std::uint64_t kib = 0;
     const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), kib);
     if (rest.empty() || ec != std::errc{} || ptr != rest.data() + rest.size() || kib > (UINT64_MAX >> 10)) {
-      return malformed<std::uint64_t>(path, "MemAvailable " + quoted(rest) + " is not a number of kB");
+      return malformed<std::uint64_t>(path, "MemAvailable " + quote_for_message(rest) + " is not a number of kB");
     }
     return Fact<std::uint64_t>::good(kib << 10);
   }
@@ -346,8 +341,54 @@ Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::str
 }
 
 Fact<std::uint64_t> read_mem_available(const std::string& root) {
-  return read_parsed<std::uint64_t>(join(root, "proc/meminfo"), parse_mem_available);
+  return read_parsed<std::uint64_t>(root_path(root, "proc/meminfo"), parse_mem_available);
 }
+
+namespace {
+
+/// One line of Linux's arch_timer driver (drivers/clocksource/arm_arch_timer.c), `rest`
+/// being what follows "arch_timer: " and `line` the whole normalized line.
+void parse_arch_timer_line(std::string_view rest, std::string_view line, KernelLogFacts& f) {
+  // arch_timer_banner(): "cp15 timer(s) running at 25.00MHz (phys)."
+  constexpr std::string_view kRunning = "timer(s) running at ";
+  if (const std::size_t p = rest.find(kRunning); p != std::string_view::npos) {
+    const std::string_view number = rest.substr(p + kRunning.size());
+    double mhz = 0;
+    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), mhz, std::chars_format::fixed);
+    const std::string_view after(ptr, static_cast<std::size_t>(number.data() + number.size() - ptr));
+    if (ec == std::errc{} && mhz > 0 && after.substr(0, 3) == "MHz" && !f.arch_timer_mhz) {
+      f.arch_timer_mhz = mhz;
+      f.arch_timer_line = std::string(line);
+    }
+    return;
+  }
+  // arch_timer_check_ool_workaround(): "Enabling %s workaround for %s".
+  for (const std::string_view kind : {"Enabling local workaround for ", "Enabling global workaround for "}) {
+    if (rest.substr(0, kind.size()) == kind) {
+      const std::string desc(trim_blanks(rest.substr(kind.size())));
+      if (!desc.empty() &&
+          std::find(f.timer_workarounds.begin(), f.timer_workarounds.end(), desc) == f.timer_workarounds.end()) {
+        f.timer_workarounds.push_back(desc);
+      }
+      return;
+    }
+  }
+  // arch_counter_set_user_access(): "CPU%d: Trapping CNTVCT access".
+  constexpr std::string_view kTrapping = ": Trapping CNTVCT access";
+  if (rest.substr(0, 3) == "CPU" && rest.find(kTrapping) != std::string_view::npos) {
+    int cpu = -1;
+    const std::string_view digits = rest.substr(3, rest.find(kTrapping) - 3);
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cpu);
+    if (ec == std::errc{} && ptr == digits.data() + digits.size() && cpu >= 0) {
+      auto& cpus = f.cntvct_trapped_cpus;
+      if (std::find(cpus.begin(), cpus.end(), cpu) == cpus.end()) {
+        cpus.insert(std::upper_bound(cpus.begin(), cpus.end(), cpu), cpu);
+      }
+    }
+  }
+}
+
+}  // namespace
 
 KernelLogFacts parse_kernel_log(std::string_view text) {
   KernelLogFacts f;
@@ -374,13 +415,13 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
         line.remove_prefix(close + 1);
       }
     }
-    if (trim(line).empty()) return;
+    if (trim_blanks(line).empty()) return;
     ++f.lines;
     // "[    0.000065] text" -> "[0.000065] text": lines are quoted in reports.
     std::string normalized;
     std::optional<double> stamp_s;
     if (const std::size_t close = line.find(']'); line[0] == '[' && close != std::string_view::npos) {
-      const std::string_view stamp = trim(line.substr(1, close - 1));
+      const std::string_view stamp = trim_blanks(line.substr(1, close - 1));
       double s = 0;
       const auto [ptr, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), s);
       if (ec == std::errc{} && ptr == stamp.data() + stamp.size()) stamp_s = s;
@@ -419,9 +460,12 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
         mhz_rank = 1;
       }
     }
+    if (const std::size_t at = line.find("arch_timer: "); at != std::string_view::npos) {
+      parse_arch_timer_line(line.substr(at + 12), line, f);
+    }
     constexpr std::string_view kSwitched = "Switched to clocksource ";
     if (const std::size_t p = line.find(kSwitched); p != std::string_view::npos) {
-      const std::string_view rest = trim(line.substr(p + kSwitched.size()));
+      const std::string_view rest = trim_blanks(line.substr(p + kSwitched.size()));
       if (!rest.empty()) f.last_clocksource_switch = std::string(rest.substr(0, rest.find_first_of(kBlanks)));
     }
   });
@@ -475,12 +519,12 @@ Fact<std::string> read_text_file(const std::string& path, std::size_t max_bytes)
 
 KernelFacts read_kernel_facts(const std::string& root) {
   KernelFacts k;
-  k.cpuinfo = read_parsed<CpuinfoTscFlags>(join(root, "proc/cpuinfo"), parse_cpuinfo_tsc_flags, kMaxCpuinfoBytes);
-  k.cmdline = read_parsed<BootParams>(join(root, "proc/cmdline"), parse_cmdline);
-  const std::string cs = join(root, "sys/devices/system/clocksource/clocksource0/");
+  k.cpuinfo = read_parsed<CpuinfoTscFlags>(root_path(root, "proc/cpuinfo"), parse_cpuinfo_tsc_flags, kMaxCpuinfoBytes);
+  k.cmdline = read_parsed<BootParams>(root_path(root, "proc/cmdline"), parse_cmdline);
+  const std::string cs = root_path(root, "sys/devices/system/clocksource/clocksource0/");
   k.clocksource = read_parsed<std::string>(cs + "current_clocksource", parse_word);
   k.clocksources_available = read_parsed<std::vector<std::string>>(cs + "available_clocksource", parse_words);
-  const std::string sys_cpu = join(root, "sys/devices/system/cpu/");
+  const std::string sys_cpu = root_path(root, "sys/devices/system/cpu/");
   k.isolated = read_parsed<std::vector<int>>(sys_cpu + "isolated", parse_cpu_list_file);
   k.nohz_full = read_parsed<std::vector<int>>(sys_cpu + "nohz_full", parse_cpu_list_file);
   k.cpuidle_driver = read_parsed<std::string>(sys_cpu + "cpuidle/current_driver", parse_word);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -129,10 +130,18 @@ struct KernelLogFacts {
                                                        // version"): nothing has wrapped out of the buffer, so a
                                                        // message not seen was never printed
   std::optional<double> first_timestamp_s;             // the first line's [seconds.micros], when stamped
+  // aarch64: what Linux's arch_timer driver printed.
+  std::optional<double> arch_timer_mhz;          // "arch_timer: cp15 timer(s) running at 25.00MHz (phys)."
+  std::string arch_timer_line;                   // that line
+  std::vector<std::string> timer_workarounds;    // DESC of "arch_timer: Enabling local|global workaround for
+                                                 // DESC" ("ARM erratum 858921"), in order, each once
+  std::vector<int> cntvct_trapped_cpus;          // N of "arch_timer: CPUN: Trapping CNTVCT access": Linux
+                                                 // traps and emulates user-space reads there; sorted, each once
 };
 
 /// Parses kernel log text: klogctl's raw "<6>[    0.000065] tsc: ..." lines or dmesg's
-/// "[    0.000065] tsc: ..." lines. Any text is valid.
+/// "[    0.000065] tsc: ..." lines; the TSC's lines and the arch_timer driver's. Any text
+/// is valid.
 KernelLogFacts parse_kernel_log(std::string_view text);
 
 /// The kernel log via klogctl(SYSLOG_ACTION_READ_ALL) (not consuming it). Unreadable with
@@ -178,5 +187,20 @@ KernelFacts read_kernel_facts(const std::string& root = "/");
 /// Reads one small text file (at most `max_bytes`) as a fact: absent on ENOENT/ENOTDIR,
 /// unreadable with strerror otherwise, malformed when larger than max_bytes.
 Fact<std::string> read_text_file(const std::string& path, std::size_t max_bytes = 1u << 20);
+
+// --- shared by the readers of /proc and /sys (here and in the architectures' fact files) ---
+
+/// `s` without leading and trailing blanks (space, tab, CR, LF).
+std::string_view trim_blanks(std::string_view s);
+/// The text as it appears in a message: quoted, at most 40 characters, control and
+/// non-ASCII bytes as \xNN.
+std::string quote_for_message(std::string_view s);
+/// Calls `f` on each line (without its '\n').
+void for_each_line(std::string_view text, const std::function<void(std::string_view)>& f);
+/// ROOT/rel, for a root directory given with or without its trailing '/'.
+std::string root_path(const std::string& root, std::string_view rel);
+/// Numbers N of the entries PREFIXN in `dir`, sorted; nullopt when the directory cannot be
+/// listed.
+std::optional<std::vector<int>> numbered_entries(const std::string& dir, std::string_view prefix);
 
 }  // namespace tscsync

@@ -1,6 +1,5 @@
 #include "platform/platform.hpp"
 
-#include <cpuid.h>
 #include <sched.h>
 #include <sys/timex.h>
 #include <sys/utsname.h>
@@ -21,50 +20,11 @@
 #include "core/format.hpp"
 #include "core/run.hpp"
 #include "platform/affinity.hpp"
-#include "platform/tsc.hpp"
+#include "platform/counter.hpp"
+#include "platform/emulation.hpp"
 
 namespace tscsync {
 namespace {
-
-struct Regs {
-  unsigned a = 0, b = 0, c = 0, d = 0;
-};
-
-Regs cpuid(unsigned leaf, unsigned subleaf = 0) {
-  Regs r;
-  __cpuid_count(leaf, subleaf, r.a, r.b, r.c, r.d);
-  return r;
-}
-
-std::string regs_text(std::initializer_list<unsigned> words) {
-  std::string s;
-  for (unsigned w : words) {
-    char bytes[4];
-    std::memcpy(bytes, &w, 4);
-    s.append(bytes, 4);
-  }
-  return s;
-}
-
-std::string trim(std::string s) {
-  s.erase(std::find(s.begin(), s.end(), '\0'), s.end());
-  const auto not_space = [](char c) { return c != ' '; };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  return s;
-}
-
-/// A leaf number as the manuals write it: "15H", "40000001H".
-std::string leaf_name(unsigned leaf) {
-  constexpr char kHex[] = "0123456789ABCDEF";
-  std::string s;
-  do {
-    s.insert(s.begin(), kHex[leaf & 0xf]);
-    leaf >>= 4;
-  } while (leaf != 0);
-  if (s.size() < 2) s.insert(s.begin(), '0');
-  return s + "H";
-}
 
 clockid_t clock_id(CalibrationClock clock) {
   return clock == CalibrationClock::realtime ? CLOCK_REALTIME : CLOCK_MONOTONIC_RAW;
@@ -77,9 +37,9 @@ ClockReading narrowest_reading(clockid_t clock, int tries) {
   std::uint64_t best_width = std::numeric_limits<std::uint64_t>::max();
   for (int i = 0; i < tries; ++i) {
     timespec ts{};
-    const std::uint64_t before = tsc::LfenceRdtscLfence::read();
+    const std::uint64_t before = counter::BracketRead::read();
     clock_gettime(clock, &ts);
-    const std::uint64_t after = tsc::LfenceRdtscLfence::read();
+    const std::uint64_t after = counter::BracketRead::read();
     if (after >= before && after - before < best_width) {
       best_width = after - before;
       best = {before, static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec, after};
@@ -89,88 +49,6 @@ ClockReading narrowest_reading(clockid_t clock, int tries) {
 }
 
 }  // namespace
-
-CpuidFacts read_cpuid() {
-  CpuidFacts f;
-  const Regs leaf0 = cpuid(0);
-  f.max_basic_leaf = leaf0.a;
-  f.vendor = regs_text({leaf0.b, leaf0.d, leaf0.c});
-  const Regs leaf1 = cpuid(1);
-  const unsigned base_family = (leaf1.a >> 8) & 0xf;
-  const unsigned base_model = (leaf1.a >> 4) & 0xf;
-  f.stepping = leaf1.a & 0xf;
-  f.family = base_family == 0xf ? base_family + ((leaf1.a >> 20) & 0xff) : base_family;
-  f.model = (base_family == 0x6 || base_family == 0xf) ? (((leaf1.a >> 16) & 0xf) << 4) + base_model : base_model;
-  f.tsc_deadline = (leaf1.c >> 24) & 1;
-  if (leaf0.a >= 7) f.tsc_adjust = (cpuid(7, 0).b >> 1) & 1;
-  const unsigned max_ext = cpuid(0x80000000).a;
-  if (max_ext >= 0x80000004) {
-    std::string brand;
-    for (unsigned leaf = 0x80000002; leaf <= 0x80000004; ++leaf) {
-      const Regs r = cpuid(leaf);
-      brand += regs_text({r.a, r.b, r.c, r.d});
-    }
-    f.brand = trim(brand);
-  }
-  if (max_ext >= 0x80000001) f.rdtscp = (cpuid(0x80000001).d >> 27) & 1;
-  if (max_ext >= 0x80000007) f.invariant_tsc = (cpuid(0x80000007).d >> 8) & 1;
-  if (leaf0.a >= 0x15) {
-    const Regs r = cpuid(0x15);
-    f.leaf15_denominator = r.a;
-    f.leaf15_numerator = r.b;
-    f.leaf15_crystal_hz = r.c;
-    if (r.a != 0 && r.b != 0 && r.c != 0) {
-      f.crystal_tsc_hz = static_cast<std::uint64_t>(r.c) * r.b / r.a;
-    }
-  }
-  if (leaf0.a >= 0x16) {
-    const Regs r = cpuid(0x16);
-    f.base_mhz = r.a & 0xffff;
-    f.max_mhz = r.b & 0xffff;
-    f.bus_mhz = r.c & 0xffff;
-  }
-  if ((leaf1.c >> 31) & 1) {
-    const Regs hv = cpuid(0x40000000);
-    f.hypervisor = trim(regs_text({hv.b, hv.c, hv.d}));
-    f.max_hypervisor_leaf = hv.a;
-    if (hv.a >= 0x40000010) {
-      const unsigned khz = cpuid(0x40000010).a;
-      if (khz != 0) f.hypervisor_tsc_hz = static_cast<std::uint64_t>(khz) * 1000;
-    }
-  }
-  return f;
-}
-
-std::string describe_leaf_15h(const CpuidFacts& c) {
-  if (c.max_basic_leaf < 0x15) {
-    return "not offered (the highest basic leaf is " + leaf_name(c.max_basic_leaf) + ")";
-  }
-  if (c.leaf15_denominator == 0 || c.leaf15_numerator == 0) {
-    return c.leaf15_crystal_hz == 0 ? "not offered (reads all zero)" : "not offered (no TSC/crystal ratio)";
-  }
-  const std::string ratio = std::to_string(c.leaf15_numerator) + "/" + std::to_string(c.leaf15_denominator);
-  if (c.leaf15_crystal_hz == 0) return "TSC/crystal ratio " + ratio + ", but the crystal frequency is not enumerated";
-  return std::to_string(c.leaf15_crystal_hz) + " Hz crystal x " + ratio + " = " + std::to_string(c.crystal_tsc_hz) +
-         " Hz";
-}
-
-std::string describe_leaf_16h(const CpuidFacts& c) {
-  if (c.max_basic_leaf < 0x16) {
-    return "not offered (the highest basic leaf is " + leaf_name(c.max_basic_leaf) + ")";
-  }
-  if (c.base_mhz == 0) return "not offered (reads zero)";
-  return "base " + std::to_string(c.base_mhz) + " MHz, max " + std::to_string(c.max_mhz) + " MHz, bus " +
-         std::to_string(c.bus_mhz) + " MHz";
-}
-
-std::string describe_leaf_40000010h(const CpuidFacts& c) {
-  if (!c.hypervisor) return "not offered (no hypervisor)";
-  if (c.max_hypervisor_leaf < 0x40000010) {
-    return "not offered (the hypervisor's highest leaf is " + leaf_name(c.max_hypervisor_leaf) + ")";
-  }
-  if (c.hypervisor_tsc_hz == 0) return "not offered (reads zero)";
-  return std::to_string(c.hypervisor_tsc_hz / 1000) + " kHz";
-}
 
 const char* clock_name(CalibrationClock clock) {
   return clock == CalibrationClock::realtime ? "CLOCK_REALTIME" : "CLOCK_MONOTONIC_RAW";
@@ -220,47 +98,23 @@ NtpState read_ntp_state() {
   return s;
 }
 
-TscFrequency choose_tsc_frequency(const CpuidFacts& c, const std::optional<Calibration>& calibration) {
-  TscFrequency f;
-  f.calibration = calibration;
-  if (c.crystal_tsc_hz != 0) {
-    f.hz = static_cast<double>(c.crystal_tsc_hz);
-    f.source = "cpuid_15h";
-    f.why = "CPUID 15H enumerates it (" + describe_leaf_15h(c) + "): the hardware's own figure";
-    return f;
-  }
-  const std::string no_15h = "CPUID 15H " + describe_leaf_15h(c);
-  if (c.hypervisor_tsc_hz != 0) {
-    f.hz = static_cast<double>(c.hypervisor_tsc_hz);
-    f.source = "cpuid_40000010h";
-    f.uncertainty_ppm = 1e3 / f.hz * 1e6;  // kHz resolution: up to 1 kHz of rounding
-    f.why = no_15h + "; the hypervisor's leaf 40000010H gives it, to 1 kHz";
-    return f;
-  }
-  const std::string neither = no_15h + "; hypervisor leaf 40000010H " + describe_leaf_40000010h(c);
-  if (calibration && calibration->fit.valid) {
-    f.hz = calibration->hz();
-    f.source = "calibrated_monotonic_raw";
-    f.uncertainty_ppm = calibration->fit.bracket_ppm;
-    f.why = neither + ": calibrated against " + clock_name(calibration->clock);
-    return f;
-  }
-  f.source = "unknown";
-  f.why = neither + (calibration ? "; the calibration failed: " + calibration->fit.reason : "; not calibrated");
-  return f;
+TscFrequency choose_counter_frequency(const PlatformFacts& facts, const std::optional<Calibration>& calibration) {
+  return facts.arch == CounterArch::aarch64 ? choose_arm_frequency(facts.arm, calibration)
+                                            : choose_tsc_frequency(facts.cpuid, calibration);
 }
 
-TscFrequency tsc_frequency(const CpuidFacts& cpuid_facts, int calibration_ms, bool always_calibrate) {
+TscFrequency counter_frequency(const PlatformFacts& facts, int calibration_ms, bool always_calibrate) {
   std::optional<Calibration> cal;
-  if (always_calibrate || (cpuid_facts.crystal_tsc_hz == 0 && cpuid_facts.hypervisor_tsc_hz == 0)) {
+  const bool x86_leaf = facts.cpuid.crystal_tsc_hz != 0 || facts.cpuid.hypervisor_tsc_hz != 0;
+  if (always_calibrate || facts.arch == CounterArch::aarch64 || !x86_leaf) {
     cal = calibrate_tsc(CalibrationClock::monotonic_raw, calibration_ms);
   }
-  return choose_tsc_frequency(cpuid_facts, cal);
+  return choose_counter_frequency(facts, cal);
 }
 
 PlatformFacts probe_platform(int calibration_ms, bool always_calibrate) {
   PlatformFacts p;
-  p.cpuid = read_cpuid();
+  read_cpu_facts(p);
   std::array<char, 256> host{};
   if (gethostname(host.data(), host.size() - 1) == 0) p.host = host.data();
   utsname u{};
@@ -270,37 +124,81 @@ PlatformFacts probe_platform(int calibration_ms, bool always_calibrate) {
   p.kernel_facts.log = log.ok() ? Fact<KernelLogFacts>::good(parse_kernel_log(log.value))
                                 : Fact<KernelLogFacts>::fail(log.state, log.reason);
   p.clocksource = p.kernel_facts.clocksource.ok() ? p.kernel_facts.clocksource.value : "";
-  p.tsc = tsc_frequency(p.cpuid, calibration_ms, always_calibrate);
+  if (const Fact<std::string> cpuinfo = read_text_file("/proc/cpuinfo", 32u << 20); cpuinfo.ok()) {
+    p.emulation = emulation_evidence(p.arch, cpuinfo.value);
+  }
+  p.tsc = counter_frequency(p, calibration_ms, always_calibrate);
   return p;
+}
+
+std::optional<std::string> variant_unsupported(ReadVariant v, const PlatformFacts& facts) {
+  if (variant_arch(v) != facts.arch) {
+    return "it reads the counter of " + std::string(arch_name(variant_arch(v))) + ", and this machine is " +
+           std::string(arch_name(facts.arch));
+  }
+  if ((v == ReadVariant::rdtscp || v == ReadVariant::rdtscp_lfence) && !facts.cpuid.rdtscp) {
+    return std::string("it needs RDTSCP, which this CPU does not report (CPUID 80000001H EDX[27])");
+  }
+  if (v == ReadVariant::cntvctss && !facts.arm.registers.ecv) {
+    return std::string(
+        "it needs FEAT_ECV's self-synchronized counter CNTVCTSS_EL0, which this CPU does not report (HWCAP2_ECV is "
+        "clear in AT_HWCAP2)");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> variant_unsupported_here(ReadVariant v) {
+  PlatformFacts facts;
+  read_cpu_facts(facts);
+  return variant_unsupported(v, facts);
 }
 
 void add_platform_metadata(const PlatformFacts& p, Metadata& meta) {
   meta.set("host", p.host);
   meta.set("kernel", p.kernel);
-  meta.set("cpu_vendor", p.cpuid.vendor);
-  meta.set("cpu_model", p.cpuid.brand);
-  meta.set("cpu_family_model_stepping", std::to_string(p.cpuid.family) + "/" + std::to_string(p.cpuid.model) + "/" +
-                                            std::to_string(p.cpuid.stepping));
-  meta.set("invariant_tsc", p.cpuid.invariant_tsc ? "yes" : "no");
-  meta.set("hypervisor", p.cpuid.hypervisor.value_or("none"));
+  meta.set("arch", std::string(arch_name(p.arch)));
+  const bool arm = p.arch == CounterArch::aarch64;
+  if (arm) {
+    const std::optional<Midr> midr = p.arm.midrs.empty() ? std::nullopt : std::optional(p.arm.midrs.front().midr);
+    const std::string_view vendor = midr ? midr_implementer_name(midr->implementer()) : std::string_view();
+    meta.set("cpu_vendor", vendor.empty() ? "unknown" : std::string(vendor));
+    meta.set("cpu_model", midr ? describe_midr(*midr) : "unknown");
+    meta.set("counter", "cntvct_el0");
+    meta.set("cntfrq_hz", std::to_string(p.arm.registers.cntfrq_hz));
+  } else {
+    meta.set("cpu_vendor", p.cpuid.vendor);
+    meta.set("cpu_model", p.cpuid.brand);
+    meta.set("cpu_family_model_stepping", std::to_string(p.cpuid.family) + "/" + std::to_string(p.cpuid.model) +
+                                              "/" + std::to_string(p.cpuid.stepping));
+    meta.set("invariant_tsc", p.cpuid.invariant_tsc ? "yes" : "no");
+    meta.set("hypervisor", p.cpuid.hypervisor.value_or("none"));
+  }
   meta.set("clocksource", p.clocksource.empty() ? "unknown" : p.clocksource);
   meta.set("tsc_hz", std::to_string(std::llround(p.tsc.hz)));
   meta.set("tsc_hz_source", p.tsc.source);
   meta.set("tsc_hz_uncertainty_ppm", format_sig(p.tsc.uncertainty_ppm, 3));
-  // The kernel's view, kept small: what it trusts about the TSC, its own frequency, and
+  if (p.emulation) meta.set("emulated", *p.emulation);
+  // The kernel's view, kept small: what it trusts about the counter, its own frequency, and
   // whether any CPU is shielded from the scheduler.
   const KernelFacts& k = p.kernel_facts;
   const auto yes_no_unknown = [&](bool CpuinfoTscFlags::*flag) -> std::string {
     if (!k.cpuinfo.ok()) return "unknown";
     return k.cpuinfo.value.*flag ? "yes" : "no";
   };
-  meta.set("tsc_known_freq", yes_no_unknown(&CpuinfoTscFlags::tsc_known_freq));
-  meta.set("tsc_reliable", yes_no_unknown(&CpuinfoTscFlags::tsc_reliable));
+  if (!arm) {
+    meta.set("tsc_known_freq", yes_no_unknown(&CpuinfoTscFlags::tsc_known_freq));
+    meta.set("tsc_reliable", yes_no_unknown(&CpuinfoTscFlags::tsc_reliable));
+  }
   meta.set("isolated_cpus", !k.isolated.ok()           ? std::string("unknown")
                             : k.isolated.value.empty() ? std::string("none")
                                                        : format_cpu_list(k.isolated.value));
-  meta.set("kernel_tsc_mhz",
-           k.log.ok() && k.log.value.tsc_mhz ? format_fixed(*k.log.value.tsc_mhz, 3) : std::string("unknown"));
+  if (arm) {
+    meta.set("kernel_timer_mhz", k.log.ok() && k.log.value.arch_timer_mhz ? format_fixed(*k.log.value.arch_timer_mhz, 2)
+                                                                          : std::string("unknown"));
+  } else {
+    meta.set("kernel_tsc_mhz",
+             k.log.ok() && k.log.value.tsc_mhz ? format_fixed(*k.log.value.tsc_mhz, 3) : std::string("unknown"));
+  }
 }
 
 }  // namespace tscsync

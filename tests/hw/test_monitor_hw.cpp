@@ -52,10 +52,10 @@ struct Drained {
 }  // namespace
 
 TEST_CASE("monitor threads: every round recorded or counted lost, in order, same clocks forward") {
-  for (Variant recv : {Variant::rdtsc, Variant::lfence_rdtsc}) {
+  for (Variant recv : {test::kTestVariants.plain, test::kTestVariants.ordered}) {
     INFO("recv " << variant_name(recv));
     MonitorThreads threads(pair_config(), std::size_t{1} << 20);
-    start_monitor_threads(Variant::rdtsc, recv, threads);
+    start_monitor_threads(test::kTestVariants.plain, recv, threads);
     REQUIRE(wait_until(threads.control().ready, 2, 60s));
     CHECK(threads.a().quantum_reads.size() == kQuantumReads);
     threads.control().go.store(true);
@@ -82,7 +82,7 @@ TEST_CASE("monitor threads: every round recorded or counted lost, in order, same
 
 TEST_CASE("monitor threads: a full queue never blocks the exchange and what it could not take is counted") {
   MonitorThreads threads(pair_config(), 16);
-  start_monitor_threads(Variant::rdtsc, Variant::lfence_rdtsc, threads);
+  start_monitor_threads(test::kTestVariants.plain, test::kTestVariants.ordered, threads);
   REQUIRE(wait_until(threads.control().ready, 2, 60s));
   threads.control().go.store(true);
   // Nobody drains: the queue fills after 16 rounds. On a loaded machine the two threads
@@ -113,7 +113,7 @@ TEST_CASE("monitor threads: a partner that never answers ends the initiator afte
   SideOutcome a;
   const auto start = std::chrono::steady_clock::now();
   std::thread initiator(
-      [&] { monitor_detail::initiate<tsc::Rdtsc, tsc::Rdtsc>(config, transport, queue, control, a); });
+      [&] { monitor_detail::initiate<counter::PlainRead, counter::PlainRead>(config, transport, queue, control, a); });
   initiator.join();
   CHECK(a.error == "CPU " + std::to_string(config.cpu_b) + " stopped answering: CPU " + std::to_string(config.cpu_a) +
                        " waited more than 200 ms at round 0 while its own thread kept running");
@@ -125,7 +125,7 @@ TEST_CASE("monitor threads: a partner that never answers ends the initiator afte
 TEST_CASE("monitor threads: a CPU taken away from a measuring thread ends the run with that reason") {
   const PairConfig config = pair_config();
   MonitorThreads threads(config, 1024);
-  start_monitor_threads(Variant::rdtsc, Variant::lfence_rdtsc, threads);
+  start_monitor_threads(test::kTestVariants.plain, test::kTestVariants.ordered, threads);
   REQUIRE(wait_until(threads.control().ready, 2, 60s));
   threads.control().go.store(true);
   std::this_thread::sleep_for(20ms);

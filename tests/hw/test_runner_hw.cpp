@@ -65,10 +65,11 @@ struct SilentTransport {
 }  // namespace
 
 TEST_CASE("slot exchange: complete, ordered, same-clock consistent, pinned") {
-  for (Variant recv : {Variant::rdtsc, Variant::lfence_rdtsc, Variant::rdtscp}) {
+  const test::TestVariants& v = test::kTestVariants;
+  for (Variant recv : {v.plain, v.ordered, v.other}) {
     const ExchangeConfig config = pair_config(200000);
     INFO("recv " << variant_name(recv));
-    check_complete_run(run_exchange({Variant::rdtsc, recv, TransportKind::slot}, config), config);
+    check_complete_run(run_exchange({v.plain, recv, TransportKind::slot}, config), config);
   }
 }
 
@@ -76,7 +77,7 @@ TEST_CASE("switching exchange: both halves complete on the same threads, the sec
   const ExchangeConfig first = pair_config(20'000);
   ExchangeConfig second = first;
   second.warmup = 0;
-  const std::array<ExchangeResult, 2> results = run_switch_exchange(Variant::lfence_rdtsc, first, second);
+  const std::array<ExchangeResult, 2> results = run_switch_exchange(test::kTestVariants.ordered, first, second);
   check_complete_run(results[0], first);
   check_complete_run(results[1], second);
   const Run one = assemble_run(results[0], first);
@@ -87,19 +88,19 @@ TEST_CASE("switching exchange: both halves complete on the same threads, the sec
 
 TEST_CASE("queue exchange: the same invariants over boost::lockfree::spsc_queue") {
   const ExchangeConfig config = pair_config(100000);
-  check_complete_run(run_exchange({Variant::rdtsc, Variant::rdtscp, TransportKind::queue}, config), config);
+  check_complete_run(run_exchange({test::kTestVariants.plain, test::kTestVariants.other, TransportKind::queue}, config), config);
 }
 
 TEST_CASE("rounds not a multiple of the chunk size, and no warm-up") {
   const ExchangeConfig config = pair_config(kChunkRounds + 17, 0);
-  check_complete_run(run_exchange({Variant::lfence_rdtsc, Variant::lfence_rdtsc, TransportKind::slot}, config), config);
+  check_complete_run(run_exchange({test::kTestVariants.ordered, test::kTestVariants.ordered, TransportKind::slot}, config), config);
 }
 
 TEST_CASE("same-CPU control: one counter, so every round is ordered t1 <= t2 <= t3 <= t4") {
   ExchangeConfig config = pair_config(3000, 100);
   config.cpu_b = config.cpu_a;
   const ExchangeResult result =
-      run_exchange({Variant::lfence_rdtsc, Variant::lfence_rdtsc, TransportKind::slot}, config);
+      run_exchange({test::kTestVariants.ordered, test::kTestVariants.ordered, TransportKind::slot}, config);
   REQUIRE(result.complete());
   const Run run = assemble_run(result, config);
   REQUIRE(run.rounds.size() == 3000);
@@ -112,7 +113,7 @@ TEST_CASE("a partner that stops answering ends the run after the timeout, with t
   ExchangeConfig config = pair_config(100000, 0);
   config.timeout = std::chrono::milliseconds(200);
   const auto start = std::chrono::steady_clock::now();
-  const ExchangeResult result = run_exchange<tsc::Rdtsc, tsc::Rdtsc, SilentTransport, SpinWait>(config);
+  const ExchangeResult result = run_exchange<counter::PlainRead, counter::PlainRead, SilentTransport, SpinWait>(config);
   const auto elapsed = std::chrono::steady_clock::now() - start;
   REQUIRE_FALSE(result.complete());
   CHECK(result.error == "CPU " + std::to_string(config.cpu_b) + " stopped answering: CPU " +
@@ -129,7 +130,7 @@ TEST_CASE("a partner that stops answering ends the run after the timeout, with t
 TEST_CASE("pinning to a CPU outside the mask fails before the first round, on both sides") {
   ExchangeConfig config = pair_config(1000);
   config.cpu_b = kMaxCpu;  // not present on any machine we run on
-  const ExchangeResult result = run_exchange({Variant::rdtsc, Variant::rdtsc, TransportKind::slot}, config);
+  const ExchangeResult result = run_exchange({test::kTestVariants.plain, test::kTestVariants.plain, TransportKind::slot}, config);
   REQUIRE_FALSE(result.complete());
   CHECK(result.error.rfind("cannot pin a thread to CPU 8191", 0) == 0);
   CHECK(result.a.rounds_done == 0);
@@ -139,7 +140,7 @@ TEST_CASE("measure writes a complete, parseable run with its provenance") {
   const auto path = std::filesystem::temp_directory_path() / "tscsync-test-measure.csv";
   MeasureOptions options;
   options.config = pair_config(20000);
-  options.choice = {Variant::rdtsc, Variant::rdtscp_lfence, TransportKind::slot};
+  options.choice = {test::kTestVariants.plain, test::kTestVariants.other_fenced, TransportKind::slot};
   options.out = path.string();
   options.command_line = "test";
   REQUIRE(run_measure(options) == 0);
@@ -149,11 +150,12 @@ TEST_CASE("measure writes a complete, parseable run with its provenance") {
   CHECK(run.rounds.size() == 20000);
   CHECK(*run.header.get("a") == std::to_string(options.config.cpu_a));
   CHECK(*run.header.get("b") == std::to_string(options.config.cpu_b));
-  CHECK(*run.header.get("send") == "rdtsc");
-  CHECK(*run.header.get("recv") == "rdtscp_lfence");
+  CHECK(*run.header.get("send") == variant_name(test::kTestVariants.plain));
+  CHECK(*run.header.get("recv") == variant_name(test::kTestVariants.other_fenced));
+  CHECK(*run.header.get("arch") == arch_name(counter::kHostArch));
   CHECK(*run.header.get("transport") == "slot");
   for (const char* key : {"tool_version", "command", "host", "kernel", "cpu_model", "tsc_hz", "tsc_hz_source",
-                          "quantum_ticks", "start_utc", "invariant_tsc", "clocksource"}) {
+                          "quantum_ticks", "start_utc", "clocksource"}) {
     INFO(key);
     CHECK(run.header.get(key).has_value());
   }

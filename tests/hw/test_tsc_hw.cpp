@@ -5,6 +5,7 @@
 #include <cmath>
 #include <thread>
 
+#include "core/errors.hpp"
 #include "hw_requirements.hpp"
 #include "measure/variant.hpp"
 #include "on_thread.hpp"
@@ -26,7 +27,7 @@ auto on_cpu(int cpu, F f) {
 
 TEST_CASE("every variant's reads never decrease on one pinned CPU") {
   const int cpu = test::usable_cpus().front();
-  for (Variant v : kAllVariants) {
+  for (Variant v : test::supported_host_variants()) {
     // cpuid_rdtsc exits to the hypervisor on every read under a VM: fewer reads.
     const std::size_t n = v == Variant::cpuid_rdtsc ? 20000 : 1000000;
     const std::size_t decreases = on_cpu(cpu, [&] {
@@ -47,16 +48,38 @@ TEST_CASE("every variant's reads never decrease on one pinned CPU") {
   }
 }
 
+#if defined(__x86_64__)
 TEST_CASE("RDTSCP's TSC_AUX holds the CPU the thread is pinned to") {
   for (int cpu : test::usable_cpus()) {
     const std::uint32_t aux = on_cpu(cpu, [] {
       std::uint32_t a = 0;
-      tsc::Rdtscp::read(a);
+      counter::Rdtscp::read(a);
       return a;
     });
     INFO("CPU " << cpu << ", TSC_AUX " << aux);
     CHECK(static_cast<int>(aux & 0xfff) == cpu);  // Linux: (node << 12) | cpu
   }
+}
+#endif
+
+TEST_CASE("another architecture's variant is refused with the reason, never executed") {
+  for (Variant v : kAllVariants) {
+    INFO(variant_name(v));
+    if (is_host_variant(v)) continue;
+    const std::optional<std::string> why = variant_unsupported_here(v);
+    REQUIRE(why.has_value());
+    CHECK(why->find("reads the counter of " + std::string(arch_name(variant_arch(v)))) != std::string::npos);
+    CHECK_THROWS_AS(visit_variant(v, [](auto) { return 0; }), UnsupportedError);
+  }
+}
+
+TEST_CASE("cntvctss runs exactly where HWCAP2_ECV says it can") {
+  if (counter::kHostArch != CounterArch::aarch64) return;  // an x86-64 CPU has no such read
+  PlatformFacts facts;
+  read_cpu_facts(facts);
+  const std::optional<std::string> why = variant_unsupported_here(Variant::cntvctss);
+  CHECK(why.has_value() == !facts.arm.registers.ecv);
+  if (why) CHECK(why->find("HWCAP2_ECV is clear") != std::string::npos);
 }
 
 TEST_CASE("the calibration against CLOCK_MONOTONIC_RAW: a positive rate with a finite spread") {

@@ -75,9 +75,9 @@ struct Bench {
 }  // namespace
 
 TEST_CASE("variants: the default combinations answer the usual questions", "[variants]") {
-  const std::vector<Combination> d = default_combinations(kAllVariants);
+  const std::vector<Combination> d = default_combinations(kX86Variants);
   REQUIRE(d.size() == 11);
-  for (std::size_t i = 0; i < kAllVariants.size(); ++i) CHECK(d[i] == Combination{ReadVariant::rdtsc, kAllVariants[i]});
+  for (std::size_t i = 0; i < kX86Variants.size(); ++i) CHECK(d[i] == Combination{ReadVariant::rdtsc, kX86Variants[i]});
   CHECK(d[8] == Combination{ReadVariant::rdtsc_lfence, ReadVariant::rdtscp});
   CHECK(d[9] == Combination{ReadVariant::rdtscp, ReadVariant::rdtscp});
   CHECK(d[10] == Combination{ReadVariant::lfence_rdtsc, ReadVariant::lfence_rdtsc});
@@ -93,11 +93,29 @@ TEST_CASE("variants: the default combinations answer the usual questions", "[var
   const std::vector<ReadVariant> ordering_only = {ReadVariant::lfence_rdtsc};
   CHECK(default_combinations(ordering_only).empty());  // no plain read, no baseline
 
-  const std::vector<Combination> all = all_combinations(kAllVariants);
+  const std::vector<Combination> all = all_combinations(kX86Variants);
   REQUIRE(all.size() == 64);
   CHECK(all[1] == Combination{ReadVariant::rdtsc, ReadVariant::rdtsc_lfence});
   CHECK(all[8] == Combination{ReadVariant::rdtsc_lfence, ReadVariant::rdtsc});
   CHECK(all[63] == Combination{ReadVariant::cpuid_rdtsc, ReadVariant::cpuid_rdtsc});
+}
+
+TEST_CASE("variants: aarch64's default combinations, with and without FEAT_ECV", "[variants]") {
+  const std::vector<Combination> d = default_combinations(kAarch64Variants);
+  REQUIRE(d.size() == 8);
+  for (std::size_t i = 0; i < kAarch64Variants.size(); ++i) {
+    CHECK(d[i] == Combination{ReadVariant::cntvct, kAarch64Variants[i]});
+  }
+  CHECK(d[6] == Combination{ReadVariant::isb_cntvct, ReadVariant::isb_cntvct});
+  CHECK(d[7] == Combination{ReadVariant::isb_cntvct_dep, ReadVariant::isb_cntvct_dep});
+  // Without FEAT_ECV cntvctss drops out, and nothing else.
+  const std::vector<ReadVariant> no_ecv(kAarch64Variants.begin(), kAarch64Variants.end() - 1);
+  const std::vector<Combination> n = default_combinations(no_ecv);
+  REQUIRE(n.size() == 7);
+  CHECK(std::none_of(n.begin(), n.end(), [](const Combination& c) { return c.recv == ReadVariant::cntvctss; }));
+  CHECK(is_plain_combination(plain_combination(CounterArch::aarch64)));
+  CHECK(plain_combination(CounterArch::aarch64) == Combination{ReadVariant::cntvct, ReadVariant::cntvct});
+  CHECK_FALSE(is_plain_combination({ReadVariant::cntvct, ReadVariant::isb_cntvct}));
 }
 
 TEST_CASE("variants: an exchange summary sums the roles and pools their latencies", "[variants]") {
@@ -256,7 +274,7 @@ TEST_CASE("variants: the same-CPU control counts what one counter cannot give", 
   Run run;
   // t1 t2 t3 t4 on one counter: fwd 10, rev 5 | fwd -1 (within q = 2), rev 3 | fwd -7, rev -3.
   run.rounds = {Round(0, 100, 110, 120, 125), Round(1, 200, 199, 210, 213), Round(2, 300, 293, 320, 317)};
-  const ControlSummary c = summarize_control(3, 3, kPlainCombination, run, 2, nullptr);
+  const ControlSummary c = summarize_control(3, 3, plain_combination(CounterArch::x86_64), run, 2, nullptr);
   CHECK(c.same_cpu);
   CHECK(c.rounds == 3);
   CHECK(c.negative == 3);
@@ -266,7 +284,7 @@ TEST_CASE("variants: the same-CPU control counts what one counter cannot give", 
   CHECK(c.rtt_p50_ticks == 2);    // (213 - 200) - (210 - 199)
   CHECK(c.problem.empty());
   run.trailer.set("error", "CPU 3 stopped answering");
-  CHECK(summarize_control(3, 3, kPlainCombination, run, 2, nullptr).problem == "CPU 3 stopped answering");
+  CHECK(summarize_control(3, 3, plain_combination(CounterArch::x86_64), run, 2, nullptr).problem == "CPU 3 stopped answering");
 
   const VariantsVerdict v = decide_variants({}, {}, c, 0);
   REQUIRE(variants_findings(v).size() == 1);
@@ -335,7 +353,7 @@ TEST_CASE("variants: the plot inputs, exactly", "[variants]") {
 
 TEST_CASE("variants: the switching run's time series, exactly", "[variants]") {
   SwitchRun s;
-  s.first = kPlainCombination;
+  s.first = plain_combination(CounterArch::x86_64);
   s.second = {ReadVariant::rdtsc, ReadVariant::lfence_rdtsc};
   // 1 GHz: one tick is 1 ns, 1e6 ticks a millisecond.
   s.first_run.rounds = {Round(0, 0, 100, 110, 150), Round(1, 1'000'000, 999'990, 1'000'010, 1'000'100),

@@ -1,7 +1,9 @@
-// The eight ways of reading the time stamp counter, as always-inline policy types.
+// x86-64: the eight ways of reading the time stamp counter, as always-inline policy
+// types, and the spin loop's pause. Included through platform/counter.hpp only.
 //
-// Every variant is a struct with `static constexpr std::string_view name` and
-// `static std::uint64_t read() noexcept`. The runner is a template over them, so the
+// Every variant is a struct with `static constexpr std::string_view name`, its
+// `static constexpr ReadVariant variant` and `static std::uint64_t read() noexcept`
+// (counter.hpp states the interface). The runner is a template over them, so the
 // read is inlined into the hot loop exactly as written here (a read that is inlined in
 // one place and called in another costs differently: uarch-bench's "-1 cycle" story).
 //
@@ -29,15 +31,23 @@
 // across a read, so the order in the object code is the order written here. What the
 // processor then does with that order is exactly what this tool measures.
 //
-// All asm, intrinsics and CPUID in the project live here and in platform.cpp.
+// The x86-64 asm and intrinsics of the project live here and in x86_64_cpuid.cpp (CPUID).
 #pragma once
+
+#ifndef TSCSYNC_COUNTER_HPP
+#error "include platform/counter.hpp, which selects this file on x86-64"
+#endif
 
 #include <cstdint>
 #include <string_view>
 
-namespace tscsync::tsc {
+#include "core/read_variant.hpp"
+
+namespace tscsync::counter {
 
 #define TSCSYNC_ALWAYS_INLINE [[gnu::always_inline]] inline
+
+inline constexpr CounterArch kHostArch = CounterArch::x86_64;
 
 /// Combines the EDX:EAX halves that RDTSC and RDTSCP return.
 TSCSYNC_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) noexcept {
@@ -63,6 +73,7 @@ TSCSYNC_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) 
 /// stamp) and later instructions may start before it reads.
 struct Rdtsc {
   static constexpr std::string_view name = "rdtsc";
+  static constexpr ReadVariant variant = ReadVariant::rdtsc;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSC("rdtsc");  // EDX:EAX <- TSC
   }
@@ -73,6 +84,7 @@ struct Rdtsc {
 /// may still execute before earlier loads: no protection for a receive stamp.
 struct RdtscLfence {
   static constexpr std::string_view name = "rdtsc_lfence";
+  static constexpr ReadVariant variant = ReadVariant::rdtsc_lfence;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSC(
         "rdtsc\n\t"  // EDX:EAX <- TSC
@@ -85,6 +97,7 @@ struct RdtscLfence {
 /// instructions may still start before the read.
 struct LfenceRdtsc {
   static constexpr std::string_view name = "lfence_rdtsc";
+  static constexpr ReadVariant variant = ReadVariant::lfence_rdtsc;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSC(
         "lfence\n\t"  // earlier instructions complete first
@@ -97,6 +110,7 @@ struct LfenceRdtsc {
 /// nanobenchmark. Earlier stores may still be in flight (not globally visible).
 struct LfenceRdtscLfence {
   static constexpr std::string_view name = "lfence_rdtsc_lfence";
+  static constexpr ReadVariant variant = ReadVariant::lfence_rdtsc_lfence;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSC(
         "lfence\n\t"  // earlier instructions complete first
@@ -110,6 +124,7 @@ struct LfenceRdtscLfence {
 /// read. Also returns IA32_TSC_AUX, which Linux programs with the CPU (and node) number.
 struct Rdtscp {
   static constexpr std::string_view name = "rdtscp";
+  static constexpr ReadVariant variant = ReadVariant::rdtscp;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSCP("rdtscp");  // EDX:EAX <- TSC, ECX <- TSC_AUX
   }
@@ -126,6 +141,7 @@ struct Rdtscp {
 /// (hardware_timestamp_measurement_stop).
 struct RdtscpLfence {
   static constexpr std::string_view name = "rdtscp_lfence";
+  static constexpr ReadVariant variant = ReadVariant::rdtscp_lfence;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSCP(
         "rdtscp\n\t"  // EDX:EAX <- TSC, ECX <- TSC_AUX
@@ -138,6 +154,7 @@ struct RdtscpLfence {
 /// RDTSC (the SDM asks for MFENCE;LFENCE), so this may protect nothing on Intel parts.
 struct MfenceRdtsc {
   static constexpr std::string_view name = "mfence_rdtsc";
+  static constexpr ReadVariant variant = ReadVariant::mfence_rdtsc;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     TSCSYNC_READ_TSC(
         "mfence\n\t"  // earlier loads and stores complete (and stores drain) first
@@ -151,6 +168,7 @@ struct MfenceRdtsc {
 /// may start before the read.
 struct CpuidRdtsc {
   static constexpr std::string_view name = "cpuid_rdtsc";
+  static constexpr ReadVariant variant = ReadVariant::cpuid_rdtsc;
   TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
     std::uint32_t lo, hi;
     asm volatile(
@@ -163,8 +181,24 @@ struct CpuidRdtsc {
   }
 };
 
+/// Every variant of this architecture, in interface order (kX86Variants).
+using Policies = PolicyList<Rdtsc, RdtscLfence, LfenceRdtsc, LfenceRdtscLfence, Rdtscp, RdtscpLfence, MfenceRdtsc,
+                            CpuidRdtsc>;
+/// The plain read, which orders nothing: the baseline of every comparison.
+using PlainRead = Rdtsc;
+/// The read that waits for earlier instructions: the quantum's back-to-back reads.
+using OrderedRead = LfenceRdtsc;
+/// Ordered on both sides: the ends of a bracket (calibration, read cost), which nothing
+/// inside may cross.
+using BracketRead = LfenceRdtscLfence;
+
+/// One turn of a spin loop: PAUSE tells the core this is a spin loop (no memory-order
+/// mis-speculation flush on exit, less power, the SMT sibling gets the pipeline). It does
+/// not stop RDTSC after the loop from executing early.
+TSCSYNC_ALWAYS_INLINE void spin_pause() noexcept { __builtin_ia32_pause(); }
+
 #undef TSCSYNC_READ_TSC
 #undef TSCSYNC_READ_TSCP
 #undef TSCSYNC_ALWAYS_INLINE
 
-}  // namespace tscsync::tsc
+}  // namespace tscsync::counter
