@@ -41,7 +41,7 @@ TEST_CASE("plan_text: 16 CPUs in topology order, parallel", "[plan]") {
         "slots             120 (30 per sweep), 8 pairs at once\n"
         "estimated time    8.6 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
         "budget            10 s: the estimate fits\n"
-        "memory, streamed  31.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
+        "memory, streamed  31.1 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
         "analysis, the 16x16 cells)\n"
         "parallel          8 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise "
         "and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the "
