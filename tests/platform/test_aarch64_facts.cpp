@@ -61,6 +61,20 @@ constexpr const char* kBigLittleLog =
     "[    0.752028] arch_timer: CPU7: Trapping CNTVCT access\n"
     "[    0.752030] arch_timer: CPU6: Trapping CNTVCT access\n";
 
+/// The big.LITTLE fixture (A53 and trapping A73 cores, a 1.92 MHz counter) as the platform
+/// probe would fill it on that board, its clocksource arch_sys_counter.
+PlatformFacts big_little_platform() {
+  PlatformFacts p;
+  p.arch = CounterArch::aarch64;
+  const std::string big = kData + "arm64_big_little_a73";
+  p.arm = arm_facts(big, file_text(big + "/proc/cpuinfo"), registers(1'920'000));
+  p.kernel_facts = read_kernel_facts(big);
+  p.kernel_facts.log = Fact<KernelLogFacts>::good(parse_kernel_log(kBigLittleLog));
+  p.clocksource = "arch_sys_counter";
+  p.tsc = choose_arm_frequency(p.arm, calibration(1'920'000));
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("aarch64: a MIDR in words, known or not") {
@@ -262,13 +276,7 @@ TEST_CASE("emulation: a binary on another architecture's kernel, by its /proc/cp
 }
 
 TEST_CASE("aarch64: the warnings, and emulated first") {
-  PlatformFacts p;
-  p.arch = CounterArch::aarch64;
-  const std::string big = kData + "arm64_big_little_a73";
-  p.arm = arm_facts(big, file_text(big + "/proc/cpuinfo"), registers(1'920'000));
-  p.kernel_facts = read_kernel_facts(big);
-  p.kernel_facts.log = Fact<KernelLogFacts>::good(parse_kernel_log(kBigLittleLog));
-  p.tsc = choose_arm_frequency(p.arm, calibration(1'920'000));
+  PlatformFacts p = big_little_platform();
   const std::vector<Warning> w = platform_warnings(p);
   CHECK(codes(w) == std::vector<std::string>{"counter_erratum", "counter_trapped"});
   CHECK(w[0].message.rfind("Cortex-A73 erratum 858921: a read of the counter may return a wrong value", 0) == 0);
@@ -313,15 +321,8 @@ TEST_CASE("which variants a machine can run, by architecture and feature") {
 }
 
 TEST_CASE("aarch64: a run's provenance") {
-  PlatformFacts p;
-  p.arch = CounterArch::aarch64;
+  PlatformFacts p = big_little_platform();
   p.host = "board";
-  const std::string big = kData + "arm64_big_little_a73";
-  p.arm = arm_facts(big, file_text(big + "/proc/cpuinfo"), registers(1'920'000));
-  p.kernel_facts = read_kernel_facts(big);
-  p.kernel_facts.log = Fact<KernelLogFacts>::good(parse_kernel_log(kBigLittleLog));
-  p.clocksource = "arch_sys_counter";
-  p.tsc = choose_arm_frequency(p.arm, calibration(1'920'000));
   p.emulation = "evidence";
   Metadata meta;
   add_platform_metadata(p, meta);
@@ -340,16 +341,10 @@ TEST_CASE("aarch64: a run's provenance") {
 
 TEST_CASE("aarch64: info's text and JSON on the big.LITTLE fixture") {
   InfoReport r;
+  r.platform = big_little_platform();
   PlatformFacts& p = r.platform;
-  p.arch = CounterArch::aarch64;
   p.host = "hikey";
   p.kernel = "6.1.0";
-  const std::string big = kData + "arm64_big_little_a73";
-  p.arm = arm_facts(big, file_text(big + "/proc/cpuinfo"), registers(1'920'000));
-  p.kernel_facts = read_kernel_facts(big);
-  p.kernel_facts.log = Fact<KernelLogFacts>::good(parse_kernel_log(kBigLittleLog));
-  p.clocksource = "arch_sys_counter";
-  p.tsc = choose_arm_frequency(p.arm, calibration(1'920'000));
   r.cpus = {{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1}};
   r.quanta = {{0, {}, ""}};
   r.quanta[0].estimate.quantum_ticks = 1;
