@@ -320,23 +320,18 @@ class Aggregator {
         sequencer_(sequencer),
         writer_(writer),
         metrics_(metrics),
-        batch_(8192) {}
+        batch_(8192),
+        period_(wake_period(o.interval_s)) {}
 
   /// Runs until the run ends. \throws RuntimeError from the sequencer (a counter that jumped).
   RunEnd run() {
-    const auto period = wake_period(o_.interval_s);
     const auto grace_ticks =
-        static_cast<std::uint64_t>(std::chrono::duration<double>(2 * period + kStallNotice).count() * plan_.hz);
+        static_cast<std::uint64_t>(std::chrono::duration<double>(2 * period_ + kStallNotice).count() * plan_.hz);
     RunEnd end;
-    Clock::time_point last_wake = Clock::now();
+    last_seen_ = Clock::now();
     while (end.ending == Ending::running) {
-      nap(period);
-      const Clock::time_point now = Clock::now();
-      if (now - last_wake > period + kStallNotice) {
-        const auto late = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_wake - period);
-        writer_.note_stall(static_cast<std::uint64_t>(late.count()));
-      }
-      last_wake = now;
+      nap(period_);
+      const Clock::time_point now = watch_clock();
       drain();
       if (sequencer_.started()) {
         // a's counter now, estimated from the first round's t1 and the steady clock: it
@@ -349,10 +344,22 @@ class Aggregator {
     return end;
   }
 
+  /// What the queue still holds once the threads are joined; the time the join took is
+  /// after the run, not a stall in it.
+  void drain_rest() {
+    last_seen_ = Clock::now();
+    drain();
+  }
+
+ private:
   /// Moves what the queue holds into the sequencer, and the rounds a counted lost.
   void drain() {
-    std::size_t n = 0;
-    while ((n = threads_.queue().pop(batch_.data(), batch_.size())) > 0) {
+    while (true) {
+      // The clock is watched before each batch as well: a stop that lands while this loop
+      // runs is noted before the rounds after it close their interval, the last one too.
+      watch_clock();
+      const std::size_t n = threads_.queue().pop(batch_.data(), batch_.size());
+      if (n == 0) break;
       if (!sequencer_.started()) {
         first_seen_ = Clock::now();
         first_tick_ = batch_[0].t1;
@@ -369,7 +376,18 @@ class Aggregator {
     lost_seen_ = lost;
   }
 
- private:
+  /// Notes a stall when the steady clock moved more than a period (plus the notice) since
+  /// the aggregator last looked: it did not run meanwhile. \returns the time now.
+  Clock::time_point watch_clock() {
+    const Clock::time_point now = Clock::now();
+    if (now - last_seen_ > period_ + kStallNotice) {
+      const auto late = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_seen_ - period_);
+      writer_.note_stall(static_cast<std::uint64_t>(late.count()));
+    }
+    last_seen_ = now;
+    return now;
+  }
+
   RunEnd check_end() {
     if (sequencer_.done()) return {Ending::complete, 0, ""};
     if (const int s = StopSignals::caught()) return {Ending::interrupted, s, ""};
@@ -386,6 +404,8 @@ class Aggregator {
   IntervalWriter& writer_;
   MetricsWriter& metrics_;
   std::vector<Round> batch_;
+  std::chrono::milliseconds period_;
+  Clock::time_point last_seen_{};  // when the aggregator last looked at the clock
   Clock::time_point first_seen_{};
   std::uint64_t first_tick_ = 0;
   std::uint64_t lost_seen_ = 0;
@@ -496,7 +516,7 @@ int run_monitor(const MonitorOptions& o) {
   threads.join();
   if (end.ending == Ending::aborted && end.error.empty()) end.error = threads.error();
   try {
-    aggregator.drain();  // what a pushed before it stopped
+    aggregator.drain_rest();  // what a pushed before it stopped
     if (!sequencer.done()) sequencer.close_partial();
   } catch (const RuntimeError& e) {
     if (end.ending != Ending::aborted) end.error = e.what();

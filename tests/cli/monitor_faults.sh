@@ -40,6 +40,15 @@ column() {
     { print $c }' "$1"
 }
 intervals() { column "$1" interval | wc -l; }
+# How many intervals of log $1 hold rounds after the first one with stall_ms >= 2000.
+after_stall() {
+  awk -F, '
+    /^#/ || NF == 0 { next }
+    !header { for (i = 1; i <= NF; i++) { if ($i == "stall_ms") s = i; if ($i == "rounds") r = i }; header = 1; next }
+    seen && $r > 0 { n++ }
+    $s >= 2000 { seen = 1 }
+    END { print n + 0 }' "$1"
+}
 status_of() { sed -n 's/^# status: //p' "$1"; }
 
 # Waits until log $1 holds at least $2 intervals (the threads are running and flushing),
@@ -107,20 +116,52 @@ case "$case_name" in
     ;;
   sigstop)
     # The whole process stopped for longer than the partner timeout (2 s): not a fault, a
-    # stall, marked in the interval it happened in; the run goes on and completes.
-    start_monitor --interval 0.2 --duration 6 --out "$dir/m.log"
+    # stall, marked in the interval it happened in; the run goes on. The run has no
+    # duration: a test shell starved of CPU could send the stop after a short run ended.
+    start_monitor --interval 0.2 --out "$dir/m.log"
     await_intervals "$dir/m.log.partial" 2
     kill -STOP "$pid"
     sleep 3
     kill -CONT "$pid"
-    wait_bounded "$pid" 60
+    # It goes on: wait (bounded) for 3 intervals with rounds after the stall's.
+    waited=0
+    until [ "$(after_stall "$dir/m.log.partial")" -ge 3 ]; do
+      kill -0 "$pid" 2>/dev/null || fail "the monitor ended after SIGCONT"
+      sleep 0.1
+      waited=$((waited + 1))
+      [ "$waited" -le 600 ] || fail "no 3 intervals with rounds after a stall_ms >= 2000 within 60 s"
+    done
+    kill -INT "$pid"
+    wait_bounded "$pid" 30
     [ "$rc" -eq 0 ] || fail "exit $rc, expected 0 (a stopped process is not a failed partner)"
-    [ "$(status_of "$dir/m.log")" = complete ] || fail "status is not complete"
+    [ "$(status_of "$dir/m.log")" = interrupted ] || fail "status is not interrupted (by the test's SIGINT)"
     max_stall=$(column "$dir/m.log" stall_ms | sort -n | tail -1)
     [ "$max_stall" -ge 2000 ] || fail "longest stall_ms $max_stall, expected >= 2000 after a 3 s SIGSTOP"
     grep -q "nothing ran for" "$dir/stderr" || fail "stderr does not report the stall"
     empty=$(column "$dir/m.log" rounds | grep -c '^0$')
     [ "$empty" -ge 5 ] || fail "$empty intervals without rounds, expected the stopped time to be kept as empty intervals"
+    ;;
+  sigstop-last)
+    # A stop in the last interval: the run ends while the process is stopped, and the first
+    # look after SIGCONT closes the last interval. Its stall is marked there all the same.
+    start_monitor --interval 2 --duration 4 --out "$dir/m.log"
+    await_intervals "$dir/m.log.partial" 1
+    kill -STOP "$pid"
+    # While it is stopped: the last interval not yet written proves the stop landed inside
+    # the run (a shell starved for the whole last interval sends it after the end).
+    before_end=$(intervals "$dir/m.log.partial")
+    sleep 3
+    kill -CONT "$pid"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+    [ "$(status_of "$dir/m.log")" = complete ] || fail "status is not complete"
+    [ "$(intervals "$dir/m.log")" -eq 2 ] || fail "$(intervals "$dir/m.log") intervals, expected 2"
+    if [ "$before_end" -ge 2 ]; then
+      echo "skipped: the stop landed after the run's last interval was written"
+      exit 4
+    fi
+    last_stall=$(column "$dir/m.log" stall_ms | tail -1)
+    [ "$last_stall" -ge 2000 ] || fail "the last interval's stall_ms is $last_stall, expected >= 2000 after a 3 s SIGSTOP in it"
     ;;
   cpu-taken)
     # taskset on every thread of the process: the responder's CPU 1 is taken away.
