@@ -42,9 +42,10 @@ test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The suite again with AddressSanitizer (and LeakSanitizer) and UBSan, in its own tree:
-# -O1 with line tables, which compiles fastest and still gives file:line stacks; no
-# benchmarks. Any report fails its test: ASan stops at the first error, UBSan is made to
-# (halt_on_error), and both exit 66, a code no test expects.
+# -O1 with line tables, which compiles fastest and still gives file:line stacks (the tests'
+# own code at -O0: tests/CMakeLists.txt); no benchmarks. Any report fails its test: ASan
+# stops at the first error, UBSan is made to (halt_on_error), and both exit 66, a code no
+# test expects.
 SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:exitcode=66 \
                 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=66
 
