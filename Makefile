@@ -7,7 +7,7 @@
 #   make test-arm64      the aarch64 build, cross-compiled and run under qemu-aarch64 (build-arm64/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
 #   make install  the tool, its man page, bash completion and systemd units (PREFIX=/usr/local)
-#   make package  the Debian package build/tscsync_VERSION_ARCH.deb (CPack)
+#   make package  the Debian package build/tscaudit_VERSION_ARCH.deb (CPack)
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
 REPORT_DIR ?= report
@@ -27,11 +27,11 @@ deps:
 # Configured every time (a second or two once done), so that WERROR and BUILD_TYPE given on
 # the command line always take effect.
 configure: deps
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCSYNC_WERROR=$(WERROR) >/dev/null
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCAUDIT_WERROR=$(WERROR) >/dev/null
 
 # The tool alone: what `make report` needs, without the suite's 150 other targets.
 tool: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -51,7 +51,7 @@ SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization
 
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-	  -DTSCSYNC_SANITIZE=address,undefined -DTSCSYNC_BUILD_BENCH=OFF -DTSCSYNC_WERROR=$(WERROR) >/dev/null
+	  -DTSCAUDIT_SANITIZE=address,undefined -DTSCAUDIT_BUILD_BENCH=OFF -DTSCAUDIT_WERROR=$(WERROR) >/dev/null
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	@bash scripts/install-deps.sh fleet package
 	cd $(SANITIZE_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)
@@ -64,23 +64,23 @@ test-sanitize: deps
 test-arm64:
 	@bash scripts/install-deps.sh build arm64
 	cmake -S . -B $(ARM64_DIR) -G Ninja -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/toolchain-aarch64.cmake \
-	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCSYNC_BUILD_BENCH=OFF -DTSCSYNC_WERROR=$(WERROR) >/dev/null
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCAUDIT_BUILD_BENCH=OFF -DTSCAUDIT_WERROR=$(WERROR) >/dev/null
 	cmake --build $(ARM64_DIR) -j $(JOBS)
 	cd $(ARM64_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The main job: platform facts, all pairs (ordering read and plain rdtsc), the verdict,
 # heatmaps, report.md and report.html. REPORT_ARGS passes options (--parallel, --rounds N).
 report: tool
-	$(BUILD_DIR)/tscsync report --out $(REPORT_DIR) $(REPORT_ARGS)
+	$(BUILD_DIR)/tscaudit report --out $(REPORT_DIR) $(REPORT_ARGS)
 
-# The installed tool: the binary, tscsync(1), the bash completion, the systemd units, the
-# alert rules (cmake/TscsyncPackage.cmake). PREFIX defaults to CMake's (/usr/local).
+# The installed tool: the binary, tscaudit(1), the bash completion, the systemd units, the
+# alert rules (cmake/TscauditPackage.cmake). PREFIX defaults to CMake's (/usr/local).
 PREFIX ?=
 install: tool
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
 
-# The Debian package, with CPack: build/tscsync_VERSION_ARCH.deb (prefix /usr, stripped,
-# Depends from dpkg-shlibdeps). `lintian build/tscsync_*.deb` checks it.
+# The Debian package, with CPack: build/tscaudit_VERSION_ARCH.deb (prefix /usr, stripped,
+# Depends from dpkg-shlibdeps). `lintian build/tscaudit_*.deb` checks it.
 package: tool
 	@bash scripts/install-deps.sh package
 	cd $(BUILD_DIR) && cpack -G DEB
@@ -90,11 +90,11 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET=$(FUZZ_TARGET) bash scripts/fuzz.sh
 
 bench: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscsync tscsync_bench tscsync_bench_analysis tscsync_bench_run_dir
-	$(BUILD_DIR)/tscsync_bench
-	$(BUILD_DIR)/tscsync_bench_analysis
-	$(BUILD_DIR)/tscsync_bench_run_dir
-	$(BUILD_DIR)/tscsync_bench_machines
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit tscaudit_bench tscaudit_bench_analysis tscaudit_bench_run_dir
+	$(BUILD_DIR)/tscaudit_bench
+	$(BUILD_DIR)/tscaudit_bench_analysis
+	$(BUILD_DIR)/tscaudit_bench_run_dir
+	$(BUILD_DIR)/tscaudit_bench_machines
 
 # The checks of .clang-tidy over every source of the project (about 15 minutes of CPU), in
 # a tree of its own, configured but not built, without precompiled headers (clang cannot read

@@ -5,7 +5,7 @@
 //   read_run_file from a file on disk                                      >= 100 MB/s
 //   peak memory of read_run_file + analyze_run                  <= 40 bytes/round + fixed
 //
-//   tscsync_bench_analysis [--rounds N] [--reps K] [--file PATH]
+//   tscaudit_bench_analysis [--rounds N] [--reps K] [--file PATH]
 //                          (defaults 5000000, 5, a temporary file in /tmp removed at the end)
 //
 // The data is one simulated run (quantum 26 ticks, offset -150 ticks, drift 200 ppb, early
@@ -54,14 +54,14 @@
 #include "pair/analyze.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using bench::quantile;
 
 namespace {
 
-constexpr const char* kProgram = "tscsync_bench_analysis";
+constexpr const char* kProgram = "tscaudit_bench_analysis";
 constexpr const char* kUsage =
-    "usage: tscsync_bench_analysis [--rounds N] [--reps K] [--file PATH]\n"
+    "usage: tscaudit_bench_analysis [--rounds N] [--reps K] [--file PATH]\n"
     "  --rounds N   rounds of the simulated run, 1000..20000000 (default 5000000)\n"
     "  --reps K     repetitions of each measurement, 1..100 (default 5)\n"
     "  --file PATH  where to write the run for read_run_file (kept afterwards); default:\n"
@@ -119,7 +119,7 @@ struct BenchFile {
 
 /// Writes `run` to `file` (creating a temporary one when its path is empty). \returns bytes.
 std::uint64_t write_file(const Run& run, BenchFile& file,
-                         const char* temp_pattern = "/tmp/tscsync_bench_analysis.XXXXXX") {
+                         const char* temp_pattern = "/tmp/tscaudit_bench_analysis.XXXXXX") {
   std::FILE* out = nullptr;
   if (file.path.empty()) {
     std::string name = temp_pattern;
@@ -285,7 +285,7 @@ int main(int argc, char** argv) {
       half.header = run.header;
       half.trailer = run.trailer;
       half.rounds.assign(run.rounds.begin(), run.rounds.begin() + static_cast<std::ptrdiff_t>(half_rounds));
-      write_file(half, half_file, "/tmp/tscsync_bench_analysis_half.XXXXXX");
+      write_file(half, half_file, "/tmp/tscaudit_bench_analysis_half.XXXXXX");
     }
 
     // Memory first, while the parent holds the run and little else; freed heap memory
@@ -368,7 +368,7 @@ int main(int argc, char** argv) {
     rows.push_back(make_row("peak memory per round (slope)", "B/round", slope_per_round, "<= 40 B/round + fixed", false,
                             kTargetBytesPerRound * kMemoryResolution));
 
-    std::printf("tscsync_bench_analysis: %llu rounds, %d repetitions, one thread\n",
+    std::printf("tscaudit_bench_analysis: %llu rounds, %d repetitions, one thread\n",
                 static_cast<unsigned long long>(rounds), reps);
     std::printf("%-30s %10s %-11s %19s %-22s %s\n", "measurement", "median", "unit", "p25..p75", "target", "meets it?");
     for (const Row& r : rows) {

@@ -1,16 +1,16 @@
 #!/bin/sh
 # Offline analysis of whole simulated machines (docs/performance.md, "Simulated machines"):
-# for each CPU count, `tscsync simulate --topology` writes the run directory of the plan
+# for each CPU count, `tscaudit simulate --topology` writes the run directory of the plan
 # `check` would run there (its default rounds), then `matrix --from DIR --out OUT`,
 # `check --from DIR` and `report --from DIR --out REPORT` rebuild everything from it. Prints,
 # per machine, the wall time and peak RSS of each (GNU time's "Maximum resident set size":
 # the largest of the command and of the gnuplot runs it waits for) and the run directory's
 # bytes on disk.
 #
-#   tscsync_bench_machines [--tscsync PATH] [--cpus 64,256,768,1024] [--dir DIR] [--keep]
+#   tscaudit_bench_machines [--tscaudit PATH] [--cpus 64,256,768,1024] [--dir DIR] [--keep]
 #                          [--max-memory-gb G]
 #
-# --tscsync  the binary (default: tscsync beside this script)
+# --tscaudit  the binary (default: tscaudit beside this script)
 # --cpus     the machines, CPU counts of the synthetic topologies below (default 64,256)
 # --dir      where the run directories go (default: a new directory in $TMPDIR, removed)
 # --keep     leave the run directories and outputs in --dir
@@ -20,28 +20,28 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-tscsync="$here/tscsync"
+tscaudit="$here/tscaudit"
 sizes="64,256"
 dir=""
 keep=0
 max_gb=8
 while [ $# -gt 0 ]; do
   case "$1" in
-    --tscsync) tscsync="$2"; shift 2 ;;
+    --tscaudit) tscaudit="$2"; shift 2 ;;
     --cpus) sizes="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --max-memory-gb) max_gb="$2"; shift 2 ;;
-    *) echo "tscsync_bench_machines: unknown argument '$1' (see the header of bench/bench_machines.sh)" >&2; exit 2 ;;
+    *) echo "tscaudit_bench_machines: unknown argument '$1' (see the header of bench/bench_machines.sh)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x /usr/bin/time ]; then
-  echo "tscsync_bench_machines: needs GNU time at /usr/bin/time (Debian package 'time') for the peak RSS" >&2
+  echo "tscaudit_bench_machines: needs GNU time at /usr/bin/time (Debian package 'time') for the peak RSS" >&2
   exit 4
 fi
-[ -x "$tscsync" ] || { echo "tscsync_bench_machines: no tscsync at $tscsync (give --tscsync)" >&2; exit 2; }
+[ -x "$tscaudit" ] || { echo "tscaudit_bench_machines: no tscaudit at $tscaudit (give --tscaudit)" >&2; exit 2; }
 if [ -z "$dir" ]; then
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/tscsync-bench-machines-XXXXXX")
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/tscaudit-bench-machines-XXXXXX")
   [ "$keep" = 1 ] || trap 'rm -rf "$dir"' EXIT
 else
   mkdir -p "$dir"
@@ -55,7 +55,7 @@ topology_of() {
     256) echo "package:2 core:64 pu:2" ;;
     768) echo "package:2 core:192 pu:2" ;;
     1024) echo "package:2 core:256 pu:2" ;;
-    *) echo "tscsync_bench_machines: no topology for $1 CPUs (16, 64, 256, 768 or 1024)" >&2; exit 2 ;;
+    *) echo "tscaudit_bench_machines: no topology for $1 CPUs (16, 64, 256, 768 or 1024)" >&2; exit 2 ;;
   esac
 }
 
@@ -82,7 +82,7 @@ for n in $(echo "$sizes" | tr ',' ' '); do
   topo=$(topology_of "$n")
   run="$dir/run-$n"
   rm -rf "$run" "$dir/out-$n" "$dir/report-$n"
-  timed simulate-$n "$tscsync" simulate --topology "synthetic:$topo" --out "$run"
+  timed simulate-$n "$tscaudit" simulate --topology "synthetic:$topo" --out "$run"
   [ "$rc" = 0 ] || { echo "simulate of $n CPUs failed (exit $rc):" >&2; cat "$dir/simulate-$n.err" >&2; exit 3; }
   sim_s=$wall_s
   design=$(sed -n 's/.*CPUs, \([a-z-]*\) design, \([0-9]*\) ordered pairs, \([0-9]*\) visits of \([0-9]*\) rounds.*/\1 \2 \3 \4/p' "$dir/simulate-$n.err")
@@ -90,13 +90,13 @@ for n in $(echo "$sizes" | tr ',' ' '); do
   total_rounds=$(( $2 * $3 * $4 ))
   truth_bytes=$(stat -c %s "$run/truth.json")
   run_bytes=$(( $(du -sb "$run" | cut -f1) - truth_bytes ))
-  timed matrix-$n "$tscsync" matrix --from "$run" --out "$dir/out-$n"
+  timed matrix-$n "$tscaudit" matrix --from "$run" --out "$dir/out-$n"
   if [ "$rc" != 0 ] && ! echo "$rss_mb" | grep -q "^stopped"; then
     echo "matrix --from of $n CPUs failed (exit $rc):" >&2; cat "$dir/matrix-$n.err" >&2; exit 3
   fi
   m_s=$wall_s
   m_mb=$rss_mb
-  timed check-$n "$tscsync" check --from "$run"
+  timed check-$n "$tscaudit" check --from "$run"
   if [ "$rc" -gt 1 ] && ! echo "$rss_mb" | grep -q "^stopped"; then
     echo "check --from of $n CPUs failed (exit $rc):" >&2; cat "$dir/check-$n.err" >&2; exit 3
   fi
@@ -105,7 +105,7 @@ for n in $(echo "$sizes" | tr ',' ' '); do
   c_rc=$rc
   # The report of that one run (report --from a run directory): its matrix, the check, the
   # heatmaps, report.md and report.html.
-  timed report-$n "$tscsync" report --from "$run" --out "$dir/report-$n"
+  timed report-$n "$tscaudit" report --from "$run" --out "$dir/report-$n"
   if [ "$rc" != 0 ] && ! echo "$rss_mb" | grep -q "^stopped"; then
     echo "report --from of $n CPUs failed (exit $rc):" >&2; cat "$dir/report-$n.err" >&2; exit 3
   fi

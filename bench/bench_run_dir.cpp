@@ -5,7 +5,7 @@
 //   opening: open_run_dir (manifest + the index of every frame), frames/s
 //   reading: RunDirReader::read_pair over every pair, rounds/s
 //
-//   tscsync_bench_run_dir [--cpus C] [--rounds N] [--visit-rounds V] [--reps K] [--dir PATH]
+//   tscaudit_bench_run_dir [--cpus C] [--rounds N] [--visit-rounds V] [--reps K] [--dir PATH]
 //                         (defaults 8, 30000, 3000, 3, a temporary directory in /tmp;
 //                         with --dir, the last repetition's directory is kept there)
 //
@@ -30,7 +30,7 @@
 #include "formats/run_dir.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using bench::quantile;
 namespace fs = std::filesystem;
 
@@ -83,7 +83,7 @@ int main(int argc, char** argv) try {
   std::string root = o.dir;
   bool remove_root = false;
   if (root.empty()) {
-    std::string tmpl = (fs::temp_directory_path() / "tscsync-bench-rundir-XXXXXX").string();
+    std::string tmpl = (fs::temp_directory_path() / "tscaudit-bench-rundir-XXXXXX").string();
     if (::mkdtemp(tmpl.data()) == nullptr) throw IoError("cannot create a temporary directory");
     root = tmpl;
     remove_root = true;
@@ -166,6 +166,6 @@ int main(int argc, char** argv) try {
   row("read: read_pair of every pair", read_rate, "rounds/s");
   return quantile(bytes_per_round, 0.5) <= 12.0 ? 0 : 1;
 } catch (const std::exception& e) {
-  std::cerr << "tscsync_bench_run_dir: " << e.what() << "\n";
+  std::cerr << "tscaudit_bench_run_dir: " << e.what() << "\n";
   return exit_code_of(e);
 }

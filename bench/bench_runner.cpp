@@ -1,7 +1,7 @@
 // Benchmark: rounds per second of the full runner against a minimal reference exchange
 // (same slot, same reads, nothing recorded), side by side in one process.
 //
-//   build/tscsync_bench [--rounds N] [--reps K] [--cpus A,B]     (defaults 300000, 15)
+//   build/tscaudit_bench [--rounds N] [--reps K] [--cpus A,B]     (defaults 300000, 15)
 //
 // Both rates come from the same clock the same way: rounds divided by the span from the
 // first round's t1 to the last round's t4 on the initiator, converted with the TSC
@@ -26,7 +26,7 @@
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using bench::median;
 using bench::quantile;
 
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
       if (auto p = cpu_problem(c, avail)) throw UsageError(*p);
     }
     const double hz = probe_platform().tsc.hz;
-    std::cerr << "tscsync_bench: CPU " << cpus[0] << " -> CPU " << cpus[1] << ", " << rounds << " rounds, " << reps
+    std::cerr << "tscaudit_bench: CPU " << cpus[0] << " -> CPU " << cpus[1] << ", " << rounds << " rounds, " << reps
               << " repetitions per pair, slot transport\n";
     std::vector<PairResult> results;
     results.push_back(bench_pair<counter::Rdtsc, counter::Rdtsc>(cpus[0], cpus[1], rounds, reps, hz));
@@ -167,6 +167,6 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const std::exception& e) {
-    return report_error("tscsync_bench", e);
+    return report_error("tscaudit_bench", e);
   }
 }

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace tscsync::bench {
+namespace tscaudit::bench {
 
 /// Linear-interpolated quantile q in [0, 1] of v. \pre v is not empty.
 inline double quantile(std::vector<double> v, double q) {
@@ -27,4 +27,4 @@ inline std::vector<std::pair<std::string, std::string>> option_pairs(int argc, c
   return pairs;
 }
 
-}  // namespace tscsync::bench
+}  // namespace tscaudit::bench

@@ -1,4 +1,4 @@
-# Cross-compiling tscsync for aarch64 Linux on a Debian 12 x86-64 host (`make test-arm64`,
+# Cross-compiling tscaudit for aarch64 Linux on a Debian 12 x86-64 host (`make test-arm64`,
 # build-arm64/; docs/testing.md, "Under emulation: aarch64"):
 #   - the compiler: g++-aarch64-linux-gnu (gcc 12.2), linking against its own aarch64 C and
 #     C++ runtime in /usr/aarch64-linux-gnu;

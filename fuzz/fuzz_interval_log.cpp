@@ -25,20 +25,20 @@
 
 namespace {
 
-using tscsync::fuzz::finding;
-using tscsync::fuzz::kSource;
+using tscaudit::fuzz::finding;
+using tscaudit::fuzz::kSource;
 
 constexpr std::string_view kTarget = "interval_log";
 
 /// A log, or the message of the InputError that refused it.
-using Outcome = tscsync::fuzz::Outcome<tscsync::IntervalLog>;
+using Outcome = tscaudit::fuzz::Outcome<tscaudit::IntervalLog>;
 
 /// The outcome of `read`, whose message, if any, must keep the reader contract.
 template <class Read>
 Outcome read_checked(std::string_view reader, std::string_view text, Read&& read) {
-  Outcome o = tscsync::fuzz::outcome_of(kTarget, reader, std::forward<Read>(read));
+  Outcome o = tscaudit::fuzz::outcome_of(kTarget, reader, std::forward<Read>(read));
   if (const auto* message = std::get_if<std::string>(&o)) {
-    if (const std::string problem = tscsync::fuzz::check_input_error(*message, text); !problem.empty()) {
+    if (const std::string problem = tscaudit::fuzz::check_input_error(*message, text); !problem.empty()) {
       finding(kTarget, std::string(reader) + ": " + problem + ": '" + *message + "'");
     }
   }
@@ -53,7 +53,7 @@ std::string message_of(const Outcome& o) {
 
 /// The rules of one accepted interval (interval_log.hpp, parse_interval_log), written
 /// again from the header's words rather than from the reader's code.
-void check_interval(const tscsync::IntervalSummary& s, const tscsync::IntervalSummary* before, std::size_t i) {
+void check_interval(const tscaudit::IntervalSummary& s, const tscaudit::IntervalSummary* before, std::size_t i) {
   if (s.index != i) finding(kTarget, "interval " + std::to_string(s.index) + " read at position " + std::to_string(i));
   if (s.end_tick <= s.start_tick) finding(kTarget, "an interval read with end_tick <= start_tick");
   if (before != nullptr && s.start_tick < before->end_tick) finding(kTarget, "overlapping intervals read");
@@ -62,9 +62,9 @@ void check_interval(const tscsync::IntervalSummary& s, const tscsync::IntervalSu
   }
   for (const auto* stats : {&s.fwd_k, &s.rev_k}) {
     const std::uint64_t negatives = stats == &s.fwd_k ? s.fwd_negative : s.rev_negative;
-    for (std::size_t j = 0; j < tscsync::kIntervalKCount; ++j) {
-      const tscsync::TimedTicks& t = (*stats)[j];
-      const std::uint64_t k = tscsync::kIntervalKs[j];
+    for (std::size_t j = 0; j < tscaudit::kIntervalKCount; ++j) {
+      const tscaudit::TimedTicks& t = (*stats)[j];
+      const std::uint64_t k = tscaudit::kIntervalKs[j];
       if (t.present != (s.rounds >= k))
         finding(kTarget, "an order statistic present without k rounds, or absent with them");
       if (!t.present) continue;
@@ -82,9 +82,9 @@ void check_interval(const tscsync::IntervalSummary& s, const tscsync::IntervalSu
     }
     return;
   }
-  auto last_present = [](const std::array<tscsync::TimedTicks, tscsync::kIntervalKCount>& stats) {
+  auto last_present = [](const std::array<tscaudit::TimedTicks, tscaudit::kIntervalKCount>& stats) {
     std::int64_t v = stats[0].value_ticks;
-    for (const tscsync::TimedTicks& t : stats) {
+    for (const tscaudit::TimedTicks& t : stats) {
       if (t.present) v = t.value_ticks;
     }
     return v;
@@ -97,19 +97,19 @@ void check_interval(const tscsync::IntervalSummary& s, const tscsync::IntervalSu
 }
 
 /// Writes `log` and reads it back: the intervals and metadata must survive.
-void check_round_trip(const tscsync::IntervalLog& log) {
-  std::string text = tscsync::interval_log_head(log.header);
-  for (const tscsync::IntervalSummary& s : log.intervals) text += tscsync::interval_log_line(s);
-  text += tscsync::interval_log_tail(log.trailer);
+void check_round_trip(const tscaudit::IntervalLog& log) {
+  std::string text = tscaudit::interval_log_head(log.header);
+  for (const tscaudit::IntervalSummary& s : log.intervals) text += tscaudit::interval_log_line(s);
+  text += tscaudit::interval_log_tail(log.trailer);
   const Outcome back_outcome = read_checked("parse_interval_log of the writer's text", text,
-                                            [&] { return tscsync::parse_interval_log(text, kSource); });
-  if (!std::holds_alternative<tscsync::IntervalLog>(back_outcome))
+                                            [&] { return tscaudit::parse_interval_log(text, kSource); });
+  if (!std::holds_alternative<tscaudit::IntervalLog>(back_outcome))
     finding(kTarget, "the writer wrote a log that parse_interval_log refuses: " + message_of(back_outcome));
-  const tscsync::IntervalLog* back = &std::get<tscsync::IntervalLog>(back_outcome);
+  const tscaudit::IntervalLog* back = &std::get<tscaudit::IntervalLog>(back_outcome);
   if (back->intervals != log.intervals) finding(kTarget, "the intervals differ after writing and reading back");
-  if (tscsync::fuzz::as_written(back->header) != tscsync::fuzz::as_written(log.header))
+  if (tscaudit::fuzz::as_written(back->header) != tscaudit::fuzz::as_written(log.header))
     finding(kTarget, "the header differs after writing and reading back");
-  if (tscsync::fuzz::as_written(back->trailer) != tscsync::fuzz::as_written(log.trailer)) {
+  if (tscaudit::fuzz::as_written(back->trailer) != tscaudit::fuzz::as_written(log.trailer)) {
     finding(kTarget, "the trailer differs after writing and reading back");
   }
 }
@@ -118,14 +118,14 @@ void check_round_trip(const tscsync::IntervalLog& log) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const std::size_t chunk_bytes = tscsync::fuzz::chunk_bytes_of(data, size);
+  const std::size_t chunk_bytes = tscaudit::fuzz::chunk_bytes_of(data, size);
 
   const Outcome whole =
-      read_checked("parse_interval_log", text, [&] { return tscsync::parse_interval_log(text, kSource); });
-  std::FILE* file = tscsync::fuzz::open_memory_stream(text);
+      read_checked("parse_interval_log", text, [&] { return tscaudit::parse_interval_log(text, kSource); });
+  std::FILE* file = tscaudit::fuzz::open_memory_stream(text);
   if (file == nullptr) finding(kTarget, "fmemopen failed (not a finding in the reader: the harness cannot run)");
   const Outcome chunked = read_checked("read_interval_log_stream", text,
-                                       [&] { return tscsync::read_interval_log_stream(file, kSource, chunk_bytes); });
+                                       [&] { return tscaudit::read_interval_log_stream(file, kSource, chunk_bytes); });
   std::fclose(file);
 
   if (whole.index() != chunked.index()) {
@@ -140,9 +140,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
   }
-  const tscsync::IntervalLog& log = std::get<tscsync::IntervalLog>(whole);
-  tscsync::fuzz::check_readings_agree(kTarget, "log", log, std::get<tscsync::IntervalLog>(chunked),
-                                      &tscsync::IntervalLog::intervals, chunk_bytes, text);
+  const tscaudit::IntervalLog& log = std::get<tscaudit::IntervalLog>(whole);
+  tscaudit::fuzz::check_readings_agree(kTarget, "log", log, std::get<tscaudit::IntervalLog>(chunked),
+                                      &tscaudit::IntervalLog::intervals, chunk_bytes, text);
   if (log.intervals.empty()) finding(kTarget, "a log without intervals was read");
   for (std::size_t i = 0; i < log.intervals.size(); ++i) {
     check_interval(log.intervals[i], i == 0 ? nullptr : &log.intervals[i - 1], i);

@@ -21,30 +21,30 @@
 
 namespace {
 
-using tscsync::fuzz::finding;
-using tscsync::fuzz::kSource;
-using tscsync::fuzz::outcome_of;
+using tscaudit::fuzz::finding;
+using tscaudit::fuzz::kSource;
+using tscaudit::fuzz::outcome_of;
 
 constexpr std::string_view kTarget = "run_format";
 
 /// A run, or the message of the InputError that refused it.
-using Outcome = tscsync::fuzz::Outcome<tscsync::Run>;
+using Outcome = tscaudit::fuzz::Outcome<tscaudit::Run>;
 
 /// Writes `run` and reads it back: the rounds and metadata must survive.
-void check_round_trip(const tscsync::Run& run) {
+void check_round_trip(const tscaudit::Run& run) {
   std::string text;
-  tscsync::write_run(run, [&](std::string_view piece) { text += piece; });
+  tscaudit::write_run(run, [&](std::string_view piece) { text += piece; });
   const Outcome back =
-      outcome_of(kTarget, "parse_run of write_run's text", [&] { return tscsync::parse_run(text, kSource); });
+      outcome_of(kTarget, "parse_run of write_run's text", [&] { return tscaudit::parse_run(text, kSource); });
   if (const auto* message = std::get_if<std::string>(&back)) {
     finding(kTarget, "write_run wrote a run that parse_run refuses: " + *message);
   }
-  const tscsync::Run& reread = std::get<tscsync::Run>(back);
+  const tscaudit::Run& reread = std::get<tscaudit::Run>(back);
   if (reread.rounds != run.rounds) finding(kTarget, "the rounds differ after write_run and parse_run");
-  if (tscsync::fuzz::as_written(reread.header) != tscsync::fuzz::as_written(run.header)) {
+  if (tscaudit::fuzz::as_written(reread.header) != tscaudit::fuzz::as_written(run.header)) {
     finding(kTarget, "the header metadata differs after write_run and parse_run");
   }
-  if (tscsync::fuzz::as_written(reread.trailer) != tscsync::fuzz::as_written(run.trailer)) {
+  if (tscaudit::fuzz::as_written(reread.trailer) != tscaudit::fuzz::as_written(run.trailer)) {
     finding(kTarget, "the trailer metadata differs after write_run and parse_run");
   }
 }
@@ -53,13 +53,13 @@ void check_round_trip(const tscsync::Run& run) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const std::size_t chunk_bytes = tscsync::fuzz::chunk_bytes_of(data, size);
+  const std::size_t chunk_bytes = tscaudit::fuzz::chunk_bytes_of(data, size);
 
-  const Outcome whole = outcome_of(kTarget, "parse_run", [&] { return tscsync::parse_run(text, kSource); });
-  std::FILE* file = tscsync::fuzz::open_memory_stream(text);
+  const Outcome whole = outcome_of(kTarget, "parse_run", [&] { return tscaudit::parse_run(text, kSource); });
+  std::FILE* file = tscaudit::fuzz::open_memory_stream(text);
   if (file == nullptr) finding(kTarget, "fmemopen failed (not a finding in the reader: the harness cannot run)");
   const Outcome chunked = outcome_of(kTarget, "read_run_stream",
-                                     [&] { return tscsync::read_run_stream(file, kSource, chunk_bytes, size); });
+                                     [&] { return tscaudit::read_run_stream(file, kSource, chunk_bytes, size); });
   std::fclose(file);
 
   const auto* whole_message = std::get_if<std::string>(&whole);
@@ -81,13 +81,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       finding(kTarget, "the readers refuse with different messages: parse_run '" + *whole_message +
                            "', read_run_stream (chunk " + std::to_string(chunk_bytes) + ") '" + *chunked_message + "'");
     }
-    if (const std::string problem = tscsync::fuzz::check_input_error(*whole_message, text); !problem.empty()) {
+    if (const std::string problem = tscaudit::fuzz::check_input_error(*whole_message, text); !problem.empty()) {
       finding(kTarget, problem + ": '" + *whole_message + "'");
     }
     return 0;
   }
-  const tscsync::Run& run = std::get<tscsync::Run>(whole);
-  tscsync::fuzz::check_readings_agree(kTarget, "run", run, std::get<tscsync::Run>(chunked), &tscsync::Run::rounds,
+  const tscaudit::Run& run = std::get<tscaudit::Run>(whole);
+  tscaudit::fuzz::check_readings_agree(kTarget, "run", run, std::get<tscaudit::Run>(chunked), &tscaudit::Run::rounds,
                                       chunk_bytes, text);
   check_round_trip(run);
   return 0;

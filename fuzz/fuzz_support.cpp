@@ -7,7 +7,7 @@
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
 
-namespace tscsync::fuzz {
+namespace tscaudit::fuzz {
 namespace {
 
 /// The lengths of the lines of `text` (without line ends), split as for_each_line does.
@@ -109,7 +109,7 @@ std::string check_input_error(std::string_view message, std::string_view text) {
   return {};
 }
 
-std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta) {
+std::vector<std::pair<std::string, std::string>> as_written(const tscaudit::Metadata& meta) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [key, value] : meta.entries()) {
     if (key == "schema") continue;
@@ -117,9 +117,9 @@ std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metad
     for (char& c : written) {
       if (c == '\n' || c == '\r') c = ' ';
     }
-    out.emplace_back(key, std::string(tscsync::trim_spaces(written)));
+    out.emplace_back(key, std::string(tscaudit::trim_spaces(written)));
   }
   return out;
 }
 
-}  // namespace tscsync::fuzz
+}  // namespace tscaudit::fuzz

@@ -21,7 +21,7 @@
 // The entry point every harness defines: libFuzzer's, and replay_main's.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
-namespace tscsync::fuzz {
+namespace tscaudit::fuzz {
 
 /// The source name the harnesses give the readers, and so the first word of every message.
 inline constexpr std::string_view kSource = "fuzz";
@@ -98,6 +98,6 @@ std::string check_input_error(std::string_view message, std::string_view text);
 /// `meta` as the writers write it and the readers read it back (run_format, interval_log):
 /// the schema key aside (the writer puts its own first), a line end in a value becomes a
 /// space, and reading back trims the spaces at both ends.
-std::vector<std::pair<std::string, std::string>> as_written(const tscsync::Metadata& meta);
+std::vector<std::pair<std::string, std::string>> as_written(const tscaudit::Metadata& meta);
 
-}  // namespace tscsync::fuzz
+}  // namespace tscaudit::fuzz

@@ -3,7 +3,7 @@
 // LLVMFuzzerTestOneInput, in name order. A finding aborts (fuzz_support.hpp), so the
 // process fails. Files whose names start with '.' (.gitkeep) are passed over.
 //
-//   tscsync_fuzz_replay_TARGET PATH...     exit 0: every input ran, at least one
+//   tscaudit_fuzz_replay_TARGET PATH...     exit 0: every input ran, at least one
 //                                           exit 2: no path, or nothing to run
 //                                           exit 3: a path that cannot be read
 #include <algorithm>

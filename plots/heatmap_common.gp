@@ -216,7 +216,7 @@ hm_label_pt = hm_n <= 4 ? 14 : (hm_n <= 8 ? 11 : 8)
 # The cells: in an SVG of up to 64 CPUs one filled rectangle each (`pixels`), crisp in
 # every viewer at any zoom; otherwise one image of N x N pixels (an SVG of 64 x 64
 # rectangles is about 0.5 MB, one of 256 x 256 would be 7 MB). Browsers smooth an image
-# they scale up, so tscsync marks the <image> of an SVG image-rendering: pixelated
+# they scale up, so tscaudit marks the <image> of an SVG image-rendering: pixelated
 # (app/plot.cpp); an SVG drawn by hand from more than 64 CPUs lacks that mark.
 hm_cells = (hm_ext eq ".svg" && hm_n <= 64) ? "with image pixels" : "with image"
 HM_PLOT = "plot hm_file matrix skip hm_skip every ::1 using ($1 - 1):2:(hm_color($3)) " . hm_cells

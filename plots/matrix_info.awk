@@ -1,4 +1,4 @@
-# Reads a tscsync matrix file (written by analysis/render/matrix_text.cpp) for the heatmap
+# Reads a tscaudit matrix file (written by analysis/render/matrix_text.cpp) for the heatmap
 # scripts, which cannot parse comment lines themselves. Usage:
 #   awk -v want=KEY -f info_common.awk -f matrix_info.awk FILE
 #   want=title, units, boundaries, package_starts, package_ids, l3_starts, l3_ids: the

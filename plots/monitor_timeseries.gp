@@ -1,7 +1,7 @@
-# A monitor run over time (tscsync analyze --plot on an interval log): three panels over
+# A monitor run over time (tscaudit analyze --plot on an interval log): three panels over
 # one time axis.
 # Usage: gnuplot -c plots/monitor_timeseries.gp IN.dat OUT.png|OUT.svg
-# IN (written by `tscsync analyze --plot DIR`): "# key: value" lines, then one row per
+# IN (written by `tscaudit analyze --plot DIR`): "# key: value" lines, then one row per
 # interval, whitespace-separated:
 #   # title: run.log: CPU 0 -> CPU 1, complete, k = 4
 #   # xlabel: time into the run (s)        (or "interval" when the TSC frequency is unknown)

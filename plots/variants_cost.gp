@@ -1,6 +1,6 @@
 # Read cost per call of each way of reading the time: a bar chart, one bar per clock.
 # Usage: gnuplot -c plots/variants_cost.gp IN.dat OUT.png|OUT.svg
-# IN (written by `tscsync variants`): "# key: value" lines, then one row per clock, in
+# IN (written by `tscaudit variants`): "# key: value" lines, then one row per clock, in
 # the order to draw them, whitespace-separated:
 #   # title: read cost per call on CPU 0
 #   # tsc_hz: 2299998000           (optional; 0 or absent: no ns axis)

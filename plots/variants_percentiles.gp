@@ -1,7 +1,7 @@
 # One-way latency percentile curves, one per (send, receive) combination, drawn the way
 # HdrHistogram draws them: the tail stretched out to the right.
 # Usage: gnuplot -c plots/variants_percentiles.gp IN.dat OUT.png|OUT.svg
-# IN (written by `tscsync variants`): "# key: value" lines, then one block per
+# IN (written by `tscaudit variants`): "# key: value" lines, then one block per
 # combination, blocks separated by two blank lines; a block's first line names it
 # (SEND/RECV, read with columnheader(1)), then rows "percentile inverse_tail value":
 #   # title: one-way latency percentiles, CPUs 0 and 1

@@ -1,7 +1,7 @@
 # One run that switches its read variant half-way: per time bin, the smallest and the
 # median one-way latency each way, before and after the switch.
 # Usage: gnuplot -c plots/variants_switch.gp IN.dat OUT.png|OUT.svg
-# IN (written by `tscsync variants`): "# key: value" lines, then one row per time bin,
+# IN (written by `tscaudit variants`): "# key: value" lines, then one row per time bin,
 # whitespace-separated:
 #   # title: CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc
 #   # switch_ms: 52.3              (optional: no switch line without it)

@@ -1,6 +1,6 @@
 # What a receive read costs against how often it breaks causality: a labelled scatter.
 # Usage: gnuplot -c plots/variants_tradeoff.gp IN.dat OUT.png|OUT.svg
-# IN (written by `tscsync variants`): "# key: value" lines, then one row per receive
+# IN (written by `tscaudit variants`): "# key: value" lines, then one row per receive
 # variant, whitespace-separated:
 #   # title: cost against causality violations, send rdtsc
 #   # columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks orders_earlier_loads

@@ -37,7 +37,7 @@ bash scripts/install-deps.sh build fuzz
 
 if [[ ! -f $build/build.ninja ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DTSCSYNC_FUZZ=ON -DTSCSYNC_SANITIZE=address,undefined -DTSCSYNC_BUILD_TESTS=OFF -DTSCSYNC_BUILD_BENCH=OFF
+    -DTSCAUDIT_FUZZ=ON -DTSCAUDIT_SANITIZE=address,undefined -DTSCAUDIT_BUILD_TESTS=OFF -DTSCAUDIT_BUILD_BENCH=OFF
 fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]/#/fuzz_}"
 

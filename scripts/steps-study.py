@@ -11,7 +11,7 @@ on b (rate 0.001, 800 to 1000 ticks early). Each run is analysed and compared wi
   whole    no step proven: the run is reported whole
   wrong    more steps proven than there are, or violations left in a run without early reads
 
-Usage: scripts/steps-study.py [--tool build/tscsync] [--min 300] [--max 420] [--runs 60] [--seed 1]
+Usage: scripts/steps-study.py [--tool build/tscaudit] [--min 300] [--max 420] [--runs 60] [--seed 1]
 Prints one line per run that is 'wrong', then the counts. Exit 0 always: a study, not a test.
 """
 import argparse
@@ -56,7 +56,7 @@ def one_run(tool, rng, lo, hi, work):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tool", default="build/tscsync")
+    p.add_argument("--tool", default="build/tscaudit")
     p.add_argument("--min", type=float, default=300)
     p.add_argument("--max", type=float, default=420)
     p.add_argument("--runs", type=int, default=60)
@@ -69,7 +69,7 @@ def main():
             kind, command = one_run(a.tool, rng, a.min, a.max, work)
             counts[kind] += 1
             if command:
-                print("wrong: tscsync", command, flush=True)
+                print("wrong: tscaudit", command, flush=True)
     print(f"steps of {a.min:g} to {a.max:g} ticks, {a.runs} runs (seed {a.seed}): "
           + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0

@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 [[noreturn]] void fail(std::string_view text, std::size_t pos, std::string_view what) {
@@ -64,4 +64,4 @@ std::string format_cpu_list(std::vector<int> cpus) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

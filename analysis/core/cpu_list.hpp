@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The largest CPU number accepted; Linux's NR_CPUS tops out at 8192.
 inline constexpr int kMaxCpu = 8191;
@@ -19,4 +19,4 @@ std::vector<int> parse_cpu_list(std::string_view text);
 /// Repeats are dropped. Empty input gives "".
 std::string format_cpu_list(std::vector<int> cpus);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -2,7 +2,7 @@
 // src/platform/topology.cpp and read by the pure ordering and plan code (no hwloc here).
 #pragma once
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Where one logical CPU sits. The ancestors are hwloc logical indexes (0-based, numbered
 /// in topology order across the whole machine); -1 where the machine has no such level.
@@ -18,4 +18,4 @@ struct CpuPlace {
   friend constexpr bool operator==(const CpuPlace&, const CpuPlace&) = default;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,6 +1,6 @@
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 int exit_code_of(const std::exception& e) {
   if (dynamic_cast<const UsageError*>(&e) != nullptr) return kExitUsage;
@@ -9,4 +9,4 @@ int exit_code_of(const std::exception& e) {
   return kExitRuntime;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;
@@ -40,13 +40,13 @@ struct UnsupportedError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The exit code of an error that ends a command: UsageError and InputError 2,
 /// UnsupportedError 4, anything else (IoError, RuntimeError, bad_alloc ...) 3. Writing
 /// the message is the application's (src/app/report_error.hpp).
 int exit_code_of(const std::exception& e);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cstdio>
 
-namespace tscsync {
+namespace tscaudit {
 
 std::string format_sig(double value, int significant) {
   std::array<char, 64> buf{};
@@ -20,7 +20,7 @@ std::string format_fixed(double value, int decimals) {
 }
 
 // Strings are built by appending: GCC 12 at -O3 warns falsely (-Wrestrict, its bug
-// 105651) on `"literal" + std::string`, which breaks -DTSCSYNC_WERROR=ON builds.
+// 105651) on `"literal" + std::string`, which breaks -DTSCAUDIT_WERROR=ON builds.
 std::string format_range(double lo, double hi, int significant) {
   std::string s = "[";
   s += format_sig(lo, significant);
@@ -66,4 +66,4 @@ std::string format_utc(std::chrono::system_clock::time_point t) {
   return buf.data();
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// What a command prints its results as (--format).
 enum class OutputFormat { text, json, csv };
@@ -37,4 +37,4 @@ std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz);
 /// start_utc and end_utc of saved runs, and the time a report was made).
 std::string format_utc(std::chrono::system_clock::time_point t);
 
-}  // namespace tscsync
+}  // namespace tscaudit

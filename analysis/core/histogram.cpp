@@ -4,7 +4,7 @@
 #include <bit>
 #include <cmath>
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -232,4 +232,4 @@ std::vector<PercentileRow> standard_percentiles(const SignedHistogram& histogram
   return rows;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

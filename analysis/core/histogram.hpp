@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// HdrHistogram_c's layout for unsigned magnitudes, implemented in-house (Debian packages
 /// only the Java and Go ports). Lowest discernible value 1 (unit_magnitude 0), highest
@@ -219,4 +219,4 @@ inline constexpr std::uint64_t kThinTailSamples = 10;
 /// One row per kStandardPercentiles entry, in that order. Empty histogram: no rows.
 [[nodiscard]] std::vector<PercentileRow> standard_percentiles(const SignedHistogram& histogram);
 
-}  // namespace tscsync
+}  // namespace tscaudit

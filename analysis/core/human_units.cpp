@@ -4,7 +4,7 @@
 
 #include "core/format.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 std::string human_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
@@ -32,4 +32,4 @@ std::string human_bytes(std::uint64_t bytes) {
   return format_fixed(value, 1) + " " + kUnits[unit];
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A duration, in the two largest units that matter: "0.3 s", "9.9 s" (one decimal below
 /// 10 s), "45 s", "2 min 14 s", "3 h 5 min", "2 d 3 h" (whole units, rounded to the second
@@ -14,4 +14,4 @@ std::string human_duration(double seconds);
 /// A size in decimal units with one decimal: "512 B", "4.1 kB", "261.1 MB", "10.4 GB", "1.2 TB".
 std::string human_bytes(std::uint64_t bytes);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// One interval of a monitor run (`tscsync monitor`): what the aggregator keeps of the
+// One interval of a monitor run (`tscaudit monitor`): what the aggregator keeps of the
 // rounds whose t1 fell in it, written as one line of the interval log. Everything the
 // analysis of a long run needs comes from these lines; the rounds themselves are gone.
 #pragma once
@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The order statistics kept per interval and direction: the k-th smallest forward
 /// latency and the k-th smallest reverse latency, with the time of each, for these k. k = 1
@@ -54,4 +54,4 @@ struct IntervalSummary {
   friend bool operator==(const IntervalSummary&, const IntervalSummary&) = default;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

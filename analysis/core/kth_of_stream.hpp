@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The k-th value under `Before` of the values offered: the k-th smallest with
 /// std::less<>, the k-th largest with std::greater<>. Values that come before the current
@@ -56,4 +56,4 @@ class KthOfStream {
   bool has_threshold_ = false;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

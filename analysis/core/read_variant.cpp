@@ -1,6 +1,6 @@
 #include "core/read_variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 std::string variant_list(std::span<const ReadVariant> variants) {
   std::string out;
@@ -22,4 +22,4 @@ RecordedVariant recorded_variant(std::optional<std::string_view> name) {
 
 RecordedVariant recorded_variant(ReadVariant v) { return {std::string(variant_name(v)), v}; }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 
-/// The architectures whose counters tscsync reads.
+/// The architectures whose counters tscaudit reads.
 enum class CounterArch : std::uint8_t {
   x86_64,   // the time stamp counter (rdtsc)
   aarch64,  // the generic timer's virtual count (mrs cntvct_el0)
@@ -164,4 +164,4 @@ inline std::string_view counter_name(const RecordedVariant& v) {
   return v.variant ? counter_name(variant_arch(*v.variant)) : "TSC";
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

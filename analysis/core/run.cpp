@@ -1,6 +1,6 @@
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 void Metadata::set(std::string key, std::string value) {
   for (auto& [k, v] : entries_) {
@@ -28,4 +28,4 @@ PairIdentity pair_identity(const Metadata& header) {
   return id;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

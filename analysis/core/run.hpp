@@ -12,7 +12,7 @@
 
 #include "core/read_variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Largest round index a Round can hold: seq shares a 64-bit word with the flags so that
 /// a round takes 40 bytes (the analysis keeps every round of a pair in memory).
@@ -111,4 +111,4 @@ struct Run {
 /// The status value of a run whose every round was written.
 inline constexpr std::string_view kStatusComplete = "complete";
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -11,7 +11,7 @@
 
 #include "estimate/margin_rule.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// t_{df, 0.975} for df = 1..30.
@@ -466,4 +466,4 @@ BlockFit BlockEstimator::finish() const {
   return fit;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

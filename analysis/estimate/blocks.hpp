@@ -22,7 +22,7 @@
 #include "core/kth_of_stream.hpp"
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Fewest blocks fit_blocks accepts: a line and one degree of freedom for its scatter.
 inline constexpr std::size_t kMinBlocks = 3;
@@ -174,4 +174,4 @@ class BlockEstimator {
 /// (within 0.001 of the exact value); infinity for df 0.
 double student_t_975(std::size_t df);
 
-}  // namespace tscsync
+}  // namespace tscaudit

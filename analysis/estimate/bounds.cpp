@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 Point upper_bound_of(const Round& r, std::uint64_t t_ref) { return {x_of(r.t1, t_ref), fwd_ticks(r)}; }
@@ -328,4 +328,4 @@ std::vector<std::vector<TimedBound>> bin_bounds(std::span<const Round> rounds, s
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -17,7 +17,7 @@
 #include "estimate/hull.hpp"
 #include "estimate/offset_segments.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct BoundSets {
   /// The run's time span on a's counter, its smallest t1 and largest t4, and the
@@ -59,4 +59,4 @@ BoundSets collect_bounds(std::span<const Round> rounds, std::span<const std::uin
 std::vector<std::vector<TimedBound>> bin_bounds(std::span<const Round> rounds, std::uint64_t t_ref_tick,
                                                 std::span<const std::uint64_t> ks, std::size_t bins);
 
-}  // namespace tscsync
+}  // namespace tscaudit

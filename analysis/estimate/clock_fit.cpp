@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 RateFit fit_tsc_rate(std::span<const ClockReading> readings) {
   RateFit fit;
@@ -77,4 +77,4 @@ RateFit fit_tsc_rate(std::span<const ClockReading> readings) {
   return fit;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

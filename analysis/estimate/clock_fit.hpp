@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// One paired reading: the clock was read between two TSC reads on the same CPU, so at
 /// the clock's instant the counter lay in [tsc_before, tsc_after].
@@ -42,4 +42,4 @@ struct RateFit {
 /// from the first reading to the last.
 RateFit fit_tsc_rate(std::span<const ClockReading> readings);
 
-}  // namespace tscsync
+}  // namespace tscaudit

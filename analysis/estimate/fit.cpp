@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Real = long double;
@@ -203,4 +203,4 @@ EnvelopeFit fit_zero_drift(std::span<const Point> upper, std::span<const Point> 
   return fit;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

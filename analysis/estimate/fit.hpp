@@ -11,7 +11,7 @@
 
 #include "estimate/hull.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Prior bound on |drift|: counters of one machine do not differ in rate by 0.1 %.
 /// It keeps the feasible polygon bounded when the data cannot pin the slope down.
@@ -74,4 +74,4 @@ EnvelopeFit fit_hulls(std::vector<Point> u_hull, std::vector<Point> l_hull, std:
 /// of U's lower hull, the highest L one of L's upper hull.
 EnvelopeFit fit_zero_drift(std::span<const Point> upper, std::span<const Point> lower, std::int64_t quantum_ticks);
 
-}  // namespace tscsync
+}  // namespace tscaudit

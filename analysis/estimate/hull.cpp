@@ -1,6 +1,6 @@
 #include "estimate/hull.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 std::vector<Point> lower_hull(std::span<const Point> points) {
   LowerHullChain chain;
@@ -14,4 +14,4 @@ std::vector<Point> upper_hull(std::span<const Point> points) {
   return chain.take();
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

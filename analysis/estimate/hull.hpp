@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A constraint point: x in ticks of a's counter relative to the run's reference time,
 /// y a bound on the offset in ticks (a forward bound U = t2 - t1, or a reverse bound
@@ -75,4 +75,4 @@ std::vector<Point> lower_hull(std::span<const Point> points);
 /// Upper convex hull, left to right. \pre points sorted by x ascending.
 std::vector<Point> upper_hull(std::span<const Point> points);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace tscsync {
+namespace tscaudit {
 
 SweepChoice choose_sweep_step(std::span<const SweepFit> steps, std::int64_t quantum_ticks) {
   const double q = static_cast<double>(quantum_ticks);
@@ -50,4 +50,4 @@ std::optional<std::size_t> choose_pieces_step(std::span<const SweepPieces> steps
   return chosen;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

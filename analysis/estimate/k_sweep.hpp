@@ -15,7 +15,7 @@
 #include <optional>
 #include <span>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// One step of a sweep as the rule reads it: the whole-run fit at that k.
 struct SweepFit {
@@ -56,4 +56,4 @@ struct SweepPieces {
 /// analysis both choose by this rule.
 std::optional<std::size_t> choose_pieces_step(std::span<const SweepPieces> steps);
 
-}  // namespace tscsync
+}  // namespace tscaudit

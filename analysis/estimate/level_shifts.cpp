@@ -7,7 +7,7 @@
 
 #include "estimate/margin_rule.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 struct Splitter {
@@ -104,4 +104,4 @@ std::vector<LevelShift> find_level_shifts(std::span<const double> values, std::s
   return s.found;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 struct LevelShift {
   std::size_t first_after = 0;  // index of the first value after the shift
@@ -51,4 +51,4 @@ inline constexpr double kShiftResiduals = 2;
 std::vector<LevelShift> find_level_shifts(std::span<const double> values, std::span<const double> margins,
                                           double quantum_ticks, std::size_t min_run = 3, std::size_t max_shifts = 16);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The margin may move by the larger of these (quanta; share of the move's size).
 inline constexpr double kMarginMoveQuanta = 2;
@@ -22,4 +22,4 @@ inline bool margin_kept(double margin_change_ticks, double size_ticks, double qu
          std::max(kMarginMoveQuanta * quantum_ticks, kMarginMoveShare * std::fabs(size_ticks));
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -3,7 +3,7 @@
 #include <Eigen/Dense>
 #include <limits>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// Which nodes a chain of edges (in either direction) links to node 0.
@@ -71,4 +71,4 @@ std::vector<double> solve_network_offsets(std::size_t n, std::span<const OffsetE
   return x;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// One measured ordered pair: θ = x_b − x_a, in ticks.
 struct OffsetEdge {
@@ -21,4 +21,4 @@ struct OffsetEdge {
 /// itself is ignored. Pure. \pre every edge's a and b are < n.
 std::vector<double> solve_network_offsets(std::size_t n, std::span<const OffsetEdge> edges);
 
-}  // namespace tscsync
+}  // namespace tscaudit

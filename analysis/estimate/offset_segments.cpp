@@ -5,7 +5,7 @@
 #include <functional>
 #include <iterator>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Indices = std::vector<std::size_t>;
@@ -302,4 +302,4 @@ OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t q
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -22,7 +22,7 @@
 #include "estimate/fit.hpp"
 #include "estimate/hull.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A bound on the offset theta at one time. Upper (a forward latency U = t2 - t1):
 /// theta(x) <= y + q. Lower (minus a reverse latency, L = t3 - t4): theta(x) >= y - q.
@@ -116,4 +116,4 @@ OffsetSegmentation segment_offset(std::vector<TimedBound> bounds, std::int64_t q
 /// upper or only lower bounds always fits.
 bool bounds_admit_one_line(std::span<const TimedBound> bounds, std::int64_t quantum_ticks);
 
-}  // namespace tscsync
+}  // namespace tscaudit

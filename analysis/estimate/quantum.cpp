@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The divisors of n up to kMaxQuantumTicks, largest first. The cap bounds the work (a
@@ -131,4 +131,4 @@ QuantumEstimate estimate_quantum(std::span<const std::uint64_t> reads) {
   return est;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

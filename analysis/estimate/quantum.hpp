@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <span>
 
-namespace tscsync {
+namespace tscaudit {
 
 struct QuantumEstimate {
   std::uint64_t quantum_ticks = 1;  // the step; 1 when the counter moves by arbitrary amounts
@@ -45,4 +45,4 @@ inline constexpr std::uint64_t kMaxQuantumTicks = std::uint64_t{1} << 20;
 /// empty or constant input gives quantum 1 with deltas = 0.
 QuantumEstimate estimate_quantum(std::span<const std::uint64_t> reads);
 
-}  // namespace tscsync
+}  // namespace tscaudit

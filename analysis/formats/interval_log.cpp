@@ -9,10 +9,11 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 constexpr std::size_t kK = kIntervalKCount;
@@ -180,10 +181,10 @@ class Parser {
                      what);
   }
 
-  /// The first non-empty line: "# schema: tscsync-monitor/1" and nothing else.
+  /// The first non-empty line: "# schema: tscaudit-monitor/1" and nothing else.
   void check_schema_line(std::string_view line) {
     if (auto kv = parse_metadata_line(line); kv && kv->first == "schema") {
-      if (kv->second == kMonitorSchema) {
+      if (current_schema_name(kv->second) == kMonitorSchema) {
         log_.header.set(std::move(kv->first), std::move(kv->second));
         return;
       }
@@ -557,9 +558,11 @@ bool is_interval_log_schema_line(std::string_view first_line) {
   if (!first_line.empty() && first_line.back() == '\r') first_line.remove_suffix(1);
   const auto kv = parse_metadata_line(first_line);
   if (!kv || kv->first != "schema") return false;
-  // "tscsync-monitor/N" for any version N, so that the reader can name an unknown one.
-  constexpr std::string_view kPrefix = "tscsync-monitor/";
-  const std::string_view value = kv->second;
+  // "tscaudit-monitor/N" for any version N, so that the reader can name an unknown one
+  // (and "tscsync-monitor/N", the same logs written before the rename).
+  constexpr std::string_view kPrefix = "tscaudit-monitor/";
+  const std::string normalized = current_schema_name(kv->second);
+  const std::string_view value = normalized;
   if (value.size() <= kPrefix.size() || value.substr(0, kPrefix.size()) != kPrefix) return false;
   return value.find_first_not_of("0123456789", kPrefix.size()) == std::string_view::npos;
 }
@@ -587,4 +590,4 @@ std::optional<std::string> interval_log_incomplete_reason(const IntervalLog& log
          std::string(kStatusInterrupted) + " or " + std::string(kStatusAborted) + ")";
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

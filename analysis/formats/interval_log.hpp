@@ -1,7 +1,7 @@
-// The interval log of `tscsync monitor` (docs/formats.md, "The interval log"): one line per
+// The interval log of `tscaudit monitor` (docs/formats.md, "The interval log"): one line per
 // interval, appended and flushed as each interval ends, like HdrHistogram / jHiccup logs.
 //
-//   # schema: tscsync-monitor/1
+//   # schema: tscaudit-monitor/1
 //   # key: value              header metadata (provenance, configuration)
 //   interval,start_tick,...   column header (interval_log_columns())
 //   0,...                     one IntervalSummary per line, comma-separated
@@ -23,9 +23,9 @@
 #include "core/interval_summary.hpp"
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kMonitorSchema = "tscsync-monitor/1";
+inline constexpr std::string_view kMonitorSchema = "tscaudit-monitor/1";
 /// Trailer `status` values besides kStatusComplete (run.hpp).
 inline constexpr std::string_view kStatusInterrupted = "interrupted";  // SIGINT/SIGTERM; `signal` names it
 inline constexpr std::string_view kStatusAborted = "aborted";          // a fault ended it; `error` says which
@@ -47,7 +47,7 @@ struct IntervalLog {
 inline constexpr std::size_t kIntervalLogColumnCount = 6 + 4 * kIntervalKCount + 16;
 std::span<const std::string_view> interval_log_columns();
 
-/// "# schema: tscsync-monitor/1\n", the header metadata, and the column header row. A
+/// "# schema: tscaudit-monitor/1\n", the header metadata, and the column header row. A
 /// `schema` key in `header` is not written twice (the first line is the schema line).
 std::string interval_log_head(const Metadata& header);
 /// One interval as one line, '\n' included. Absent order statistics are written as "-".
@@ -87,4 +87,4 @@ bool is_interval_log_schema_line(std::string_view first_line);
 /// aborted (with its error), cut short (no status). nullopt when complete.
 std::optional<std::string> interval_log_incomplete_reason(const IntervalLog& log);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -13,7 +13,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The most of a target's file name that its aside file takes (+ ".tmp.XXXXXX").
@@ -148,4 +148,4 @@ void make_directories(const std::string& dir) {
   if (ec) throw IoError(dir + ": cannot create the directory: " + ec.message());
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 
 class OutputFile {
  public:
@@ -66,4 +66,4 @@ void make_directories(const std::string& dir);
 /// Writes `text` to `path` whole, through an OutputFile. \throws IoError.
 void write_text_file(const std::string& path, std::string_view text);
 
-}  // namespace tscsync
+}  // namespace tscaudit

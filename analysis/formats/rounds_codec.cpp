@@ -12,7 +12,7 @@
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 constexpr std::string_view kVisitPrefix = "# visit";
@@ -481,4 +481,4 @@ std::optional<VisitHeader> peek_truncated_frame(std::string_view bytes, std::str
   return parser.header();
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

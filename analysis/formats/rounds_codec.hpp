@@ -30,7 +30,7 @@
 
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The zstd level of every visit frame. Measured on a simulated 3000-round visit
 /// (docs/formats.md, "Run directory"): level 3 is the library's default speed/size point.
@@ -101,4 +101,4 @@ FrameExtent next_frame(std::string_view bytes);
 /// \throws InputError when what is there does not decompress (not a cut, a corruption).
 std::optional<VisitHeader> peek_truncated_frame(std::string_view bytes, std::string_view source);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -16,13 +16,14 @@
 #include <tuple>
 
 #include "core/errors.hpp"
+#include "core/schema_name.hpp"
 #include "formats/output_file.hpp"
 #include "formats/rounds_codec.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -187,25 +188,27 @@ class ManifestReader {
   }
 
   void check_schema(const Json& j) const {
-    static constexpr std::string_view prefix = "tscsync-rundir/";
+    static constexpr std::string_view prefix = "tscaudit-rundir/";
     if (!j.contains("schema") || !j["schema"].is_string()) {
-      fail("schema", "no \"schema\" string: not the manifest of a tscsync run directory (expected \"" +
+      fail("schema", "no \"schema\" string: not the manifest of a tscaudit run directory (expected \"" +
                          std::string(kRunDirSchema) + "\")");
     }
+    // Manifests written before the rename say "tscsync-rundir/...": the same format.
     const std::string schema = j["schema"].get<std::string>();
-    if (!schema.starts_with(prefix)) {
-      fail("schema", "schema '" + printable(schema) + "' is not a tscsync run directory's (expected '" +
+    const std::string version_text = current_schema_name(schema);
+    if (!version_text.starts_with(prefix)) {
+      fail("schema", "schema '" + printable(schema) + "' is not a tscaudit run directory's (expected '" +
                          std::string(kRunDirSchema) + "')");
     }
-    const std::string_view version = std::string_view(schema).substr(prefix.size());
+    const std::string_view version = std::string_view(version_text).substr(prefix.size());
     const std::string_view major_text = version.substr(0, version.find('.'));
     std::uint64_t major = 0;
     if (parse_u64_field(major_text, major) != FieldProblem::ok) {
       fail("schema", "schema '" + printable(schema) + "': the version is not a number");
     }
     if (major > static_cast<std::uint64_t>(kRunDirMajorVersion)) {
-      fail("schema", "schema '" + printable(schema) + "' is newer than this version of tscsync reads (" +
-                         std::string(kRunDirSchema) + "): read it with a newer tscsync");
+      fail("schema", "schema '" + printable(schema) + "' is newer than this version of tscaudit reads (" +
+                         std::string(kRunDirSchema) + "): read it with a newer tscaudit");
     }
     if (major != static_cast<std::uint64_t>(kRunDirMajorVersion)) {
       fail("schema",
@@ -644,7 +647,7 @@ void RunDirReader::open_plain_dir() {
     }
     const PlainHeader h = scan_plain_header(file);
     if (h.empty) throw InputError(file + ": empty file (a run directory without a manifest holds run files only)");
-    if (h.schema && h.schema->text != kRunSchema) {
+    if (h.schema && current_schema_name(h.schema->text) != kRunSchema) {
       throw InputError(file + ":" + std::to_string(h.schema->line) + ":" + std::to_string(h.schema->column) +
                        ": unknown schema '" + printable(h.schema->text) + "' (this version reads " +
                        std::string(kRunSchema) + ")");
@@ -868,4 +871,4 @@ Run RunDirReader::read_plain_pair(int a, int b, const PairEntry& entry) const {
   return run;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,14 +1,14 @@
 // The run directory (docs/formats.md, "Run directory"): what `matrix`, `check` and `report`
 // write while they measure, and the only input of their analysis, live or offline.
 //
-//   DIR/manifest.json        schema tscsync-rundir/1: status, times, CPUs, variants,
+//   DIR/manifest.json        schema tscaudit-rundir/1: status, times, CPUs, variants,
 //                            tsc_hz, the header common to every pair, plan, platform
 //   DIR/topology.xml         hwloc XML of the machine (optional)
 //   DIR/rounds/cpu-<A>.zst   every visit whose initiator is CPU A, one zstd frame each
 //                            (rounds_codec.hpp), appended and written out visit by visit
 //
 // One rounds file per initiating CPU: the number of files grows with the CPUs, not with
-// the pairs. A plain directory of `tscsync-run/1` files or import tables, each naming its
+// the pairs. A plain directory of `tscaudit-run/1` files or import tables, each naming its
 // pair with `# a:` and `# b:` lines, reads as a run directory too (open_run_dir).
 #pragma once
 
@@ -27,12 +27,12 @@
 
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-/// The schema this version writes. Readers take every `tscsync-rundir/1` and
-/// `tscsync-rundir/1.N` manifest (a minor version only adds what older readers may ignore)
+/// The schema this version writes. Readers take every `tscaudit-rundir/1` and
+/// `tscaudit-rundir/1.N` manifest (a minor version only adds what older readers may ignore)
 /// and refuse a higher major version with a message that says so.
-inline constexpr std::string_view kRunDirSchema = "tscsync-rundir/1";
+inline constexpr std::string_view kRunDirSchema = "tscaudit-rundir/1";
 inline constexpr int kRunDirMajorVersion = 1;
 
 inline constexpr std::string_view kManifestName = "manifest.json";
@@ -197,4 +197,4 @@ class RunDirReader {
 ///         pair, a file of another schema.
 RunDirReader open_run_dir(const std::string& path);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 constexpr std::size_t kFlushBytes = 1u << 20;
@@ -109,7 +110,7 @@ class Parser {
   Run finish() {
     if (!have_header_row_) fail_at_end("no column header row (expected e.g. 't1,t2,t3,t4')");
     if (run_.rounds.empty()) fail_at_end("no rounds after the column header row");
-    if (const auto schema = run_.header.get("schema"); schema && *schema != kRunSchema) {
+    if (const auto schema = run_.header.get("schema"); schema && current_schema_name(*schema) != kRunSchema) {
       throw InputError(std::string(source_) + ": unknown schema '" + printable(*schema) + "' (this version reads " +
                        std::string(kRunSchema) + ")");
     }
@@ -460,4 +461,4 @@ std::optional<std::string> incomplete_reason(const Run& run) {
   return reason;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,7 +1,7 @@
 // The text format of a run (docs/formats.md, "The run format"): the saved output of `measure`
 // and the import format of `analyze`.
 //
-//   # schema: tscsync-run/1
+//   # schema: tscaudit-run/1
 //   # key: value              header metadata (provenance, configuration)
 //   seq,t1,t2,t3,t4,flags     column header; comma- or tab-separated
 //   0,1234,1300,1310,1400,0   one round per line, unsigned decimal ticks
@@ -39,9 +39,9 @@
 #include "core/run.hpp"
 #include "formats/text_lines.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kRunSchema = "tscsync-run/1";
+inline constexpr std::string_view kRunSchema = "tscaudit-run/1";
 
 /// Most distinct metadata keys in the header, and in the trailer. A measured run has
 /// about 35; the limit keeps a file of a million `# kN: v` lines from a quadratic
@@ -84,4 +84,4 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
 /// without a line end, was not a whole round (docs/formats.md, "Import rules").
 std::optional<std::string> incomplete_reason(const Run& run);
 
-}  // namespace tscsync
+}  // namespace tscaudit

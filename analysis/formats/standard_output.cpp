@@ -9,7 +9,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 FdOutputBuffer::FdOutputBuffer(int fd) : fd_(fd) { setp(buffer_, buffer_ + sizeof buffer_); }
 
@@ -60,4 +60,4 @@ void finish_standard_output() {
   }
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

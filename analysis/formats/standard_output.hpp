@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <streambuf>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// An output buffer over a file descriptor that remembers why its first write failed.
 /// After a failure it drops what it is given (the stream's badbit says so too).
@@ -40,4 +40,4 @@ void install_standard_output();
 /// write to it failed.
 void finish_standard_output();
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 #include <limits>
 #include <system_error>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
@@ -85,4 +85,4 @@ void append_metadata_line(std::string& out, std::string_view key, std::string_vi
   out += '\n';
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

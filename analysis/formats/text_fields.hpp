@@ -10,7 +10,7 @@
 
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Why a field is not a number; ok when it is one.
 enum class FieldProblem { ok, empty, not_a_number, out_of_range };
@@ -44,4 +44,4 @@ std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::stri
 /// never end its line early and forge another.
 void append_metadata_line(std::string& out, std::string_view key, std::string_view value);
 
-}  // namespace tscsync
+}  // namespace tscaudit

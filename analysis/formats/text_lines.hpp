@@ -19,7 +19,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The longest line a reader accepts, without its line end. A round of a run is under
 /// 120 bytes and an interval log line under 1 KiB; 64 KiB leaves room for imported tables
@@ -150,4 +150,4 @@ std::size_t for_each_line(std::FILE* file, std::string_view source, std::size_t 
   return total;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// How far the band [lo, hi] lies outside [−tol, tol]; 0 when they meet.
@@ -231,4 +231,4 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   return r;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// The verdict for scripts (`tscsync check`): synchronized or not, why, and every failing
+// The verdict for scripts (`tscaudit check`): synchronized or not, why, and every failing
 // pair, as data; render/verdict_text.hpp words the reason and each failure. Pure: decided
 // over a MatrixResult.
 #pragma once
@@ -10,7 +10,7 @@
 
 #include "matrix/matrix.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct CheckSettings {
   /// The offsets may differ by this much: a pair passes when its hard band meets
@@ -88,4 +88,4 @@ struct CheckResult {
 CheckResult decide_check(const MatrixResult& m, const CheckSettings& settings,
                          const std::vector<std::string>& platform_warnings);
 
-}  // namespace tscsync
+}  // namespace tscaudit

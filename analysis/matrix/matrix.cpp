@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "estimate/network_offsets.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -226,4 +226,4 @@ MatrixResult build_matrix(const std::vector<int>& cpus, const std::vector<const 
   return builder.finish();
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

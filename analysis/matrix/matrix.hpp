@@ -12,7 +12,7 @@
 #include "matrix/pair_cells.hpp"
 #include "pair/analyze.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// \pre `p` analysed at least one round.
 PairCell cell_from_analysis(const PairAnalysis& p);
@@ -108,4 +108,4 @@ class MatrixBuilder {
 /// \throws InputError when two analyses claim the same ordered pair or name a CPU not in `cpus`.
 MatrixResult build_matrix(const std::vector<int>& cpus, const std::vector<const PairAnalysis*>& pairs);
 
-}  // namespace tscsync
+}  // namespace tscaudit

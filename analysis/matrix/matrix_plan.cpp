@@ -11,7 +11,7 @@
 #include "core/run.hpp"
 #include "matrix/matrix.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 static_assert(sizeof(Round) == kRoundBytes, "the plan's memory figure counts Round's size");
 
@@ -306,4 +306,4 @@ std::uint64_t default_rounds_per_visit_for_pairs(std::uint64_t ordered_pairs, st
   return std::max<std::uint64_t>(1, (per_pair + visits / 2) / visits);
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

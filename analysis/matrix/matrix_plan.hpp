@@ -1,4 +1,4 @@
-// The all-pairs measurement plan for `tscsync matrix`: which ordered pairs run when, how
+// The all-pairs measurement plan for `tscaudit matrix`: which ordered pairs run when, how
 // many rounds each visit takes, and what the whole run costs in time and memory. Pure:
 // no hwloc, no threads; the caller orders the CPUs (topology_order.hpp) and measures.
 //
@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Measured constants the caller passes (and documents where they come from).
 struct PlanCosts {
@@ -183,4 +183,4 @@ inline constexpr std::uint64_t kMinRoundsPerPair = 2000;
 inline constexpr std::uint64_t kMaxRoundsPerPair = 1'000'000;
 inline constexpr std::uint64_t kDefaultPlanRounds = 40'000'000;
 
-}  // namespace tscsync
+}  // namespace tscaudit

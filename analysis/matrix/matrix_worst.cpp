@@ -6,7 +6,7 @@
 
 #include "matrix/pair_distance.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The `count` entries of `items` with the largest key, largest first, ties in the order
@@ -61,4 +61,4 @@ MatrixWorst worst_of(const MatrixResult& m, std::size_t count) {
   return w;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -8,7 +8,7 @@
 
 #include "matrix/matrix.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// An ordered pair by its indexes into MatrixResult::cpus (a initiates, b responds).
 struct CellIndex {
@@ -35,4 +35,4 @@ struct MatrixWorst {
 /// At most `count` of each list.
 MatrixWorst worst_of(const MatrixResult& m, std::size_t count);
 
-}  // namespace tscsync
+}  // namespace tscaudit

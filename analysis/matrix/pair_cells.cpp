@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace tscsync {
+namespace tscaudit {
 
 PairCells::PairCells(const std::vector<PairCell>& dense) : index_(dense.size()), written_(dense.begin(), dense.end()) {
   if (dense.size() >= kUnwritten) throw std::length_error("PairCells: too many cells");
@@ -49,4 +49,4 @@ PairCell& PairCells::operator[](std::size_t k) {
   return written_[i];
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

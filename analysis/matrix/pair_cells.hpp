@@ -12,7 +12,7 @@
 
 #include "pair/verdict.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
@@ -79,4 +79,4 @@ class PairCells {
   PairCell fill_;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

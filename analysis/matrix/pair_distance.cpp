@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-namespace tscsync {
+namespace tscaudit {
 
 PairDistance pair_distance(const CpuPlace& a, const CpuPlace& b) {
   // hwloc logical indexes number each level across the whole machine, so equal indexes
@@ -63,4 +63,4 @@ std::vector<DistanceClass> summarize_by_distance(const MatrixResult& m) {
   return classes;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

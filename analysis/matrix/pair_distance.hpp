@@ -12,7 +12,7 @@
 #include "core/cpu_place.hpp"
 #include "matrix/matrix.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Closest first; `unknown` where the places do not tell (a level -1 on either side).
 enum class PairDistance { smt, l3, package, cross_package, unknown };
@@ -50,4 +50,4 @@ struct DistanceClass {
 /// of another size) every pair is `unknown`.
 std::vector<DistanceClass> summarize_by_distance(const MatrixResult& m);
 
-}  // namespace tscsync
+}  // namespace tscaudit

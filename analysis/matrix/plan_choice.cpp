@@ -9,7 +9,7 @@
 #include "core/human_units.hpp"
 #include "matrix/sparse_design.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::string rounds_text(double rounds) {
@@ -92,4 +92,4 @@ MatrixPlan choose_plan(const OrderedCpus& order, const PlanRequest& r, const Pla
   return make_plan(spec, costs);
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -25,7 +25,7 @@
 #include "matrix/matrix_plan.hpp"
 #include "matrix/topology_order.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The measuring time `report` and `check` plan for by default, seconds.
 inline constexpr double kDefaultBudgetSeconds = 90;
@@ -48,4 +48,4 @@ std::uint64_t floor_rounds_per_visit(std::uint64_t visits);
 ///         finite number of seconds, or what make_plan throws.
 MatrixPlan choose_plan(const OrderedCpus& order, const PlanRequest& request, const PlanCosts& costs);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -4,7 +4,7 @@
 #include <random>
 #include <stdexcept>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// [begin, end) of group g of `starts` over n CPUs.
@@ -118,4 +118,4 @@ SparseDesign sparse_design(const OrderedCpus& order) {
   return d;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

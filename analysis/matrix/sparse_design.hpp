@@ -32,14 +32,14 @@
 #include "matrix/matrix_plan.hpp"
 #include "matrix/topology_order.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 inline constexpr std::size_t kSparseGroupCpus = 16;
 inline constexpr std::size_t kSparseCrossGroups = 4;
 inline constexpr std::size_t kSparseCrossPartners = 8;
 inline constexpr std::size_t kSparsePackagePartners = 2;
 inline constexpr std::size_t kSparseChordsPerCpu = 2;
-inline constexpr std::uint64_t kSparseSeed = 0x7473637379'6e63ULL;  // "tscsync"
+inline constexpr std::uint64_t kSparseSeed = 0x7473637379'6e63ULL;  // "tscaudit"
 
 /// Where each local group begins (indexes into order.cpus, the first 0): see step 1 above.
 /// \param max_cpus  the largest group, >= 1
@@ -55,4 +55,4 @@ struct SparseDesign {
 /// \pre order.cpus.size() >= 2
 SparseDesign sparse_design(const OrderedCpus& order);
 
-}  // namespace tscsync
+}  // namespace tscaudit

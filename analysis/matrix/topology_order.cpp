@@ -6,7 +6,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// Where the value of one level changes along `cpus`; empty where the level is absent.
@@ -100,4 +100,4 @@ std::optional<int> smt_sibling(const std::vector<CpuPlace>& places, int cpu, con
   return best;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -10,7 +10,7 @@
 
 #include "core/cpu_place.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct OrderedCpus {
   std::vector<CpuPlace> cpus;  // the selected CPUs in topology order
@@ -41,4 +41,4 @@ OrderedCpus order_by_topology(const std::vector<CpuPlace>& places, const std::ve
 /// numbered; nullopt when the core has no other usable CPU or the core is unknown.
 std::optional<int> smt_sibling(const std::vector<CpuPlace>& places, int cpu, const std::vector<int>& usable);
 
-}  // namespace tscsync
+}  // namespace tscaudit

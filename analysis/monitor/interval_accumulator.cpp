@@ -8,7 +8,7 @@
 
 #include "core/histogram.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The largest k kept: the heaps hold this many values.
@@ -162,4 +162,4 @@ IntervalSummary IntervalAccumulator::summary() const {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -8,7 +8,7 @@
 #include "core/interval_summary.hpp"
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 class IntervalAccumulator {
  public:
@@ -44,4 +44,4 @@ class IntervalAccumulator {
                   // A moved-from accumulator may only be destroyed or assigned to.
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -11,7 +11,7 @@
 #include "formats/text_fields.hpp"
 #include "monitor/interval_pieces.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -334,4 +334,4 @@ MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& 
   return m;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

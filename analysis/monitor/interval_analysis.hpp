@@ -1,4 +1,4 @@
-// The analysis of a monitor run's interval log (`tscsync analyze` on a tscsync-monitor/1
+// The analysis of a monitor run's interval log (`tscaudit analyze` on a tscaudit-monitor/1
 // file): the same reasoning as analyze.hpp, on the order statistics each interval kept
 // instead of every round, plus what a long run adds: where the offset moved, the worst
 // intervals, the totals, memory over time, and how the run ended.
@@ -17,7 +17,7 @@
 #include "formats/interval_log.hpp"
 #include "pair/verdict.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// How many intervals each ranking of the worst lists.
 inline constexpr std::size_t kWorstIntervals = 5;
@@ -236,4 +236,4 @@ void add_interval(MonitorTotals& totals, const IntervalSummary& interval);
 /// Seconds from the run's first tick to `tick`; NaN without the frequency.
 double monitor_seconds(const MonitorAnalysis& m, std::uint64_t tick);
 
-}  // namespace tscsync
+}  // namespace tscaudit

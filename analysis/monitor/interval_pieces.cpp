@@ -8,7 +8,7 @@
 
 #include "estimate/level_shifts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::uint64_t tick_at(std::uint64_t t_ref, double x) {
@@ -246,4 +246,4 @@ void add_moves(const std::vector<IntervalSummary>& iv, MonitorAnalysis& m) {
   }
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -12,7 +12,7 @@
 #include "estimate/offset_segments.hpp"
 #include "monitor/interval_analysis.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The position of the interval whose [start, end) holds `tick` (the nearest one outside).
 /// \pre intervals is not empty, in time order.
@@ -37,4 +37,4 @@ void add_bands(const OffsetSegmentation& seg, std::size_t ki, const std::vector<
 /// m.moves: level shifts of the intervals' estimates within each piece. \pre add_bands ran.
 void add_moves(const std::vector<IntervalSummary>& iv, MonitorAnalysis& m);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 IntervalSequencer::IntervalSequencer(std::uint64_t interval_ticks, std::uint64_t interval_count,
                                      std::int64_t quantum_ticks, Sink sink)
@@ -83,4 +83,4 @@ void IntervalSequencer::close_partial() {
   count_ = next_index_;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

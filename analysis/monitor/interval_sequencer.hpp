@@ -16,7 +16,7 @@
 #include "core/run.hpp"
 #include "monitor/interval_accumulator.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// More empty intervals than this between two consecutive rounds is not a stall but a
 /// counter that jumped (a write to the TSC): the run cannot go on meaningfully.
@@ -84,4 +84,4 @@ class IntervalSequencer {
   std::uint64_t after_end_ = 0;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

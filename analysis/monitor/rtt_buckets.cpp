@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace tscsync {
+namespace tscaudit {
 
 RttBuckets::RttBuckets(double tsc_hz) : tsc_hz_(tsc_hz) {
   if (!(tsc_hz > 0)) throw std::invalid_argument("RttBuckets: the TSC frequency must be known");
@@ -14,4 +14,4 @@ std::uint64_t RttBuckets::cumulative(std::size_t i) const {
   return n;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

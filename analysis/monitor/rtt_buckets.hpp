@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The buckets' upper bounds, seconds (Prometheus `le`), then +Inf: from 50 ns (SMT
 /// siblings) through 10 µs (across packages, a busy VM) to 10 ms (a descheduled vCPU).
@@ -42,4 +42,4 @@ class RttBuckets {
   std::uint64_t count_ = 0;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -15,7 +15,7 @@
 #include "pair/classify.hpp"
 #include "pair/run_pieces.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// Time bins of the robust envelopes (docs/method.md §4.2): about this many rounds
@@ -470,4 +470,4 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
 
 }  // namespace
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -16,7 +16,7 @@
 #include "pair/run_pieces.hpp"
 #include "pair/verdict.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// How many of the longest rounds (by rtt) an analysis lists.
 inline constexpr std::size_t kLongestRounds = 10;
@@ -134,4 +134,4 @@ StepVerdict step_verdict(const OffsetStep& s);
 /// Ticks to nanoseconds with the run's frequency; NaN when the frequency is unknown.
 double ticks_to_ns(double ticks, double tsc_hz);
 
-}  // namespace tscsync
+}  // namespace tscaudit

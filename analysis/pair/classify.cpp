@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// A min-heap on rtt of the longest rounds so far: its top is the shortest kept.
@@ -251,4 +251,4 @@ void RoundClassifier::finish() {
   std::sort_heap(p_.longest_rounds.begin(), p_.longest_rounds.end(), longer);  // longest first
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

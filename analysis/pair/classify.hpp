@@ -18,7 +18,7 @@
 #include "estimate/blocks.hpp"
 #include "pair/analyze.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The extremes of a chunk of rounds: its latencies' (the histograms take them too) and
 /// its time range, which tell which tests its rounds can need.
@@ -79,4 +79,4 @@ class RoundClassifier {
   std::int64_t worst_b_span_ = 0;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

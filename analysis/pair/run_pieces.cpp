@@ -10,7 +10,7 @@
 #include "estimate/bounds.hpp"
 #include "estimate/offset_segments.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The change between two sides: each side's band and line, the jump of the offset (the
@@ -318,4 +318,4 @@ RunPieces find_run_pieces(std::span<const Round> rounds, std::uint64_t t_ref_tic
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -15,7 +15,7 @@
 #include "estimate/fit.hpp"
 #include "estimate/k_sweep.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Where the rounds split at one change of the offset. Indices into the rounds passed in.
 struct RoundSplit {
@@ -75,4 +75,4 @@ RoundSplit locate_change(std::span<const Round> rounds, std::size_t w0, std::siz
 RunPieces find_run_pieces(std::span<const Round> rounds, std::uint64_t t_ref_tick, std::int64_t quantum_ticks,
                           std::span<const std::uint64_t> ks, std::size_t bins);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace tscsync {
+namespace tscaudit {
 
 std::int64_t median_rtt_ticks(std::span<const Round> rounds) {
   if (rounds.empty()) return 0;
@@ -53,4 +53,4 @@ RunSummary summarize(std::span<const Round> rounds) {
   return s;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

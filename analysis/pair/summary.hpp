@@ -7,7 +7,7 @@
 
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A round whose rtt is above this many times the median rtt is a stall (kFlagStall):
 /// an interrupt, a preempted vCPU, a page walk. Ten times the median sits well above
@@ -38,4 +38,4 @@ std::int64_t median_rtt_ticks(std::span<const Round> rounds);
 /// rtt (when the median is positive). Returns how many were flagged.
 std::uint64_t flag_stalls(std::span<Round> rounds);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,6 +1,6 @@
 #include "pair/verdict.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 FitVerdict judge_fit(bool drift_detectable, double offset_ticks, double offset_lo_ticks, double offset_hi_ticks,
                      double drift_ppb, double drift_lo_ppb, double drift_hi_ppb) {
@@ -14,4 +14,4 @@ FitVerdict judge_fit(bool drift_detectable, double offset_ticks, double offset_l
   return v;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -8,7 +8,7 @@
 
 #include "core/read_variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The kinds of answer, most serious first.
 enum class VerdictKind {
@@ -82,4 +82,4 @@ struct PairVerdict {
   std::vector<PairVerdict> segments;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

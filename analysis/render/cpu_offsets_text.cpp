@@ -9,7 +9,7 @@
 #include "core/format.hpp"
 #include "render/dat_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -76,4 +76,4 @@ std::string format_cpu_offsets(const CpuOffsetsTable& table) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

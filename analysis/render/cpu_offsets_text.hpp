@@ -21,7 +21,7 @@
 #include "matrix/matrix.hpp"
 #include "render/matrix_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The per-CPU offsets of one matrix, in its (topology) order.
 struct CpuOffsetsTable {
@@ -49,4 +49,4 @@ CpuOffsetsTable cpu_offsets_table(const MatrixResult& m);
 /// [0, N), one id per start).
 std::string format_cpu_offsets(const CpuOffsetsTable& table);
 
-}  // namespace tscsync
+}  // namespace tscaudit

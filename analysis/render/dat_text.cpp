@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -47,4 +47,4 @@ void check_dat_groups(const MatrixGroups& g, std::size_t n, const std::string& w
   }
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

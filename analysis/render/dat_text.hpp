@@ -7,7 +7,7 @@
 
 #include "render/matrix_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Appends `v` so that it reads back exactly: integers (|v| < 2^53) without a point
 /// ("-3"), others in the shortest form that round-trips ("0.1", "1e+300"), NaN as "NaN"
@@ -27,4 +27,4 @@ void append_dat_list(std::string& out, const char* key, const auto& list) {
 /// first start is not 0, or its starts do not increase inside [0, n).
 void check_dat_groups(const MatrixGroups& g, std::size_t n, const std::string& what);
 
-}  // namespace tscsync
+}  // namespace tscaudit

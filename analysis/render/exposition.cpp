@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 bool valid_name(std::string_view name) {
@@ -124,4 +124,4 @@ std::size_t exposition_series(const std::vector<MetricFamily>& families) {
   return n;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

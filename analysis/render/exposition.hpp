@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 enum class ExpositionDialect {
   openmetrics,      // OpenMetrics 1.0: # UNIT lines, counters named without _total, # EOF
@@ -32,8 +32,8 @@ struct MetricSample {
 };
 
 struct MetricFamily {
-  /// The family's name: tscsync_ and the base unit last (tscsync_cpu_offset_seconds); a
-  /// counter's without _total (tscsync_monitor_rounds).
+  /// The family's name: tscaudit_ and the base unit last (tscaudit_cpu_offset_seconds); a
+  /// counter's without _total (tscaudit_monitor_rounds).
   std::string name;
   MetricType type = MetricType::gauge;
   /// "seconds", "hertz", "ratio", or "" for none. \pre the name ends with "_" + unit.
@@ -58,4 +58,4 @@ std::string metric_value_text(double value);
 /// How many samples (series) the families hold.
 std::size_t exposition_series(const std::vector<MetricFamily>& families);
 
-}  // namespace tscsync
+}  // namespace tscaudit

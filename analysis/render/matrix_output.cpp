@@ -10,7 +10,7 @@
 #include "core/format.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -418,4 +418,4 @@ std::string check_text(const CheckResult& c, bool details) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
 // Writers for the all-pairs matrix and the check: JSON per the design's contract
-// ("tscsync-matrix/1"), text a person reads in ten seconds.
+// ("tscaudit-matrix/1"), text a person reads in ten seconds.
 #pragma once
 
 #include <cstddef>
@@ -11,12 +11,12 @@
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kMatrixSchema = "tscsync-matrix/1";
-inline constexpr std::string_view kCheckSchema = "tscsync-check/1";
+inline constexpr std::string_view kMatrixSchema = "tscaudit-matrix/1";
+inline constexpr std::string_view kCheckSchema = "tscaudit-check/1";
 
-/// {"schema": "tscsync-matrix/1", "cpus": [...], N×N arrays (null where not measured),
+/// {"schema": "tscaudit-matrix/1", "cpus": [...], N×N arrays (null where not measured),
 /// "cpu_offset_ticks": [...], "consistency": {...}}. `cpu_places` (one object per CPU,
 /// from the topology) is merged into "cpus" when it has one entry per CPU.
 nlohmann::ordered_json matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places);
@@ -46,10 +46,10 @@ inline constexpr std::size_t kSummaryPairs = 10;
 /// how many other pairs were measured, were not, drift and stepped, and where every pair is.
 std::string matrix_text(const MatrixResult& m);
 
-/// {"schema": "tscsync-check/1", "synchronized", "reason", "failures", "warnings", ...}.
+/// {"schema": "tscaudit-check/1", "synchronized", "reason", "failures", "warnings", ...}.
 nlohmann::ordered_json check_json(const CheckResult& c, const CheckSettings& s);
 
 /// The reason line, then (with details) every failure and warning, one per line.
 std::string check_text(const CheckResult& c, bool details);
 
-}  // namespace tscsync
+}  // namespace tscaudit

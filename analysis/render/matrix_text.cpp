@@ -9,7 +9,7 @@
 
 #include "render/dat_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -93,4 +93,4 @@ std::string format_gnuplot_matrix(const MatrixGrid& grid) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -28,7 +28,7 @@
 
 #include "core/cpu_place.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The runs of one topology level (packages or L3 domains) along the matrix order.
 struct MatrixGroups {
@@ -69,4 +69,4 @@ MatrixGroups matrix_groups(const std::vector<CpuPlace>& places, int CpuPlace::*l
 /// means).
 std::string format_gnuplot_matrix(const MatrixGrid& grid);
 
-}  // namespace tscsync
+}  // namespace tscaudit

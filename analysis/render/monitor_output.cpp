@@ -10,7 +10,7 @@
 #include "render/pair_output.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -434,4 +434,4 @@ std::string monitor_timeseries_dat(const MonitorAnalysis& m, const IntervalLog& 
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
 // Writers for MonitorAnalysis: text for a person (analysis_output's style), JSON
-// ("tscsync-monitor-analysis/1", one object per log), CSV with one row per interval, and
+// ("tscaudit-monitor-analysis/1", one object per log), CSV with one row per interval, and
 // the time series that plots/monitor_timeseries.gp draws.
 #pragma once
 
@@ -10,15 +10,15 @@
 #include "formats/interval_log.hpp"
 #include "monitor/interval_analysis.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kMonitorAnalysisSchema = "tscsync-monitor-analysis/1";
+inline constexpr std::string_view kMonitorAnalysisSchema = "tscaudit-monitor-analysis/1";
 
 /// The status and the verdict first, then the evidence: band, drift, sweep, pieces and
 /// steps, totals, the worst intervals, memory.
 std::string monitor_text(const MonitorAnalysis& m);
 
-/// {"schema": "tscsync-monitor-analysis/1", "source", ...}: everything but the
+/// {"schema": "tscaudit-monitor-analysis/1", "source", ...}: everything but the
 /// per-interval rows (those are the CSV).
 nlohmann::ordered_json monitor_json(const MonitorAnalysis& m);
 
@@ -35,4 +35,4 @@ std::string monitor_csv_rows(const MonitorAnalysis& m, const IntervalLog& log);
 /// \pre `log` is the log `m` was made from.
 std::string monitor_timeseries_dat(const MonitorAnalysis& m, const IntervalLog& log);
 
-}  // namespace tscsync
+}  // namespace tscaudit

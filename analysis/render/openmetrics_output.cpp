@@ -7,7 +7,7 @@
 #include "matrix/matrix_worst.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 MetricFamily family(std::string name, MetricType type, std::string unit, std::string help) {
@@ -93,7 +93,7 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   const bool seconds = hz > 0;
   const auto s = [hz](double ticks) { return ticks / hz; };  // NaN and ±Inf stay what they are
 
-  MetricFamily success = gauge("tscsync_check_success", "",
+  MetricFamily success = gauge("tscaudit_check_success", "",
                                "1 when the last check found every pair's offset band within the tolerance, 0 when not "
                                "(reason: the kind of the failure its verdict names)");
   if (c.synchronized) {
@@ -103,22 +103,22 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   }
   out.push_back(std::move(success));
 
-  MetricFamily pairs = gauge("tscsync_check_pairs", "", "Ordered pairs of CPUs the check measured and judged");
+  MetricFamily pairs = gauge("tscaudit_check_pairs", "", "Ordered pairs of CPUs the check measured and judged");
   add(pairs, static_cast<double>(c.pairs_checked));
   out.push_back(std::move(pairs));
-  MetricFamily failing = gauge("tscsync_check_failing_pairs", "", "Ordered pairs of CPUs that fail the check");
+  MetricFamily failing = gauge("tscaudit_check_failing_pairs", "", "Ordered pairs of CPUs that fail the check");
   add(failing, static_cast<double>(c.failing_pairs));
   out.push_back(std::move(failing));
-  MetricFamily cpus = gauge("tscsync_check_cpus", "", "CPUs the check measured");
+  MetricFamily cpus = gauge("tscaudit_check_cpus", "", "CPUs the check measured");
   add(cpus, static_cast<double>(m.size()));
   out.push_back(std::move(cpus));
-  MetricFamily off_count = gauge("tscsync_check_cpus_off", "", "CPUs the check names off from the rest");
+  MetricFamily off_count = gauge("tscaudit_check_cpus_off", "", "CPUs the check names off from the rest");
   add(off_count, static_cast<double>(c.cpus_off.size()));
   out.push_back(std::move(off_count));
   // Named CPUs outside the exported ones are counted above, not listed: the per-CPU
   // families stay within --export-cpus.
   const std::vector<std::size_t> exported = exported_cpus(m, what.max_cpus);
-  MetricFamily off = gauge("tscsync_cpu_off", "", "1 for each CPU the check names off from the rest");
+  MetricFamily off = gauge("tscaudit_cpu_off", "", "1 for each CPU the check names off from the rest");
   for (std::size_t i : exported) {
     if (std::find(c.cpus_off.begin(), c.cpus_off.end(), m.cpus[i]) != c.cpus_off.end())
       add(off, 1, cpu_label(m.cpus[i]));
@@ -126,15 +126,15 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   out.push_back(std::move(off));
   if (seconds) {
     MetricFamily tolerance =
-        gauge("tscsync_check_tolerance_seconds", "seconds", "How far from 0 an offset band may lie and pass");
+        gauge("tscaudit_check_tolerance_seconds", "seconds", "How far from 0 an offset band may lie and pass");
     add(tolerance, s(c.settings.tolerance_ticks));
     out.push_back(std::move(tolerance));
 
-    MetricFamily x = gauge("tscsync_cpu_offset_seconds", "seconds",
+    MetricFamily x = gauge("tscaudit_cpu_offset_seconds", "seconds",
                            "TSC offset of each CPU against the reference CPU (least squares over every pair)");
-    MetricFamily lo = gauge("tscsync_cpu_offset_lower_seconds", "seconds",
+    MetricFamily lo = gauge("tscaudit_cpu_offset_lower_seconds", "seconds",
                             "Hard lower bound of each CPU's offset against the reference CPU");
-    MetricFamily hi = gauge("tscsync_cpu_offset_upper_seconds", "seconds",
+    MetricFamily hi = gauge("tscaudit_cpu_offset_upper_seconds", "seconds",
                             "Hard upper bound of each CPU's offset against the reference CPU");
     for (std::size_t i : exported) {
       add(x, s(m.cpu.offset_ticks.at(i)), cpu_label(m.cpus[i]));
@@ -147,10 +147,10 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
 
     const Spread spread = spread_of(m.cpu);
     MetricFamily sp =
-        gauge("tscsync_cpu_offset_spread_seconds", "seconds", "Largest minus smallest per-CPU offset estimate");
-    MetricFamily sp_lo = gauge("tscsync_cpu_offset_spread_lower_seconds", "seconds",
+        gauge("tscaudit_cpu_offset_spread_seconds", "seconds", "Largest minus smallest per-CPU offset estimate");
+    MetricFamily sp_lo = gauge("tscaudit_cpu_offset_spread_lower_seconds", "seconds",
                                "The least spread of the per-CPU offsets that their hard bounds allow");
-    MetricFamily sp_hi = gauge("tscsync_cpu_offset_spread_upper_seconds", "seconds",
+    MetricFamily sp_hi = gauge("tscaudit_cpu_offset_spread_upper_seconds", "seconds",
                                "The most spread of the per-CPU offsets that their hard bounds allow");
     add(sp, s(spread.estimate));
     add(sp_lo, s(spread.lower));
@@ -160,12 +160,12 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
     out.push_back(std::move(sp_hi));
 
     const MatrixWorst worst = worst_of(m, 1);
-    MetricFamily w = gauge("tscsync_worst_pair_offset_seconds", "seconds",
+    MetricFamily w = gauge("tscaudit_worst_pair_offset_seconds", "seconds",
                            "Offset TSC_b - TSC_a of the measured pair with the largest offset estimate");
     MetricFamily w_lo =
-        gauge("tscsync_worst_pair_offset_lower_seconds", "seconds", "Hard lower bound of the worst pair's offset");
+        gauge("tscaudit_worst_pair_offset_lower_seconds", "seconds", "Hard lower bound of the worst pair's offset");
     MetricFamily w_hi =
-        gauge("tscsync_worst_pair_offset_upper_seconds", "seconds", "Hard upper bound of the worst pair's offset");
+        gauge("tscaudit_worst_pair_offset_upper_seconds", "seconds", "Hard upper bound of the worst pair's offset");
     if (!worst.offset_pairs.empty()) {
       const CellIndex k = worst.offset_pairs.front();
       const PairCell& cell = m.at(k.a, k.b);
@@ -193,26 +193,26 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
     negative += cell.negative;
     violations += cell.causality_violations;
   }
-  MetricFamily d_lo = gauge("tscsync_drift_lower_ratio", "ratio",
+  MetricFamily d_lo = gauge("tscaudit_drift_lower_ratio", "ratio",
                             "Smallest lower bound of the pairs' drift bands (rate of TSC_b against TSC_a, minus 1)");
-  MetricFamily d_hi = gauge("tscsync_drift_upper_ratio", "ratio", "Largest upper bound of the pairs' drift bands");
+  MetricFamily d_hi = gauge("tscaudit_drift_upper_ratio", "ratio", "Largest upper bound of the pairs' drift bands");
   if (std::isfinite(drift_lo)) {
     add(d_lo, drift_lo / 1e9);  // ppb to a ratio; a division by 1e9 rounds once
     add(d_hi, drift_hi / 1e9);
   }
   out.push_back(std::move(d_lo));
   out.push_back(std::move(d_hi));
-  MetricFamily d_n = gauge("tscsync_drift_detectable_pairs", "", "Ordered pairs whose analysis finds a drift");
+  MetricFamily d_n = gauge("tscaudit_drift_detectable_pairs", "", "Ordered pairs whose analysis finds a drift");
   add(d_n, static_cast<double>(detectable));
   out.push_back(std::move(d_n));
 
   const std::vector<MetricLabel> variants = {{"send", m.send.name}, {"recv", m.recv.name}};
-  MetricFamily r = gauge("tscsync_check_rounds", "", "Rounds the check analysed, over every pair");
+  MetricFamily r = gauge("tscaudit_check_rounds", "", "Rounds the check analysed, over every pair");
   add(r, static_cast<double>(rounds), variants);
   out.push_back(std::move(r));
-  MetricFamily neg = gauge("tscsync_negative_latency_ratio", "ratio",
+  MetricFamily neg = gauge("tscaudit_negative_latency_ratio", "ratio",
                            "Share of one-way latencies below 0 under these read variants (an offset explains most)");
-  MetricFamily vio = gauge("tscsync_causality_violation_ratio", "ratio",
+  MetricFamily vio = gauge("tscaudit_causality_violation_ratio", "ratio",
                            "Share of one-way latencies below every offset the band allows: receive reads taken early");
   if (rounds > 0) {
     add(neg, static_cast<double>(negative) / (2.0 * static_cast<double>(rounds)), variants);
@@ -222,16 +222,16 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   out.push_back(std::move(vio));
 
   if (seconds) {
-    MetricFamily f = gauge("tscsync_tsc_frequency_hertz", "hertz", "TSC frequency the offsets are converted with");
+    MetricFamily f = gauge("tscaudit_tsc_frequency_hertz", "hertz", "TSC frequency the offsets are converted with");
     add(f, hz);
     out.push_back(std::move(f));
-    MetricFamily q = gauge("tscsync_tsc_quantum_seconds", "seconds",
+    MetricFamily q = gauge("tscaudit_tsc_quantum_seconds", "seconds",
                            "Step of the counter between two reads, the largest over the pairs");
     add(q, s(static_cast<double>(m.quantum_ticks)));
     out.push_back(std::move(q));
   }
 
-  MetricFamily info = gauge("tscsync_info", "", "The check's version, clocksource, hypervisor and read variants");
+  MetricFamily info = gauge("tscaudit_info", "", "The check's version, clocksource, hypervisor and read variants");
   add(info, 1,
       {{"version", facts.version},
        {"clocksource", facts.clocksource.empty() ? "unknown" : facts.clocksource},
@@ -241,18 +241,18 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
        {"reference_cpu", m.cpus.empty() ? "" : std::to_string(m.cpus.front())}});
   out.push_back(std::move(info));
 
-  MetricFamily t = gauge("tscsync_check_timestamp_seconds", "seconds", "When the check's measuring ended, Unix time");
+  MetricFamily t = gauge("tscaudit_check_timestamp_seconds", "seconds", "When the check's measuring ended, Unix time");
   if (std::isfinite(facts.end_unix_s)) add(t, facts.end_unix_s);
   out.push_back(std::move(t));
-  MetricFamily dur = gauge("tscsync_check_duration_seconds", "seconds", "How long the check measured");
+  MetricFamily dur = gauge("tscaudit_check_duration_seconds", "seconds", "How long the check measured");
   if (std::isfinite(facts.duration_s)) add(dur, facts.duration_s);
   out.push_back(std::move(dur));
 
   if (what.pairs && seconds) {
-    MetricFamily p = gauge("tscsync_pair_offset_seconds", "seconds", "Offset TSC_b - TSC_a of each measured pair");
-    MetricFamily p_lo = gauge("tscsync_pair_offset_lower_seconds", "seconds", "Hard lower bound of each pair's offset");
-    MetricFamily p_hi = gauge("tscsync_pair_offset_upper_seconds", "seconds", "Hard upper bound of each pair's offset");
-    MetricFamily rtt = gauge("tscsync_pair_rtt_min_seconds", "seconds", "Shortest round trip of each measured pair");
+    MetricFamily p = gauge("tscaudit_pair_offset_seconds", "seconds", "Offset TSC_b - TSC_a of each measured pair");
+    MetricFamily p_lo = gauge("tscaudit_pair_offset_lower_seconds", "seconds", "Hard lower bound of each pair's offset");
+    MetricFamily p_hi = gauge("tscaudit_pair_offset_upper_seconds", "seconds", "Hard upper bound of each pair's offset");
+    MetricFamily rtt = gauge("tscaudit_pair_rtt_min_seconds", "seconds", "Shortest round trip of each measured pair");
     for (std::size_t a = 0; a < m.size(); ++a) {
       for (std::size_t b = 0; b < m.size(); ++b) {
         const PairCell& cell = m.at(a, b);
@@ -282,36 +282,36 @@ std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& st) {
   };
   const auto s = [&](double ticks) { return ticks / st.tsc_hz; };
 
-  MetricFamily rounds = family("tscsync_monitor_rounds", MetricType::counter, "", "Rounds the monitor recorded");
+  MetricFamily rounds = family("tscaudit_monitor_rounds", MetricType::counter, "", "Rounds the monitor recorded");
   add(rounds, static_cast<double>(st.totals.rounds), pair, "_total");
   out.push_back(std::move(rounds));
-  MetricFamily lost = family("tscsync_monitor_lost_rounds", MetricType::counter, "",
+  MetricFamily lost = family("tscaudit_monitor_lost_rounds", MetricType::counter, "",
                              "Rounds measured but not recorded: the queue to the aggregator was full");
   add(lost, static_cast<double>(st.totals.lost), pair, "_total");
   out.push_back(std::move(lost));
-  MetricFamily neg = family("tscsync_monitor_negative_latencies", MetricType::counter, "",
-                            "One-way latencies below 0 (an offset explains most; tscsync analyze tells)");
+  MetricFamily neg = family("tscaudit_monitor_negative_latencies", MetricType::counter, "",
+                            "One-way latencies below 0 (an offset explains most; tscaudit analyze tells)");
   add(neg, static_cast<double>(st.totals.fwd_negative), with("direction", "fwd"), "_total");
   add(neg, static_cast<double>(st.totals.rev_negative), with("direction", "rev"), "_total");
   out.push_back(std::move(neg));
-  MetricFamily bad = family("tscsync_monitor_self_inconsistent_rounds", MetricType::counter, "",
+  MetricFamily bad = family("tscaudit_monitor_self_inconsistent_rounds", MetricType::counter, "",
                             "Rounds whose round trip is below minus twice the quantum: impossible for any offset");
   add(bad, static_cast<double>(st.totals.self_inconsistent), pair, "_total");
   out.push_back(std::move(bad));
 
-  MetricFamily lo = gauge("tscsync_monitor_interval_offset_lower_seconds", "seconds",
+  MetricFamily lo = gauge("tscaudit_monitor_interval_offset_lower_seconds", "seconds",
                           "Hard lower bound of the offset TSC_b - TSC_a in the last interval (every round)");
-  MetricFamily hi = gauge("tscsync_monitor_interval_offset_upper_seconds", "seconds",
+  MetricFamily hi = gauge("tscaudit_monitor_interval_offset_upper_seconds", "seconds",
                           "Hard upper bound of the offset TSC_b - TSC_a in the last interval (every round)");
-  MetricFamily fwd = gauge("tscsync_monitor_interval_fwd_min_seconds", "seconds",
+  MetricFamily fwd = gauge("tscaudit_monitor_interval_fwd_min_seconds", "seconds",
                            "Smallest one-way latency a to b in the last interval");
-  MetricFamily rev = gauge("tscsync_monitor_interval_rev_min_seconds", "seconds",
+  MetricFamily rev = gauge("tscaudit_monitor_interval_rev_min_seconds", "seconds",
                            "Smallest one-way latency b to a in the last interval");
   MetricFamily rtt =
-      gauge("tscsync_monitor_interval_rtt_min_seconds", "seconds", "Shortest round trip in the last interval");
-  MetricFamily n = gauge("tscsync_monitor_interval_rounds", "", "Rounds recorded in the last interval");
+      gauge("tscaudit_monitor_interval_rtt_min_seconds", "seconds", "Shortest round trip in the last interval");
+  MetricFamily n = gauge("tscaudit_monitor_interval_rounds", "", "Rounds recorded in the last interval");
   MetricFamily at =
-      gauge("tscsync_monitor_interval_timestamp_seconds", "seconds", "When the last interval was written, Unix time");
+      gauge("tscaudit_monitor_interval_timestamp_seconds", "seconds", "When the last interval was written, Unix time");
   if (st.last) {
     const IntervalSummary& l = *st.last;
     const auto q = static_cast<double>(st.quantum_ticks);
@@ -327,13 +327,13 @@ std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& st) {
   }
   for (MetricFamily* f : {&lo, &hi, &fwd, &rev, &rtt, &n, &at}) out.push_back(std::move(*f));
 
-  MetricFamily running = gauge("tscsync_monitor_running", "", "1 while the monitor runs, 0 once it has ended");
+  MetricFamily running = gauge("tscaudit_monitor_running", "", "1 while the monitor runs, 0 once it has ended");
   add(running, st.running ? 1 : 0, pair);
   out.push_back(std::move(running));
-  MetricFamily interval = gauge("tscsync_monitor_interval_seconds", "seconds", "Length of one interval");
+  MetricFamily interval = gauge("tscaudit_monitor_interval_seconds", "seconds", "Length of one interval");
   add(interval, st.interval_s, pair);
   out.push_back(std::move(interval));
-  MetricFamily info = gauge("tscsync_monitor_info", "", "The monitor's version and read variants");
+  MetricFamily info = gauge("tscaudit_monitor_info", "", "The monitor's version and read variants");
   add(info, 1,
       {{"a", std::to_string(st.a)},
        {"b", std::to_string(st.b)},
@@ -343,7 +343,7 @@ std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& st) {
   out.push_back(std::move(info));
 
   if (st.rtt != nullptr) {
-    MetricFamily h = family("tscsync_monitor_rtt_seconds", MetricType::histogram, "seconds",
+    MetricFamily h = family("tscaudit_monitor_rtt_seconds", MetricType::histogram, "seconds",
                             "Round trips of every recorded round since the monitor started");
     for (std::size_t i = 0; i <= kRttBucketBoundsS.size(); ++i) {
       const double le = i < kRttBucketBoundsS.size() ? kRttBucketBoundsS[i] : INFINITY;
@@ -356,4 +356,4 @@ std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& st) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
 // The metrics of `check` and `monitor` for Prometheus, as metric families (exposition.hpp
-// writes them): names with the tscsync_ prefix and a base unit, a `cpu` label as
+// writes them): names with the tscaudit_ prefix and a base unit, a `cpu` label as
 // node_exporter's, `a` and `b` for a pair (a initiates, b responds). Every figure is one the
 // analysis already made (the matrix's per-CPU offsets and hard bounds, the check, the
 // monitor's interval summaries), converted from ticks to seconds with the TSC frequency.
@@ -21,7 +21,7 @@
 #include "monitor/rtt_buckets.hpp"
 #include "render/exposition.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// What the check's metrics say beside the matrix and the verdict.
 struct CheckRunFacts {
@@ -50,7 +50,7 @@ struct CheckExport {
 /// from the median per-CPU offset (matrix_worst.hpp).
 std::vector<std::size_t> exported_cpus(const MatrixResult& m, std::size_t max_cpus);
 
-/// The check's gauges: the verdict (tscsync_check_success, with the failure's kind as
+/// The check's gauges: the verdict (tscaudit_check_success, with the failure's kind as
 /// `reason` when 0), the exported CPUs named off, per-CPU offsets with their hard bounds, the spread, the worst pair,
 /// the drift bands' envelope, the negative and violating one-way latency ratios of the
 /// read variants, the counter's frequency and quantum, an info gauge, the run's time and
@@ -80,4 +80,4 @@ struct MonitorMetricsState {
 /// several monitors can share a textfile directory.
 std::vector<MetricFamily> monitor_metrics(const MonitorMetricsState& s);
 
-}  // namespace tscsync
+}  // namespace tscaudit

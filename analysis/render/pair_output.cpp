@@ -7,7 +7,7 @@
 #include "estimate/offset_segments.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// "p99.9": the key of a percentile.
@@ -445,4 +445,4 @@ std::string analysis_csv(const std::vector<PairAnalysis>& pairs) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
 // Writers for PairAnalysis: text for a person, JSON per the design's contract
-// ("tscsync-analysis/1"), CSV with one row per pair.
+// ("tscaudit-analysis/1"), CSV with one row per pair.
 #pragma once
 
 #include <functional>
@@ -10,9 +10,9 @@
 
 #include "pair/analyze.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kAnalysisSchema = "tscsync-analysis/1";
+inline constexpr std::string_view kAnalysisSchema = "tscaudit-analysis/1";
 
 /// The verdict first, then the evidence: band, drift, classes, worst cases, percentiles.
 std::string analysis_text(const PairAnalysis& p);
@@ -23,7 +23,7 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
                            std::uint64_t k, std::int64_t quantum_ticks, const std::string& quantum_source, double hz,
                            std::string_view robust_what);
 
-/// {"schema": "tscsync-analysis/1", "pairs": [...]}.
+/// {"schema": "tscaudit-analysis/1", "pairs": [...]}.
 nlohmann::ordered_json analysis_json(const std::vector<PairAnalysis>& pairs);
 
 /// analysis_json(pairs).dump(2) + "\n", written pair by pair to `sink` as the pairs come:
@@ -50,4 +50,4 @@ nlohmann::ordered_json classes_json(const DirectionClasses& c);
 /// A header row and one row per pair.
 std::string analysis_csv(const std::vector<PairAnalysis>& pairs);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -4,7 +4,7 @@
 #include "core/format.hpp"
 #include "core/human_units.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// "1 package", "2 packages".
@@ -88,7 +88,7 @@ nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
     first_slots.push_back(std::move(slot));
   }
   return {
-      {"schema", "tscsync-plan/1"},
+      {"schema", "tscaudit-plan/1"},
       {"cpus", s.cpus},
       {"cpu_list", format_cpu_list(s.cpus)},
       {"parallel", s.parallel},
@@ -114,4 +114,4 @@ nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
   };
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
 // The matrix plan for people (a few aligned lines) and for scripts (JSON,
-// "tscsync-plan/1"): what will run, how long it takes, what it holds in memory.
+// "tscaudit-plan/1"): what will run, how long it takes, what it holds in memory.
 #pragma once
 
 #include <string>
@@ -9,13 +9,13 @@
 #include "matrix/matrix_plan.hpp"
 #include "matrix/topology_order.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The plan as text, one figure per line, ending in a newline. With `topology` (the CPUs the
 /// plan was made from, ordered), the CPU line also counts packages, dies and L3 domains.
 std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology = nullptr);
 
-/// The plan's figures as JSON: "schema": "tscsync-plan/1", the CPUs in plan order, the
+/// The plan's figures as JSON: "schema": "tscaudit-plan/1", the CPUs in plan order, the
 /// design ("all_pairs" or "sparse") and why, counts, costs, estimate, budget (null: none),
 /// memory (kept, and streamed), and the first kPlanJsonSlots slots (not the whole list, which
 /// runs to millions of entries on big machines).
@@ -23,4 +23,4 @@ nlohmann::ordered_json plan_json(const MatrixPlan& plan);
 
 inline constexpr std::size_t kPlanJsonSlots = 4;
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -13,7 +13,7 @@
 #include "render/report_pairs.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 std::string report_plain_dir(std::string_view plain_read) { return "matrix_plain_" + std::string(plain_read); }
 
@@ -503,18 +503,18 @@ ReportSection how_made_section(const ReportInputs& in) {
   ReportSection s;
   s.title = "How this report was made";
   s.blocks.push_back(
-      paragraph("Generated " + in.generated_utc + " by tscsync " + in.tool_version + ": " + in.command_line));
+      paragraph("Generated " + in.generated_utc + " by tscaudit " + in.tool_version + ": " + in.command_line));
   s.blocks.push_back(bullets({"info.txt, info.json: the platform facts",
                               std::string(kReportPairsFile) + ": every ordered pair's verdict, one line each",
                               std::string(kReportMatrixDir) + "/: the " +
                                   (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") +
                                   " run with receive " + in.ordered.matrix.recv.name +
-                                  ": matrix.json (tscsync-matrix/1, with the check), matrix.txt, analysis.json, "
+                                  ": matrix.json (tscaudit-matrix/1, with the check), matrix.txt, analysis.json, "
                                   "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
                               report_plain_dir(plain_read_name(in)) + "/: the same with plain " +
                                   plain_read_name(in) + " on both sides",
                               std::string(kReportVariantsDir) +
-                                  "/: the read variants on one pair: variants.json (tscsync-variants/1), "
+                                  "/: the read variants on one pair: variants.json (tscaudit-variants/1), "
                                   "variants.txt, the plots and their .dat inputs",
                               "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
   if (!in.problems.empty()) {
@@ -528,7 +528,7 @@ ReportSection how_made_section(const ReportInputs& in) {
 
 ReportDoc build_report_doc(const ReportInputs& in) {
   ReportDoc doc;
-  doc.title = "tscsync report of " + in.host;
+  doc.title = "tscaudit report of " + in.host;
   doc.sections.push_back(verdict_section(in));
   doc.sections.push_back(distance_section(in));
   doc.sections.push_back(worst_section(in));
@@ -545,4 +545,4 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   return doc;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// The document of `tscsync report`, built from what the command measured: the verdict
+// The document of `tscaudit report`, built from what the command measured: the verdict
 // first, then the evidence (offsets, latency, plain reads, the read variants, per-pair
 // verdicts, the platform, how the report was made). Pure: no I/O and no clock; the
 // command gathers everything into ReportInputs, and report_doc.hpp renders the result.
@@ -18,7 +18,7 @@
 #include "render/report_doc.hpp"
 #include "render/variants_output.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The report directory's parts, relative to it.
 inline constexpr std::string_view kReportMatrixDir = "matrix";      // the verdict's run
@@ -66,7 +66,7 @@ struct ReportInputs {
   std::vector<ReportWarning> warnings;     // what on this platform makes the answer less certain
   std::optional<ReportMatrixRun> plain;    // the same pairs with plain reads on both sides
   std::optional<VariantsResult> variants;  // the read variants on one pair
-  std::string info_text;                   // `tscsync info`'s text of this machine
+  std::string info_text;                   // `tscaudit info`'s text of this machine
   std::string generated_utc;               // when the report was made (format_utc)
   std::string tool_version;
   std::string command_line;
@@ -88,4 +88,4 @@ struct ReportInputs {
 /// found; its input is matrix/offset_ticks.dat").
 ReportDoc build_report_doc(const ReportInputs& in);
 
-}  // namespace tscsync
+}  // namespace tscaudit

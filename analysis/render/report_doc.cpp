@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The PNG drawn beside an SVG picture ("matrix/offset_ticks.svg" -> ".png").
@@ -154,4 +154,4 @@ std::string report_html(const ReportDoc& doc,
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

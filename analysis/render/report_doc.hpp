@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 struct ReportBlock {
   enum class Kind { paragraph, bullets, pre, picture, table, link };
@@ -47,4 +47,4 @@ std::string report_html(const ReportDoc& doc,
 /// &, <, >, " escaped for HTML text and attributes.
 std::string html_escape(const std::string& text);
 
-}  // namespace tscsync
+}  // namespace tscaudit

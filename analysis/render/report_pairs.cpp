@@ -9,7 +9,7 @@
 #include "matrix/pair_distance.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::string number(double v) { return std::isfinite(v) ? format_sig(v + 0.0, 6) : "-"; }  // + 0.0: no "-0"
@@ -75,7 +75,7 @@ std::string pair_distance_text(const MatrixResult& m, std::size_t a, std::size_t
 
 std::string report_pairs_text(const ReportInputs& in) {
   const std::string counter(counter_name(in.ordered.matrix.recv));
-  std::string out = "# tscsync per-pair verdicts of " + in.host +
+  std::string out = "# tscaudit per-pair verdicts of " + in.host +
                     ": every ordered pair measured, a initiates, b responds; offset = " + counter + "_b - " + counter +
                     "_a at the pair's reference time, its hard band, and the minimum round trip, in ticks\n"
                     "# run matrix: receive " +
@@ -93,4 +93,4 @@ std::string report_pairs_text(const ReportInputs& in) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -13,7 +13,7 @@
 #include "matrix/matrix.hpp"
 #include "render/report_builder.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// What the check fails each ordered pair on, by CPU numbers (a, b): the failure kinds'
 /// names in the order of the failures, ", " between ("offset, drift"). Pairs that pass
@@ -35,4 +35,4 @@ std::string pair_distance_text(const MatrixResult& m, std::size_t a, std::size_t
 /// Numbers with up to 6 significant digits; "-" for none.
 std::string report_pairs_text(const ReportInputs& in);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -9,7 +9,7 @@
 #include "render/pair_output.hpp"
 #include "render/verdict_text.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -84,7 +84,7 @@ void append_row(std::string& out, const std::string& line) {
 
 std::string variants_text(const VariantsResult& r) {
   std::string out;
-  out += "tscsync variants: CPUs " + std::to_string(r.cpu_a) + " and " + std::to_string(r.cpu_b) + ", " +
+  out += "tscaudit variants: CPUs " + std::to_string(r.cpu_a) + " and " + std::to_string(r.cpu_b) + ", " +
          std::to_string(r.rounds_per_combination) + " rounds per combination (both roles, " + std::to_string(r.passes) +
          " passes), " + std::string(counter_name(variant_arch(r.verdict.plain_read))) + " " +
          (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) + ", quantum " +
@@ -131,7 +131,7 @@ std::string variants_text(const VariantsResult& r) {
   if (!trapped.empty()) {
     out += "  trapped (" + names(trapped) + "): more than " + format_sig(kTrappedReadNs, 4) +
            " ns per read of CNTVCT_EL0: the kernel traps the read and emulates it (a counter erratum's workaround; "
-           "tscsync info names it), so these are the trap's figures, not the instruction's\n";
+           "tscaudit info names it), so these are the trap's figures, not the instruction's\n";
   }
   out += "  the mean moves with every preemption during the measurement; the p50 does not\n";
 
@@ -442,4 +442,4 @@ std::string switch_dat(const SwitchRun& s, int cpu_a, int cpu_b, double tsc_hz, 
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
-// Writers for `tscsync variants`: text a person reads in ten seconds, JSON per the
-// contract ("tscsync-variants/1"), and the gnuplot inputs of plots/variants_*.gp.
+// Writers for `tscaudit variants`: text a person reads in ten seconds, JSON per the
+// contract ("tscaudit-variants/1"), and the gnuplot inputs of plots/variants_*.gp.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,9 +12,9 @@
 #include "variants/read_cost_summary.hpp"
 #include "variants/variants.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kVariantsSchema = "tscsync-variants/1";
+inline constexpr std::string_view kVariantsSchema = "tscaudit-variants/1";
 
 /// The run that switches its receive read half-way (plain rdtsc on both sides, then an
 /// ordering receive read), as the two halves' runs.
@@ -49,7 +49,7 @@ struct VariantsResult {
 /// The read-cost table, the exchange table, the control, then the findings.
 std::string variants_text(const VariantsResult& r);
 
-/// {"schema": "tscsync-variants/1", "cpus", "tsc_hz", "quantum_ticks", "read_cost": [...],
+/// {"schema": "tscaudit-variants/1", "cpus", "tsc_hz", "quantum_ticks", "read_cost": [...],
 ///  "exchange": [...], "control", "recommendation", "findings", "warnings", "problems"}, and
 ///  "left_out" where a variant could not run here.
 nlohmann::ordered_json variants_json(const VariantsResult& r);
@@ -75,4 +75,4 @@ std::string percentiles_dat(const std::vector<ExchangeSummary>& exchanges, int c
 /// the first round's t1 (on a's counter). \pre tsc_hz > 0; both runs have rounds.
 std::string switch_dat(const SwitchRun& s, int cpu_a, int cpu_b, double tsc_hz, std::size_t bins_per_half = 200);
 
-}  // namespace tscsync
+}  // namespace tscaudit

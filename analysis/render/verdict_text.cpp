@@ -4,7 +4,7 @@
 
 #include "core/format.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 constexpr std::string_view kStepCauses = ": a TSC write, a vCPU moved, or a migration";
@@ -363,4 +363,4 @@ std::string reference_problem_text(const ReferenceBand& band) {
   return "?";
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

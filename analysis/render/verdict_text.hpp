@@ -13,7 +13,7 @@
 #include "pair/verdict.hpp"
 #include "variants/variants.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The kind as JSON gives it ("verdict_kind"): "unsafe_reads", "offset_stepped",
 /// "changed_course", "drifting", "synchronized", "offset".
@@ -54,4 +54,4 @@ std::vector<std::string> variants_findings(const VariantsVerdict& v);
 /// Why a reference band is missing ("" when there is one).
 std::string reference_problem_text(const ReferenceBand& band);
 
-}  // namespace tscsync
+}  // namespace tscaudit

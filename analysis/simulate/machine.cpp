@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "core/format.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The one-pair model's limit on start_tick (simulate.hpp).
@@ -312,4 +312,4 @@ std::string truth_json_text(const nlohmann::ordered_json& truth) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// A simulated whole machine (`tscsync simulate --topology`): every ordered pair of its CPUs
+// A simulated whole machine (`tscaudit simulate --topology`): every ordered pair of its CPUs
 // is a one-pair simulation (simulate/simulate.hpp) whose offset, drift, delays, early reads
 // and step follow from per-CPU truth and from where the two CPUs sit (docs/method.md,
 // "Simulated machines").
@@ -38,9 +38,9 @@
 #include "core/run.hpp"
 #include "simulate/simulate.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kMachineTruthSchema = "tscsync-machine-truth/1";
+inline constexpr std::string_view kMachineTruthSchema = "tscaudit-machine-truth/1";
 
 /// How far apart two CPUs sit, nearest first.
 enum class CpuDistance { smt, l3, package, cross_package };
@@ -152,4 +152,4 @@ class SimulatedMachine {
 /// Ends with a newline.
 std::string truth_json_text(const nlohmann::ordered_json& truth);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -10,7 +10,7 @@
 #include "core/format.hpp"
 #include "formats/run_format.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// Upper limit for every delay-like parameter: far above anything physical, and keeps
@@ -373,4 +373,4 @@ nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTr
       {"schema", std::string(kSimulationTruthSchema)}, {"spec", std::move(s)}, {"truth", simulation_truth_json(truth)}};
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

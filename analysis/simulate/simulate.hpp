@@ -1,4 +1,4 @@
-// Synthetic runs with known truth (`tscsync simulate`): the same Run that `measure`
+// Synthetic runs with known truth (`tscaudit simulate`): the same Run that `measure`
 // produces, generated from a model whose offset, drift, quantum, delays and early reads
 // are known, so that the analysis can be checked against ground truth.
 //
@@ -49,9 +49,9 @@
 
 #include "core/run.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
-inline constexpr std::string_view kSimulationTruthSchema = "tscsync-simulation-truth/2";
+inline constexpr std::string_view kSimulationTruthSchema = "tscaudit-simulation-truth/2";
 
 /// Largest accepted number of rounds: about 1 GiB of rounds in memory.
 inline constexpr std::uint64_t kMaxSimulatedRounds = 20'000'000;
@@ -175,4 +175,4 @@ nlohmann::ordered_json simulation_truth_json(const SimulationTruth& truth);
 /// per-round early flags are left out (only their counts).
 nlohmann::ordered_json truth_json(const SimulationSpec& spec, const SimulationTruth& truth);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -7,7 +7,7 @@
 #include "core/histogram.hpp"
 #include "core/read_variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// Nearest-rank statistics of `sorted` (ascending), each multiplied by `scale`.
@@ -139,4 +139,4 @@ bool read_looks_trapped(const ReadCost& cost, double tsc_hz) {
   return s.samples > 0 && s.p50 / tsc_hz * 1e9 > kTrappedReadNs;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

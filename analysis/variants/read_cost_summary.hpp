@@ -20,7 +20,7 @@
 
 #include "estimate/quantum.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// What the measurement recorded for one clock on one CPU.
 struct ReadCostSamples {
@@ -94,4 +94,4 @@ inline constexpr double kTrappedReadNs = 1000;
 /// microseconds under a hypervisor for another reason: a VM exit) nor clocks.
 bool read_looks_trapped(const ReadCost& cost, double tsc_hz);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -318,4 +318,4 @@ VariantsVerdict decide_variants(const std::vector<ReadCost>& costs, const std::v
   return v;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// The comparison of read variants (`tscsync variants`): what each way of reading the
+// The comparison of read variants (`tscaudit variants`): what each way of reading the
 // counter costs, and what each gets wrong on one pair of CPUs. Pure: decided over the
 // read costs and the analyses of the exchanges that the caller measured.
 #pragma once
@@ -15,7 +15,7 @@
 #include "pair/analyze.hpp"
 #include "variants/read_cost_summary.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// One (send, receive) combination of read variants.
 struct Combination {
@@ -232,4 +232,4 @@ std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, st
 /// The same of a read variant's clock.
 std::optional<double> believed_cost_ticks(const std::vector<ReadCost>& costs, ReadVariant variant);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -19,7 +19,7 @@
 #include "render/monitor_output.hpp"
 #include "render/pair_output.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
@@ -109,7 +109,7 @@ std::vector<std::string> plot_names(const std::vector<Monitor>& monitors) {
 
 void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
   if (monitors.empty()) {
-    std::cerr << "tscsync analyze: --plot: no interval logs among the files: nothing to plot\n";
+    std::cerr << "tscaudit analyze: --plot: no interval logs among the files: nothing to plot\n";
     return;
   }
   Plotter plotter;
@@ -124,13 +124,13 @@ void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
       if (plotter.draw("monitor_timeseries.gp", dat.string(), picture.string())) {
         std::cerr << ", " << picture.filename().string();
       } else if (plotter.report().failed.size() > failed_before) {  // not for a missing gnuplot: said once below
-        std::cerr << "\ntscsync analyze: warning: " << plotter.report().failure_lines().back();
+        std::cerr << "\ntscaudit analyze: warning: " << plotter.report().failure_lines().back();
       }
     }
     std::cerr << "\n";
   }
   if (!plotter.report().not_drawn.empty()) {
-    std::cerr << "tscsync analyze: warning: " << not_drawn_message(plotter.report().not_drawn) << "\n";
+    std::cerr << "tscaudit analyze: warning: " << not_drawn_message(plotter.report().not_drawn) << "\n";
   }
 }
 
@@ -164,10 +164,10 @@ int run_analyze(const AnalyzeOptions& options) {
         // Only a run file (a schema line) promises a status line; an import is flagged
         // only for what it says itself or a last line that was cut (docs/formats.md).
         if (run->header.get("schema")) {
-          std::cerr << "tscsync analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
+          std::cerr << "tscaudit analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
                     << "); analysing the rounds it holds\n";
         } else {
-          std::cerr << "tscsync analyze: warning: " << source << ": " << *pairs.back().incomplete
+          std::cerr << "tscaudit analyze: warning: " << source << ": " << *pairs.back().incomplete
                     << "; analysing the rounds it holds\n";
         }
       }
@@ -177,7 +177,7 @@ int run_analyze(const AnalyzeOptions& options) {
     m.analysis = analyze_interval_log(m.log, source);
     order.emplace_back(true, monitors.size() - 1);
     if (m.analysis.status != MonitorStatus::complete) {
-      std::cerr << "tscsync analyze: warning: " << source << " is not a complete monitor log ("
+      std::cerr << "tscaudit analyze: warning: " << source << " is not a complete monitor log ("
                 << monitor_status_name(m.analysis.status) << ": " << m.analysis.incomplete.value_or("no reason given")
                 << "); analysing the " << m.analysis.intervals << " intervals it holds\n";
     }
@@ -218,4 +218,4 @@ int run_analyze(const AnalyzeOptions& options) {
   return 0;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,5 +1,5 @@
-// `tscsync analyze FILE...`: the analysis of saved runs, imported rounds and the interval
-// logs of `tscsync monitor`, in any mix.
+// `tscaudit analyze FILE...`: the analysis of saved runs, imported rounds and the interval
+// logs of `tscaudit monitor`, in any mix.
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "core/format.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct AnalyzeOptions {
   std::vector<std::string> files;  // "-" reads standard input
@@ -26,4 +26,4 @@ struct AnalyzeOptions {
 ///         (malformed file: line and column).
 int run_analyze(const AnalyzeOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

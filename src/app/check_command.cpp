@@ -14,7 +14,7 @@
 #include "render/verdict_text.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 Tolerance parse_tolerance(const std::string& option, const std::string& text) {
   Tolerance t;
@@ -89,27 +89,27 @@ int run_check(const CheckOptions& options) {
   if (!options.matrix.out_dir.empty()) {
     PictureReport pictures;
     for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, &pictures)) {
-      std::cerr << "tscsync check: " << p << "\n";
+      std::cerr << "tscaudit check: " << p << "\n";
     }
-    if (!pictures.not_drawn.empty()) std::cerr << "tscsync check: " << not_drawn_message(pictures.not_drawn) << "\n";
+    if (!pictures.not_drawn.empty()) std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
   }
   if (options.openmetrics_stdout || metrics_file) {
     if (!(o.matrix.tsc_hz > 0)) {
-      std::cerr << "tscsync check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
+      std::cerr << "tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
                    "quantum) are left out\n";
     }
     const std::string text = check_exposition(o, result, options.metrics);
     if (metrics_file) {
       metrics_file->write(text);
       metrics_file->commit();
-      std::cerr << "tscsync check: wrote " << options.openmetrics_file << "\n";
+      std::cerr << "tscaudit check: wrote " << options.openmetrics_file << "\n";
     }
     if (options.openmetrics_stdout) std::cout << text;
   }
   if (options.openmetrics_stdout) {
     // the metrics are the output; the reason and the warnings go to standard error
-    std::cerr << "tscsync check: " << check_reason_text(result) << "\n";
-    for (const std::string& w : result.warnings) std::cerr << "tscsync check: warning: " << w << "\n";
+    std::cerr << "tscaudit check: " << check_reason_text(result) << "\n";
+    for (const std::string& w : result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
   } else if (options.matrix.format == OutputFormat::json) {
     nlohmann::ordered_json j = check_json(result, settings);
     j["cpus"] = o.matrix.cpus;
@@ -120,13 +120,13 @@ int run_check(const CheckOptions& options) {
   } else {
     std::cout << check_text(result, options.details);
     if (!options.details) {
-      for (const std::string& w : result.warnings) std::cerr << "tscsync check: warning: " << w << "\n";
+      for (const std::string& w : result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
     }
   }
-  for (const std::string& p : o.problems) std::cerr << "tscsync check: problem: " << p << "\n";
-  for (const std::string& note : o.incomplete) std::cerr << "tscsync check: not complete: " << note << "\n";
+  for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
+  for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";
   if (!o.problems.empty()) return kExitRuntime;
   return result.synchronized ? kExitOk : kExitCheckFailed;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

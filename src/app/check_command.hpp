@@ -1,4 +1,4 @@
-// `tscsync check`: measure the matrix, decide, exit 0 (synchronized) or 1 (not), with the
+// `tscaudit check`: measure the matrix, decide, exit 0 (synchronized) or 1 (not), with the
 // reason in one line. For scripts and fleets.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include "matrix/check.hpp"
 #include "render/openmetrics_output.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A tolerance as typed: "40" or "40ticks" are ticks, "15ns" nanoseconds (converted with
 /// the TSC frequency once it is known).
@@ -43,4 +43,4 @@ std::vector<std::string> check_warnings(const std::vector<Warning>& warnings);
 ///          (the reason says so; a failed visit never passes the check).
 int run_check(const CheckOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

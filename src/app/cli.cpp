@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "version.hpp"
 
-namespace tscsync::cli {
+namespace tscaudit::cli {
 namespace {
 
 const char* const kCommandNames = "analyze, check, info, matrix, measure, monitor, report, simulate, variants";
@@ -17,7 +17,7 @@ const char* const kCommandNames = "analyze, check, info, matrix, measure, monito
 }  // namespace
 
 Command parse(const std::vector<std::string>& args) {
-  CLI::App app{"tscsync: are the time stamp counters of all CPUs in this machine synchronized?", "tscsync"};
+  CLI::App app{"tscaudit: are the time stamp counters of all CPUs in this machine synchronized?", "tscaudit"};
   app.set_version_flag("--version", std::string(kToolVersion));
   app.require_subcommand(1);
   CommandTables tables;
@@ -36,10 +36,10 @@ Command parse(const std::vector<std::string>& args) {
   try {
     app.parse(argv_rest);
   } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();  // the chosen command's help, its usage line prefixed with "tscsync"
+    std::cout << app.help();  // the chosen command's help, its usage line prefixed with "tscaudit"
     return Printed{};
   } catch (const CLI::CallForVersion&) {
-    std::cout << "tscsync " << kToolVersion << "\n";
+    std::cout << "tscaudit " << kToolVersion << "\n";
     return Printed{};
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
@@ -53,4 +53,4 @@ Command parse(const std::vector<std::string>& args) {
   return command;
 }
 
-}  // namespace tscsync::cli
+}  // namespace tscaudit::cli

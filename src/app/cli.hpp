@@ -16,7 +16,7 @@
 #include "app/simulate_command.hpp"
 #include "app/variants_command.hpp"
 
-namespace tscsync::cli {
+namespace tscaudit::cli {
 
 struct InfoCommand {
   OutputFormat format = OutputFormat::text;
@@ -62,4 +62,4 @@ void choose_variants(const std::string& variant, const std::string& send, const 
 /// command unless the list names exactly two CPUs.
 std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command);
 
-}  // namespace tscsync::cli
+}  // namespace tscaudit::cli

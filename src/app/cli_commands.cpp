@@ -8,7 +8,7 @@
 #include "measure/variant.hpp"
 #include "platform/topology.hpp"
 
-namespace tscsync::cli {
+namespace tscaudit::cli {
 namespace {
 
 /// Rounds are kept in memory until the run ends (32 bytes recorded, 48 assembled).
@@ -145,7 +145,7 @@ void AnalyzeCli::add(CLI::App& app) {
                            "bounds, negative latencies classified, distributions, a verdict per pair; for interval "
                            "logs also offset steps over time, the worst intervals, totals and memory");
   sub->add_option("files", files,
-                  "runs (tscsync-run/1), interval logs of monitor (tscsync-monitor/1) or tables with t1,t2,t3,t4 "
+                  "runs (tscaudit-run/1), interval logs of monitor (tscaudit-monitor/1) or tables with t1,t2,t3,t4 "
                   "columns, in any mix; - reads stdin")
       ->required();
   sub->add_option("--format", format,
@@ -458,7 +458,7 @@ void MatrixCli::add(CLI::App& app) {
   plan.add(*sub, true, false);
   sub->add_option("--format", plan.format, "text or json (stdout)")->capture_default_str();
   sub->add_option("--out", plan.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
-  sub->add_flag("--save-runs", plan.save_runs, "also keep every pair's rounds in --out/pairs (tscsync-run/1)");
+  sub->add_flag("--save-runs", plan.save_runs, "also keep every pair's rounds in --out/pairs (tscaudit-run/1)");
 }
 
 Command MatrixCli::build(const Args& args) const { return plan.build(args); }
@@ -539,7 +539,7 @@ void VariantsCli::add(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--format", format, "text or json (stdout)")->capture_default_str();
   sub->add_option("--out", out, "directory for variants.json, variants.txt, the plots and their data");
-  sub->add_flag("--save-runs", save_runs, "also keep every combination's rounds in --out/runs (tscsync-run/1)");
+  sub->add_flag("--save-runs", save_runs, "also keep every combination's rounds in --out/runs (tscaudit-run/1)");
 }
 
 Command VariantsCli::build(const Args& args) const {
@@ -571,7 +571,7 @@ void ReportCli::add(CLI::App& app) {
   sub->add_option("--out", plan.out, "the report directory")->capture_default_str();
   sub->add_flag("--no-plain", no_plain,
                 "skip the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) + " matrix");
-  sub->add_flag("--no-variants", no_variants, "skip the read variants (tscsync variants) on the first two CPUs");
+  sub->add_flag("--no-variants", no_variants, "skip the read variants (tscaudit variants) on the first two CPUs");
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
 }
@@ -590,4 +590,4 @@ Command ReportCli::build(const Args& args) const {
   return r;
 }
 
-}  // namespace tscsync::cli
+}  // namespace tscaudit::cli

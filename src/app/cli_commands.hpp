@@ -11,7 +11,7 @@
 
 #include "app/cli.hpp"
 
-namespace tscsync::cli {
+namespace tscaudit::cli {
 
 /// The arguments as given (args[0] the program), for provenance and messages.
 using Args = std::vector<std::string>;
@@ -109,9 +109,9 @@ struct ReportCli {
   [[nodiscard]] Command build(const Args& args) const;
 };
 
-/// Every command's table, in the order `tscsync --help` lists them. Each binds CLI11 to
+/// Every command's table, in the order `tscaudit --help` lists them. Each binds CLI11 to
 /// its own members: construct in place, never move or copy after add().
 using CommandTables =
     std::tuple<InfoCli, MeasureCli, MonitorCli, AnalyzeCli, SimulateCli, MatrixCli, CheckCli, VariantsCli, ReportCli>;
 
-}  // namespace tscsync::cli
+}  // namespace tscaudit::cli

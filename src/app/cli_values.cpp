@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "measure/variant.hpp"
 
-namespace tscsync::cli {
+namespace tscaudit::cli {
 
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max) {
   std::uint64_t value = 0;
@@ -124,4 +124,4 @@ std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command)
   return {pair[0], pair[1]};
 }
 
-}  // namespace tscsync::cli
+}  // namespace tscaudit::cli

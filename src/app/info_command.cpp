@@ -10,7 +10,7 @@
 #include "core/cpu_list.hpp"
 #include "platform/counter.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -483,7 +483,7 @@ Json info_json(const InfoReport& r) {
   for (const auto& q : r.quanta) quantum = std::max(quantum, q.estimate.quantum_ticks);
 
   Json j;
-  j["schema"] = "tscsync-info/1";
+  j["schema"] = "tscaudit-info/1";
   j["host"] = p.host;
   j["kernel"] = p.kernel;
   j["arch"] = arch_name(p.arch);
@@ -674,4 +674,4 @@ int run_info(OutputFormat format, unsigned ntp_seconds) {
   return 0;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync info`: the platform facts a measurement depends on.
+// `tscaudit info`: the platform facts a measurement depends on.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,7 +15,7 @@
 #include "platform/platform_warnings.hpp"
 #include "platform/topology.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct CpuQuantum {
   int cpu = 0;
@@ -42,11 +42,11 @@ InfoReport gather_info(unsigned ntp_seconds);
 /// One fact per line, warnings last. Pure.
 std::string info_text(const InfoReport& report);
 
-/// Schema tscsync-info/1. A fact that could not be read is {"state": "absent" |
+/// Schema tscaudit-info/1. A fact that could not be read is {"state": "absent" |
 /// "unreadable" | "malformed", "reason": "..."} where its value would be. Pure.
 nlohmann::ordered_json info_json(const InfoReport& report);
 
 /// Prints the facts to stdout. \returns the exit code (0).
 int run_info(OutputFormat format, unsigned ntp_seconds = 0);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// tscsync: parse, dispatch, map errors to the documented exit codes.
+// tscaudit: parse, dispatch, map errors to the documented exit codes.
 #include <string>
 #include <vector>
 
@@ -9,8 +9,8 @@
 
 namespace {
 
-int run(const tscsync::cli::Command& command) {
-  using namespace tscsync;
+int run(const tscaudit::cli::Command& command) {
+  using namespace tscaudit;
   if (const auto* info = std::get_if<cli::InfoCommand>(&command)) return run_info(info->format, info->ntp_seconds);
   if (const auto* measure = std::get_if<MeasureOptions>(&command)) return run_measure(*measure);
   if (const auto* analyze = std::get_if<AnalyzeOptions>(&command)) return run_analyze(*analyze);
@@ -26,7 +26,7 @@ int run(const tscsync::cli::Command& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace tscsync;
+  using namespace tscaudit;
   const std::vector<std::string> args(argv, argv + argc);
   install_standard_output();
   try {
@@ -34,6 +34,6 @@ int main(int argc, char** argv) {
     finish_standard_output();  // results on a full disk are an I/O error, not exit 0
     return rc;
   } catch (const std::exception& e) {
-    return report_error("tscsync", e);
+    return report_error("tscaudit", e);
   }
 }

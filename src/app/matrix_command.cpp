@@ -30,7 +30,7 @@
 #include "render/pair_output.hpp"
 #include "render/plan_output.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -424,13 +424,13 @@ MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, b
   if (!options.from.empty()) {
     if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
     MatrixOutcome o = load_matrix(options.from, pair_outputs(options));
-    std::cerr << "tscsync " << command << ": rebuilt from " << o.run_dir << "\n";
+    std::cerr << "tscaudit " << command << ": rebuilt from " << o.run_dir << "\n";
     return o;
   }
   PlannedMatrix planned = plan_matrix(options);
   if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
   if (announce_plan) {
-    std::cerr << "tscsync " << command << ": send " << variant_name(options.choice.send) << ", recv "
+    std::cerr << "tscaudit " << command << ": send " << variant_name(options.choice.send) << ", recv "
               << variant_name(options.choice.recv) << "\n"
               << plan_text(planned.plan);
   }
@@ -473,4 +473,4 @@ int run_matrix(const MatrixOptions& options) {
   return o.problems.empty() ? kExitOk : kExitRuntime;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync matrix`: every ordered pair of the selected CPUs, visited several times over the
+// `tscaudit matrix`: every ordered pair of the selected CPUs, visited several times over the
 // whole run; the per-pair analyses become matrices, per-CPU offsets and heatmaps. The
 // measuring and the directory writing are shared with `check` and `report`.
 #pragma once
@@ -25,7 +25,7 @@
 #include "platform/platform.hpp"
 #include "platform/platform_warnings.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Warm-up rounds before each visit's measured rounds (discarded).
 inline constexpr std::uint64_t kMatrixWarmup = 2000;
@@ -52,7 +52,7 @@ struct MatrixOptions {
   OutputFormat format = OutputFormat::text;
   std::string out_dir;     // empty: print only, write no files
   std::string from;        // --from: a run directory to rebuild from; nothing is measured
-  bool save_runs = false;  // also keep every pair's rounds (tscsync-run/1)
+  bool save_runs = false;  // also keep every pair's rounds (tscaudit-run/1)
   std::string command_line;
 };
 
@@ -104,7 +104,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 using PairRunSource = std::function<std::optional<Run>(int a, int b)>;
 
 /// Where the analysis writes what it says of each pair, as it goes: DIR/pairs/pair_A_B.txt,
-/// DIR/analysis.json, and with save_runs DIR/pairs/pair_A_B.csv (tscsync-run/1).
+/// DIR/analysis.json, and with save_runs DIR/pairs/pair_A_B.csv (tscaudit-run/1).
 struct PairOutputs {
   std::string dir;  // empty: nothing is written
   bool save_runs = false;
@@ -149,4 +149,4 @@ MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, b
 /// \returns 0, 3 when a visit failed (the matrix is still written, the failure named).
 int run_matrix(const MatrixOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -17,7 +17,7 @@
 #include "platform/topology.hpp"
 #include "render/plan_output.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
@@ -116,7 +116,7 @@ RunDirPlace::RunDirPlace(const std::string& out_dir) {
     replace_earlier_run(path_);
     return;
   }
-  TempDir made = make_temp_dir("tscsync-run", "the rounds");
+  TempDir made = make_temp_dir("tscaudit-run", "the rounds");
   if (made.path.empty()) throw IoError(made.problem);
   owned_parent_ = made.path;
   owned_ = true;
@@ -244,4 +244,4 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   return o;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -9,7 +9,7 @@
 #include "app/matrix_command.hpp"
 #include "formats/run_dir.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Where a live matrix keeps its rounds: `out_dir`/run when the user asked for files,
 /// else a private directory in $TMPDIR (else /tmp), removed with everything in it when
@@ -59,4 +59,4 @@ std::string resolve_run_dir(const std::string& from);
 /// \throws IoError, InputError (a bad run directory: the file and the line named).
 MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs);
 
-}  // namespace tscsync
+}  // namespace tscaudit

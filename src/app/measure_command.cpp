@@ -20,7 +20,7 @@
 #include "render/verdict_text.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::string per_million(std::uint64_t n, std::uint64_t total) {
@@ -37,7 +37,7 @@ int run_measure(const MeasureOptions& options) {
   }
   const PlatformFacts platform = probe_platform();
   require_supported_variants(options.choice, platform);
-  if (platform.emulation) std::cerr << "tscsync measure: warning: emulated: " << *platform.emulation << "\n";
+  if (platform.emulation) std::cerr << "tscaudit measure: warning: emulated: " << *platform.emulation << "\n";
   // Opened before measuring: an output that cannot be created fails in a moment, not
   // after the whole run.
   OutputFile out(options.out);
@@ -71,7 +71,7 @@ int run_measure(const MeasureOptions& options) {
 
   // The human summary, on stderr.
   const double hz = platform.tsc.hz;
-  std::cerr << "tscsync measure: CPU " << config.cpu_a << " -> CPU " << config.cpu_b << ", send "
+  std::cerr << "tscaudit measure: CPU " << config.cpu_a << " -> CPU " << config.cpu_b << ", send "
             << variant_name(options.choice.send) << ", recv " << variant_name(options.choice.recv) << ", "
             << transport_name(options.choice.transport) << " transport\n";
   if (!run.rounds.empty()) {
@@ -117,4 +117,4 @@ int run_measure(const MeasureOptions& options) {
   return kExitOk;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync measure`: one ordered pair, every round saved.
+// `tscaudit measure`: one ordered pair, every round saved.
 #pragma once
 
 #include <chrono>
@@ -11,7 +11,7 @@
 #include "measure/exchange.hpp"
 #include "platform/platform.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct MeasureOptions {
   ExchangeChoice choice;
@@ -26,4 +26,4 @@ struct MeasureOptions {
 /// \throws UsageError (bad CPU), UnsupportedError (RDTSCP missing), IoError (output).
 int run_measure(const MeasureOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -31,7 +31,7 @@
 #include "render/openmetrics_output.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -261,12 +261,12 @@ class IntervalWriter {
   void warn(const IntervalSummary& s) const {
     const char* fresh_line = tty_ ? "\n" : "";  // past the progress line
     if (s.stall_ms >= kStallWarnMs) {
-      std::cerr << fresh_line << "tscsync monitor: warning: nothing ran for " << s.stall_ms << " ms in interval "
+      std::cerr << fresh_line << "tscaudit monitor: warning: nothing ran for " << s.stall_ms << " ms in interval "
                 << s.index
                 << " (the process was stopped, or the host did not run this VM); the log marks it in stall_ms\n";
     }
     if (s.lost > 0) {
-      std::cerr << fresh_line << "tscsync monitor: warning: interval " << s.index << " lost " << s.lost
+      std::cerr << fresh_line << "tscaudit monitor: warning: interval " << s.index << " lost " << s.lost
                 << " rounds (the queue to the aggregator was full); the log counts them in lost\n";
     }
   }
@@ -441,7 +441,7 @@ Metadata monitor_trailer(const RunEnd& end, const Totals& totals, const Interval
 int print_summary(const MonitorOptions& o, const RunEnd& end, const Totals& totals, bool tty) {
   if (tty) std::cerr << "\n";
   const double seconds = static_cast<double>(totals.intervals) * o.interval_s;
-  std::cerr << "tscsync monitor: CPU " << o.cpu_a << " -> CPU " << o.cpu_b << ", send " << variant_name(o.choice.send)
+  std::cerr << "tscaudit monitor: CPU " << o.cpu_a << " -> CPU " << o.cpu_b << ", send " << variant_name(o.choice.send)
             << ", recv " << variant_name(o.choice.recv) << "\n"
             << "  intervals     " << totals.intervals << " of " << format_sig(o.interval_s, 6) << " s\n"
             << "  rounds        " << totals.rounds << " recorded (about "
@@ -458,7 +458,7 @@ int print_summary(const MonitorOptions& o, const RunEnd& end, const Totals& tota
     case Ending::running: std::cerr << "  wrote " << where << " (status: complete)\n"; return kExitOk;
     case Ending::interrupted:
       std::cerr << "  interrupted by " << signal_name(end.signal) << ": wrote " << where
-                << " with every interval up to now (status: interrupted); `tscsync analyze " << where << "` reads it\n";
+                << " with every interval up to now (status: interrupted); `tscaudit analyze " << where << "` reads it\n";
       return kExitOk;
     case Ending::aborted:
       std::cerr << "  ABORTED: " << end.error << "\n  wrote " << where
@@ -536,4 +536,4 @@ int run_monitor(const MonitorOptions& o) {
   return print_summary(o, end, writer.totals(), writer.tty());
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync monitor`: one ordered pair, measured until a duration ends or a signal comes,
+// `tscaudit monitor`: one ordered pair, measured until a duration ends or a signal comes,
 // kept as an interval log (analysis/formats/interval_log.hpp) in memory that does not grow.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 #include "measure/exchange.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Rounds the queue between the measuring thread and the aggregator holds by default:
 /// 2^18 rounds of 40 bytes (10 MiB), several times what the fastest pair makes between
@@ -42,4 +42,4 @@ struct MonitorOptions {
 ///         the intervals written so far stay in OUT.partial).
 int run_monitor(const MonitorOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 
 #include "app/plot.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace fs = std::filesystem;
 
@@ -31,7 +31,7 @@ bool Plotter::draw(const std::string& script, const std::string& in, const std::
       report_.not_drawn.push_back(out);
       return false;
     }
-    if (!scripts_) scripts_ = std::make_unique<PlotScripts>(std::getenv("TSCSYNC_PLOTS"));
+    if (!scripts_) scripts_ = std::make_unique<PlotScripts>(std::getenv("TSCAUDIT_PLOTS"));
     if (!scripts_->ok()) {
       report_.failed.push_back({out, scripts_->problem()});
       return false;
@@ -83,4 +83,4 @@ std::string pictures_written(const PictureReport& pictures, std::string_view wha
   return " and " + std::to_string(drawn) + " of the " + std::to_string(all) + " " + std::string(what);
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

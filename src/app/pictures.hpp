@@ -11,7 +11,7 @@
 
 #include "app/plot_scripts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A picture that gnuplot was there to draw but did not.
 struct PictureFailure {
@@ -31,7 +31,7 @@ struct PictureReport {
 
 /// Draws pictures with the plots/ scripts and records what came of each. Where gnuplot is
 /// not installed nothing is started and every picture is "not drawn"; otherwise the
-/// scripts are put on disk (PlotScripts, $TSCSYNC_PLOTS as the override) at the first
+/// scripts are put on disk (PlotScripts, $TSCAUDIT_PLOTS as the override) at the first
 /// picture, and removed with the Plotter.
 class Plotter {
  public:
@@ -63,4 +63,4 @@ std::string not_drawn_message(const std::vector<std::string>& not_drawn);
 /// when there were no pictures to draw.
 std::string pictures_written(const PictureReport& pictures, std::string_view what);
 
-}  // namespace tscsync
+}  // namespace tscaudit

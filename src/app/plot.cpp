@@ -17,7 +17,7 @@
 
 extern char** environ;
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -313,4 +313,4 @@ bool gnuplot_on_path() {
   }
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

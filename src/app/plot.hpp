@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// problem, when !ok: "gnuplot not found (install gnuplot-nox)" (then gnuplot_missing),
 /// or what went wrong with the script, the input or the output: gnuplot's own messages,
@@ -37,4 +37,4 @@ bool picture_ends_whole(std::string_view tail, std::string_view ext);
 /// where posix_spawnp looks for it.
 bool gnuplot_on_path();
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -11,7 +11,7 @@
 #include "app/embedded_plots.hpp"
 #include "app/temp_dir.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
@@ -50,11 +50,11 @@ PlotScripts::PlotScripts(const char* override_dir) {
       if (holds_scripts(override_dir)) {
         dir_ = override_dir;
       } else {
-        problem_ = std::string("TSCSYNC_PLOTS=") + override_dir + " holds no heatmap_common.gp";
+        problem_ = std::string("TSCAUDIT_PLOTS=") + override_dir + " holds no heatmap_common.gp";
       }
       return;
     }
-    TempDir made = make_temp_dir("tscsync-plots", "the plot scripts");
+    TempDir made = make_temp_dir("tscaudit-plots", "the plot scripts");
     if (made.path.empty()) {
       problem_ = std::move(made.problem);
       return;
@@ -88,4 +88,4 @@ PlotScripts::~PlotScripts() {
 
 std::string PlotScripts::script(std::string_view name) const { return dir_ + "/" + std::string(name); }
 
-}  // namespace tscsync
+}  // namespace tscaudit

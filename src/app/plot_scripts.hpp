@@ -1,18 +1,18 @@
 // The gnuplot scripts of plots/ as files, where gnuplot can `load` them and run awk on the
 // helpers: those compiled into the binary (embedded_plots.hpp), put in a private
 // temporary directory for as long as they are needed, or a directory named by
-// $TSCSYNC_PLOTS for people editing the scripts.
+// $TSCAUDIT_PLOTS for people editing the scripts.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The plots/ scripts on disk, where gnuplot can `load` them and run awk on the helpers.
 /// By default the scripts compiled into the binary (embedded_plots.hpp), written to a
 /// private directory made with mkdtemp in $TMPDIR (else /tmp) and removed, with all it
-/// holds, by the destructor. With an override directory ($TSCSYNC_PLOTS, for editing the
+/// holds, by the destructor. With an override directory ($TSCAUDIT_PLOTS, for editing the
 /// scripts without a rebuild), that directory as it is; it must hold heatmap_common.gp.
 class PlotScripts {
  public:
@@ -37,4 +37,4 @@ class PlotScripts {
   bool owned_ = false;  // a temporary directory of ours, removed at the end
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

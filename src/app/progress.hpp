@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Progress appears on a terminal once a run has taken this long.
 inline constexpr std::chrono::seconds kProgressAfter{2};
@@ -51,4 +51,4 @@ class Progress {
   bool shown_ = false;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -24,7 +24,7 @@
 #include "render/verdict_text.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
@@ -77,7 +77,7 @@ ReportFrom report_from(const std::string& from) {
 std::string one_run_platform_text(const std::string& from, const ReportInputs& in, double tsc_hz) {
   std::string text =
       "Rebuilt from one run (" + from +
-      "): the platform facts of `tscsync info` are not recorded in a run directory, so they are not here.\n"
+      "): the platform facts of `tscaudit info` are not recorded in a run directory, so they are not here.\n"
       "What the run's manifest records of the machine:\n";
   text += "  host      " + (in.host.empty() ? std::string("not recorded") : in.host) + "\n";
   text += "  TSC       " + (tsc_hz > 0 ? format_sig(tsc_hz / 1e6, 7) + " MHz" : std::string("not recorded")) + "\n";
@@ -98,7 +98,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   MatrixOutcome o = [&] {
     if (!ordered.from.empty()) return obtain_matrix(ordered, "report", false);
     PlannedMatrix planned = plan_matrix(ordered);
-    std::cerr << "tscsync report: " << design_name(planned.plan.spec.design) << ", send "
+    std::cerr << "tscaudit report: " << design_name(planned.plan.spec.design) << ", send "
               << variant_name(ordered.choice.send) << ", recv " << variant_name(ordered.choice.recv) << "\n"
               << plan_text(planned.plan);
     return measure_matrix(ordered, std::move(planned));
@@ -130,7 +130,7 @@ void measure_plain(const ReportOptions& options, const std::string& from, const 
   MatrixOutcome o = [&] {
     if (!p.from.empty()) return obtain_matrix(p, "report", false);
     PlannedMatrix planned = plan_matrix(p);
-    std::cerr << "tscsync report: the same pairs again, plain " << variant_name(p.choice.recv) << " on both sides\n";
+    std::cerr << "tscaudit report: the same pairs again, plain " << variant_name(p.choice.recv) << " on both sides\n";
     return measure_matrix(p, std::move(planned));
   }();
   for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, &w.pictures)) {
@@ -152,7 +152,7 @@ void measure_read_variants(const ReportOptions& options, const fs::path& root, R
   v.out_dir = (root / kReportVariantsDir).string();
   v.command_line = options.command_line;
   make_directories(v.out_dir);
-  std::cerr << "tscsync report: read variants on one pair\n";
+  std::cerr << "tscaudit report: read variants on one pair\n";
   VariantsOutcome o = measure_variants(v);
   for (const std::string& q : write_variants_dir(v.out_dir, o, false, &w.pictures)) w.problems.push_back(q);
   w.problems.insert(w.problems.end(), o.result.problems.begin(), o.result.problems.end());
@@ -192,7 +192,7 @@ int print_report_plan(const ReportOptions& options) {
       std::cout << " within a budget of " << human_duration(options.matrix.budget_seconds);
     std::cout << "\n";
   }
-  if (options.variants) std::cout << "report            then the read variants on one pair (tscsync variants)\n";
+  if (options.variants) std::cout << "report            then the read variants on one pair (tscaudit variants)\n";
   return kExitOk;
 }
 
@@ -222,7 +222,7 @@ int run_report(const ReportOptions& options) {
       write_text_file((root / "info.json").string(), *json);
     }
   } else if (source == ReportFrom::live) {
-    std::cerr << "tscsync report: platform facts\n";
+    std::cerr << "tscaudit report: platform facts\n";
     const InfoReport info = gather_info(0);
     in.info_text = info_text(info);
     write_text_file((root / "info.txt").string(), in.info_text);
@@ -287,14 +287,14 @@ int run_report(const ReportOptions& options) {
                   report_html(doc, [&](const std::string& path) { return read_file(root / path); }));
 
   std::cout << check_reason_text(in.check) << "\n";
-  std::cerr << "tscsync report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
+  std::cerr << "tscaudit report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
             << "\n";
-  for (const std::string& p : written.problems) std::cerr << "tscsync report: problem: " << p << "\n";
-  for (const std::string& note : written.incomplete) std::cerr << "tscsync report: not complete: " << note << "\n";
+  for (const std::string& p : written.problems) std::cerr << "tscaudit report: problem: " << p << "\n";
+  for (const std::string& note : written.incomplete) std::cerr << "tscaudit report: not complete: " << note << "\n";
   if (!written.pictures.not_drawn.empty()) {
-    std::cerr << "tscsync report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
+    std::cerr << "tscaudit report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }
   return written.problems.empty() ? kExitOk : kExitRuntime;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync report`: the main job. The platform facts, the all-pairs matrix with an
+// `tscaudit report`: the main job. The platform facts, the all-pairs matrix with an
 // ordering receive read and the check's verdict, the same matrix with plain rdtsc on both
 // sides (what speculation does here), the read variants compared on one pair (`variants`),
 // heatmaps and plots, per-pair details, and report.md plus a self-contained report.html,
@@ -10,7 +10,7 @@
 #include "app/matrix_command.hpp"
 #include "app/variants_command.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct ReportOptions {
   std::string out_dir = "report";
@@ -25,4 +25,4 @@ struct ReportOptions {
 ///          (the report says which).
 int run_report(const ReportOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -2,7 +2,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 int report_error(const char* program, const std::exception& e, std::ostream& err) {
   if (dynamic_cast<const UnsupportedError*>(&e) != nullptr) {
@@ -14,4 +14,4 @@ int report_error(const char* program, const std::exception& e, std::ostream& err
   return exit_code_of(e);
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,11 +6,11 @@
 #include <iostream>
 #include <ostream>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Writes `e` to `err` as "PROGRAM: error: ...", with a pointer to --help after a
 /// UsageError and as "PROGRAM: unsupported: ..." for an UnsupportedError, and returns
 /// exit_code_of(e).
 int report_error(const char* program, const std::exception& e, std::ostream& err = std::cerr);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 #include "formats/run_format.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 int run_simulate(const SimulateOptions& options) {
   if (!options.topology.empty()) return run_simulate_machine(options);
@@ -24,4 +24,4 @@ int run_simulate(const SimulateOptions& options) {
   return 0;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

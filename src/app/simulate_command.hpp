@@ -1,4 +1,4 @@
-// `tscsync simulate`: synthetic rounds with known truth, in the run format: one pair into
+// `tscaudit simulate`: synthetic rounds with known truth, in the run format: one pair into
 // a file, or with a topology a whole machine into a directory.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include "simulate/machine.hpp"
 #include "simulate/simulate.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct SimulateOptions {
   SimulationSpec spec;
@@ -39,4 +39,4 @@ int run_simulate(const SimulateOptions& options);
 /// \throws UsageError as run_simulate, IoError.
 int run_simulate_machine(const SimulateOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync simulate --topology`: a whole simulated machine written as a run directory
+// `tscaudit simulate --topology`: a whole simulated machine written as a run directory
 // (docs/formats.md, "Run directory"), measured as `check` would measure it: the default
 // plan for that topology, each visit of each planned pair one frame.
 #include <algorithm>
@@ -27,7 +27,7 @@
 #include "platform/topology.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
@@ -213,4 +213,4 @@ int run_simulate_machine(const SimulateOptions& options) {
   return 0;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

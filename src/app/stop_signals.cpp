@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::atomic<int> g_caught{0};
@@ -63,4 +63,4 @@ std::string signal_name(int signal) {
   return "signal " + std::to_string(signal);
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,7 +6,7 @@
 #include <csignal>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 class StopSignals {
  public:
@@ -40,4 +40,4 @@ class StopSignals {
 /// "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <system_error>
 
-namespace tscsync {
+namespace tscaudit {
 
 TempDir make_temp_dir(std::string_view prefix, std::string_view what) {
   const char* tmp = std::getenv("TMPDIR");
@@ -17,4 +17,4 @@ TempDir make_temp_dir(std::string_view prefix, std::string_view what) {
   return {name, ""};
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 
 struct TempDir {
   std::string path;     // the new directory; empty when it could not be made
@@ -16,4 +16,4 @@ struct TempDir {
 /// TMPDIR is unset or empty). The caller removes it. `what` names its use in the problem.
 TempDir make_temp_dir(std::string_view prefix, std::string_view what);
 
-}  // namespace tscsync
+}  // namespace tscaudit

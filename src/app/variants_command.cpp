@@ -21,7 +21,7 @@
 #include "platform/platform_warnings.hpp"
 #include "platform/topology.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 namespace {
 
@@ -342,4 +342,4 @@ int run_variants(const VariantsOptions& options) {
   return failed_visit || (o.result.switch_run && !o.result.switch_run->problem.empty()) ? kExitRuntime : kExitOk;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// `tscsync variants`: which way of reading the TSC can be trusted on this machine, and
+// `tscaudit variants`: which way of reading the TSC can be trusted on this machine, and
 // what it costs. In one run: the read cost of every variant and of clock_gettime on one
 // pinned CPU, the exchange of one pair under each (send, receive) combination, the
 // same-CPU control, the run that switches from plain to an ordering receive read
@@ -16,7 +16,7 @@
 #include "pair/analyze.hpp"
 #include "render/variants_output.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Warm-up rounds before each visit's measured rounds (discarded).
 inline constexpr std::uint64_t kVariantsWarmup = 2000;
@@ -58,7 +58,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options);
 /// (PNG and SVG; none where gnuplot is not installed) into `dir`, which must exist; with
 /// `save_runs` also runs/send-SEND_recv-RECV_A-B.csv per combination and role (A
 /// initiates), and runs/switch-1_send-SEND_recv-RECV_A-B.csv and switch-2_... for the two
-/// halves of the switching run (tscsync-run/1: `tscsync analyze` reads them).
+/// halves of the switching run (tscaudit-run/1: `tscaudit analyze` reads them).
 /// \param pictures  when not null, receives what became of each plot.
 /// \returns the problems that did not stop the writing: a plot that gnuplot failed to draw
 ///          (not one left out because gnuplot is not installed).
@@ -73,4 +73,4 @@ std::string saved_run_stem(const Run& run);
 /// \returns 0, or 3 when a visit failed (the results are still printed, the failure named).
 int run_variants(const VariantsOptions& options);
 
-}  // namespace tscsync
+}  // namespace tscaudit

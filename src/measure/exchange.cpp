@@ -2,7 +2,7 @@
 
 #include "measure/wait.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 ExchangeResult run_exchange(const ExchangeChoice& choice, const ExchangeConfig& config) {
   return visit_variant(choice.send, [&](auto send) {
@@ -25,4 +25,4 @@ std::array<ExchangeResult, 2> run_switch_exchange(Variant second_recv, const Exc
   });
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -7,7 +7,7 @@
 #include "measure/transport.hpp"
 #include "measure/variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The defaults are the architecture's: send its plain read (an early send stamp only makes
 /// a latency longer), receive its cheapest read that waits for earlier loads.
@@ -29,4 +29,4 @@ ExchangeResult run_exchange(const ExchangeChoice& choice, const ExchangeConfig& 
 std::array<ExchangeResult, 2> run_switch_exchange(Variant second_recv, const ExchangeConfig& first,
                                                   const ExchangeConfig& second);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -1,4 +1,4 @@
-// The measuring threads of `tscsync monitor`: the ping-pong of ping_pong.hpp, run until
+// The measuring threads of `tscaudit monitor`: the ping-pong of ping_pong.hpp, run until
 // told to stop, handing every round to the aggregator through a Boost.Lockfree spsc_queue.
 //
 // b's reply carries t2 as well as t3 (both in the reply's one cache line), so that a holds
@@ -27,7 +27,7 @@
 #include "measure/slot.hpp"
 #include "measure/wait.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The aggregator's queue: one producer (a), one consumer. Capacity fixed at construction.
 using RoundQueue = boost::lockfree::spsc_queue<Round>;
@@ -80,7 +80,7 @@ namespace monitor_detail {
 class StreamingSide {
  public:
   static constexpr bool kCheckCpuInWait = true;
-  using Reply = tscsync::Reply;
+  using Reply = tscaudit::Reply;
 
   StreamingSide(int cpu, const char* role, MonitorControl& control, SideOutcome& outcome)
       : cpu_(cpu), role_(role), control_(control), outcome_(outcome) {}
@@ -206,4 +206,4 @@ class MonitorThreads {
   std::thread responder_;
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

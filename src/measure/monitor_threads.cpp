@@ -1,9 +1,9 @@
 #include "measure/monitor_threads.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 void start_monitor_threads(Variant send, Variant recv, MonitorThreads& threads) {
   visit_variant(send, [&](auto s) { visit_variant(recv, [&](auto r) { threads.start<decltype(s), decltype(r)>(); }); });
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,10 +6,10 @@
 #include "measure/monitor_runner.hpp"
 #include "measure/variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Starts the monitor's two threads with (send, recv) read variants.
 /// \pre the variants are supported here; the threads' CPUs differ.
 void start_monitor_threads(Variant send, Variant recv, MonitorThreads& threads);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -8,7 +8,7 @@
 #include "pair/summary.hpp"
 #include "version.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// The edge snapshot that closes chunk `c`: the next edge if the thread got there,
@@ -138,4 +138,4 @@ void finish_visits_run(VisitsRun& d, const PlatformFacts& platform, const Exchan
   }
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

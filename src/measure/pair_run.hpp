@@ -12,7 +12,7 @@
 #include "measure/exchange.hpp"
 #include "platform/platform.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// \throws UnsupportedError when this machine cannot execute a chosen variant
 /// (variant_unsupported: RDTSCP or FEAT_ECV missing, or another architecture's read).
@@ -52,4 +52,4 @@ void finish_visits_run(VisitsRun& d, const PlatformFacts& platform, const Exchan
 /// Pure: tested on fabricated records.
 Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config);
 
-}  // namespace tscsync
+}  // namespace tscaudit

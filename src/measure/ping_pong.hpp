@@ -50,7 +50,7 @@
 #include "platform/affinity.hpp"
 #include "platform/counter.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Rounds per interference chunk. A power of two (the edge test is a mask).
 inline constexpr std::uint64_t kChunkRounds = 4096;
@@ -305,4 +305,4 @@ void respond(const PairConfig& config, TransportT& transport, PairControl& contr
 }
 
 }  // namespace ping_pong
-}  // namespace tscsync
+}  // namespace tscaudit

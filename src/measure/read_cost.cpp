@@ -15,7 +15,7 @@
 #include "platform/platform.hpp"
 #include "platform/counter.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
@@ -185,4 +185,4 @@ std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

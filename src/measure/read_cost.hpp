@@ -1,5 +1,5 @@
 // The read cost of every TSC read variant and of clock_gettime, measured on one pinned
-// CPU (`tscsync variants`). The summary (statistics, which method to believe) is pure
+// CPU (`tscaudit variants`). The summary (statistics, which method to believe) is pure
 // and lives in analysis/variants/read_cost_summary.hpp; this is the measurement that feeds it.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include "measure/variant.hpp"
 #include "variants/read_cost_summary.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct ReadCostConfig {
   std::uint64_t calls_per_batch = 256;
@@ -55,4 +55,4 @@ inline constexpr int kEmptyBracketTries = 1000;
 std::vector<ReadCostSamples> measure_read_costs(int cpu, std::span<const Variant> variants,
                                                 const ReadCostConfig& config);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -20,7 +20,7 @@
 #include "measure/transport.hpp"
 #include "platform/affinity.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct ExchangeConfig : PairConfig {
   std::uint64_t rounds = 0;  // measured rounds (after warm-up)
@@ -172,4 +172,4 @@ std::array<ExchangeResult, 2> run_switching_exchange(const ExchangeConfig& first
   return results;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Destructive interference: on x86-64 the adjacent-line prefetcher pulls cache lines in
 /// pairs, so independently written data is kept 128 bytes apart (folly/lang/Align.h); on
@@ -56,4 +56,4 @@ static_assert(offsetof(Slot, seq) == 0);
 static_assert(offsetof(Slot, tsc) + sizeof(std::uint64_t) <= kCacheLineBytes,
               "seq and tsc share one cache line: one line moves per message");
 
-}  // namespace tscsync
+}  // namespace tscaudit

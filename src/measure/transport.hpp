@@ -11,7 +11,7 @@
 
 #include "measure/slot.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// One direction over boost::lockfree::spsc_queue. The ping-pong has at most one
 /// message in flight per direction; the small fixed capacity keeps the ring inline.
@@ -64,4 +64,4 @@ constexpr std::optional<TransportKind> parse_transport(std::string_view s) {
   return std::nullopt;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -14,7 +14,7 @@
 #include "core/read_variant.hpp"
 #include "platform/counter.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 using Variant = ReadVariant;
 
@@ -66,4 +66,4 @@ static_assert(std::ranges::all_of(kHostVariants, [](Variant v) {
 /// True when `v` is a variant of this binary's architecture.
 constexpr bool is_host_variant(Variant v) { return variant_arch(v) == counter::kHostArch; }
 
-}  // namespace tscsync
+}  // namespace tscaudit

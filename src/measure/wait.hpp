@@ -7,7 +7,7 @@
 
 #include "platform/counter.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// Busy wait: the partner runs on another CPU. Each turn is the architecture's spin hint
 /// (counter::spin_pause: PAUSE on x86-64, YIELD on aarch64). It does not stop the counter
@@ -26,4 +26,4 @@ struct YieldWait {
   [[gnu::always_inline]] static inline void relax() noexcept { sched_yield(); }
 };
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -10,7 +10,7 @@
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 struct Implementer {
@@ -33,7 +33,7 @@ struct Part {
   std::string_view name;
 };
 
-/// The parts a tscsync user is likely to meet (Linux's cputype.h has them all).
+/// The parts a tscaudit user is likely to meet (Linux's cputype.h has them all).
 constexpr std::array kParts = {
     Part{0x00, 0x051, "QEMU max CPU"},  // QEMU's "max" model: implementer 0, part 'Q'
     Part{0x41, 0xd03, "Cortex-A53"},    Part{0x41, 0xd04, "Cortex-A35"},  Part{0x41, 0xd05, "Cortex-A55"},
@@ -338,4 +338,4 @@ TscFrequency choose_arm_frequency(const ArmFacts& arm, const std::optional<Calib
   return f;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -15,7 +15,7 @@
 #include "platform/frequency.hpp"
 #include "platform/kernel_facts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// MIDR_EL1, the Main ID Register: who made the core and which it is.
 struct Midr {
@@ -113,4 +113,4 @@ inline constexpr double kCntfrqTolerancePpm = 1000;
 /// kCntfrqTolerancePpm; else the calibration; else unknown. Pure.
 TscFrequency choose_arm_frequency(const ArmFacts& arm, const std::optional<Calibration>& calibration);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,7 +6,7 @@
 #include "platform/aarch64_facts.hpp"
 #include "platform/platform.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 ArmRegisters read_arm_registers() {
   ArmRegisters r;
@@ -34,4 +34,4 @@ void read_cpu_facts(PlatformFacts& facts) {
   facts.arm = arm_facts("/", cpuinfo.ok() ? cpuinfo.value : std::string(), read_arm_registers());
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

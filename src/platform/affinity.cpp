@@ -15,7 +15,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::vector<int> read_list_file(const std::string& path) {
@@ -170,4 +170,4 @@ ThreadSnapshot take_snapshot() noexcept {
   return snap;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

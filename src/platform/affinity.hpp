@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The CPUs this process could measure on, from sysfs and the affinity mask.
 struct CpuAvailability {
@@ -66,4 +66,4 @@ struct ThreadSnapshot {
 /// Takes a snapshot of the calling thread. One getrusage system call.
 ThreadSnapshot take_snapshot() noexcept;
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -3,7 +3,7 @@
 //   x86-64:  platform/counter_x86_64.hpp  (the TSC: rdtsc, rdtscp, with fences or cpuid)
 //   aarch64: platform/counter_aarch64.hpp (the generic timer: mrs cntvct_el0, with isb)
 //
-// Each defines, in namespace tscsync::counter:
+// Each defines, in namespace tscaudit::counter:
 //   kHostArch            the CounterArch it is (core/read_variant.hpp)
 //   one policy per read variant, a struct with
 //       static constexpr std::string_view name;       // variant_name(variant)
@@ -18,20 +18,20 @@
 // not include this file's architecture headers: they know variants by name
 // (core/read_variant.hpp) and policies through measure/variant.hpp.
 #pragma once
-#define TSCSYNC_COUNTER_HPP
+#define TSCAUDIT_COUNTER_HPP
 
-namespace tscsync::counter {
+namespace tscaudit::counter {
 
 /// A list of policy types (measure/variant.hpp turns a runtime variant into one of them).
 template <class... P>
 struct PolicyList {};
 
-}  // namespace tscsync::counter
+}  // namespace tscaudit::counter
 
 #if defined(__x86_64__)
 #include "platform/counter_x86_64.hpp"
 #elif defined(__aarch64__)
 #include "platform/counter_aarch64.hpp"
 #else
-#error "tscsync reads the counters of x86-64 and aarch64 only"
+#error "tscaudit reads the counters of x86-64 and aarch64 only"
 #endif

@@ -38,7 +38,7 @@
 // The aarch64 asm of the project lives here and in aarch64_registers.cpp (CNTFRQ_EL0, MIDR_EL1).
 #pragma once
 
-#ifndef TSCSYNC_COUNTER_HPP
+#ifndef TSCAUDIT_COUNTER_HPP
 #error "include platform/counter.hpp, which selects this file on aarch64"
 #endif
 
@@ -47,16 +47,16 @@
 
 #include "core/read_variant.hpp"
 
-namespace tscsync::counter {
+namespace tscaudit::counter {
 
-#define TSCSYNC_ALWAYS_INLINE [[gnu::always_inline]] inline
+#define TSCAUDIT_ALWAYS_INLINE [[gnu::always_inline]] inline
 
 inline constexpr CounterArch kHostArch = CounterArch::aarch64;
 
 // The body of a variant's read(): `sequence`, a string literal of instructions that ends
 // with the count in operand 0, as one asm statement with a "memory" clobber (a compiler
 // barrier only). A macro because an asm string must be a literal (NOLINT below).
-#define TSCSYNC_READ_COUNT(sequence)                                                             \
+#define TSCAUDIT_READ_COUNT(sequence)                                                             \
   std::uint64_t count;                                                                           \
   asm volatile(sequence : "=r"(count) : : "memory"); /* NOLINT(bugprone-macro-parentheses) */ \
   return count
@@ -66,8 +66,8 @@ inline constexpr CounterArch kHostArch = CounterArch::aarch64;
 struct Cntvct {
   static constexpr std::string_view name = "cntvct";
   static constexpr ReadVariant variant = ReadVariant::cntvct;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_COUNT("mrs %0, cntvct_el0");  // the virtual count
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_COUNT("mrs %0, cntvct_el0");  // the virtual count
   }
 };
 
@@ -77,8 +77,8 @@ struct Cntvct {
 struct IsbCntvct {
   static constexpr std::string_view name = "isb_cntvct";
   static constexpr ReadVariant variant = ReadVariant::isb_cntvct;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_COUNT(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_COUNT(
         "isb\n\t"                // earlier instructions complete; the rest is fetched anew
         "mrs %0, cntvct_el0");  // the virtual count
   }
@@ -90,8 +90,8 @@ struct IsbCntvct {
 struct CntvctIsb {
   static constexpr std::string_view name = "cntvct_isb";
   static constexpr ReadVariant variant = ReadVariant::cntvct_isb;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_COUNT(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_COUNT(
         "mrs %0, cntvct_el0\n\t"  // the virtual count
         "isb");                   // later instructions wait for the read
   }
@@ -102,8 +102,8 @@ struct CntvctIsb {
 struct IsbCntvctIsb {
   static constexpr std::string_view name = "isb_cntvct_isb";
   static constexpr ReadVariant variant = ReadVariant::isb_cntvct_isb;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_COUNT(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_COUNT(
         "isb\n\t"                 // earlier instructions complete first
         "mrs %0, cntvct_el0\n\t"  // the virtual count
         "isb");                   // later instructions wait for the read
@@ -119,7 +119,7 @@ struct IsbCntvctIsb {
 struct IsbCntvctDep {
   static constexpr std::string_view name = "isb_cntvct_dep";
   static constexpr ReadVariant variant = ReadVariant::isb_cntvct_dep;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
     std::uint64_t count;
     std::uint64_t address;
     asm volatile(
@@ -142,8 +142,8 @@ struct IsbCntvctDep {
 struct Cntvctss {
   static constexpr std::string_view name = "cntvctss";
   static constexpr ReadVariant variant = ReadVariant::cntvctss;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_COUNT("mrs %0, S3_3_C14_C0_6");  // CNTVCTSS_EL0, by its encoding
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_COUNT("mrs %0, S3_3_C14_C0_6");  // CNTVCTSS_EL0, by its encoding
   }
 };
 
@@ -160,9 +160,9 @@ using BracketRead = IsbCntvctIsb;
 /// One turn of a spin loop: YIELD, Linux's cpu_relax() on arm64, a hint that this thread
 /// is spinning (an SMT sibling, or a hypervisor, may take the core). Like PAUSE it does not
 /// order the read after the loop.
-TSCSYNC_ALWAYS_INLINE void spin_pause() noexcept { asm volatile("yield" ::: "memory"); }
+TSCAUDIT_ALWAYS_INLINE void spin_pause() noexcept { asm volatile("yield" ::: "memory"); }
 
-#undef TSCSYNC_READ_COUNT
-#undef TSCSYNC_ALWAYS_INLINE
+#undef TSCAUDIT_READ_COUNT
+#undef TSCAUDIT_ALWAYS_INLINE
 
-}  // namespace tscsync::counter
+}  // namespace tscaudit::counter

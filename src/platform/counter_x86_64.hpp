@@ -34,7 +34,7 @@
 // The x86-64 asm and intrinsics of the project live here and in x86_64_cpuid.cpp (CPUID).
 #pragma once
 
-#ifndef TSCSYNC_COUNTER_HPP
+#ifndef TSCAUDIT_COUNTER_HPP
 #error "include platform/counter.hpp, which selects this file on x86-64"
 #endif
 
@@ -43,27 +43,27 @@
 
 #include "core/read_variant.hpp"
 
-namespace tscsync::counter {
+namespace tscaudit::counter {
 
-#define TSCSYNC_ALWAYS_INLINE [[gnu::always_inline]] inline
+#define TSCAUDIT_ALWAYS_INLINE [[gnu::always_inline]] inline
 
 inline constexpr CounterArch kHostArch = CounterArch::x86_64;
 
 /// Combines the EDX:EAX halves that RDTSC and RDTSCP return.
-TSCSYNC_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) noexcept {
+TSCAUDIT_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) noexcept {
   return (static_cast<std::uint64_t>(hi) << 32) | lo;
 }
 
 // The body of a variant's read(): `sequence`, a string literal of instructions that ends
 // with the counter in EDX:EAX, as one asm statement with a "memory" clobber (a compiler
-// barrier only). TSCSYNC_READ_TSCP is the same for a sequence with RDTSCP, which also
+// barrier only). TSCAUDIT_READ_TSCP is the same for a sequence with RDTSCP, which also
 // writes TSC_AUX into ECX. Written as macros because an asm string must be a literal (and
 // so cannot be put in parentheses either: NOLINT below).
-#define TSCSYNC_READ_TSC(sequence)                                                                   \
+#define TSCAUDIT_READ_TSC(sequence)                                                                   \
   std::uint32_t lo, hi;                                                                              \
   asm volatile(sequence : "=a"(lo), "=d"(hi) : : "memory"); /* NOLINT(bugprone-macro-parentheses) */ \
   return combine(lo, hi)
-#define TSCSYNC_READ_TSCP(sequence)                                                                             \
+#define TSCAUDIT_READ_TSCP(sequence)                                                                             \
   std::uint32_t lo, hi, aux;                                                                                    \
   asm volatile(sequence : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory"); /* NOLINT(bugprone-macro-parentheses) */ \
   static_cast<void>(aux);                                                                                       \
@@ -74,8 +74,8 @@ TSCSYNC_ALWAYS_INLINE std::uint64_t combine(std::uint32_t lo, std::uint32_t hi) 
 struct Rdtsc {
   static constexpr std::string_view name = "rdtsc";
   static constexpr ReadVariant variant = ReadVariant::rdtsc;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSC("rdtsc");  // EDX:EAX <- TSC
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSC("rdtsc");  // EDX:EAX <- TSC
   }
 };
 
@@ -85,8 +85,8 @@ struct Rdtsc {
 struct RdtscLfence {
   static constexpr std::string_view name = "rdtsc_lfence";
   static constexpr ReadVariant variant = ReadVariant::rdtsc_lfence;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSC(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSC(
         "rdtsc\n\t"  // EDX:EAX <- TSC
         "lfence");   // later instructions wait for the read
   }
@@ -98,8 +98,8 @@ struct RdtscLfence {
 struct LfenceRdtsc {
   static constexpr std::string_view name = "lfence_rdtsc";
   static constexpr ReadVariant variant = ReadVariant::lfence_rdtsc;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSC(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSC(
         "lfence\n\t"  // earlier instructions complete first
         "rdtsc");     // EDX:EAX <- TSC
   }
@@ -111,8 +111,8 @@ struct LfenceRdtsc {
 struct LfenceRdtscLfence {
   static constexpr std::string_view name = "lfence_rdtsc_lfence";
   static constexpr ReadVariant variant = ReadVariant::lfence_rdtsc_lfence;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSC(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSC(
         "lfence\n\t"  // earlier instructions complete first
         "rdtsc\n\t"   // EDX:EAX <- TSC
         "lfence");    // later instructions wait for the read
@@ -125,11 +125,11 @@ struct LfenceRdtscLfence {
 struct Rdtscp {
   static constexpr std::string_view name = "rdtscp";
   static constexpr ReadVariant variant = ReadVariant::rdtscp;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSCP("rdtscp");  // EDX:EAX <- TSC, ECX <- TSC_AUX
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSCP("rdtscp");  // EDX:EAX <- TSC, ECX <- TSC_AUX
   }
   /// The read and TSC_AUX. Linux encodes the CPU in bits 11:0 and the node above.
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read(std::uint32_t& aux) noexcept {
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read(std::uint32_t& aux) noexcept {
     std::uint32_t lo, hi;
     asm volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
     return combine(lo, hi);
@@ -142,8 +142,8 @@ struct Rdtscp {
 struct RdtscpLfence {
   static constexpr std::string_view name = "rdtscp_lfence";
   static constexpr ReadVariant variant = ReadVariant::rdtscp_lfence;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSCP(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSCP(
         "rdtscp\n\t"  // EDX:EAX <- TSC, ECX <- TSC_AUX
         "lfence");    // later instructions wait for the read
   }
@@ -155,8 +155,8 @@ struct RdtscpLfence {
 struct MfenceRdtsc {
   static constexpr std::string_view name = "mfence_rdtsc";
   static constexpr ReadVariant variant = ReadVariant::mfence_rdtsc;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
-    TSCSYNC_READ_TSC(
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
+    TSCAUDIT_READ_TSC(
         "mfence\n\t"  // earlier loads and stores complete (and stores drain) first
         "rdtsc");     // EDX:EAX <- TSC
   }
@@ -169,7 +169,7 @@ struct MfenceRdtsc {
 struct CpuidRdtsc {
   static constexpr std::string_view name = "cpuid_rdtsc";
   static constexpr ReadVariant variant = ReadVariant::cpuid_rdtsc;
-  TSCSYNC_ALWAYS_INLINE static std::uint64_t read() noexcept {
+  TSCAUDIT_ALWAYS_INLINE static std::uint64_t read() noexcept {
     std::uint32_t lo, hi;
     asm volatile(
         "cpuid\n\t"  // serialize (leaf 0 in EAX; what it returns is overwritten)
@@ -195,10 +195,10 @@ using BracketRead = LfenceRdtscLfence;
 /// One turn of a spin loop: PAUSE tells the core this is a spin loop (no memory-order
 /// mis-speculation flush on exit, less power, the SMT sibling gets the pipeline). It does
 /// not stop RDTSC after the loop from executing early.
-TSCSYNC_ALWAYS_INLINE void spin_pause() noexcept { __builtin_ia32_pause(); }
+TSCAUDIT_ALWAYS_INLINE void spin_pause() noexcept { __builtin_ia32_pause(); }
 
-#undef TSCSYNC_READ_TSC
-#undef TSCSYNC_READ_TSCP
-#undef TSCSYNC_ALWAYS_INLINE
+#undef TSCAUDIT_READ_TSC
+#undef TSCAUDIT_READ_TSCP
+#undef TSCAUDIT_ALWAYS_INLINE
 
-}  // namespace tscsync::counter
+}  // namespace tscaudit::counter

@@ -2,7 +2,7 @@
 
 #include "platform/kernel_facts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 std::optional<std::string> emulation_evidence(CounterArch binary, std::string_view cpuinfo_text) {
   bool x86_kernel = false;
@@ -23,4 +23,4 @@ std::optional<std::string> emulation_evidence(CounterArch binary, std::string_vi
   return std::nullopt;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

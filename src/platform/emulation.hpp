@@ -1,6 +1,6 @@
 // Whether this binary runs under a user-mode emulator (qemu-user, FEX, box64): then every
 // instruction is translated, the counter is whatever the emulator makes of it, and every
-// timing tscsync measures is the emulator's, not the hardware's. Pure.
+// timing tscaudit measures is the emulator's, not the hardware's. Pure.
 #pragma once
 
 #include <optional>
@@ -9,7 +9,7 @@
 
 #include "core/read_variant.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The evidence that a binary built for `binary` runs on a kernel of another architecture,
 /// or nullopt when there is none. A user-mode emulator passes system calls through to the
@@ -19,4 +19,4 @@ namespace tscsync {
 /// evidence.
 std::optional<std::string> emulation_evidence(CounterArch binary, std::string_view cpuinfo_text);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -8,7 +8,7 @@
 
 #include "estimate/clock_fit.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The clocks the counter can be calibrated against.
 enum class CalibrationClock {
@@ -44,4 +44,4 @@ struct TscFrequency {
 /// (hz - kernel) / kernel in ppm, for hz against the kernel's "Detected X MHz" figure.
 inline double ppm_from(double hz, double kernel_mhz) { return (hz / (kernel_mhz * 1e6) - 1) * 1e6; }
 
-}  // namespace tscsync
+}  // namespace tscaudit

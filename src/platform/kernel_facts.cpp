@@ -15,7 +15,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 // klogctl actions (sys/klog.h does not name them; see syslog(2)).
@@ -566,4 +566,4 @@ KernelFacts read_kernel_facts(const std::string& root) {
   return k;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

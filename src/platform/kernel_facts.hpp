@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace tscsync {
+namespace tscaudit {
 
 enum class FactState { ok, absent, unreadable, malformed };
 
@@ -203,4 +203,4 @@ std::string root_path(const std::string& root, std::string_view rel);
 /// listed.
 std::optional<std::vector<int>> numbered_entries(const std::string& dir, std::string_view prefix);
 
-}  // namespace tscsync
+}  // namespace tscaudit

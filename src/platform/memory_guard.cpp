@@ -5,7 +5,7 @@
 #include "core/format.hpp"
 #include "platform/kernel_facts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 std::uint64_t available_memory_bytes() {
   const Fact<std::uint64_t> available = read_mem_available();
@@ -26,4 +26,4 @@ std::optional<std::string> memory_refusal(std::uint64_t needed_bytes, std::uint6
          format_sig(static_cast<double>(available_bytes) / 1e9, 3) + " GB available: " + advice;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// A run may keep at most this share of the memory available when it starts.
 inline constexpr double kMemoryShare = 0.8;
@@ -21,4 +21,4 @@ std::uint64_t available_memory_bytes();
 std::optional<std::string> memory_refusal(std::uint64_t needed_bytes, std::uint64_t available_bytes,
                                           const std::string& what, const std::string& advice);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace tscsync {
+namespace tscaudit {
 
 std::string msr_problem(int cpu, int err, bool at_open, bool kernel_loads_modules) {
   const std::string dev = "/dev/cpu/" + std::to_string(cpu) + "/msr";
@@ -41,4 +41,4 @@ MsrRead read_msr(int cpu, std::uint32_t msr) {
   return r;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

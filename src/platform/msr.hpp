@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// IA32_TSC_ADJUST: added to the TSC on reads; a write to the TSC moves it too, so a
 /// non-zero value on one CPU is the trace of firmware or a hypervisor shifting its counter.
@@ -26,4 +26,4 @@ MsrRead read_msr(int cpu, std::uint32_t msr);
 /// \param kernel_loads_modules  /proc/modules exists, so `modprobe msr` can help
 std::string msr_problem(int cpu, int err, bool at_open, bool kernel_loads_modules);
 
-}  // namespace tscsync
+}  // namespace tscaudit

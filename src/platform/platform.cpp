@@ -23,7 +23,7 @@
 #include "platform/counter.hpp"
 #include "platform/emulation.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 clockid_t clock_id(CalibrationClock clock) {
@@ -201,4 +201,4 @@ void add_platform_metadata(const PlatformFacts& p, Metadata& meta) {
   }
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -16,7 +16,7 @@
 #include "platform/kernel_facts.hpp"
 #include "platform/x86_64_facts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 class Metadata;
 
@@ -73,4 +73,4 @@ std::optional<std::string> variant_unsupported_here(ReadVariant v);
 /// Adds the facts as `# key: value` provenance.
 void add_platform_metadata(const PlatformFacts& facts, Metadata& meta);
 
-}  // namespace tscsync
+}  // namespace tscaudit

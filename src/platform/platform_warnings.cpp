@@ -5,7 +5,7 @@
 
 #include "core/cpu_list.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// "CPU 3" or "CPUs 0-2,5".
@@ -111,7 +111,7 @@ std::vector<Warning> platform_warnings(const CpuidFacts& cpuid, const KernelFact
                    "the kernel keeps time with " + k.clocksource.value + ", not tsc" +
                        (available ? " (tsc is available)" : " (tsc is not among the available clocksources)"),
                    "the kernel does not trust the TSC, or was told not to use it: look for 'unstable' in the "
-                   "kernel log; counters the kernel distrusts can still agree, which is what tscsync measures"});
+                   "kernel log; counters the kernel distrusts can still agree, which is what tscaudit measures"});
   }
 
   if (!cpuid.invariant_tsc) {
@@ -153,7 +153,7 @@ std::vector<Warning> arm_platform_warnings(const ArmFacts& arm, const KernelFact
                    "the kernel traps user-space reads of CNTVCT_EL0 on " + cpus_phrase(k.log.value.cntvct_trapped_cpus) +
                        " (kernel log: \"arch_timer: CPUn: Trapping CNTVCT access\")",
                    "every read there is an exception into the kernel, which emulates it: microseconds per read, as "
-                   "the read-cost table of tscsync variants shows; measure pairs of other CPUs for latencies that "
+                   "the read-cost table of tscaudit variants shows; measure pairs of other CPUs for latencies that "
                    "mean something"});
   }
   if (frequency.source == "calibrated_monotonic_raw" && arm.registers.cntfrq_hz != 0) {
@@ -164,7 +164,7 @@ std::vector<Warning> arm_platform_warnings(const ArmFacts& arm, const KernelFact
     out.push_back({"clocksource_not_arch_sys_counter",
                    "the kernel keeps time with " + k.clocksource.value + ", not arch_sys_counter (the generic timer)",
                    "the kernel does not use the generic timer, or was told not to: look for arch_timer in the "
-                   "kernel log; counters the kernel distrusts can still agree, which is what tscsync measures"});
+                   "kernel log; counters the kernel distrusts can still agree, which is what tscaudit measures"});
   }
   append_scheduling_warnings(k, out);
   return out;
@@ -189,4 +189,4 @@ std::vector<Warning> platform_warnings(const PlatformFacts& p) {
   return out;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -9,7 +9,7 @@
 #include "platform/kernel_facts.hpp"
 #include "platform/platform.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct Warning {
   std::string code;     // stable identifier: virtual_machine, clocksource_not_tsc, ...
@@ -36,4 +36,4 @@ std::vector<Warning> arm_platform_warnings(const ArmFacts& arm, const KernelFact
 /// architecture; under an emulator, not the host kernel's clocksource warning.
 std::vector<Warning> platform_warnings(const PlatformFacts& facts);
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 std::optional<std::string> slurp(const std::string& path) {
@@ -53,4 +53,4 @@ std::optional<std::uint64_t> thread_context_switches(long tid) {
   return *voluntary + *involuntary;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

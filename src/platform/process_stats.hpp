@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-namespace tscsync {
+namespace tscaudit {
 
 /// The number of a "Key:   123 kB" or "key:\t123" line of a /proc status file, or nullopt
 /// when the key is missing or its value is not a number. Pure.
@@ -20,4 +20,4 @@ std::optional<std::uint64_t> peak_rss_kib();
 /// nullopt when the thread is gone or the file is unreadable.
 std::optional<std::uint64_t> thread_context_switches(long tid);
 
-}  // namespace tscsync
+}  // namespace tscaudit

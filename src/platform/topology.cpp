@@ -9,7 +9,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 int count(hwloc_topology_t t, hwloc_obj_type_t type) {
@@ -153,4 +153,4 @@ TopologyResult load_topology(const std::string& synthetic) {
                                          : TopologySource{TopologySource::Kind::synthetic, synthetic});
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

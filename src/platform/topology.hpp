@@ -9,7 +9,7 @@
 
 struct hwloc_topology;  // hwloc_topology_t is a pointer to it
 
-namespace tscsync {
+namespace tscaudit {
 
 struct TopologySummary {
   int packages = 0;
@@ -56,4 +56,4 @@ TopologyResult load_topology(const TopologySource& source, bool export_xml = fal
 /// and summarizes it. Never throws.
 TopologyResult load_topology(const std::string& synthetic = "");
 
-}  // namespace tscsync
+}  // namespace tscaudit

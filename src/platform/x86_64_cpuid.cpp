@@ -10,7 +10,7 @@
 #include "platform/platform.hpp"
 #include "platform/x86_64_facts.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 struct Regs {
@@ -99,4 +99,4 @@ void read_cpu_facts(PlatformFacts& facts) {
   facts.cpuid = read_cpuid();
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

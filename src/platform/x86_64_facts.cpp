@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace tscsync {
+namespace tscaudit {
 namespace {
 
 /// A leaf number as the manuals write it: "15H", "40000001H".
@@ -80,4 +80,4 @@ TscFrequency choose_tsc_frequency(const CpuidFacts& c, const std::optional<Calib
   return f;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

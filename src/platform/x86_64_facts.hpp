@@ -9,7 +9,7 @@
 
 #include "platform/frequency.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct CpuidFacts {
   std::string vendor;   // "GenuineIntel", "AuthenticAMD"
@@ -49,4 +49,4 @@ std::string describe_leaf_40000010h(const CpuidFacts& cpuid);
 /// the hypervisor leaf 40000010H, else the calibration. Pure.
 TscFrequency choose_tsc_frequency(const CpuidFacts& cpuid, const std::optional<Calibration>& calibration);
 
-}  // namespace tscsync
+}  // namespace tscaudit

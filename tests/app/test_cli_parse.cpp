@@ -7,19 +7,19 @@
 #include "core/errors.hpp"
 #include "error_messages.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
 MeasureOptions measure(std::vector<std::string> args) {
-  args.insert(args.begin(), {"tscsync", "measure"});
+  args.insert(args.begin(), {"tscaudit", "measure"});
   const cli::Command c = cli::parse(args);
   REQUIRE(std::holds_alternative<MeasureOptions>(c));
   return std::get<MeasureOptions>(c);
 }
 
 std::string error(std::vector<std::string> args) {
-  args.insert(args.begin(), "tscsync");
+  args.insert(args.begin(), "tscaudit");
   return test::what_thrown<UsageError>([&] { cli::parse(args); });
 }
 
@@ -50,7 +50,7 @@ TEST_CASE("measure options and their defaults") {
   CHECK(m.config.cpu_b == 0);
   check_settings(m, {Variant::rdtsc, Variant::lfence_rdtsc, TransportKind::slot, 1000000, 10000, 2000});
   CHECK(m.out == "run.csv");
-  CHECK(m.command_line == "tscsync measure --cpus 1,0 --out run.csv");
+  CHECK(m.command_line == "tscaudit measure --cpus 1,0 --out run.csv");
 
   const MeasureOptions v = measure({"--cpus", "0,1", "--variant", "rdtscp", "--rounds", "5", "--warmup", "0",
                                     "--transport", "queue", "--timeout-ms", "10", "--out", "-"});
@@ -128,23 +128,23 @@ TEST_CASE("bad measure options say what is wrong") {
 }
 
 TEST_CASE("info options and their defaults") {
-  const cli::Command plain = cli::parse({"tscsync", "info"});
+  const cli::Command plain = cli::parse({"tscaudit", "info"});
   REQUIRE(std::holds_alternative<cli::InfoCommand>(plain));
   CHECK(std::get<cli::InfoCommand>(plain).format == OutputFormat::text);
   CHECK(std::get<cli::InfoCommand>(plain).ntp_seconds == 0);
-  const cli::Command ntp = cli::parse({"tscsync", "info", "--format", "json", "--ntp-seconds", "30"});
+  const cli::Command ntp = cli::parse({"tscaudit", "info", "--format", "json", "--ntp-seconds", "30"});
   REQUIRE(std::holds_alternative<cli::InfoCommand>(ntp));
   CHECK(std::get<cli::InfoCommand>(ntp).format == OutputFormat::json);
   CHECK(std::get<cli::InfoCommand>(ntp).ntp_seconds == 30);
 }
 
 TEST_CASE("the command line is quoted for provenance") {
-  CHECK(cli::quote_command_line({"tscsync", "measure", "--out", "a b.csv", "--x", "it's", ""}) ==
-        "tscsync measure --out 'a b.csv' --x 'it'\\''s' ''");
+  CHECK(cli::quote_command_line({"tscaudit", "measure", "--out", "a b.csv", "--x", "it's", ""}) ==
+        "tscaudit measure --out 'a b.csv' --x 'it'\\''s' ''");
 }
 
 TEST_CASE("variants options and their defaults") {
-  const cli::Command plain = cli::parse({"tscsync", "variants"});
+  const cli::Command plain = cli::parse({"tscaudit", "variants"});
   REQUIRE(std::holds_alternative<VariantsOptions>(plain));
   const VariantsOptions& d = std::get<VariantsOptions>(plain);
   CHECK(d.cpus.empty());
@@ -157,9 +157,9 @@ TEST_CASE("variants options and their defaults") {
   CHECK(d.timeout == std::chrono::milliseconds(2000));
   CHECK(d.format == OutputFormat::text);
   CHECK(d.out_dir.empty());
-  CHECK(d.command_line == "tscsync variants");
+  CHECK(d.command_line == "tscaudit variants");
 
-  const cli::Command given = cli::parse({"tscsync",  "variants",
+  const cli::Command given = cli::parse({"tscaudit",  "variants",
                                          "--cpus",   "1,0",
                                          "--rounds", "1000",
                                          "--passes", "2",
@@ -185,12 +185,12 @@ TEST_CASE("variants options and their defaults") {
   CHECK(error({"variants", "--cpus", "0,y"}) == "bad CPU list '0,y' at character 3: expected a CPU number");
   CHECK(error({"variants", "--rounds", "1"}) == "--rounds 1 is out of range [2, 20000000]");
 
-  const cli::Command report = cli::parse({"tscsync", "report", "--variants-rounds", "5000", "--timeout-ms", "700"});
+  const cli::Command report = cli::parse({"tscaudit", "report", "--variants-rounds", "5000", "--timeout-ms", "700"});
   const ReportOptions& r = std::get<ReportOptions>(report);
   CHECK(r.variants);
   CHECK(r.variants_options.rounds == 5000);
   CHECK(r.variants_options.timeout == std::chrono::milliseconds(700));
-  CHECK_FALSE(std::get<ReportOptions>(cli::parse({"tscsync", "report", "--no-variants"})).variants);
+  CHECK_FALSE(std::get<ReportOptions>(cli::parse({"tscaudit", "report", "--no-variants"})).variants);
 }
 
 TEST_CASE("durations: seconds or a number with s m or h and anything else refused by name") {
@@ -208,7 +208,7 @@ TEST_CASE("durations: seconds or a number with s m or h and anything else refuse
 }
 
 TEST_CASE("monitor options: parsed into MonitorOptions, defaults documented") {
-  const cli::Command c = cli::parse({"tscsync", "monitor", "--cpus", "0,1", "--duration", "10m", "--out", "m.log"});
+  const cli::Command c = cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--duration", "10m", "--out", "m.log"});
   const auto* m = std::get_if<MonitorOptions>(&c);
   REQUIRE(m != nullptr);
   CHECK(m->cpu_a == 0);
@@ -221,7 +221,7 @@ TEST_CASE("monitor options: parsed into MonitorOptions, defaults documented") {
   CHECK(m->choice.recv == Variant::lfence_rdtsc);
   CHECK(m->out == "m.log");
   const cli::Command u =
-      cli::parse({"tscsync", "monitor", "--cpus", "1,0", "--variant", "rdtscp", "--interval", "0.25", "--out", "-"});
+      cli::parse({"tscaudit", "monitor", "--cpus", "1,0", "--variant", "rdtscp", "--interval", "0.25", "--out", "-"});
   const auto* v = std::get_if<MonitorOptions>(&u);
   REQUIRE(v != nullptr);
   CHECK(v->cpu_a == 1);
@@ -229,6 +229,6 @@ TEST_CASE("monitor options: parsed into MonitorOptions, defaults documented") {
   CHECK(v->duration_s == Approx(0));  // until a signal
   CHECK(v->choice.send == Variant::rdtscp);
   CHECK(v->choice.recv == Variant::rdtscp);
-  CHECK_THROWS_WITH(cli::parse({"tscsync", "monitor", "--cpus", "0,1", "--interval", "250ms", "--out", "-"}),
+  CHECK_THROWS_WITH(cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--interval", "250ms", "--out", "-"}),
                     "--interval '250ms' is not a duration > 0 (seconds, or a number with s, m or h)");
 }

@@ -16,8 +16,8 @@
 #include "app/plot.hpp"
 #include "plot_fixture.hpp"
 
-using namespace tscsync;
-using namespace tscsync::test;
+using namespace tscaudit;
+using namespace tscaudit::test;
 namespace fs = std::filesystem;
 
 TEST_CASE("plot: problems found before gnuplot runs") {
@@ -74,7 +74,7 @@ TEST_CASE("plot: the compiled-in scripts are put in a private directory, removed
     CHECK(scripts.problem().empty());
     dir = scripts.dir();
     CHECK(fs::path(dir).parent_path() == tmp.path);
-    CHECK(fs::path(dir).filename().string().starts_with("tscsync-plots-"));
+    CHECK(fs::path(dir).filename().string().starts_with("tscaudit-plots-"));
     struct stat st {};
     REQUIRE(::stat(dir.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0700);
@@ -96,7 +96,7 @@ TEST_CASE("plot: where the scripts come from") {
     REQUIRE(scripts.ok());
     CHECK(fs::path(scripts.dir()).parent_path() == tmp.path);
   }
-  SECTION("TSCSYNC_PLOTS: the directory as it is, left alone at the end") {
+  SECTION("TSCAUDIT_PLOTS: the directory as it is, left alone at the end") {
     {
       const PlotScripts scripts(kPlots.c_str());
       REQUIRE(scripts.ok());
@@ -105,10 +105,10 @@ TEST_CASE("plot: where the scripts come from") {
     }
     CHECK(fs::exists(fs::path(kPlots) / "heatmap_common.gp"));
   }
-  SECTION("a wrong TSCSYNC_PLOTS is reported, not replaced") {
+  SECTION("a wrong TSCAUDIT_PLOTS is reported, not replaced") {
     const PlotScripts scripts(tmp.path.c_str());
     CHECK_FALSE(scripts.ok());
-    CHECK(scripts.problem() == "TSCSYNC_PLOTS=" + tmp.path.string() + " holds no heatmap_common.gp");
+    CHECK(scripts.problem() == "TSCAUDIT_PLOTS=" + tmp.path.string() + " holds no heatmap_common.gp");
     CHECK(scripts.dir().empty());
   }
   SECTION("a temporary directory that cannot be made") {
@@ -126,7 +126,7 @@ TEST_CASE("plot: without gnuplot the Plotter draws nothing, starts nothing and w
   spit(dir.at("m.dat"), small_matrix("ticks"));
   EnvGuard path("PATH", dir.path.c_str());
   EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
-  EnvGuard plots("TSCSYNC_PLOTS", nullptr);
+  EnvGuard plots("TSCAUDIT_PLOTS", nullptr);
   CHECK_FALSE(gnuplot_on_path());
   Plotter plotter;
   CHECK_FALSE(plotter.draw("heatmap_offset.gp", dir.at("m.dat"), dir.at("m.png")));

@@ -1,5 +1,5 @@
 // render_plot and the Plotter running the real gnuplot on the real plots/ scripts
-// (TSCSYNC_TEST_PLOTS, the source tree, and the copies compiled into the binary). This
+// (TSCAUDIT_TEST_PLOTS, the source tree, and the copies compiled into the binary). This
 // executable exits 4, which ctest counts as skipped, where gnuplot is not installed
 // (support/gnuplot_main.cpp): install gnuplot-nox to run it. What needs no gnuplot is in
 // test_plot.cpp.
@@ -16,8 +16,8 @@
 #include "app/plot.hpp"
 #include "plot_fixture.hpp"
 
-using namespace tscsync;
-using namespace tscsync::test;
+using namespace tscaudit;
+using namespace tscaudit::test;
 namespace fs = std::filesystem;
 
 TEST_CASE("plot: every heatmap script renders PNG and SVG, leaving nothing aside") {
@@ -65,11 +65,11 @@ TEST_CASE("plot: a script that hangs is killed at the timeout") {
   CHECK(listing(dir.path) == "hang.gp m.dat");
 }
 
-// The variants_*.gp scripts (tscsync variants). Fixtures: tests/data/plots/*.dat, in
+// The variants_*.gp scripts (tscaudit variants). Fixtures: tests/data/plots/*.dat, in
 // the formats the scripts' header comments define.
 namespace {
 
-const std::string kPlotData = std::string(TSCSYNC_TEST_DATA) + "/plots";
+const std::string kPlotData = std::string(TSCAUDIT_TEST_DATA) + "/plots";
 
 /// Width and height of a PNG, from its IHDR chunk (0 0 when it is not a PNG).
 std::pair<unsigned, unsigned> png_size(const std::string& png) {
@@ -294,7 +294,7 @@ TEST_CASE("plot: variants scripts on zeros, a NaN bin and differing methods") {
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
 }
 
-// plots/monitor_timeseries.gp (tscsync analyze --plot on an interval log). Fixture:
+// plots/monitor_timeseries.gp (tscaudit analyze --plot on an interval log). Fixture:
 // tests/data/plots/monitor_timeseries.dat, written by analyze --plot from
 // tests/data/monitor/step.log.
 TEST_CASE("plot: monitor_timeseries renders its fixture as PNG and SVG and leaves nothing aside") {
@@ -367,7 +367,7 @@ MatrixGrid square_grid(std::size_t n) {
 std::string square_matrix(std::size_t n) { return format_gnuplot_matrix(square_grid(n)); }
 
 /// square_grid(n) cut into `packages` equal packages of `l3s` equal L3 domains each, as
-/// matrix_groups() would find them; the boundaries line as tscsync writes it (the L3 starts).
+/// matrix_groups() would find them; the boundaries line as tscaudit writes it (the L3 starts).
 std::string grouped_matrix(std::size_t n, std::size_t packages, std::size_t l3s) {
   MatrixGrid g = square_grid(n);
   for (std::size_t p = 0; p < packages; ++p) {
@@ -476,7 +476,7 @@ TEST_CASE("plot: the Plotter draws with the scripts compiled into the binary, an
   TempDir dir;
   TempDir tmp;
   EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
-  EnvGuard plots("TSCSYNC_PLOTS", nullptr);
+  EnvGuard plots("TSCAUDIT_PLOTS", nullptr);
   spit(dir.at("m.dat"), small_matrix("ticks"));
   {
     Plotter plotter;
@@ -485,14 +485,14 @@ TEST_CASE("plot: the Plotter draws with the scripts compiled into the binary, an
     CHECK(plotter.report().drawn == std::vector<std::string>{dir.at("m.png"), dir.at("m.svg")});
     CHECK(plotter.report().not_drawn.empty());
     CHECK(plotter.report().failed.empty());
-    CHECK(listing(tmp.path).starts_with("tscsync-plots-"));  // the scripts, while the Plotter lives
+    CHECK(listing(tmp.path).starts_with("tscaudit-plots-"));  // the scripts, while the Plotter lives
   }
   CHECK(listing(tmp.path).empty());
   CHECK(listing(dir.path) == "m.dat m.png m.svg");
   CHECK(slurp(dir.at("m.svg")).find("test matrix (ticks)") != std::string::npos);
 }
 
-TEST_CASE("plot: TSCSYNC_PLOTS overrides the compiled-in scripts") {
+TEST_CASE("plot: TSCAUDIT_PLOTS overrides the compiled-in scripts") {
   TempDir dir;
   TempDir tmp;
   fs::create_directories(dir.path / "plots");
@@ -502,7 +502,7 @@ TEST_CASE("plot: TSCSYNC_PLOTS overrides the compiled-in scripts") {
   spit(dir.path / "plots" / "broken.gp", "exit error 'this script is broken'\n");
   spit(dir.at("m.dat"), "1\n2\n");
   EnvGuard tmpdir("TMPDIR", tmp.path.c_str());
-  EnvGuard plots("TSCSYNC_PLOTS", dir.at("plots").c_str());
+  EnvGuard plots("TSCAUDIT_PLOTS", dir.at("plots").c_str());
   Plotter plotter;
   SECTION("its scripts are drawn") {
     REQUIRE(plotter.draw("heatmap_offset.gp", dir.at("m.dat"), dir.at("m.svg")));

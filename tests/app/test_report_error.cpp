@@ -9,7 +9,7 @@
 #include "app/report_error.hpp"
 #include "core/errors.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("report_error: each error kind in its words, with its exit code") {
   struct Case {

@@ -7,30 +7,30 @@
 #include "measure/wait.hpp"
 #include "platform/counter.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
-#define TSCSYNC_SHAPE(policy, suffix)                                                                          \
-  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_read_##suffix() { return counter::policy::read(); } \
-  extern "C" [[gnu::noinline]] std::uint64_t tscsync_shape_recv_##suffix(Slot& slot) {                         \
+#define TSCAUDIT_SHAPE(policy, suffix)                                                                          \
+  extern "C" [[gnu::noinline]] std::uint64_t tscaudit_shape_read_##suffix() { return counter::policy::read(); } \
+  extern "C" [[gnu::noinline]] std::uint64_t tscaudit_shape_recv_##suffix(Slot& slot) {                         \
     Message m{};                                                                                               \
     while (!slot.try_receive(0, m)) SpinWait::relax();                                                         \
     return counter::policy::read() + m.tsc;                                                                    \
   }
 
 #if defined(__x86_64__)
-TSCSYNC_SHAPE(Rdtsc, rdtsc)
-TSCSYNC_SHAPE(RdtscLfence, rdtsc_lfence)
-TSCSYNC_SHAPE(LfenceRdtsc, lfence_rdtsc)
-TSCSYNC_SHAPE(LfenceRdtscLfence, lfence_rdtsc_lfence)
-TSCSYNC_SHAPE(Rdtscp, rdtscp)
-TSCSYNC_SHAPE(RdtscpLfence, rdtscp_lfence)
-TSCSYNC_SHAPE(MfenceRdtsc, mfence_rdtsc)
-TSCSYNC_SHAPE(CpuidRdtsc, cpuid_rdtsc)
+TSCAUDIT_SHAPE(Rdtsc, rdtsc)
+TSCAUDIT_SHAPE(RdtscLfence, rdtsc_lfence)
+TSCAUDIT_SHAPE(LfenceRdtsc, lfence_rdtsc)
+TSCAUDIT_SHAPE(LfenceRdtscLfence, lfence_rdtsc_lfence)
+TSCAUDIT_SHAPE(Rdtscp, rdtscp)
+TSCAUDIT_SHAPE(RdtscpLfence, rdtscp_lfence)
+TSCAUDIT_SHAPE(MfenceRdtsc, mfence_rdtsc)
+TSCAUDIT_SHAPE(CpuidRdtsc, cpuid_rdtsc)
 #elif defined(__aarch64__)
-TSCSYNC_SHAPE(Cntvct, cntvct)
-TSCSYNC_SHAPE(IsbCntvct, isb_cntvct)
-TSCSYNC_SHAPE(CntvctIsb, cntvct_isb)
-TSCSYNC_SHAPE(IsbCntvctIsb, isb_cntvct_isb)
-TSCSYNC_SHAPE(IsbCntvctDep, isb_cntvct_dep)
-TSCSYNC_SHAPE(Cntvctss, cntvctss)
+TSCAUDIT_SHAPE(Cntvct, cntvct)
+TSCAUDIT_SHAPE(IsbCntvct, isb_cntvct)
+TSCAUDIT_SHAPE(CntvctIsb, cntvct_isb)
+TSCAUDIT_SHAPE(IsbCntvctIsb, isb_cntvct_isb)
+TSCAUDIT_SHAPE(IsbCntvctDep, isb_cntvct_dep)
+TSCAUDIT_SHAPE(Cntvctss, cntvctss)
 #endif

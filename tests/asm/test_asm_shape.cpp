@@ -1,7 +1,7 @@
 // The emitted code has the fences where the architecture's counter header says
 // (platform/counter_x86_64.hpp, platform/counter_aarch64.hpp): objdump this test binary
 // and read the ordering instructions of each wrapper in asm_shape_functions.cpp. The
-// objdump is the toolchain's (TSCSYNC_OBJDUMP: objdump, or aarch64-linux-gnu-objdump for a
+// objdump is the toolchain's (TSCAUDIT_OBJDUMP: objdump, or aarch64-linux-gnu-objdump for a
 // cross build run under an emulator). The Catch2 implementation is support/catch_impl.cpp.
 #include <catch2/catch.hpp>
 
@@ -48,7 +48,7 @@ std::vector<std::string> ordering_instructions(const std::string& symbol) {
   // The path of this binary, resolved here: inside the shell, /proc/self is objdump.
   char self[4096] = {};
   REQUIRE(::readlink("/proc/self/exe", self, sizeof self - 1) > 0);
-  const std::string command = std::string(TSCSYNC_OBJDUMP) + " -d --no-show-raw-insn --disassemble=" + symbol + " '" +
+  const std::string command = std::string(TSCAUDIT_OBJDUMP) + " -d --no-show-raw-insn --disassemble=" + symbol + " '" +
                               self + "' 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -95,21 +95,21 @@ const std::map<std::string, std::vector<std::string>> kExpected = {
 }  // namespace
 
 TEST_CASE("each variant's object code is its documented sequence") {
-  REQUIRE(kExpected.size() == tscsync::kHostVariants.size());
-  for (tscsync::Variant v : tscsync::kHostVariants) {
-    const std::string name(tscsync::variant_name(v));
+  REQUIRE(kExpected.size() == tscaudit::kHostVariants.size());
+  for (tscaudit::Variant v : tscaudit::kHostVariants) {
+    const std::string name(tscaudit::variant_name(v));
     INFO("variant " << name);
-    CHECK(ordering_instructions("tscsync_shape_read_" + name) == kExpected.at(name));
+    CHECK(ordering_instructions("tscaudit_shape_read_" + name) == kExpected.at(name));
     // Inlined after a spin loop, the sequence stays whole: the fences sit between the
     // loop's exit and the read, and nothing else orders anything.
-    CHECK(ordering_instructions("tscsync_shape_recv_" + name) == kExpected.at(name));
+    CHECK(ordering_instructions("tscaudit_shape_recv_" + name) == kExpected.at(name));
   }
 }
 
 int main(int argc, char* argv[]) {
-  if (std::system((std::string(TSCSYNC_OBJDUMP) + " --version >/dev/null 2>&1").c_str()) != 0) {
-    std::cout << "SKIPPED: " << TSCSYNC_OBJDUMP << " (binutils) is not installed\n";
+  if (std::system((std::string(TSCAUDIT_OBJDUMP) + " --version >/dev/null 2>&1").c_str()) != 0) {
+    std::cout << "SKIPPED: " << TSCAUDIT_OBJDUMP << " (binutils) is not installed\n";
     return 4;
   }
-  return tscsync::test::run_catch(argc, argv);
+  return tscaudit::test::run_catch(argc, argv);
 }

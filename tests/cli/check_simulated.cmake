@@ -4,7 +4,7 @@
 # 5's, in both roles. DIR is this test's own folder.
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 file(REMOVE_RECURSE ${DIR})
-execute_process(COMMAND ${TSCSYNC} simulate --topology "synthetic:package:2 core:4 pu:2" --rounds 500 --seed 3
+execute_process(COMMAND ${TSCAUDIT} simulate --topology "synthetic:package:2 core:4 pu:2" --rounds 500 --seed 3
                         --cpu-offset-ticks 5=400 --out ${DIR}/run
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -12,9 +12,9 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(problems "")
-execute_process(COMMAND ${TSCSYNC} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
+execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
                 ERROR_VARIABLE err)
-tscsync_expect_exit(problems "${rc}" 1 "check --from")
+tscaudit_expect_exit(problems "${rc}" 1 "check --from")
 if(NOT text MATCHES "not synchronized: CPU 5 is off from the rest: ")
   list(APPEND problems "check --from: the reason does not name CPU 5 off from the rest: ${text}")
 endif()
@@ -22,9 +22,9 @@ if(NOT text MATCHES "not synchronized: " OR NOT text MATCHES "pair ([0-9]+->5|5-
   list(APPEND problems "check --from: the reason names no pair of CPU 5: ${text}")
 endif()
 
-execute_process(COMMAND ${TSCSYNC} check --from ${DIR}/run --format json RESULT_VARIABLE rc OUTPUT_VARIABLE json
+execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run --format json RESULT_VARIABLE rc OUTPUT_VARIABLE json
                 ERROR_VARIABLE err)
-tscsync_expect_exit(problems "${rc}" 1 "check --from --format json")
+tscaudit_expect_exit(problems "${rc}" 1 "check --from --format json")
 string(JSON checked GET "${json}" pairs_checked)
 # Its pairs across the packages pass (bands about 1000 ticks wide); the failures are still
 # CPU 5's alone, and it alone is named.

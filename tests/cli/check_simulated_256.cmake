@@ -5,7 +5,7 @@
 # DIR is this test's own folder.
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 file(REMOVE_RECURSE ${DIR})
-execute_process(COMMAND ${TSCSYNC} simulate --topology "synthetic:package:2 core:64 pu:2" --rounds 100 --seed 3
+execute_process(COMMAND ${TSCAUDIT} simulate --topology "synthetic:package:2 core:64 pu:2" --rounds 100 --seed 3
                         --cpu-offset-ticks 77=400 --out ${DIR}/run
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -16,15 +16,15 @@ set(problems "")
 if(NOT "${out}${err}" MATCHES "256 CPUs, sparse design, 8800 ordered pairs")
   list(APPEND problems "simulate: not the sparse design expected: ${out}${err}")
 endif()
-execute_process(COMMAND ${TSCSYNC} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
+execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
                 ERROR_VARIABLE err)
-tscsync_expect_exit(problems "${rc}" 1 "check --from")
+tscaudit_expect_exit(problems "${rc}" 1 "check --from")
 if(NOT text MATCHES "^not synchronized: CPU 77 is off from the rest: pair ([0-9]+->77|77->[0-9]+): ")
   list(APPEND problems "check --from: the reason does not name CPU 77 off from the rest: ${text}")
 endif()
-execute_process(COMMAND ${TSCSYNC} check --from ${DIR}/run --format json RESULT_VARIABLE rc OUTPUT_VARIABLE json
+execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run --format json RESULT_VARIABLE rc OUTPUT_VARIABLE json
                 ERROR_VARIABLE err)
-tscsync_expect_exit(problems "${rc}" 1 "check --from --format json")
+tscaudit_expect_exit(problems "${rc}" 1 "check --from --format json")
 string(JSON off ERROR_VARIABLE off_error GET "${json}" cpus_off)
 if(NOT json MATCHES "\"cpus_off\": \\[\n    77\n  \\]")
   list(APPEND problems "cpus_off is not [77]: ${off} ${off_error}")

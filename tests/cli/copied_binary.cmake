@@ -1,22 +1,22 @@
-# The binary copied alone into an empty directory, run from there with TSCSYNC_PLOTS unset,
+# The binary copied alone into an empty directory, run from there with TSCAUDIT_PLOTS unset,
 # draws every heatmap with the plot scripts compiled into it, and leaves no copy of them
 # behind in TMPDIR.
-#   cmake -DTSCSYNC=exe -DDIR=scratch -P copied_binary.cmake
+#   cmake -DTSCAUDIT=exe -DDIR=scratch -P copied_binary.cmake
 # Prints "SKIPPED: reason" (SKIP_REGULAR_EXPRESSION) where gnuplot is not installed.
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
-tscsync_skip_without_gnuplot("nothing to draw with")
+tscaudit_skip_without_gnuplot("nothing to draw with")
 set(alone ${DIR}/copied_binary)
 file(REMOVE_RECURSE ${alone})
 file(MAKE_DIRECTORY ${alone} ${alone}/tmp)
-file(COPY ${TSCSYNC} DESTINATION ${alone})
-get_filename_component(name ${TSCSYNC} NAME)
-execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=TSCSYNC_PLOTS TMPDIR=${alone}/tmp
+file(COPY ${TSCAUDIT} DESTINATION ${alone})
+get_filename_component(name ${TSCAUDIT} NAME)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=TSCAUDIT_PLOTS TMPDIR=${alone}/tmp
                         ./${name} matrix --rounds 2000 --visits 1 --out m
                 WORKING_DIRECTORY ${alone} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-tscsync_skip_on_one_cpu(err)
+tscaudit_skip_on_one_cpu(err)
 set(problems "")
-tscsync_expect_exit(problems "${rc}" 0)
-tscsync_expect_match(problems "${err}" "wrote m/matrix.json and the heatmaps\n"
+tscaudit_expect_exit(problems "${rc}" 0)
+tscaudit_expect_match(problems "${err}" "wrote m/matrix.json and the heatmaps\n"
                      "stderr does not say 'wrote m/matrix.json and the heatmaps'")
 foreach(stem offset_ticks rtt_min_ticks rtt_p50_ticks causality_violations cpu_offsets)
   foreach(ext png svg)

@@ -1,4 +1,4 @@
-# Runs one tscsync command line and checks its exit code and its stderr.
+# Runs one tscaudit command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
 #         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] [-DSTDOUT_FILE=/dev/full]
 #         [-DNEEDS_GNUPLOT=1] -P expect.cmake
@@ -8,7 +8,7 @@
 # test prints "SKIPPED: ..." and stops (give the test SKIP_REGULAR_EXPRESSION "SKIPPED: ").
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 if(NEEDS_GNUPLOT)
-  tscsync_skip_without_gnuplot("the pictures this test expects cannot be drawn")
+  tscaudit_skip_without_gnuplot("the pictures this test expects cannot be drawn")
 endif()
 set(input_args)
 if(DEFINED INPUT)

@@ -1,7 +1,7 @@
 # A file system that fills up in the middle of a write: each command that writes files
 # exits 3 naming the file and "No space left on device", a target that existed keeps its
 # old content, and no temporary (*.tmp.*) is left behind; no picture cut short is kept.
-#   cmake -DTSCSYNC=exe -DDIR=scratch -DRUNS=recorded-runs-dir -P full_disk.cmake
+#   cmake -DTSCAUDIT=exe -DDIR=scratch -DRUNS=recorded-runs-dir -P full_disk.cmake
 # It mounts a 256 KiB tmpfs at DIR/full_disk, which takes root and a kernel that lets this
 # process mount (a container may not): otherwise it prints "SKIPPED: reason" and the test
 # is skipped (SKIP_REGULAR_EXPRESSION). Measuring commands use two CPUs (RUN_SERIAL).
@@ -9,10 +9,10 @@ include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 set(mnt ${DIR}/full_disk)
 file(MAKE_DIRECTORY ${mnt})
 execute_process(COMMAND umount ${mnt} RESULT_VARIABLE ignored OUTPUT_QUIET ERROR_QUIET)  # a run killed midway
-execute_process(COMMAND mount -t tmpfs -o size=256k tscsync-full-disk ${mnt} RESULT_VARIABLE rc ERROR_VARIABLE err)
+execute_process(COMMAND mount -t tmpfs -o size=256k tscaudit-full-disk ${mnt} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   string(STRIP "${err}" err)
-  tscsync_skip("cannot mount a 256 KiB tmpfs at ${mnt} (${rc}: ${err})")
+  tscaudit_skip("cannot mount a 256 KiB tmpfs at ${mnt} (${rc}: ${err})")
 endif()
 
 set(failures "")
@@ -58,10 +58,10 @@ function(expect_full name target)
   file(REMOVE ${mnt}/filler)
   file(WRITE ${target} "${old}")
   fill_leaving(16)
-  execute_process(COMMAND ${TSCSYNC} ${ARGN} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 120)
+  execute_process(COMMAND ${TSCAUDIT} ${ARGN} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 120)
   set(problems "")
-  tscsync_expect_exit(problems "${rc}" 3)
-  tscsync_expect_match(problems "${err}" "cannot write ${mnt}/[^:]+: No space left on device"
+  tscaudit_expect_exit(problems "${rc}" 3)
+  tscaudit_expect_match(problems "${err}" "cannot write ${mnt}/[^:]+: No space left on device"
                        "stderr does not name a file of ${mnt} and 'No space left on device'")
   file(READ ${target} now)
   if(NOT now STREQUAL old)
@@ -96,7 +96,7 @@ expect_full("report" ${mnt}/report/report.md
 foreach(kib 60 100 160)
   file(REMOVE_RECURSE ${mnt}/matrix)
   fill_leaving(${kib})
-  execute_process(COMMAND ${TSCSYNC} matrix --rounds 2000 --visits 1 --out ${mnt}/matrix
+  execute_process(COMMAND ${TSCAUDIT} matrix --rounds 2000 --visits 1 --out ${mnt}/matrix
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 120)
   set(problems "")
   if(NOT rc EQUAL 0 AND NOT rc EQUAL 3)

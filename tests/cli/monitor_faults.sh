@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# End-to-end faults of `tscsync monitor`, one case per call (ctest runs each as its own test):
-#   monitor_faults.sh TSCSYNC WORKDIR CASE
+# End-to-end faults of `tscaudit monitor`, one case per call (ctest runs each as its own test):
+#   monitor_faults.sh TSCAUDIT WORKDIR CASE
 # Exit 0: the case behaved as documented; 1: it did not (the reason is printed); 4: skipped.
 # Never a timing assertion: each case waits for the state it tests (intervals flushed to the
 # .partial log, the proof that the log grows while the run goes on), and every wait on the
 # monitor is bounded (no hang can pass).
 set -u
-tscsync=$1
+tscaudit=$1
 work=$2
 case_name=$3
 rm -rf "$work/$case_name"
@@ -65,7 +65,7 @@ await_intervals() {
 }
 
 start_monitor() {  # args: extra monitor options; sets $pid
-  "$tscsync" monitor --cpus 0,1 "$@" 2>"$dir/stderr" &
+  "$tscaudit" monitor --cpus 0,1 "$@" 2>"$dir/stderr" &
   pid=$!
 }
 
@@ -78,7 +78,7 @@ case "$case_name" in
     [ ! -e "$dir/m.log.partial" ] || fail "the .partial file is still there"
     [ "$(status_of "$dir/m.log")" = complete ] || fail "status is not complete"
     [ "$(intervals "$dir/m.log")" -eq 5 ] || fail "$(intervals "$dir/m.log") intervals, expected 5"
-    [ "$(head -1 "$dir/m.log")" = "# schema: tscsync-monitor/1" ] || fail "no schema line first"
+    [ "$(head -1 "$dir/m.log")" = "# schema: tscaudit-monitor/1" ] || fail "no schema line first"
     ;;
   sigint | sigterm)
     sig=INT; [ "$case_name" = sigterm ] && sig=TERM
@@ -92,7 +92,7 @@ case "$case_name" in
     [ "$(intervals "$dir/m.log")" -ge 2 ] || fail "fewer than 2 intervals"
     grep -q "interrupted by SIG$sig" "$dir/stderr" || fail "stderr does not say it was interrupted"
     # An interrupted run is analysable, and says it was interrupted.
-    "$tscsync" analyze "$dir/m.log" >"$dir/analysis" 2>"$dir/stderr"
+    "$tscaudit" analyze "$dir/m.log" >"$dir/analysis" 2>"$dir/stderr"
     rc=$?
     [ "$rc" -eq 0 ] || fail "analyze of the interrupted log: exit $rc, expected 0"
     grep -q "status    INTERRUPTED: interrupted by SIG$sig" "$dir/analysis" || fail "the analysis does not say interrupted"
@@ -109,7 +109,7 @@ case "$case_name" in
     [ ! -e "$dir/m.log" ] || fail "a log under the final name after a crash"
     n=$(intervals "$dir/m.log.partial")
     [ "$n" -ge 1 ] || fail "no interval in m.log.partial"
-    "$tscsync" analyze "$dir/m.log.partial" >"$dir/analysis" 2>"$dir/stderr"
+    "$tscaudit" analyze "$dir/m.log.partial" >"$dir/analysis" 2>"$dir/stderr"
     rc=$?
     [ "$rc" -eq 0 ] || fail "analyze of the crashed log: exit $rc, expected 0"
     grep -q "status    CUT SHORT" "$dir/analysis" || fail "the analysis does not say cut short"

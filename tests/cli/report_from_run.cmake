@@ -8,7 +8,7 @@
 # platform facts is still refused (exit 2). DIR is this test's own folder.
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 file(REMOVE_RECURSE ${DIR})
-execute_process(COMMAND ${TSCSYNC} simulate --topology "synthetic:package:2 core:4 pu:2" --rounds 200 --seed 5
+execute_process(COMMAND ${TSCAUDIT} simulate --topology "synthetic:package:2 core:4 pu:2" --rounds 200 --seed 5
                         --cpu-offset-ticks 5=400 --out ${DIR}/run
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -16,17 +16,17 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(problems "")
-execute_process(COMMAND ${TSCSYNC} check --from ${DIR}/run --out ${DIR}/check RESULT_VARIABLE rc
+execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run --out ${DIR}/check RESULT_VARIABLE rc
                 OUTPUT_QUIET ERROR_QUIET)
-tscsync_expect_exit(problems "${rc}" 1 "check --from --out")
+tscaudit_expect_exit(problems "${rc}" 1 "check --from --out")
 
 # A run directory, then a matrix's --out holding one in run/.
 file(COPY ${DIR}/run/ DESTINATION ${DIR}/matrix_out/run)
 foreach(from run matrix_out)
   set(report ${DIR}/report_${from})
-  execute_process(COMMAND ${TSCSYNC} report --from ${DIR}/${from} --out ${report} RESULT_VARIABLE rc
+  execute_process(COMMAND ${TSCAUDIT} report --from ${DIR}/${from} --out ${report} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE text ERROR_VARIABLE err)
-  tscsync_expect_exit(problems "${rc}" 0 "report --from ${from}")
+  tscaudit_expect_exit(problems "${rc}" 0 "report --from ${from}")
   if(NOT text MATCHES "^not synchronized: CPU 5 is off from the rest: ")
     list(APPEND problems "report --from ${from}: stdout does not name CPU 5: ${text}")
   endif()
@@ -52,7 +52,7 @@ foreach(from run matrix_out)
     if(md MATCHES "\n## Plain rdtsc" OR md MATCHES "\n## Read variants")
       list(APPEND problems "report --from ${from}: a plain-rdtsc or read-variants section from one run")
     endif()
-    if(NOT md MATCHES "\n## Platform\n\n```\nRebuilt from one run \\([^\n]*\\): the platform facts of `tscsync info` are not recorded in a run directory, so they are not here.\nWhat the run's manifest records of the machine:\n  host      simulated\n  TSC       2300 MHz\n  warnings  none recorded\n```")
+    if(NOT md MATCHES "\n## Platform\n\n```\nRebuilt from one run \\([^\n]*\\): the platform facts of `tscaudit info` are not recorded in a run directory, so they are not here.\nWhat the run's manifest records of the machine:\n  host      simulated\n  TSC       2300 MHz\n  warnings  none recorded\n```")
       list(APPEND problems "report --from ${from}: the platform section does not say what one run records")
     endif()
   endif()
@@ -61,7 +61,7 @@ endforeach()
 # A plain directory of run files (no manifest, no host): both roles of one pair, the
 # second written by simulate as 0 -> 1 and renamed 1 -> 0. The title names the run.
 foreach(seed 1 2)
-  execute_process(COMMAND ${TSCSYNC} simulate --rounds 2000 --seed ${seed} --out ${DIR}/p${seed}.csv
+  execute_process(COMMAND ${TSCAUDIT} simulate --rounds 2000 --seed ${seed} --out ${DIR}/p${seed}.csv
                           --truth ${DIR}/t${seed}.json RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "simulate of one pair failed (${rc}): ${err}")
@@ -72,12 +72,12 @@ file(READ ${DIR}/p2.csv p10)
 string(REPLACE "# a: 0\n# b: 1\n" "# a: 1\n# b: 0\n" p10 "${p10}")
 file(WRITE ${DIR}/plain/p01.csv "${p01}")
 file(WRITE ${DIR}/plain/p10.csv "${p10}")
-execute_process(COMMAND ${TSCSYNC} report --from ${DIR}/plain --out ${DIR}/report_plain RESULT_VARIABLE rc
+execute_process(COMMAND ${TSCAUDIT} report --from ${DIR}/plain --out ${DIR}/report_plain RESULT_VARIABLE rc
                 OUTPUT_QUIET ERROR_VARIABLE err)
-tscsync_expect_exit(problems "${rc}" 0 "report --from a plain directory")
+tscaudit_expect_exit(problems "${rc}" 0 "report --from a plain directory")
 if(EXISTS ${DIR}/report_plain/report.md)
   file(READ ${DIR}/report_plain/report.md md)
-  if(NOT md MATCHES "^# tscsync report of the run in [^\n]*plain\n" OR NOT md MATCHES "\n  host      not recorded\n")
+  if(NOT md MATCHES "^# tscaudit report of the run in [^\n]*plain\n" OR NOT md MATCHES "\n  host      not recorded\n")
     list(APPEND problems "report --from a plain directory: its title or platform section: ${md}")
   endif()
 else()
@@ -87,9 +87,9 @@ endif()
 # An earlier report's directory still needs its platform facts.
 file(MAKE_DIRECTORY ${DIR}/old_report/matrix)
 file(COPY ${DIR}/run/ DESTINATION ${DIR}/old_report/matrix/run)
-execute_process(COMMAND ${TSCSYNC} report --from ${DIR}/old_report --out ${DIR}/again RESULT_VARIABLE rc
+execute_process(COMMAND ${TSCAUDIT} report --from ${DIR}/old_report --out ${DIR}/again RESULT_VARIABLE rc
                 OUTPUT_QUIET ERROR_VARIABLE err)
-tscsync_expect_exit(problems "${rc}" 2 "report --from a report without info.txt")
+tscaudit_expect_exit(problems "${rc}" 2 "report --from a report without info.txt")
 if(NOT err MATCHES "old_report/info.txt: missing: the directory of an earlier report has its platform facts")
   list(APPEND problems "report --from a report without info.txt: ${err}")
 endif()

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The run directory end to end (docs/formats.md, "Run directory"), one case per call:
-#   run_dir.sh TSCSYNC WORKDIR CASE
+#   run_dir.sh TSCAUDIT WORKDIR CASE
 # Exit 0: the case behaved as documented; 1: it did not (the reason is printed); 4: skipped.
 # Never a timing assertion: a wait only gives the run time to reach the state under test,
 # and every wait is bounded (no hang can pass).
 set -u
-tscsync=$1
+tscaudit=$1
 work=$2
 case_name=$3
 dir="$work/$case_name"
@@ -45,10 +45,10 @@ interrupt() {
 case "$case_name" in
   live-equals-offline)
     needs_two_cpus
-    "$tscsync" matrix --cpus 0,1 --rounds 20000 --visits 2 --out "$dir/live" >/dev/null 2>"$dir/stderr" ||
+    "$tscaudit" matrix --cpus 0,1 --rounds 20000 --visits 2 --out "$dir/live" >/dev/null 2>"$dir/stderr" ||
       fail "live matrix: exit $?"
     [ "$(json_field "$dir/live/run/manifest.json" status)" = complete ] || fail "the run directory is not complete"
-    "$tscsync" matrix --from "$dir/live" --out "$dir/offline" >/dev/null 2>"$dir/stderr" || fail "--from: exit $?"
+    "$tscaudit" matrix --from "$dir/live" --out "$dir/offline" >/dev/null 2>"$dir/stderr" || fail "--from: exit $?"
     diff <(timeless "$dir/live/matrix.json") <(timeless "$dir/offline/matrix.json") >"$dir/diff" ||
       fail "matrix.json differs: $(head -20 "$dir/diff")"
     cmp -s "$dir/live/analysis.json" "$dir/offline/analysis.json" || fail "analysis.json differs"
@@ -57,7 +57,7 @@ case "$case_name" in
       cmp -s "$f" "$dir/offline/pairs/$(basename "$f")" || fail "$(basename "$f") differs"
     done
     # check --from answers as a check of the same rounds would.
-    "$tscsync" check --from "$dir/live" --tolerance 1000000 >"$dir/stdout" 2>"$dir/stderr"
+    "$tscaudit" check --from "$dir/live" --tolerance 1000000 >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
     [ "$rc" -le 1 ] || fail "check --from: exit $rc, expected 0 or 1"
     grep -q "synchronized" "$dir/stdout" || fail "check --from gave no verdict"
@@ -65,13 +65,13 @@ case "$case_name" in
   sigint)
     needs_two_cpus
     # Long enough that the signal, sent once the first visit is on disk, comes mid-run.
-    "$tscsync" matrix --cpus 0,1 --visits 400 --rounds 100000 --out "$dir/m" >/dev/null 2>"$dir/stderr" &
+    "$tscaudit" matrix --cpus 0,1 --visits 400 --rounds 100000 --out "$dir/m" >/dev/null 2>"$dir/stderr" &
     interrupt $! matrix "$dir/m/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     grep -q "interrupted by SIGINT after" "$dir/stderr" || fail "stderr does not say it was interrupted"
     [ "$(json_field "$dir/m/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
     [ "$(json_field "$dir/m/matrix.json" status)" = interrupted ] || fail "matrix.json does not say interrupted"
-    "$tscsync" matrix --from "$dir/m" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
+    "$tscaudit" matrix --from "$dir/m" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
     # Evidence is analysed, and flagged: the command itself did what it was asked.
     [ "$rc" -eq 0 ] || fail "--from an interrupted run: exit $rc, expected 0"
@@ -82,13 +82,13 @@ case "$case_name" in
   report-sigint)
     needs_two_cpus
     # A live report stopped by SIGINT in its first matrix, then rebuilt with report --from.
-    "$tscsync" report --no-variants --visits 400 --rounds 100000 --out "$dir/r" >/dev/null 2>"$dir/stderr" &
+    "$tscaudit" report --no-variants --visits 400 --rounds 100000 --out "$dir/r" >/dev/null 2>"$dir/stderr" &
     interrupt $! report "$dir/r/matrix/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     [ "$(json_field "$dir/r/matrix/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
     [ ! -e "$dir/r/matrix_plain_rdtsc/run" ] || fail "the plain matrix was measured after the signal"
     grep -q "interrupted by SIGINT" "$dir/r/report.md" || fail "report.md does not say the run was interrupted"
-    "$tscsync" report --from "$dir/r" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
+    "$tscaudit" report --from "$dir/r" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
     [ "$rc" -eq 0 ] || fail "report --from an interrupted report: exit $rc, expected 0"
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "report --from does not say interrupted"

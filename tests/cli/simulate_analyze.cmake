@@ -1,6 +1,6 @@
 # simulate writes rounds and truth; analyze reads the rounds back and must find the
 # injected offset inside its band and report the injected early reads.
-execute_process(COMMAND ${TSCSYNC} simulate --rounds 50000 --offset-ticks 2500 --quantum-ticks 26
+execute_process(COMMAND ${TSCAUDIT} simulate --rounds 50000 --offset-ticks 2500 --quantum-ticks 26
                         --early-t2-rate 0.002 --early-t2-min-ticks 800 --early-t2-max-ticks 1000
                         --gap-ticks 2000 --fwd-tail-fraction 0 --rev-tail-fraction 0
                         --out ${DIR}/sim.csv --truth ${DIR}/truth.json
@@ -10,7 +10,7 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${DIR}/truth.json truth)
 string(JSON injected GET "${truth}" truth early_t2_count)
-execute_process(COMMAND ${TSCSYNC} analyze --format json ${DIR}/sim.csv
+execute_process(COMMAND ${TSCAUDIT} analyze --format json ${DIR}/sim.csv
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "analyze failed (${rc}): ${err}")

@@ -10,7 +10,7 @@ set(options --rounds 300 --cpu-offset-ticks 3=400 --package-offset-ticks 1=150 -
 file(REMOVE_RECURSE ${DIR})
 
 function(simulate out)
-  execute_process(COMMAND ${TSCSYNC} simulate ${ARGN} --out ${out} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  execute_process(COMMAND ${TSCAUDIT} simulate ${ARGN} --out ${out} RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "simulate ${ARGN} --out ${out} failed (${rc}): ${err}")
   endif()
@@ -49,7 +49,7 @@ string(JSON design GET "${manifest}" plan spec design)
 string(JSON visits GET "${manifest}" plan spec visits)
 string(JSON per_visit GET "${manifest}" plan spec rounds_per_visit)
 string(JSON ordered GET "${manifest}" plan ordered_pairs)
-if(NOT schema STREQUAL "tscsync-rundir/1" OR NOT status STREQUAL "complete" OR NOT design STREQUAL "all_pairs"
+if(NOT schema STREQUAL "tscaudit-rundir/1" OR NOT status STREQUAL "complete" OR NOT design STREQUAL "all_pairs"
    OR NOT visits EQUAL 4 OR NOT per_visit EQUAL 300 OR NOT ordered EQUAL 56)
   message(FATAL_ERROR "manifest: ${schema} ${status}, ${design}, ${ordered} ordered pairs, ${visits} visits of "
                       "${per_visit} rounds")
@@ -60,7 +60,7 @@ string(JSON schema GET "${truth}" schema)
 string(JSON x3 GET "${truth}" cpus 3 offset_ticks)
 string(JSON x5 GET "${truth}" cpus 5 offset_ticks)
 string(JSON npairs LENGTH "${truth}" pairs)
-if(NOT schema STREQUAL "tscsync-machine-truth/1" OR NOT x3 EQUAL 400 OR NOT x5 EQUAL 150 OR NOT npairs EQUAL 224)
+if(NOT schema STREQUAL "tscaudit-machine-truth/1" OR NOT x3 EQUAL 400 OR NOT x5 EQUAL 150 OR NOT npairs EQUAL 224)
   message(FATAL_ERROR "truth.json: schema ${schema}, CPU 3 at ${x3}, CPU 5 at ${x5}, ${npairs} pair visits")
 endif()
 # Row by row, then by visit: 3 -> 4 (the 25th ordered pair) is cross-package, its visits in order.
@@ -89,7 +89,7 @@ if(rc EQUAL 0)
 endif()
 
 # matrix --from reads the machine back: 4 -> 3 is x_3 - x_4 = 400 - 150 ticks.
-execute_process(COMMAND ${TSCSYNC} matrix --from ${DIR}/a --format json
+execute_process(COMMAND ${TSCAUDIT} matrix --from ${DIR}/a --format json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "matrix --from failed (${rc}): ${err}")
@@ -104,7 +104,7 @@ if(NOT cpu4 EQUAL 4 OR NOT cpu3 EQUAL 3 OR lo GREATER 250 OR hi LESS 250 OR NOT 
 endif()
 
 # A directory that holds something already is refused, and left as it was.
-execute_process(COMMAND ${TSCSYNC} simulate --topology "${topology}" --out ${DIR}/a
+execute_process(COMMAND ${TSCAUDIT} simulate --topology "${topology}" --out ${DIR}/a
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "is not empty")
   message(FATAL_ERROR "simulate into a full directory: exit ${rc}, ${err}")

@@ -4,22 +4,22 @@
 # Prints "SKIPPED: <reason>" and ends the script; the test gives
 # SKIP_REGULAR_EXPRESSION "SKIPPED: ", so ctest counts it as skipped. A macro, so that
 # return() ends the script that calls it.
-macro(tscsync_skip reason)
+macro(tscaudit_skip reason)
   message("SKIPPED: ${reason}")
   return()
 endmacro()
 
 # Skips where gnuplot is not installed; `why` says what needed it.
-macro(tscsync_skip_without_gnuplot why)
+macro(tscaudit_skip_without_gnuplot why)
   find_program(gnuplot gnuplot)
   if(NOT gnuplot)
-    tscsync_skip("gnuplot is not installed: ${why}")
+    tscaudit_skip("gnuplot is not installed: ${why}")
   endif()
 endmacro()
 
 # Skips where the stderr held in the variable named `err_var` says this machine has too
 # few CPUs for a matrix.
-macro(tscsync_skip_on_one_cpu err_var)
+macro(tscaudit_skip_on_one_cpu err_var)
   if(${err_var} MATCHES "matrix needs at least two CPUs")
     message("SKIPPED: ${${err_var}}")
     return()
@@ -28,7 +28,7 @@ endmacro()
 
 # Appends "exit code RC, expected WANT" to the list named `list_var` unless RC is WANT;
 # an argument after WANT names the command ("matrix: exit code ...").
-function(tscsync_expect_exit list_var rc want)
+function(tscaudit_expect_exit list_var rc want)
   if(NOT rc EQUAL want)
     set(what "")
     if(ARGC GREATER 3)
@@ -40,14 +40,14 @@ function(tscsync_expect_exit list_var rc want)
 endfunction()
 
 # Appends `what` to the list named `list_var` unless `text` matches `regex`
-# (tscsync_expect_match), or where it does (tscsync_expect_no_match).
-function(tscsync_expect_match list_var text regex what)
+# (tscaudit_expect_match), or where it does (tscaudit_expect_no_match).
+function(tscaudit_expect_match list_var text regex what)
   if(NOT text MATCHES "${regex}")
     list(APPEND ${list_var} "${what}")
     set(${list_var} "${${list_var}}" PARENT_SCOPE)
   endif()
 endfunction()
-function(tscsync_expect_no_match list_var text regex what)
+function(tscaudit_expect_no_match list_var text regex what)
   if(text MATCHES "${regex}")
     list(APPEND ${list_var} "${what}")
     set(${list_var} "${${list_var}}" PARENT_SCOPE)

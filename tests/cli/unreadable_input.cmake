@@ -2,7 +2,7 @@
 # why: a run file, a file in a plain run directory, the directory itself. Permissions do
 # not stop root, so as root the commands run as user nobody (setpriv); without setpriv the
 # test is skipped.
-#   cmake -DTSCSYNC=path -DDIR=scratch -DRUN=a readable import table -P unreadable_input.cmake
+#   cmake -DTSCAUDIT=path -DDIR=scratch -DRUN=a readable import table -P unreadable_input.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR}/plain ${DIR}/closed)
@@ -15,7 +15,7 @@ execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPA
 if(uid STREQUAL "0")
   find_program(SETPRIV setpriv)
   if(NOT SETPRIV)
-    tscsync_skip("running as root, where permissions stop no read, and setpriv is missing")
+    tscaudit_skip("running as root, where permissions stop no read, and setpriv is missing")
   endif()
   set(as_user ${SETPRIV} --reuid=65534 --regid=65534 --clear-groups)
 endif()
@@ -24,8 +24,8 @@ foreach(case "analyze;${DIR}/noperm.csv;cannot open ${DIR}/noperm.csv for readin
              "matrix;--from;${DIR}/plain;cannot open ${DIR}/plain/pair_0_1.csv for reading: Permission denied"
              "check;--from;${DIR}/closed;cannot read the directory ${DIR}/closed: Permission denied")
   list(POP_BACK case want)
-  execute_process(COMMAND ${as_user} ${TSCSYNC} ${case} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 60)
-  tscsync_expect_exit(failures "${rc}" 2 "${case}")
+  execute_process(COMMAND ${as_user} ${TSCAUDIT} ${case} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 60)
+  tscaudit_expect_exit(failures "${rc}" 2 "${case}")
   string(FIND "${err}" "${want}" at)
   if(at LESS 0)
     list(APPEND failures "${case}: stderr lacks '${want}': ${err}")

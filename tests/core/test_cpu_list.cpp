@@ -3,7 +3,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("CPU lists parse in taskset syntax, keeping order and repeats") {
   CHECK(parse_cpu_list("0") == std::vector<int>{0});

@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("each error kind maps to its documented exit code") {
   CHECK(exit_code_of(UsageError("bad option")) == 2);

@@ -10,7 +10,7 @@
 
 #include "core/histogram.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 using H = LogLinearHistogram;

@@ -5,7 +5,7 @@
 
 #include "core/human_units.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("human_duration: two units at most, rounded", "[plan]") {
   CHECK(human_duration(0) == "0.0 s");

@@ -4,7 +4,7 @@
 
 #include "core/read_variant.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("read variants: every name parses back to its variant, in interface order") {
   for (ReadVariant v : kAllVariants) CHECK(parse_variant(variant_name(v)) == v);

@@ -1,13 +1,13 @@
 # cntvctss under the emulator: where the CPU has FEAT_ECV (HWCAP2_ECV) the run completes;
 # where it does not, measure exits 4 and says why, and writes nothing.
-#   cmake "-DTSCSYNC=emulator;args;binary" -DDIR=dir -P cntvctss.cmake
-execute_process(COMMAND ${TSCSYNC} info --format json RESULT_VARIABLE rc OUTPUT_VARIABLE info TIMEOUT 120)
+#   cmake "-DTSCAUDIT=emulator;args;binary" -DDIR=dir -P cntvctss.cmake
+execute_process(COMMAND ${TSCAUDIT} info --format json RESULT_VARIABLE rc OUTPUT_VARIABLE info TIMEOUT 120)
 if(NOT rc EQUAL 0 OR NOT info MATCHES "\"ecv\": (true|false)")
   message(FATAL_ERROR "info --format json: exit ${rc}, no \"ecv\":\n${info}")
 endif()
 set(ecv ${CMAKE_MATCH_1})
 file(REMOVE ${DIR}/cntvctss.csv)
-execute_process(COMMAND ${TSCSYNC} measure --cpus 0,1 --variant cntvctss --rounds 1000 --out ${DIR}/cntvctss.csv
+execute_process(COMMAND ${TSCAUDIT} measure --cpus 0,1 --variant cntvctss --rounds 1000 --out ${DIR}/cntvctss.csv
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 120)
 if(ecv STREQUAL "true")
   if(NOT rc EQUAL 0 OR NOT err MATCHES "status: complete")

@@ -9,7 +9,7 @@
 #include "estimate/blocks.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

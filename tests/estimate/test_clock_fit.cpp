@@ -6,7 +6,7 @@
 
 #include "estimate/clock_fit.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("a hand-worked fit: slope 2, residuals +1 -1 -1 +1") {
   // Midpoints 1, 1, 3, 7 at clock 0, 1, 2, 3: Sxx = 5, Sxy = 10, slope 2, intercept 0,

@@ -8,7 +8,7 @@
 #include "estimate/fit.hpp"
 #include "estimate/hull.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include "estimate/k_sweep.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

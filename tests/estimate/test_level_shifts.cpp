@@ -5,7 +5,7 @@
 
 #include "estimate/level_shifts.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

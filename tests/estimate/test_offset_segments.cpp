@@ -5,7 +5,7 @@
 
 #include "estimate/offset_segments.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include "estimate/quantum.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

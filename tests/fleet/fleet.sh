@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The metrics for Prometheus end to end, against the real components (Debian's promtool,
 # prometheus-node-exporter, python3-prometheus-client), one case per call:
-#   fleet.sh TSCSYNC SOURCE_DIR WORKDIR CASE
+#   fleet.sh TSCAUDIT SOURCE_DIR WORKDIR CASE
 # Exit 0: the case behaved as documented; 1: it did not (the reason is printed); 4: skipped
 # (a component is not installed, or the machine has one CPU), with the reason.
 # node_exporter is started on a free loopback port and stopped by its process id; every wait
 # is bounded.
 set -u
-tscsync=$1
+tscaudit=$1
 src=$2
 work=$3
 case_name=$4
@@ -59,7 +59,7 @@ only_file() {
 
 # A simulated four-CPU machine whose CPU 3 is 400 ticks ahead: deterministic metrics.
 simulated_machine() {
-  "$tscsync" simulate --topology "synthetic:package:1 core:2 pu:2" --cpu-offset-ticks 3=400 --rounds 3000 \
+  "$tscaudit" simulate --topology "synthetic:package:1 core:2 pu:2" --cpu-offset-ticks 3=400 --rounds 3000 \
     --out "$dir/machine" >/dev/null 2>"$dir/stderr" || fail "simulate failed"
 }
 
@@ -96,8 +96,8 @@ scrape() {
 case $case_name in
   rules)
     need promtool "Debian's prometheus package"
-    promtool check rules "$src/contrib/prometheus/tscsync.rules.yml" >"$dir/out" 2>&1 || fail "$(cat "$dir/out")"
-    promtool test rules "$src/tests/fleet/tscsync.rules.test.yml" >"$dir/out" 2>&1 || fail "$(cat "$dir/out")"
+    promtool check rules "$src/contrib/prometheus/tscaudit.rules.yml" >"$dir/out" 2>&1 || fail "$(cat "$dir/out")"
+    promtool test rules "$src/tests/fleet/tscaudit.rules.test.yml" >"$dir/out" 2>&1 || fail "$(cat "$dir/out")"
     ;;
 
   check-from)
@@ -107,39 +107,39 @@ case $case_name in
     "$python" -c 'import prometheus_client' 2>/dev/null || skip "python3-prometheus-client is not installed"
     simulated_machine
     mkdir -p "$dir/textfile"
-    "$tscsync" check --from "$dir/machine" --format openmetrics --openmetrics "$dir/textfile/tscsync.prom" \
+    "$tscaudit" check --from "$dir/machine" --format openmetrics --openmetrics "$dir/textfile/tscaudit.prom" \
       >"$dir/stdout.prom" 2>"$dir/stderr"
     rc=$?
     [ "$rc" = 1 ] || fail "exit $rc, expected 1 (CPU 3 is off)"
-    cmp -s "$dir/stdout.prom" "$dir/textfile/tscsync.prom" || fail "standard output and --openmetrics differ"
-    only_file "$dir/textfile/tscsync.prom"
+    cmp -s "$dir/stdout.prom" "$dir/textfile/tscaudit.prom" || fail "standard output and --openmetrics differ"
+    only_file "$dir/textfile/tscaudit.prom"
     [ "$(tail -1 "$dir/stdout.prom")" = "# EOF" ] || fail "no # EOF at the end"
     grep -q ' [0-9.e+-]* [0-9]*$' "$dir/stdout.prom" && fail "a sample has a timestamp"
     promtool_ok "$dir/stdout.prom"
     openmetrics_samples "$dir/stdout.prom" >"$dir/samples"
-    expect_value "$dir/samples" 'tscsync_check_success{reason="offset"}' 0.0
-    expect_value "$dir/samples" 'tscsync_cpu_off{cpu="3"}' 1.0
-    expect_value "$dir/samples" tscsync_check_cpus 4.0
-    expect_value "$dir/samples" tscsync_check_pairs 12.0
-    expect_value "$dir/samples" tscsync_tsc_frequency_hertz 2300000000.0
-    [ "$(grep -c '^tscsync_cpu_offset_seconds{' "$dir/samples")" = 4 ] || fail "not 4 per-CPU offsets"
+    expect_value "$dir/samples" 'tscaudit_check_success{reason="offset"}' 0.0
+    expect_value "$dir/samples" 'tscaudit_cpu_off{cpu="3"}' 1.0
+    expect_value "$dir/samples" tscaudit_check_cpus 4.0
+    expect_value "$dir/samples" tscaudit_check_pairs 12.0
+    expect_value "$dir/samples" tscaudit_tsc_frequency_hertz 2300000000.0
+    [ "$(grep -c '^tscaudit_cpu_offset_seconds{' "$dir/samples")" = 4 ] || fail "not 4 per-CPU offsets"
     # The truth (400 ticks at 2.3 GHz) lies within CPU 3's hard bounds, and the estimate near it.
-    lo=$(value_of "$dir/samples" 'tscsync_cpu_offset_lower_seconds{cpu="3"}')
-    hi=$(value_of "$dir/samples" 'tscsync_cpu_offset_upper_seconds{cpu="3"}')
-    x=$(value_of "$dir/samples" 'tscsync_cpu_offset_seconds{cpu="3"}')
+    lo=$(value_of "$dir/samples" 'tscaudit_cpu_offset_lower_seconds{cpu="3"}')
+    hi=$(value_of "$dir/samples" 'tscaudit_cpu_offset_upper_seconds{cpu="3"}')
+    x=$(value_of "$dir/samples" 'tscaudit_cpu_offset_seconds{cpu="3"}')
     awk -v lo="$lo" -v hi="$hi" -v x="$x" 'BEGIN { t = 400 / 2.3e9; exit !(lo <= t && t <= hi && x > 0.9 * t && x < 1.1 * t) }' ||
       fail "CPU 3: estimate $x, bounds [$lo, $hi] s against the truth 400 ticks"
-    series=$(grep -c '^tscsync_' "$dir/samples")
+    series=$(grep -c '^tscaudit_' "$dir/samples")
     [ "$series" = 36 ] || fail "$series series, expected 23 + 3 x 4 CPUs + 1 CPU off = 36"
     # --export-pairs: 4 more per ordered pair (12); --export-cpus 2: the reference and CPU 3.
-    "$tscsync" check --from "$dir/machine" --format openmetrics --export-pairs --export-cpus 2 \
+    "$tscaudit" check --from "$dir/machine" --format openmetrics --export-pairs --export-cpus 2 \
       >"$dir/pairs.prom" 2>"$dir/stderr"
     promtool_ok "$dir/pairs.prom"
     openmetrics_samples "$dir/pairs.prom" >"$dir/pair_samples"
-    series=$(grep -c '^tscsync_' "$dir/pair_samples")
+    series=$(grep -c '^tscaudit_' "$dir/pair_samples")
     [ "$series" = $((36 - 6 + 48)) ] || fail "$series series with --export-pairs --export-cpus 2, expected 78"
-    grep -q '^tscsync_cpu_offset_seconds{cpu="3"}' "$dir/pair_samples" || fail "--export-cpus 2 left CPU 3 out"
-    grep -q '^tscsync_pair_offset_lower_seconds{a="2",b="3"}' "$dir/pair_samples" || fail "no pair 2->3"
+    grep -q '^tscaudit_cpu_offset_seconds{cpu="3"}' "$dir/pair_samples" || fail "--export-cpus 2 left CPU 3 out"
+    grep -q '^tscaudit_pair_offset_lower_seconds{a="2",b="3"}' "$dir/pair_samples" || fail "no pair 2->3"
     ;;
 
   node-exporter)
@@ -152,39 +152,39 @@ case $case_name in
     textfile="$dir/textfile"
     mkdir -p "$textfile"
     start_node_exporter "$textfile"
-    "$tscsync" check --from "$dir/machine" --openmetrics "$textfile/tscsync.prom" >/dev/null 2>"$dir/stderr"
+    "$tscaudit" check --from "$dir/machine" --openmetrics "$textfile/tscaudit.prom" >/dev/null 2>"$dir/stderr"
     [ $? = 1 ] || fail "check --from: expected exit 1"
     scrape from.txt
-    expect_value "$dir/from.txt" 'tscsync_check_success{reason="offset"}' 0
-    expect_value "$dir/from.txt" 'tscsync_cpu_off{cpu="3"}' 1
-    expect_value "$dir/from.txt" tscsync_tsc_frequency_hertz 2.3e+09
+    expect_value "$dir/from.txt" 'tscaudit_check_success{reason="offset"}' 0
+    expect_value "$dir/from.txt" 'tscaudit_cpu_off{cpu="3"}' 1
+    expect_value "$dir/from.txt" tscaudit_tsc_frequency_hertz 2.3e+09
     grep -q '^node_time_clocksource_current_info{clocksource="' "$dir/from.txt" ||
       fail "node_exporter has no node_time_clocksource_current_info (the clocksource alert needs it)"
-    grep -q '^# TYPE tscsync_cpu_offset_seconds gauge$' "$dir/from.txt" || fail "the per-CPU offsets lost their type"
+    grep -q '^# TYPE tscaudit_cpu_offset_seconds gauge$' "$dir/from.txt" || fail "the per-CPU offsets lost their type"
     if [ "$(nproc)" -ge 2 ]; then
       # Measured here: a short plan, CPUs 0 and 1.
-      "$tscsync" check --cpus 0,1 --rounds 2000 --visits 1 --openmetrics "$textfile/tscsync.prom" >/dev/null \
+      "$tscaudit" check --cpus 0,1 --rounds 2000 --visits 1 --openmetrics "$textfile/tscaudit.prom" >/dev/null \
         2>"$dir/stderr"
       rc=$?
       [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "a live check ended with exit $rc"
-      "$tscsync" monitor --cpus 0,1 --interval 0.2 --duration 1 --out "$dir/monitor.log" \
-        --openmetrics "$textfile/tscsync_monitor_0_1.prom" --openmetrics-histogram 2>"$dir/stderr" ||
+      "$tscaudit" monitor --cpus 0,1 --interval 0.2 --duration 1 --out "$dir/monitor.log" \
+        --openmetrics "$textfile/tscaudit_monitor_0_1.prom" --openmetrics-histogram 2>"$dir/stderr" ||
         fail "monitor failed"
       scrape live.txt
-      grep -q '^tscsync_check_success' "$dir/live.txt" || fail "the live check's verdict is not served"
-      grep -q '^tscsync_cpu_offset_upper_seconds{cpu="1"} ' "$dir/live.txt" || fail "no bound for CPU 1"
-      grep -q '^tscsync_info{clocksource="[a-z_]*",hypervisor=' "$dir/live.txt" || fail "no tscsync_info"
-      grep -q '^# TYPE tscsync_monitor_rounds_total counter$' "$dir/live.txt" || fail "the monitor's counter is not a counter"
-      grep -q '^tscsync_monitor_rtt_seconds_bucket{a="0",b="1",le="+Inf"} [1-9]' "$dir/live.txt" || fail "no histogram"
-      expect_value "$dir/live.txt" 'tscsync_monitor_running{a="0",b="1"}' 0
+      grep -q '^tscaudit_check_success' "$dir/live.txt" || fail "the live check's verdict is not served"
+      grep -q '^tscaudit_cpu_offset_upper_seconds{cpu="1"} ' "$dir/live.txt" || fail "no bound for CPU 1"
+      grep -q '^tscaudit_info{clocksource="[a-z_]*",hypervisor=' "$dir/live.txt" || fail "no tscaudit_info"
+      grep -q '^# TYPE tscaudit_monitor_rounds_total counter$' "$dir/live.txt" || fail "the monitor's counter is not a counter"
+      grep -q '^tscaudit_monitor_rtt_seconds_bucket{a="0",b="1",le="+Inf"} [1-9]' "$dir/live.txt" || fail "no histogram"
+      expect_value "$dir/live.txt" 'tscaudit_monitor_running{a="0",b="1"}' 0
     fi
     # A check that could not answer, as systemd's ExecStopPost= runs the script: the file is
     # replaced, and node_exporter serves success 0 with the reason.
-    SERVICE_RESULT=exit-code EXIT_CODE=exited EXIT_STATUS=3 sh "$src/contrib/systemd/tscsync-check-failed" \
-      "$textfile/tscsync.prom" || fail "tscsync-check-failed failed"
+    SERVICE_RESULT=exit-code EXIT_CODE=exited EXIT_STATUS=3 sh "$src/contrib/systemd/tscaudit-check-failed" \
+      "$textfile/tscaudit.prom" || fail "tscaudit-check-failed failed"
     scrape failed.txt
-    expect_value "$dir/failed.txt" 'tscsync_check_success{reason="exit_status_3"}' 0
-    grep -q '^tscsync_cpu_offset_seconds' "$dir/failed.txt" && fail "the last run's offsets are still served"
+    expect_value "$dir/failed.txt" 'tscaudit_check_success{reason="exit_status_3"}' 0
+    grep -q '^tscaudit_cpu_offset_seconds' "$dir/failed.txt" && fail "the last run's offsets are still served"
     stop_node_exporter
     ;;
 
@@ -194,14 +194,14 @@ case $case_name in
     need promtool "Debian's prometheus package"
     [ "$(nproc)" -ge 2 ] || skip "fewer than two usable CPUs"
     metrics="$dir/m.prom"
-    "$tscsync" monitor --cpus 0,1 --interval 0.1 --duration 3 --out "$dir/m.log" --openmetrics "$metrics" \
+    "$tscaudit" monitor --cpus 0,1 --interval 0.1 --duration 3 --out "$dir/m.log" --openmetrics "$metrics" \
       --openmetrics-histogram 2>"$dir/stderr" &
     pid=$!
     seen=0
     for i in $(seq 100); do
-      if [ -f "$metrics" ] && grep -q '^tscsync_monitor_interval_rounds' "$metrics"; then
+      if [ -f "$metrics" ] && grep -q '^tscaudit_monitor_interval_rounds' "$metrics"; then
         cp "$metrics" "$dir/during.prom"
-        grep -q '^tscsync_monitor_running{a="0",b="1"} 1$' "$dir/during.prom" && seen=$((seen + 1))
+        grep -q '^tscaudit_monitor_running{a="0",b="1"} 1$' "$dir/during.prom" && seen=$((seen + 1))
         promtool_ok "$dir/during.prom"
         [ "$seen" -ge 3 ] && break
       fi
@@ -212,21 +212,21 @@ case $case_name in
     wait "$pid" || fail "monitor exited $?"
     [ "$seen" -ge 1 ] || fail "never saw the file of a running monitor with an interval"
     promtool_ok "$metrics"
-    expect_value "$metrics" 'tscsync_monitor_running{a="0",b="1"}' 0
-    rounds=$(value_of "$metrics" 'tscsync_monitor_rounds_total{a="0",b="1"}')
+    expect_value "$metrics" 'tscaudit_monitor_running{a="0",b="1"}' 0
+    rounds=$(value_of "$metrics" 'tscaudit_monitor_rounds_total{a="0",b="1"}')
     logged=$(awk -F, '/^#/ || NF == 0 { next } !h { for (i = 1; i <= NF; i++) if ($i == "rounds") c = i; h = 1; next }
       { n += $c } END { print n }' "$dir/m.log")
     [ "$rounds" = "$logged" ] || fail "rounds_total $rounds, the log's intervals hold $logged"
-    count=$(value_of "$metrics" 'tscsync_monitor_rtt_seconds_count{a="0",b="1"}')
+    count=$(value_of "$metrics" 'tscaudit_monitor_rtt_seconds_count{a="0",b="1"}')
     [ "$count" = "$rounds" ] || fail "the histogram counts $count rounds, the intervals $rounds"
     left=$(find "$dir" -name 'm.prom.tmp.*' | head -1)
     [ -z "$left" ] || fail "a temporary was left: $left"
     # A metrics file that cannot be written fails before anything is measured.
-    "$tscsync" monitor --cpus 0,1 --duration 1 --out "$dir/x.log" --openmetrics /dev/full 2>"$dir/stderr"
+    "$tscaudit" monitor --cpus 0,1 --duration 1 --out "$dir/x.log" --openmetrics /dev/full 2>"$dir/stderr"
     rc=$?
     [ "$rc" = 3 ] && grep -q 'cannot write /dev/full: No space left on device' "$dir/stderr" ||
       fail "--openmetrics /dev/full: exit $rc"
-    "$tscsync" monitor --cpus 0,1 --duration 1 --out "$dir/y.log" --openmetrics "$dir/missing/m.prom" \
+    "$tscaudit" monitor --cpus 0,1 --duration 1 --out "$dir/y.log" --openmetrics "$dir/missing/m.prom" \
       2>"$dir/stderr"
     rc=$?
     [ "$rc" = 3 ] && grep -q "cannot create $dir/missing/m.prom" "$dir/stderr" || fail "missing directory: exit $rc"
@@ -234,39 +234,39 @@ case $case_name in
     ;;
 
   check-failed)
-    # tscsync-check-failed as systemd runs it after each outcome: nothing after an answer
+    # tscaudit-check-failed as systemd runs it after each outcome: nothing after an answer
     # (exit 0 or 1), a failure file after an error, a timeout or a signal, which replaces
     # the last good file atomically and says the same as the tool would.
     need promtool "Debian's prometheus package"
-    script="$src/contrib/systemd/tscsync-check-failed"
+    script="$src/contrib/systemd/tscaudit-check-failed"
     simulated_machine
-    good="$dir/textfile/tscsync.prom"
+    good="$dir/textfile/tscaudit.prom"
     mkdir -p "$dir/textfile"
-    "$tscsync" check --from "$dir/machine" --openmetrics "$good" >/dev/null 2>"$dir/stderr"
+    "$tscaudit" check --from "$dir/machine" --openmetrics "$good" >/dev/null 2>"$dir/stderr"
     cp "$good" "$dir/good.prom"
     SERVICE_RESULT=success EXIT_CODE=exited EXIT_STATUS=1 sh "$script" "$good" || fail "exit on success"
     cmp -s "$good" "$dir/good.prom" || fail "an answered check's file was replaced"
     # A real failing check: a bad option exits 2 and writes nothing; the script says so.
-    "$tscsync" check --from "$dir/machine" --tolerance 5us --openmetrics "$good" >/dev/null 2>"$dir/stderr"
+    "$tscaudit" check --from "$dir/machine" --tolerance 5us --openmetrics "$good" >/dev/null 2>"$dir/stderr"
     rc=$?
     [ "$rc" = 2 ] || fail "a bad tolerance exited $rc"
     cmp -s "$good" "$dir/good.prom" || fail "a refused check touched the file"
     SERVICE_RESULT=exit-code EXIT_CODE=exited EXIT_STATUS=$rc sh "$script" "$good" || fail "script failed"
     promtool_ok "$good"
-    expect_value "$good" 'tscsync_check_success{reason="exit_status_2"}' 0
+    expect_value "$good" 'tscaudit_check_success{reason="exit_status_2"}' 0
     [ "$(tail -1 "$good")" = "# EOF" ] || fail "no # EOF"
     now=$(date +%s)
-    t=$(value_of "$good" tscsync_check_timestamp_seconds)
+    t=$(value_of "$good" tscaudit_check_timestamp_seconds)
     [ $((now - t)) -ge 0 ] && [ $((now - t)) -le 60 ] || fail "the failure's time $t is not now ($now)"
     only_file "$good"
     # The same HELP as the tool's, so both files read alike.
-    grep '^# HELP tscsync_check_success ' "$dir/good.prom" >"$dir/help_tool"
-    grep '^# HELP tscsync_check_success ' "$good" >"$dir/help_script"
+    grep '^# HELP tscaudit_check_success ' "$dir/good.prom" >"$dir/help_tool"
+    grep '^# HELP tscaudit_check_success ' "$good" >"$dir/help_script"
     cmp -s "$dir/help_tool" "$dir/help_script" || fail "the script's HELP differs from the tool's"
     SERVICE_RESULT=timeout EXIT_CODE=killed EXIT_STATUS=TERM sh "$script" "$good" || fail "script failed"
-    expect_value "$good" 'tscsync_check_success{reason="timeout"}' 0
+    expect_value "$good" 'tscaudit_check_success{reason="timeout"}' 0
     SERVICE_RESULT=core-dump EXIT_CODE=dumped EXIT_STATUS=SEGV sh "$script" "$good" || fail "script failed"
-    expect_value "$good" 'tscsync_check_success{reason="core_dump"}' 0
+    expect_value "$good" 'tscaudit_check_success{reason="core_dump"}' 0
     if sh "$script" "$good" 2>"$dir/stderr"; then fail "ran without SERVICE_RESULT"; fi
     grep -q 'SERVICE_RESULT is not set' "$dir/stderr" || fail "no message without SERVICE_RESULT"
     ;;

@@ -3,9 +3,9 @@
 #   package.sh BUILD_DIR WORKDIR CASE        CASE: lintian | apt-install
 # lintian: CPack builds the .deb (what `make package` runs) with the files where Debian
 # expects them, a stripped binary and Depends from dpkg-shlibdeps, and lintian reports no
-# error. apt-install: `apt-get install ./tscsync_*.deb` in a throwaway root (an overlay of
+# error. apt-install: `apt-get install ./tscaudit_*.deb` in a throwaway root (an overlay of
 # this machine's root, in a mount namespace of its own, discarded at the end) gives a working
-# `tscsync report`, its man page, its completion, and units that systemd-analyze verifies.
+# `tscaudit report`, its man page, its completion, and units that systemd-analyze verifies.
 # Exit 0 ok, 1 failed (the reason printed), 4 skipped with the reason.
 set -u
 build=$1
@@ -26,16 +26,16 @@ skip() {
 command -v cpack >/dev/null || skip "cpack is not installed"
 command -v dpkg-shlibdeps >/dev/null || skip "dpkg-shlibdeps is not installed (scripts/install-deps.sh package)"
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$dir" >"$dir/cpack.log" 2>&1 || fail "cpack: $(tail -5 "$dir/cpack.log")"
-deb=$(ls "$dir"/tscsync_*.deb 2>/dev/null | head -1)
-[ -n "$deb" ] || fail "cpack made no tscsync_*.deb: $(tail -5 "$dir/cpack.log")"
+deb=$(ls "$dir"/tscaudit_*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] || fail "cpack made no tscaudit_*.deb: $(tail -5 "$dir/cpack.log")"
 
 case $case_name in
   lintian)
     dpkg-deb -c "$deb" | awk '{ print $6 }' >"$dir/contents"
-    for f in ./usr/bin/tscsync ./usr/share/man/man1/tscsync.1.gz ./usr/share/bash-completion/completions/tscsync \
-      ./usr/lib/systemd/system/tscsync.service ./usr/lib/systemd/system/tscsync.timer \
-      ./usr/lib/tscsync/tscsync-check-failed ./usr/share/doc/tscsync/copyright ./usr/share/doc/tscsync/changelog.gz \
-      ./usr/share/doc/tscsync/examples/tscsync.rules.yml; do
+    for f in ./usr/bin/tscaudit ./usr/share/man/man1/tscaudit.1.gz ./usr/share/bash-completion/completions/tscaudit \
+      ./usr/lib/systemd/system/tscaudit.service ./usr/lib/systemd/system/tscaudit.timer \
+      ./usr/lib/tscaudit/tscaudit-check-failed ./usr/share/doc/tscaudit/copyright ./usr/share/doc/tscaudit/changelog.gz \
+      ./usr/share/doc/tscaudit/examples/tscaudit.rules.yml; do
       grep -qx -- "$f" "$dir/contents" || fail "$f is not in the package"
     done
     depends=$(dpkg-deb -f "$deb" Depends)
@@ -43,9 +43,9 @@ case $case_name in
       fail "Depends is not what dpkg-shlibdeps finds: '$depends'"
     dpkg-deb -x "$deb" "$dir/root"
     if command -v file >/dev/null; then
-      file "$dir/root/usr/bin/tscsync" | grep -q ', stripped' || fail "the binary is not stripped"
+      file "$dir/root/usr/bin/tscaudit" | grep -q ', stripped' || fail "the binary is not stripped"
     fi
-    "$dir/root/usr/bin/tscsync" --version | grep -qx 'tscsync [0-9.]*' || fail "the packaged binary does not run"
+    "$dir/root/usr/bin/tscaudit" --version | grep -qx 'tscaudit [0-9.]*' || fail "the packaged binary does not run"
     command -v lintian >/dev/null || skip "lintian is not installed (scripts/install-deps.sh package)"
     lintian --fail-on error --tag-display-limit 0 "$deb" >"$dir/lintian.txt" 2>&1
     rc=$?
@@ -74,19 +74,19 @@ mount -t tmpfs tmpfs "$m/tmp"
 mount -t tmpfs tmpfs "$m/run"
 cp "$deb" "$m/tmp/"
 in_root() { chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
-in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y /tmp/tscsync_*.deb' >"$dir/apt.log" 2>&1 ||
+in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y /tmp/tscaudit_*.deb' >"$dir/apt.log" 2>&1 ||
   { echo "FAIL: apt-get install: $(tail -5 "$dir/apt.log")"; exit 1; }
-in_root dpkg -s tscsync | grep -q '^Status: install ok installed' || { echo "FAIL: dpkg does not list it"; exit 1; }
-[ "$(in_root sh -c 'command -v tscsync')" = /usr/bin/tscsync ] || { echo "FAIL: tscsync is not on PATH"; exit 1; }
-in_root tscsync report --rounds 2000 --visits 1 --variants-rounds 2000 --out /tmp/report >"$dir/report.log" 2>&1 ||
-  { echo "FAIL: tscsync report: $(tail -5 "$dir/report.log")"; exit 1; }
+in_root dpkg -s tscaudit | grep -q '^Status: install ok installed' || { echo "FAIL: dpkg does not list it"; exit 1; }
+[ "$(in_root sh -c 'command -v tscaudit')" = /usr/bin/tscaudit ] || { echo "FAIL: tscaudit is not on PATH"; exit 1; }
+in_root tscaudit report --rounds 2000 --visits 1 --variants-rounds 2000 --out /tmp/report >"$dir/report.log" 2>&1 ||
+  { echo "FAIL: tscaudit report: $(tail -5 "$dir/report.log")"; exit 1; }
 for f in report.html report.md matrix/matrix.json; do
   [ -s "$m/tmp/report/$f" ] || { echo "FAIL: the report has no $f"; exit 1; }
 done
-in_root man -w tscsync | grep -q '/usr/share/man/man1/tscsync.1.gz' || { echo "FAIL: man -w tscsync"; exit 1; }
-got=$(in_root bash -c '. /usr/share/bash-completion/completions/tscsync; COMP_WORDS=(tscsync rep); COMP_CWORD=1; _tscsync; echo "${COMPREPLY[*]}"')
+in_root man -w tscaudit | grep -q '/usr/share/man/man1/tscaudit.1.gz' || { echo "FAIL: man -w tscaudit"; exit 1; }
+got=$(in_root bash -c '. /usr/share/bash-completion/completions/tscaudit; COMP_WORDS=(tscaudit rep); COMP_CWORD=1; _tscaudit; echo "${COMPREPLY[*]}"')
 [ "$got" = report ] || { echo "FAIL: the installed completion gives '$got'"; exit 1; }
-in_root systemd-analyze verify /usr/lib/systemd/system/tscsync.service /usr/lib/systemd/system/tscsync.timer \
+in_root systemd-analyze verify /usr/lib/systemd/system/tscaudit.service /usr/lib/systemd/system/tscaudit.timer \
   >"$dir/verify.log" 2>&1 || { echo "FAIL: systemd-analyze verify: $(cat "$dir/verify.log")"; exit 1; }
 [ ! -s "$dir/verify.log" ] || { echo "FAIL: systemd-analyze verify warns: $(cat "$dir/verify.log")"; exit 1; }
 echo "installed, report written, units verified"

@@ -21,7 +21,7 @@
 #include "skip.hpp"
 #include "stream_source.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using namespace std::string_literals;
 
 namespace {
@@ -227,7 +227,7 @@ TEST_CASE("hostile: a counter that runs backwards within a round is kept, in imp
   // Equal reads, rounds out of time order across rows: accepted, in file order.
   const Run shuffled = ok(kHead + "500,550,550,500\n100,150,160,210\n");
   CHECK(shuffled.rounds == std::vector<Round>{Round{0, 500, 550, 550, 500}, Round{1, 100, 150, 160, 210}});
-  const Run own = ok("# schema: tscsync-run/1\nseq,t1,t2,t3,t4,flags\n0,100,150,140,90,0\n");
+  const Run own = ok("# schema: tscaudit-run/1\nseq,t1,t2,t3,t4,flags\n0,100,150,140,90,0\n");
   CHECK(own.rounds.at(0) == Round{0, 100, 150, 140, 90, 0});
   // The line between the two: a malformed field in such a round is still refused.
   CHECK(error_of(kHead + "100,150,-140,90\n").rfind("in.csv:2:9: ", 0) == 0);
@@ -277,11 +277,11 @@ TEST_CASE("hostile: metadata") {
   CHECK(error_of(kHead + "1,2,3,4\n" + many + "# one_more: v\n") ==
         "in.csv:1003:1: more than 1000 metadata keys in the trailer");
   // A status line before the rounds is header metadata: the run is still not complete.
-  const Run early = ok("# schema: tscsync-run/1\n# status: complete\n" + kHead + "1,2,3,4\n");
+  const Run early = ok("# schema: tscaudit-run/1\n# status: complete\n" + kHead + "1,2,3,4\n");
   CHECK(incomplete_reason(early) ==
         std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
   CHECK(error_of("# schema: \x1b[2J\n" + kHead + "1,2,3,4\n") ==
-        "in.csv: unknown schema '\\x1b[2J' (this version reads tscsync-run/1)");
+        "in.csv: unknown schema '\\x1b[2J' (this version reads tscaudit-run/1)");
 }
 
 TEST_CASE("hostile: a header with 10000 columns") {
@@ -318,7 +318,7 @@ TEST_CASE("hostile: pair and variant columns stay constant and agree with the me
 
 TEST_CASE("hostile: a last line without its end") {
   // Our own runs end every line: a last line without one was cut, even when it parses.
-  const Run own = ok("# schema: tscsync-run/1\nseq,t1,t2,t3,t4,flags\n0,100,150,160,210,0\n1,300,350,360,41");
+  const Run own = ok("# schema: tscaudit-run/1\nseq,t1,t2,t3,t4,flags\n0,100,150,160,210,0\n1,300,350,360,41");
   CHECK(own.rounds.size() == 1);
   CHECK(own.cut_line == 4);
   // Imports often lack the last line end: a whole round is kept.
@@ -330,7 +330,7 @@ TEST_CASE("hostile: a last line without its end") {
 TEST_CASE("hostile: a sparse file of a terabyte reserves nothing for it") {
   // Its size promises 16e9 rounds; its blocks hold a few bytes and the rest reads as zeros.
   namespace fs = std::filesystem;
-  const fs::path path = fs::temp_directory_path() / ("tscsync-sparse-" + std::to_string(::getpid()) + ".csv");
+  const fs::path path = fs::temp_directory_path() / ("tscaudit-sparse-" + std::to_string(::getpid()) + ".csv");
   const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
   REQUIRE(fd >= 0);
   const std::string text = kHead + "1,2,3,4\n";

@@ -14,7 +14,7 @@
 #include "formats/text_lines.hpp"
 #include "stream_source.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -29,7 +29,7 @@ IntervalLog sample_log() {
   log.header.set("schema", std::string(kMonitorSchema));
   log.header.set("a", "0");
   log.header.set("b", "1");
-  log.header.set("command", "tscsync monitor --cpus 0,1 --out 'a b.log'");
+  log.header.set("command", "tscaudit monitor --cpus 0,1 --out 'a b.log'");
   IntervalSummary empty;
   empty.index = 0;
   empty.start_tick = 0;
@@ -189,7 +189,7 @@ TEST_CASE("interval log: the written text has the documented shape") {
   header.set("a", "0");
   header.set("schema", "ignored: the schema line is always the first and only one");
   CHECK(interval_log_head(header) ==
-        "# schema: tscsync-monitor/1\n"
+        "# schema: tscaudit-monitor/1\n"
         "# a: 0\n"
         "interval,start_tick,end_tick,rounds,lost,late,fwd_k1,fwd_k1_tick,fwd_k4,fwd_k4_tick,fwd_k16,fwd_k16_tick,"
         "rev_k1,rev_k1_tick,rev_k4,rev_k4_tick,rev_k16,rev_k16_tick,fwd_p50,fwd_max,rev_p50,rev_max,rtt_min,rtt_p50,"
@@ -231,7 +231,7 @@ TEST_CASE("interval log: write then parse gives every field back, absent statist
   bare.header = Metadata{};
   const IntervalLog bare_back = parse_interval_log(to_text(bare), "mem");
   REQUIRE(bare_back.header.entries().size() == 1);
-  CHECK(*bare_back.header.get("schema") == "tscsync-monitor/1");
+  CHECK(*bare_back.header.get("schema") == "tscaudit-monitor/1");
 }
 
 TEST_CASE("interval log: CRLF line ends give what LF gives") {
@@ -268,11 +268,11 @@ TEST_CASE("interval log: a stream read in chunks gives what the whole text gives
           "in.log:3:16: lost: 'x' is not an unsigned decimal number");
   }
   CHECK(std::get<std::string>(read_chunked("", 16)) ==
-        "in.log:1:1: empty file (expected '# schema: tscsync-monitor/1' first)");
+        "in.log:1:1: empty file (expected '# schema: tscaudit-monitor/1' first)");
 }
 
 TEST_CASE("interval log: files and what cannot be read") {
-  const auto dir = std::filesystem::temp_directory_path() / "tscsync_test_interval_log";
+  const auto dir = std::filesystem::temp_directory_path() / "tscaudit_test_interval_log";
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "x.log").string();
   {
@@ -350,72 +350,72 @@ TEST_CASE("interval log: the status says why a log is incomplete") {
 }
 
 TEST_CASE("interval log: the schema line tells a log from a run") {
-  CHECK(is_interval_log_schema_line("# schema: tscsync-monitor/1"));
-  CHECK(is_interval_log_schema_line("# schema: tscsync-monitor/1\r"));
-  CHECK(is_interval_log_schema_line("# schema: tscsync-monitor/2"));  // recognised, then refused as unknown
-  CHECK(is_interval_log_schema_line("# schema: tscsync-monitor/12 "));
-  CHECK_FALSE(is_interval_log_schema_line("# schema: tscsync-run/1"));
-  CHECK_FALSE(is_interval_log_schema_line("# schema: tscsync-monitor/"));
-  CHECK_FALSE(is_interval_log_schema_line("# schema: tscsync-monitor/1x"));
-  CHECK_FALSE(is_interval_log_schema_line("# schema: tscsync-monitor-extra/1"));
-  CHECK_FALSE(is_interval_log_schema_line("#schema: tscsync-monitor/1"));
-  CHECK_FALSE(is_interval_log_schema_line("# note: tscsync-monitor/1"));
+  CHECK(is_interval_log_schema_line("# schema: tscaudit-monitor/1"));
+  CHECK(is_interval_log_schema_line("# schema: tscaudit-monitor/1\r"));
+  CHECK(is_interval_log_schema_line("# schema: tscaudit-monitor/2"));  // recognised, then refused as unknown
+  CHECK(is_interval_log_schema_line("# schema: tscaudit-monitor/12 "));
+  CHECK_FALSE(is_interval_log_schema_line("# schema: tscaudit-run/1"));
+  CHECK_FALSE(is_interval_log_schema_line("# schema: tscaudit-monitor/"));
+  CHECK_FALSE(is_interval_log_schema_line("# schema: tscaudit-monitor/1x"));
+  CHECK_FALSE(is_interval_log_schema_line("# schema: tscaudit-monitor-extra/1"));
+  CHECK_FALSE(is_interval_log_schema_line("#schema: tscaudit-monitor/1"));
+  CHECK_FALSE(is_interval_log_schema_line("# note: tscaudit-monitor/1"));
   CHECK_FALSE(is_interval_log_schema_line(""));
 }
 
 TEST_CASE("interval log: comments, blank lines and metadata around the intervals") {
   const IntervalLog log = parse_interval_log(
-      "\n# schema: tscsync-monitor/1\n# a: 0\n# a comment\n" + head().substr(head().find('\n') + 1) + "# b: 1\n\n" +
+      "\n# schema: tscaudit-monitor/1\n# a: 0\n# a comment\n" + head().substr(head().find('\n') + 1) + "# b: 1\n\n" +
           kLine0 + "\n# just a comment\n" + kLine1 + "\n# signal: SIGTERM\n\n" + "# status: interrupted\n",
       "in.log");
   CHECK(log.intervals.size() == 2);
   CHECK(log.header.entries() ==
-        std::vector<std::pair<std::string, std::string>>{{"schema", "tscsync-monitor/1"}, {"a", "0"}, {"b", "1"}});
+        std::vector<std::pair<std::string, std::string>>{{"schema", "tscaudit-monitor/1"}, {"a", "0"}, {"b", "1"}});
   CHECK(log.trailer.entries() ==
         std::vector<std::pair<std::string, std::string>>{{"signal", "SIGTERM"}, {"status", "interrupted"}});
   CHECK(*interval_log_incomplete_reason(log) == "interrupted by SIGTERM after 2 intervals");
 }
 
 TEST_CASE("interval log: what is not a log, or not this schema, is refused at its first line") {
-  CHECK(error_of("") == "in.log:1:1: empty file (expected '# schema: tscsync-monitor/1' first)");
+  CHECK(error_of("") == "in.log:1:1: empty file (expected '# schema: tscaudit-monitor/1' first)");
   CHECK(error_of("\n\r\n") ==
-        "in.log:1:1: no schema line: the input holds only empty lines (expected '# schema: tscsync-monitor/1' first)");
+        "in.log:1:1: no schema line: the input holds only empty lines (expected '# schema: tscaudit-monitor/1' first)");
   CHECK(error_of(head().substr(head().find('\n') + 1) + kLine0 + "\n") ==
         "in.log:1:1: not an interval log: the first line is 'interval,start_tick,end_tick,rounds,lost...', not "
-        "'# schema: tscsync-monitor/1'");
-  CHECK(error_of("# a: 0\n# schema: tscsync-monitor/1\n") ==
-        "in.log:1:1: not an interval log: the first line is '# a: 0', not '# schema: tscsync-monitor/1'");
-  CHECK(error_of("\n# schema: tscsync-monitor/2\n") ==
-        "in.log:2:11: unknown schema 'tscsync-monitor/2' (this version reads tscsync-monitor/1)");
-  CHECK(error_of("# schema: tscsync-run/1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n") ==
-        "in.log:1:11: unknown schema 'tscsync-run/1' (this version reads tscsync-monitor/1)");
+        "'# schema: tscaudit-monitor/1'");
+  CHECK(error_of("# a: 0\n# schema: tscaudit-monitor/1\n") ==
+        "in.log:1:1: not an interval log: the first line is '# a: 0', not '# schema: tscaudit-monitor/1'");
+  CHECK(error_of("\n# schema: tscaudit-monitor/2\n") ==
+        "in.log:2:11: unknown schema 'tscaudit-monitor/2' (this version reads tscaudit-monitor/1)");
+  CHECK(error_of("# schema: tscaudit-run/1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n") ==
+        "in.log:1:11: unknown schema 'tscaudit-run/1' (this version reads tscaudit-monitor/1)");
   CHECK(error_of(std::string("\x7f"
                              "ELF\x02\x01\x01\0\0\0",
                              10) +
                  "\n") ==
         "in.log:1:1: not an interval log: the first line is '\\x7fELF\\x02\\x01\\x01\\x00\\x00\\x00', not "
-        "'# schema: tscsync-monitor/1'");
+        "'# schema: tscaudit-monitor/1'");
 }
 
 TEST_CASE("interval log: a missing, different or lone column header is refused") {
-  CHECK(error_of("# schema: tscsync-monitor/1\n# a: 0\n") ==
+  CHECK(error_of("# schema: tscaudit-monitor/1\n# a: 0\n") ==
         "in.log:2:1: the log ends before its column header row (expected 'interval,start_tick,...')");
-  CHECK(error_of("# schema: tscsync-monitor/1\n" + kLine0 + "\n") ==
+  CHECK(error_of("# schema: tscaudit-monitor/1\n" + kLine0 + "\n") ==
         "in.log:2:1: no column header row before the first interval (expected 'interval,start_tick,...')");
   std::string header = head().substr(head().find('\n') + 1);
   header.pop_back();  // its '\n'
   // fwd_k4 starts at byte 66 of the column header row.
   std::string renamed = header;
   renamed.replace(renamed.find("fwd_k4,"), 6, "fwd_k5");
-  CHECK(error_of("# schema: tscsync-monitor/1\n" + renamed + "\n" + kLine0 + "\n") ==
-        "in.log:2:66: column 9 of the header is 'fwd_k5', expected 'fwd_k4' (the columns of tscsync-monitor/1 are "
+  CHECK(error_of("# schema: tscaudit-monitor/1\n" + renamed + "\n" + kLine0 + "\n") ==
+        "in.log:2:66: column 9 of the header is 'fwd_k5', expected 'fwd_k4' (the columns of tscaudit-monitor/1 are "
         "fixed)");
   const std::string shorter = header.substr(0, header.rfind(','));  // no peak_rss_kib
-  CHECK(error_of("# schema: tscsync-monitor/1\n" + shorter + "\n" + kLine0 + "\n") ==
-        "in.log:2:312: the column header ends after 33 columns, expected 'peak_rss_kib' next (tscsync-monitor/1 has "
+  CHECK(error_of("# schema: tscaudit-monitor/1\n" + shorter + "\n" + kLine0 + "\n") ==
+        "in.log:2:312: the column header ends after 33 columns, expected 'peak_rss_kib' next (tscaudit-monitor/1 has "
         "34)");
-  CHECK(error_of("# schema: tscsync-monitor/1\n" + header + ",extra\n" + kLine0 + "\n") ==
-        "in.log:2:326: column 35 'extra' is beyond the 34 columns of tscsync-monitor/1");
+  CHECK(error_of("# schema: tscaudit-monitor/1\n" + header + ",extra\n" + kLine0 + "\n") ==
+        "in.log:2:326: column 35 'extra' is beyond the 34 columns of tscaudit-monitor/1");
   CHECK(error_of(head()) == "in.log:2:1: no intervals after the column header row");
   CHECK(error_of(head() + "# status: aborted\n") == "in.log:2:1: no intervals after the column header row");
 }

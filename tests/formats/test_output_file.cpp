@@ -13,7 +13,7 @@
 #include "formats/output_file.hpp"
 #include "formats/standard_output.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 namespace fs = std::filesystem;
 
 namespace {
@@ -21,7 +21,7 @@ namespace {
 struct TempDir {
   fs::path path;
   TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tscsync-test-XXXXXX").string();
+    std::string tmpl = (fs::temp_directory_path() / "tscaudit-test-XXXXXX").string();
     path = ::mkdtemp(tmpl.data());
   }
   ~TempDir() { fs::remove_all(path); }
@@ -68,8 +68,8 @@ TEST_CASE("without commit the old target stays and the temporary goes") {
 }
 
 TEST_CASE("outputs that cannot be written raise IoError with the path and the reason") {
-  CHECK_THROWS_WITH(OutputFile("/nonexistent-dir-tscsync/x.csv"),
-                    "cannot create /nonexistent-dir-tscsync/x.csv: No such file or directory");
+  CHECK_THROWS_WITH(OutputFile("/nonexistent-dir-tscaudit/x.csv"),
+                    "cannot create /nonexistent-dir-tscaudit/x.csv: No such file or directory");
   CHECK_THROWS_WITH(OutputFile("/tmp"), "cannot write /tmp: it is a directory");
   CHECK_THROWS_WITH(OutputFile(""), "empty output path");
   OutputFile full("/dev/full");  // a device: written in place

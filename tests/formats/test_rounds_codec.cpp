@@ -12,7 +12,7 @@
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using test::what_thrown;
 
 namespace {

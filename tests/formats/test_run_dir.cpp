@@ -22,7 +22,7 @@
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using test::what_thrown;
 namespace fs = std::filesystem;
 
@@ -31,7 +31,7 @@ namespace {
 struct TempDir {
   fs::path path;
   TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tscsync-rundir-XXXXXX").string();
+    std::string tmpl = (fs::temp_directory_path() / "tscaudit-rundir-XXXXXX").string();
     path = ::mkdtemp(tmpl.data());
   }
   ~TempDir() { fs::remove_all(path); }
@@ -58,7 +58,7 @@ Metadata matrix_pair_header() {
   Metadata h;
   for (const auto& [k, v] :
        std::vector<std::pair<std::string, std::string>>{{"tool_version", "0.1.0"},
-                                                        {"command", "tscsync matrix --cpus 0-3 --out m"},
+                                                        {"command", "tscaudit matrix --cpus 0-3 --out m"},
                                                         {"host", "vm"},
                                                         {"tsc_hz", "2596141815"},
                                                         {"send", "rdtsc"},
@@ -122,7 +122,7 @@ TEST_CASE("run directory: what is written reads back, pair by pair, as matrix --
   CHECK(slurp(fs::path(dir) / "topology.xml") == "<topology/>\n");
   {
     const std::string manifest = slurp(fs::path(dir) / "manifest.json");
-    CHECK_THAT(manifest, Catch::Contains("\"schema\": \"tscsync-rundir/1\""));
+    CHECK_THAT(manifest, Catch::Contains("\"schema\": \"tscaudit-rundir/1\""));
     CHECK_THAT(manifest, Catch::Contains("\"status\": \"running\""));
   }
   // Pair 0 -> 1: three visits (written out of order); 1 -> 0: one visit that failed;
@@ -168,9 +168,9 @@ TEST_CASE("run directory: what is written reads back, pair by pair, as matrix --
   }
   CHECK(run.rounds == expected);
   // The header finish_visits_run gives a live pair, key for key and in order.
-  const std::vector<std::pair<std::string, std::string>> header = {{"schema", "tscsync-run/1"},
+  const std::vector<std::pair<std::string, std::string>> header = {{"schema", "tscaudit-run/1"},
                                                                    {"tool_version", "0.1.0"},
-                                                                   {"command", "tscsync matrix --cpus 0-3 --out m"},
+                                                                   {"command", "tscaudit matrix --cpus 0-3 --out m"},
                                                                    {"host", "vm"},
                                                                    {"tsc_hz", "2596141815"},
                                                                    {"a", "0"},
@@ -188,7 +188,7 @@ TEST_CASE("run directory: what is written reads back, pair by pair, as matrix --
   CHECK(run.trailer.entries() ==
         std::vector<std::pair<std::string, std::string>>{{"rounds_written", "9000"}, {"status", "complete"}});
   CHECK_FALSE(incomplete_reason(run).has_value());
-  // And it is a tscsync-run/1 file like any other.
+  // And it is a tscaudit-run/1 file like any other.
   test::check_round_trip(run);
 
   const Run failed = r.read_pair(1, 0);
@@ -323,23 +323,23 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
                                  "first, so it was removed or the directory copied in part)");
   }
   SECTION("a manifest that is not JSON, of another schema, of a later version") {
-    write_file(manifest, "{\n  \"schema\": \"tscsync-rundir/1\",\n  \"status\": runn\n}\n");
+    write_file(manifest, "{\n  \"schema\": \"tscaudit-rundir/1\",\n  \"status\": runn\n}\n");
     CHECK(open_error(dir) ==
           dir +
               "/manifest.json:3:13: not JSON: syntax error while parsing value - invalid literal; last read: "
               "'\"status\": r'");
-    write_file(manifest, "{\"schema\": \"tscsync-analysis/1\", \"pairs\": []}");
+    write_file(manifest, "{\"schema\": \"tscaudit-analysis/1\", \"pairs\": []}");
     CHECK(open_error(dir) == dir +
-                                 "/manifest.json:1:2: schema 'tscsync-analysis/1' is not a tscsync run directory's "
-                                 "(expected 'tscsync-rundir/1')");
+                                 "/manifest.json:1:2: schema 'tscaudit-analysis/1' is not a tscaudit run directory's "
+                                 "(expected 'tscaudit-rundir/1')");
     std::string later = good_manifest;
-    later.replace(later.find("tscsync-rundir/1"), 16, "tscsync-rundir/2");
+    later.replace(later.find("tscaudit-rundir/1"), 16, "tscaudit-rundir/2");
     write_file(manifest, later);
     CHECK(open_error(dir) == dir +
-                                 "/manifest.json:2:3: schema 'tscsync-rundir/2' is newer than this version of tscsync "
-                                 "reads (tscsync-rundir/1): read it with a newer tscsync");
+                                 "/manifest.json:2:3: schema 'tscaudit-rundir/2' is newer than this version of tscaudit "
+                                 "reads (tscaudit-rundir/1): read it with a newer tscaudit");
     std::string minor = good_manifest;
-    minor.replace(minor.find("tscsync-rundir/1"), 16, "tscsync-rundir/1.4");
+    minor.replace(minor.find("tscaudit-rundir/1"), 16, "tscaudit-rundir/1.4");
     write_file(manifest, minor);
     CHECK(open_run_dir(dir).read_pair(0, 1).rounds.size() == 6000);
     std::string bad_cpus = good_manifest;
@@ -538,8 +538,8 @@ TEST_CASE("run directory: bad plain directories are refused, naming the file and
                                 "read variants)");
   fs::remove(dir / "x.csv");
 
-  write_file(dir / "y.csv", "# schema: tscsync-run/2\n# a: 0\n# b: 1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n");
-  CHECK(open_error(base) == base + "/y.csv:1:11: unknown schema 'tscsync-run/2' (this version reads tscsync-run/1)");
+  write_file(dir / "y.csv", "# schema: tscaudit-run/2\n# a: 0\n# b: 1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n");
+  CHECK(open_error(base) == base + "/y.csv:1:11: unknown schema 'tscaudit-run/2' (this version reads tscaudit-run/1)");
   fs::remove(dir / "y.csv");
 
   write_file(dir / "z.csv", "t1,t2,t3,t4\n100,400,450,700\n");

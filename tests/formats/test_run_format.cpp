@@ -16,7 +16,7 @@
 #include "run_text.hpp"
 #include "stream_source.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -29,7 +29,7 @@ Run sample_run(std::size_t n, std::uint64_t seed) {
       {"b", "1"},
       {"send", "rdtsc"},
       {"recv", "lfence_rdtsc"},
-      {"command", "tscsync measure --cpus 0,1 --out 'a b.csv'"}};
+      {"command", "tscaudit measure --cpus 0,1 --out 'a b.csv'"}};
   for (const auto& [key, value] : header) run.header.set(key, value);
   std::uint64_t t = 0xFFFFFFFF00000000ull;  // large values: no shortcut through 32 bits
   for (std::size_t i = 0; i < n; ++i) {
@@ -90,7 +90,7 @@ TEST_CASE("the written text has the documented shape") {
   run.rounds.push_back(Round{1, 50, 60, 70, 80, 9});
   run.trailer.set("status", "complete");
   CHECK(to_text(run) ==
-        "# schema: tscsync-run/1\n"
+        "# schema: tscaudit-run/1\n"
         "# a: 2\n"
         "seq,t1,t2,t3,t4,flags\n"
         "0,10,20,30,40,0\n"
@@ -159,7 +159,7 @@ TEST_CASE("imports: complete unless they say otherwise or their last line was cu
   CHECK(incomplete_reason(parse_run(head + "# error: disk full\n# status: aborted\n", "in.csv")) ==
         std::optional<std::string>("status is 'aborted': disk full"));
   // The same table as a run file promises a status line: without it, it was cut short.
-  CHECK(incomplete_reason(parse_run("# schema: tscsync-run/1\n" + head, "run.csv")) ==
+  CHECK(incomplete_reason(parse_run("# schema: tscaudit-run/1\n" + head, "run.csv")) ==
         std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
 }
 
@@ -185,8 +185,8 @@ TEST_CASE("malformed input names the line and the column") {
           {"seq,t1,t2,t3,t4\n72057594037927936,1,2,3,4\n", "in.csv:2:1: seq '72057594037927936' beyond 2^56 - 1"},
           {"# only comments\n", "in.csv: no column header row (expected e.g. 't1,t2,t3,t4')"},
           {"t1,t2,t3,t4\n", "in.csv: no rounds after the column header row"},
-          {"# schema: tscsync-run/9\nt1,t2,t3,t4\n1,2,3,4\n",
-           "in.csv: unknown schema 'tscsync-run/9' (this version reads tscsync-run/1)"},
+          {"# schema: tscaudit-run/9\nt1,t2,t3,t4\n1,2,3,4\n",
+           "in.csv: unknown schema 'tscaudit-run/9' (this version reads tscaudit-run/1)"},
       });
 }
 

@@ -10,7 +10,7 @@
 
 #include "formats/text_fields.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using namespace std::string_literals;
 
 namespace {

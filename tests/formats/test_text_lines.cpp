@@ -12,7 +12,7 @@
 #include "formats/text_lines.hpp"
 #include "stream_source.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

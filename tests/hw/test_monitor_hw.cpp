@@ -11,7 +11,7 @@
 #include "hw_requirements.hpp"
 #include "measure/monitor_threads.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using namespace std::chrono_literals;
 
 namespace {

@@ -12,7 +12,7 @@
 #include "on_thread.hpp"
 #include "platform/affinity.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

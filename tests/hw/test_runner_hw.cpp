@@ -11,7 +11,7 @@
 #include "measure/pair_run.hpp"
 #include "measure/wait.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -137,7 +137,7 @@ TEST_CASE("pinning to a CPU outside the mask fails before the first round, on bo
 }
 
 TEST_CASE("measure writes a complete, parseable run with its provenance") {
-  const auto path = std::filesystem::temp_directory_path() / "tscsync-test-measure.csv";
+  const auto path = std::filesystem::temp_directory_path() / "tscaudit-test-measure.csv";
   MeasureOptions options;
   options.config = pair_config(20000);
   options.choice = {test::kTestVariants.plain, test::kTestVariants.other_fenced, TransportKind::slot};

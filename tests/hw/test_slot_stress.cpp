@@ -11,10 +11,10 @@
 #include "measure/wait.hpp"
 #include "platform/affinity.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
-#ifndef TSCSYNC_STRESS_ROUNDS
-#define TSCSYNC_STRESS_ROUNDS 10000000
+#ifndef TSCAUDIT_STRESS_ROUNDS
+#define TSCAUDIT_STRESS_ROUNDS 10000000
 #endif
 
 namespace {
@@ -73,7 +73,7 @@ std::pair<Errors, Errors> ping_pong(std::uint64_t rounds) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("every message arrives once, in order, intact", "", SlotTransport, QueueTransport) {
-  const std::uint64_t rounds = TSCSYNC_STRESS_ROUNDS;
+  const std::uint64_t rounds = TSCAUDIT_STRESS_ROUNDS;
   const auto [ea, eb] = ping_pong<TestType>(rounds);
   CHECK(ea.received == rounds);
   CHECK(eb.received == rounds);

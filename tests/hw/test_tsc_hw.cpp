@@ -13,7 +13,7 @@
 #include "platform/msr.hpp"
 #include "platform/platform.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

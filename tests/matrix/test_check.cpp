@@ -1,4 +1,4 @@
-// `tscsync check`'s decision on synthetic matrices: every ordered pair a simulated run with
+// `tscaudit check`'s decision on synthetic matrices: every ordered pair a simulated run with
 // known truth, analysed by the tool's own analysis (synchronized, one CPU offset, one CPU
 // drifting, one bad pair), and exact cases on hand-made cells.
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include "render/matrix_output.hpp"
 #include "render/verdict_text.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
@@ -99,7 +99,7 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   CHECK(check_reason_text(r).find('\n') == std::string::npos);
   CHECK(r.warnings == std::vector<std::string>{"virtual_machine: ..."});
   const auto j = check_json(r, CheckSettings{});
-  CHECK(j["schema"] == "tscsync-check/1");
+  CHECK(j["schema"] == "tscaudit-check/1");
   CHECK(j["synchronized"] == true);
   CHECK(j["cpus_off"] == nlohmann::ordered_json::array());
 }

@@ -9,7 +9,7 @@
 #include "matrix_fixture.hpp"
 #include "render/matrix_output.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -142,7 +142,7 @@ TEST_CASE("build_matrix on simulated pairs: the per-CPU bounds hold the truth") 
   }
   // The JSON carries every N×N array the design names.
   const auto j = matrix_json(m, nlohmann::ordered_json());
-  CHECK(j["schema"] == "tscsync-matrix/1");
+  CHECK(j["schema"] == "tscaudit-matrix/1");
   for (const char* key : {"offset_ticks", "offset_lo_ticks", "offset_hi_ticks", "drift_ppb", "rtt_min_ticks",
                           "rtt_p50_ticks", "causality_violations"}) {
     INFO(key);

@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "matrix/matrix_plan.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "matrix/matrix_worst.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

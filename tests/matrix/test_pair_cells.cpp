@@ -8,7 +8,7 @@
 
 #include "matrix/pair_cells.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include "matrix/pair_distance.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "matrix/topology_order.hpp"
 #include "platform/topology.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -17,7 +17,7 @@ std::vector<CpuPlace> places_of(const TopologySource& source) {
 }
 
 std::vector<CpuPlace> interleaved_fixture() {
-  return places_of({TopologySource::Kind::xml, TSCSYNC_TEST_DATA "/topology/interleaved_2x2x2x2.xml"});
+  return places_of({TopologySource::Kind::xml, TSCAUDIT_TEST_DATA "/topology/interleaved_2x2x2x2.xml"});
 }
 
 }  // namespace

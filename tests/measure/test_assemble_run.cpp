@@ -2,7 +2,7 @@
 
 #include "measure/pair_run.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "monitor/interval_accumulator.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 // Counts this thread's calls of the global operator new, so that a test can tell that a
 // piece of code allocates nothing. It replaces operator new for the whole test binary:

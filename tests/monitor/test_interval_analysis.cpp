@@ -19,7 +19,7 @@
 #include "render/monitor_output.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -484,7 +484,7 @@ TEST_CASE("interval analysis: the worst intervals and the totals and memory exac
   CHECK(m.verdict.kind == VerdictKind::unsafe_reads);
   CHECK(m.verdict.unsafe->self_inconsistent == 2);  // 2 rounds impossible for any offset
   const nlohmann::ordered_json j = monitor_json(m);
-  CHECK(j["schema"] == "tscsync-monitor-analysis/1");
+  CHECK(j["schema"] == "tscaudit-monitor-analysis/1");
   CHECK(j["worst"]["lost"].dump() == R"([{"interval":7,"value":100},{"interval":8,"value":100}])");
   CHECK(j["peak_rss_kib"]["samples"][1]["at"] == "1 min");
   CHECK(j["totals"]["rounds"] == 79'000);
@@ -562,11 +562,11 @@ TEST_CASE("interval analysis: CSV has one row per interval and the time series o
 }
 
 // The logs in tests/data/monitor/, made here from simulated rounds (the CLI tests and the
-// example in docs/commands.md read them). TSCSYNC_WRITE_FIXTURES=1 writes them; otherwise the test
+// example in docs/commands.md read them). TSCAUDIT_WRITE_FIXTURES=1 writes them; otherwise the test
 // checks that the committed files are what this code makes.
 namespace {
 
-const std::string kMonitorData = std::string(TSCSYNC_TEST_DATA) + "/monitor";
+const std::string kMonitorData = std::string(TSCAUDIT_TEST_DATA) + "/monitor";
 
 /// 42 intervals of about 15 s at 2.3 GHz, about 60 rounds each: offset -150 ticks, a step
 /// of +5000 ticks 60 % into the run (interval 25), a stall with lost rounds in interval
@@ -638,9 +638,9 @@ std::vector<std::pair<std::string, std::string>> monitor_fixtures() {
 }  // namespace
 
 TEST_CASE("monitor fixtures: the committed logs are what the fixture code makes") {
-  const bool write = std::getenv("TSCSYNC_WRITE_FIXTURES") != nullptr;
+  const bool write = std::getenv("TSCAUDIT_WRITE_FIXTURES") != nullptr;
   for (const auto& [name, text] : monitor_fixtures()) {
-    INFO(name << " (TSCSYNC_WRITE_FIXTURES=1 tests/tscsync_tests 'monitor fixtures*' rewrites it)");
+    INFO(name << " (TSCAUDIT_WRITE_FIXTURES=1 tests/tscaudit_tests 'monitor fixtures*' rewrites it)");
     CHECK(text.size() < 20'000);
     if (write) std::ofstream(kMonitorData + "/" + name, std::ios::binary) << text;
     CHECK(slurp(kMonitorData + "/" + name) == text);

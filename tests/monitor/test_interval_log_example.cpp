@@ -3,7 +3,7 @@
 // this one keeps it equal to what the code writes today.
 //
 // To write it again after a deliberate change of the format or the accumulator:
-//   build/tests/tscsync_tests "[.write-example-log]"
+//   build/tests/tscaudit_tests "[.write-example-log]"
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -15,11 +15,11 @@
 #include "monitor/interval_accumulator.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
-const std::string kExamplePath = TSCSYNC_TEST_DATA "/monitor/example.log";
+const std::string kExamplePath = TSCAUDIT_TEST_DATA "/monitor/example.log";
 
 /// 10 intervals of 1 ms at 2.6 GHz (2,600,000 ticks, about 5,100 rounds each) from a
 /// simulated pair with quantum 26, an offset of -120 ticks and rare early t2 reads (so a

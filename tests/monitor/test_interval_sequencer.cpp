@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "monitor/interval_sequencer.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "monitor/rtt_buckets.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("rtt buckets: bounds in ticks at 2 GHz, le inclusive, negatives in the first") {
   RttBuckets b(2e9);  // 50 ns = 100 ticks, 100 ns = 200 ticks

@@ -12,8 +12,8 @@
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
 
-using namespace tscsync;
-using namespace tscsync::test;
+using namespace tscaudit;
+using namespace tscaudit::test;
 
 namespace {
 
@@ -285,7 +285,7 @@ TEST_CASE("the JSON carries the contract's keys") {
   spec.rounds = 5000;
   SimulationTruth truth;
   const auto j = analysis_json({analyze_run(simulate(spec, truth), "s.csv")});
-  CHECK(j["schema"] == "tscsync-analysis/1");
+  CHECK(j["schema"] == "tscaudit-analysis/1");
   const auto& p = j["pairs"][0];
   for (const char* key : {"a", "b", "send", "recv", "rounds", "quantum_ticks", "offset_ticks", "drift_ppb", "fwd_ticks",
                           "rev_ticks", "rtt_ticks", "classes", "self_inconsistent", "verdict"}) {

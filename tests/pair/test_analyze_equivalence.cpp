@@ -31,7 +31,7 @@
 #include "pair/classify.hpp"
 #include "simulate/simulate.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

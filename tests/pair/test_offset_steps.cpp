@@ -15,8 +15,8 @@
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
 
-using namespace tscsync;
-using namespace tscsync::test;
+using namespace tscaudit;
+using namespace tscaudit::test;
 
 namespace {
 

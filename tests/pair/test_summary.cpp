@@ -2,7 +2,7 @@
 
 #include "pair/summary.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("signed differences survive unsigned wrap") {
   const Round r{0, 1000, 900, 950, 1100, 0};  // b is behind: fwd negative

@@ -11,11 +11,11 @@
 #include "platform/platform.hpp"
 #include "platform/platform_warnings.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
-const std::string kData = TSCSYNC_TEST_DATA "/platform/";
+const std::string kData = TSCAUDIT_TEST_DATA "/platform/";
 
 std::string file_text(const std::string& path) {
   const Fact<std::string> f = read_text_file(path);

@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "platform/affinity.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("cpu_problem names what is wrong with a CPU") {
   const CpuAvailability cpus{{0, 1, 2, 3}, {0, 1, 3}, {0, 1}};
@@ -18,12 +18,12 @@ TEST_CASE("cpu_problem names what is wrong with a CPU") {
 }
 
 TEST_CASE("availability is read from sysfs files") {
-  const CpuAvailability cpus = read_cpu_availability(TSCSYNC_TEST_DATA "/sysfs_cpu_offline");
+  const CpuAvailability cpus = read_cpu_availability(TSCAUDIT_TEST_DATA "/sysfs_cpu_offline");
   CHECK(cpus.present == std::vector<int>{0, 1, 2, 3});
   CHECK(cpus.online == std::vector<int>{0, 1, 3});
   CHECK_FALSE(cpus.allowed.empty());  // this process's real mask
-  CHECK_THROWS_WITH(read_cpu_availability(TSCSYNC_TEST_DATA "/no-such-dir"),
-                    "cannot read " TSCSYNC_TEST_DATA "/no-such-dir/present");
+  CHECK_THROWS_WITH(read_cpu_availability(TSCAUDIT_TEST_DATA "/no-such-dir"),
+                    "cannot read " TSCAUDIT_TEST_DATA "/no-such-dir/present");
 }
 
 TEST_CASE("a thread's affinity mask is read, set and restored") {

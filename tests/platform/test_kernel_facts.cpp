@@ -11,14 +11,14 @@
 #include "platform/memory_guard.hpp"
 #include "platform/msr.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
-std::string root_of(const std::string& scenario) { return TSCSYNC_TEST_DATA "/platform/" + scenario; }
+std::string root_of(const std::string& scenario) { return TSCAUDIT_TEST_DATA "/platform/" + scenario; }
 
 std::string read_fixture(const std::string& rel) {
-  std::ifstream in(TSCSYNC_TEST_DATA "/platform/" + rel, std::ios::binary);
+  std::ifstream in(TSCAUDIT_TEST_DATA "/platform/" + rel, std::ios::binary);
   REQUIRE(in);
   std::ostringstream s;
   s << in.rdbuf();

@@ -9,7 +9,7 @@
 #include "core/run.hpp"
 #include "platform/platform.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -121,7 +121,7 @@ TEST_CASE("a run's provenance carries the kernel's few most important facts") {
   p.cpuid = kvm_cpuid();
   p.tsc = choose_tsc_frequency(p.cpuid, calibration(2.2999980, 0.25));
   p.clocksource = "tsc";
-  p.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/kvm_intel_2cpu");
+  p.kernel_facts = read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/kvm_intel_2cpu");
   KernelLogFacts log;
   log.tsc_mhz = 2299.998;
   p.kernel_facts.log = Fact<KernelLogFacts>::good(log);
@@ -134,14 +134,14 @@ TEST_CASE("a run's provenance carries the kernel's few most important facts") {
   CHECK(meta.get("tsc_hz") == "2299998000");
   CHECK(meta.get("tsc_hz_source") == "calibrated_monotonic_raw");
 
-  p.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/bare_metal_intel_smt");
+  p.kernel_facts = read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/bare_metal_intel_smt");
   Metadata metal;
   add_platform_metadata(p, metal);
   CHECK(metal.get("tsc_known_freq") == "no");
   CHECK(metal.get("isolated_cpus") == "2-3");
   CHECK(metal.get("kernel_tsc_mhz") == "unknown");  // no log read
 
-  p.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/missing");
+  p.kernel_facts = read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/missing");
   Metadata missing;
   add_platform_metadata(p, missing);
   CHECK(missing.get("tsc_known_freq") == "unknown");
@@ -157,7 +157,7 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   r.platform.cpuid.hypervisor.reset();
   r.platform.clocksource = "tsc";
   r.platform.tsc = choose_tsc_frequency(r.platform.cpuid, calibration(2.9000021, 0.2));
-  r.platform.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/bare_metal_intel_smt");
+  r.platform.kernel_facts = read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/bare_metal_intel_smt");
   KernelLogFacts log = parse_kernel_log(
       "[    0.000000] Linux version 6.1\n[    2.1] tsc: Refined TSC clocksource calibration: 2900.002 MHz\n");
   r.platform.kernel_facts.log = Fact<KernelLogFacts>::good(log);
@@ -200,7 +200,7 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   CHECK(text.substr(text.rfind("\n", text.size() - 2) + 1, 10) == "  advice  ");
 
   const nlohmann::ordered_json j = info_json(r);
-  CHECK(j["schema"] == "tscsync-info/1");
+  CHECK(j["schema"] == "tscaudit-info/1");
   CHECK(j["invariant_tsc"] == true);
   CHECK(j["hypervisor"].is_null());
   CHECK(j["clocksource"] == "tsc");
@@ -220,9 +220,9 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
   CHECK(j["cpuid"]["leaf_15h"]["text"] == "not offered (reads all zero)");
 
   // A fact that could not be read shows its state and reason in place of its value.
-  r.platform.kernel_facts = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/missing");
+  r.platform.kernel_facts = read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/missing");
   const nlohmann::ordered_json m = info_json(r);
   CHECK(m["kernel_facts"]["isolated"]["state"] == "absent");
-  CHECK(m["kernel_facts"]["isolated"]["reason"] == "no " TSCSYNC_TEST_DATA
+  CHECK(m["kernel_facts"]["isolated"]["reason"] == "no " TSCAUDIT_TEST_DATA
                                                    "/platform/missing/sys/devices/system/cpu/isolated");
 }

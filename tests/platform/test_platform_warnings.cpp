@@ -4,7 +4,7 @@
 
 #include "platform/platform_warnings.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -189,19 +189,19 @@ TEST_CASE("the fixture machines: this KVM guest and the bare-metal Intel") {
   CpuidFacts kvm;
   kvm.invariant_tsc = kvm.rdtscp = true;
   kvm.hypervisor = "KVMKVMKVM";
-  KernelFacts guest = read_kernel_facts(TSCSYNC_TEST_DATA "/platform/kvm_intel_2cpu");
+  KernelFacts guest = read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/kvm_intel_2cpu");
   guest.log = Fact<KernelLogFacts>::good(KernelLogFacts{});
   CHECK(codes(platform_warnings(kvm, guest)) == std::vector<std::string>{"virtual_machine", "no_isolated_cpus"});
 
   CpuidFacts metal;
   metal.invariant_tsc = metal.rdtscp = true;
-  const auto w = platform_warnings(metal, read_kernel_facts(TSCSYNC_TEST_DATA "/platform/bare_metal_intel_smt"));
+  const auto w = platform_warnings(metal, read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/bare_metal_intel_smt"));
   REQUIRE(codes(w) == std::vector<std::string>{"powersave_governor", "deep_cstates", "smt_on"});
   CHECK(w[0].message == "CPUs 0-3 use the powersave cpufreq governor");
   CHECK(w[1].message == "idle states deeper than 10 us are enabled: C6 (exit latency 133 us) on CPUs 0-2");
   CHECK(w[2].message == "SMT is on: 2 cores with siblings (0,2 1,3)");
 
   // Files that could not be read raise nothing.
-  CHECK(platform_warnings(metal, read_kernel_facts(TSCSYNC_TEST_DATA "/platform/malformed")).empty());
-  CHECK(platform_warnings(metal, read_kernel_facts(TSCSYNC_TEST_DATA "/platform/missing")).empty());
+  CHECK(platform_warnings(metal, read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/malformed")).empty());
+  CHECK(platform_warnings(metal, read_kernel_facts(TSCAUDIT_TEST_DATA "/platform/missing")).empty());
 }

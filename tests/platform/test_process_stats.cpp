@@ -7,11 +7,11 @@
 
 #include "platform/process_stats.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 TEST_CASE("status_number reads kB values and plain counts, and refuses the rest") {
   const char* status =
-      "Name:\ttscsync\n"
+      "Name:\ttscaudit\n"
       "VmPeak:\t  123456 kB\n"
       "VmHWM:\t    8124 kB\n"
       "VmHWMish:\t 1 kB\n"

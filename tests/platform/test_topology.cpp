@@ -6,7 +6,7 @@
 #include "core/errors.hpp"
 #include "platform/topology.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -113,7 +113,7 @@ TEST_CASE("load_topology from a TopologySource: synthetic and this machine", "[t
 }
 
 TEST_CASE("load_topology from an XML file with interleaved OS numbering", "[topology]") {
-  const std::string path = TSCSYNC_TEST_DATA "/topology/interleaved_2x2x2x2.xml";
+  const std::string path = TSCAUDIT_TEST_DATA "/topology/interleaved_2x2x2x2.xml";
   const TopologyResult r = load_topology(parse_topology_source(path));
   REQUIRE(r.ok);
   CHECK(r.problem.empty());
@@ -135,7 +135,7 @@ TEST_CASE("load_topology from an XML file with interleaved OS numbering", "[topo
 }
 
 TEST_CASE("load_topology: XML files that are missing, directories or not hwloc XML", "[topology]") {
-  const std::string dir = TSCSYNC_TEST_DATA "/topology";
+  const std::string dir = TSCAUDIT_TEST_DATA "/topology";
   const TopologyResult missing = load_topology(parse_topology_source(dir + "/nope.xml"));
   CHECK_FALSE(missing.ok);
   CHECK(missing.problem == "cannot read topology file " + dir + "/nope.xml: No such file or directory");

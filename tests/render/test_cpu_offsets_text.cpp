@@ -5,7 +5,7 @@
 
 #include "render/cpu_offsets_text.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "matrix_fixture.hpp"
 #include "render/matrix_output.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using json = nlohmann::ordered_json;
 
 namespace {

@@ -10,7 +10,7 @@
 #include "matrix/matrix.hpp"
 #include "render/matrix_output.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

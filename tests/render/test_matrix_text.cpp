@@ -10,7 +10,7 @@
 
 #include "render/matrix_text.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "render/exposition.hpp"
 #include "render/openmetrics_output.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -89,120 +89,120 @@ TEST_CASE("check metrics: every family of a check that names CPU 2 off, exact") 
   const std::string text =
       exposition_text(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{}), ExpositionDialect::openmetrics);
   CHECK(text ==
-        "# HELP tscsync_check_success 1 when the last check found every pair's offset band within the tolerance, 0 "
+        "# HELP tscaudit_check_success 1 when the last check found every pair's offset band within the tolerance, 0 "
         "when not (reason: the kind of the failure its verdict names)\n"
-        "# TYPE tscsync_check_success gauge\n"
-        "tscsync_check_success{reason=\"offset\"} 0\n"
-        "# HELP tscsync_check_pairs Ordered pairs of CPUs the check measured and judged\n"
-        "# TYPE tscsync_check_pairs gauge\n"
-        "tscsync_check_pairs 6\n"
-        "# HELP tscsync_check_failing_pairs Ordered pairs of CPUs that fail the check\n"
-        "# TYPE tscsync_check_failing_pairs gauge\n"
-        "tscsync_check_failing_pairs 4\n"
-        "# HELP tscsync_check_cpus CPUs the check measured\n"
-        "# TYPE tscsync_check_cpus gauge\n"
-        "tscsync_check_cpus 3\n"
-        "# HELP tscsync_check_cpus_off CPUs the check names off from the rest\n"
-        "# TYPE tscsync_check_cpus_off gauge\n"
-        "tscsync_check_cpus_off 1\n"
-        "# HELP tscsync_cpu_off 1 for each CPU the check names off from the rest\n"
-        "# TYPE tscsync_cpu_off gauge\n"
-        "tscsync_cpu_off{cpu=\"2\"} 1\n"
-        "# HELP tscsync_check_tolerance_seconds How far from 0 an offset band may lie and pass\n"
-        "# TYPE tscsync_check_tolerance_seconds gauge\n"
-        "# UNIT tscsync_check_tolerance_seconds seconds\n"
-        "tscsync_check_tolerance_seconds 1e-08\n"
-        "# HELP tscsync_cpu_offset_seconds TSC offset of each CPU against the reference CPU (least squares over every "
+        "# TYPE tscaudit_check_success gauge\n"
+        "tscaudit_check_success{reason=\"offset\"} 0\n"
+        "# HELP tscaudit_check_pairs Ordered pairs of CPUs the check measured and judged\n"
+        "# TYPE tscaudit_check_pairs gauge\n"
+        "tscaudit_check_pairs 6\n"
+        "# HELP tscaudit_check_failing_pairs Ordered pairs of CPUs that fail the check\n"
+        "# TYPE tscaudit_check_failing_pairs gauge\n"
+        "tscaudit_check_failing_pairs 4\n"
+        "# HELP tscaudit_check_cpus CPUs the check measured\n"
+        "# TYPE tscaudit_check_cpus gauge\n"
+        "tscaudit_check_cpus 3\n"
+        "# HELP tscaudit_check_cpus_off CPUs the check names off from the rest\n"
+        "# TYPE tscaudit_check_cpus_off gauge\n"
+        "tscaudit_check_cpus_off 1\n"
+        "# HELP tscaudit_cpu_off 1 for each CPU the check names off from the rest\n"
+        "# TYPE tscaudit_cpu_off gauge\n"
+        "tscaudit_cpu_off{cpu=\"2\"} 1\n"
+        "# HELP tscaudit_check_tolerance_seconds How far from 0 an offset band may lie and pass\n"
+        "# TYPE tscaudit_check_tolerance_seconds gauge\n"
+        "# UNIT tscaudit_check_tolerance_seconds seconds\n"
+        "tscaudit_check_tolerance_seconds 1e-08\n"
+        "# HELP tscaudit_cpu_offset_seconds TSC offset of each CPU against the reference CPU (least squares over every "
         "pair)\n"
-        "# TYPE tscsync_cpu_offset_seconds gauge\n"
-        "# UNIT tscsync_cpu_offset_seconds seconds\n"
-        "tscsync_cpu_offset_seconds{cpu=\"0\"} 0\n"
-        "tscsync_cpu_offset_seconds{cpu=\"1\"} 5e-09\n"
-        "tscsync_cpu_offset_seconds{cpu=\"2\"} 4e-07\n"
-        "# HELP tscsync_cpu_offset_lower_seconds Hard lower bound of each CPU's offset against the reference CPU\n"
-        "# TYPE tscsync_cpu_offset_lower_seconds gauge\n"
-        "# UNIT tscsync_cpu_offset_lower_seconds seconds\n"
-        "tscsync_cpu_offset_lower_seconds{cpu=\"0\"} 0\n"
-        "tscsync_cpu_offset_lower_seconds{cpu=\"1\"} -9.5e-08\n"
-        "tscsync_cpu_offset_lower_seconds{cpu=\"2\"} 3e-07\n"
-        "# HELP tscsync_cpu_offset_upper_seconds Hard upper bound of each CPU's offset against the reference CPU\n"
-        "# TYPE tscsync_cpu_offset_upper_seconds gauge\n"
-        "# UNIT tscsync_cpu_offset_upper_seconds seconds\n"
-        "tscsync_cpu_offset_upper_seconds{cpu=\"0\"} 0\n"
-        "tscsync_cpu_offset_upper_seconds{cpu=\"1\"} 1.05e-07\n"
-        "tscsync_cpu_offset_upper_seconds{cpu=\"2\"} 5e-07\n"
-        "# HELP tscsync_cpu_offset_spread_seconds Largest minus smallest per-CPU offset estimate\n"
-        "# TYPE tscsync_cpu_offset_spread_seconds gauge\n"
-        "# UNIT tscsync_cpu_offset_spread_seconds seconds\n"
-        "tscsync_cpu_offset_spread_seconds 4e-07\n"
-        "# HELP tscsync_cpu_offset_spread_lower_seconds The least spread of the per-CPU offsets that their hard "
+        "# TYPE tscaudit_cpu_offset_seconds gauge\n"
+        "# UNIT tscaudit_cpu_offset_seconds seconds\n"
+        "tscaudit_cpu_offset_seconds{cpu=\"0\"} 0\n"
+        "tscaudit_cpu_offset_seconds{cpu=\"1\"} 5e-09\n"
+        "tscaudit_cpu_offset_seconds{cpu=\"2\"} 4e-07\n"
+        "# HELP tscaudit_cpu_offset_lower_seconds Hard lower bound of each CPU's offset against the reference CPU\n"
+        "# TYPE tscaudit_cpu_offset_lower_seconds gauge\n"
+        "# UNIT tscaudit_cpu_offset_lower_seconds seconds\n"
+        "tscaudit_cpu_offset_lower_seconds{cpu=\"0\"} 0\n"
+        "tscaudit_cpu_offset_lower_seconds{cpu=\"1\"} -9.5e-08\n"
+        "tscaudit_cpu_offset_lower_seconds{cpu=\"2\"} 3e-07\n"
+        "# HELP tscaudit_cpu_offset_upper_seconds Hard upper bound of each CPU's offset against the reference CPU\n"
+        "# TYPE tscaudit_cpu_offset_upper_seconds gauge\n"
+        "# UNIT tscaudit_cpu_offset_upper_seconds seconds\n"
+        "tscaudit_cpu_offset_upper_seconds{cpu=\"0\"} 0\n"
+        "tscaudit_cpu_offset_upper_seconds{cpu=\"1\"} 1.05e-07\n"
+        "tscaudit_cpu_offset_upper_seconds{cpu=\"2\"} 5e-07\n"
+        "# HELP tscaudit_cpu_offset_spread_seconds Largest minus smallest per-CPU offset estimate\n"
+        "# TYPE tscaudit_cpu_offset_spread_seconds gauge\n"
+        "# UNIT tscaudit_cpu_offset_spread_seconds seconds\n"
+        "tscaudit_cpu_offset_spread_seconds 4e-07\n"
+        "# HELP tscaudit_cpu_offset_spread_lower_seconds The least spread of the per-CPU offsets that their hard "
         "bounds allow\n"
-        "# TYPE tscsync_cpu_offset_spread_lower_seconds gauge\n"
-        "# UNIT tscsync_cpu_offset_spread_lower_seconds seconds\n"
-        "tscsync_cpu_offset_spread_lower_seconds 3e-07\n"
-        "# HELP tscsync_cpu_offset_spread_upper_seconds The most spread of the per-CPU offsets that their hard "
+        "# TYPE tscaudit_cpu_offset_spread_lower_seconds gauge\n"
+        "# UNIT tscaudit_cpu_offset_spread_lower_seconds seconds\n"
+        "tscaudit_cpu_offset_spread_lower_seconds 3e-07\n"
+        "# HELP tscaudit_cpu_offset_spread_upper_seconds The most spread of the per-CPU offsets that their hard "
         "bounds allow\n"
-        "# TYPE tscsync_cpu_offset_spread_upper_seconds gauge\n"
-        "# UNIT tscsync_cpu_offset_spread_upper_seconds seconds\n"
-        "tscsync_cpu_offset_spread_upper_seconds 5.95e-07\n"
-        "# HELP tscsync_worst_pair_offset_seconds Offset TSC_b - TSC_a of the measured pair with the largest offset "
+        "# TYPE tscaudit_cpu_offset_spread_upper_seconds gauge\n"
+        "# UNIT tscaudit_cpu_offset_spread_upper_seconds seconds\n"
+        "tscaudit_cpu_offset_spread_upper_seconds 5.95e-07\n"
+        "# HELP tscaudit_worst_pair_offset_seconds Offset TSC_b - TSC_a of the measured pair with the largest offset "
         "estimate\n"
-        "# TYPE tscsync_worst_pair_offset_seconds gauge\n"
-        "# UNIT tscsync_worst_pair_offset_seconds seconds\n"
-        "tscsync_worst_pair_offset_seconds{a=\"0\",b=\"2\"} 4e-07\n"
-        "# HELP tscsync_worst_pair_offset_lower_seconds Hard lower bound of the worst pair's offset\n"
-        "# TYPE tscsync_worst_pair_offset_lower_seconds gauge\n"
-        "# UNIT tscsync_worst_pair_offset_lower_seconds seconds\n"
-        "tscsync_worst_pair_offset_lower_seconds{a=\"0\",b=\"2\"} 3e-07\n"
-        "# HELP tscsync_worst_pair_offset_upper_seconds Hard upper bound of the worst pair's offset\n"
-        "# TYPE tscsync_worst_pair_offset_upper_seconds gauge\n"
-        "# UNIT tscsync_worst_pair_offset_upper_seconds seconds\n"
-        "tscsync_worst_pair_offset_upper_seconds{a=\"0\",b=\"2\"} 5e-07\n"
-        "# HELP tscsync_drift_lower_ratio Smallest lower bound of the pairs' drift bands (rate of TSC_b against "
+        "# TYPE tscaudit_worst_pair_offset_seconds gauge\n"
+        "# UNIT tscaudit_worst_pair_offset_seconds seconds\n"
+        "tscaudit_worst_pair_offset_seconds{a=\"0\",b=\"2\"} 4e-07\n"
+        "# HELP tscaudit_worst_pair_offset_lower_seconds Hard lower bound of the worst pair's offset\n"
+        "# TYPE tscaudit_worst_pair_offset_lower_seconds gauge\n"
+        "# UNIT tscaudit_worst_pair_offset_lower_seconds seconds\n"
+        "tscaudit_worst_pair_offset_lower_seconds{a=\"0\",b=\"2\"} 3e-07\n"
+        "# HELP tscaudit_worst_pair_offset_upper_seconds Hard upper bound of the worst pair's offset\n"
+        "# TYPE tscaudit_worst_pair_offset_upper_seconds gauge\n"
+        "# UNIT tscaudit_worst_pair_offset_upper_seconds seconds\n"
+        "tscaudit_worst_pair_offset_upper_seconds{a=\"0\",b=\"2\"} 5e-07\n"
+        "# HELP tscaudit_drift_lower_ratio Smallest lower bound of the pairs' drift bands (rate of TSC_b against "
         "TSC_a, minus 1)\n"
-        "# TYPE tscsync_drift_lower_ratio gauge\n"
-        "# UNIT tscsync_drift_lower_ratio ratio\n"
-        "tscsync_drift_lower_ratio -1e-07\n"
-        "# HELP tscsync_drift_upper_ratio Largest upper bound of the pairs' drift bands\n"
-        "# TYPE tscsync_drift_upper_ratio gauge\n"
-        "# UNIT tscsync_drift_upper_ratio ratio\n"
-        "tscsync_drift_upper_ratio 2e-07\n"
-        "# HELP tscsync_drift_detectable_pairs Ordered pairs whose analysis finds a drift\n"
-        "# TYPE tscsync_drift_detectable_pairs gauge\n"
-        "tscsync_drift_detectable_pairs 1\n"
-        "# HELP tscsync_check_rounds Rounds the check analysed, over every pair\n"
-        "# TYPE tscsync_check_rounds gauge\n"
-        "tscsync_check_rounds{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 6000\n"
-        "# HELP tscsync_negative_latency_ratio Share of one-way latencies below 0 under these read variants (an "
+        "# TYPE tscaudit_drift_lower_ratio gauge\n"
+        "# UNIT tscaudit_drift_lower_ratio ratio\n"
+        "tscaudit_drift_lower_ratio -1e-07\n"
+        "# HELP tscaudit_drift_upper_ratio Largest upper bound of the pairs' drift bands\n"
+        "# TYPE tscaudit_drift_upper_ratio gauge\n"
+        "# UNIT tscaudit_drift_upper_ratio ratio\n"
+        "tscaudit_drift_upper_ratio 2e-07\n"
+        "# HELP tscaudit_drift_detectable_pairs Ordered pairs whose analysis finds a drift\n"
+        "# TYPE tscaudit_drift_detectable_pairs gauge\n"
+        "tscaudit_drift_detectable_pairs 1\n"
+        "# HELP tscaudit_check_rounds Rounds the check analysed, over every pair\n"
+        "# TYPE tscaudit_check_rounds gauge\n"
+        "tscaudit_check_rounds{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 6000\n"
+        "# HELP tscaudit_negative_latency_ratio Share of one-way latencies below 0 under these read variants (an "
         "offset explains most)\n"
-        "# TYPE tscsync_negative_latency_ratio gauge\n"
-        "# UNIT tscsync_negative_latency_ratio ratio\n"
-        "tscsync_negative_latency_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 0.005\n"
-        "# HELP tscsync_causality_violation_ratio Share of one-way latencies below every offset the band allows: "
+        "# TYPE tscaudit_negative_latency_ratio gauge\n"
+        "# UNIT tscaudit_negative_latency_ratio ratio\n"
+        "tscaudit_negative_latency_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 0.005\n"
+        "# HELP tscaudit_causality_violation_ratio Share of one-way latencies below every offset the band allows: "
         "receive reads taken early\n"
-        "# TYPE tscsync_causality_violation_ratio gauge\n"
-        "# UNIT tscsync_causality_violation_ratio ratio\n"
-        "tscsync_causality_violation_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 5e-04\n"
-        "# HELP tscsync_tsc_frequency_hertz TSC frequency the offsets are converted with\n"
-        "# TYPE tscsync_tsc_frequency_hertz gauge\n"
-        "# UNIT tscsync_tsc_frequency_hertz hertz\n"
-        "tscsync_tsc_frequency_hertz 1e+09\n"
-        "# HELP tscsync_tsc_quantum_seconds Step of the counter between two reads, the largest over the pairs\n"
-        "# TYPE tscsync_tsc_quantum_seconds gauge\n"
-        "# UNIT tscsync_tsc_quantum_seconds seconds\n"
-        "tscsync_tsc_quantum_seconds 2e-09\n"
-        "# HELP tscsync_info The check's version, clocksource, hypervisor and read variants\n"
-        "# TYPE tscsync_info gauge\n"
-        "tscsync_info{version=\"9.9.9\",clocksource=\"tsc\",hypervisor=\"KVMKVMKVM\",send=\"rdtsc\",recv=\"lfence_"
+        "# TYPE tscaudit_causality_violation_ratio gauge\n"
+        "# UNIT tscaudit_causality_violation_ratio ratio\n"
+        "tscaudit_causality_violation_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 5e-04\n"
+        "# HELP tscaudit_tsc_frequency_hertz TSC frequency the offsets are converted with\n"
+        "# TYPE tscaudit_tsc_frequency_hertz gauge\n"
+        "# UNIT tscaudit_tsc_frequency_hertz hertz\n"
+        "tscaudit_tsc_frequency_hertz 1e+09\n"
+        "# HELP tscaudit_tsc_quantum_seconds Step of the counter between two reads, the largest over the pairs\n"
+        "# TYPE tscaudit_tsc_quantum_seconds gauge\n"
+        "# UNIT tscaudit_tsc_quantum_seconds seconds\n"
+        "tscaudit_tsc_quantum_seconds 2e-09\n"
+        "# HELP tscaudit_info The check's version, clocksource, hypervisor and read variants\n"
+        "# TYPE tscaudit_info gauge\n"
+        "tscaudit_info{version=\"9.9.9\",clocksource=\"tsc\",hypervisor=\"KVMKVMKVM\",send=\"rdtsc\",recv=\"lfence_"
         "rdtsc\",reference_cpu=\"0\"} 1\n"
-        "# HELP tscsync_check_timestamp_seconds When the check's measuring ended, Unix time\n"
-        "# TYPE tscsync_check_timestamp_seconds gauge\n"
-        "# UNIT tscsync_check_timestamp_seconds seconds\n"
-        "tscsync_check_timestamp_seconds 1795737600.5\n"
-        "# HELP tscsync_check_duration_seconds How long the check measured\n"
-        "# TYPE tscsync_check_duration_seconds gauge\n"
-        "# UNIT tscsync_check_duration_seconds seconds\n"
-        "tscsync_check_duration_seconds 91.25\n"
+        "# HELP tscaudit_check_timestamp_seconds When the check's measuring ended, Unix time\n"
+        "# TYPE tscaudit_check_timestamp_seconds gauge\n"
+        "# UNIT tscaudit_check_timestamp_seconds seconds\n"
+        "tscaudit_check_timestamp_seconds 1795737600.5\n"
+        "# HELP tscaudit_check_duration_seconds How long the check measured\n"
+        "# TYPE tscaudit_check_duration_seconds gauge\n"
+        "# UNIT tscaudit_check_duration_seconds seconds\n"
+        "tscaudit_check_duration_seconds 91.25\n"
         "# EOF\n");
 }
 
@@ -211,9 +211,9 @@ TEST_CASE("check metrics: a synchronized check has success 1 without a reason") 
   c.synchronized = true;
   const std::string text =
       exposition_text(check_metrics(three_cpus(), c, facts(), CheckExport{}), ExpositionDialect::openmetrics);
-  CHECK(text.find("\ntscsync_check_success 1\n") != std::string::npos);
-  CHECK(text.find("tscsync_cpu_off{") == std::string::npos);  // none named: the family is left out
-  CHECK(text.find("# HELP tscsync_cpu_off ") == std::string::npos);
+  CHECK(text.find("\ntscaudit_check_success 1\n") != std::string::npos);
+  CHECK(text.find("tscaudit_cpu_off{") == std::string::npos);  // none named: the family is left out
+  CHECK(text.find("# HELP tscaudit_cpu_off ") == std::string::npos);
 }
 
 TEST_CASE("check metrics: without the TSC frequency, the families in seconds are left out") {
@@ -225,13 +225,13 @@ TEST_CASE("check metrics: without the TSC frequency, the families in seconds are
   const auto families = check_metrics(m, cpu2_off(), f, CheckExport{.max_cpus = kDefaultExportCpus, .pairs = true});
   const std::string text = exposition_text(families, ExpositionDialect::openmetrics);
   for (const MetricFamily& family : families) {
-    const bool in_seconds = family.name.ends_with("_seconds") && family.name != "tscsync_check_timestamp_seconds" &&
-                            family.name != "tscsync_check_duration_seconds";
+    const bool in_seconds = family.name.ends_with("_seconds") && family.name != "tscaudit_check_timestamp_seconds" &&
+                            family.name != "tscaudit_check_duration_seconds";
     CHECK_FALSE(in_seconds);
-    CHECK(family.name != "tscsync_tsc_frequency_hertz");
+    CHECK(family.name != "tscaudit_tsc_frequency_hertz");
   }
-  CHECK(text.find("tscsync_check_success{reason=\"offset\"} 0\n") != std::string::npos);
-  CHECK(text.find("tscsync_negative_latency_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 0.005\n") != std::string::npos);
+  CHECK(text.find("tscaudit_check_success{reason=\"offset\"} 0\n") != std::string::npos);
+  CHECK(text.find("tscaudit_negative_latency_ratio{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 0.005\n") != std::string::npos);
   CHECK(text.find("clocksource=\"unknown\",hypervisor=\"unknown\"") != std::string::npos);
 }
 
@@ -242,10 +242,10 @@ TEST_CASE("check metrics: --export-pairs adds four series per measured pair") {
   const auto pairs = check_metrics(m, cpu2_off(), facts(), CheckExport{.max_cpus = kDefaultExportCpus, .pairs = true});
   CHECK(exposition_series(pairs) == exposition_series(plain) + 4 * 5);
   const std::string text = exposition_text(pairs, ExpositionDialect::openmetrics);
-  CHECK(text.find("tscsync_pair_offset_seconds{a=\"2\",b=\"0\"} -4e-07\n") != std::string::npos);
-  CHECK(text.find("tscsync_pair_offset_lower_seconds{a=\"0\",b=\"1\"} -9.5e-08\n") != std::string::npos);
-  CHECK(text.find("tscsync_pair_offset_upper_seconds{a=\"2\",b=\"1\"} -2.95e-07\n") != std::string::npos);
-  CHECK(text.find("tscsync_pair_rtt_min_seconds{a=\"1\",b=\"0\"} 2.03e-07\n") != std::string::npos);
+  CHECK(text.find("tscaudit_pair_offset_seconds{a=\"2\",b=\"0\"} -4e-07\n") != std::string::npos);
+  CHECK(text.find("tscaudit_pair_offset_lower_seconds{a=\"0\",b=\"1\"} -9.5e-08\n") != std::string::npos);
+  CHECK(text.find("tscaudit_pair_offset_upper_seconds{a=\"2\",b=\"1\"} -2.95e-07\n") != std::string::npos);
+  CHECK(text.find("tscaudit_pair_rtt_min_seconds{a=\"1\",b=\"0\"} 2.03e-07\n") != std::string::npos);
   CHECK(text.find("{a=\"1\",b=\"2\"}") == std::string::npos);
 }
 
@@ -278,24 +278,24 @@ TEST_CASE("check metrics: beyond --export-cpus, the reference and the CPUs farth
   CHECK(exported_cpus(m, 0).empty());
   const std::string text = exposition_text(check_metrics(m, CheckResult{}, facts(), CheckExport{.max_cpus = 3}),
                                            ExpositionDialect::openmetrics);
-  CHECK(count_of(text, "tscsync_cpu_offset_seconds{") == 3);
-  CHECK(text.find("tscsync_cpu_offset_seconds{cpu=\"13\"} 5e-07\n") != std::string::npos);
-  CHECK(text.find("tscsync_check_cpus 10\n") != std::string::npos);
+  CHECK(count_of(text, "tscaudit_cpu_offset_seconds{") == 3);
+  CHECK(text.find("tscaudit_cpu_offset_seconds{cpu=\"13\"} 5e-07\n") != std::string::npos);
+  CHECK(text.find("tscaudit_check_cpus 10\n") != std::string::npos);
   // A CPU named off but not exported is counted, not listed.
   CheckResult off;
   off.cpus_off = {13, 15};
   const std::string named =
       exposition_text(check_metrics(m, off, facts(), CheckExport{.max_cpus = 3}), ExpositionDialect::openmetrics);
-  CHECK(named.find("tscsync_check_cpus_off 2\n") != std::string::npos);
-  CHECK(named.find("tscsync_cpu_off{cpu=\"13\"} 1\n") != std::string::npos);
-  CHECK(named.find("tscsync_cpu_off{cpu=\"15\"}") == std::string::npos);
+  CHECK(named.find("tscaudit_check_cpus_off 2\n") != std::string::npos);
+  CHECK(named.find("tscaudit_cpu_off{cpu=\"13\"} 1\n") != std::string::npos);
+  CHECK(named.find("tscaudit_cpu_off{cpu=\"15\"}") == std::string::npos);
   // The spread covers every CPU, exported or not; a CPU without bounds makes it unbounded above.
-  CHECK(text.find("tscsync_cpu_offset_spread_seconds 8e-07\n") != std::string::npos);
+  CHECK(text.find("tscaudit_cpu_offset_spread_seconds 8e-07\n") != std::string::npos);
   m.cpu.hi_ticks[4] = kNoValue;
   const std::string unbounded =
       exposition_text(check_metrics(m, CheckResult{}, facts(), CheckExport{}), ExpositionDialect::openmetrics);
-  CHECK(unbounded.find("tscsync_cpu_offset_upper_seconds{cpu=\"15\"} NaN\n") != std::string::npos);
-  CHECK(unbounded.find("tscsync_cpu_offset_spread_upper_seconds +Inf\n") != std::string::npos);
+  CHECK(unbounded.find("tscaudit_cpu_offset_upper_seconds{cpu=\"15\"} NaN\n") != std::string::npos);
+  CHECK(unbounded.find("tscaudit_cpu_offset_spread_upper_seconds +Inf\n") != std::string::npos);
 }
 
 TEST_CASE("monitor metrics: counters, the last interval and the histogram, exact (Prometheus text)") {
@@ -325,70 +325,70 @@ TEST_CASE("monitor metrics: counters, the last interval and the histogram, exact
   st.rtt = &rtt;
   const std::string text = exposition_text(monitor_metrics(st), ExpositionDialect::prometheus_text);
   CHECK(text ==
-        "# HELP tscsync_monitor_rounds_total Rounds the monitor recorded\n"
-        "# TYPE tscsync_monitor_rounds_total counter\n"
-        "tscsync_monitor_rounds_total{a=\"0\",b=\"1\"} 3000\n"
-        "# HELP tscsync_monitor_lost_rounds_total Rounds measured but not recorded: the queue to the aggregator was "
+        "# HELP tscaudit_monitor_rounds_total Rounds the monitor recorded\n"
+        "# TYPE tscaudit_monitor_rounds_total counter\n"
+        "tscaudit_monitor_rounds_total{a=\"0\",b=\"1\"} 3000\n"
+        "# HELP tscaudit_monitor_lost_rounds_total Rounds measured but not recorded: the queue to the aggregator was "
         "full\n"
-        "# TYPE tscsync_monitor_lost_rounds_total counter\n"
-        "tscsync_monitor_lost_rounds_total{a=\"0\",b=\"1\"} 7\n"
-        "# HELP tscsync_monitor_negative_latencies_total One-way latencies below 0 (an offset explains most; "
-        "tscsync analyze tells)\n"
-        "# TYPE tscsync_monitor_negative_latencies_total counter\n"
-        "tscsync_monitor_negative_latencies_total{a=\"0\",b=\"1\",direction=\"fwd\"} 11\n"
-        "tscsync_monitor_negative_latencies_total{a=\"0\",b=\"1\",direction=\"rev\"} 13\n"
-        "# HELP tscsync_monitor_self_inconsistent_rounds_total Rounds whose round trip is below minus twice the "
+        "# TYPE tscaudit_monitor_lost_rounds_total counter\n"
+        "tscaudit_monitor_lost_rounds_total{a=\"0\",b=\"1\"} 7\n"
+        "# HELP tscaudit_monitor_negative_latencies_total One-way latencies below 0 (an offset explains most; "
+        "tscaudit analyze tells)\n"
+        "# TYPE tscaudit_monitor_negative_latencies_total counter\n"
+        "tscaudit_monitor_negative_latencies_total{a=\"0\",b=\"1\",direction=\"fwd\"} 11\n"
+        "tscaudit_monitor_negative_latencies_total{a=\"0\",b=\"1\",direction=\"rev\"} 13\n"
+        "# HELP tscaudit_monitor_self_inconsistent_rounds_total Rounds whose round trip is below minus twice the "
         "quantum: impossible for any offset\n"
-        "# TYPE tscsync_monitor_self_inconsistent_rounds_total counter\n"
-        "tscsync_monitor_self_inconsistent_rounds_total{a=\"0\",b=\"1\"} 1\n"
-        "# HELP tscsync_monitor_interval_offset_lower_seconds Hard lower bound of the offset TSC_b - TSC_a in the "
+        "# TYPE tscaudit_monitor_self_inconsistent_rounds_total counter\n"
+        "tscaudit_monitor_self_inconsistent_rounds_total{a=\"0\",b=\"1\"} 1\n"
+        "# HELP tscaudit_monitor_interval_offset_lower_seconds Hard lower bound of the offset TSC_b - TSC_a in the "
         "last interval (every round)\n"
-        "# TYPE tscsync_monitor_interval_offset_lower_seconds gauge\n"
-        "tscsync_monitor_interval_offset_lower_seconds{a=\"0\",b=\"1\"} -8.2e-08\n"
-        "# HELP tscsync_monitor_interval_offset_upper_seconds Hard upper bound of the offset TSC_b - TSC_a in the "
+        "# TYPE tscaudit_monitor_interval_offset_lower_seconds gauge\n"
+        "tscaudit_monitor_interval_offset_lower_seconds{a=\"0\",b=\"1\"} -8.2e-08\n"
+        "# HELP tscaudit_monitor_interval_offset_upper_seconds Hard upper bound of the offset TSC_b - TSC_a in the "
         "last interval (every round)\n"
-        "# TYPE tscsync_monitor_interval_offset_upper_seconds gauge\n"
-        "tscsync_monitor_interval_offset_upper_seconds{a=\"0\",b=\"1\"} 1.22e-07\n"
-        "# HELP tscsync_monitor_interval_fwd_min_seconds Smallest one-way latency a to b in the last interval\n"
-        "# TYPE tscsync_monitor_interval_fwd_min_seconds gauge\n"
-        "tscsync_monitor_interval_fwd_min_seconds{a=\"0\",b=\"1\"} 1.2e-07\n"
-        "# HELP tscsync_monitor_interval_rev_min_seconds Smallest one-way latency b to a in the last interval\n"
-        "# TYPE tscsync_monitor_interval_rev_min_seconds gauge\n"
-        "tscsync_monitor_interval_rev_min_seconds{a=\"0\",b=\"1\"} 8e-08\n"
-        "# HELP tscsync_monitor_interval_rtt_min_seconds Shortest round trip in the last interval\n"
-        "# TYPE tscsync_monitor_interval_rtt_min_seconds gauge\n"
-        "tscsync_monitor_interval_rtt_min_seconds{a=\"0\",b=\"1\"} 2.1e-07\n"
-        "# HELP tscsync_monitor_interval_rounds Rounds recorded in the last interval\n"
-        "# TYPE tscsync_monitor_interval_rounds gauge\n"
-        "tscsync_monitor_interval_rounds{a=\"0\",b=\"1\"} 1000\n"
-        "# HELP tscsync_monitor_interval_timestamp_seconds When the last interval was written, Unix time\n"
-        "# TYPE tscsync_monitor_interval_timestamp_seconds gauge\n"
-        "tscsync_monitor_interval_timestamp_seconds{a=\"0\",b=\"1\"} 1795737601.25\n"
-        "# HELP tscsync_monitor_running 1 while the monitor runs, 0 once it has ended\n"
-        "# TYPE tscsync_monitor_running gauge\n"
-        "tscsync_monitor_running{a=\"0\",b=\"1\"} 1\n"
-        "# HELP tscsync_monitor_interval_seconds Length of one interval\n"
-        "# TYPE tscsync_monitor_interval_seconds gauge\n"
-        "tscsync_monitor_interval_seconds{a=\"0\",b=\"1\"} 1\n"
-        "# HELP tscsync_monitor_info The monitor's version and read variants\n"
-        "# TYPE tscsync_monitor_info gauge\n"
-        "tscsync_monitor_info{a=\"0\",b=\"1\",version=\"9.9.9\",send=\"rdtsc\",recv=\"lfence_rdtsc\"} 1\n"
-        "# HELP tscsync_monitor_rtt_seconds Round trips of every recorded round since the monitor started\n"
-        "# TYPE tscsync_monitor_rtt_seconds histogram\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"5e-08\"} 3\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-07\"} 4\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"2e-07\"} 5\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"5e-07\"} 5\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-06\"} 5\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"2e-06\"} 5\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"5e-06\"} 5\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-05\"} 5\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-04\"} 6\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"0.001\"} 6\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"0.01\"} 6\n"
-        "tscsync_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"+Inf\"} 7\n"
-        "tscsync_monitor_rtt_seconds_sum{a=\"0\",b=\"1\"} 0.020020261\n"
-        "tscsync_monitor_rtt_seconds_count{a=\"0\",b=\"1\"} 7\n");
+        "# TYPE tscaudit_monitor_interval_offset_upper_seconds gauge\n"
+        "tscaudit_monitor_interval_offset_upper_seconds{a=\"0\",b=\"1\"} 1.22e-07\n"
+        "# HELP tscaudit_monitor_interval_fwd_min_seconds Smallest one-way latency a to b in the last interval\n"
+        "# TYPE tscaudit_monitor_interval_fwd_min_seconds gauge\n"
+        "tscaudit_monitor_interval_fwd_min_seconds{a=\"0\",b=\"1\"} 1.2e-07\n"
+        "# HELP tscaudit_monitor_interval_rev_min_seconds Smallest one-way latency b to a in the last interval\n"
+        "# TYPE tscaudit_monitor_interval_rev_min_seconds gauge\n"
+        "tscaudit_monitor_interval_rev_min_seconds{a=\"0\",b=\"1\"} 8e-08\n"
+        "# HELP tscaudit_monitor_interval_rtt_min_seconds Shortest round trip in the last interval\n"
+        "# TYPE tscaudit_monitor_interval_rtt_min_seconds gauge\n"
+        "tscaudit_monitor_interval_rtt_min_seconds{a=\"0\",b=\"1\"} 2.1e-07\n"
+        "# HELP tscaudit_monitor_interval_rounds Rounds recorded in the last interval\n"
+        "# TYPE tscaudit_monitor_interval_rounds gauge\n"
+        "tscaudit_monitor_interval_rounds{a=\"0\",b=\"1\"} 1000\n"
+        "# HELP tscaudit_monitor_interval_timestamp_seconds When the last interval was written, Unix time\n"
+        "# TYPE tscaudit_monitor_interval_timestamp_seconds gauge\n"
+        "tscaudit_monitor_interval_timestamp_seconds{a=\"0\",b=\"1\"} 1795737601.25\n"
+        "# HELP tscaudit_monitor_running 1 while the monitor runs, 0 once it has ended\n"
+        "# TYPE tscaudit_monitor_running gauge\n"
+        "tscaudit_monitor_running{a=\"0\",b=\"1\"} 1\n"
+        "# HELP tscaudit_monitor_interval_seconds Length of one interval\n"
+        "# TYPE tscaudit_monitor_interval_seconds gauge\n"
+        "tscaudit_monitor_interval_seconds{a=\"0\",b=\"1\"} 1\n"
+        "# HELP tscaudit_monitor_info The monitor's version and read variants\n"
+        "# TYPE tscaudit_monitor_info gauge\n"
+        "tscaudit_monitor_info{a=\"0\",b=\"1\",version=\"9.9.9\",send=\"rdtsc\",recv=\"lfence_rdtsc\"} 1\n"
+        "# HELP tscaudit_monitor_rtt_seconds Round trips of every recorded round since the monitor started\n"
+        "# TYPE tscaudit_monitor_rtt_seconds histogram\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"5e-08\"} 3\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-07\"} 4\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"2e-07\"} 5\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"5e-07\"} 5\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-06\"} 5\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"2e-06\"} 5\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"5e-06\"} 5\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-05\"} 5\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"1e-04\"} 6\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"0.001\"} 6\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"0.01\"} 6\n"
+        "tscaudit_monitor_rtt_seconds_bucket{a=\"0\",b=\"1\",le=\"+Inf\"} 7\n"
+        "tscaudit_monitor_rtt_seconds_sum{a=\"0\",b=\"1\"} 0.020020261\n"
+        "tscaudit_monitor_rtt_seconds_count{a=\"0\",b=\"1\"} 7\n");
 }
 
 TEST_CASE("monitor metrics: before the first interval, the counters at 0 and no interval gauges") {
@@ -396,8 +396,8 @@ TEST_CASE("monitor metrics: before the first interval, the counters at 0 and no 
   st.tsc_hz = 1e9;
   st.running = false;
   const std::string text = exposition_text(monitor_metrics(st), ExpositionDialect::prometheus_text);
-  CHECK(text.find("tscsync_monitor_rounds_total{a=\"0\",b=\"0\"} 0\n") != std::string::npos);
-  CHECK(text.find("tscsync_monitor_interval_") == text.find("tscsync_monitor_interval_seconds"));
-  CHECK(text.find("tscsync_monitor_running{a=\"0\",b=\"0\"} 0\n") != std::string::npos);
+  CHECK(text.find("tscaudit_monitor_rounds_total{a=\"0\",b=\"0\"} 0\n") != std::string::npos);
+  CHECK(text.find("tscaudit_monitor_interval_") == text.find("tscaudit_monitor_interval_seconds"));
+  CHECK(text.find("tscaudit_monitor_running{a=\"0\",b=\"0\"} 0\n") != std::string::npos);
   CHECK(text.find("_bucket") == std::string::npos);
 }

@@ -5,13 +5,13 @@
 #include "platform/topology.hpp"
 #include "render/plan_output.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
 OrderedCpus fixture_cpus() {
   const TopologyResult r =
-      load_topology(TopologySource{TopologySource::Kind::xml, TSCSYNC_TEST_DATA "/topology/interleaved_2x2x2x2.xml"});
+      load_topology(TopologySource{TopologySource::Kind::xml, TSCAUDIT_TEST_DATA "/topology/interleaved_2x2x2x2.xml"});
   REQUIRE(r.ok);
   std::vector<int> all;
   for (int c = 0; c < 16; ++c) all.push_back(c);
@@ -99,7 +99,7 @@ TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
   spec.warmup_per_visit = 10;
   spec.parallel = true;
   const nlohmann::ordered_json j = plan_json(make_plan(spec, PlanCosts{1e6, 0.5}));
-  CHECK(j.at("schema") == "tscsync-plan/1");
+  CHECK(j.at("schema") == "tscaudit-plan/1");
   CHECK(j.at("cpus") == nlohmann::ordered_json::array({0, 1, 2, 3}));
   CHECK(j.at("cpu_list") == "0-3");
   CHECK(j.at("parallel") == true);

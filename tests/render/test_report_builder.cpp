@@ -10,7 +10,7 @@
 #include "render/variants_output.hpp"
 #include "render/verdict_text.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -107,7 +107,7 @@ ReportInputs full() {
   in.info_text = "cpu  model x\n";
   in.generated_utc = "2026-11-25 04:00:00 UTC";
   in.tool_version = "0.1.0";
-  in.command_line = "tscsync report --rounds 5000";
+  in.command_line = "tscaudit report --rounds 5000";
   return in;
 }
 
@@ -146,7 +146,7 @@ using Kind = ReportBlock::Kind;
 TEST_CASE("report builder: the sections, in order") {
   ReportInputs in = full();
   const ReportDoc doc = build_report_doc(in);
-  CHECK(doc.title == "tscsync report of box");
+  CHECK(doc.title == "tscaudit report of box");
   CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Pairs by topology distance", "Worst CPUs and pairs",
                                                 "Offsets", "Latency", "Plain rdtsc: what speculation does here",
                                                 "Read variants: what each costs, what each gets wrong",
@@ -323,11 +323,11 @@ TEST_CASE("report builder: the evidence sections") {
 TEST_CASE("report builder: how the report was made, and its problems") {
   ReportInputs in = full();
   const ReportSection clean = section(build_report_doc(in), "How this report was made", 2);
-  CHECK(clean.blocks[0].text == "Generated 2026-11-25 04:00:00 UTC by tscsync 0.1.0: tscsync report --rounds 5000");
+  CHECK(clean.blocks[0].text == "Generated 2026-11-25 04:00:00 UTC by tscaudit 0.1.0: tscaudit report --rounds 5000");
   REQUIRE(clean.blocks[1].items.size() == 6);
   CHECK(clean.blocks[1].items[1] == "pair_verdicts.txt: every ordered pair's verdict, one line each");
   CHECK(clean.blocks[1].items[2] ==
-        "matrix/: the all-pairs run with receive lfence_rdtsc: matrix.json (tscsync-matrix/1, with the check), "
+        "matrix/: the all-pairs run with receive lfence_rdtsc: matrix.json (tscaudit-matrix/1, with the check), "
         "matrix.txt, analysis.json, *.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)");
   in.problems = {"pair 0->1, visit 2: timed out", "report/matrix/offset_ticks.png: gnuplot exit status 1"};
   const ReportSection troubled = section(build_report_doc(in), "How this report was made", 4);

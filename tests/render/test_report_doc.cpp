@@ -3,14 +3,14 @@
 
 #include "render/report_doc.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using Catch::Matchers::Contains;
 
 namespace {
 
 ReportDoc sample() {
   ReportDoc d;
-  d.title = "tscsync report of h<1>";
+  d.title = "tscaudit report of h<1>";
   ReportSection s;
   s.title = "Verdict";
   s.blocks.push_back({ReportBlock::Kind::paragraph, "synchronized & <safe>", {}, "", ""});
@@ -31,7 +31,7 @@ ReportDoc sample() {
 
 TEST_CASE("report_markdown: headings, bullets, fences, PNG links beside the SVG, and no link to a picture not drawn") {
   CHECK(report_markdown(sample()) ==
-        "# tscsync report of h<1>\n"
+        "# tscaudit report of h<1>\n"
         "\n## Verdict\n"
         "\nsynchronized & <safe>\n"
         "\n- one\n- two\n"
@@ -48,7 +48,7 @@ TEST_CASE("report_html: escaped text, SVG inline without its prolog, missing pic
       return std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"1\"></svg>\n");
     return std::nullopt;
   });
-  CHECK_THAT(html, Contains("<title>tscsync report of h&lt;1&gt;</title>"));
+  CHECK_THAT(html, Contains("<title>tscaudit report of h&lt;1&gt;</title>"));
   CHECK_THAT(html, Contains("<p>synchronized &amp; &lt;safe&gt;</p>"));
   CHECK_THAT(html, Contains("<li>one</li>\n<li>two</li>"));
   CHECK_THAT(html, Contains("<pre>a\nb</pre>"));

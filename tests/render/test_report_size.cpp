@@ -16,7 +16,7 @@
 #include "render/report_doc.hpp"
 #include "render/report_pairs.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
@@ -104,7 +104,7 @@ BigReport big_report() {
   in.info_text = "cpu  model x\n";
   in.generated_utc = "2026-11-25T04:00:00.000Z";
   in.tool_version = "0.1.0";
-  in.command_line = "tscsync report --from big";
+  in.command_line = "tscaudit report --from big";
   in.rebuilt_from = ReportSource{"big/matrix/run", "big", "2026-11-25T03:58:00.000Z", "2026-11-25T03:59:30.000Z"};
   return r;
 }

@@ -8,7 +8,7 @@
 #include "render/matrix_output.hpp"
 #include "render/verdict_text.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

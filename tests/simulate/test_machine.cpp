@@ -20,7 +20,7 @@
 #include "render/verdict_text.hpp"
 #include "simulate/machine.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -194,7 +194,7 @@ TEST_CASE("machine: drift is referred to the machine's start, a step keeps the s
 }
 
 TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, named") {
-  using tscsync::test::what_thrown;
+  using tscaudit::test::what_thrown;
   const auto error_of = [](const MachineSpec& spec) {
     return what_thrown<UsageError>([&] { (void)SimulatedMachine(spec); });
   };
@@ -246,7 +246,7 @@ TEST_CASE("machine: the truth JSON has the model, every CPU and every pair") {
   for (const auto& [a, b] : machine.ordered_pairs()) pairs.push_back(machine.simulate_pair(a, b).truth);
   CHECK(pairs.size() == 12);
   const auto j = machine.truth_json(pairs);
-  CHECK(j["schema"] == "tscsync-machine-truth/1");
+  CHECK(j["schema"] == "tscaudit-machine-truth/1");
   CHECK(j["model"]["seed"] == 2024);
   CHECK(j["model"]["latency"]["smt"]["base_ticks"] == 60.0);
   CHECK(j["model"]["step"].is_null());
@@ -473,13 +473,13 @@ TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs an
 }
 
 TEST_CASE("machine: truth.json's text puts each CPU and each pair on one line") {
-  const nlohmann::ordered_json j = {{"schema", "tscsync-machine-truth/1"},
+  const nlohmann::ordered_json j = {{"schema", "tscaudit-machine-truth/1"},
                                     {"model", {{"seed", 7}, {"step", nullptr}}},
                                     {"cpus", {{{"cpu", 0}}, {{"cpu", 1}}}},
                                     {"pairs", nlohmann::ordered_json::array()}};
   CHECK(truth_json_text(j) ==
         "{\n"
-        "  \"schema\": \"tscsync-machine-truth/1\",\n"
+        "  \"schema\": \"tscaudit-machine-truth/1\",\n"
         "  \"model\": {\n"
         "    \"seed\": 7,\n"
         "    \"step\": null\n"

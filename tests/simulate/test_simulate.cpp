@@ -12,8 +12,8 @@
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
 
-using namespace tscsync;
-using namespace tscsync::test;
+using namespace tscaudit;
+using namespace tscaudit::test;
 
 namespace {
 
@@ -349,7 +349,7 @@ TEST_CASE("simulate: the truth JSON carries the schema, the spec and the offset"
   CHECK(truth.steps[0].tick > truth.t_ref_tick);
   const auto j = truth_json(spec, truth);
   CHECK(j.begin().key() == "schema");
-  CHECK(j["schema"] == "tscsync-simulation-truth/2");
+  CHECK(j["schema"] == "tscaudit-simulation-truth/2");
   CHECK(j["truth"]["offset_ticks_at_ref"].get<double>() == Approx(-150).margin(0));
   CHECK(j["truth"]["t_ref_tick"].get<std::uint64_t>() == truth.t_ref_tick);
   CHECK(j["truth"]["step"]["present"] == true);

@@ -2,9 +2,9 @@
 // declared only beside the implementation, which support/catch_impl.cpp compiles once.
 #pragma once
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// Catch::Session().run(argc, argv): the exit code of the test run.
 int run_catch(int argc, char* argv[]);
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

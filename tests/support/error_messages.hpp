@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// The what() of the E that `call()` throws, or "(no error)" when it returns.
 template <class E, class Call>
@@ -33,4 +33,4 @@ void check_messages(ErrorOf error_of, const std::vector<InputMessage>& cases) {
   }
 }
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

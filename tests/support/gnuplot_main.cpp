@@ -10,9 +10,9 @@
 int main(int argc, char* argv[]) {
   bool listing = false;
   for (int i = 1; i < argc; ++i) listing = listing || std::string_view(argv[i]).rfind("--list", 0) == 0;
-  if (!listing && !tscsync::gnuplot_on_path()) {
+  if (!listing && !tscaudit::gnuplot_on_path()) {
     std::cout << "SKIPPED: gnuplot is not installed (not in PATH): apt-get install gnuplot-nox\n";
     return 4;
   }
-  return tscsync::test::run_catch(argc, argv);
+  return tscaudit::test::run_catch(argc, argv);
 }

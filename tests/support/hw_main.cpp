@@ -12,10 +12,10 @@ int main(int argc, char* argv[]) {
   bool listing = false;
   for (int i = 1; i < argc; ++i) listing = listing || std::string_view(argv[i]).rfind("--list", 0) == 0;
   if (!listing) {
-    if (const auto reason = tscsync::test::missing_requirement()) {
+    if (const auto reason = tscaudit::test::missing_requirement()) {
       std::cout << "SKIPPED: " << *reason << "\n";
       return 4;
     }
   }
-  return tscsync::test::run_catch(argc, argv);
+  return tscaudit::test::run_catch(argc, argv);
 }

@@ -1,4 +1,4 @@
-// What a hardware test binary needs, decided per binary by TSCSYNC_HW_NEEDS_PAIR.
+// What a hardware test binary needs, decided per binary by TSCAUDIT_HW_NEEDS_PAIR.
 #pragma once
 
 #include <optional>
@@ -9,7 +9,7 @@
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// The CPUs tests may pin to: online and in this process's affinity mask.
 inline std::vector<int> usable_cpus() {
@@ -49,10 +49,10 @@ inline std::optional<std::string> missing_requirement() {
   if (counter::kHostArch == CounterArch::x86_64 && variant_unsupported_here(Variant::rdtscp)) {
     return std::string("the CPU does not report RDTSCP");
   }
-#if defined(TSCSYNC_HW_NEEDS_PAIR)
+#if defined(TSCAUDIT_HW_NEEDS_PAIR)
   if (usable_cpus().size() < 2) return std::string("fewer than two usable CPUs");
 #endif
   return std::nullopt;
 }
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

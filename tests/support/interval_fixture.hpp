@@ -14,7 +14,7 @@
 #include "formats/interval_log.hpp"
 #include "simulate/simulate.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 /// b's counter jumps by `ticks` from a's tick `at_tick` on: t2 and t3 of every round whose
 /// t1 is at or after it move (a whole number of quanta keeps the reads on b's lattice).
@@ -90,4 +90,4 @@ inline IntervalLog interval_log_of(const Run& run, std::size_t intervals) {
   return log;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

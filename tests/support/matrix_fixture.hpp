@@ -10,7 +10,7 @@
 #include "pair/analyze.hpp"
 #include "simulate/simulate.hpp"
 
-namespace tscsync {
+namespace tscaudit {
 
 struct SimulatedMatrix {
   std::vector<PairAnalysis> analyses;
@@ -48,4 +48,4 @@ inline SimulatedMatrix simulate_matrix(
   return m;
 }
 
-}  // namespace tscsync
+}  // namespace tscaudit

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// Runs `setup()` then `f()` on a new thread and returns what f returns. An exception
 /// from either fails the test with its message.
@@ -29,4 +29,4 @@ auto on_new_thread(Setup setup, F f) {
   return result;
 }
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

@@ -17,16 +17,16 @@
 
 #include "render/matrix_text.hpp"
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
-/// plots/ of the source tree (TSCSYNC_TEST_PLOTS, defined for the files that include this).
-inline const std::string kPlots = TSCSYNC_TEST_PLOTS;
+/// plots/ of the source tree (TSCAUDIT_TEST_PLOTS, defined for the files that include this).
+inline const std::string kPlots = TSCAUDIT_TEST_PLOTS;
 
 /// A directory of its own under the system's temporary directory, removed at the end.
 struct TempDir {
   std::filesystem::path path;
   TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "tscsync-plot-XXXXXX").string();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "tscaudit-plot-XXXXXX").string();
     path = ::mkdtemp(tmpl.data());
   }
   ~TempDir() { std::filesystem::remove_all(path); }
@@ -96,4 +96,4 @@ struct EnvGuard {
   EnvGuard& operator=(const EnvGuard&) = delete;
 };
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

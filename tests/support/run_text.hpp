@@ -7,7 +7,7 @@
 
 #include "formats/run_format.hpp"
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// `run` in the text format.
 inline std::string run_text(const Run& run) {
@@ -29,4 +29,4 @@ inline Run check_round_trip(const Run& run) {
   return back;
 }
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

@@ -8,7 +8,7 @@
 
 #include "simulate/simulate.hpp"
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 struct SpecBasics {
   std::uint64_t rounds;
@@ -26,4 +26,4 @@ inline SimulationSpec simulation_spec(const SpecBasics& basics) {
   return spec;
 }
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

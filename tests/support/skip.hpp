@@ -7,9 +7,9 @@
 #include <iostream>
 #include <string_view>
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// Prints "SKIPPED: <reason>"; the caller returns from the test case right after.
 inline void skip_test(std::string_view reason) { std::cout << "SKIPPED: " << reason << std::endl; }
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

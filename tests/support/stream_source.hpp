@@ -20,7 +20,7 @@
 
 #include "core/errors.hpp"
 
-namespace tscsync::test {
+namespace tscaudit::test {
 
 /// std::tmpfile() holding `text`, rewound. Closed on destruction.
 class TextFile {
@@ -120,4 +120,4 @@ class GeneratedStream {
   std::FILE* file_ = nullptr;
 };
 
-}  // namespace tscsync::test
+}  // namespace tscaudit::test

@@ -2,4 +2,4 @@
 // compiled once for every test executable.
 #include "catch_run.hpp"
 
-int main(int argc, char* argv[]) { return tscsync::test::run_catch(argc, argv); }
+int main(int argc, char* argv[]) { return tscaudit::test::run_catch(argc, argv); }

@@ -9,7 +9,7 @@
 
 #include "variants/read_cost_summary.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

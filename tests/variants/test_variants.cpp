@@ -12,7 +12,7 @@
 #include "simulate/simulate.hpp"
 #include "variants/variants.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 

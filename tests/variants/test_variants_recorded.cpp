@@ -2,7 +2,7 @@
 // (tests/data/variants: four send/recv combinations in both roles, 1000 rounds each, and
 // the read costs of the same run). Figures are checked against the raw rounds directly;
 // the whole JSON against expected.json, written by this same test when
-// TSCSYNC_UPDATE_GOLDEN=1 is set (then read it before committing it).
+// TSCAUDIT_UPDATE_GOLDEN=1 is set (then read it before committing it).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -19,11 +19,11 @@
 #include "render/variants_output.hpp"
 #include "variants/variants.hpp"
 
-using namespace tscsync;
+using namespace tscaudit;
 
 namespace {
 
-const std::string kDir = TSCSYNC_TEST_DATA "/variants/";
+const std::string kDir = TSCAUDIT_TEST_DATA "/variants/";
 
 CostStats stats_of(const nlohmann::json& j) {
   CostStats s;
@@ -131,7 +131,7 @@ TEST_CASE("variants recorded: the whole JSON", "[variants]") {
   const Recorded rec = recorded();
   const std::string got = variants_json(rec.result).dump(2) + "\n";
   const std::string path = kDir + "expected.json";
-  if (const char* update = std::getenv("TSCSYNC_UPDATE_GOLDEN"); update != nullptr && std::string(update) == "1") {
+  if (const char* update = std::getenv("TSCAUDIT_UPDATE_GOLDEN"); update != nullptr && std::string(update) == "1") {
     write_text_file(path, got);
   }
   std::ifstream in(path);
@@ -141,7 +141,7 @@ TEST_CASE("variants recorded: the whole JSON", "[variants]") {
   CHECK(got == expected.str());
   // The contract's keys, whatever the figures.
   const nlohmann::json j = nlohmann::json::parse(got);
-  CHECK(j.at("schema") == "tscsync-variants/1");
+  CHECK(j.at("schema") == "tscaudit-variants/1");
   CHECK(j.at("read_cost").at(0).at("ticks").contains("p99.9"));
   CHECK(j.at("exchange").at(0).at("rtt_ticks").contains("p50"));
   CHECK(j.at("exchange").at(0).at("classes").at("fwd").contains("causality_violation"));

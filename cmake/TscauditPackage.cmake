@@ -3,43 +3,43 @@
 # completion, the systemd units and the alert rules come from man/ and contrib/.
 include(GNUInstallDirs)
 
-set(TSCSYNC_DEB_MAINTAINER "tscsync maintainers <tscsync@example.org>" CACHE STRING
+set(TSCAUDIT_DEB_MAINTAINER "tscaudit maintainers <tscaudit@example.org>" CACHE STRING
     "Maintainer field of the .deb (give a real address when you distribute it)")
 # Relative to the prefix: /usr/lib/systemd/system in the package (Debian 12 merges /lib into /usr/lib).
-set(TSCSYNC_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING "Where the systemd units are installed")
+set(TSCAUDIT_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING "Where the systemd units are installed")
 
-install(TARGETS tscsync RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS tscaudit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Debian wants manual pages and changelogs compressed with gzip -9n (no name, no time stamp:
 # the same bytes on every build). Made at install time, so that `cmake --build --target
-# tscsync` stays all that `make package` builds.
-set(tscsync_gz_dir ${CMAKE_CURRENT_BINARY_DIR}/package)
-foreach(pair "man/tscsync.1|tscsync.1.gz" "contrib/debian/changelog|changelog.gz")
+# tscaudit` stays all that `make package` builds.
+set(tscaudit_gz_dir ${CMAKE_CURRENT_BINARY_DIR}/package)
+foreach(pair "man/tscaudit.1|tscaudit.1.gz" "contrib/debian/changelog|changelog.gz")
   string(REPLACE "|" ";" pair "${pair}")
   list(GET pair 0 source)
   list(GET pair 1 target)
-  install(CODE "file(MAKE_DIRECTORY \"${tscsync_gz_dir}\")
-    execute_process(COMMAND sh -c \"gzip -9n -c '${PROJECT_SOURCE_DIR}/${source}' > '${tscsync_gz_dir}/${target}'\"
+  install(CODE "file(MAKE_DIRECTORY \"${tscaudit_gz_dir}\")
+    execute_process(COMMAND sh -c \"gzip -9n -c '${PROJECT_SOURCE_DIR}/${source}' > '${tscaudit_gz_dir}/${target}'\"
                     RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR \"gzip of ${source} failed\")
     endif()")
 endforeach()
-install(FILES ${tscsync_gz_dir}/tscsync.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES contrib/bash-completion/tscsync DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
-install(FILES contrib/systemd/tscsync.service contrib/systemd/tscsync.timer DESTINATION ${TSCSYNC_SYSTEMD_UNIT_DIR})
-install(PROGRAMS contrib/systemd/tscsync-check-failed DESTINATION lib/tscsync)
-install(FILES contrib/prometheus/tscsync.rules.yml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
-install(FILES contrib/debian/copyright ${tscsync_gz_dir}/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${tscaudit_gz_dir}/tscaudit.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES contrib/bash-completion/tscaudit DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+install(FILES contrib/systemd/tscaudit.service contrib/systemd/tscaudit.timer DESTINATION ${TSCAUDIT_SYSTEMD_UNIT_DIR})
+install(PROGRAMS contrib/systemd/tscaudit-check-failed DESTINATION lib/tscaudit)
+install(FILES contrib/prometheus/tscaudit.rules.yml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+install(FILES contrib/debian/copyright ${tscaudit_gz_dir}/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(CPACK_GENERATOR DEB)
-set(CPACK_PACKAGE_NAME tscsync)
-set(CPACK_PACKAGE_VENDOR "tscsync maintainers")
+set(CPACK_PACKAGE_NAME tscaudit)
+set(CPACK_PACKAGE_VENDOR "tscaudit maintainers")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # tscsync_0.1.0_amd64.deb
-set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${TSCSYNC_DEB_MAINTAINER}")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # tscaudit_0.1.0_amd64.deb
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${TSCAUDIT_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # Depends: from dpkg-shlibdeps (libhwloc15, libzstd1, libstdc++6, ...)
