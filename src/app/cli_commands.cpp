@@ -79,6 +79,7 @@ Command MeasureCli::build(const Args& args) const {
   } else {
     throw UsageError("unknown transport '" + transport + "' (choose slot or queue)");
   }
+  if (auto why = exchange_unavailable(m.choice, m.config.cpu_a == m.config.cpu_b)) throw UsageError(*why);
   m.config.rounds = parse_count("--rounds", rounds, 1, kMaxRounds);
   m.config.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
   m.config.timeout = parse_timeout(timeout_ms);

@@ -150,6 +150,17 @@ void respond(const PairConfig& config, MonitorTransport& transport, MonitorContr
 
 }  // namespace monitor_detail
 
+/// The two loops of one (Send, Recv) as plain functions (monitor_threads.cpp's table).
+struct MonitorLoops {
+  void (*initiate)(const PairConfig&, MonitorTransport&, RoundQueue&, MonitorControl&, SideOutcome&) = nullptr;
+  void (*respond)(const PairConfig&, MonitorTransport&, MonitorControl&, SideOutcome&) = nullptr;
+};
+
+template <class Send, class Recv>
+constexpr MonitorLoops monitor_loops() {
+  return {&monitor_detail::initiate<Send, Recv>, &monitor_detail::respond<Send, Recv>};
+}
+
 /// The two measuring threads of a monitor run, started by start() and joined by join().
 /// The caller (the aggregator) pops the queue, sets control.go once the threads are ready,
 /// and control.stop to end the run. \pre cpu_a != cpu_b (a spinning wait needs two CPUs).
@@ -172,11 +183,10 @@ class MonitorThreads {
   MonitorThreads(const MonitorThreads&) = delete;
   MonitorThreads& operator=(const MonitorThreads&) = delete;
 
-  template <class Send, class Recv>
-  void start() {
-    responder_ = std::thread([this] { monitor_detail::respond<Send, Recv>(config_, *transport_, control_, b_); });
-    initiator_ =
-        std::thread([this] { monitor_detail::initiate<Send, Recv>(config_, *transport_, queue_, control_, a_); });
+  /// Starts both threads with `loops`. \pre not started yet.
+  void start(MonitorLoops loops) {
+    responder_ = std::thread([this, loops] { loops.respond(config_, *transport_, control_, b_); });
+    initiator_ = std::thread([this, loops] { loops.initiate(config_, *transport_, queue_, control_, a_); });
   }
 
   /// Stops (if not yet) and joins both threads. Idempotent.

@@ -1,6 +1,6 @@
 // The runtime choice of (send, receive) read variants made concrete for the monitor's
-// threads: the one place where it becomes a template instantiation (64 of them; kept out
-// of exchange.cpp so that both compile in parallel).
+// threads: the one place where it becomes a template instantiation (a table of 64 pairs of
+// loops, made at compile time; kept out of exchange.cpp so that both compile in parallel).
 #pragma once
 
 #include "measure/monitor_runner.hpp"

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "measure/ping_pong.hpp"
@@ -102,74 +101,63 @@ class RecordingSide {
   std::uint64_t payload_sum_ = 0;
 };
 
-/// One phase of an exchange on the calling thread, in role a or b.
+/// One side's loop, in role a or b, on the calling thread, over its transport. The only
+/// templates of the exchange: everything around them (threads, transport, control, result)
+/// is plain code, once (runner.cpp).
 template <class Send, class Recv, class Wait, class TransportT>
-void initiate(const ExchangeConfig& config, TransportT& transport, PairControl& control, SideRecord& record) {
+void initiate_on(const ExchangeConfig& config, void* transport, PairControl& control, SideRecord& record) {
   RecordingSide side(config, record);
-  ping_pong::initiate<Send, Recv, Wait>(config, transport, control, side);
+  ping_pong::initiate<Send, Recv, Wait>(config, *static_cast<TransportT*>(transport), control, side);
 }
 template <class Send, class Recv, class Wait, class TransportT>
-void respond(const ExchangeConfig& config, TransportT& transport, PairControl& control, SideRecord& record) {
+void respond_on(const ExchangeConfig& config, void* transport, PairControl& control, SideRecord& record) {
   RecordingSide side(config, record);
-  ping_pong::respond<Send, Recv, Wait>(config, transport, control, side);
+  ping_pong::respond<Send, Recv, Wait>(config, *static_cast<TransportT*>(transport), control, side);
 }
 
 }  // namespace detail
 
+/// One side's loop as a plain function: `transport` points to the TransportT it was made for.
+using SideLoop = void (*)(const ExchangeConfig& config, void* transport, PairControl& control, SideRecord& record);
+
+/// The two loops of one (Send, Recv, TransportT, Wait): what exchange.cpp's tables hold, the
+/// way google/benchmark keeps each template instantiation as a function pointer.
+struct SideLoops {
+  SideLoop initiate = nullptr;
+  SideLoop respond = nullptr;
+};
+
+template <class Send, class Recv, class TransportT, class Wait>
+constexpr SideLoops side_loops() {
+  return {&detail::initiate_on<Send, Recv, Wait, TransportT>, &detail::respond_on<Send, Recv, Wait, TransportT>};
+}
+
 /// Runs one exchange on two new threads pinned to config.cpu_a and config.cpu_b, and
 /// joins them. Never hangs: a side that stops answering ends the run after
 /// config.timeout, with ExchangeResult::error saying which CPU and which round.
-/// \pre the CPUs were validated (cpu_problem) and the variants are supported here.
+/// \pre the CPUs were validated (cpu_problem), `transport` is a fresh transport of the type
+/// `loops` were made for, and the variants are supported here.
+ExchangeResult run_exchange_with(SideLoops loops, void* transport, const ExchangeConfig& config);
+
+/// Two exchanges back to back on the same two pinned threads: `first.rounds` rounds with
+/// loops[0], then `second.rounds` with loops[1]. Each phase has its own fresh transport
+/// (its sequence numbers start again at 1) and its own start barrier, so the second begins
+/// only when both threads are ready for it; the threads, their CPUs and their caches stay.
+/// This is the run whose time series shows what changing the receive read does, with
+/// nothing else changed. A phase-1 failure skips phase 2 (its error then says the partner
+/// failed). \pre as run_exchange_with, for each phase; first and second name the same CPUs.
+std::array<ExchangeResult, 2> run_switching_exchange(const std::array<SideLoops, 2>& loops,
+                                                     const std::array<void*, 2>& transports,
+                                                     const ExchangeConfig& first, const ExchangeConfig& second);
+
+/// run_exchange_with for one compile-time choice, on a new TransportT: for tests and
+/// benchmarks that name their own types (the commands go through exchange.hpp).
 template <class Send, class Recv, class TransportT, class Wait>
 ExchangeResult run_exchange(const ExchangeConfig& config) {
   // Heap-allocated: the transports are over-aligned, and keeping them off the main
   // thread's stack keeps them away from anything else it writes.
   auto transport = std::make_unique<TransportT>();
-  auto control = std::make_unique<PairControl>();
-  ExchangeResult result;
-  std::thread responder([&] { detail::respond<Send, Recv, Wait>(config, *transport, *control, result.b); });
-  std::thread initiator([&] { detail::initiate<Send, Recv, Wait>(config, *transport, *control, result.a); });
-  initiator.join();
-  responder.join();
-  result.error = first_error(result.a, result.b);
-  return result;
-}
-
-/// Two exchanges back to back on the same two pinned threads: `first.rounds` rounds with
-/// (Send, Recv1), then `second.rounds` with (Send, Recv2). Each phase has its own fresh
-/// transport (its sequence numbers start again at 1) and its own start barrier, so the
-/// second begins only when both threads are ready for it; the threads, their CPUs and
-/// their caches stay. This is the run whose time series shows what changing the receive
-/// read does, with nothing else changed. A phase-1 failure skips phase 2 (its error then
-/// says the partner failed). \pre as run_exchange; first and second name the same CPUs.
-template <class Send, class Recv1, class Recv2, class TransportT, class Wait>
-std::array<ExchangeResult, 2> run_switching_exchange(const ExchangeConfig& first, const ExchangeConfig& second) {
-  std::array<std::unique_ptr<TransportT>, 2> transports{std::make_unique<TransportT>(), std::make_unique<TransportT>()};
-  std::array<std::unique_ptr<PairControl>, 2> controls{std::make_unique<PairControl>(),
-                                                       std::make_unique<PairControl>()};
-  std::array<ExchangeResult, 2> results;
-  std::thread responder([&] {
-    detail::respond<Send, Recv1, Wait>(first, *transports[0], *controls[0], results[0].b);
-    if (!results[0].b.error.empty()) {
-      controls[1]->abort.store(true);  // the partner may be waiting at phase 2's barrier
-      results[1].b.error = "skipped: the first phase failed";
-      return;
-    }
-    detail::respond<Send, Recv2, Wait>(second, *transports[1], *controls[1], results[1].b);
-  });
-  std::thread initiator([&] {
-    detail::initiate<Send, Recv1, Wait>(first, *transports[0], *controls[0], results[0].a);
-    if (!results[0].a.error.empty()) {
-      controls[1]->abort.store(true);
-      results[1].a.error = "skipped: the first phase failed";
-      return;
-    }
-    detail::initiate<Send, Recv2, Wait>(second, *transports[1], *controls[1], results[1].a);
-  });
-  initiator.join();
-  responder.join();
-  for (ExchangeResult& result : results) result.error = first_error(result.a, result.b);
-  return results;
+  return run_exchange_with(side_loops<Send, Recv, TransportT, Wait>(), transport.get(), config);
 }
 
 }  // namespace tscaudit

@@ -63,6 +63,15 @@ static_assert(std::ranges::all_of(kHostVariants, [](Variant v) {
   return visit_variant(v, [](auto policy) { return decltype(policy)::variant; }) == v;
 }));
 
+/// The position of `v` in kHostVariants, which is the policies' order: the index of the
+/// tables of loops (exchange.cpp, monitor_threads.cpp). \throws UnsupportedError as
+/// visit_variant does.
+inline std::size_t host_variant_index(Variant v) {
+  return visit_variant(v, []<class P>(P /*unused*/) {
+    return static_cast<std::size_t>(std::ranges::find(kHostVariants, P::variant) - kHostVariants.begin());
+  });
+}
+
 /// True when `v` is a variant of this binary's architecture.
 constexpr bool is_host_variant(Variant v) { return variant_arch(v) == counter::kHostArch; }
 

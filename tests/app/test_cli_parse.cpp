@@ -127,6 +127,34 @@ TEST_CASE("bad measure options say what is wrong") {
             .rfind("unknown variant 'RDTSC' for --recv", 0) == 0);
 }
 
+TEST_CASE("the queue and the same-CPU control send plainly or with the receive read") {
+  const std::string plain(variant_name(kHostVariants[0]));
+  const std::string second(variant_name(kHostVariants[1]));
+  const std::string third(variant_name(kHostVariants[2]));
+  const std::string tail = " or with the receive read (--variant V), not --send " + second + " --recv " + third +
+                           ": every send x receive pair runs on the slot between two CPUs";
+  CHECK(error({"measure", "--cpus", "0,1", "--transport", "queue", "--send", second, "--recv", third, "--out", "x"}) ==
+        "--transport queue sends with " + plain + tail);
+  CHECK(error({"measure", "--cpus", "1,1", "--send", second, "--recv", third, "--out", "x"}) ==
+        "the same-CPU control (--cpus A,A) sends with " + plain + tail);
+  CHECK(error({"measure", "--cpus", "1,1", "--transport", "queue", "--send", second, "--recv", third, "--out", "x"}) ==
+        "the same-CPU control (--cpus A,A) sends with " + plain + tail);
+  // What they do take: the plain send with any receive read, one variant on both sides, and
+  // every pair on the slot between two CPUs.
+  for (const char* cpus : {"0,1", "1,1"}) {
+    for (const char* transport : {"slot", "queue"}) {
+      for (Variant v : kHostVariants) {
+        const std::string name(variant_name(v));
+        const MeasureOptions recv_only = measure({"--cpus", cpus, "--transport", transport, "--recv", name, "--out", "x"});
+        CHECK(recv_only.choice.send == kHostVariants[0]);
+        CHECK(recv_only.choice.recv == v);
+        CHECK(measure({"--cpus", cpus, "--transport", transport, "--variant", name, "--out", "x"}).choice.send == v);
+      }
+    }
+  }
+  CHECK(measure({"--cpus", "0,1", "--send", second, "--recv", third, "--out", "x"}).choice.send == kHostVariants[1]);
+}
+
 TEST_CASE("info options and their defaults") {
   const cli::Command plain = cli::parse({"tscaudit", "info"});
   REQUIRE(std::holds_alternative<cli::InfoCommand>(plain));
