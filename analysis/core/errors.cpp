@@ -1,5 +1,7 @@
 #include "core/errors.hpp"
 
+#include <cstring>
+
 namespace tscaudit {
 
 int exit_code_of(const std::exception& e) {
@@ -8,5 +10,7 @@ int exit_code_of(const std::exception& e) {
   if (dynamic_cast<const UnsupportedError*>(&e) != nullptr) return kExitUnsupported;
   return kExitRuntime;
 }
+
+std::string errno_text(int err) { return std::strerror(err); }
 
 }  // namespace tscaudit

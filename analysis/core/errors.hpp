@@ -49,4 +49,7 @@ namespace tscaudit {
 /// the message is the application's (src/app/report_error.hpp).
 int exit_code_of(const std::exception& e);
 
+/// The system's words for errno value `err` (strerror), for messages.
+std::string errno_text(int err);
+
 }  // namespace tscaudit

@@ -98,6 +98,9 @@ constexpr std::string_view variant_name(ReadVariant v) {
   return "?";
 }
 
+/// variant_name as a std::string, for building messages with +.
+inline std::string variant_text(ReadVariant v) { return std::string(variant_name(v)); }
+
 /// A variant of any architecture by its name (a file from another machine names its own).
 constexpr std::optional<ReadVariant> parse_variant(std::string_view name) {
   for (ReadVariant v : kAllVariants) {

@@ -89,20 +89,6 @@ bool is_signed_column(std::size_t column) {
 /// Columns that may be "-": the order statistics and their ticks.
 bool may_be_absent(std::size_t column) { return column >= kColFwdK && column < kColFwdP50; }
 
-void append_u64(std::string& out, std::uint64_t v) {
-  std::array<char, 24> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  static_cast<void>(ec);  // 24 characters always hold a uint64_t
-  out.append(buf.data(), ptr);
-}
-
-void append_i64(std::string& out, std::int64_t v) {
-  std::array<char, 24> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  static_cast<void>(ec);  // 24 characters always hold an int64_t, sign included
-  out.append(buf.data(), ptr);
-}
-
 /// One parsed field: absent ("-"), or its value in the member for the column's sign.
 struct Field {
   bool absent = false;
@@ -113,9 +99,9 @@ struct Field {
 /// Takes a log line by line (from a string or a file read in chunks), refuses what is
 /// malformed or contradictory, and builds the IntervalLog. Follows the run reader
 /// (run_format.cpp): same line splitter, same field parser, same cut-line rule.
-class Parser {
+class IntervalLogParser {
  public:
-  explicit Parser(std::string_view source) : source_(source) {}
+  explicit IntervalLogParser(std::string_view source) : source_(source) {}
 
   /// One line, without its line end (for_each_line). `terminated` is false only for a
   /// last line that the input ended in the middle of: if that one is not a whole, valid
@@ -521,7 +507,7 @@ std::string interval_log_tail(const Metadata& trailer) {
 
 IntervalLog parse_interval_log(std::string_view text, std::string_view source) {
   if (text.empty()) fail_empty(source);
-  Parser parser(source);
+  IntervalLogParser parser(source);
   for_each_line(text, source, [&](std::string_view line, std::size_t line_no, bool terminated) {
     parser.line(line, line_no, terminated);
   });
@@ -529,7 +515,7 @@ IntervalLog parse_interval_log(std::string_view text, std::string_view source) {
 }
 
 IntervalLog read_interval_log_stream(std::FILE* file, std::string_view source, std::size_t chunk_bytes) {
-  Parser parser(source);
+  IntervalLogParser parser(source);
   const std::size_t total = for_each_line(
       file, source, chunk_bytes,
       [&](std::string_view line, std::size_t line_no, bool terminated) { parser.line(line, line_no, terminated); });

@@ -26,20 +26,6 @@ constexpr std::uint32_t kZstdMagic = 0xFD2FB528u;
 constexpr std::uint32_t kSkippableMagicMask = 0xFFFFFFF0u;
 constexpr std::uint32_t kSkippableMagic = 0x184D2A50u;
 
-void append_i64(std::string& out, std::int64_t v) {
-  std::array<char, 24> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  static_cast<void>(ec);  // 24 characters always hold an int64_t
-  out.append(buf.data(), ptr);
-}
-
-void append_u64(std::string& out, std::uint64_t v) {
-  std::array<char, 24> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  static_cast<void>(ec);
-  out.append(buf.data(), ptr);
-}
-
 struct CctxFree {
   void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
 };

@@ -23,13 +23,6 @@ namespace {
 
 constexpr std::size_t kFlushBytes = 1u << 20;
 
-void append_u64(std::string& out, std::uint64_t v) {
-  std::array<char, 24> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  static_cast<void>(ec);  // 24 characters always hold a uint64_t
-  out.append(buf.data(), ptr);
-}
-
 void append_metadata(std::string& out, const Metadata& meta, bool skip_schema) {
   for (const auto& [key, value] : meta.entries()) {
     if (skip_schema && key == "schema") continue;
@@ -64,9 +57,9 @@ struct RoundColumns {
 };
 
 /// Takes a run line by line (from a string or a file read in chunks) and builds the Run.
-class Parser {
+class RunParser {
  public:
-  explicit Parser(std::string_view source) : source_(source) {}
+  explicit RunParser(std::string_view source) : source_(source) {}
 
   /// Room for `rounds` rounds, taken when the first round arrives (a file that fails
   /// before it never allocates) and only if the memory is there: it is a hint.
@@ -398,7 +391,7 @@ void write_run(const Run& run, const TextSink& sink) {
 
 Run parse_run(std::string_view text, std::string_view source) {
   if (text.empty()) throw InputError(std::string(source) + ": empty file");
-  Parser parser(source);
+  RunParser parser(source);
   for_each_line(text, source, [&](std::string_view line, std::size_t line_no, bool terminated) {
     parser.line(line, line_no, terminated);
   });
@@ -406,7 +399,7 @@ Run parse_run(std::string_view text, std::string_view source) {
 }
 
 Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_bytes, std::size_t size_hint) {
-  Parser parser(source);
+  RunParser parser(source);
   // About 66 bytes per round in a measured run: reserving from the size avoids the
   // doubling copies (two vectors alive at once) while the rounds arrive.
   if (size_hint > 0) parser.reserve(size_hint / 64 + 16);

@@ -1,5 +1,6 @@
 #include "formats/text_fields.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <limits>
@@ -83,6 +84,20 @@ void append_metadata_line(std::string& out, std::string_view key, std::string_vi
   out += ": ";
   for (char c : value) out += (c == '\n' || c == '\r') ? ' ' : c;
   out += '\n';
+}
+
+void append_u64(std::string& out, std::uint64_t v) {
+  std::array<char, 24> buf{};
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  static_cast<void>(ec);  // 24 characters always hold a uint64_t
+  out.append(buf.data(), ptr);
+}
+
+void append_i64(std::string& out, std::int64_t v) {
+  std::array<char, 24> buf{};
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  static_cast<void>(ec);  // 24 characters always hold an int64_t, sign included
+  out.append(buf.data(), ptr);
 }
 
 }  // namespace tscaudit

@@ -40,6 +40,11 @@ std::optional<std::int64_t> metadata_i64(const Metadata& meta, std::string_view 
 /// any other line, comments included.
 std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::string_view line);
 
+/// Appends the decimal digits of `v` (with '-' when negative) to `out`: the writers' one
+/// way of printing an integer (no locale, no allocation beyond `out`'s).
+void append_u64(std::string& out, std::uint64_t v);
+void append_i64(std::string& out, std::int64_t v);
+
 /// Appends "# key: value\n"; a line end inside the value becomes a space, so a value can
 /// never end its line early and forge another.
 void append_metadata_line(std::string& out, std::string_view key, std::string_view value);

@@ -9,13 +9,12 @@
 
 #include "core/format.hpp"
 #include "render/verdict_text.hpp"
+#include "render/json_values.hpp"
 
 namespace tscaudit {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 /// Fixed-width cell for the text tables.
 std::string cell_text(double v, int width) {

@@ -9,6 +9,7 @@
 #include "pair/analyze.hpp"
 #include "render/pair_output.hpp"
 #include "render/verdict_text.hpp"
+#include "render/json_values.hpp"
 
 namespace tscaudit {
 namespace {
@@ -50,8 +51,6 @@ Json ranking_json(const std::vector<RankedInterval>& r) {
   for (const RankedInterval& e : r) a.push_back({{"interval", e.interval}, {"value", e.value}});
   return a;
 }
-
-Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 Json ns_or_null(double ticks, double hz) { return hz > 0 ? Json(ticks_to_ns(ticks, hz)) : Json(nullptr); }
 

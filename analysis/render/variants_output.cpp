@@ -17,10 +17,6 @@ const CostStats& believed(const ReadCost& c) { return c.believe == CostMethod::d
 
 const char* method_name(CostMethod m) { return m == CostMethod::deltas ? "deltas" : "batch"; }
 
-std::string name(ReadVariant v) { return std::string(variant_name(v)); }
-
-std::string label(const Combination& c) { return name(c.send) + "/" + name(c.recv); }
-
 /// Left-aligned in `width` columns (ASCII text only).
 std::string pad(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
@@ -47,7 +43,7 @@ nlohmann::ordered_json stats_json(const CostStats& s, double scale) {
 
 nlohmann::ordered_json standing_json(const RecvStanding& s, double tsc_hz) {
   nlohmann::ordered_json j;
-  j["recv"] = name(s.recv);
+  j["recv"] = variant_text(s.recv);
   j["orders_earlier_loads"] = s.orders_earlier_loads;
   j["cost_ticks"] = s.measured_cost ? nlohmann::ordered_json(s.cost_ticks) : nlohmann::ordered_json(nullptr);
   j["cost_ns"] = s.measured_cost && tsc_hz > 0 ? nlohmann::ordered_json(ticks_to_ns(s.cost_ticks, tsc_hz))
@@ -146,7 +142,7 @@ std::string variants_text(const VariantsResult& r) {
     if (f != nullptr && r.verdict.plain) {
       vs = (f->rtt_min_over_plain_ticks >= 0 ? "+" : "") + std::to_string(f->rtt_min_over_plain_ticks);
     }
-    append_row(out, "  " + pad(label(e.combination), 34) + rpad(std::to_string(e.rtt_ticks.min()), 8) +
+    append_row(out, "  " + pad(combination_label(e.combination), 34) + rpad(std::to_string(e.rtt_ticks.min()), 8) +
                         rpad(std::to_string(e.rtt_ticks.value_at_percentile(50)), 7) +
                         rpad(std::to_string(e.rtt_ticks.value_at_percentile(99)), 8) +
                         rpad(std::to_string(e.one_way_ticks.min()), 10) + rpad(std::to_string(e.negative), 9) +
@@ -158,7 +154,7 @@ std::string variants_text(const VariantsResult& r) {
   out +=
       "  own band: below every offset the run's own band allows; ref band: below the band of the ordering\n"
       "  receive reads of the same pair (early reads either way); per 1M: violations by either test;\n"
-      "  min vs plain: the smallest rtt >= 0 against plain " + label(plain_combination(variant_arch(r.verdict.plain_read))) +
+      "  min vs plain: the smallest rtt >= 0 against plain " + combination_label(plain_combination(variant_arch(r.verdict.plain_read))) +
       "'s (an rtt < 0 is impossible)\n";
   for (const ReferenceBand& b : r.reference_bands) {
     out += "  reference band " + b.a + "->" + b.b + ": " +
@@ -235,8 +231,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
     const ExchangeSummary& x = r.exchanges[i];
     nlohmann::ordered_json e;
-    e["send"] = name(x.combination.send);
-    e["recv"] = name(x.combination.recv);
+    e["send"] = variant_text(x.combination.send);
+    e["recv"] = variant_text(x.combination.recv);
     e["recv_orders_earlier_loads"] = x.recv_orders_earlier_loads;
     e["rounds"] = x.rounds;
     e["rtt_ticks"] = distribution_json(x.rtt_ticks);
@@ -285,8 +281,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
     const ControlSummary& c = *r.control;
     j["control"] = {{"cpus", {c.cpu_a, c.cpu_b}},
                     {"same_cpu", c.same_cpu},
-                    {"send", name(c.combination.send)},
-                    {"recv", name(c.combination.recv)},
+                    {"send", variant_text(c.combination.send)},
+                    {"recv", variant_text(c.combination.recv)},
                     {"rounds", c.rounds},
                     {"negative", c.negative},
                     {"below_quantum", c.below_quantum},
@@ -301,8 +297,8 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
 
   if (r.switch_run) {
     const SwitchRun& w = *r.switch_run;
-    j["switch"] = {{"first", label(w.first)},
-                   {"second", label(w.second)},
+    j["switch"] = {{"first", combination_label(w.first)},
+                   {"second", combination_label(w.second)},
                    {"rounds", {w.first_run.rounds.size(), w.second_run.rounds.size()}},
                    {"problem", w.problem}};
   } else {
@@ -358,7 +354,7 @@ std::string cost_dat(const std::vector<ReadCost>& costs, int cpu, double tsc_hz)
 std::string tradeoff_dat(const std::vector<ReadCost>& costs, const std::vector<ExchangeSummary>& exchanges) {
   // The plain send of the exchanges' architecture (rdtsc, cntvct).
   const ReadVariant plain = exchanges.empty() ? ReadVariant::rdtsc : plain_variant_of(exchanges.front().combination.send);
-  std::string out = "# title: cost against causality violations, send " + name(plain) + "\n";
+  std::string out = "# title: cost against causality violations, send " + variant_text(plain) + "\n";
   out +=
       "# columns: recv cost_p50_ticks violations_per_million violations one_way_latencies min_rtt_ticks "
       "orders_earlier_loads\n";
@@ -366,7 +362,7 @@ std::string tradeoff_dat(const std::vector<ReadCost>& costs, const std::vector<E
     if (e.combination.send != plain) continue;
     const std::optional<double> cost = believed_cost_ticks(costs, e.combination.recv);
     if (!cost) continue;  // no cost, no place on the x axis
-    out += name(e.combination.recv) + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) +
+    out += variant_text(e.combination.recv) + " " + format_sig(*cost, 6) + " " + format_sig(e.violations_per_million(), 6) +
            " " + std::to_string(e.violations) + " " + std::to_string(e.one_way) + " " +
            std::to_string(e.rtt_ticks.min()) + " " + (e.recv_orders_earlier_loads ? "1" : "0") + "\n";
   }
@@ -386,7 +382,7 @@ std::string percentiles_dat(const std::vector<ExchangeSummary>& exchanges, int c
     if (h.total() == 0) continue;
     if (!first) out += "\n\n";
     first = false;
-    out += label(e.combination) + " inverse_tail ticks\n";
+    out += combination_label(e.combination) + " inverse_tail ticks\n";
     for (double p : curve_percentiles(h.total())) {
       out += format_sig(p, 8) + " " + format_sig(1.0 / (1.0 - p / 100.0), 8) + " " +
              std::to_string(h.value_at_percentile(p)) + "\n";
@@ -406,10 +402,10 @@ std::string switch_dat(const SwitchRun& s, int cpu_a, int cpu_b, double tsc_hz, 
   auto ms_of = [&](std::uint64_t t1) { return static_cast<double>(diff_ticks(t1, t0)) * ms_per_tick; };
 
   std::string out = "# title: CPUs " + std::to_string(cpu_a) + " -> " + std::to_string(cpu_b) + ": receive read " +
-                    name(s.first.recv) + ", then " + name(s.second.recv) + "\n";
+                    variant_text(s.first.recv) + ", then " + variant_text(s.second.recv) + "\n";
   out += "# switch_ms: " + format_fixed(ms_of(s.second_run.rounds.front().t1), 4) + "\n";
-  out += "# first: " + label(s.first) + "\n";
-  out += "# second: " + label(s.second) + "\n";
+  out += "# first: " + combination_label(s.first) + "\n";
+  out += "# second: " + combination_label(s.second) + "\n";
   out += "# columns: time_ms fwd_min_ticks fwd_p50_ticks rev_min_ticks rev_p50_ticks rtt_min_ticks\n";
   std::vector<std::int64_t> fwd, rev;
   for (const Run* run : {&s.first_run, &s.second_run}) {

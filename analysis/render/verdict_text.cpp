@@ -9,10 +9,6 @@ namespace {
 
 constexpr std::string_view kStepCauses = ": a TSC write, a vCPU moved, or a migration";
 
-std::string name(ReadVariant v) { return std::string(variant_name(v)); }
-
-std::string label(const Combination& c) { return name(c.send) + "/" + name(c.recv); }
-
 std::string count_of(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -226,7 +222,7 @@ std::string check_reason_text(const CheckResult& c) {
 namespace {
 
 std::string plain_reads_text(const PlainReadsFinding& p, ReadVariant plain, double hz) {
-  std::string s = "plain " + name(plain) + " on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
+  std::string s = "plain " + variant_text(plain) + " on both sides: " + std::to_string(p.negative) + " of " + std::to_string(p.one_way) +
                   " one-way latencies negative (" +
                   percent(static_cast<double>(p.negative), static_cast<double>(p.one_way)) + ")";
   const std::string quantum = " (" + ticks_with_ns_if_coarse(static_cast<double>(p.quantum_ticks), hz) + ") explain";
@@ -261,7 +257,7 @@ std::string rtt_comparison_text(const RttComparison& c, ReadVariant plain, doubl
     s += " (leaving out " + count_of(c.plain_rtt_negative, "round", "rounds") +
          " with rtt < 0, impossible for any offset)";
   }
-  s += " against " + ticks_with_ns(static_cast<double>(c.rtt_min_ticks), hz) + " with receive " + name(c.recv) + ": ";
+  s += " against " + ticks_with_ns(static_cast<double>(c.rtt_min_ticks), hz) + " with receive " + variant_text(c.recv) + ": ";
   const std::int64_t d_min = c.rtt_min_over_plain_ticks;
   if (d_min > 0) {
     s += "plain reads make the pair look " + ticks_with_ns(static_cast<double>(d_min), hz) + " faster than it is (" +
@@ -273,16 +269,16 @@ std::string rtt_comparison_text(const RttComparison& c, ReadVariant plain, doubl
        " ticks (" + (c.rtt_p50_over_plain_ticks >= 0 ? "+" : "") + std::to_string(c.rtt_p50_over_plain_ticks) + ")";
   if (c.read_cost_over_plain_ticks) {
     s += "; the read itself costs " + format_sig(*c.read_cost_over_plain_ticks, 3) +
-         " ticks more than " + name(plain) + ", two receive reads per round trip";
+         " ticks more than " + variant_text(plain) + ", two receive reads per round trip";
   }
   return s;
 }
 
 std::string control_text(const ControlSummary& c) {
   std::string s = c.same_cpu ? "same-CPU control (CPU " + std::to_string(c.cpu_a) + " with itself, one counter, " +
-                                   label(c.combination) + "): "
+                                   combination_label(c.combination) + "): "
                              : "SMT-sibling control (CPUs " + std::to_string(c.cpu_a) + " and " +
-                                   std::to_string(c.cpu_b) + ", " + label(c.combination) + "): ";
+                                   std::to_string(c.cpu_b) + ", " + combination_label(c.combination) + "): ";
   if (!c.problem.empty()) return s + "incomplete: " + c.problem;
   if (!c.same_cpu) {
     return s + std::to_string(c.causality_violations) + " causality violations in " + std::to_string(c.rounds) +
@@ -309,9 +305,9 @@ std::vector<std::string> variants_findings(const VariantsVerdict& v) {
   std::vector<std::string> none, some;
   for (const ReceiveOutcome& r : v.receive_outcomes) {
     if (r.none) {
-      none.push_back(name(r.recv));
+      none.push_back(variant_text(r.recv));
     } else {
-      some.push_back(name(r.recv) + " (" + std::to_string(r.negative) + " negative, " + std::to_string(r.violations) +
+      some.push_back(variant_text(r.recv) + " (" + std::to_string(r.negative) + " negative, " + std::to_string(r.violations) +
                      " violations)");
     }
   }
@@ -320,13 +316,13 @@ std::vector<std::string> variants_findings(const VariantsVerdict& v) {
   for (const RttComparison& c : v.rtt_comparisons) findings.push_back(rtt_comparison_text(c, v.plain_read, v.tsc_hz));
   if (v.recommended) {
     const RecvStanding& r = *v.recommended;
-    std::string s = "recommended receive read: " + name(r.recv) +
+    std::string s = "recommended receive read: " + variant_text(r.recv) +
                     ", the cheapest read that waits for earlier loads with no causality violation here (0 in " +
                     std::to_string(r.one_way) + " one-way latencies); " + ticks_with_ns(r.cost_ticks, v.tsc_hz) +
                     " per read";
     if (v.plain_cost_ticks) {
       s += ", " + std::string(v.recommended_cost_over_plain_ticks >= 0 ? "+" : "") +
-           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain " + name(v.plain_read);
+           format_sig(v.recommended_cost_over_plain_ticks, 3) + " ticks over plain " + variant_text(v.plain_read);
     }
     findings.push_back(s);
   } else if (!v.standings.empty()) {
@@ -338,7 +334,7 @@ std::vector<std::string> variants_findings(const VariantsVerdict& v) {
   if (v.cheapest_clean && (!v.recommended || v.cheapest_clean->recv != v.recommended->recv)) {
     const RecvStanding& c = *v.cheapest_clean;
     const std::uint64_t negative = v.cheapest_clean_negative;
-    findings.push_back(name(c.recv) + " is cheaper (" + ticks_with_ns(c.cost_ticks, v.tsc_hz) +
+    findings.push_back(variant_text(c.recv) + " is cheaper (" + ticks_with_ns(c.cost_ticks, v.tsc_hz) +
                        " per read) and showed no causality violation here (" +
                        (negative > 0 ? std::to_string(negative) +
                                            " negative one-way latencies, each within what an offset in the band "
@@ -355,9 +351,9 @@ std::string reference_problem_text(const ReferenceBand& band) {
   switch (band.problem) {
     case ReferenceBand::Problem::none: return "";
     case ReferenceBand::Problem::not_measured: return "no receive read that waits for earlier loads was measured";
-    case ReferenceBand::Problem::no_feasible_band: return label(band.culprit) + " has no feasible band";
-    case ReferenceBand::Problem::drift: return label(band.culprit) + " has detectable drift";
-    case ReferenceBand::Problem::offset_step: return label(band.culprit) + " has an offset step";
+    case ReferenceBand::Problem::no_feasible_band: return combination_label(band.culprit) + " has no feasible band";
+    case ReferenceBand::Problem::drift: return combination_label(band.culprit) + " has detectable drift";
+    case ReferenceBand::Problem::offset_step: return combination_label(band.culprit) + " has an offset step";
     case ReferenceBand::Problem::disjoint: return "the ordering reads' bands do not overlap";
   }
   return "?";

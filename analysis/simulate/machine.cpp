@@ -13,9 +13,6 @@
 namespace tscaudit {
 namespace {
 
-/// The one-pair model's limit on start_tick (simulate.hpp).
-constexpr std::uint64_t kMaxStartTick = 1'000'000'000'000'000;
-
 [[noreturn]] void bad(const std::string& field, const std::string& what) {
   throw UsageError("simulate: " + field + ": " + what);
 }

@@ -19,7 +19,6 @@ constexpr double kMaxDelayTicks = 1e12;
 constexpr double kMaxOffsetTicks = 1e15;
 constexpr double kMaxDriftPpb = 1e6;
 constexpr std::uint64_t kMaxQuantumTicks = 1'000'000;
-constexpr std::uint64_t kMaxStartTick = 1'000'000'000'000'000;
 /// Counter values stay below 2^63 so that every difference fits an int64_t.
 constexpr double kCounterLimit = 9223372036854775808.0;
 

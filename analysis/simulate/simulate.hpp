@@ -138,6 +138,9 @@ struct SimulationTruth {
 /// Generates `spec.rounds` rounds (seq 0..n-1, flags 0) with header metadata schema, a, b,
 /// send, recv, transport, tsc_hz, quantum_ticks (when asked), simulated, seed and trailer
 /// rounds_written, status complete. Fills `truth` (replacing what it held).
+/// The largest start_tick of a simulated run: counter values stay far below 2^63.
+inline constexpr std::uint64_t kMaxStartTick = 1'000'000'000'000'000;
+
 /// Ranges: rounds 1..kMaxSimulatedRounds, quantum 1..1e6, start_tick <= 1e15, |offset|,
 /// every step's |ticks| <= 1e15 and at most kMaxSimulatedSteps steps, |drift| <= 1e6 ppb,
 /// rates and fractions in [0, 1], delays, gap,

@@ -24,6 +24,11 @@ struct Combination {
   friend bool operator==(const Combination&, const Combination&) = default;
 };
 
+/// "send/recv", as the text and the report name a combination.
+inline std::string combination_label(const Combination& c) {
+  return variant_text(c.send) + "/" + variant_text(c.recv);
+}
+
 /// The plain read on both sides (rdtsc, or cntvct on aarch64): the baseline every other
 /// combination is held against.
 constexpr Combination plain_combination(CounterArch arch) { return {plain_variant(arch), plain_variant(arch)}; }

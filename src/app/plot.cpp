@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/errors.hpp"
+
 extern char** environ;
 
 namespace tscaudit {
@@ -25,8 +27,6 @@ using Clock = std::chrono::steady_clock;
 
 // gnuplot stops at its first error, so its last words are the ones that matter.
 constexpr std::size_t kKeptOutputBytes = 4096;
-
-std::string errno_text(int err) { return std::strerror(err); }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

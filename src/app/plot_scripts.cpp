@@ -10,13 +10,12 @@
 
 #include "app/embedded_plots.hpp"
 #include "app/temp_dir.hpp"
+#include "core/errors.hpp"
 
 namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text(int err) { return std::strerror(err); }
 
 bool holds_scripts(const fs::path& dir) {
   std::error_code ec;

@@ -35,18 +35,13 @@ ExchangeChoice choice_of(const Combination& c) {
   return choice;
 }
 
-/// "send/recv" of a combination.
-std::string label(const Combination& c) {
-  return std::string(variant_name(c.send)) + "/" + std::string(variant_name(c.recv));
-}
-
 /// Appends a visit, keeping its error as it is worded.
 void append(VisitsRun& d, const ExchangeResult& result, const ExchangeConfig& config) {
   if (auto error = append_visit(d, result, config)) d.errors.push_back(*error);
 }
 
 std::string role_name(const Combination& c, int a, int b) {
-  return label(c) + " " + std::to_string(a) + "->" + std::to_string(b);
+  return combination_label(c) + " " + std::to_string(a) + "->" + std::to_string(b);
 }
 
 /// The variants this CPU can run, in interface order; why each other one cannot, in `left_out`.
@@ -242,7 +237,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
     }
     r.problems.insert(r.problems.end(), problems.begin(), problems.end());
     if (analyses.empty()) {
-      r.problems.push_back(label(combinations[k]) + ": no round completed; left out");
+      r.problems.push_back(combination_label(combinations[k]) + ": no round completed; left out");
       continue;
     }
     ExchangeSummary s = summarize_exchange(combinations[k], runs, analyses);

@@ -32,8 +32,6 @@ std::vector<int> read_list_file(const std::string& path) {
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-std::string errno_text(int err) { return std::strerror(err); }
-
 /// A CPU set sized for `count` CPUs (CPU_ALLOC: masks may be larger than cpu_set_t's 1024
 /// bits on big machines), cleared, and freed with this object.
 class CpuSet {

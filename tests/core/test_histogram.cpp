@@ -9,14 +9,16 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "int_limits.hpp"
 
 using namespace tscaudit;
 
 namespace {
+
+using test::kI64Max;
+using test::kI64Min;
+using test::kU64Max;
 using H = LogLinearHistogram;
-constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
-constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min();
-constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
 }  // namespace
 
 TEST_CASE("counts_index follows HdrHistogram_c exactly") {

@@ -59,7 +59,7 @@ Outcome outcome(const std::string& text) {
   return whole;
 }
 
-std::string error_of(const std::string& text) {
+std::string hostile_error_of(const std::string& text) {
   const Outcome o = outcome(text);
   return std::holds_alternative<std::string>(o) ? std::get<std::string>(o) : "(no error)";
 }
@@ -77,39 +77,39 @@ const std::string kNoHeader = "in.csv: no column header row (expected e.g. 't1,t
 }  // namespace
 
 TEST_CASE("hostile: files without a table") {
-  CHECK(error_of("") == "in.csv: empty file");
-  CHECK(error_of("\n\n\n") == kNoHeader);
-  CHECK(error_of("\r\n\r\n\r\n") == kNoHeader);
-  CHECK(error_of("# a comment\n# quantum_ticks: 26\n#\n") == kNoHeader);
-  CHECK(error_of("t1,t2,t3,t4") == "in.csv: no rounds after the column header row");
-  CHECK(error_of("t1,t2,t3,t4\r\n\r\n# only a comment\r\n") == "in.csv: no rounds after the column header row");
+  CHECK(hostile_error_of("") == "in.csv: empty file");
+  CHECK(hostile_error_of("\n\n\n") == kNoHeader);
+  CHECK(hostile_error_of("\r\n\r\n\r\n") == kNoHeader);
+  CHECK(hostile_error_of("# a comment\n# quantum_ticks: 26\n#\n") == kNoHeader);
+  CHECK(hostile_error_of("t1,t2,t3,t4") == "in.csv: no rounds after the column header row");
+  CHECK(hostile_error_of("t1,t2,t3,t4\r\n\r\n# only a comment\r\n") == "in.csv: no rounds after the column header row");
 }
 
 TEST_CASE("hostile: rows whose fields do not fit the header") {
-  CHECK(error_of(kHead + "1,2,3,4,\n") == "in.csv:2:9: more fields than the 4 columns of the header");
-  CHECK(error_of(kHead + "1,2,3,4\n5,6,7\n") == "in.csv:3:6: found 3 fields, the header has 4");
-  CHECK(error_of(kHead + ",,,\n") == "in.csv:2:1: empty field (expected an unsigned decimal number)");
-  CHECK(error_of(kHead + "   \n") == "in.csv:2:1: empty field (expected an unsigned decimal number)");
-  CHECK(error_of(kHead + "1,2,3,4\nt1,t2,t3,t4\n") == "in.csv:3:1: 't1' is not an unsigned decimal number");
+  CHECK(hostile_error_of(kHead + "1,2,3,4,\n") == "in.csv:2:9: more fields than the 4 columns of the header");
+  CHECK(hostile_error_of(kHead + "1,2,3,4\n5,6,7\n") == "in.csv:3:6: found 3 fields, the header has 4");
+  CHECK(hostile_error_of(kHead + ",,,\n") == "in.csv:2:1: empty field (expected an unsigned decimal number)");
+  CHECK(hostile_error_of(kHead + "   \n") == "in.csv:2:1: empty field (expected an unsigned decimal number)");
+  CHECK(hostile_error_of(kHead + "1,2,3,4\nt1,t2,t3,t4\n") == "in.csv:3:1: 't1' is not an unsigned decimal number");
   // Tab-separated header: a comma inside a field is part of the field.
-  CHECK(error_of("t1\tt2\tt3\tt4\n1\t2,5\t3\t4\n") == "in.csv:2:3: '2,5' is not an unsigned decimal number");
+  CHECK(hostile_error_of("t1\tt2\tt3\tt4\n1\t2,5\t3\t4\n") == "in.csv:2:3: '2,5' is not an unsigned decimal number");
 }
 
 TEST_CASE("hostile: fields that are not unsigned decimal numbers of 64 bits") {
   const std::string nan = " is not an unsigned decimal number";
-  CHECK(error_of(kHead + "1,+5,3,4\n") == "in.csv:2:3: '+5'" + nan);
-  CHECK(error_of(kHead + "-1,2,3,4\n") == "in.csv:2:1: '-1'" + nan);
-  CHECK(error_of(kHead + "1,5 6,7,9\n") == "in.csv:2:3: '5 6'" + nan);
-  CHECK(error_of(kHead + "1,\t5,7,9\n") == "in.csv:2:3: '\\x095'" + nan);
-  CHECK(error_of(kHead + "1,0x10,3,4\n") == "in.csv:2:3: '0x10'" + nan);
-  CHECK(error_of(kHead + "1,2,3,1e3\n") == "in.csv:2:7: '1e3'" + nan);
-  CHECK(error_of(kHead + "1,2,3,4.0\n") == "in.csv:2:7: '4.0'" + nan);
-  CHECK(error_of(kHead + "1,abc,3,4\n") == "in.csv:2:3: 'abc'" + nan);
-  CHECK(error_of(kHead + "1,2"s + '\0' + "3,3,4\n") == "in.csv:2:3: '2\\x003'" + nan);
-  CHECK(error_of(kHead + "1,2,3,18446744073709551616\n") == "in.csv:2:7: '18446744073709551616' is beyond 64 bits");
-  CHECK(error_of(kHead + "1,123456789012345678901234567890,3,4\n") ==
+  CHECK(hostile_error_of(kHead + "1,+5,3,4\n") == "in.csv:2:3: '+5'" + nan);
+  CHECK(hostile_error_of(kHead + "-1,2,3,4\n") == "in.csv:2:1: '-1'" + nan);
+  CHECK(hostile_error_of(kHead + "1,5 6,7,9\n") == "in.csv:2:3: '5 6'" + nan);
+  CHECK(hostile_error_of(kHead + "1,\t5,7,9\n") == "in.csv:2:3: '\\x095'" + nan);
+  CHECK(hostile_error_of(kHead + "1,0x10,3,4\n") == "in.csv:2:3: '0x10'" + nan);
+  CHECK(hostile_error_of(kHead + "1,2,3,1e3\n") == "in.csv:2:7: '1e3'" + nan);
+  CHECK(hostile_error_of(kHead + "1,2,3,4.0\n") == "in.csv:2:7: '4.0'" + nan);
+  CHECK(hostile_error_of(kHead + "1,abc,3,4\n") == "in.csv:2:3: 'abc'" + nan);
+  CHECK(hostile_error_of(kHead + "1,2"s + '\0' + "3,3,4\n") == "in.csv:2:3: '2\\x003'" + nan);
+  CHECK(hostile_error_of(kHead + "1,2,3,18446744073709551616\n") == "in.csv:2:7: '18446744073709551616' is beyond 64 bits");
+  CHECK(hostile_error_of(kHead + "1,123456789012345678901234567890,3,4\n") ==
         "in.csv:2:3: '123456789012345678901234567890' is beyond 64 bits");
-  CHECK(error_of(kHead + "1," + std::string(50, '9') + ",3,4\n") ==
+  CHECK(hostile_error_of(kHead + "1," + std::string(50, '9') + ",3,4\n") ==
         "in.csv:2:3: '" + std::string(40, '9') + "...' is beyond 64 bits");
   // Spaces around a field are trimmed (", " separators); 2^64 - 1 is the largest tick.
   CHECK(ok(kHead + " 1 , 5 ,7,  9\n").rounds == ok(kHead + "1,5,7,9\n").rounds);
@@ -129,28 +129,28 @@ TEST_CASE("hostile: a byte order mark is accepted on line 1 and CRLF gives what 
   }
   CHECK(*plain.header.get("quantum_ticks") == "26");  // the mark does not hide the first key
   // A mark anywhere else is data.
-  CHECK(error_of("# x\n\xEF\xBB\xBFt1,t2,t3,t4\n1,2,3,4\n") ==
+  CHECK(hostile_error_of("# x\n\xEF\xBB\xBFt1,t2,t3,t4\n1,2,3,4\n") ==
         "in.csv:2:1: the column header lacks required column 't1'");
-  CHECK(error_of(kHead + "\xEF\xBB\xBF"
+  CHECK(hostile_error_of(kHead + "\xEF\xBB\xBF"
                          "1,2,3,4\n") == "in.csv:2:1: '\\xef\\xbb\\xbf1' is not an unsigned decimal number");
 }
 
 TEST_CASE("hostile: a lone carriage return is refused at its column") {
   const std::string msg = ": a carriage return (\\r) inside the line (line ends must be LF or CRLF)";
-  CHECK(error_of(kHead + "1,2\r,3,4\n") == "in.csv:2:4" + msg);
-  CHECK(error_of("t1,t2,t3,t4\r1,2,3,4\r5,6,7,8\r") == "in.csv:1:12" + msg);  // old Mac line ends
+  CHECK(hostile_error_of(kHead + "1,2\r,3,4\n") == "in.csv:2:4" + msg);
+  CHECK(hostile_error_of("t1,t2,t3,t4\r1,2,3,4\r5,6,7,8\r") == "in.csv:1:12" + msg);  // old Mac line ends
 }
 
 TEST_CASE("hostile: binary input is refused at the header row or as an endless line") {
   const std::string not_text = " is not text (a binary or compressed file?)";
-  CHECK(error_of("\0\0\0\n"s) == "in.csv:1:1: byte \\x00" + not_text);
+  CHECK(hostile_error_of("\0\0\0\n"s) == "in.csv:1:1: byte \\x00" + not_text);
   // A gzip member header (magic, deflate, no flags, mtime 0, OS unix) and some data.
-  CHECK(error_of("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03+I-.\x01\x00\n"s) == "in.csv:1:1: byte \\x1f" + not_text);
-  CHECK(error_of("t1,t2,t3,t4\x7f\n") == "in.csv:1:12: byte \\x7f" + not_text);
+  CHECK(hostile_error_of("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03+I-.\x01\x00\n"s) == "in.csv:1:1: byte \\x1f" + not_text);
+  CHECK(hostile_error_of("t1,t2,t3,t4\x7f\n") == "in.csv:1:12: byte \\x7f" + not_text);
   // A CR in binary data: the first control byte is named, not the CR.
-  CHECK(error_of("\x1f\x8b\x08\r\n"s) == "in.csv:1:1: byte \\x1f" + not_text);
-  CHECK(error_of(kHead + "1,2,3,4\n5,\x01,\r,\n") == "in.csv:3:3: byte \\x01" + not_text);
-  CHECK(error_of(std::string(kMaxLineBytes + 10, '\0')) ==
+  CHECK(hostile_error_of("\x1f\x8b\x08\r\n"s) == "in.csv:1:1: byte \\x1f" + not_text);
+  CHECK(hostile_error_of(kHead + "1,2,3,4\n5,\x01,\r,\n") == "in.csv:3:3: byte \\x01" + not_text);
+  CHECK(hostile_error_of(std::string(kMaxLineBytes + 10, '\0')) ==
         "in.csv:1:65537: line longer than 65536 bytes (not a text table, or a line end is missing)");
 }
 
@@ -204,8 +204,8 @@ TEST_CASE("hostile: seeded random tables are read the same whole and in chunks")
 TEST_CASE("hostile: a line over 64 KiB is refused with its number and the stream reads little of it") {
   const std::string too_long =
       "in.csv:3:65537: line longer than 65536 bytes (not a text table, or a line end is missing)";
-  CHECK(error_of(kHead + "1,2,3,4\n" + std::string(std::size_t{1} << 20, '7') + "\n") == too_long);
-  CHECK(error_of(kHead + "1,2,3,4\n# key: " + std::string(kMaxLineBytes, 'v') + "\n") == too_long);
+  CHECK(hostile_error_of(kHead + "1,2,3,4\n" + std::string(std::size_t{1} << 20, '7') + "\n") == too_long);
+  CHECK(hostile_error_of(kHead + "1,2,3,4\n# key: " + std::string(kMaxLineBytes, 'v') + "\n") == too_long);
   // 100 MB in one line, generated as it is read: the reader stops near the limit.
   constexpr std::size_t kLineBytes = std::size_t{100} << 20;
   const std::string head = kHead + "1,2,3,4\n";
@@ -230,28 +230,28 @@ TEST_CASE("hostile: a counter that runs backwards within a round is kept, in imp
   const Run own = ok("# schema: tscaudit-run/1\nseq,t1,t2,t3,t4,flags\n0,100,150,140,90,0\n");
   CHECK(own.rounds.at(0) == Round{0, 100, 150, 140, 90, 0});
   // The line between the two: a malformed field in such a round is still refused.
-  CHECK(error_of(kHead + "100,150,-140,90\n").rfind("in.csv:2:9: ", 0) == 0);
+  CHECK(hostile_error_of(kHead + "100,150,-140,90\n").rfind("in.csv:2:9: ", 0) == 0);
 }
 
 TEST_CASE("hostile: seq may go backwards but not repeat") {
   const std::string head = "t1,seq,t2,t3,t4\n";
-  CHECK(error_of(head + "10,0,20,30,40\n10,0,20,30,40\n") ==
+  CHECK(hostile_error_of(head + "10,0,20,30,40\n10,0,20,30,40\n") ==
         "in.csv:3:4: seq 0 repeats the seq of line 2 (two rows cannot be the same round)");
   const Run backwards = ok(head + "10,2,20,30,40\n10,1,20,30,40\n10,0,20,30,40\n");
   CHECK(backwards.rounds.at(0).seq == 2);
   CHECK(backwards.rounds.at(2).seq == 0);
   // Out of order, with comments and blank lines between: the line and column of the repeat.
-  CHECK(error_of(head + "10,5,20,30,40\n10,3,20,30,40\n# c\n\n10,4,20,30,40\n1000,3,1001,1002,1003\n10,5,20,30,40\n") ==
+  CHECK(hostile_error_of(head + "10,5,20,30,40\n10,3,20,30,40\n# c\n\n10,4,20,30,40\n1000,3,1001,1002,1003\n10,5,20,30,40\n") ==
         "in.csv:7:6: seq 3 repeats the seq of line 3 (two rows cannot be the same round)");
   // The first repeat in file order, not the smallest repeated seq.
-  CHECK(error_of(head + "10,9,20,30,40\n10,1,20,30,40\n10,9,20,30,40\n10,1,20,30,40\n") ==
+  CHECK(hostile_error_of(head + "10,9,20,30,40\n10,1,20,30,40\n10,9,20,30,40\n10,1,20,30,40\n") ==
         "in.csv:4:4: seq 9 repeats the seq of line 2 (two rows cannot be the same round)");
 }
 
 TEST_CASE("hostile: metadata") {
   // Checked numbers, at the column of the value: each line above the header of one round.
   test::check_messages(
-      [](const std::string& line) { return error_of(line + "\n" + kHead + "1,2,3,4\n"); },
+      [](const std::string& line) { return hostile_error_of(line + "\n" + kHead + "1,2,3,4\n"); },
       {
           {"# quantum_ticks: abc", "in.csv:1:18: quantum_ticks: 'abc' is not an unsigned decimal number"},
           {"# quantum_ticks:   0", "in.csv:1:20: quantum_ticks 0 is out of range [1, 1000000000]"},
@@ -272,15 +272,15 @@ TEST_CASE("hostile: metadata") {
   for (std::size_t i = 0; i < kMaxMetadataKeys; ++i) many += "# k" + std::to_string(i) + ": v\n";
   CHECK(ok(many + kHead + "1,2,3,4\n").header.entries().size() == kMaxMetadataKeys);
   CHECK(ok(many + "# k0: again\n" + kHead + "1,2,3,4\n").header.entries().size() == kMaxMetadataKeys);
-  CHECK(error_of(many + "# one_more: v\n" + kHead + "1,2,3,4\n") ==
+  CHECK(hostile_error_of(many + "# one_more: v\n" + kHead + "1,2,3,4\n") ==
         "in.csv:1001:1: more than 1000 metadata keys in the header");
-  CHECK(error_of(kHead + "1,2,3,4\n" + many + "# one_more: v\n") ==
+  CHECK(hostile_error_of(kHead + "1,2,3,4\n" + many + "# one_more: v\n") ==
         "in.csv:1003:1: more than 1000 metadata keys in the trailer");
   // A status line before the rounds is header metadata: the run is still not complete.
   const Run early = ok("# schema: tscaudit-run/1\n# status: complete\n" + kHead + "1,2,3,4\n");
   CHECK(incomplete_reason(early) ==
         std::optional<std::string>("no '# status:' line after the rounds: the file was cut short"));
-  CHECK(error_of("# schema: \x1b[2J\n" + kHead + "1,2,3,4\n") ==
+  CHECK(hostile_error_of("# schema: \x1b[2J\n" + kHead + "1,2,3,4\n") ==
         "in.csv: unknown schema '\\x1b[2J' (this version reads tscaudit-run/1)");
 }
 
@@ -293,16 +293,16 @@ TEST_CASE("hostile: a header with 10000 columns") {
   }
   const Run r = ok(header + "\n" + row + "\n" + row + "\n");
   CHECK(r.rounds.size() == 2);
-  CHECK(error_of(header + "\n" + row + ",y\n") ==
+  CHECK(hostile_error_of(header + "\n" + row + ",y\n") ==
         "in.csv:2:" + std::to_string(row.size() + 2) + ": more fields than the 10000 columns of the header");
   const std::string short_row = row.substr(0, row.size() - 2);
-  CHECK(error_of(header + "\n" + short_row + "\n") ==
+  CHECK(hostile_error_of(header + "\n" + short_row + "\n") ==
         "in.csv:2:" + std::to_string(short_row.size() + 1) + ": found 9999 fields, the header has 10000");
 }
 
 TEST_CASE("hostile: pair and variant columns stay constant and agree with the metadata") {
   test::check_messages(
-      error_of, {
+      hostile_error_of, {
                     {"a,t1,t2,t3,t4\n0,1,2,3,4\n00,5,6,7,8\n",
                      "in.csv:3:1: a '00' differs from '0' earlier (one run holds one pair)"},
                     {"a,t1,t2,t3,t4\n0,1,2,3,4\nx,5,6,7,8\n", "in.csv:3:1: 'x' is not an unsigned decimal number"},

@@ -13,14 +13,16 @@
 #include "formats/interval_log.hpp"
 #include "formats/text_lines.hpp"
 #include "stream_source.hpp"
+#include "int_limits.hpp"
 
 using namespace tscaudit;
 
 namespace {
 
-constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min();
-constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
-constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+using test::kI64Max;
+using test::kI64Min;
+using test::kU64Max;
+
 
 /// A log in every shape a writer can produce: an interval without rounds (everything
 /// absent), one with 3 rounds (k = 1 only), one with 16 and one at the 64-bit extremes.
@@ -122,7 +124,7 @@ std::string to_text(const IntervalLog& log) {
   return text;
 }
 
-std::string error_of(std::string_view text) {
+std::string log_error_of(std::string_view text) {
   return test::what_thrown<InputError>([&] { parse_interval_log(text, "in.log"); });
 }
 
@@ -166,7 +168,7 @@ std::string log_of(std::initializer_list<std::string> lines) {
 std::string error_of_edit(const std::string& edit) {
   const std::size_t eq = edit.find('=');
   REQUIRE(eq != std::string::npos);
-  return error_of(log_of({with_field(kLine0, edit.substr(0, eq), edit.substr(eq + 1))}));
+  return log_error_of(log_of({with_field(kLine0, edit.substr(0, eq), edit.substr(eq + 1))}));
 }
 
 }  // namespace
@@ -377,19 +379,19 @@ TEST_CASE("interval log: comments, blank lines and metadata around the intervals
 }
 
 TEST_CASE("interval log: what is not a log, or not this schema, is refused at its first line") {
-  CHECK(error_of("") == "in.log:1:1: empty file (expected '# schema: tscaudit-monitor/1' first)");
-  CHECK(error_of("\n\r\n") ==
+  CHECK(log_error_of("") == "in.log:1:1: empty file (expected '# schema: tscaudit-monitor/1' first)");
+  CHECK(log_error_of("\n\r\n") ==
         "in.log:1:1: no schema line: the input holds only empty lines (expected '# schema: tscaudit-monitor/1' first)");
-  CHECK(error_of(head().substr(head().find('\n') + 1) + kLine0 + "\n") ==
+  CHECK(log_error_of(head().substr(head().find('\n') + 1) + kLine0 + "\n") ==
         "in.log:1:1: not an interval log: the first line is 'interval,start_tick,end_tick,rounds,lost...', not "
         "'# schema: tscaudit-monitor/1'");
-  CHECK(error_of("# a: 0\n# schema: tscaudit-monitor/1\n") ==
+  CHECK(log_error_of("# a: 0\n# schema: tscaudit-monitor/1\n") ==
         "in.log:1:1: not an interval log: the first line is '# a: 0', not '# schema: tscaudit-monitor/1'");
-  CHECK(error_of("\n# schema: tscaudit-monitor/2\n") ==
+  CHECK(log_error_of("\n# schema: tscaudit-monitor/2\n") ==
         "in.log:2:11: unknown schema 'tscaudit-monitor/2' (this version reads tscaudit-monitor/1)");
-  CHECK(error_of("# schema: tscaudit-run/1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n") ==
+  CHECK(log_error_of("# schema: tscaudit-run/1\nseq,t1,t2,t3,t4,flags\n0,1,2,3,4,0\n") ==
         "in.log:1:11: unknown schema 'tscaudit-run/1' (this version reads tscaudit-monitor/1)");
-  CHECK(error_of(std::string("\x7f"
+  CHECK(log_error_of(std::string("\x7f"
                              "ELF\x02\x01\x01\0\0\0",
                              10) +
                  "\n") ==
@@ -398,32 +400,32 @@ TEST_CASE("interval log: what is not a log, or not this schema, is refused at it
 }
 
 TEST_CASE("interval log: a missing, different or lone column header is refused") {
-  CHECK(error_of("# schema: tscaudit-monitor/1\n# a: 0\n") ==
+  CHECK(log_error_of("# schema: tscaudit-monitor/1\n# a: 0\n") ==
         "in.log:2:1: the log ends before its column header row (expected 'interval,start_tick,...')");
-  CHECK(error_of("# schema: tscaudit-monitor/1\n" + kLine0 + "\n") ==
+  CHECK(log_error_of("# schema: tscaudit-monitor/1\n" + kLine0 + "\n") ==
         "in.log:2:1: no column header row before the first interval (expected 'interval,start_tick,...')");
   std::string header = head().substr(head().find('\n') + 1);
   header.pop_back();  // its '\n'
   // fwd_k4 starts at byte 66 of the column header row.
   std::string renamed = header;
   renamed.replace(renamed.find("fwd_k4,"), 6, "fwd_k5");
-  CHECK(error_of("# schema: tscaudit-monitor/1\n" + renamed + "\n" + kLine0 + "\n") ==
+  CHECK(log_error_of("# schema: tscaudit-monitor/1\n" + renamed + "\n" + kLine0 + "\n") ==
         "in.log:2:66: column 9 of the header is 'fwd_k5', expected 'fwd_k4' (the columns of tscaudit-monitor/1 are "
         "fixed)");
   const std::string shorter = header.substr(0, header.rfind(','));  // no peak_rss_kib
-  CHECK(error_of("# schema: tscaudit-monitor/1\n" + shorter + "\n" + kLine0 + "\n") ==
+  CHECK(log_error_of("# schema: tscaudit-monitor/1\n" + shorter + "\n" + kLine0 + "\n") ==
         "in.log:2:312: the column header ends after 33 columns, expected 'peak_rss_kib' next (tscaudit-monitor/1 has "
         "34)");
-  CHECK(error_of("# schema: tscaudit-monitor/1\n" + header + ",extra\n" + kLine0 + "\n") ==
+  CHECK(log_error_of("# schema: tscaudit-monitor/1\n" + header + ",extra\n" + kLine0 + "\n") ==
         "in.log:2:326: column 35 'extra' is beyond the 34 columns of tscaudit-monitor/1");
-  CHECK(error_of(head()) == "in.log:2:1: no intervals after the column header row");
-  CHECK(error_of(head() + "# status: aborted\n") == "in.log:2:1: no intervals after the column header row");
+  CHECK(log_error_of(head()) == "in.log:2:1: no intervals after the column header row");
+  CHECK(log_error_of(head() + "# status: aborted\n") == "in.log:2:1: no intervals after the column header row");
 }
 
 TEST_CASE("interval log: the field count, empty, non-numeric and out-of-range fields") {
-  REQUIRE(error_of(log_of({kLine0, kLine1})) == "(no error)");
+  REQUIRE(log_error_of(log_of({kLine0, kLine1})) == "(no error)");
   test::check_messages(
-      error_of, {
+      log_error_of, {
                     {log_of({kLine0.substr(0, kLine0.rfind(','))}), "in.log:3:118: found 33 fields, the header has 34"},
                     {log_of({kLine0 + ",5"}), "in.log:3:124: more fields than the 34 columns of the header"},
                     {log_of({std::string(kMaxLineBytes + 1, '7')}),
@@ -462,13 +464,13 @@ TEST_CASE("interval log: '-' only for an absent statistic, together with its tic
           {"rev_k16_tick=-",
            "in.log:3:66: rev_k16_tick: '-' where rev_k16 has a value (a statistic and its tick are absent together)"},
       });
-  CHECK(error_of(log_of({kLine0, with_field(kLine1, "fwd_k4_tick", "2200")})) ==
+  CHECK(log_error_of(log_of({kLine0, with_field(kLine1, "fwd_k4_tick", "2200")})) ==
         "in.log:4:29: fwd_k4_tick: '2200' where fwd_k4 is '-' (a statistic and its tick are absent together)");
 }
 
 TEST_CASE("interval log: intervals out of order are refused") {
   test::check_messages(
-      error_of,
+      log_error_of,
       {
           {log_of({with_field(kLine0, "interval", "1")}),
            "in.log:3:1: interval 1 where 0 is expected (intervals are numbered 0, 1, 2, ... in order, without gaps)"},
@@ -518,7 +520,7 @@ TEST_CASE("interval log: values that contradict each other are refused") {
           {"rtt_p999=389", "in.log:3:99: rtt_p999 389 is below rtt_p99 390 (they cannot decrease)"},
           {"rtt_max=399", "in.log:3:103: rtt_max 399 is below rtt_p999 400 (they cannot decrease)"},
       });
-  test::check_messages(error_of,
+  test::check_messages(log_error_of,
                        {
                            // Present exactly when rounds >= k.
                            {log_of({kLine0, with_field(with_field(kLine1, "fwd_k4", "110"), "fwd_k4_tick", "2200")}),
@@ -531,8 +533,8 @@ TEST_CASE("interval log: values that contradict each other are refused") {
                        });
   // An interval without rounds has no latencies.
   const std::string none = "0,1000,2000,0,5,0,-,-,-,-,-,-,-,-,-,-,-,-,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
-  REQUIRE(error_of(log_of({none})) == "(no error)");
-  test::check_messages(error_of, {
+  REQUIRE(log_error_of(log_of({none})) == "(no error)");
+  test::check_messages(log_error_of, {
                                      {log_of({with_field(none, "rtt_p99", "7")}),
                                       "in.log:3:55: rtt_p99 7 in an interval without rounds (0 expected)"},
                                      {log_of({with_field(with_field(none, "fwd_k1", "-5"), "fwd_k1_tick", "1100")}),
@@ -541,7 +543,7 @@ TEST_CASE("interval log: values that contradict each other are refused") {
 }
 
 TEST_CASE("interval log: an interval after the trailer is refused") {
-  CHECK(error_of(head() + kLine0 + "\n# status: complete\n" + kLine1 + "\n") ==
+  CHECK(log_error_of(head() + kLine0 + "\n# status: complete\n" + kLine1 + "\n") ==
         "in.log:5:1: an interval after the trailer metadata (intervals must come before the closing '# key: value' "
         "lines)");
 }

@@ -21,6 +21,7 @@
 #include "run_text.hpp"
 #include "simulate/simulate.hpp"
 #include "simulation_fixture.hpp"
+#include "temp_files.hpp"
 
 using namespace tscaudit;
 using test::what_thrown;
@@ -28,28 +29,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tscaudit-rundir-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] std::string sub(const std::string& name) const { return (path / name).string(); }
-};
+using test::slurp;
+using test::TempDir;
 
 void write_file(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
   out << text;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 /// The pair header a matrix would give: run_header (src/measure/pair_run.cpp) without
@@ -117,7 +102,7 @@ std::uintmax_t dir_bytes(const fs::path& dir) {
 
 TEST_CASE("run directory: what is written reads back, pair by pair, as matrix --save-runs would", "[run_dir]") {
   TempDir tmp;
-  const std::string dir = tmp.sub("run");
+  const std::string dir = tmp.at("run");
   auto w = RunDirWriter::create(dir, sample_manifest({0, 1, 2}), std::string_view("<topology/>\n"));
   CHECK(slurp(fs::path(dir) / "topology.xml") == "<topology/>\n");
   {
@@ -209,7 +194,7 @@ TEST_CASE("run directory: a pair read back analyses exactly like the pair in mem
   Run live = simulate(spec, truth);
   live.header = Metadata();
   TempDir tmp;
-  const std::string dir = tmp.sub("run");
+  const std::string dir = tmp.at("run");
   RunDirManifest m = sample_manifest({0, 1});
   m.pair_header.set("rounds", "30000");
   m.pair_header.set("visits", "10");
@@ -234,7 +219,7 @@ TEST_CASE("run directory: a pair read back analyses exactly like the pair in mem
 TEST_CASE("run directory: a run that did not complete says so in every pair", "[run_dir]") {
   TempDir tmp;
   SECTION("the process died: the manifest still says running") {
-    const std::string dir = tmp.sub("run");
+    const std::string dir = tmp.at("run");
     auto w = RunDirWriter::create(dir, sample_manifest({0, 1}), std::nullopt);
     w->append_visit(0, 1, 0, 0, visit_rounds(100, 1000), 1, "");
     w.reset();  // no finish(): what a crash leaves
@@ -250,7 +235,7 @@ TEST_CASE("run directory: a run that did not complete says so in every pair", "[
           "cut short: " + dir + "/manifest.json says running: the measuring process ended before it finished");
   }
   SECTION("interrupted by a signal") {
-    const std::string dir = tmp.sub("run");
+    const std::string dir = tmp.at("run");
     auto w = RunDirWriter::create(dir, sample_manifest({0, 1}), std::nullopt);
     w->append_visit(0, 1, 0, 0, visit_rounds(100, 1000), 1, "");
     w->finish(RunDirStatus::interrupted, "SIGINT", "2026-11-25T04:02:00.000Z");
@@ -264,7 +249,7 @@ TEST_CASE("run directory: a run that did not complete says so in every pair", "[
 
 TEST_CASE("run directory: a rounds file cut short loses its last visit only", "[run_dir]") {
   TempDir tmp;
-  const std::string dir = tmp.sub("run");
+  const std::string dir = tmp.at("run");
   {
     auto w = RunDirWriter::create(dir, sample_manifest({0, 1, 2}), std::nullopt);
     for (std::uint64_t v = 0; v < 3; ++v) {
@@ -300,7 +285,7 @@ TEST_CASE("run directory: a rounds file cut short loses its last visit only", "[
 
 TEST_CASE("run directory: bad directories are refused, naming the file and the line", "[run_dir]") {
   TempDir tmp;
-  const std::string dir = tmp.sub("run");
+  const std::string dir = tmp.at("run");
   {
     auto w = RunDirWriter::create(dir, sample_manifest({0, 1}), std::nullopt);
     for (std::uint64_t v = 0; v < 3; ++v)
@@ -410,8 +395,8 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
                                  "):1:1: the visit line lacks quantum_ticks=");
   }
   SECTION("the directory is not there, or is a file") {
-    CHECK_THAT(what_thrown<InputError>([&] { open_run_dir(tmp.sub("absent")); }),  // input error: exit 2
-               Catch::StartsWith("cannot open the run directory " + tmp.sub("absent") + ": "));
+    CHECK_THAT(what_thrown<InputError>([&] { open_run_dir(tmp.at("absent")); }),  // input error: exit 2
+               Catch::StartsWith("cannot open the run directory " + tmp.at("absent") + ": "));
     CHECK(open_error(rounds.string()) == rounds.string() + ": not a directory (a run directory is one)");
   }
   SECTION("the writer wants a new or empty directory") {
@@ -424,7 +409,7 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
 
 TEST_CASE("run directory: two writers on disjoint pairs at once", "[run_dir]") {
   TempDir tmp;
-  const std::string dir = tmp.sub("run");
+  const std::string dir = tmp.at("run");
   auto w = RunDirWriter::create(dir, sample_manifest({0, 1, 2, 3}), std::nullopt);
   constexpr std::uint64_t kVisits = 40;
   auto slot = [&](int a, int b) {
@@ -563,7 +548,7 @@ TEST_CASE("run directory: bytes per round on disk for a simulated matrix", "[run
   // Four CPUs, every ordered pair, 10 visits of 3000 rounds each (the default plan's visit
   // size), rounds from the simulator with an AMD-like quantum of 26 ticks.
   TempDir tmp;
-  const std::string dir = tmp.sub("run");
+  const std::string dir = tmp.at("run");
   auto w = RunDirWriter::create(dir, sample_manifest({0, 1, 2, 3}), std::nullopt);
   std::uint64_t rounds = 0, seed = 1;
   for (int a = 0; a < 4; ++a) {

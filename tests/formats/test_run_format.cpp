@@ -48,7 +48,7 @@ Run sample_run(std::size_t n, std::uint64_t seed) {
 
 std::string to_text(const Run& run) { return test::run_text(run); }
 
-std::string error_of(std::string_view text) {
+std::string run_error_of(std::string_view text) {
   return test::what_thrown<InputError>([&] { parse_run(text, "in.csv"); });
 }
 
@@ -165,7 +165,7 @@ TEST_CASE("imports: complete unless they say otherwise or their last line was cu
 
 TEST_CASE("malformed input names the line and the column") {
   test::check_messages(
-      error_of,
+      run_error_of,
       {
           {"t1,t2,t3\n1,2,3\n", "in.csv:1:1: the column header lacks required column 't4'"},
           {"t1,t2,t3,t4,t1\n", "in.csv:1:13: column 't1' appears twice"},

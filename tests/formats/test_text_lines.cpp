@@ -61,7 +61,7 @@ std::variant<std::vector<Line>, std::string> lines_of(const std::string& text) {
   return whole;
 }
 
-std::string error_of(const std::string& text) {
+std::string lines_error_of(const std::string& text) {
   const auto got = lines_of(text);
   return std::holds_alternative<std::string>(got) ? std::get<std::string>(got) : "(no error)";
 }
@@ -94,15 +94,15 @@ TEST_CASE("text_lines: a byte order mark is dropped at the start of the text onl
 }
 
 TEST_CASE("text_lines: a carriage return inside a line is refused at its column") {
-  CHECK(error_of("t1,t2\n1,2\r3,4\n") ==
+  CHECK(lines_error_of("t1,t2\n1,2\r3,4\n") ==
         "in:2:4: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
-  CHECK(error_of("a\rb\rc\r") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
-  CHECK(error_of("x\r\r\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
-  CHECK(error_of("a\x01"
+  CHECK(lines_error_of("a\rb\rc\r") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
+  CHECK(lines_error_of("x\r\r\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
+  CHECK(lines_error_of("a\x01"
                  "b\rc\n") == "in:1:2: byte \\x01 is not text (a binary or compressed file?)");
-  CHECK(error_of("a\rb\x01"
+  CHECK(lines_error_of("a\rb\x01"
                  "c\n") == "in:1:2: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
-  CHECK(error_of("# comment\r here\n") ==
+  CHECK(lines_error_of("# comment\r here\n") ==
         "in:1:10: a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
 }
 
@@ -116,12 +116,12 @@ TEST_CASE("text_lines: a line over kMaxLineBytes is refused with its number what
   CHECK(ok("h\n" + full).at(1).text.size() == kMaxLineBytes);
   CHECK(ok(bom + full + "\r\n").at(0).text.size() == kMaxLineBytes);
   // One byte over: refused, however the line ends.
-  CHECK(error_of("h\n" + full + "y\n") == too_long);
-  CHECK(error_of("h\n" + full + "y\r\n") == too_long);
-  CHECK(error_of("h\n" + full + "y") == too_long);
-  CHECK(error_of("h\n" + full + "yyyyyyyyyyyy") == too_long);
-  CHECK(error_of(full + "y\n").rfind("in:1:65537: ", 0) == 0);
-  CHECK(error_of(bom + full + "y\n").rfind("in:1:65537: ", 0) == 0);
+  CHECK(lines_error_of("h\n" + full + "y\n") == too_long);
+  CHECK(lines_error_of("h\n" + full + "y\r\n") == too_long);
+  CHECK(lines_error_of("h\n" + full + "y") == too_long);
+  CHECK(lines_error_of("h\n" + full + "yyyyyyyyyyyy") == too_long);
+  CHECK(lines_error_of(full + "y\n").rfind("in:1:65537: ", 0) == 0);
+  CHECK(lines_error_of(bom + full + "y\n").rfind("in:1:65537: ", 0) == 0);
 }
 
 TEST_CASE("text_lines: the stream reader stops inside a 100 MB line after about 64 KiB") {

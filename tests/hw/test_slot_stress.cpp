@@ -36,7 +36,7 @@ struct Errors {
 /// Ping-pong of `rounds` rounds (2 messages each): a sends seq, b echoes it back with
 /// its own payload. Each side checks every message it receives.
 template <class TransportT>
-std::pair<Errors, Errors> ping_pong(std::uint64_t rounds) {
+std::pair<Errors, Errors> stress_ping_pong(std::uint64_t rounds) {
   auto transport = std::make_unique<TransportT>();
   const std::vector<int> cpus = test::usable_cpus();
   Errors ea, eb;
@@ -74,7 +74,7 @@ std::pair<Errors, Errors> ping_pong(std::uint64_t rounds) {
 
 TEMPLATE_TEST_CASE("every message arrives once, in order, intact", "", SlotTransport, QueueTransport) {
   const std::uint64_t rounds = TSCAUDIT_STRESS_ROUNDS;
-  const auto [ea, eb] = ping_pong<TestType>(rounds);
+  const auto [ea, eb] = stress_ping_pong<TestType>(rounds);
   CHECK(ea.received == rounds);
   CHECK(eb.received == rounds);
   CHECK(ea.out_of_order == 0);

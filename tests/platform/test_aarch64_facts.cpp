@@ -10,6 +10,7 @@
 #include "platform/emulation.hpp"
 #include "platform/platform.hpp"
 #include "platform/platform_warnings.hpp"
+#include "warning_codes.hpp"
 
 using namespace tscaudit;
 
@@ -43,11 +44,7 @@ Calibration calibration(double hz) {
   return c;
 }
 
-std::vector<std::string> codes(const std::vector<Warning>& warnings) {
-  std::vector<std::string> out;
-  for (const Warning& w : warnings) out.push_back(w.code);
-  return out;
-}
+using test::codes;
 
 /// The kernel log of a HiKey960-like board: the A73s trap the counter.
 constexpr const char* kBigLittleLog =

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "platform/platform_warnings.hpp"
+#include "warning_codes.hpp"
 
 using namespace tscaudit;
 
@@ -49,11 +50,7 @@ struct Clean {
   [[nodiscard]] std::vector<Warning> warnings() const { return platform_warnings(cpuid, kernel); }
 };
 
-std::vector<std::string> codes(const std::vector<Warning>& w) {
-  std::vector<std::string> out;
-  for (const auto& x : w) out.push_back(x.code);
-  return out;
-}
+using test::codes;
 
 /// The single warning raised, checked to be the only one and to carry advice.
 Warning only(const std::vector<Warning>& w, const std::string& code) {

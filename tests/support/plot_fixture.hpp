@@ -16,35 +16,12 @@
 #include <vector>
 
 #include "render/matrix_text.hpp"
+#include "temp_files.hpp"
 
 namespace tscaudit::test {
 
 /// plots/ of the source tree (TSCAUDIT_TEST_PLOTS, defined for the files that include this).
 inline const std::string kPlots = TSCAUDIT_TEST_PLOTS;
-
-/// A directory of its own under the system's temporary directory, removed at the end.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "tscaudit-plot-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] std::string at(const std::string& name) const { return (path / name).string(); }
-};
-
-inline std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-inline void spit(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream(p, std::ios::binary) << text;
-}
 
 /// The names in `dir`, sorted, space-separated: shows any aside file left behind.
 inline std::string listing(const std::filesystem::path& dir) {
