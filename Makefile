@@ -8,16 +8,18 @@
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
 #   make install  the tool, its man page, bash completion and systemd units (PREFIX=/usr/local)
 #   make package  the Debian package build/tscaudit_VERSION_ARCH.deb (CPack)
+#   make static   the tool alone, fully static (build-static/tscaudit): a binary to copy onto any Linux
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
 REPORT_DIR ?= report
 JOBS       ?= $(shell nproc)
 SANITIZE_DIR ?= build-sanitize
 ARM64_DIR ?= build-arm64
+STATIC_DIR ?= build-static
 # WERROR=ON makes every warning on the project's own targets an error (CI builds so).
 WERROR     ?= OFF
 
-.PHONY: all deps configure tool build test test-sanitize test-arm64 fuzz report bench tidy format clean install package
+.PHONY: all deps configure tool build test test-sanitize test-arm64 fuzz report bench tidy format clean install package static
 
 all: build
 
@@ -84,6 +86,15 @@ install: tool
 package: tool
 	@bash scripts/install-deps.sh package
 	cd $(BUILD_DIR) && cpack -G DEB
+
+# The tool fully static (-static: glibc, libstdc++, hwloc and zstd linked in), in its own tree,
+# without the suite: a binary that needs nothing of the machine it is copied to but its kernel
+# (README, "What the binary needs at run time"). The suite's "cli: the static binary" test
+# checks it once it is built.
+static: deps
+	cmake -S . -B $(STATIC_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTSCAUDIT_STATIC=ON \
+	  -DTSCAUDIT_BUILD_TESTS=OFF -DTSCAUDIT_BUILD_BENCH=OFF -DTSCAUDIT_WERROR=$(WERROR) >/dev/null
+	cmake --build $(STATIC_DIR) -j $(JOBS) --target tscaudit
 
 # libFuzzer with clang, ASan and UBSan, one core; see scripts/fuzz.sh and docs/testing.md, "Fuzzing".
 fuzz:

@@ -21,11 +21,13 @@ sets[build]="
   pkgconf
   libcli11-dev
   nlohmann-json3-dev
-  libzstd-dev"
-# build: binutils gives objdump (the asm-shape test), libboost-dev Boost.Lockfree,
+  libzstd-dev
+  file"
+# build: binutils gives objdump (the asm-shape test) and readelf, libboost-dev Boost.Lockfree,
 # libeigen3-dev the least squares, catch2 (2.13) the tests, gnuplot-nox the pictures (pngcairo,
 # svg), libhwloc-dev the topology, pkgconf the way CMake finds hwloc, libcli11-dev the command
-# line, nlohmann-json3-dev JSON in and out, libzstd-dev the rounds of a run directory.
+# line, nlohmann-json3-dev JSON in and out, libzstd-dev the rounds of a run directory, file what
+# the static binary's test asks first (priority standard: a minimal system may lack it).
 sets[fuzz]="clang libclang-rt-14-dev llvm"
 # fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
 # (llvm-symbolizer, for symbolized stack traces in the reports).
