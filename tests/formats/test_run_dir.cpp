@@ -318,13 +318,13 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
                                  "/manifest.json:1:2: schema 'tscaudit-analysis/1' is not a tscaudit run directory's "
                                  "(expected 'tscaudit-rundir/1')");
     std::string later = good_manifest;
-    later.replace(later.find("tscaudit-rundir/1"), 16, "tscaudit-rundir/2");
+    later.replace(later.find(kRunDirSchema), kRunDirSchema.size(), "tscaudit-rundir/2");
     write_file(manifest, later);
     CHECK(open_error(dir) == dir +
                                  "/manifest.json:2:3: schema 'tscaudit-rundir/2' is newer than this version of tscaudit "
                                  "reads (tscaudit-rundir/1): read it with a newer tscaudit");
     std::string minor = good_manifest;
-    minor.replace(minor.find("tscaudit-rundir/1"), 16, "tscaudit-rundir/1.4");
+    minor.replace(minor.find(kRunDirSchema), kRunDirSchema.size(), "tscaudit-rundir/1.4");
     write_file(manifest, minor);
     CHECK(open_run_dir(dir).read_pair(0, 1).rounds.size() == 6000);
     std::string bad_cpus = good_manifest;

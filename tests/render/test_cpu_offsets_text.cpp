@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -98,18 +99,25 @@ TEST_CASE("cpu offsets text: a matrix whose offsets are not solved writes NaN, n
 }
 
 TEST_CASE("cpu offsets text: what gnuplot could not draw is refused") {
-  CpuOffsetsTable t = two_cpus();
-  SECTION("no CPU") {
-    t.cpus.clear();
-    t.offset_ticks.clear();
-    t.lo_ticks.clear();
-    t.hi_ticks.clear();
+  const std::vector<std::pair<const char*, std::function<void(CpuOffsetsTable&)>>> spoilers = {
+      {"no CPU",
+       [](CpuOffsetsTable& t) {
+         t.cpus.clear();
+         t.offset_ticks.clear();
+         t.lo_ticks.clear();
+         t.hi_ticks.clear();
+       }},
+      {"a list one short", [](CpuOffsetsTable& t) { t.hi_ticks.pop_back(); }},
+      {"an infinite bound", [](CpuOffsetsTable& t) { t.lo_ticks[1] = -std::numeric_limits<double>::infinity(); }},
+      {"a line break in the title", [](CpuOffsetsTable& t) { t.title += "\n1 2 3"; }},
+      {"groups not from 0", [](CpuOffsetsTable& t) { t.packages = {.starts = {1}, .ids = {0}}; }},
+      {"a group start past the end", [](CpuOffsetsTable& t) { t.l3 = {.starts = {0, 2}, .ids = {0, 1}}; }},
+      {"a start without its id", [](CpuOffsetsTable& t) { t.l3 = {.starts = {0, 1}, .ids = {0}}; }},
+  };
+  for (const auto& [what, spoil] : spoilers) {
+    INFO(what);
+    CpuOffsetsTable t = two_cpus();
+    spoil(t);
+    CHECK_THROWS_AS(format_cpu_offsets(t), std::invalid_argument);
   }
-  SECTION("a list one short") { t.hi_ticks.pop_back(); }
-  SECTION("an infinite bound") { t.lo_ticks[1] = -std::numeric_limits<double>::infinity(); }
-  SECTION("a line break in the title") { t.title += "\n1 2 3"; }
-  SECTION("groups not from 0") { t.packages = {.starts = {1}, .ids = {0}}; }
-  SECTION("a group start past the end") { t.l3 = {.starts = {0, 2}, .ids = {0, 1}}; }
-  SECTION("a start without its id") { t.l3 = {.starts = {0, 1}, .ids = {0}}; }
-  CHECK_THROWS_AS(format_cpu_offsets(t), std::invalid_argument);
 }

@@ -9,6 +9,16 @@
 
 namespace tscaudit::test {
 
-int run_catch(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+int run_catch(int argc, char* argv[]) {
+  Catch::Session session;
+  if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
+  // A test case that checks nothing fails, however the binary is run (by ctest or by hand):
+  // the equivalent of --warn NoAssertions, which Catch2 2.13 takes only once on a command
+  // line that already says --warn NoTests. A case that cannot run here says "SKIPPED: ..."
+  // (support/skip.hpp) and ctest counts it as skipped.
+  session.configData().warnings =
+      static_cast<Catch::WarnAbout::What>(session.configData().warnings | Catch::WarnAbout::NoAssertions);
+  return session.run();
+}
 
 }  // namespace tscaudit::test

@@ -4,7 +4,8 @@
 
 namespace tscaudit::test {
 
-/// Catch::Session().run(argc, argv): the exit code of the test run.
+/// Catch::Session().run(argc, argv), where a test case without an assertion fails: the exit
+/// code of the test run.
 int run_catch(int argc, char* argv[]);
 
 }  // namespace tscaudit::test
