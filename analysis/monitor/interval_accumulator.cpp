@@ -9,7 +9,10 @@
 #include "core/histogram.hpp"
 
 namespace tscaudit {
-namespace {
+// A named namespace, not an anonymous one: IntervalAccumulator::State, which has external
+// linkage, holds a SmallestLatencies, and GCC warns (-Wsubobject-linkage) when such a member's
+// type is internal to a file that is not the main one, as in a unity build.
+namespace interval_accumulator_detail {
 
 /// The largest k kept: the heaps hold this many values.
 constexpr std::size_t kMaxK = kIntervalKs.back();
@@ -64,7 +67,7 @@ class SmallestLatencies {
   std::size_t size_ = 0;
 };
 
-}  // namespace
+}  // namespace interval_accumulator_detail
 
 struct IntervalAccumulator::State {
   explicit State(std::int64_t quantum_ticks) : self_inconsistent_below_ticks(-2 * quantum_ticks) {
@@ -80,8 +83,8 @@ struct IntervalAccumulator::State {
   SignedHistogram fwd;
   SignedHistogram rev;
   SignedHistogram rtt;
-  SmallestLatencies fwd_smallest;  // at t1
-  SmallestLatencies rev_smallest;  // at t4
+  interval_accumulator_detail::SmallestLatencies fwd_smallest;  // at t1
+  interval_accumulator_detail::SmallestLatencies rev_smallest;  // at t4
 };
 
 IntervalAccumulator::IntervalAccumulator(std::int64_t quantum_ticks) : state_(nullptr) {
@@ -138,8 +141,8 @@ void IntervalAccumulator::add(const Round& round, bool late) {
   s.fwd.record(fwd);
   s.rev.record(rev);
   s.rtt.record(rtt);
-  s.fwd_smallest.offer(Timed{fwd, round.t1});
-  s.rev_smallest.offer(Timed{rev, round.t4});
+  s.fwd_smallest.offer(interval_accumulator_detail::Timed{fwd, round.t1});
+  s.rev_smallest.offer(interval_accumulator_detail::Timed{rev, round.t4});
 }
 
 void IntervalAccumulator::add_lost(std::uint64_t n) { state_->counts.lost += n; }
