@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
@@ -27,6 +28,15 @@ nlohmann::ordered_json matrix_json(const MatrixResult& m, const nlohmann::ordere
 /// 16 bytes each (17 arrays of 1024 × 1024 on 1024 CPUs) and whose text as much again.
 void stream_matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places,
                         const nlohmann::ordered_json& extra, const std::function<void(std::string_view)>& sink);
+
+/// The pairs of a matrix that have no round (pair_name), in one line however many: "pair
+/// 0->1: no round completed; left unmeasured", or how many and the first eight.
+/// \pre pairs is not empty.
+std::string unmeasured_pairs_note(const std::vector<std::string>& pairs);
+
+/// The pairs whose runs are not complete ("0->1 (why)"), of the `analysed` pairs, in one
+/// line however many, naming the first eight.
+std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analysed);
 
 /// Ordered pairs the plan leaves out (MatrixResult::planned): 0 unless a sparse design.
 /// MatrixGrid::left_out of the matrix's .dat files.

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <thread>
 
 #include "app/check_command.hpp"
@@ -36,7 +35,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
 
-std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
 
 /// The matrices drawn or written for gnuplot: (file stem, title, units, value of a cell).
@@ -261,18 +259,6 @@ PairOutputs pair_outputs(const MatrixOptions& options) { return {options.out_dir
 void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source,
                     const PairOutputs& outputs) {
   namespace fs = std::filesystem;
-  const MatrixPlan& plan = o.planned.plan;
-  // By CPU number (the order of analysis.json and of the report's tables).
-  std::vector<std::size_t> by_number(plan.spec.cpus.size());  // positions in the plan
-  std::iota(by_number.begin(), by_number.end(), std::size_t{0});
-  std::sort(by_number.begin(), by_number.end(),
-            [&](std::size_t x, std::size_t y) { return plan.spec.cpus[x] < plan.spec.cpus[y]; });
-  std::vector<std::string> unmeasured;
-  std::vector<std::string> incomplete_pairs;
-  std::size_t analysed = 0;
-  MatrixBuilder builder(plan.spec.cpus);
-  std::optional<PairIdentity> identity;  // of the first pair: the variants the runs record
-  double runs_tsc_hz = 0;
   std::optional<OutputFile> json_file;
   std::optional<AnalysisJsonStream> json;
   const fs::path pairs_dir = fs::path(outputs.dir) / "pairs";
@@ -281,76 +267,33 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
     json_file.emplace((fs::path(outputs.dir) / "analysis.json").string());
     json.emplace([&](std::string_view text) { json_file->write(text); });
   }
-  for (std::size_t i : by_number) {
-    for (std::size_t j : by_number) {
-      if (!plan.measures(i, j)) continue;  // the diagonal, and the pairs a sparse plan leaves out
-      const int a = plan.spec.cpus[i], b = plan.spec.cpus[j];
-      std::optional<Run> run = source(a, b);
-      if (!run || run->rounds.empty()) {
-        unmeasured.push_back(pair_name(a, b));
-        continue;
+  PairAnalysed write_pair;
+  if (json) {
+    write_pair = [&](int a, int b, const Run& run, const PairAnalysis& analysis) {
+      json->add(analysis);
+      write_text_file((pairs_dir / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(analysis));
+      if (outputs.save_runs) {
+        OutputFile out((pairs_dir / (pair_file_stem(a, b) + ".csv")).string());
+        write_run(run, [&](std::string_view text) { out.write(text); });
+        out.commit();
       }
-      if (auto reason = incomplete_reason(*run)) incomplete_pairs.push_back(pair_name(a, b) + " (" + *reason + ")");
-      const PairAnalysis analysis = analyze_run(*run, pair_name(a, b));
-      builder.add(analysis);
-      if (!identity) {
-        identity = static_cast<const PairIdentity&>(analysis);
-        runs_tsc_hz = analysis.tsc_hz;
-      }
-      ++analysed;
-      if (json) {
-        json->add(analysis);
-        write_text_file((pairs_dir / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(analysis));
-        if (outputs.save_runs) {
-          OutputFile out((pairs_dir / (pair_file_stem(a, b) + ".csv")).string());
-          write_run(*run, [&](std::string_view text) { out.write(text); });
-          out.commit();
-        }
-      }
-    }
+    };
   }
+  MatrixAnalysis analysis = analyse_matrix_pairs(o.planned.plan, o.planned.order,
+                                                 {choice.send, choice.recv, o.platform.tsc.hz}, source, write_pair);
   if (json) {
     json->finish();
     json_file->commit();
   }
-  // One line however many: an interrupted run on a large machine leaves most pairs out.
-  auto first_names = [](const std::vector<std::string>& names) {
-    constexpr std::size_t kNamed = 8;
-    std::string text;
-    for (std::size_t i = 0; i < std::min(kNamed, names.size()); ++i) text += (i == 0 ? "" : ", ") + names[i];
-    return names.size() > kNamed ? text + ", ..." : text;
-  };
-  if (!unmeasured.empty()) {
-    const std::string line =
-        unmeasured.size() == 1 ? "pair " + unmeasured[0] + ": no round completed; left unmeasured"
-                               : std::to_string(unmeasured.size()) +
-                                     " ordered pairs have no round and are left unmeasured: " + first_names(unmeasured);
+  if (!analysis.unmeasured.empty()) {
     // Measured now, a pair without rounds is a failure; read from a directory, it is what
     // the directory holds (pairs may be missing).
-    (o.offline ? o.incomplete : o.problems).push_back(line);
+    (o.offline ? o.incomplete : o.problems).push_back(unmeasured_pairs_note(analysis.unmeasured));
   }
-  if (!incomplete_pairs.empty()) {
-    o.incomplete.push_back(std::to_string(incomplete_pairs.size()) + " of " + std::to_string(analysed) +
-                           " pairs' runs are not complete, analysed as they are: " + first_names(incomplete_pairs));
+  if (!analysis.incomplete.empty()) {
+    o.incomplete.push_back(incomplete_pairs_note(analysis.incomplete, analysis.analysed));
   }
-  o.matrix = builder.finish();
-  // The variants and the frequency the runs record (offline, nothing else knows them).
-  o.matrix.send = identity ? identity->send : recorded_variant(choice.send);
-  o.matrix.recv = identity ? identity->recv : recorded_variant(choice.recv);
-  o.matrix.tsc_hz = o.platform.tsc.hz > 0 ? o.platform.tsc.hz : runs_tsc_hz;
-  const OrderedCpus& order = o.planned.order;
-  for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
-  o.matrix.places = order.cpus;
-  o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
-  std::erase(o.matrix.boundaries, std::size_t{0});
-  if (plan.spec.design == PlanDesign::sparse) {
-    // The pairs a sparse plan leaves out are not failures of the measurement (check).
-    const std::size_t n = plan.spec.cpus.size();
-    o.matrix.planned.assign(n * n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < n; ++j) o.matrix.planned[i * n + j] = plan.measures(i, j) ? 1 : 0;
-    }
-  }
+  o.matrix = std::move(analysis.matrix);
 }
 
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }

@@ -117,3 +117,17 @@ TEST_CASE("matrix_text: a sparse design lists its own pairs only and says so") {
   CHECK(name_of(lines[1]) == "0->7");
   CHECK(lines[3] == "  1->2        not measured");
 }
+
+TEST_CASE("matrix notes: the pairs without rounds and the incomplete ones, in one line however many") {
+  CHECK(unmeasured_pairs_note({"0->1"}) == "pair 0->1: no round completed; left unmeasured");
+  CHECK(unmeasured_pairs_note({"0->1", "1->0"}) == "2 ordered pairs have no round and are left unmeasured: 0->1, 1->0");
+  std::vector<std::string> many;
+  for (int b = 1; b <= 9; ++b) many.push_back("0->" + std::to_string(b));
+  CHECK(unmeasured_pairs_note(many) ==
+        "9 ordered pairs have no round and are left unmeasured: 0->1, 0->2, 0->3, 0->4, 0->5, 0->6, 0->7, 0->8, ...");
+  many.pop_back();
+  CHECK(unmeasured_pairs_note(many) ==
+        "8 ordered pairs have no round and are left unmeasured: 0->1, 0->2, 0->3, 0->4, 0->5, 0->6, 0->7, 0->8");
+  CHECK(incomplete_pairs_note({"0->1 (status is 'aborted')"}, 2) ==
+        "1 of 2 pairs' runs are not complete, analysed as they are: 0->1 (status is 'aborted')");
+}
