@@ -9,6 +9,7 @@
 
 #include "core/format.hpp"
 #include "matrix/matrix_analysis.hpp"
+#include "matrix/topology_order.hpp"
 #include "render/verdict_text.hpp"
 #include "render/json_values.hpp"
 
@@ -347,6 +348,22 @@ std::string unmeasured_pairs_note(const std::vector<std::string>& pairs) {
 std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analysed) {
   return std::to_string(pairs.size()) + " of " + std::to_string(analysed) +
          " pairs' runs are not complete, analysed as they are: " + first_names(pairs);
+}
+
+json cpu_places_json(const OrderedCpus& order) {
+  json places = json::array();
+  for (std::size_t i = 0; i < order.cpus.size(); ++i) {
+    const CpuPlace& p = order.cpus[i];
+    auto level = [](int v) { return v >= 0 ? json(v) : json(nullptr); };
+    places.push_back({{"cpu", p.cpu},
+                      {"package", level(p.package)},
+                      {"die", level(p.die)},
+                      {"numa", level(p.numa)},
+                      {"l3", level(p.l3)},
+                      {"core", level(p.core)},
+                      {"group", order.group_label(i)}});
+  }
+  return places;
 }
 
 std::size_t pairs_left_out(const MatrixResult& m) {

@@ -11,6 +11,7 @@
 
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
+#include "matrix/topology_order.hpp"
 
 namespace tscaudit {
 
@@ -28,6 +29,11 @@ nlohmann::ordered_json matrix_json(const MatrixResult& m, const nlohmann::ordere
 /// 16 bytes each (17 arrays of 1024 × 1024 on 1024 CPUs) and whose text as much again.
 void stream_matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places,
                         const nlohmann::ordered_json& extra, const std::function<void(std::string_view)>& sink);
+
+/// The topology description of each CPU of `order`, in its order, as JSON objects ({"cpu",
+/// "package", "die", "numa", "l3", "core": null where unknown, "group": the group label}):
+/// matrix_json's `cpu_places`.
+nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
 
 /// The pairs of a matrix that have no round (pair_name), in one line however many: "pair
 /// 0->1: no round completed; left unmeasured", or how many and the first eight.

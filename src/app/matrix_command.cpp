@@ -24,6 +24,7 @@
 #include "platform/memory_guard.hpp"
 #include "platform/topology.hpp"
 #include "render/cpu_offsets_text.hpp"
+#include "render/matrix_grids.hpp"
 #include "render/matrix_output.hpp"
 #include "render/matrix_text.hpp"
 #include "render/pair_output.hpp"
@@ -37,62 +38,7 @@ using json = nlohmann::ordered_json;
 
 std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
 
-/// The matrices drawn or written for gnuplot: (file stem, title, units, value of a cell).
-struct GridSpec {
-  const char* name;
-  const char* title;
-  const char* units;
-  double (*value)(const PairCell&);
-  const char* script;  // heatmap script in plots/, or nullptr: text file only
-};
-
-const GridSpec kGrids[] = {
-    {"offset_ticks", "TSC offset: TSC_b - TSC_a (ticks)", "ticks", [](const PairCell& c) { return c.offset_ticks; },
-     "heatmap_offset.gp"},
-    {"offset_lo_ticks", "TSC offset, hard band low end (ticks)", "ticks",
-     [](const PairCell& c) { return c.offset_lo_ticks; }, nullptr},
-    {"offset_hi_ticks", "TSC offset, hard band high end (ticks)", "ticks",
-     [](const PairCell& c) { return c.offset_hi_ticks; }, nullptr},
-    {"drift_ppb", "Drift of b against a (ppb)", "ppb", [](const PairCell& c) { return c.drift_ppb; }, nullptr},
-    {"rtt_min_ticks", "Round trip, minimum (ticks)", "ticks", [](const PairCell& c) { return c.rtt_min_ticks; },
-     "heatmap_latency.gp"},
-    {"rtt_p50_ticks", "Round trip, median (ticks)", "ticks", [](const PairCell& c) { return c.rtt_p50_ticks; },
-     "heatmap_latency.gp"},
-    {"causality_violations", "Causality violations (one-way latencies below every offset)", "count",
-     [](const PairCell& c) { return static_cast<double>(c.causality_violations); }, "heatmap_violations.gp"},
-};
-
-/// A heatmap's title for this run: the counter by its name (TSC, CNTVCT), and for a coarse
-/// counter what one tick lasts.
-std::string grid_title(const GridSpec& g, const MatrixResult& m) {
-  std::string title = g.title;
-  const std::string_view counter = counter_name(m.recv);
-  for (std::size_t at = title.find("TSC"); at != std::string::npos; at = title.find("TSC", at + counter.size())) {
-    title.replace(at, 3, counter);
-  }
-  if (std::string_view(g.units) == "ticks" && coarse_ticks(m.tsc_hz)) {
-    title.insert(title.rfind(')'), "; 1 tick = " + format_sig(1e9 / m.tsc_hz, 4) + " ns");
-  }
-  return title;
-}
-
 }  // namespace
-
-json cpu_places_json(const OrderedCpus& order) {
-  json places = json::array();
-  for (std::size_t i = 0; i < order.cpus.size(); ++i) {
-    const CpuPlace& p = order.cpus[i];
-    auto level = [](int v) { return v >= 0 ? json(v) : json(nullptr); };
-    places.push_back({{"cpu", p.cpu},
-                      {"package", level(p.package)},
-                      {"die", level(p.die)},
-                      {"numa", level(p.numa)},
-                      {"l3", level(p.l3)},
-                      {"core", level(p.core)},
-                      {"group", order.group_label(i)}});
-  }
-  return places;
-}
 
 PlannedMatrix plan_matrix(const MatrixOptions& options) {
   const bool this_machine = options.topology.empty();
@@ -308,24 +254,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 
   // The gnuplot-ready matrices and their heatmaps.
   Plotter plotter;
-  for (const GridSpec& g : kGrids) {
-    MatrixGrid grid;
-    grid.name = g.name;
-    grid.title = grid_title(g, m);
-    grid.units = g.units;
-    grid.labels = m.labels;
-    grid.boundaries = m.boundaries;
-    grid.left_out = pairs_left_out(m);
-    grid.packages = matrix_groups(m.places, &CpuPlace::package);
-    grid.l3 = matrix_groups(m.places, &CpuPlace::l3);
-    grid.values.assign(m.size() * m.size(), kNoValue);
-    for (std::size_t a = 0; a < m.size(); ++a) {
-      for (std::size_t b = 0; b < m.size(); ++b) {
-        if (m.at(a, b).measured) grid.values[a * m.size() + b] = g.value(m.at(a, b));
-      }
-    }
+  for (const MatrixGridSpec& g : matrix_grid_specs()) {
     const fs::path dat = root / (std::string(g.name) + ".dat");
-    write_text_file(dat.string(), format_gnuplot_matrix(grid));
+    write_text_file(dat.string(), format_gnuplot_matrix(matrix_grid(g, m)));
     if (g.script == nullptr) continue;
     for (const char* ext : {".png", ".svg"})
       plotter.draw(g.script, dat.string(), (root / (g.name + std::string(ext))).string());

@@ -133,9 +133,6 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 /// moment, not after the measuring. \throws IoError naming the directory and the reason.
 void prepare_out_dir(const std::string& dir);
 
-/// The topology description of each CPU as JSON objects, for matrix.json.
-nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
-
 /// The matrix of `options`: rebuilt from --from's run directory, or planned and measured
 /// (into --out's run directory when given). `command` names the command in messages;
 /// `announce_plan` prints the variants and the plan on stderr before measuring.

@@ -131,3 +131,13 @@ TEST_CASE("matrix notes: the pairs without rounds and the incomplete ones, in on
   CHECK(incomplete_pairs_note({"0->1 (status is 'aborted')"}, 2) ==
         "1 of 2 pairs' runs are not complete, analysed as they are: 0->1 (status is 'aborted')");
 }
+
+TEST_CASE("cpu places JSON: each CPU's levels in topology order, null where unknown") {
+  const std::vector<CpuPlace> places = {{.cpu = 2, .package = 0, .l3 = 0, .core = 1},
+                                        {.cpu = 0, .package = 0, .numa = 0, .l3 = 0, .core = 0},
+                                        {.cpu = 5}};
+  CHECK(cpu_places_json(order_by_topology(places, {0, 5, 2})).dump() ==
+        R"([{"cpu":2,"package":0,"die":null,"numa":null,"l3":0,"core":1,"group":"p0 l3:0 c1"},)"
+        R"({"cpu":0,"package":0,"die":null,"numa":0,"l3":0,"core":0,"group":"p0 l3:0 c0"},)"
+        R"({"cpu":5,"package":null,"die":null,"numa":null,"l3":null,"core":null,"group":""}])");
+}
