@@ -549,11 +549,14 @@ Json info_json(const InfoReport& r) {
                       {"problem", m.value ? Json(nullptr) : Json(m.problem)}});
   }
   j["tsc_adjust"] = adjust;
-  Json warnings = Json::array();
-  for (const Warning& w : r.warnings)
-    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
-  j["warnings"] = warnings;
+  j["warnings"] = warnings_json(r.warnings);
   return j;
+}
+
+Json warnings_json(const std::vector<Warning>& warnings) {
+  Json out = Json::array();
+  for (const Warning& w : warnings) out.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
+  return out;
 }
 
 }  // namespace tscaudit

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "app/check_command.hpp"
+#include "app/info_render.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
@@ -277,10 +278,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   j["elapsed_seconds"] = o.elapsed_seconds;
   j["status"] = o.interrupted.empty() ? "complete" : "interrupted";
   j["incomplete"] = o.incomplete;
-  json warnings = json::array();
-  for (const Warning& w : o.warnings)
-    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
-  j["warnings"] = std::move(warnings);
+  j["warnings"] = warnings_json(o.warnings);
   std::vector<std::string> all_problems = o.problems;
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
   j["problems"] = all_problems;
