@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/format.hpp"
+#include "matrix/matrix_analysis.hpp"
+#include "matrix/topology_order.hpp"
 #include "render/verdict_text.hpp"
 #include "render/json_values.hpp"
 
@@ -27,8 +29,6 @@ std::string pad_right(std::string s, std::size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
   return s;
 }
-
-std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 
 /// Why a pair does not fit the rest, in one line.
 std::string disagreement_text(const PairDisagreement& d) {
@@ -328,7 +328,43 @@ std::string pairs_text(const MatrixResult& m) {
   return out;
 }
 
+/// The first names of a list, in one line however many: an interrupted run on a large
+/// machine leaves most pairs out.
+std::string first_names(const std::vector<std::string>& names) {
+  constexpr std::size_t kNamed = 8;
+  std::string text;
+  for (std::size_t i = 0; i < std::min(kNamed, names.size()); ++i) text += (i == 0 ? "" : ", ") + names[i];
+  return names.size() > kNamed ? text + ", ..." : text;
+}
+
 }  // namespace
+
+std::string unmeasured_pairs_note(const std::vector<std::string>& pairs) {
+  return pairs.size() == 1 ? "pair " + pairs[0] + ": no round completed; left unmeasured"
+                           : std::to_string(pairs.size()) +
+                                 " ordered pairs have no round and are left unmeasured: " + first_names(pairs);
+}
+
+std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analysed) {
+  return std::to_string(pairs.size()) + " of " + std::to_string(analysed) +
+         " pairs' runs are not complete, analysed as they are: " + first_names(pairs);
+}
+
+json cpu_places_json(const OrderedCpus& order) {
+  json places = json::array();
+  for (std::size_t i = 0; i < order.cpus.size(); ++i) {
+    const CpuPlace& p = order.cpus[i];
+    auto level = [](int v) { return v >= 0 ? json(v) : json(nullptr); };
+    places.push_back({{"cpu", p.cpu},
+                      {"package", level(p.package)},
+                      {"die", level(p.die)},
+                      {"numa", level(p.numa)},
+                      {"l3", level(p.l3)},
+                      {"core", level(p.core)},
+                      {"group", order.group_label(i)}});
+  }
+  return places;
+}
 
 std::size_t pairs_left_out(const MatrixResult& m) {
   std::size_t count = 0;

@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
+#include "matrix/topology_order.hpp"
 
 namespace tscaudit {
 
@@ -27,6 +29,20 @@ nlohmann::ordered_json matrix_json(const MatrixResult& m, const nlohmann::ordere
 /// 16 bytes each (17 arrays of 1024 × 1024 on 1024 CPUs) and whose text as much again.
 void stream_matrix_json(const MatrixResult& m, const nlohmann::ordered_json& cpu_places,
                         const nlohmann::ordered_json& extra, const std::function<void(std::string_view)>& sink);
+
+/// The topology description of each CPU of `order`, in its order, as JSON objects ({"cpu",
+/// "package", "die", "numa", "l3", "core": null where unknown, "group": the group label}):
+/// matrix_json's `cpu_places`.
+nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
+
+/// The pairs of a matrix that have no round (pair_name), in one line however many: "pair
+/// 0->1: no round completed; left unmeasured", or how many and the first eight.
+/// \pre pairs is not empty.
+std::string unmeasured_pairs_note(const std::vector<std::string>& pairs);
+
+/// The pairs whose runs are not complete ("0->1 (why)"), of the `analysed` pairs, in one
+/// line however many, naming the first eight.
+std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analysed);
 
 /// Ordered pairs the plan leaves out (MatrixResult::planned): 0 unless a sparse design.
 /// MatrixGrid::left_out of the matrix's .dat files.

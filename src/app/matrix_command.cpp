@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <thread>
 
 #include "app/check_command.hpp"
+#include "app/info_render.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
@@ -25,6 +25,7 @@
 #include "platform/memory_guard.hpp"
 #include "platform/topology.hpp"
 #include "render/cpu_offsets_text.hpp"
+#include "render/matrix_grids.hpp"
 #include "render/matrix_output.hpp"
 #include "render/matrix_text.hpp"
 #include "render/pair_output.hpp"
@@ -36,65 +37,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
 
-std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
 
-/// The matrices drawn or written for gnuplot: (file stem, title, units, value of a cell).
-struct GridSpec {
-  const char* name;
-  const char* title;
-  const char* units;
-  double (*value)(const PairCell&);
-  const char* script;  // heatmap script in plots/, or nullptr: text file only
-};
-
-const GridSpec kGrids[] = {
-    {"offset_ticks", "TSC offset: TSC_b - TSC_a (ticks)", "ticks", [](const PairCell& c) { return c.offset_ticks; },
-     "heatmap_offset.gp"},
-    {"offset_lo_ticks", "TSC offset, hard band low end (ticks)", "ticks",
-     [](const PairCell& c) { return c.offset_lo_ticks; }, nullptr},
-    {"offset_hi_ticks", "TSC offset, hard band high end (ticks)", "ticks",
-     [](const PairCell& c) { return c.offset_hi_ticks; }, nullptr},
-    {"drift_ppb", "Drift of b against a (ppb)", "ppb", [](const PairCell& c) { return c.drift_ppb; }, nullptr},
-    {"rtt_min_ticks", "Round trip, minimum (ticks)", "ticks", [](const PairCell& c) { return c.rtt_min_ticks; },
-     "heatmap_latency.gp"},
-    {"rtt_p50_ticks", "Round trip, median (ticks)", "ticks", [](const PairCell& c) { return c.rtt_p50_ticks; },
-     "heatmap_latency.gp"},
-    {"causality_violations", "Causality violations (one-way latencies below every offset)", "count",
-     [](const PairCell& c) { return static_cast<double>(c.causality_violations); }, "heatmap_violations.gp"},
-};
-
-/// A heatmap's title for this run: the counter by its name (TSC, CNTVCT), and for a coarse
-/// counter what one tick lasts.
-std::string grid_title(const GridSpec& g, const MatrixResult& m) {
-  std::string title = g.title;
-  const std::string_view counter = counter_name(m.recv);
-  for (std::size_t at = title.find("TSC"); at != std::string::npos; at = title.find("TSC", at + counter.size())) {
-    title.replace(at, 3, counter);
-  }
-  if (std::string_view(g.units) == "ticks" && coarse_ticks(m.tsc_hz)) {
-    title.insert(title.rfind(')'), "; 1 tick = " + format_sig(1e9 / m.tsc_hz, 4) + " ns");
-  }
-  return title;
-}
-
 }  // namespace
-
-json cpu_places_json(const OrderedCpus& order) {
-  json places = json::array();
-  for (std::size_t i = 0; i < order.cpus.size(); ++i) {
-    const CpuPlace& p = order.cpus[i];
-    auto level = [](int v) { return v >= 0 ? json(v) : json(nullptr); };
-    places.push_back({{"cpu", p.cpu},
-                      {"package", level(p.package)},
-                      {"die", level(p.die)},
-                      {"numa", level(p.numa)},
-                      {"l3", level(p.l3)},
-                      {"core", level(p.core)},
-                      {"group", order.group_label(i)}});
-  }
-  return places;
-}
 
 PlannedMatrix plan_matrix(const MatrixOptions& options) {
   const bool this_machine = options.topology.empty();
@@ -261,18 +206,6 @@ PairOutputs pair_outputs(const MatrixOptions& options) { return {options.out_dir
 void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source,
                     const PairOutputs& outputs) {
   namespace fs = std::filesystem;
-  const MatrixPlan& plan = o.planned.plan;
-  // By CPU number (the order of analysis.json and of the report's tables).
-  std::vector<std::size_t> by_number(plan.spec.cpus.size());  // positions in the plan
-  std::iota(by_number.begin(), by_number.end(), std::size_t{0});
-  std::sort(by_number.begin(), by_number.end(),
-            [&](std::size_t x, std::size_t y) { return plan.spec.cpus[x] < plan.spec.cpus[y]; });
-  std::vector<std::string> unmeasured;
-  std::vector<std::string> incomplete_pairs;
-  std::size_t analysed = 0;
-  MatrixBuilder builder(plan.spec.cpus);
-  std::optional<PairIdentity> identity;  // of the first pair: the variants the runs record
-  double runs_tsc_hz = 0;
   std::optional<OutputFile> json_file;
   std::optional<AnalysisJsonStream> json;
   const fs::path pairs_dir = fs::path(outputs.dir) / "pairs";
@@ -281,76 +214,33 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
     json_file.emplace((fs::path(outputs.dir) / "analysis.json").string());
     json.emplace([&](std::string_view text) { json_file->write(text); });
   }
-  for (std::size_t i : by_number) {
-    for (std::size_t j : by_number) {
-      if (!plan.measures(i, j)) continue;  // the diagonal, and the pairs a sparse plan leaves out
-      const int a = plan.spec.cpus[i], b = plan.spec.cpus[j];
-      std::optional<Run> run = source(a, b);
-      if (!run || run->rounds.empty()) {
-        unmeasured.push_back(pair_name(a, b));
-        continue;
+  PairAnalysed write_pair;
+  if (json) {
+    write_pair = [&](int a, int b, const Run& run, const PairAnalysis& analysis) {
+      json->add(analysis);
+      write_text_file((pairs_dir / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(analysis));
+      if (outputs.save_runs) {
+        OutputFile out((pairs_dir / (pair_file_stem(a, b) + ".csv")).string());
+        write_run(run, [&](std::string_view text) { out.write(text); });
+        out.commit();
       }
-      if (auto reason = incomplete_reason(*run)) incomplete_pairs.push_back(pair_name(a, b) + " (" + *reason + ")");
-      const PairAnalysis analysis = analyze_run(*run, pair_name(a, b));
-      builder.add(analysis);
-      if (!identity) {
-        identity = static_cast<const PairIdentity&>(analysis);
-        runs_tsc_hz = analysis.tsc_hz;
-      }
-      ++analysed;
-      if (json) {
-        json->add(analysis);
-        write_text_file((pairs_dir / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(analysis));
-        if (outputs.save_runs) {
-          OutputFile out((pairs_dir / (pair_file_stem(a, b) + ".csv")).string());
-          write_run(*run, [&](std::string_view text) { out.write(text); });
-          out.commit();
-        }
-      }
-    }
+    };
   }
+  MatrixAnalysis analysis = analyse_matrix_pairs(o.planned.plan, o.planned.order,
+                                                 {choice.send, choice.recv, o.platform.tsc.hz}, source, write_pair);
   if (json) {
     json->finish();
     json_file->commit();
   }
-  // One line however many: an interrupted run on a large machine leaves most pairs out.
-  auto first_names = [](const std::vector<std::string>& names) {
-    constexpr std::size_t kNamed = 8;
-    std::string text;
-    for (std::size_t i = 0; i < std::min(kNamed, names.size()); ++i) text += (i == 0 ? "" : ", ") + names[i];
-    return names.size() > kNamed ? text + ", ..." : text;
-  };
-  if (!unmeasured.empty()) {
-    const std::string line =
-        unmeasured.size() == 1 ? "pair " + unmeasured[0] + ": no round completed; left unmeasured"
-                               : std::to_string(unmeasured.size()) +
-                                     " ordered pairs have no round and are left unmeasured: " + first_names(unmeasured);
+  if (!analysis.unmeasured.empty()) {
     // Measured now, a pair without rounds is a failure; read from a directory, it is what
     // the directory holds (pairs may be missing).
-    (o.offline ? o.incomplete : o.problems).push_back(line);
+    (o.offline ? o.incomplete : o.problems).push_back(unmeasured_pairs_note(analysis.unmeasured));
   }
-  if (!incomplete_pairs.empty()) {
-    o.incomplete.push_back(std::to_string(incomplete_pairs.size()) + " of " + std::to_string(analysed) +
-                           " pairs' runs are not complete, analysed as they are: " + first_names(incomplete_pairs));
+  if (!analysis.incomplete.empty()) {
+    o.incomplete.push_back(incomplete_pairs_note(analysis.incomplete, analysis.analysed));
   }
-  o.matrix = builder.finish();
-  // The variants and the frequency the runs record (offline, nothing else knows them).
-  o.matrix.send = identity ? identity->send : recorded_variant(choice.send);
-  o.matrix.recv = identity ? identity->recv : recorded_variant(choice.recv);
-  o.matrix.tsc_hz = o.platform.tsc.hz > 0 ? o.platform.tsc.hz : runs_tsc_hz;
-  const OrderedCpus& order = o.planned.order;
-  for (const CpuPlace& place : order.cpus) o.matrix.labels.push_back(std::to_string(place.cpu));
-  o.matrix.places = order.cpus;
-  o.matrix.boundaries = order.l3_starts.size() > 1 ? order.l3_starts : order.package_starts;
-  std::erase(o.matrix.boundaries, std::size_t{0});
-  if (plan.spec.design == PlanDesign::sparse) {
-    // The pairs a sparse plan leaves out are not failures of the measurement (check).
-    const std::size_t n = plan.spec.cpus.size();
-    o.matrix.planned.assign(n * n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < n; ++j) o.matrix.planned[i * n + j] = plan.measures(i, j) ? 1 : 0;
-    }
-  }
+  o.matrix = std::move(analysis.matrix);
 }
 
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }
@@ -365,24 +255,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 
   // The gnuplot-ready matrices and their heatmaps.
   Plotter plotter;
-  for (const GridSpec& g : kGrids) {
-    MatrixGrid grid;
-    grid.name = g.name;
-    grid.title = grid_title(g, m);
-    grid.units = g.units;
-    grid.labels = m.labels;
-    grid.boundaries = m.boundaries;
-    grid.left_out = pairs_left_out(m);
-    grid.packages = matrix_groups(m.places, &CpuPlace::package);
-    grid.l3 = matrix_groups(m.places, &CpuPlace::l3);
-    grid.values.assign(m.size() * m.size(), kNoValue);
-    for (std::size_t a = 0; a < m.size(); ++a) {
-      for (std::size_t b = 0; b < m.size(); ++b) {
-        if (m.at(a, b).measured) grid.values[a * m.size() + b] = g.value(m.at(a, b));
-      }
-    }
+  for (const MatrixGridSpec& g : matrix_grid_specs()) {
     const fs::path dat = root / (std::string(g.name) + ".dat");
-    write_text_file(dat.string(), format_gnuplot_matrix(grid));
+    write_text_file(dat.string(), format_gnuplot_matrix(matrix_grid(g, m)));
     if (g.script == nullptr) continue;
     for (const char* ext : {".png", ".svg"})
       plotter.draw(g.script, dat.string(), (root / (g.name + std::string(ext))).string());
@@ -403,10 +278,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   j["elapsed_seconds"] = o.elapsed_seconds;
   j["status"] = o.interrupted.empty() ? "complete" : "interrupted";
   j["incomplete"] = o.incomplete;
-  json warnings = json::array();
-  for (const Warning& w : o.warnings)
-    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
-  j["warnings"] = std::move(warnings);
+  j["warnings"] = warnings_json(o.warnings);
   std::vector<std::string> all_problems = o.problems;
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
   j["problems"] = all_problems;

@@ -7,9 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "core/format.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
+#include "matrix/matrix_analysis.hpp"
 #include "matrix/matrix_plan.hpp"
 #include "matrix/plan_choice.hpp"
 #include "matrix/topology_order.hpp"
@@ -99,10 +98,6 @@ struct MatrixOutcome {
 ///         IoError (the run directory cannot be written).
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned);
 
-/// One ordered pair's whole run (a initiates, b responds), or nullopt when the pair has
-/// none. Called once per ordered pair of the plan, in the matrix's order.
-using PairRunSource = std::function<std::optional<Run>(int a, int b)>;
-
 /// Where the analysis writes what it says of each pair, as it goes: DIR/pairs/pair_A_B.txt,
 /// DIR/analysis.json, and with save_runs DIR/pairs/pair_A_B.csv (tscaudit-run/1).
 struct PairOutputs {
@@ -110,12 +105,12 @@ struct PairOutputs {
   bool save_runs = false;
 };
 
-/// The analysis half of a matrix: every ordered pair `outcome.planned` measures, read from
-/// `source` one at a time, analysed, written to `outputs` and forgotten but for its cell
-/// (memory: the cells, and one pair's rounds and analysis at a time). The matrix gets
-/// labels and group boundaries from the topology order. A pair with no rounds is left
-/// unmeasured (a problem when measured now, a note when read). The TSC frequency is
-/// `outcome.platform`'s, else the runs'; the variants are the runs'.
+/// The analysis half of a matrix (analyse_matrix_pairs, matrix/matrix_analysis.hpp): every
+/// ordered pair `outcome.planned` measures, read from `source` one at a time, analysed,
+/// written to `outputs` and forgotten but for its cell (memory: the cells, and one pair's
+/// rounds and analysis at a time). A pair with no rounds is left unmeasured (a problem when
+/// measured now, a note when read). The TSC frequency is `outcome.platform`'s, else the
+/// runs'; the variants are the runs', else `choice`'s.
 /// \throws IoError when an output cannot be written.
 void analyse_matrix(MatrixOutcome& outcome, const ExchangeChoice& choice, const PairRunSource& source,
                     const PairOutputs& outputs);
@@ -137,9 +132,6 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 /// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a
 /// moment, not after the measuring. \throws IoError naming the directory and the reason.
 void prepare_out_dir(const std::string& dir);
-
-/// The topology description of each CPU as JSON objects, for matrix.json.
-nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
 
 /// The matrix of `options`: rebuilt from --from's run directory, or planned and measured
 /// (into --out's run directory when given). `command` names the command in messages;

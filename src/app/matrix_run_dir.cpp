@@ -10,6 +10,7 @@
 #include <optional>
 #include <system_error>
 
+#include "app/info_render.hpp"
 #include "app/temp_dir.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -154,10 +155,7 @@ RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& option
   m.pair_header.set("rounds_per_visit", std::to_string(spec.rounds_per_visit));
   m.pair_header.set("warmup", std::to_string(spec.warmup_per_visit));
   m.plan = manifest_plan_json(o.planned.plan);
-  json warnings = json::array();
-  for (const Warning& w : o.warnings)
-    warnings.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
-  m.platform = {{"host", o.platform.host}, {"warnings", std::move(warnings)}};
+  m.platform = {{"host", o.platform.host}, {"warnings", warnings_json(o.warnings)}};
   return m;
 }
 

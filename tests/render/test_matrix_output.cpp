@@ -117,3 +117,27 @@ TEST_CASE("matrix_text: a sparse design lists its own pairs only and says so") {
   CHECK(name_of(lines[1]) == "0->7");
   CHECK(lines[3] == "  1->2        not measured");
 }
+
+TEST_CASE("matrix notes: the pairs without rounds and the incomplete ones, in one line however many") {
+  CHECK(unmeasured_pairs_note({"0->1"}) == "pair 0->1: no round completed; left unmeasured");
+  CHECK(unmeasured_pairs_note({"0->1", "1->0"}) == "2 ordered pairs have no round and are left unmeasured: 0->1, 1->0");
+  std::vector<std::string> many;
+  for (int b = 1; b <= 9; ++b) many.push_back("0->" + std::to_string(b));
+  CHECK(unmeasured_pairs_note(many) ==
+        "9 ordered pairs have no round and are left unmeasured: 0->1, 0->2, 0->3, 0->4, 0->5, 0->6, 0->7, 0->8, ...");
+  many.pop_back();
+  CHECK(unmeasured_pairs_note(many) ==
+        "8 ordered pairs have no round and are left unmeasured: 0->1, 0->2, 0->3, 0->4, 0->5, 0->6, 0->7, 0->8");
+  CHECK(incomplete_pairs_note({"0->1 (status is 'aborted')"}, 2) ==
+        "1 of 2 pairs' runs are not complete, analysed as they are: 0->1 (status is 'aborted')");
+}
+
+TEST_CASE("cpu places JSON: each CPU's levels in topology order, null where unknown") {
+  const std::vector<CpuPlace> places = {{.cpu = 2, .package = 0, .l3 = 0, .core = 1},
+                                        {.cpu = 0, .package = 0, .numa = 0, .l3 = 0, .core = 0},
+                                        {.cpu = 5}};
+  CHECK(cpu_places_json(order_by_topology(places, {0, 5, 2})).dump() ==
+        R"([{"cpu":2,"package":0,"die":null,"numa":null,"l3":0,"core":1,"group":"p0 l3:0 c1"},)"
+        R"({"cpu":0,"package":0,"die":null,"numa":0,"l3":0,"core":0,"group":"p0 l3:0 c0"},)"
+        R"({"cpu":5,"package":null,"die":null,"numa":null,"l3":null,"core":null,"group":""}])");
+}
