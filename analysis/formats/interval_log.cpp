@@ -1,14 +1,11 @@
 #include "formats/interval_log.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 
 #include "core/errors.hpp"
+#include "core/files.hpp"
 #include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
@@ -525,19 +522,8 @@ IntervalLog read_interval_log_stream(std::FILE* file, std::string_view source, s
 
 IntervalLog read_interval_log_file(const std::string& path) {
   if (path == "-") return read_interval_log_stream(stdin, "<stdin>", kReadChunkBytes);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError("cannot read " + path + ": it is a directory");
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
-  try {
-    IntervalLog log = read_interval_log_stream(file, path, kReadChunkBytes);
-    std::fclose(file);
-    return log;
-  } catch (...) {
-    std::fclose(file);
-    throw;
-  }
+  const FilePtr file = open_input_file(path);
+  return read_interval_log_stream(file.get(), path, kReadChunkBytes);
 }
 
 bool is_interval_log_schema_line(std::string_view first_line) {

@@ -1,6 +1,5 @@
 #include "formats/run_dir.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <tuple>
 
 #include "core/errors.hpp"
+#include "core/files.hpp"
 #include "core/schema_name.hpp"
 #include "formats/output_file.hpp"
 #include "formats/rounds_codec.hpp"
@@ -36,57 +36,19 @@ constexpr std::size_t kIndexChunkBytes = std::size_t{4} << 20;
 /// Bytes read of a plain file at a time while only its header is wanted.
 constexpr std::size_t kHeaderChunkBytes = std::size_t{64} << 10;
 
-std::string join_path(const std::string& dir, std::string_view name) {
-  if (dir.empty() || dir.back() == '/') return dir + std::string(name);
-  return dir + "/" + std::string(name);
-}
-
-bool is_directory(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0;
-}
-
-/// The names in `dir` (not . and ..), sorted. \throws InputError (a directory the user named).
-std::vector<std::string> list_dir(const std::string& dir) {
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) throw InputError("cannot read the directory " + dir + ": " + std::strerror(errno));
-  std::vector<std::string> names;
-  while (const dirent* e = ::readdir(d)) {
-    const std::string_view name = e->d_name;
-    if (name != "." && name != "..") names.emplace_back(name);
-  }
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-bool is_regular_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 std::string read_whole_file(const std::string& path, std::uint64_t max_bytes) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
+  const FilePtr f = open_for_reading(path);
   std::string text;
   std::vector<char> buf(std::size_t{1} << 16);
   while (true) {
-    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
+    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f.get());
     if (n == 0) break;
     text.append(buf.data(), n);
     if (text.size() > max_bytes) {
-      std::fclose(f);
       throw InputError(path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: not a manifest");
     }
   }
-  const bool bad = std::ferror(f) != 0;
-  std::fclose(f);
-  if (bad) throw IoError(path + ": read error");
+  if (std::ferror(f.get()) != 0) throw IoError(path + ": read error");
   return text;
 }
 
@@ -265,11 +227,10 @@ struct PlainHeader {
 struct StopScan {};
 
 PlainHeader scan_plain_header(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
+  const FilePtr f = open_for_reading(path);
   PlainHeader h;
   try {
-    for_each_line(f, path, kHeaderChunkBytes, [&](std::string_view line, std::size_t line_no, bool) {
+    for_each_line(f.get(), path, kHeaderChunkBytes, [&](std::string_view line, std::size_t line_no, bool) {
       h.empty = false;
       if (line.empty()) return;
       if (line.front() != '#') {
@@ -301,11 +262,7 @@ PlainHeader scan_plain_header(const std::string& path) {
       if (kv->first == "recv") h.recv = v;
     });
   } catch (const StopScan&) {
-  } catch (...) {
-    std::fclose(f);
-    throw;
   }
-  std::fclose(f);
   return h;
 }
 
@@ -322,33 +279,6 @@ std::optional<std::pair<int, int>> pair_of_file_name(std::string_view name) {
   if (!a || !b || stem.substr(0, us).empty() || stem.substr(us + 1).empty()) return std::nullopt;
   return std::make_pair(*a, *b);
 }
-
-/// Reads `size` bytes at `offset` of an open file. \throws IoError.
-void read_at(int fd, const std::string& path, std::uint64_t offset, std::string& out, std::size_t size) {
-  out.resize(size);
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError("cannot read " + path + ": " + std::strerror(errno));
-    if (n == 0) throw IoError("cannot read " + path + ": it became shorter while it was read");
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-class Fd {
- public:
-  Fd(const std::string& path, int flags, mode_t mode = 0) : fd_(::open(path.c_str(), flags | O_CLOEXEC, mode)) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  [[nodiscard]] int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 }  // namespace
 
@@ -551,8 +481,7 @@ void RunDirReader::open_manifest_dir() {
 }
 
 void RunDirReader::index_rounds_file(const std::string& file, int cpu) {
-  const Fd fd(file, O_RDONLY);
-  if (fd.get() < 0) throw InputError("cannot open " + file + " for reading: " + std::strerror(errno));
+  const ReadOnlyFd fd(file);
   const auto file_index = static_cast<std::uint32_t>(files_.size());
   files_.push_back(file);
   std::string buf;         // bytes from file offset `base` on
@@ -747,8 +676,7 @@ Run RunDirReader::read_manifest_pair(int a, int b, const PairEntry& entry) const
   std::uint64_t quantum = 1;
   std::vector<std::string> errors;
   const std::string& file = files_[entry.visits.front().file];  // every visit of a -> b is in a's file
-  const Fd fd(file, O_RDONLY);
-  if (fd.get() < 0) throw InputError("cannot open " + file + " for reading: " + std::strerror(errno));
+  const ReadOnlyFd fd(file);
   std::string frame;
   for (const VisitEntry& v : entry.visits) {
     read_at(fd.get(), file, v.offset, frame, v.size);

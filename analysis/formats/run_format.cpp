@@ -4,16 +4,15 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <iterator>
 #include <optional>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/files.hpp"
 #include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
@@ -412,26 +411,16 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
 
 Run read_run_file(const std::string& path) {
   if (path == "-") return read_run_stream(stdin, "<stdin>", kReadChunkBytes, 0);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError("cannot read " + path + ": it is a directory");
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw InputError("cannot open " + path + " for reading: " + std::strerror(errno));
+  const FilePtr file = open_input_file(path);
   // Only a regular file's size says how many rounds to expect (a pipe or device has none),
   // and only the bytes it really holds: a sparse file of 1 TB and a few bytes reads as
   // zeros and must not reserve rounds for a terabyte.
+  struct stat st {};
   const std::size_t size =
-      S_ISREG(st.st_mode)
+      ::fstat(::fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)
           ? static_cast<std::size_t>(std::min<std::int64_t>(st.st_size, std::int64_t{st.st_blocks} * 512))
           : 0;
-  try {
-    Run run = read_run_stream(file, path, kReadChunkBytes, size);
-    std::fclose(file);
-    return run;
-  } catch (...) {
-    std::fclose(file);
-    throw;
-  }
+  return read_run_stream(file.get(), path, kReadChunkBytes, size);
 }
 
 std::optional<std::string> incomplete_reason(const Run& run) {

@@ -14,6 +14,7 @@
 
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/files.hpp"
 
 namespace tscaudit {
 namespace {
@@ -63,11 +64,6 @@ Fact<T> read_parsed(const std::string& path, Parser parse, std::size_t max_bytes
   Fact<std::string> file = read_text_file(path, max_bytes);
   if (!file.ok()) return Fact<T>::fail(file.state, file.reason);
   return parse(file.value, path);
-}
-
-bool exists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::exists(path, ec);
 }
 
 }  // namespace
