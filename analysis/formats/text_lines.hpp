@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/lines.hpp"
 
 namespace tscaudit {
 
@@ -88,16 +89,13 @@ inline std::string_view checked_line(std::string_view line, std::string_view sou
 /// longer than kMaxLineBytes or with a lone '\r', before on_line sees it.
 template <class OnLine>
 void for_each_line(std::string_view text, std::string_view source, OnLine&& on_line) {
-  std::size_t pos = 0;
   std::size_t line_no = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    const bool terminated = end != std::string_view::npos;
-    if (!terminated) end = text.size();
+  for_each_line(text, [&](std::string_view line) {
     ++line_no;
-    on_line(detail::checked_line(text.substr(pos, end - pos), source, line_no), line_no, terminated);
-    pos = end + 1;
-  }
+    // Only the last line can end where the text does, without a '\n'.
+    const bool terminated = line.data() + line.size() != text.data() + text.size();
+    on_line(detail::checked_line(line, source, line_no), line_no, terminated);
+  });
 }
 
 /// The same over an open stream, read `chunk_bytes` at a time (any size >= 1: lines may

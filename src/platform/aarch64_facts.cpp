@@ -5,10 +5,12 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <utility>
 
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
+#include "core/lines.hpp"
 
 namespace tscaudit {
 namespace {

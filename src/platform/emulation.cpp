@@ -1,5 +1,6 @@
 #include "platform/emulation.hpp"
 
+#include "core/lines.hpp"
 #include "platform/kernel_facts.hpp"
 
 namespace tscaudit {

@@ -10,11 +10,11 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/lines.hpp"
 
 namespace tscaudit {
 namespace {
@@ -91,16 +91,6 @@ std::string quote_for_message(std::string_view s) {
   }
   if (s.size() > kMax) out += "...";
   return out + "'";
-}
-
-void for_each_line(std::string_view text, const std::function<void(std::string_view)>& f) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    f(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
 }
 
 std::string root_path(const std::string& root, std::string_view rel) {
@@ -314,14 +304,8 @@ Fact<bool> parse_bool01(std::string_view text, const std::string& path) {
 
 Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::string& path) {
   constexpr std::string_view kKey = "MemAvailable:";
-  std::size_t at = 0;
-  while (at < meminfo.size()) {
-    std::size_t end = meminfo.find('\n', at);
-    if (end == std::string_view::npos) end = meminfo.size();
-    const std::string_view line = meminfo.substr(at, end - at);
-    at = end + 1;
-    if (line.substr(0, kKey.size()) != kKey) continue;
-    std::string_view rest = trim_blanks(line.substr(kKey.size()));
+  auto bytes_of = [&](std::string_view rest) {
+    rest = trim_blanks(rest);
     if (rest.size() < 3 || rest.substr(rest.size() - 3) != " kB") {
       return malformed<std::uint64_t>(path, "MemAvailable " + quote_for_message(rest) + " is not a number of kB");
     }
@@ -332,7 +316,14 @@ Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::str
       return malformed<std::uint64_t>(path, "MemAvailable " + quote_for_message(rest) + " is not a number of kB");
     }
     return Fact<std::uint64_t>::good(kib << 10);
-  }
+  };
+  std::optional<Fact<std::uint64_t>> found;
+  for_each_line(meminfo, [&](std::string_view line) {
+    if (line.substr(0, kKey.size()) != kKey) return LineFlow::next;
+    found = bytes_of(line.substr(kKey.size()));
+    return LineFlow::stop;
+  });
+  if (found) return *found;
   return malformed<std::uint64_t>(path, "no MemAvailable line (kernels before 3.14 lack it)");
 }
 

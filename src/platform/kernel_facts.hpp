@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -195,8 +194,6 @@ std::string_view trim_blanks(std::string_view s);
 /// The text as it appears in a message: quoted, at most 40 characters, control and
 /// non-ASCII bytes as \xNN.
 std::string quote_for_message(std::string_view s);
-/// Calls `f` on each line (without its '\n').
-void for_each_line(std::string_view text, const std::function<void(std::string_view)>& f);
 /// ROOT/rel, for a root directory given with or without its trailing '/'.
 std::string root_path(const std::string& root, std::string_view rel);
 /// Numbers N of the entries PREFIXN in `dir`, sorted; nullopt when the directory cannot be

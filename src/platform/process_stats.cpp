@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include "core/lines.hpp"
+
 namespace tscaudit {
 namespace {
 
@@ -19,23 +21,20 @@ std::optional<std::string> slurp(const std::string& path) {
 }  // namespace
 
 std::optional<std::uint64_t> status_number(std::string_view status_text, std::string_view key) {
-  std::size_t at = 0;
-  while (at < status_text.size()) {
-    std::size_t end = status_text.find('\n', at);
-    if (end == std::string_view::npos) end = status_text.size();
-    std::string_view line = status_text.substr(at, end - at);
-    at = end + 1;
-    if (line.size() <= key.size() || line.substr(0, key.size()) != key || line[key.size()] != ':') continue;
+  std::optional<std::uint64_t> number;
+  for_each_line(status_text, [&](std::string_view line) {
+    if (line.size() <= key.size() || line.substr(0, key.size()) != key || line[key.size()] != ':') {
+      return LineFlow::next;
+    }
     line.remove_prefix(key.size() + 1);
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     std::uint64_t v = 0;
     const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
-    if (ec != std::errc{} || ptr == line.data()) return std::nullopt;
     const std::string_view rest(ptr, static_cast<std::size_t>(line.data() + line.size() - ptr));
-    if (!rest.empty() && rest != " kB") return std::nullopt;
-    return v;
-  }
-  return std::nullopt;
+    if (ec == std::errc{} && ptr != line.data() && (rest.empty() || rest == " kB")) number = v;
+    return LineFlow::stop;  // the first line of the key answers, a number or not
+  });
+  return number;
 }
 
 std::optional<std::uint64_t> peak_rss_kib() {
