@@ -230,48 +230,30 @@ class VisitTextParser {
   std::uint64_t last_seq_ = 0;
 };
 
-/// Splits text that arrives in pieces into lines for a VisitTextParser.
+/// The lines of a visit's text, as it arrives in pieces, for a VisitTextParser.
 class LineFeeder {
  public:
-  LineFeeder(std::string_view source, VisitTextParser& parser) : source_(source), parser_(parser) {}
+  LineFeeder(std::string_view source, VisitTextParser& parser) : source_(source), lines_(source), parser_(parser) {}
 
   /// \returns false once the parser wants no more.
   bool feed(std::string_view data) {
-    std::size_t pos = 0;
-    while (pos < data.size()) {
-      const std::size_t nl = data.find('\n', pos);
-      if (nl == std::string_view::npos) {
-        carry_.append(data.substr(pos));
-        if (carry_.size() > kMaxLineBytes + 1) fail_long_line(source_, line_no_ + 1);
-        return true;
-      }
-      std::string_view line = data.substr(pos, nl - pos);
-      if (!carry_.empty()) {
-        carry_.append(line);
-        line = carry_;
-      }
-      ++line_no_;
-      const bool more = parser_.line(detail::checked_line(line, source_, line_no_), line_no_);
-      carry_.clear();
-      pos = nl + 1;
-      if (!more) return false;
-    }
-    return true;
+    return lines_.feed(data, [&](std::string_view line, std::size_t line_no) {
+             return parser_.line(line, line_no) ? LineFlow::next : LineFlow::stop;
+           }) == LineFlow::next;
   }
 
   /// At the end of the text: a last line without '\n' is not what a writer writes.
   void end() const {
-    if (!carry_.empty()) {
-      throw InputError(std::string(source_) + ":" + std::to_string(line_no_ + 1) +
+    if (lines_.in_line()) {
+      throw InputError(std::string(source_) + ":" + std::to_string(lines_.lines() + 1) +
                        ": the visit's text ends in the middle of a line");
     }
   }
 
  private:
   std::string_view source_;
+  ChunkedLines lines_;
   VisitTextParser& parser_;
-  std::string carry_;
-  std::size_t line_no_ = 0;
 };
 
 [[noreturn]] void fail_frame(std::string_view source, size_t code) {

@@ -98,17 +98,80 @@ void for_each_line(std::string_view text, std::string_view source, OnLine&& on_l
   });
 }
 
+/// The lines of text that arrives in chunks (a stream read a piece at a time, a frame as
+/// it decompresses), checked as for_each_line checks them: a line that spans chunks is
+/// carried over to the next, and refused as soon as the part carried passes the limit.
+class ChunkedLines {
+ public:
+  explicit ChunkedLines(std::string_view source) : source_(source) {}
+
+  /// Calls on_line(line, line_no) for every line that a '\n' in `data` ends (line_no from
+  /// 1, counted over every chunk); keeps the start of a line that `data` does not end.
+  /// on_line returns void, or LineFlow::stop to end at that line (the rest of `data` is
+  /// dropped). \returns LineFlow::stop when on_line stopped. \throws InputError for a line
+  /// longer than kMaxLineBytes or with a lone '\r'.
+  template <class OnLine>
+  LineFlow feed(std::string_view data, OnLine&& on_line) {
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t end = data.find('\n', pos);
+      if (end == std::string_view::npos) {
+        carry_.append(data.substr(pos));
+        // +1: a '\r' that the next chunk's '\n' would strip may end a line at the limit;
+        // line 1 may also start with a byte order mark that will be dropped.
+        const std::size_t allowed = kMaxLineBytes + 1 + (line_no_ == 0 ? kUtf8Bom.size() : 0);
+        if (carry_.size() > allowed) fail_long_line(source_, line_no_ + 1);
+        return LineFlow::next;
+      }
+      ++line_no_;
+      std::string_view line;
+      if (carry_.empty()) {
+        line = data.substr(pos, end - pos);
+      } else {
+        carry_.append(data.substr(pos, end - pos));
+        line = carry_;
+      }
+      const LineFlow flow = detail::call_on_line(on_line, detail::checked_line(line, source_, line_no_), line_no_);
+      carry_.clear();
+      pos = end + 1;
+      if (flow == LineFlow::stop) return LineFlow::stop;
+    }
+  }
+
+  /// The text ended inside a line: the chunks held bytes after the last '\n'.
+  [[nodiscard]] bool in_line() const { return !carry_.empty(); }
+  /// The lines that a '\n' ended so far.
+  [[nodiscard]] std::size_t lines() const { return line_no_; }
+
+  /// At the end of the text: calls on_line(line, line_no) for a last line without '\n',
+  /// checked, if there is one.
+  template <class OnLine>
+  void finish(OnLine&& on_line) {
+    if (carry_.empty()) return;
+    ++line_no_;
+    on_line(detail::checked_line(carry_, source_, line_no_), line_no_);
+  }
+
+ private:
+  std::string_view source_;
+  std::string carry_;  // the start of a line that continues in the next chunk
+  std::size_t line_no_ = 0;
+};
+
 /// The same over an open stream, read `chunk_bytes` at a time (any size >= 1: lines may
 /// span chunks). The text is never held whole: at most one chunk and one line.
+/// on_line(line, line_no, terminated) returns void, or LineFlow::stop to read no further.
 /// \returns the number of bytes read. \throws IoError on a read error, InputError for a
 /// line longer than kMaxLineBytes (found as soon as it passes the limit, without reading
 /// the rest of it: memory stays within one chunk and one line) or with a lone '\r'.
 template <class OnLine>
 std::size_t for_each_line(std::FILE* file, std::string_view source, std::size_t chunk_bytes, OnLine&& on_line) {
   std::vector<char> chunk(chunk_bytes == 0 ? 1 : chunk_bytes);
-  std::string carry;  // the start of a line that continues in the next chunk
+  ChunkedLines lines(source);
+  auto whole_line = [&](std::string_view line, std::size_t line_no) {
+    return detail::call_on_line(on_line, line, line_no, true);
+  };
   std::size_t total = 0;
-  std::size_t line_no = 0;
   while (true) {
     const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
     if (n == 0) {
@@ -116,35 +179,9 @@ std::size_t for_each_line(std::FILE* file, std::string_view source, std::size_t 
       break;
     }
     total += n;
-    const std::string_view data(chunk.data(), n);
-    std::size_t pos = 0;
-    while (true) {
-      const std::size_t end = data.find('\n', pos);
-      if (end == std::string_view::npos) {
-        carry.append(data.substr(pos));
-        // +1: a '\r' that the next chunk's '\n' would strip may end a line at the limit;
-        // line 1 may also start with a byte order mark that will be dropped.
-        const std::size_t allowed = kMaxLineBytes + 1 + (line_no == 0 ? kUtf8Bom.size() : 0);
-        if (carry.size() > allowed) fail_long_line(source, line_no + 1);
-        break;
-      }
-      ++line_no;
-      std::string_view line;
-      if (carry.empty()) {
-        line = data.substr(pos, end - pos);
-      } else {
-        carry.append(data.substr(pos, end - pos));
-        line = carry;
-      }
-      on_line(detail::checked_line(line, source, line_no), line_no, true);
-      carry.clear();
-      pos = end + 1;
-    }
+    if (lines.feed(std::string_view(chunk.data(), n), whole_line) == LineFlow::stop) return total;
   }
-  if (!carry.empty()) {
-    ++line_no;
-    on_line(detail::checked_line(carry, source, line_no), line_no, false);
-  }
+  lines.finish([&](std::string_view line, std::size_t line_no) { on_line(line, line_no, false); });
   return total;
 }
 
