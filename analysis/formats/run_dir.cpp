@@ -224,45 +224,42 @@ struct PlainHeader {
   bool empty = true;
 };
 
-struct StopScan {};
-
 PlainHeader scan_plain_header(const std::string& path) {
   const FilePtr f = open_for_reading(path);
   PlainHeader h;
-  try {
-    for_each_line(f.get(), path, kHeaderChunkBytes, [&](std::string_view line, std::size_t line_no, bool) {
-      h.empty = false;
-      if (line.empty()) return;
-      if (line.front() != '#') {
-        if (const std::size_t c = first_control_byte(line); c != std::string_view::npos) {
-          fail_not_text(path, line_no, line, c + 1);
-        }
-        const char delimiter = line.find('\t') != std::string_view::npos ? '\t' : ',';
-        bool has_a = false, has_b = false;
-        std::size_t start = 0;
-        while (true) {
-          const std::size_t end = std::min(line.find(delimiter, start), line.size());
-          const std::string_view name = trim_spaces(line.substr(start, end - start));
-          has_a = has_a || name == "a";
-          has_b = has_b || name == "b";
-          if (end == line.size()) break;
-          start = end + 1;
-        }
-        h.columns_a_b = has_a && has_b;
-        throw StopScan{};
+  // Only the header is wanted: the scan stops at the column header row.
+  for_each_line(f.get(), path, kHeaderChunkBytes, [&](std::string_view line, std::size_t line_no, bool) {
+    h.empty = false;
+    if (line.empty()) return LineFlow::next;
+    if (line.front() != '#') {
+      if (const std::size_t c = first_control_byte(line); c != std::string_view::npos) {
+        fail_not_text(path, line_no, line, c + 1);
       }
-      auto kv = parse_metadata_line(line);
-      if (!kv) return;
-      const std::size_t value_at = line.find_first_not_of(' ', line.find(':') + 1);
-      PlainHeader::Value v{kv->second, line_no, (value_at == std::string_view::npos ? line.size() : value_at) + 1};
-      if (kv->first == "schema") h.schema = v;
-      if (kv->first == "a") h.a = v;
-      if (kv->first == "b") h.b = v;
-      if (kv->first == "send") h.send = v;
-      if (kv->first == "recv") h.recv = v;
-    });
-  } catch (const StopScan&) {
-  }
+      const char delimiter = line.find('\t') != std::string_view::npos ? '\t' : ',';
+      bool has_a = false, has_b = false;
+      std::size_t start = 0;
+      while (true) {
+        const std::size_t end = std::min(line.find(delimiter, start), line.size());
+        const std::string_view name = trim_spaces(line.substr(start, end - start));
+        has_a = has_a || name == "a";
+        has_b = has_b || name == "b";
+        if (end == line.size()) break;
+        start = end + 1;
+      }
+      h.columns_a_b = has_a && has_b;
+      return LineFlow::stop;
+    }
+    auto kv = parse_metadata_line(line);
+    if (!kv) return LineFlow::next;
+    const std::size_t value_at = line.find_first_not_of(' ', line.find(':') + 1);
+    PlainHeader::Value v{kv->second, line_no, (value_at == std::string_view::npos ? line.size() : value_at) + 1};
+    if (kv->first == "schema") h.schema = v;
+    if (kv->first == "a") h.a = v;
+    if (kv->first == "b") h.b = v;
+    if (kv->first == "send") h.send = v;
+    if (kv->first == "recv") h.recv = v;
+    return LineFlow::next;
+  });
   return h;
 }
 
