@@ -10,6 +10,11 @@
 // One rounds file per initiating CPU: the number of files grows with the CPUs, not with
 // the pairs. A plain directory of `tscaudit-run/1` files or import tables, each naming its
 // pair with `# a:` and `# b:` lines, reads as a run directory too (open_run_dir).
+//
+// One file per concern: run_dir_manifest.cpp (manifest.json), run_dir_writer.cpp,
+// run_dir_reader.cpp (opening, and what both kinds of directory answer alike),
+// run_dir_zstd_reader.cpp (a directory with a manifest) and run_dir_plain_reader.cpp (a
+// plain directory); what they share is in run_dir_internal.hpp.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,85 @@
+// Opening a run directory for reading, and what both kinds answer alike: a directory
+// with a manifest (its zstd rounds files: run_dir_zstd_reader.cpp) or a plain directory
+// of run files (run_dir_plain_reader.cpp).
+#include "formats/run_dir_internal.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "core/files.hpp"
+#include "formats/text_fields.hpp"
+
+namespace tscaudit {
+
+std::optional<int> cpu_number(std::string_view text) {
+  std::uint64_t v = 0;
+  if (parse_u64_field(trim_spaces(text), v) != FieldProblem::ok || v > static_cast<std::uint64_t>(INT_MAX)) {
+    return std::nullopt;
+  }
+  return static_cast<int>(v);
+}
+
+std::string pair_text(int a, int b) { return std::to_string(a) + " -> " + std::to_string(b); }
+
+RunDirReader open_run_dir(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError("cannot open the run directory " + path + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) throw InputError(path + ": not a directory (a run directory is one)");
+  RunDirReader r;
+  r.path_ = path;
+  const std::string manifest = join_path(path, kManifestName);
+  if (exists(manifest)) {
+    r.has_manifest_ = true;
+    r.open_manifest_dir();
+  } else if (exists(join_path(path, kRoundsDirName))) {
+    throw InputError(manifest + ": missing, but " + join_path(path, kRoundsDirName) +
+                     " is there: a run directory without its manifest (the manifest is written first, so it "
+                     "was removed or the directory copied in part)");
+  } else {
+    r.open_plain_dir();
+  }
+  return r;
+}
+
+std::optional<std::string> RunDirReader::topology_xml() const {
+  if (!manifest_.has_topology) return std::nullopt;
+  const std::string file = join_path(path_, kTopologyName);
+  if (!exists(file)) {
+    throw InputError(file + ": missing, but " + join_path(path_, kManifestName) + " names it (\"topology\")");
+  }
+  return read_whole_file(file, kMaxManifestBytes);
+}
+
+std::vector<std::pair<int, int>> RunDirReader::pairs() const {
+  std::vector<std::pair<int, int>> out;
+  for (const auto& [key, entry] : pairs_) {
+    if (!entry.visits.empty() || !entry.plain.empty()) out.push_back(key);
+  }
+  return out;
+}
+
+bool RunDirReader::has_pair(int a, int b) const {
+  const auto it = pairs_.find({a, b});
+  return it != pairs_.end() && (!it->second.visits.empty() || !it->second.plain.empty());
+}
+
+std::span<const RunDirReader::VisitEntry> RunDirReader::visits_of(int a, int b) const {
+  const auto it = pairs_.find({a, b});
+  if (it == pairs_.end()) return {};
+  return it->second.visits;
+}
+
+Run RunDirReader::read_pair(int a, int b) const {
+  const auto it = pairs_.find({a, b});
+  if (it == pairs_.end() || (it->second.visits.empty() && it->second.plain.empty())) {
+    throw InputError(path_ + ": no rounds of pair " + pair_text(a, b));
+  }
+  return has_manifest_ ? read_manifest_pair(a, b, it->second) : read_plain_pair(a, b, it->second);
+}
+
+}  // namespace tscaudit
