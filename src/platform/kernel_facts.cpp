@@ -1,7 +1,6 @@
 #include "platform/kernel_facts.hpp"
 
 #include <fcntl.h>
-#include <sys/klog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,14 +18,8 @@
 namespace tscaudit {
 namespace {
 
-// klogctl actions (sys/klog.h does not name them; see syslog(2)).
-constexpr int kSyslogActionReadAll = 3;
-constexpr int kSyslogActionSizeBuffer = 10;
-
 /// /proc/cpuinfo grows about 1.5 KiB per CPU: 32 MiB is far beyond 8192 CPUs.
 constexpr std::size_t kMaxCpuinfoBytes = 32u << 20;
-
-constexpr std::string_view kBlanks = " \t\r\n";
 
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
@@ -331,148 +324,7 @@ Fact<std::uint64_t> read_mem_available(const std::string& root) {
   return read_parsed<std::uint64_t>(root_path(root, "proc/meminfo"), parse_mem_available);
 }
 
-namespace {
 
-/// One line of Linux's arch_timer driver (drivers/clocksource/arm_arch_timer.c), `rest`
-/// being what follows "arch_timer: " and `line` the whole normalized line.
-void parse_arch_timer_line(std::string_view rest, std::string_view line, KernelLogFacts& f) {
-  // arch_timer_banner(): "cp15 timer(s) running at 25.00MHz (phys)."
-  constexpr std::string_view kRunning = "timer(s) running at ";
-  if (const std::size_t p = rest.find(kRunning); p != std::string_view::npos) {
-    const std::string_view number = rest.substr(p + kRunning.size());
-    double mhz = 0;
-    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), mhz, std::chars_format::fixed);
-    const std::string_view after(ptr, static_cast<std::size_t>(number.data() + number.size() - ptr));
-    if (ec == std::errc{} && mhz > 0 && after.substr(0, 3) == "MHz" && !f.arch_timer_mhz) {
-      f.arch_timer_mhz = mhz;
-      f.arch_timer_line = std::string(line);
-    }
-    return;
-  }
-  // arch_timer_check_ool_workaround(): "Enabling %s workaround for %s".
-  for (const std::string_view kind : {"Enabling local workaround for ", "Enabling global workaround for "}) {
-    if (rest.substr(0, kind.size()) == kind) {
-      const std::string desc(trim_blanks(rest.substr(kind.size())));
-      if (!desc.empty() &&
-          std::find(f.timer_workarounds.begin(), f.timer_workarounds.end(), desc) == f.timer_workarounds.end()) {
-        f.timer_workarounds.push_back(desc);
-      }
-      return;
-    }
-  }
-  // arch_counter_set_user_access(): "CPU%d: Trapping CNTVCT access".
-  constexpr std::string_view kTrapping = ": Trapping CNTVCT access";
-  if (rest.substr(0, 3) == "CPU" && rest.find(kTrapping) != std::string_view::npos) {
-    int cpu = -1;
-    const std::string_view digits = rest.substr(3, rest.find(kTrapping) - 3);
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cpu);
-    if (ec == std::errc{} && ptr == digits.data() + digits.size() && cpu >= 0) {
-      auto& cpus = f.cntvct_trapped_cpus;
-      if (std::find(cpus.begin(), cpus.end(), cpu) == cpus.end()) {
-        cpus.insert(std::upper_bound(cpus.begin(), cpus.end(), cpu), cpu);
-      }
-    }
-  }
-}
-
-}  // namespace
-
-KernelLogFacts parse_kernel_log(std::string_view text) {
-  KernelLogFacts f;
-  int mhz_rank = 0;  // 1 "MHz processor", 2 "MHz TSC", 3 "Refined ..."
-  // The number at `pos` in `line` followed by `suffix`, or nullopt.
-  auto mhz_at = [](std::string_view line, std::size_t pos, std::string_view suffix) -> std::optional<double> {
-    double v = 0;
-    const char* first = line.data() + pos;
-    const char* last = line.data() + line.size();
-    const auto [ptr, ec] = std::from_chars(first, last, v, std::chars_format::fixed);
-    if (ec != std::errc{} || !(v > 0)) return std::nullopt;
-    if (std::string_view(ptr, static_cast<std::size_t>(last - ptr)).substr(0, suffix.size()) != suffix) {
-      return std::nullopt;
-    }
-    return v;
-  };
-  for_each_line(text, [&](std::string_view line) {
-    // klogctl's raw records start with "<level>".
-    if (line.size() > 2 && line[0] == '<') {
-      const std::size_t close = line.find('>');
-      if (close != std::string_view::npos && close > 1 &&
-          std::all_of(line.begin() + 1, line.begin() + static_cast<std::ptrdiff_t>(close),
-                      [](char c) { return c >= '0' && c <= '9'; })) {
-        line.remove_prefix(close + 1);
-      }
-    }
-    if (trim_blanks(line).empty()) return;
-    ++f.lines;
-    // "[    0.000065] text" -> "[0.000065] text": lines are quoted in reports.
-    std::string normalized;
-    std::optional<double> stamp_s;
-    if (const std::size_t close = line.find(']'); line[0] == '[' && close != std::string_view::npos) {
-      const std::string_view stamp = trim_blanks(line.substr(1, close - 1));
-      double s = 0;
-      const auto [ptr, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), s);
-      if (ec == std::errc{} && ptr == stamp.data() + stamp.size()) stamp_s = s;
-      normalized.append("[").append(stamp).append("]").append(line.substr(close + 1));
-      line = normalized;
-    }
-    if (f.lines == 1) {
-      f.first_timestamp_s = stamp_s;
-      f.starts_at_boot = (stamp_s && !(*stamp_s > 0)) || line.find("Linux version") != std::string_view::npos;
-    }
-    const bool unstable = line.find("Marking TSC unstable") != std::string_view::npos ||
-                          (line.find("Marking clocksource 'tsc") != std::string_view::npos &&
-                           line.find("as unstable") != std::string_view::npos) ||
-                          line.find("TSC found unstable") != std::string_view::npos ||
-                          line.find("turning off TSC clock") != std::string_view::npos;
-    if (unstable && !f.tsc_marked_unstable) {
-      f.tsc_marked_unstable = true;
-      f.unstable_line = std::string(line);
-    }
-    constexpr std::string_view kRefined = "Refined TSC clocksource calibration: ";
-    constexpr std::string_view kDetected = "Detected ";
-    if (const std::size_t p = line.find(kRefined); p != std::string_view::npos) {
-      if (auto v = mhz_at(line, p + kRefined.size(), " MHz"); v && mhz_rank <= 3) {
-        f.tsc_mhz = v;
-        f.tsc_mhz_line = std::string(line);
-        mhz_rank = 3;
-      }
-    } else if (const std::size_t d = line.find(kDetected); d != std::string_view::npos) {
-      if (auto v = mhz_at(line, d + kDetected.size(), " MHz TSC"); v && mhz_rank <= 2) {
-        f.tsc_mhz = v;
-        f.tsc_mhz_line = std::string(line);
-        mhz_rank = 2;
-      } else if (auto w = mhz_at(line, d + kDetected.size(), " MHz processor"); w && mhz_rank <= 1) {
-        f.tsc_mhz = w;
-        f.tsc_mhz_line = std::string(line);
-        mhz_rank = 1;
-      }
-    }
-    if (const std::size_t at = line.find("arch_timer: "); at != std::string_view::npos) {
-      parse_arch_timer_line(line.substr(at + 12), line, f);
-    }
-    constexpr std::string_view kSwitched = "Switched to clocksource ";
-    if (const std::size_t p = line.find(kSwitched); p != std::string_view::npos) {
-      const std::string_view rest = trim_blanks(line.substr(p + kSwitched.size()));
-      if (!rest.empty()) f.last_clocksource_switch = std::string(rest.substr(0, rest.find_first_of(kBlanks)));
-    }
-  });
-  return f;
-}
-
-Fact<std::string> read_kernel_log() {
-  const int size = klogctl(kSyslogActionSizeBuffer, nullptr, 0);
-  auto failure = [](int err) {
-    std::string why = std::string("klogctl: ") + std::strerror(err);
-    if (err == EPERM || err == EACCES) why += " (needs CAP_SYSLOG, or sysctl kernel.dmesg_restrict=0)";
-    return Fact<std::string>::fail(FactState::unreadable, why);
-  };
-  if (size < 0) return failure(errno);
-  std::string buf(static_cast<std::size_t>(size), '\0');
-  const int n = klogctl(kSyslogActionReadAll, buf.data(), size);
-  if (n < 0) return failure(errno);
-  buf.resize(static_cast<std::size_t>(n));
-  return Fact<std::string>::good(std::move(buf));
-}
 
 Fact<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -7,6 +7,10 @@
 // A file that does not exist is `absent`; one that exists but cannot be read is
 // `unreadable`; one whose content makes no sense is `malformed`, with a reason that
 // names the file. The kernel log comes from klogctl, not from a file.
+//
+// kernel_facts.cpp reads and parses the files of /proc and /sys; kernel_log.cpp reads the
+// kernel log and parses it, with the lines of each architecture's code in
+// x86_64_kernel_log.cpp and aarch64_kernel_log.cpp (kernel_log_lines.hpp).
 #pragma once
 
 #include <cstdint>
@@ -187,9 +191,11 @@ KernelFacts read_kernel_facts(const std::string& root = "/");
 /// unreadable with strerror otherwise, malformed when larger than max_bytes.
 Fact<std::string> read_text_file(const std::string& path, std::size_t max_bytes = 1u << 20);
 
-// --- shared by the readers of /proc and /sys (here and in the architectures' fact files) ---
+// --- shared by the readers of /proc, /sys and the kernel log (and the architectures' fact files) ---
 
-/// `s` without leading and trailing blanks (space, tab, CR, LF).
+/// The blanks of /proc and /sys text: space, tab, CR, LF.
+inline constexpr std::string_view kBlanks = " \t\r\n";
+/// `s` without leading and trailing blanks (kBlanks).
 std::string_view trim_blanks(std::string_view s);
 /// The text as it appears in a message: quoted, at most 40 characters, control and
 /// non-ASCII bytes as \xNN.
