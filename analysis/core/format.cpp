@@ -66,4 +66,20 @@ std::string format_utc(std::chrono::system_clock::time_point t) {
   return buf.data();
 }
 
+std::string printable(std::string_view field) {
+  std::string out;
+  for (char c : field.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    }
+  }
+  if (field.size() > 40) out += "...";
+  return out;
+}
+
 }  // namespace tscaudit

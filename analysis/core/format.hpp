@@ -1,9 +1,11 @@
 // Number formatting for output files and messages: std::to_chars only, so no global
-// locale can change a decimal point or insert thousands separators.
+// locale can change a decimal point or insert thousands separators. And input quoted in a
+// message, made printable.
 #pragma once
 
 #include <chrono>
 #include <string>
+#include <string_view>
 
 namespace tscaudit {
 
@@ -36,5 +38,9 @@ std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz);
 /// A moment as UTC to the millisecond, ISO 8601: "2026-11-22T18:44:35.331Z" (the
 /// start_utc and end_utc of saved runs, and the time a report was made).
 std::string format_utc(std::chrono::system_clock::time_point t);
+
+/// `field` with every byte outside printable ASCII as \xNN, cut to 40 bytes and "...": safe
+/// to quote in a message whatever the input holds (binary garbage, escape sequences).
+std::string printable(std::string_view field);
 
 }  // namespace tscaudit

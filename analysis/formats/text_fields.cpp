@@ -2,7 +2,6 @@
 
 #include <array>
 #include <charconv>
-#include <cstdio>
 #include <limits>
 #include <system_error>
 
@@ -45,22 +44,6 @@ std::string field_problem_message(FieldProblem problem, std::string_view field, 
     case FieldProblem::ok: break;
   }
   return "'" + printable(field) + "' is not " + std::string(what);
-}
-
-std::string printable(std::string_view field) {
-  std::string out;
-  for (char c : field.substr(0, 40)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    }
-  }
-  if (field.size() > 40) out += "...";
-  return out;
 }
 
 std::string_view trim_spaces(std::string_view s) {

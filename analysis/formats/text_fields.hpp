@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/format.hpp"  // printable, which every reader quotes its input with
 #include "core/run.hpp"
 
 namespace tscaudit {
@@ -24,10 +25,6 @@ FieldProblem parse_i64_field(std::string_view field, std::int64_t& out);
 /// The message for a field that is not a `what` ("an unsigned decimal number", "a signed
 /// decimal number"), quoting it printably. \pre problem != FieldProblem::ok.
 std::string field_problem_message(FieldProblem problem, std::string_view field, std::string_view what);
-
-/// `field` with every byte outside printable ASCII as \xNN, cut to 40 bytes and "...": safe
-/// to quote in a message whatever the input holds (binary garbage, escape sequences).
-std::string printable(std::string_view field);
 
 /// `s` without leading and trailing spaces.
 std::string_view trim_spaces(std::string_view s);

@@ -13,6 +13,7 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/format.hpp"
 #include "core/lines.hpp"
 
 namespace tscaudit {
@@ -68,23 +69,7 @@ std::string_view trim_blanks(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-std::string quote_for_message(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  std::string out = "'";
-  for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    }
-  }
-  if (s.size() > kMax) out += "...";
-  return out + "'";
-}
+std::string quote_for_message(std::string_view s) { return "'" + printable(s) + "'"; }
 
 std::string root_path(const std::string& root, std::string_view rel) {
   if (root.empty()) return std::string("/").append(rel);
