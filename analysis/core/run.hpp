@@ -56,7 +56,7 @@ constexpr std::int64_t diff_ticks(std::uint64_t later, std::uint64_t earlier) {
   return static_cast<std::int64_t>(later - earlier);
 }
 /// A tick of a's counter on the estimators' time axis: its signed distance from the
-/// reference tick (reference/estimators.md §4: x = t - t_ref).
+/// reference tick (docs/method.md §3.1: x = t - t_ref).
 constexpr std::int64_t x_of(std::uint64_t tick, std::uint64_t t_ref_tick) { return diff_ticks(tick, t_ref_tick); }
 /// Forward one-way latency t2 - t1 = delay + offset (cross-clock).
 constexpr std::int64_t fwd_ticks(const Round& r) { return diff_ticks(r.t2, r.t1); }

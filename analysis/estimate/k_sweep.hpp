@@ -1,4 +1,4 @@
-// The choice of k in a k-sweep (reference/estimators.md §5). Too-small bounds (early
+// The choice of k in a k-sweep (docs/method.md §4.3). Too-small bounds (early
 // reads) pull the envelopes in: the offset moves and the margin is held down until k
 // passes the number of them per bin (a pair run's time bin, a monitor's interval), after
 // which both settle; a clean lower tail then raises the margin only slowly. The rule: the
