@@ -94,7 +94,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The run the benchmark analyses: realistic, with a few causality violations to classify.
+/// The run the benchmark analyzes: realistic, with a few causality violations to classify.
 SimulationSpec bench_spec(std::uint64_t rounds) {
   SimulationSpec spec;
   spec.rounds = rounds;

@@ -4,7 +4,7 @@
 Simulates RUNS seeded runs, each with 1 to 3 offset steps whose sizes are drawn from
 [MIN, MAX] ticks (either sign), at least 6 % of the run apart, with q 1 or 26, drift 0,
 +20 or -5 ppm, 50,000 or 200,000 rounds and, in about 30 % of the runs, early receive reads
-on b (rate 0.001, 800 to 1000 ticks early). Each run is analysed and compared with its truth:
+on b (rate 0.001, 800 to 1000 ticks early). Each run is analyzed and compared with its truth:
 
   all      every true step proven, and nothing else (no violation left where no read was early)
   some     fewer steps proven than there are, none invented

@@ -4,7 +4,7 @@
 // of the interface (command line, files, JSON). The analysis knows a variant by its name,
 // by the architecture it belongs to and by the property it reasons with: whether the read
 // waits for earlier loads. It knows every variant of every architecture, so a run made on
-// one machine is analysed on any other; which ones this machine can execute is the machine
+// one machine is analyzed on any other; which ones this machine can execute is the machine
 // side's business (src/platform/counter.hpp, src/measure/variant.hpp).
 #pragma once
 

@@ -17,7 +17,7 @@ class OutputFile {
   explicit OutputFile(std::string path);
   /// The same, but a regular file is written aside under the fixed name path + suffix
   /// (e.g. ".partial"), which a user can find and read while it grows or after a crash.
-  /// \throws IoError when that name exists already (a run cut short left it: analyse it
+  /// \throws IoError when that name exists already (a run cut short left it: analyze it
   /// or remove it) or cannot be created.
   OutputFile(std::string path, const std::string& visible_suffix);
   ~OutputFile();  // without commit(): removes the temporary, leaves the target untouched

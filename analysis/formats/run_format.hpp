@@ -48,7 +48,7 @@ inline constexpr std::string_view kRunSchema = "tscaudit-run/1";
 /// lookup (Metadata is a vector) and from holding a million values of 64 KiB.
 inline constexpr std::size_t kMaxMetadataKeys = 1000;
 /// Largest `quantum_ticks` accepted: 1e9 ticks (0.4 s at 2.3 GHz) is beyond any counter
-/// worth analysing; the bound keeps q + ticks far from int64 overflow.
+/// worth analyzing; the bound keeps q + ticks far from int64 overflow.
 inline constexpr std::uint64_t kMaxMetadataQuantumTicks = 1'000'000'000;
 /// Largest `tsc_hz` accepted (1 THz); 0 means unknown (what `measure` writes then).
 inline constexpr std::uint64_t kMaxMetadataTscHz = 1'000'000'000'000;

@@ -14,7 +14,7 @@
 
 namespace tscaudit {
 
-/// \pre `p` analysed at least one round.
+/// \pre `p` analyzed at least one round.
 PairCell cell_from_analysis(const PairAnalysis& p);
 
 /// A pair that does not fit the rest of the matrix.
@@ -87,7 +87,7 @@ struct MatrixResult {
 };
 
 /// Builds a matrix one pair analysis at a time, keeping only each pair's cell: the pairs
-/// can be analysed, written and forgotten one by one (docs/performance.md, memory).
+/// can be analyzed, written and forgotten one by one (docs/performance.md, memory).
 class MatrixBuilder {
  public:
   explicit MatrixBuilder(std::vector<int> cpus);

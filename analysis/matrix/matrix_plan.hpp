@@ -96,7 +96,7 @@ struct MatrixPlan {
   /// + kRawBytesPerRound per (rounds + warm-up) per pair at once (the two threads' raw
   /// buffers: t1, t4 on one side, t2, t3 on the other).
   std::uint64_t memory_bytes = 0;
-  /// What a run keeps when it streams its rounds to disk and analyses the pairs one at a
+  /// What a run keeps when it streams its rounds to disk and analyzes the pairs one at a
   /// time (docs/performance.md, "Memory"):
   ///   pairs_at_once × ((rounds + warm-up) × kRawBytesPerRound + rounds × kRoundBytes)
   ///       the raw buffers of the pairs measured at once and their visit's rounds;

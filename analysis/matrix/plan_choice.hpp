@@ -16,7 +16,7 @@
 //    a plan may exceed the time budget (a sequential run of many CPUs); the plan says so.
 // Why the data budget binds before the time budget when pairs run in parallel: at 1024 CPUs
 // the all-pairs tournament could give every ordered pair 4000 rounds within 90 s under the
-// cost model, but that is 4.2 G rounds to store and analyse; docs/performance.md gives the
+// cost model, but that is 4.2 G rounds to store and analyze; docs/performance.md gives the
 // analysis cost measured per round and per pair.
 #pragma once
 

@@ -225,7 +225,7 @@ struct MonitorAnalysis : PairIdentity {
   MonitorVerdict verdict;
 };
 
-/// Analyses a log. `source` names it in the output.
+/// Analyzes a log. `source` names it in the output.
 /// \throws InputError when the log has no intervals.
 MonitorAnalysis analyze_interval_log(const IntervalLog& log, const std::string& source);
 

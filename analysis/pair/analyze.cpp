@@ -182,13 +182,13 @@ void add_segments(PairAnalysis& p, std::vector<PairAnalysis> parts) {
   p.verdict = std::move(v);
 }
 
-/// The segments of a run between candidate splits, each analysed alone. Rounds in flight
+/// The segments of a run between candidate splits, each analyzed alone. Rounds in flight
 /// at a split belong to neither side.
 class Segments {
  public:
   Segments(const PairAnalysis& p, const Run& run, std::span<const Round> rounds, std::vector<RoundSplit> splits)
       : p_(p), run_(run), rounds_(rounds), splits_(std::move(splits)) {
-    analyse_all();
+    analyze_all();
   }
 
   [[nodiscard]] const std::vector<RoundSplit>& splits() const { return splits_; }
@@ -207,7 +207,7 @@ class Segments {
       bool grew = false;  // parts.back() was merged in this pass: its judgement is stale
       for (std::size_t j = 0; j < splits_.size(); ++j) {
         if (!grew && !proven_[j]) {
-          parts.back() = analyse(first_of(j), last_of(j + 1));
+          parts.back() = analyze(first_of(j), last_of(j + 1));
           grew = merged = true;
           continue;
         }
@@ -224,7 +224,7 @@ class Segments {
   /// Locates each split again in the stretch its candidate left it in, a bin more either
   /// side, against the two segments' own bands and drift-free lines, which rest on every
   /// round and are tighter than the levels' (a round put on the wrong side contradicts
-  /// them). Returns whether one moved; then every segment is analysed again.
+  /// them). Returns whether one moved; then every segment is analyzed again.
   bool relocate(std::size_t per_bin) {
     bool moved = false;
     for (std::size_t j = 0; j < splits_.size(); ++j) {
@@ -247,7 +247,7 @@ class Segments {
         moved = true;
       }
     }
-    if (moved) analyse_all();
+    if (moved) analyze_all();
     return moved;
   }
 
@@ -258,7 +258,7 @@ class Segments {
     return j == splits_.size() ? rounds_.size() : splits_[j].first_after - (splits_[j].in_flight ? 1 : 0);
   }
 
-  PairAnalysis analyse(std::size_t first, std::size_t last) const {
+  PairAnalysis analyze(std::size_t first, std::size_t last) const {
     const std::span<const Round> part = rounds_.subspan(first, last - first);
     return analyze_rounds(
         run_, part,
@@ -266,9 +266,9 @@ class Segments {
         false);
   }
 
-  void analyse_all() {
+  void analyze_all() {
     parts_.clear();
-    for (std::size_t j = 0; j <= splits_.size(); ++j) parts_.push_back(analyse(first_of(j), last_of(j)));
+    for (std::size_t j = 0; j <= splits_.size(); ++j) parts_.push_back(analyze(first_of(j), last_of(j)));
     judge_all();
   }
 
@@ -293,11 +293,11 @@ class Segments {
 constexpr int kRelocations = 3;
 
 /// No line fits the run: its levels (run_pieces.hpp) give the candidate splits. The rounds
-/// between them are analysed alone; the sides of a split that is no proven step are
+/// between them are analyzed alone; the sides of a split that is no proven step are
 /// merged; the splits left are located again against the segments (Segments::relocate) and
 /// the merging repeated, until no split moves. Without a split the analysis stays the
 /// whole run's (docs/method.md §6.4).
-void analyse_pieces(PairAnalysis& p, const Run& run, std::span<const Round> rounds) {
+void analyze_pieces(PairAnalysis& p, const Run& run, std::span<const Round> rounds) {
   Segments segments(p, run, rounds, p.pieces->splits);
   const std::size_t per_bin = rounds.size() / std::max<std::size_t>(1, p.bins);
   segments.merge();
@@ -405,7 +405,7 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   // extremes mostly settle at once (classify.hpp), then the statistical view's block
   // values from the same rounds while they are in cache. The statistical view:
   // per-block estimates, least squares, and the runs test, which finds an offset that
-  // stepped during the run (then each segment is analysed alone).
+  // stepped during the run (then each segment is analyzed alone).
   RoundClassifier classifier(p, rounds);
   BlockEstimator block_values(rounds, p.t_ref_tick, q, p.fit.line.drift, block_k(p), kBlocks,
                               bounds.in_time_order ? TimeOrder::known : TimeOrder::check);
@@ -463,7 +463,7 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   // counter went back; not in a table sorted by something else.
   if (find_steps && !p.free_fit.band.feasible && bounds.time_reversals <= kMaxPieces) {
     p.pieces = find_run_pieces(rounds, p.t_ref_tick, q, ks, bins);
-    analyse_pieces(p, run, rounds);
+    analyze_pieces(p, run, rounds);
   }
   return p;
 }

@@ -39,7 +39,7 @@ struct Evidence {
 };
 
 /// A step of the offset within a run, proven: the segments before and after it, each
-/// analysed alone, have hard bands that are disjoint at the step (docs/method.md §6.4).
+/// analyzed alone, have hard bands that are disjoint at the step (docs/method.md §6.4).
 struct OffsetStep {
   std::uint64_t first_round_after = 0;  // seq of the first round of the segment after
   std::uint64_t first_round_lo = 0;     // that round lies in [first_round_lo, first_round_hi]
@@ -114,7 +114,7 @@ struct PairAnalysis : PairIdentity {
   /// When no line fits the run at any k: the pieces of its bins' bounds and where the rounds
   /// split between them (the candidates; docs/method.md §6.4). Absent otherwise.
   std::optional<RunPieces> pieces;
-  /// The proven steps, in time order. With steps, each segment between them is analysed on
+  /// The proven steps, in time order. With steps, each segment between them is analyzed on
   /// its own (rounds keep their seq), and the counts of this analysis are the segments'
   /// sums. A change the bands cannot prove (they meet there: a step smaller than the bands,
   /// which two-way timing cannot tell from an equal and opposite change of the two delays,
@@ -125,7 +125,7 @@ struct PairAnalysis : PairIdentity {
   PairVerdict verdict;  // what the analysis concludes (render/verdict_text.hpp words it)
 };
 
-/// Analyses one run. \throws InputError when the run has no rounds.
+/// Analyzes one run. \throws InputError when the run has no rounds.
 PairAnalysis analyze_run(const Run& run, const std::string& source);
 
 /// A step of the offset as the verdict and the matrix keep it.

@@ -2,7 +2,7 @@
 // bins cut into pieces (estimate/offset_segments.hpp), the rate taken from the longest
 // one, the bounds cut again into the fewest flat levels under that rate, the k chosen as
 // the monitor chooses it, and each change between two levels located to a round. These
-// are candidates only: analyze.cpp analyses the rounds between the splits alone, and a
+// are candidates only: analyze.cpp analyzes the rounds between the splits alone, and a
 // step is proven only where the bands of the two sides are disjoint.
 #pragma once
 

@@ -83,7 +83,7 @@ struct ExchangeSummary {
 };
 
 /// Sums the analyses of the roles of one combination and pools the latencies of their
-/// runs. \pre runs.size() == analyses.size() >= 1, runs[i] is what analyses[i] analysed.
+/// runs. \pre runs.size() == analyses.size() >= 1, runs[i] is what analyses[i] analyzed.
 ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
                                    const std::vector<const PairAnalysis*>& analyses);
 
@@ -124,7 +124,7 @@ void check_against_reference(std::vector<ExchangeSummary>& exchanges, const std:
 struct ControlSummary {
   int cpu_a = 0;
   int cpu_b = 0;
-  bool same_cpu = true;  // false: SMT siblings, analysed like any pair
+  bool same_cpu = true;  // false: SMT siblings, analyzed like any pair
   Combination combination;
   std::uint64_t rounds = 0;
   std::uint64_t negative = 0;              // one-way latencies below 0 (same CPU: below -q cannot be the quantum)

@@ -73,7 +73,7 @@ case "$case_name" in
     [ "$(json_field "$dir/m/matrix.json" status)" = interrupted ] || fail "matrix.json does not say interrupted"
     "$tscaudit" matrix --from "$dir/m" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
-    # Evidence is analysed, and flagged: the command itself did what it was asked.
+    # Evidence is analyzed, and flagged: the command itself did what it was asked.
     [ "$rc" -eq 0 ] || fail "--from an interrupted run: exit $rc, expected 0"
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "--from does not say the run was interrupted"
     [ "$(json_field "$dir/again/matrix.json" status)" = interrupted ] || fail "the rebuilt matrix.json is not marked"

@@ -186,7 +186,7 @@ TEST_CASE("run directory: what is written reads back, pair by pair, as matrix --
   CHECK(read_error(dir, 0, 2) == dir + ": no rounds of pair 0 -> 2");
 }
 
-TEST_CASE("run directory: a pair read back analyses exactly like the pair in memory", "[run_dir]") {
+TEST_CASE("run directory: a pair read back analyzes exactly like the pair in memory", "[run_dir]") {
   SimulationTruth truth;
   SimulationSpec spec =
       test::simulation_spec({.rounds = 30'000, .seed = 11, .offset_ticks = -150, .drift_ppb = 40, .quantum_ticks = 26});

@@ -1,5 +1,5 @@
 // `tscaudit check`'s decision on synthetic matrices: every ordered pair a simulated run with
-// known truth, analysed by the tool's own analysis (synchronized, one CPU offset, one CPU
+// known truth, analyzed by the tool's own analysis (synchronized, one CPU offset, one CPU
 // drifting, one bad pair), and exact cases on hand-made cells.
 #include <catch2/catch.hpp>
 

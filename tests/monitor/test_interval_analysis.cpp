@@ -71,7 +71,7 @@ double estimate_limit(std::int64_t q) { return static_cast<double>(q) / 2 + 1; }
 }  // namespace
 
 TEST_CASE("interval fixture: the sorting reference agrees with the monitor's IntervalAccumulator") {
-  // The logs these tests analyse are made by sorting; the monitor's are made by the
+  // The logs these tests analyze are made by sorting; the monitor's are made by the
   // accumulator. Field for field the same, early reads and a quantum included.
   SimulationSpec spec = base_spec(81);
   spec.rounds = 40'000;
@@ -505,7 +505,7 @@ TEST_CASE("interval analysis: a short run has no 1 min sample and without a freq
   CHECK(dat.find("# xlabel: interval\n") != std::string::npos);
 }
 
-TEST_CASE("interval analysis: interrupted and aborted and cut-short logs are analysed and flagged") {
+TEST_CASE("interval analysis: interrupted and aborted and cut-short logs are analyzed and flagged") {
   struct Ending {
     std::vector<std::pair<std::string, std::string>> trailer;  // none: the process died mid-run
     MonitorStatus status;
@@ -533,7 +533,7 @@ TEST_CASE("interval analysis: interrupted and aborted and cut-short logs are ana
   CHECK(j["status"] == e.status_name);
   CHECK(j["complete"] == false);
   CHECK(m.intervals == 10);
-  CHECK(m.fit.band.feasible);  // still analysed
+  CHECK(m.fit.band.feasible);  // still analyzed
 }
 
 TEST_CASE("interval analysis: a log without intervals is refused") {
@@ -668,7 +668,7 @@ TEST_CASE("monitor fixtures: the step log read back gives the step and the stall
         MonitorStatus::interrupted);
 }
 
-TEST_CASE("monitor fixtures: interval_log's example.log (accumulator-made) is analysed") {
+TEST_CASE("monitor fixtures: interval_log's example.log (accumulator-made) is analyzed") {
   // tests/data/monitor/README.md: offset -120 ticks, q = 26, early t2 reads at 0.2 %
   // (about 10 per interval of 5000 rounds), interrupted after 10 intervals.
   const IntervalLog log = read_interval_log_file(kMonitorData + "/example.log");

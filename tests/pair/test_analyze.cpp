@@ -150,7 +150,7 @@ TEST_CASE("a long run with early reads in every bin: the sweep does not stop on 
   CHECK(p.verdict.kind == VerdictKind::unsafe_reads);
 }
 
-TEST_CASE("an offset that steps during the run is found and each segment analysed alone") {
+TEST_CASE("an offset that steps during the run is found and each segment analyzed alone") {
   for (double step : {500.0, -700.0}) {
     SimulationSpec spec;
     spec.rounds = 200000;

@@ -36,7 +36,7 @@ bool contains(const std::vector<std::uint8_t>& injected, const std::vector<std::
 
 }  // namespace
 
-TEST_CASE("counter_backwards: an import with rounds that run backwards is analysed, each counted per side") {
+TEST_CASE("counter_backwards: an import with rounds that run backwards is analyzed, each counted per side") {
   SimulationTruth truth;
   Run run = simulate(
       simulation_spec({.rounds = 100000, .seed = 1601, .offset_ticks = 2000, .drift_ppb = 0, .quantum_ticks = 1}),

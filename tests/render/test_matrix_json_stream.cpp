@@ -1,6 +1,6 @@
 // stream_matrix_json against the document it stands for: byte for byte the text of
 // matrix_json(m, places) with the extra members appended, dump(2) + "\n", on a matrix of
-// analysed simulated pairs (real verdict texts, one pair unmeasured, NaN bands) and on
+// analyzed simulated pairs (real verdict texts, one pair unmeasured, NaN bands) and on
 // edge cases (no CPU, extra members that are empty or nested, text that needs escaping).
 #include <catch2/catch.hpp>
 
@@ -62,7 +62,7 @@ json places_of(const MatrixResult& m) {
 
 }  // namespace
 
-TEST_CASE("stream_matrix_json: the bytes of the document, on analysed pairs") {
+TEST_CASE("stream_matrix_json: the bytes of the document, on analyzed pairs") {
   const MatrixResult m = simulated_matrix();
   REQUIRE(!m.at(1, 2).measured);
   REQUIRE(m.at(0, 3).measured);

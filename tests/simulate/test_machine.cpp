@@ -1,6 +1,6 @@
 // Simulated whole machines: the model (distances, per-pair specs, seeds, truth) exactly,
 // and the whole-machine analysis at scale on it: 16 CPUs in two packages, every ordered
-// pair simulated, analysed by analyze_run, assembled by build_matrix, solved by
+// pair simulated, analyzed by analyze_run, assembled by build_matrix, solved by
 // solve_cpu_offsets and judged by decide_check, against the machine's truth.
 #include <catch2/catch.hpp>
 
@@ -54,7 +54,7 @@ MachineSpec machine_spec() {
   return m;
 }
 
-struct AnalysedMachine {
+struct AnalyzedMachine {
   std::vector<int> cpus;
   std::vector<PairAnalysis> analyses;
   std::vector<MachinePairTruth> truth;
@@ -68,9 +68,9 @@ struct AnalysedMachine {
   }
 };
 
-/// Every ordered pair simulated and analysed, the matrix built and solved.
-AnalysedMachine analyse(const SimulatedMachine& machine) {
-  AnalysedMachine out;
+/// Every ordered pair simulated and analyzed, the matrix built and solved.
+AnalyzedMachine analyze(const SimulatedMachine& machine) {
+  AnalyzedMachine out;
   for (const CpuPlace& p : machine.spec().cpus) out.cpus.push_back(p.cpu);
   const auto pairs = machine.ordered_pairs();
   out.analyses.reserve(pairs.size());
@@ -266,7 +266,7 @@ TEST_CASE("machine: the truth JSON has the model, every CPU and every pair") {
 TEST_CASE("machine at scale: one CPU 400 ticks ahead fails check, which names it and no other") {
   MachineSpec spec = machine_spec();
   spec.cpu_offset_ticks = {{5, 400}};
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
@@ -299,7 +299,7 @@ TEST_CASE("machine at scale: cpus_off names the CPU off though its pairs across 
     MachineSpec spec = machine_spec();
     spec.rounds_per_pair = 500;
     spec.cpu_offset_ticks = {{cpu, 400}};
-    const AnalysedMachine m = analyse(SimulatedMachine(spec));
+    const AnalyzedMachine m = analyze(SimulatedMachine(spec));
     const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
     INFO(check_text(r, true));
     REQUIRE_FALSE(r.synchronized);
@@ -319,7 +319,7 @@ TEST_CASE("machine at scale: two CPUs off in different packages are both named")
   MachineSpec spec = machine_spec();
   spec.rounds_per_pair = 500;
   spec.cpu_offset_ticks = {{3, 400}, {12, -400}};
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
   INFO(check_text(r, true));
   REQUIRE_FALSE(r.synchronized);
@@ -335,7 +335,7 @@ TEST_CASE("machine at scale: a package off beyond the bands across fails every p
   MachineSpec spec = machine_spec();
   spec.rounds_per_pair = 500;
   spec.package_offset_ticks = {{1, 3000}};
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
   INFO(check_text(r, true));
   REQUIRE_FALSE(r.synchronized);
@@ -350,7 +350,7 @@ TEST_CASE("machine at scale: a package off beyond the bands across fails every p
 TEST_CASE("machine at scale: one package 150 ticks ahead shows in every CPU of it, within its hard bounds") {
   MachineSpec spec = machine_spec();
   spec.package_offset_ticks = {{1, 150}};
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   const CpuOffsets& x = m.matrix.cpu;
   CHECK(x.bands_consistent);
   for (std::size_t i = 0; i < m.cpus.size(); ++i) {
@@ -377,7 +377,7 @@ TEST_CASE("machine at scale: one package 150 ticks ahead shows in every CPU of i
 TEST_CASE("machine at scale: a drifting CPU is caught by the pairs' drift decision") {
   MachineSpec spec = machine_spec();
   spec.cpu_drift_ppb = {{11, 100'000}};  // 100 ppm: about 4500 ticks over a pair's run
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   for (int a = 0; a < 16; ++a) {
     for (int b = 0; b < 16; ++b) {
       if (a == b) continue;
@@ -400,7 +400,7 @@ TEST_CASE("machine at scale: a drifting CPU is caught by the pairs' drift decisi
 TEST_CASE("machine at scale: early reads on one CPU are classified as causality violations, only there") {
   MachineSpec spec = machine_spec();
   spec.early_reads[6] = {0.01, 1500, 1800};
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   std::uint64_t injected = 0;
   std::uint64_t found = 0;
   for (std::size_t i = 0; i < m.analyses.size(); ++i) {
@@ -427,7 +427,7 @@ TEST_CASE("machine at scale: early reads on one CPU are classified as causality 
 }
 
 TEST_CASE("machine at scale: minimum round trips follow SMT < L3 < package < cross-package") {
-  const AnalysedMachine m = analyse(SimulatedMachine(machine_spec()));
+  const AnalyzedMachine m = analyze(SimulatedMachine(machine_spec()));
   std::map<CpuDistance, std::pair<double, double>> range;  // min, max of rtt_min per distance
   for (const MachinePairTruth& t : m.truth) {
     const double rtt = m.cell(t.a, t.b).rtt_min_ticks;
@@ -456,7 +456,7 @@ TEST_CASE("machine at scale: minimum round trips follow SMT < L3 < package < cro
 TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs and nowhere else") {
   MachineSpec spec = machine_spec();
   spec.step = MachineStep{9, 600, 0.5};
-  const AnalysedMachine m = analyse(SimulatedMachine(spec));
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   for (int a = 0; a < 16; ++a) {
     for (int b = 0; b < 16; ++b) {
       if (a == b) continue;

@@ -1,5 +1,5 @@
 // Simulated all-pairs data with known per-CPU truth: every ordered pair of `cpus` is a
-// simulated run whose offset is x_b - x_a and whose drift is d_b - d_a, analysed by the
+// simulated run whose offset is x_b - x_a and whose drift is d_b - d_a, analyzed by the
 // same analyze_run the tool uses.
 #pragma once
 
