@@ -26,36 +26,36 @@ constexpr std::uint32_t kZstdMagic = 0xFD2FB528u;
 constexpr std::uint32_t kSkippableMagicMask = 0xFFFFFFF0u;
 constexpr std::uint32_t kSkippableMagic = 0x184D2A50u;
 
-struct CctxFree {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct DctxFree {
-  void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
-};
+/// This thread's zstd context of one kind, created at the first call and freed with the
+/// thread. \throws RuntimeError when zstd cannot create it (out of memory).
+template <class Ctx, Ctx* (*kCreate)(), std::size_t (*kFree)(Ctx*)>
+Ctx* thread_context(const char* kind) {
+  struct Free {
+    void operator()(Ctx* c) const { kFree(c); }
+  };
+  thread_local std::unique_ptr<Ctx, Free> ctx;
+  if (!ctx) {
+    ctx.reset(kCreate());
+    if (!ctx) throw RuntimeError(std::string("zstd: cannot create a ") + kind + " context (out of memory)");
+  }
+  return ctx.get();
+}
 
 /// One compression context per thread, reused from visit to visit (creating one costs
 /// more than compressing a small visit). Disjoint pairs may write from several threads.
 ZSTD_CCtx* visit_cctx() {
-  thread_local std::unique_ptr<ZSTD_CCtx, CctxFree> cctx;
-  if (!cctx) {
-    cctx.reset(ZSTD_createCCtx());
-    if (!cctx) throw RuntimeError("zstd: cannot create a compression context (out of memory)");
-  }
-  ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
-  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kVisitZstdLevel);
-  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
-  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 1);
-  return cctx.get();
+  ZSTD_CCtx* cctx = thread_context<ZSTD_CCtx, ZSTD_createCCtx, ZSTD_freeCCtx>("compression");
+  ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kVisitZstdLevel);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+  return cctx;
 }
 
 ZSTD_DCtx* visit_dctx() {
-  thread_local std::unique_ptr<ZSTD_DCtx, DctxFree> dctx;
-  if (!dctx) {
-    dctx.reset(ZSTD_createDCtx());
-    if (!dctx) throw RuntimeError("zstd: cannot create a decompression context (out of memory)");
-  }
-  ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_and_parameters);
-  return dctx.get();
+  ZSTD_DCtx* dctx = thread_context<ZSTD_DCtx, ZSTD_createDCtx, ZSTD_freeDCtx>("decompression");
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+  return dctx;
 }
 
 std::uint32_t le32(std::string_view bytes) {
