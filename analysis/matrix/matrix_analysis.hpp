@@ -1,5 +1,5 @@
 // The analysis half of a matrix (`matrix`, `check`, `report`; measured now or read back with
-// --from): every ordered pair the plan measures, its run fetched one at a time, analysed (the
+// --from): every ordered pair the plan measures, its run fetched one at a time, analyzed (the
 // same analyze_run as `analyze`), reduced to its cell and forgotten; then the matrix with its
 // labels, group boundaries and planned pairs. Pure: the runs come from a callback, and what
 // is kept of each pair (files) goes to another.
@@ -35,24 +35,24 @@ using PairAnalysed = std::function<void(int a, int b, const Run& run, const Pair
 struct MatrixAnalysisContext {
   ReadVariant send = ReadVariant::rdtsc;  // the variants asked for: the matrix's when no pair has rounds
   ReadVariant recv = ReadVariant::rdtsc;
-  double tsc_hz = 0;  // the counter's frequency; 0: unknown here, the first analysed run's
+  double tsc_hz = 0;  // the counter's frequency; 0: unknown here, the first analyzed run's
 };
 
 struct MatrixAnalysis {
   MatrixResult matrix;
   std::size_t analysed = 0;  // pairs with rounds
-  /// The pairs the plan measures that have no round (pair_name), in the order analysed.
+  /// The pairs the plan measures that have no round (pair_name), in the order analyzed.
   std::vector<std::string> unmeasured;
-  /// The pairs whose run is not complete, analysed as they are: "3->5 (why)" (incomplete_reason).
+  /// The pairs whose run is not complete, analyzed as they are: "3->5 (why)" (incomplete_reason).
   std::vector<std::string> incomplete;
 };
 
 /// Every ordered pair `plan` measures, by CPU number (row, then column: the order of
-/// analysis.json and of the report's tables), read from `source` and analysed; each analysis
+/// analysis.json and of the report's tables), read from `source` and analyzed; each analysis
 /// goes to `analysed` (when set) after its cell is in the matrix. A pair with no rounds is
 /// left unmeasured. The matrix's CPUs are the plan's; its labels (the CPU numbers), places
 /// and group boundaries (the L3 domains' starts when there are several, else the packages')
-/// come from `order`; its variants are the first analysed run's, else the context's. A
+/// come from `order`; its variants are the first analyzed run's, else the context's. A
 /// sparse plan marks the pairs it measures (MatrixResult::planned).
 /// \throws InputError when two runs claim the same ordered pair; what `source` and
 ///         `analysed` throw.

@@ -97,7 +97,7 @@ TEST_CASE("matrix analysis: every planned pair by CPU number, the missing ones l
   CHECK(r.at(1, 2).measured);        // 1->2
   CHECK_FALSE(r.at(1, 0).measured);  // 1->3: no round
   CHECK_FALSE(r.at(2, 1).measured);  // 2->1: no run
-  CHECK(r.at(0, 2).measured);        // 3->2, cut short but analysed
+  CHECK(r.at(0, 2).measured);        // 3->2, cut short but analyzed
   CHECK(r.at(1, 2).offset_ticks == Approx(10).margin(3));
   CHECK(r.at(0, 1).offset_ticks == Approx(-20).margin(3));
 }
