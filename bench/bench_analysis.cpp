@@ -299,9 +299,9 @@ int main(int argc, char** argv) {
       const ChildReport work = run_child(file.path);
       const ChildReport half_work = run_child(half_file.path);
       if (work.rounds != rounds)
-        throw RuntimeError("the memory child analysed " + std::to_string(work.rounds) + " rounds");
+        throw RuntimeError("the memory child analyzed " + std::to_string(work.rounds) + " rounds");
       if (half_work.rounds != half_rounds) {
-        throw RuntimeError("the memory child analysed " + std::to_string(half_work.rounds) +
+        throw RuntimeError("the memory child analyzed " + std::to_string(half_work.rounds) +
                            " rounds of the half file");
       }
       const double growth_bytes = static_cast<double>(work.peak_kib - base.peak_kib) * 1024;

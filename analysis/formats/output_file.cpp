@@ -70,7 +70,7 @@ OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : pa
     const int err = errno;
     if (err == EEXIST) {
       throw IoError("cannot create " + temp +
-                    ": it exists (left by a run that was cut short? analyse it, then remove it)");
+                    ": it exists (left by a run that was cut short? analyze it, then remove it)");
     }
     throw IoError("cannot create " + temp + ": " + std::strerror(err));
   }

@@ -9,9 +9,9 @@ namespace tscaudit {
 
 std::string pair_name(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
 
-MatrixAnalysis analyse_matrix_pairs(const MatrixPlan& plan, const OrderedCpus& order,
+MatrixAnalysis analyze_matrix_pairs(const MatrixPlan& plan, const OrderedCpus& order,
                                     const MatrixAnalysisContext& context, const PairRunSource& source,
-                                    const PairAnalysed& analysed) {
+                                    const PairAnalyzed& analyzed) {
   MatrixAnalysis out;
   // By CPU number (the order of analysis.json and of the report's tables).
   std::vector<std::size_t> by_number(plan.spec.cpus.size());  // positions in the plan
@@ -37,8 +37,8 @@ MatrixAnalysis analyse_matrix_pairs(const MatrixPlan& plan, const OrderedCpus& o
         identity = static_cast<const PairIdentity&>(analysis);
         runs_tsc_hz = analysis.tsc_hz;
       }
-      ++out.analysed;
-      if (analysed) analysed(a, b, *run, analysis);
+      ++out.analyzed;
+      if (analyzed) analyzed(a, b, *run, analysis);
     }
   }
   MatrixResult& m = out.matrix;

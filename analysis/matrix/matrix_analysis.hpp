@@ -24,12 +24,12 @@ namespace tscaudit {
 std::string pair_name(int a, int b);
 
 /// One ordered pair's whole run (a initiates, b responds), or nullopt when the pair has
-/// none. Called once per ordered pair of the plan, in the order of analyse_matrix_pairs.
+/// none. Called once per ordered pair of the plan, in the order of analyze_matrix_pairs.
 using PairRunSource = std::function<std::optional<Run>(int a, int b)>;
 
 /// Receives each ordered pair (the plan's CPU numbers), its run and its analysis as they are
 /// made, before they are forgotten.
-using PairAnalysed = std::function<void(int a, int b, const Run& run, const PairAnalysis& analysis)>;
+using PairAnalyzed = std::function<void(int a, int b, const Run& run, const PairAnalysis& analysis)>;
 
 /// What the runs do not say of themselves.
 struct MatrixAnalysisContext {
@@ -40,7 +40,7 @@ struct MatrixAnalysisContext {
 
 struct MatrixAnalysis {
   MatrixResult matrix;
-  std::size_t analysed = 0;  // pairs with rounds
+  std::size_t analyzed = 0;  // pairs with rounds
   /// The pairs the plan measures that have no round (pair_name), in the order analyzed.
   std::vector<std::string> unmeasured;
   /// The pairs whose run is not complete, analyzed as they are: "3->5 (why)" (incomplete_reason).
@@ -49,15 +49,15 @@ struct MatrixAnalysis {
 
 /// Every ordered pair `plan` measures, by CPU number (row, then column: the order of
 /// analysis.json and of the report's tables), read from `source` and analyzed; each analysis
-/// goes to `analysed` (when set) after its cell is in the matrix. A pair with no rounds is
+/// goes to `analyzed` (when set) after its cell is in the matrix. A pair with no rounds is
 /// left unmeasured. The matrix's CPUs are the plan's; its labels (the CPU numbers), places
 /// and group boundaries (the L3 domains' starts when there are several, else the packages')
 /// come from `order`; its variants are the first analyzed run's, else the context's. A
 /// sparse plan marks the pairs it measures (MatrixResult::planned).
 /// \throws InputError when two runs claim the same ordered pair; what `source` and
-///         `analysed` throw.
-MatrixAnalysis analyse_matrix_pairs(const MatrixPlan& plan, const OrderedCpus& order,
+///         `analyzed` throw.
+MatrixAnalysis analyze_matrix_pairs(const MatrixPlan& plan, const OrderedCpus& order,
                                     const MatrixAnalysisContext& context, const PairRunSource& source,
-                                    const PairAnalysed& analysed = {});
+                                    const PairAnalyzed& analyzed = {});
 
 }  // namespace tscaudit

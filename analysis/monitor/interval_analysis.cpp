@@ -173,7 +173,7 @@ MonitorStatus status_of(const IntervalLog& log) {
 /// What the log says of itself: names, status, quantum, frequency, time span.
 /// \throws InputError when the log has no intervals.
 MonitorAnalysis read_log(const IntervalLog& log, const std::string& source) {
-  if (log.intervals.empty()) throw InputError(source + ": no intervals to analyse");
+  if (log.intervals.empty()) throw InputError(source + ": no intervals to analyze");
   MonitorAnalysis m;
   static_cast<PairIdentity&>(m) = pair_identity(log.header);
   m.source = source;

@@ -342,7 +342,7 @@ namespace {
 
 /// The analysis of `rounds`, with the metadata of `run` (the whole run, or a segment of it).
 PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const std::string& source, bool find_steps) {
-  if (rounds.empty()) throw InputError(source + ": no rounds to analyse");
+  if (rounds.empty()) throw InputError(source + ": no rounds to analyze");
   PairAnalysis p;
   static_cast<PairIdentity&>(p) = pair_identity(run.header);
   p.source = source;

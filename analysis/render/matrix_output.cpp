@@ -345,9 +345,9 @@ std::string unmeasured_pairs_note(const std::vector<std::string>& pairs) {
                                  " ordered pairs have no round and are left unmeasured: " + first_names(pairs);
 }
 
-std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analysed) {
-  return std::to_string(pairs.size()) + " of " + std::to_string(analysed) +
-         " pairs' runs are not complete, analysed as they are: " + first_names(pairs);
+std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analyzed) {
+  return std::to_string(pairs.size()) + " of " + std::to_string(analyzed) +
+         " pairs' runs are not complete, analyzed as they are: " + first_names(pairs);
 }
 
 json cpu_places_json(const OrderedCpus& order) {

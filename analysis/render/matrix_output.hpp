@@ -40,9 +40,9 @@ nlohmann::ordered_json cpu_places_json(const OrderedCpus& order);
 /// \pre pairs is not empty.
 std::string unmeasured_pairs_note(const std::vector<std::string>& pairs);
 
-/// The pairs whose runs are not complete ("0->1 (why)"), of the `analysed` pairs, in one
+/// The pairs whose runs are not complete ("0->1 (why)"), of the `analyzed` pairs, in one
 /// line however many, naming the first eight.
-std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analysed);
+std::string incomplete_pairs_note(const std::vector<std::string>& pairs, std::size_t analyzed);
 
 /// Ordered pairs the plan leaves out (MatrixResult::planned): 0 unless a sparse design.
 /// MatrixGrid::left_out of the matrix's .dat files.

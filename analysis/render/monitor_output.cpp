@@ -88,7 +88,7 @@ std::string monitor_text(const MonitorAnalysis& m) {
     std::transform(upper.begin(), upper.end(), upper.begin(),
                    [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
     out += "  status    " + upper + ": " + m.incomplete.value_or("no reason given") +
-           "; the intervals it holds are analysed\n";
+           "; the intervals it holds are analyzed\n";
   }
   out += "  verdict   " + verdict_text(m.verdict) + "\n";
   if (m.pieces.size() > 1) {

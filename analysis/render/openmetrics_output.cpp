@@ -207,7 +207,7 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   out.push_back(std::move(d_n));
 
   const std::vector<MetricLabel> variants = {{"send", m.send.name}, {"recv", m.recv.name}};
-  MetricFamily r = gauge("tscaudit_check_rounds", "", "Rounds the check analysed, over every pair");
+  MetricFamily r = gauge("tscaudit_check_rounds", "", "Rounds the check analyzed, over every pair");
   add(r, static_cast<double>(rounds), variants);
   out.push_back(std::move(r));
   MetricFamily neg = gauge("tscaudit_negative_latency_ratio", "ratio",

@@ -165,10 +165,10 @@ int run_analyze(const AnalyzeOptions& options) {
         // only for what it says itself or a last line that was cut (docs/formats.md).
         if (run->header.get("schema")) {
           std::cerr << "tscaudit analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
-                    << "); analysing the rounds it holds\n";
+                    << "); analyzing the rounds it holds\n";
         } else {
           std::cerr << "tscaudit analyze: warning: " << source << ": " << *pairs.back().incomplete
-                    << "; analysing the rounds it holds\n";
+                    << "; analyzing the rounds it holds\n";
         }
       }
       continue;
@@ -179,7 +179,7 @@ int run_analyze(const AnalyzeOptions& options) {
     if (m.analysis.status != MonitorStatus::complete) {
       std::cerr << "tscaudit analyze: warning: " << source << " is not a complete monitor log ("
                 << monitor_status_name(m.analysis.status) << ": " << m.analysis.incomplete.value_or("no reason given")
-                << "); analysing the " << m.analysis.intervals << " intervals it holds\n";
+                << "); analyzing the " << m.analysis.intervals << " intervals it holds\n";
     }
   }
   switch (options.format) {

@@ -20,7 +20,7 @@ struct AnalyzeOptions {
 
 /// Reads and analyses every file, then prints the results. A file whose first line is an
 /// interval log's schema line is read as one (analyze_interval_log); any other as a run
-/// or imported table (analyze_run). A run or log that is not complete is analysed and
+/// or imported table (analyze_run). A run or log that is not complete is analyzed and
 /// flagged (stderr and output). \returns 0.
 /// \throws IoError (unreadable file, unwritable output or plot directory), InputError
 ///         (malformed file: line and column).

@@ -142,7 +142,7 @@ Command MonitorCli::build(const Args& args) const {
 
 void AnalyzeCli::add(CLI::App& app) {
   sub = app.add_subcommand("analyze",
-                           "Analyse saved runs, imported rounds or monitor interval logs: offset and drift with hard "
+                           "Analyze saved runs, imported rounds or monitor interval logs: offset and drift with hard "
                            "bounds, negative latencies classified, distributions, a verdict per pair; for interval "
                            "logs also offset steps over time, the worst intervals, totals and memory");
   sub->add_option("files", files,

@@ -188,9 +188,9 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
                  format_utc(std::chrono::system_clock::now()));
   if (!o.interrupted.empty()) o.problems.push_back(o.interrupted);
 
-  // Each ordered pair is read back from the run directory, as --from reads it, and analysed.
+  // Each ordered pair is read back from the run directory, as --from reads it, and analyzed.
   const RunDirReader reader = open_run_dir(place.path());
-  analyse_matrix(
+  analyze_matrix(
       o, options.choice,
       [&](int a, int b) -> std::optional<Run> {
         if (!reader.has_pair(a, b)) return std::nullopt;
@@ -203,7 +203,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 
 PairOutputs pair_outputs(const MatrixOptions& options) { return {options.out_dir, options.save_runs}; }
 
-void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source,
+void analyze_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source,
                     const PairOutputs& outputs) {
   namespace fs = std::filesystem;
   std::optional<OutputFile> json_file;
@@ -214,7 +214,7 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
     json_file.emplace((fs::path(outputs.dir) / "analysis.json").string());
     json.emplace([&](std::string_view text) { json_file->write(text); });
   }
-  PairAnalysed write_pair;
+  PairAnalyzed write_pair;
   if (json) {
     write_pair = [&](int a, int b, const Run& run, const PairAnalysis& analysis) {
       json->add(analysis);
@@ -226,7 +226,7 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
       }
     };
   }
-  MatrixAnalysis analysis = analyse_matrix_pairs(o.planned.plan, o.planned.order,
+  MatrixAnalysis analysis = analyze_matrix_pairs(o.planned.plan, o.planned.order,
                                                  {choice.send, choice.recv, o.platform.tsc.hz}, source, write_pair);
   if (json) {
     json->finish();
@@ -238,7 +238,7 @@ void analyse_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
     (o.offline ? o.incomplete : o.problems).push_back(unmeasured_pairs_note(analysis.unmeasured));
   }
   if (!analysis.incomplete.empty()) {
-    o.incomplete.push_back(incomplete_pairs_note(analysis.incomplete, analysis.analysed));
+    o.incomplete.push_back(incomplete_pairs_note(analysis.incomplete, analysis.analyzed));
   }
   o.matrix = std::move(analysis.matrix);
 }

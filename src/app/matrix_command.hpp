@@ -85,7 +85,7 @@ struct MatrixOutcome {
   bool has_plan = true;     // false for a plain directory of run files: no plan was run
   std::string interrupted;  // why measuring stopped early (a signal); empty when it did not
   /// Why the runs read are not complete (the run directory's status, pairs cut short or
-  /// aborted), one line each: evidence to analyse and to flag, not a failure of this command.
+  /// aborted), one line each: evidence to analyze and to flag, not a failure of this command.
   std::vector<std::string> incomplete;
 };
 
@@ -105,14 +105,14 @@ struct PairOutputs {
   bool save_runs = false;
 };
 
-/// The analysis half of a matrix (analyse_matrix_pairs, matrix/matrix_analysis.hpp): every
-/// ordered pair `outcome.planned` measures, read from `source` one at a time, analysed,
+/// The analysis half of a matrix (analyze_matrix_pairs, matrix/matrix_analysis.hpp): every
+/// ordered pair `outcome.planned` measures, read from `source` one at a time, analyzed,
 /// written to `outputs` and forgotten but for its cell (memory: the cells, and one pair's
 /// rounds and analysis at a time). A pair with no rounds is left unmeasured (a problem when
 /// measured now, a note when read). The TSC frequency is `outcome.platform`'s, else the
 /// runs'; the variants are the runs', else `choice`'s.
 /// \throws IoError when an output cannot be written.
-void analyse_matrix(MatrixOutcome& outcome, const ExchangeChoice& choice, const PairRunSource& source,
+void analyze_matrix(MatrixOutcome& outcome, const ExchangeChoice& choice, const PairRunSource& source,
                     const PairOutputs& outputs);
 
 /// The outputs `options` asks for (--out, --save-runs).
@@ -120,7 +120,7 @@ PairOutputs pair_outputs(const MatrixOptions& options);
 
 /// Writes matrix.json, matrix.txt, the gnuplot-ready matrices and the heatmaps (PNG and
 /// SVG; none where gnuplot is not installed); analysis.json and pairs/ were written by the
-/// analysis (analyse_matrix). `check` (when given) goes into check.json.
+/// analysis (analyze_matrix). `check` (when given) goes into check.json.
 /// \param pictures  when not null, receives what became of each heatmap.
 /// \returns the problems that did not stop the writing: a heatmap that gnuplot failed to
 ///          draw (not one left out because gnuplot is not installed).

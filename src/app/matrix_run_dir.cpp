@@ -232,7 +232,7 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   ExchangeChoice choice;
   if (auto v = parse_variant(manifest.send)) choice.send = *v;
   if (auto v = parse_variant(manifest.recv)) choice.recv = *v;
-  analyse_matrix(
+  analyze_matrix(
       o, choice,
       [&](int a, int b) -> std::optional<Run> {
         if (!reader.has_pair(a, b)) return std::nullopt;

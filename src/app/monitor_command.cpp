@@ -128,7 +128,7 @@ int run_monitor(const MonitorOptions& o) {
     end.ending = MonitorEnding::aborted;
   }
   if (writer.totals().intervals == 0) {
-    // No round came at all: there is nothing to analyse, and a log without intervals
+    // No round came at all: there is nothing to analyze, and a log without intervals
     // would only be refused by analyze. The file written aside is removed.
     throw RuntimeError(end.ending == MonitorEnding::interrupted
                            ? "interrupted by " + end.signal + " before the first round; no log was written"

@@ -69,7 +69,7 @@ TEST_CASE("matrix analysis: every planned pair by CPU number, the missing ones l
     }
     return run;
   };
-  const MatrixAnalysis m = analyse_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0}, source,
+  const MatrixAnalysis m = analyze_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0}, source,
                                                 [&](int a, int b, const Run& run, const PairAnalysis& p) {
                                                   CHECK(p.a == std::to_string(a));
                                                   CHECK(p.b == std::to_string(b));
@@ -79,7 +79,7 @@ TEST_CASE("matrix analysis: every planned pair by CPU number, the missing ones l
 
   CHECK(asked == std::vector<std::string>{"1->2", "1->3", "2->1", "2->3", "3->1", "3->2"});
   CHECK(handed_on == std::vector<std::string>{"1->2", "2->3", "3->1", "3->2"});
-  CHECK(m.analysed == 4);
+  CHECK(m.analyzed == 4);
   CHECK(m.unmeasured == std::vector<std::string>{"1->3", "2->1"});
   CHECK(m.incomplete == std::vector<std::string>{"3->2 (status is 'aborted': CPU 2 stopped answering)"});
 
@@ -105,15 +105,15 @@ TEST_CASE("matrix analysis: every planned pair by CPU number, the missing ones l
 TEST_CASE("matrix analysis: a frequency known here wins, and with no round the context names the variants") {
   const OrderedCpus order = three_cpus();
   const MatrixPlan plan = plan_of(order);
-  const MatrixAnalysis some = analyse_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 2.5e9},
+  const MatrixAnalysis some = analyze_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 2.5e9},
                                                    [](int a, int b) { return std::optional<Run>(simulated(a, b)); });
   CHECK(some.matrix.tsc_hz == Approx(2.5e9).epsilon(0));
   CHECK(some.unmeasured.empty());
   CHECK(some.incomplete.empty());
 
-  const MatrixAnalysis none = analyse_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0},
+  const MatrixAnalysis none = analyze_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0},
                                                    [](int, int) { return std::optional<Run>(); });
-  CHECK(none.analysed == 0);
+  CHECK(none.analyzed == 0);
   CHECK(none.unmeasured.size() == 6);
   CHECK(none.matrix.send.name == "rdtsc");
   CHECK(none.matrix.recv.name == "rdtscp");
@@ -124,7 +124,7 @@ TEST_CASE("matrix analysis: a sparse plan asks only for its pairs and marks them
   const OrderedCpus order = three_cpus();
   const MatrixPlan plan = plan_of(order, {{0, 2}});  // CPUs 3 and 2, both roles
   std::vector<std::string> asked;
-  const MatrixAnalysis m = analyse_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0},
+  const MatrixAnalysis m = analyze_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0},
                                                 [&](int a, int b) {
                                                   asked.push_back(pair_name(a, b));
                                                   return std::optional<Run>(simulated(a, b));
@@ -137,7 +137,7 @@ TEST_CASE("matrix analysis: a sparse plan asks only for its pairs and marks them
 TEST_CASE("matrix analysis: two runs that claim one pair are refused") {
   const OrderedCpus order = three_cpus();
   const MatrixPlan plan = plan_of(order);
-  CHECK_THROWS_AS(analyse_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0},
+  CHECK_THROWS_AS(analyze_matrix_pairs(plan, order, {ReadVariant::rdtsc, ReadVariant::rdtscp, 0},
                                        [](int, int) { return std::optional<Run>(simulated(1, 2)); }),
                   InputError);
 }

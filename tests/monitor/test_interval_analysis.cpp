@@ -539,7 +539,7 @@ TEST_CASE("interval analysis: interrupted and aborted and cut-short logs are ana
 TEST_CASE("interval analysis: a log without intervals is refused") {
   IntervalLog log;
   CHECK_THROWS_MATCHES(analyze_interval_log(log, "empty.log"), InputError,
-                       Catch::Message("empty.log: no intervals to analyse"));
+                       Catch::Message("empty.log: no intervals to analyze"));
 }
 
 TEST_CASE("interval analysis: CSV has one row per interval and the time series one line per interval") {

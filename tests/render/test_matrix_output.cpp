@@ -129,7 +129,7 @@ TEST_CASE("matrix notes: the pairs without rounds and the incomplete ones, in on
   CHECK(unmeasured_pairs_note(many) ==
         "8 ordered pairs have no round and are left unmeasured: 0->1, 0->2, 0->3, 0->4, 0->5, 0->6, 0->7, 0->8");
   CHECK(incomplete_pairs_note({"0->1 (status is 'aborted')"}, 2) ==
-        "1 of 2 pairs' runs are not complete, analysed as they are: 0->1 (status is 'aborted')");
+        "1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (status is 'aborted')");
 }
 
 TEST_CASE("cpu places JSON: each CPU's levels in topology order, null where unknown") {

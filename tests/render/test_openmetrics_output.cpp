@@ -170,7 +170,7 @@ TEST_CASE("check metrics: every family of a check that names CPU 2 off, exact") 
         "# HELP tscaudit_drift_detectable_pairs Ordered pairs whose analysis finds a drift\n"
         "# TYPE tscaudit_drift_detectable_pairs gauge\n"
         "tscaudit_drift_detectable_pairs 1\n"
-        "# HELP tscaudit_check_rounds Rounds the check analysed, over every pair\n"
+        "# HELP tscaudit_check_rounds Rounds the check analyzed, over every pair\n"
         "# TYPE tscaudit_check_rounds gauge\n"
         "tscaudit_check_rounds{send=\"rdtsc\",recv=\"lfence_rdtsc\"} 6000\n"
         "# HELP tscaudit_negative_latency_ratio Share of one-way latencies below 0 under these read variants (an "
