@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "matrix/findings.hpp"
 #include "matrix/matrix.hpp"
 
 namespace tscaudit {
@@ -19,6 +20,17 @@ struct CheckSettings {
   /// A pair passes the drift test when the analysis finds no detectable drift, or when
   /// its drift band meets [−tolerance, +tolerance].
   double drift_tolerance_ppb = 0;
+  /// The widest proof accepted (--max-bound): a run that would pass, but whose pairs prove
+  /// |offset| only within more than this, is inconclusive. 0: no limit.
+  double max_bound_ticks = 0;
+};
+
+/// The three answers of a check (docs/method.md §10.3), the same in text, JSON, metrics,
+/// the report and the library.
+enum class CheckOutcome {
+  synchronized,      // every pair passes, each proven within the bound (and --max-bound)
+  not_synchronized,  // a pair fails: proof of a difference, or of a run that cannot be judged
+  inconclusive,      // every pair passes, but the bound is wider than --max-bound
 };
 
 /// Why a pair (or the whole matrix) fails, most important first: the one-line reason
@@ -52,7 +64,8 @@ struct CheckFailure {
 };
 
 struct CheckResult {
-  bool synchronized = false;
+  CheckOutcome outcome = CheckOutcome::not_synchronized;
+  bool synchronized = false;  // outcome == synchronized
   std::vector<CheckFailure> failures;  // every pair that fails, in matrix order
   std::optional<std::size_t> shown;    // the failure the reason names (none when synchronized)
   std::size_t failing_pairs = 0;       // ordered pairs among the failures
@@ -70,6 +83,11 @@ struct CheckResult {
   /// pairs_checked is fewer than the cpus × (cpus − 1) ordered pairs.
   bool sparse = false;
   double widest_band_ticks = 0;  // the widest offset band among the pairs that passed
+  /// What the passing pairs prove: every one's offset lies within ±bound_ticks, the largest
+  /// |lo| or |hi| of their bands (the verdict's width). 0 when none passed.
+  double bound_ticks = 0;
+  /// The structure of what is wrong (matrix/findings.hpp); no finding when synchronized.
+  Diagnosis diagnosis;
   // What the sentences need besides: the tolerances, the frequency, the receive read.
   CheckSettings settings;
   double tsc_hz = 0;
