@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/kernel_tsc.hpp"
+
 namespace tscaudit {
 
 enum class FactState { ok, absent, unreadable, malformed };
@@ -140,11 +142,14 @@ struct KernelLogFacts {
                                                  // DESC" ("ARM erratum 858921"), in order, each once
   std::vector<int> cntvct_trapped_cpus;          // N of "arch_timer: CPUN: Trapping CNTVCT access": Linux
                                                  // traps and emulates user-space reads there; sorted, each once
+  // x86-64: the kernel's verdicts on the TSCs' synchronization and what it did to TSC_ADJUST
+  // (core/kernel_tsc.hpp), in the log's order, bounded.
+  KernelTscLog tsc_events;
 };
 
 /// Parses kernel log text: klogctl's raw "<6>[    0.000065] tsc: ..." lines or dmesg's
-/// "[    0.000065] tsc: ..." lines; the TSC's lines and the arch_timer driver's. Any text
-/// is valid.
+/// "[    0.000065] tsc: ..." lines, or lines without a timestamp; the TSC's lines (its
+/// frequency, its verdicts, TSC_ADJUST) and the arch_timer driver's. Any text is valid.
 KernelLogFacts parse_kernel_log(std::string_view text);
 
 /// The kernel log via klogctl(SYSLOG_ACTION_READ_ALL) (not consuming it). Unreadable with

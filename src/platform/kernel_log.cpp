@@ -25,7 +25,7 @@ constexpr int kSyslogActionSizeBuffer = 10;
 
 KernelLogFacts parse_kernel_log(std::string_view text) {
   KernelLogFacts f;
-  int mhz_rank = 0;  // parse_tsc_log_line's
+  TscLogState tsc_state;
   for_each_line(text, [&](std::string_view line) {
     // klogctl's raw records start with "<level>".
     if (line.size() > 2 && line[0] == '<') {
@@ -53,7 +53,7 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
       f.first_timestamp_s = stamp_s;
       f.starts_at_boot = (stamp_s && !(*stamp_s > 0)) || line.find("Linux version") != std::string_view::npos;
     }
-    parse_tsc_log_line(line, f, mhz_rank);
+    parse_tsc_log_line(line, stamp_s, f, tsc_state);
     parse_arch_timer_log_line(line, f);
     constexpr std::string_view kSwitched = "Switched to clocksource ";
     if (const std::size_t p = line.find(kSwitched); p != std::string_view::npos) {
@@ -61,6 +61,7 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
       if (!rest.empty()) f.last_clocksource_switch = std::string(rest.substr(0, rest.find_first_of(kBlanks)));
     }
   });
+  finish_tsc_log(f, tsc_state);
   return f;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "platform/kernel_facts.hpp"
@@ -47,6 +48,28 @@ KernelFacts read_scenario(const std::string& scenario, const std::string& flags)
   CHECK(flags_line(k.cpuinfo.value) == flags);
   CHECK(k.cpuinfo.value.disagreeing.empty());
   return k;
+}
+
+/// One TSC event of the kernel log in one line, every field, so that a mismatch shows
+/// which: "warp cpu=0 other=5 cpus= value=1482 value2=- reason= t=0.51235 lines=[A|B]".
+std::string event_line(const KernelTscEvent& e) {
+  auto number = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("-"); };
+  std::string cpus;
+  for (int c : e.cpus) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
+  std::string lines;
+  for (const std::string& l : e.lines) lines += (lines.empty() ? "" : "|") + l;
+  std::ostringstream t;
+  if (e.timestamp_s) t << std::setprecision(12) << *e.timestamp_s;
+  return std::string(kernel_tsc_kind_name(e.kind)) + " cpu=" + std::to_string(e.cpu) +
+         " other=" + std::to_string(e.other_cpu) + " cpus=" + cpus + " value=" + number(e.value) +
+         " value2=" + number(e.value2) + " reason=" + e.reason + " t=" + (e.timestamp_s ? t.str() : "-") +
+         " lines=[" + lines + "]";
+}
+
+std::vector<std::string> event_lines(const KernelLogFacts& l) {
+  std::vector<std::string> out;
+  for (const KernelTscEvent& e : l.tsc_events.events) out.push_back(event_line(e));
+  return out;
 }
 
 }  // namespace
@@ -390,6 +413,114 @@ TEST_CASE("kernel log: TSC warp at boot, and the TSC figure beats the processor 
   CHECK(r.tsc_mhz_line == "tsc: Detected 2095.077 MHz TSC");
   CHECK_FALSE(r.starts_at_boot);  // no timestamps, no "Linux version": unknown, so not from boot
   CHECK_FALSE(r.first_timestamp_s);
+  // The warp's two lines are one event, with the CPUs of the first and the cycles of the
+  // second; the TSC marked unstable for it is the next.
+  CHECK(event_lines(l) ==
+        std::vector<std::string>{
+            "warp cpu=0 other=5 cpus= value=1482 value2=- reason= t=0.51235 lines=[[0.512345] TSC synchronization "
+            "[CPU#0 -> CPU#5]:|[0.512350] Measured 1482 cycles TSC warp between CPUs, turning off TSC clock.]",
+            "unstable cpu=-1 other=-1 cpus= value=- value2=- reason=check_tsc_sync_source failed t=0.51236 "
+            "lines=[[0.512360] tsc: Marking TSC unstable due to check_tsc_sync_source failed]"});
+  CHECK(l.tsc_events.left_out == 0);
+  CHECK(r.tsc_events.events.empty());
+}
+
+TEST_CASE("kernel log: TSC_ADJUST forced to 0, differing in a socket, compensated, restored (klogctl)") {
+  const KernelLogFacts l = parse_kernel_log(read_fixture("logs/tsc_adjust_two_sockets.log"));
+  CHECK_FALSE(l.tsc_marked_unstable);
+  CHECK(event_lines(l) ==
+        std::vector<std::string>{
+            "adjust_forced cpu=0 other=-1 cpus= value=-2011 value2=- reason= t=0 "
+            "lines=[[0.000000] [Firmware Bug]: TSC ADJUST: CPU0: -2011 force to 0]",
+            "adjust_differs cpu=-1 other=-1 cpus= value=- value2=- reason= t=0.431207 "
+            "lines=[[0.431207] [Firmware Bug]: TSC ADJUST differs within socket(s), fixing all errors]",
+            "adjust_compensated cpu=28 other=-1 cpus= value=1482 value2=1482 reason= t=0.512345 "
+            "lines=[[0.512345] TSC ADJUST compensate: CPU28 observed 1482 warp. Adjust: 1482]",
+            "adjust_compensated cpu=28 other=-1 cpus= value=-12 value2=1470 reason= t=0.534211 "
+            "lines=[[0.534211] TSC ADJUST compensate: CPU28 observed -12 warp. Adjust: 1470]",
+            "adjust_restored cpu=3 other=-1 cpus= value=0 value2=4096 reason= t=3600.25 "
+            "lines=[[3600.250000] [Firmware Bug]: TSC ADJUST differs: CPU3 0 --> 4096. Restoring]"});
+}
+
+TEST_CASE("kernel log: the watchdog marks the TSC unstable and names CPUs ahead and behind (dmesg)") {
+  const KernelLogFacts l = parse_kernel_log(read_fixture("logs/watchdog_cpus_ahead.log"));
+  CHECK(event_lines(l) ==
+        std::vector<std::string>{
+            "watchdog_unstable cpu=1 other=-1 cpus= value=- value2=- reason= t=811.004012 "
+            "lines=[[811.004012] clocksource: timekeeping watchdog on CPU1: Marking clocksource 'tsc' as unstable "
+            "because the skew is too large:]",
+            "unstable cpu=-1 other=-1 cpus= value=- value2=- reason=clocksource watchdog t=811.004025 "
+            "lines=[[811.004025] tsc: Marking TSC unstable due to clocksource watchdog]",
+            "cpus_ahead cpu=1 other=-1 cpus=2,3 value=- value2=- reason= t=811.004101 "
+            "lines=[[811.004101] clocksource:         CPUs 2-3 ahead of CPU 1 for clocksource tsc.]",
+            "cpus_behind cpu=1 other=-1 cpus=0 value=- value2=- reason= t=811.004102 "
+            "lines=[[811.004102] clocksource:         CPUs 0 behind CPU 1 for clocksource tsc.]"});
+  REQUIRE(l.tsc_events.events.size() == 4);
+  CHECK(l.tsc_events.events[3].cpu == 1);
+}
+
+TEST_CASE("kernel log: TSC events on lines without a timestamp, and lines that are not events") {
+  const KernelLogFacts l = parse_kernel_log(
+      "TSC synchronization [CPU#2 -> CPU#3]: passed\n"        // the debug message of a check that passed
+      "Skipped synchronization checks as TSC is reliable.\n"
+      "TSC ADJUST: CPU0: 77 NOT forced to 0\n"
+      "clocksource:         CPUs 1 ahead of CPU 0 for clocksource hpet.\n"  // not the TSC
+      "clocksource: timekeeping watchdog on CPU0: Marking clocksource 'hpet' as unstable because the skew is too "
+      "large:\n"
+      "clocksource: timekeeping watchdog on CPU4: wd-tsc-wd excessive read-back delay of 1000000ns vs. limit of "
+      "125000ns, wd-wd read-back delay only 20ns, attempt 3, marking tsc unstable\n"
+      "Measured 99 cycles TSC warp between CPUs, turning off TSC clock.\n"  // its first line lost
+      "TSC warped randomly between CPUs\n"
+      "TSC found unstable after boot, most likely due to broken BIOS. Use 'tsc=unstable'.\n"
+      "TSC synchronization [CPU#0 -> CPU#7]:\n");  // the log ends before the second line
+  CHECK(event_lines(l) ==
+        std::vector<std::string>{
+            "sync_skipped cpu=-1 other=-1 cpus= value=- value2=- reason= t=- "
+            "lines=[Skipped synchronization checks as TSC is reliable.]",
+            "adjust_not_forced cpu=0 other=-1 cpus= value=77 value2=- reason= t=- "
+            "lines=[TSC ADJUST: CPU0: 77 NOT forced to 0]",
+            "watchdog_unstable cpu=4 other=-1 cpus= value=- value2=- reason= t=- lines=[clocksource: timekeeping "
+            "watchdog on CPU4: wd-tsc-wd excessive read-back delay of 1000000ns vs. limit of 125000ns, wd-wd "
+            "read-back delay only 20ns, attempt 3, marking tsc unstable]",
+            "warp cpu=-1 other=-1 cpus= value=99 value2=- reason= t=- "
+            "lines=[Measured 99 cycles TSC warp between CPUs, turning off TSC clock.]",
+            "warp_random cpu=-1 other=-1 cpus= value=- value2=- reason= t=- "
+            "lines=[TSC warped randomly between CPUs]",
+            "unstable_after_boot cpu=-1 other=-1 cpus= value=- value2=- reason= t=- "
+            "lines=[TSC found unstable after boot, most likely due to broken BIOS. Use 'tsc=unstable'.]",
+            "warp cpu=0 other=7 cpus= value=- value2=- reason= t=- lines=[TSC synchronization [CPU#0 -> CPU#7]:]"});
+}
+
+TEST_CASE("kernel log: a TSC line is quoted printable, its control bytes out and other bytes as '?'") {
+  const KernelLogFacts l =
+      parse_kernel_log(std::string("<4>[    1.5] \x1b[31mTSC warped randomly between CPUs\x1b[0m\a\r\n") +
+                       "<6>[    1.6] tsc: Marking TSC unstable due to \xc3\xa9t\x7f\xe9\n");
+  CHECK(event_lines(l) == std::vector<std::string>{
+                              "warp_random cpu=-1 other=-1 cpus= value=- value2=- reason= t=1.5 "
+                              "lines=[[1.5] [31mTSC warped randomly between CPUs[0m]",
+                              "unstable cpu=-1 other=-1 cpus= value=- value2=- reason=??t? t=1.6 "
+                              "lines=[[1.6] tsc: Marking TSC unstable due to ??t?]"});
+}
+
+TEST_CASE("kernel log: at most 16 TSC events, a verdict kept before a note, the rest counted") {
+  std::string log;
+  for (int cpu = 1; cpu <= 20; ++cpu) {
+    log += "[    0.5] TSC ADJUST compensate: CPU" + std::to_string(cpu) + " observed 30 warp. Adjust: 30\n";
+  }
+  log += "[    0.6] TSC synchronization [CPU#0 -> CPU#21]:\n[    0.6] Measured 40 cycles TSC warp between CPUs, "
+         "turning off TSC clock.\n[    0.6] tsc: Marking TSC unstable due to check_tsc_sync_source failed\n";
+  const KernelLogFacts l = parse_kernel_log(log);
+  REQUIRE(l.tsc_events.events.size() == KernelTscLog::kMaxEvents);
+  CHECK(l.tsc_events.left_out == 6);  // 4 notes past the limit, then the 2 notes the verdicts replaced
+  CHECK(l.tsc_events.events[13].cpu == 14);
+  CHECK(l.tsc_events.events[14].kind == KernelTscEventKind::warp);
+  CHECK(l.tsc_events.events[14].other_cpu == 21);
+  CHECK(l.tsc_events.events[15].kind == KernelTscEventKind::unstable);
+  // Verdicts past a list of verdicts are counted only.
+  KernelTscLog verdicts;
+  for (int i = 0; i < 18; ++i) verdicts.add(KernelTscEvent{});
+  CHECK(verdicts.events.size() == 16);
+  CHECK(verdicts.left_out == 2);
 }
 
 TEST_CASE("kernel log: a wrapped log without TSC lines says nothing about the TSC") {
