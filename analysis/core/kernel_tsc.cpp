@@ -1,5 +1,6 @@
 #include "core/kernel_tsc.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -55,6 +56,12 @@ bool is_kernel_tsc_verdict(KernelTscEventKind kind) {
     case KernelTscEventKind::adjust_restored: return false;
   }
   return false;
+}
+
+std::vector<int> sorted_cpus(std::vector<int> cpus) {
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
 }
 
 void KernelTscLog::add(KernelTscEvent e) {

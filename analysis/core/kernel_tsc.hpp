@@ -48,6 +48,9 @@ std::optional<KernelTscEventKind> kernel_tsc_kind_from_name(std::string_view nam
 /// what it checked or wrote.
 bool is_kernel_tsc_verdict(KernelTscEventKind kind);
 
+/// `cpus` increasing, each once.
+std::vector<int> sorted_cpus(std::vector<int> cpus);
+
 /// One message. Fields a kind does not name stay at their defaults (-1, empty, nullopt).
 struct KernelTscEvent {
   KernelTscEventKind kind = KernelTscEventKind::unstable;

@@ -10,6 +10,7 @@
 #include "matrix/matrix_worst.hpp"
 #include "matrix/pair_distance.hpp"
 #include "render/matrix_output.hpp"
+#include "render/report_kernel.hpp"
 #include "render/report_pairs.hpp"
 #include "render/verdict_text.hpp"
 
@@ -530,6 +531,7 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   ReportDoc doc;
   doc.title = "tscaudit report of " + in.host;
   doc.sections.push_back(verdict_section(in));
+  if (auto kernel = kernel_word_section(in)) doc.sections.push_back(std::move(*kernel));
   doc.sections.push_back(distance_section(in));
   doc.sections.push_back(worst_section(in));
   doc.sections.push_back(offsets_section(in));

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/kernel_tsc.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 #include "pair/analyze.hpp"
@@ -67,6 +68,9 @@ struct ReportInputs {
   std::optional<ReportMatrixRun> plain;    // the same pairs with plain reads on both sides
   std::optional<VariantsResult> variants;  // the read variants on one pair
   std::string info_text;                   // `tscaudit info`'s text of this machine
+  /// The kernel log's TSC events of the machine measured; nullopt where its log was not
+  /// read (unreadable, or a report rebuilt from one run).
+  std::optional<KernelTscLog> kernel_tsc;
   std::string generated_utc;               // when the report was made (format_utc)
   std::string tool_version;
   std::string command_line;
@@ -76,7 +80,8 @@ struct ReportInputs {
   std::map<std::string, std::string> missing_pictures;
 };
 
-/// The report: sections "Verdict", "Pairs by topology distance", "Worst CPUs and pairs",
+/// The report: sections "Verdict", "The kernel's word" (report_kernel.hpp: with kernel TSC
+/// events only), "Pairs by topology distance", "Worst CPUs and pairs",
 /// "Offsets", "Latency", "Plain PLAIN: ..." (with `plain`; PLAIN is its read, rdtsc or
 /// cntvct), "Read variants: ..." (with
 /// `variants`), "Per-pair verdicts", "Platform", "How this report was made", in that

@@ -159,7 +159,7 @@ void parse_tsc_event(std::string_view line, std::optional<double> stamp_s, Kerne
     KernelTscEvent e = event(kind);
     e.cpu = *reference;
     try {
-      e.cpus = parse_cpu_list(trim_blanks(line.substr(c + 5, w - c - 5)));
+      e.cpus = sorted_cpus(parse_cpu_list(trim_blanks(line.substr(c + 5, w - c - 5))));
     } catch (const UsageError&) {
       return;
     }

@@ -530,3 +530,54 @@ TEST_CASE("report builder: many pairs: the failing ones first, capped, the rest 
     CHECK(offsets.blocks[3].path == "matrix/matrix.txt");
   }
 }
+
+TEST_CASE("report builder: the kernel's word, after the verdict, against the measurement") {
+  ReportInputs in = full();
+  CHECK(titles(build_report_doc(in))[1] == "Pairs by topology distance");  // no kernel log: no section
+  in.kernel_tsc = KernelTscLog{};
+  CHECK(titles(build_report_doc(in))[1] == "Pairs by topology distance");  // a log without TSC events: none either
+  KernelTscEvent forced;
+  forced.kind = KernelTscEventKind::adjust_forced;
+  forced.cpu = 0;
+  forced.value = -2011;
+  forced.lines = {"[0.000000] [Firmware Bug]: TSC ADJUST: CPU0: -2011 force to 0"};
+  in.kernel_tsc->add(forced);
+  in.kernel_tsc->left_out = 2;
+  ReportDoc doc = build_report_doc(in);
+  CHECK(titles(doc)[1] == "The kernel's word");
+  {
+    const ReportSection& s = section(doc, "The kernel's word", 3);
+    CHECK(s.blocks[0].text ==
+          "What Linux's log on the machine measured says about the TSCs' synchronization, and what the kernel did to "
+          "TSC_ADJUST:");
+    CHECK(s.blocks[1].kind == Kind::bullets);
+    CHECK(s.blocks[1].items ==
+          std::vector<std::string>{"the firmware left CPU 0's TSC_ADJUST at -2011; the kernel set it to 0: \"[0.000000] "
+                                   "[Firmware Bug]: TSC ADJUST: CPU0: -2011 force to 0\"",
+                                   "2 more TSC lines were left out (the first 16 are kept, verdicts before notes)"});
+    CHECK(s.blocks[2].text == "None of these names CPUs whose counters differ: nothing to compare with this measurement.");
+  }
+  // A warp between the two CPUs measured agreeing: the tool disagrees, in its own words.
+  KernelTscEvent warp;
+  warp.kind = KernelTscEventKind::warp;
+  warp.cpu = 0;
+  warp.other_cpu = 1;
+  warp.value = 1482;
+  warp.lines = {"[0.512345] TSC synchronization [CPU#0 -> CPU#1]:",
+                "[0.512350] Measured 1482 cycles TSC warp between CPUs, turning off TSC clock."};
+  in.kernel_tsc->add(warp);
+  in.ordered.matrix.cells[1].offset_lo_ticks = -40;
+  in.ordered.matrix.cells[1].offset_hi_ticks = 36;
+  doc = build_report_doc(in);
+  const ReportSection& s = section(doc, "The kernel's word", 4);
+  CHECK(s.blocks[1].items[1] ==
+        "the kernel measured 1482 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 up, and turned "
+        "the TSC clocksource off: \"[0.512345] TSC synchronization [CPU#0 -> CPU#1]:\" \"[0.512350] Measured 1482 "
+        "cycles TSC warp between CPUs, turning off TSC clock.\"");
+  CHECK(s.blocks[2].text == "Against this measurement:");
+  CHECK(s.blocks[3].items ==
+        std::vector<std::string>{
+            "The kernel measured 1482 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 up, but the "
+            "tool measured their counters agreeing now (CPU 1 minus CPU 0 within [-40, +36] ticks): the counters "
+            "were corrected since (through TSC_ADJUST, or by the firmware), or the kernel's check was disturbed."});
+}
