@@ -4,6 +4,7 @@
 
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
+#include "render/kernel_tsc_text.hpp"
 #include "render/labelled_lines.hpp"
 
 namespace tscaudit {
@@ -68,6 +69,25 @@ std::string log_unstable_text(const Fact<KernelLogFacts>& log) {
   return "not seen in the log (which has wrapped" +
          (l.first_timestamp_s ? ": it starts at " + format_fixed(*l.first_timestamp_s, 1) + " s" : std::string()) +
          "; an early message may be lost)";
+}
+
+/// The kernel log's TSC events, one line each, in words with the log's lines quoted; what
+/// their absence means; or why the log says nothing.
+void add_kernel_tsc_lines(const Fact<KernelLogFacts>& log, LabelledLines& out) {
+  const std::string label = "kernel tsc log";
+  if (!log.ok()) {
+    out.add(label, "unknown (the kernel log is unreadable)");
+    return;
+  }
+  const KernelTscLog& t = log.value.tsc_events;
+  for (const KernelTscEvent& e : t.events) out.add(label, kernel_tsc_event_text(e) + ": " + kernel_tsc_event_quote(e));
+  if (t.left_out > 0) {
+    out.add(label, std::to_string(t.left_out) + " more TSC line" + (t.left_out == 1 ? "" : "s") + " left out");
+  } else if (t.events.empty()) {
+    out.add(label, std::string("no verdict on the TSCs' synchronization and no TSC_ADJUST message") +
+                       (log.value.starts_at_boot ? " (the log reaches back to boot)"
+                                                 : " (the log has wrapped; an early message may be lost)"));
+  }
 }
 
 std::string calibration_text(const Calibration& c) {
@@ -190,6 +210,7 @@ void add_x86_counter_lines(const InfoReport& r, LabelledLines& out) {
           }));
   out.add("clocksource", clocksource_text(p));
   out.add("tsc unstable", log_unstable_text(k.log));
+  add_kernel_tsc_lines(k.log, out);
 
   const std::optional<double> kmhz = kernel_mhz(r);
   if (!k.log.ok()) {
@@ -498,7 +519,9 @@ Json info_json(const InfoReport& r) {
         {"arch_timer_mhz", l.arch_timer_mhz ? Json(*l.arch_timer_mhz) : Json(nullptr)},
         {"arch_timer_line", l.arch_timer_mhz ? Json(l.arch_timer_line) : Json(nullptr)},
         {"timer_workarounds", l.timer_workarounds},
-        {"cntvct_trapped_cpus", format_cpu_list(l.cntvct_trapped_cpus)}};
+        {"cntvct_trapped_cpus", format_cpu_list(l.cntvct_trapped_cpus)},
+        {"tsc_events", kernel_tsc_events_json(l.tsc_events)},
+        {"tsc_events_left_out", l.tsc_events.left_out}};
   });
   kernel["cmdline"] = fact_json(k.cmdline, [](const BootParams& b) {
     Json o = Json::object();

@@ -16,6 +16,7 @@
 #include "core/human_units.hpp"
 #include "formats/output_file.hpp"
 #include "measure/variant.hpp"
+#include "render/kernel_tsc_text.hpp"
 #include "render/plan_output.hpp"
 #include "render/report_builder.hpp"
 #include "render/report_doc.hpp"
@@ -84,6 +85,22 @@ std::string one_run_platform_text(const std::string& from, const ReportInputs& i
   if (in.warnings.empty()) text += "  warnings  none recorded\n";
   for (const ReportWarning& w : in.warnings) text += "  warning   " + w.code + ": " + w.message + "\n";
   return text;
+}
+
+/// The kernel log's TSC events that an earlier report's info.json recorded; nullopt where
+/// it recorded none (its log unreadable, or an info.json from before they were recorded)
+/// or the file is not JSON.
+std::optional<KernelTscLog> recorded_kernel_tsc(const std::string& info_json) {
+  const nlohmann::json j = nlohmann::json::parse(info_json, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("kernel_facts")) return std::nullopt;
+  const nlohmann::json& facts = j["kernel_facts"];
+  if (!facts.is_object() || !facts.contains("log") || !facts["log"].is_object()) return std::nullopt;
+  const nlohmann::json& log = facts["log"];
+  if (!log.contains("tsc_events") || !log["tsc_events"].is_array()) return std::nullopt;
+  const std::size_t left_out = log.contains("tsc_events_left_out") && log["tsc_events_left_out"].is_number_unsigned()
+                                   ? log["tsc_events_left_out"].get<std::size_t>()
+                                   : 0;
+  return kernel_tsc_log_from_json(log["tsc_events"], left_out);
 }
 
 /// The matrix with the default, ordering receive read, and the check's verdict on it.
@@ -217,6 +234,7 @@ int run_report(const ReportOptions& options) {
                        "report --from a run directory)");
     }
     in.info_text = *text;
+    in.kernel_tsc = recorded_kernel_tsc(*json);
     if (fs::path(options.out_dir) != from) {
       write_text_file((root / "info.txt").string(), *text);
       write_text_file((root / "info.json").string(), *json);
@@ -225,6 +243,7 @@ int run_report(const ReportOptions& options) {
     std::cerr << "tscaudit report: platform facts\n";
     const InfoReport info = gather_info(0);
     in.info_text = info_text(info);
+    if (info.platform.kernel_facts.log.ok()) in.kernel_tsc = info.platform.kernel_facts.log.value.tsc_events;
     write_text_file((root / "info.txt").string(), in.info_text);
     write_text_file((root / "info.json").string(), info_json(info).dump(2) + "\n");
   }

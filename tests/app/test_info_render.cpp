@@ -121,6 +121,8 @@ TEST_CASE("info render: the text of a made-up x86-64 virtual machine, every line
         "clocksource         tsc (available: tsc hpet acpi_pm)\n"
         "tsc unstable        not seen in the log (which has wrapped: it starts at 12.5 s; an early message "
         "may be lost)\n"
+        "kernel tsc log      no verdict on the TSCs' synchronization and no TSC_ADJUST message (the log has "
+        "wrapped; an early message may be lost)\n"
         "kernel tsc          1999.999 MHz (\"[    0.000000] tsc: Detected 1999.999 MHz processor\")\n"
         "tsc frequency       2000.000 MHz (cpuid_15h, +/- 0 ppm)\n"
         "  why               CPUID 15H gives it\n"
@@ -173,7 +175,8 @@ TEST_CASE("info render: the JSON of a made-up x86-64 virtual machine") {
         R"("log":{"lines":900,"starts_at_boot":false,"first_timestamp_s":12.5,"tsc_marked_unstable":false,)"
         R"("unstable_line":null,"tsc_mhz":1999.999,)"
         R"("tsc_mhz_line":"[    0.000000] tsc: Detected 1999.999 MHz processor","last_clocksource_switch":null,)"
-        R"("arch_timer_mhz":null,"arch_timer_line":null,"timer_workarounds":[],"cntvct_trapped_cpus":""},)"
+        R"("arch_timer_mhz":null,"arch_timer_line":null,"timer_workarounds":[],"cntvct_trapped_cpus":"",)"
+        R"("tsc_events":[],"tsc_events_left_out":0},)"
         R"("cmdline":{},"isolated":"","nohz_full":{"state":"absent","reason":"no /sys/devices/system/cpu/nohz_full"},)"
         R"("cpuidle_driver":{"state":"unreadable","reason":)"
         R"("/sys/devices/system/cpu/cpuidle/current_driver: Permission denied"},)"
@@ -187,4 +190,72 @@ TEST_CASE("info render: the JSON of a made-up x86-64 virtual machine") {
   CHECK(j["warnings"].dump() ==
         R"([{"code":"virtual_machine","message":"a hypervisor (KVMKVMKVM) runs this machine",)"
         R"("advice":"the host moves the vCPUs"}])");
+}
+
+namespace {
+
+/// The lines of `text` that start with `label`.
+std::vector<std::string> lines_labelled(const std::string& text, const std::string& label) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end - pos);
+    if (line.rfind(label, 0) == 0) out.push_back(line);
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in text and JSON") {
+  InfoReport r = two_cpu_vm();
+  KernelLogFacts& log = r.platform.kernel_facts.log.value;
+  log.starts_at_boot = true;
+  CHECK(lines_labelled(info_text(r), "kernel tsc log") ==
+        std::vector<std::string>{"kernel tsc log      no verdict on the TSCs' synchronization and no TSC_ADJUST "
+                                 "message (the log reaches back to boot)"});
+  KernelTscEvent warp;
+  warp.kind = KernelTscEventKind::warp;
+  warp.cpu = 0;
+  warp.other_cpu = 1;
+  warp.value = 1234;
+  warp.timestamp_s = 0.512350;
+  warp.lines = {"[0.512345] TSC synchronization [CPU#0 -> CPU#1]:",
+                "[0.512350] Measured 1234 cycles TSC warp between CPUs, turning off TSC clock."};
+  log.tsc_events.add(warp);
+  KernelTscEvent unstable;
+  unstable.kind = KernelTscEventKind::unstable;
+  unstable.reason = "check_tsc_sync_source failed";
+  unstable.lines = {"[0.512360] tsc: Marking TSC unstable due to check_tsc_sync_source failed"};
+  log.tsc_events.add(unstable);
+  log.tsc_events.left_out = 1;
+  CHECK(lines_labelled(info_text(r), "kernel tsc log") ==
+        std::vector<std::string>{
+            "kernel tsc log      the kernel measured 1234 cycles of TSC warp between CPU 0 and CPU 1 when it brought "
+            "CPU 1 up, and turned the TSC clocksource off: \"[0.512345] TSC synchronization [CPU#0 -> CPU#1]:\" "
+            "\"[0.512350] Measured 1234 cycles TSC warp between CPUs, turning off TSC clock.\"",
+            "kernel tsc log      the kernel marked the TSC unstable (check_tsc_sync_source failed): \"[0.512360] tsc: "
+            "Marking TSC unstable due to check_tsc_sync_source failed\"",
+            "kernel tsc log      1 more TSC line left out"});
+  const nlohmann::ordered_json j = info_json(r)["kernel_facts"]["log"];
+  CHECK(j["tsc_events_left_out"] == 1);
+  REQUIRE(j["tsc_events"].size() == 2);
+  CHECK(j["tsc_events"][0].dump() ==
+        R"j({"kind":"warp","cpu":0,"other_cpu":1,"cpus":"","value":1234,"value2":null,"reason":null,)j"
+        R"j("timestamp_s":0.51235,"lines":["[0.512345] TSC synchronization [CPU#0 -> CPU#1]:",)j"
+        R"j("[0.512350] Measured 1234 cycles TSC warp between CPUs, turning off TSC clock."],)j"
+        R"j("text":"the kernel measured 1234 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 up, )j"
+        R"j(and turned the TSC clocksource off"})j");
+  CHECK(j["tsc_events"][1]["kind"] == "unstable");
+  // An unreadable log: info says so where the events would be, and why on the line before.
+  r.platform.kernel_facts.log = Fact<KernelLogFacts>::fail(FactState::unreadable, "klogctl: Operation not permitted");
+  const std::string text = info_text(r);
+  CHECK(lines_labelled(text, "tsc unstable") ==
+        std::vector<std::string>{"tsc unstable        unknown: the kernel log is unreadable (klogctl: Operation not "
+                                 "permitted)"});
+  CHECK(lines_labelled(text, "kernel tsc log") ==
+        std::vector<std::string>{"kernel tsc log      unknown (the kernel log is unreadable)"});
 }
