@@ -13,6 +13,7 @@ inline constexpr int kExitCheckFailed = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitRuntime = 3;
 inline constexpr int kExitUnsupported = 4;
+inline constexpr int kExitInconclusive = 5;  // check: every pair passes, but not proven tightly enough
 
 /// A command line the user got wrong (bad option value, bad CPU, bad variant).
 struct UsageError : std::runtime_error {

@@ -57,6 +57,7 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
     f.gap_ticks = gap;
   } else {
     r.widest_band_ticks = std::max(r.widest_band_ticks, c.offset_hi_ticks - c.offset_lo_ticks);
+    r.bound_ticks = std::max({r.bound_ticks, std::fabs(c.offset_lo_ticks), std::fabs(c.offset_hi_ticks)});
   }
   if (c.drift_detectable && std::isfinite(c.drift_lo_ppb) &&
       gap_outside(c.drift_lo_ppb, c.drift_hi_ppb, s.drift_tolerance_ppb) > 0) {
@@ -66,88 +67,6 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
     f.drift_hi_ppb = c.drift_hi_ppb;
   }
   return gap;
-}
-
-/// CheckResult::cpus_off from the measured pairs' offset outcomes (n×n: 0 not measured,
-/// 1 failed on its offset, 2 passed it); docs/method.md §10.3.
-///
-/// The failing pairs form a graph over the CPUs (an edge where either role fails). A greedy
-/// vertex cover explains them by few CPUs: take the CPU with the most failing partners not
-/// yet covered (ties: the lower CPU number), name it when it has at least 2, remove its
-/// pairs, repeat until none qualifies. The CPUs so named are kept only when they are fewer
-/// than half of the CPUs the failing pairs involve: a CPU off shows as a star (it and the
-/// many partners it fails with), while a package off as a whole fails every pair across
-/// and either package's CPUs cover them as well as the other's, so none is named; nor is a
-/// CPU that an unnamed one could replace with the very same failing pairs (a triangle).
-/// O(n² + pairs + named × n).
-/// The named CPUs x with an unnamed CPU y of the same closed neighbourhood in the graph of
-/// failing pairs ({x} ∪ failing[x] == {y} ∪ failing[y]); such a y is one of x's partners.
-/// \pre each failing[i] is increasing.
-std::vector<std::size_t> failing_twins_named(const std::vector<std::vector<std::size_t>>& failing,
-                                             const std::vector<bool>& named) {
-  const auto closed = [&](std::size_t i) {
-    std::vector<std::size_t> s = failing[i];
-    s.insert(std::lower_bound(s.begin(), s.end(), i), i);
-    return s;
-  };
-  std::vector<std::size_t> twins;
-  for (std::size_t x = 0; x < failing.size(); ++x) {
-    if (!named[x]) continue;
-    const std::vector<std::size_t> nx = closed(x);
-    const bool twin = std::any_of(failing[x].begin(), failing[x].end(), [&](std::size_t y) {
-      return !named[y] && failing[y].size() == failing[x].size() && closed(y) == nx;
-    });
-    if (twin) twins.push_back(x);
-  }
-  return twins;
-}
-
-std::vector<int> cpus_off(const MatrixResult& m, const std::vector<std::uint8_t>& outcome) {
-  const std::size_t n = m.size();
-  std::vector<std::vector<std::size_t>> failing(n);  // failing partners, both roles merged
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + 1; j < n; ++j) {
-      if (outcome[i * n + j] == 1 || outcome[j * n + i] == 1) {
-        failing[i].push_back(j);
-        failing[j].push_back(i);
-      }
-    }
-  }
-  std::size_t involved = 0;
-  std::vector<std::size_t> uncovered(n);  // failing partners not yet covered by a named CPU
-  for (std::size_t i = 0; i < n; ++i) {
-    uncovered[i] = failing[i].size();
-    if (uncovered[i] > 0) ++involved;
-  }
-  std::vector<bool> named(n, false);
-  std::vector<int> off;
-  for (;;) {
-    std::size_t best = n;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (named[i] || uncovered[i] < 2) continue;
-      if (best == n || uncovered[i] > uncovered[best] ||
-          (uncovered[i] == uncovered[best] && m.cpus[i] < m.cpus[best])) {
-        best = i;
-      }
-    }
-    if (best == n) break;
-    named[best] = true;
-    off.push_back(m.cpus[best]);
-    for (const std::size_t j : failing[best]) {
-      if (!named[j]) --uncovered[j];
-    }
-    uncovered[best] = 0;
-  }
-  // Fewer than half of the CPUs involved, else the failures are not a few CPUs' doing.
-  if (2 * off.size() >= involved) return {};
-  // A named CPU with an unnamed twin (the same failing pairs, the two of them aside: a
-  // triangle of failing pairs) was picked by its number alone; the data do not single it out.
-  for (const std::size_t x : failing_twins_named(failing, named)) named[x] = false;
-  std::vector<int> in_matrix_order;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (named[i]) in_matrix_order.push_back(m.cpus[i]);
-  }
-  return in_matrix_order;
 }
 
 }  // namespace
@@ -163,7 +82,6 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   r.cpus = n;
   double worst_offset_gap = -1;
   std::size_t worst_offset_index = 0;
-  std::vector<std::uint8_t> offset_failed(n * n, 0);  // measured pairs: 1 failed on its offset, 2 did not
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       if (i == j) continue;
@@ -177,7 +95,6 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
       }
       const std::size_t before = r.failures.size();
       const double gap = check_pair(m, c, m.cpus[i], m.cpus[j], s, r);
-      offset_failed[i * n + j] = gap > 0 ? 1 : 2;
       if (gap > worst_offset_gap && gap > 0) {
         worst_offset_gap = gap;
         for (std::size_t k = before; k < r.failures.size(); ++k) {
@@ -187,9 +104,17 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
     }
   }
   if (!m.cpu.bands_consistent) r.failures.push_back(failure(-1, -1, CheckFailureKind::inconsistent_bands));
-  r.cpus_off = cpus_off(m, offset_failed);
-  r.synchronized = r.failures.empty();
-  if (r.synchronized) return r;
+  r.diagnosis = diagnose(m, DiagnosisSettings{s.tolerance_ticks, s.drift_tolerance_ppb});
+  r.cpus_off = r.diagnosis.cpus_off;
+  if (!r.failures.empty()) {
+    r.outcome = CheckOutcome::not_synchronized;
+  } else if (s.max_bound_ticks > 0 && r.bound_ticks > s.max_bound_ticks) {
+    r.outcome = CheckOutcome::inconclusive;
+  } else {
+    r.outcome = CheckOutcome::synchronized;
+  }
+  r.synchronized = r.outcome == CheckOutcome::synchronized;
+  if (r.failures.empty()) return r;
   // The reason names the largest step of an offset if any, else the largest offset failure
   // if any (one of a CPU off from the rest when there is one, so that the sentence naming
   // that CPU shows one of its pairs), else the most important kind.

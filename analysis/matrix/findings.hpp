@@ -46,6 +46,12 @@ struct Finding {
   /// the largest jump among them.
   std::size_t pairs = 0;
   std::uint64_t step_round = 0;
+  /// `against` is every other CPU of the matrix ("the rest").
+  bool against_rest = false;
+  /// The two groups' sizes with the CPUs of their topology units that other findings left
+  /// out: what decides the reference, and which side a finding singles out.
+  std::size_t group_size = 0;
+  std::size_t against_size = 0;
 };
 
 /// The whole machine's structure.
@@ -78,9 +84,11 @@ struct DiagnosisSettings {
 /// order the CPUs and place the cuts between groups.
 Diagnosis diagnose(const MatrixResult& m, const DiagnosisSettings& settings);
 
-/// The topology's word for a set of CPUs of `m` (CPU numbers): "package 1", "die 2",
-/// "L3 3", "core 12" where the set is exactly the CPUs of `m` in that unit (the largest
-/// such unit); "" where none matches or the topology is unknown.
-std::string topology_name(const MatrixResult& m, const std::vector<int>& cpus);
+/// The topology's word for a set of two or more CPUs of `m` (CPU numbers): "package 1",
+/// "die 2", "L3 3", "core 12" where the set is the CPUs of `m` in that unit (the largest
+/// such unit), but for CPUs `left_out` (of another finding: a package one of whose CPUs
+/// drifts is still named); "" where none matches, the topology is unknown, or for one CPU
+/// (named by its number).
+std::string topology_name(const MatrixResult& m, const std::vector<int>& cpus, const std::vector<int>& left_out = {});
 
 }  // namespace tscaudit

@@ -92,7 +92,7 @@ PairVerdict verdict_of(const PairAnalysis& p, bool band_feasible) {
 }  // namespace
 
 StepVerdict step_verdict(const OffsetStep& s) {
-  return {s.size_ticks, s.first_round_after, s.first_round_lo, s.first_round_hi};
+  return {s.size_ticks, s.first_round_after, s.first_round_lo, s.first_round_hi, s.size_lo_ticks, s.size_hi_ticks};
 }
 
 double ticks_to_ns(double ticks, double tsc_hz) {

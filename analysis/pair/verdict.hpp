@@ -67,6 +67,8 @@ struct StepVerdict {
   std::uint64_t round = 0;     // the first round after the step (its seq)
   std::uint64_t round_lo = 0;  // the first round after lies in [round_lo, round_hi]: the
   std::uint64_t round_hi = 0;  // rounds between fit either side as well
+  double size_lo_ticks = 0;    // the smallest and largest jump the two sides' bands allow
+  double size_hi_ticks = 0;    //   (docs/method.md §6.4): the band holds the true jump
 };
 
 /// The verdict of one pair's analysis.

@@ -424,14 +424,41 @@ std::string matrix_text(const MatrixResult& m) {
   return out;
 }
 
+json findings_json(const Diagnosis& d, double tsc_hz) {
+  json out = json::array();
+  const auto name = [](const std::string& n) { return n.empty() ? json(nullptr) : json(n); };
+  for (const Finding& f : d.findings) {
+    json j;
+    j["kind"] = finding_kind_name(f.kind);
+    j["cpus"] = f.cpus;
+    j["against"] = f.against;
+    j["lo"] = f.lo;
+    j["hi"] = f.hi;
+    j["unit"] = finding_unit(f.kind);
+    j["estimate"] = f.estimate;
+    j["name"] = name(f.name);
+    j["against_name"] = name(f.against_name);
+    j["pairs"] = f.pairs;
+    if (f.kind == FindingKind::step) j["step_round"] = f.step_round;
+    j["what"] = finding_text(f, tsc_hz);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json check_json(const CheckResult& c, const CheckSettings& s) {
   json j;
   j["schema"] = std::string(kCheckSchema);
+  j["outcome"] = check_outcome_name(c.outcome);
   j["synchronized"] = c.synchronized;
   j["reason"] = check_reason_text(c);
+  j["bound_ticks"] = c.bound_ticks;
+  j["bound_ns"] = c.tsc_hz > 0 ? json(c.bound_ticks / c.tsc_hz * 1e9) : json(nullptr);
   j["tolerance_ticks"] = s.tolerance_ticks;
   j["drift_tolerance_ppb"] = s.drift_tolerance_ppb;
+  j["max_bound_ticks"] = s.max_bound_ticks > 0 ? json(s.max_bound_ticks) : json(nullptr);
   j["pairs_checked"] = c.pairs_checked;
+  j["findings"] = findings_json(c.diagnosis, c.tsc_hz);
   j["cpus_off"] = c.cpus_off;
   json failures = json::array();
   for (const CheckFailure& f : c.failures) {
@@ -448,6 +475,7 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
 std::string check_text(const CheckResult& c, bool details) {
   std::string out = check_reason_text(c) + "\n";
   if (!details) return out;
+  for (const Finding& f : c.diagnosis.findings) out += "  finding: " + finding_text(f, c.tsc_hz) + "\n";
   for (const CheckFailure& f : c.failures) out += "  fail: " + check_failure_text(f, c) + "\n";
   for (const std::string& w : c.warnings) out += "  warning: " + w + "\n";
   return out;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/cpu_list.hpp"
 #include "matrix/matrix_worst.hpp"
 #include "render/verdict_text.hpp"
 
@@ -27,11 +28,15 @@ void add(MetricFamily& f, double value, std::vector<MetricLabel> labels = {}, st
   f.samples.push_back(MetricSample{std::move(suffix), std::move(labels), value});
 }
 
+/// The findings given a series each, the most important first: a handful, whatever the machine.
+constexpr std::size_t kFindingSeries = 8;
+
 std::vector<MetricLabel> cpu_label(int cpu) { return {{"cpu", std::to_string(cpu)}}; }
 std::vector<MetricLabel> pair_labels(int a, int b) { return {{"a", std::to_string(a)}, {"b", std::to_string(b)}}; }
 
 /// The kind of the failure the reason names: the `reason` label of a failed check.
 std::string failure_reason(const CheckResult& c) {
+  if (c.outcome == CheckOutcome::inconclusive) return "inconclusive";
   if (c.shown && *c.shown < c.failures.size()) return std::string(check_failure_kind_name(c.failures[*c.shown].kind));
   if (!c.failures.empty()) return std::string(check_failure_kind_name(c.failures.front().kind));
   return "not_synchronized";
@@ -95,13 +100,17 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
 
   MetricFamily success = gauge("tscaudit_check_success", "",
                                "1 when the last check found every pair's offset band within the tolerance, 0 when not "
-                               "(reason: the kind of the failure its verdict names)");
+                               "(reason: the kind of the failure its verdict names, or inconclusive)");
   if (c.synchronized) {
     add(success, 1);
   } else {
     add(success, 0, {{"reason", failure_reason(c)}});
   }
   out.push_back(std::move(success));
+  MetricFamily outcome = gauge("tscaudit_check_outcome", "",
+                               "1 for the last check's outcome: synchronized, not_synchronized or inconclusive");
+  add(outcome, 1, {{"outcome", std::string(check_outcome_name(c.outcome))}});
+  out.push_back(std::move(outcome));
 
   MetricFamily pairs = gauge("tscaudit_check_pairs", "", "Ordered pairs of CPUs the check measured and judged");
   add(pairs, static_cast<double>(c.pairs_checked));
@@ -124,7 +133,46 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
       add(off, 1, cpu_label(m.cpus[i]));
   }
   out.push_back(std::move(off));
+  // The findings: a handful of series at most, whatever the machine's size.
+  MetricFamily found = gauge("tscaudit_check_findings", "", "Proven differences between groups of CPUs (offset, drift, step)");
+  add(found, static_cast<double>(c.diagnosis.findings.size()));
+  out.push_back(std::move(found));
+  MetricFamily f_lo = gauge("tscaudit_finding_lower_seconds", "seconds",
+                            "Hard lower bound of a finding's offset or step: its CPUs minus those it is compared with");
+  MetricFamily f_hi = gauge("tscaudit_finding_upper_seconds", "seconds", "Hard upper bound of a finding's offset or step");
+  MetricFamily d_f_lo = gauge("tscaudit_finding_drift_lower_ratio", "ratio",
+                              "Hard lower bound of a finding's drift: its CPUs' rate against those it is compared with, minus 1");
+  MetricFamily d_f_hi = gauge("tscaudit_finding_drift_upper_ratio", "ratio", "Hard upper bound of a finding's drift");
+  for (std::size_t k = 0; k < c.diagnosis.findings.size() && k < kFindingSeries; ++k) {
+    const Finding& f = c.diagnosis.findings[k];
+    const std::vector<MetricLabel> labels = {{"kind", std::string(finding_kind_name(f.kind))},
+                                             {"name", f.name.empty() ? format_cpu_list(f.cpus) : f.name},
+                                             {"cpus", format_cpu_list(f.cpus)}};
+    if (f.kind == FindingKind::drift) {
+      add(d_f_lo, f.lo / 1e9, labels);
+      add(d_f_hi, f.hi / 1e9, labels);
+    } else if (seconds) {
+      add(f_lo, s(f.lo), labels);
+      add(f_hi, s(f.hi), labels);
+    }
+  }
   if (seconds) {
+    out.push_back(std::move(f_lo));
+    out.push_back(std::move(f_hi));
+  }
+  out.push_back(std::move(d_f_lo));
+  out.push_back(std::move(d_f_hi));
+  if (seconds) {
+    MetricFamily bound = gauge("tscaudit_check_bound_seconds", "seconds",
+                               "Every passing pair's offset is proven within plus or minus this (the verdict's width)");
+    add(bound, s(c.bound_ticks));
+    out.push_back(std::move(bound));
+    if (c.settings.max_bound_ticks > 0) {
+      MetricFamily max_bound = gauge("tscaudit_check_max_bound_seconds", "seconds",
+                                     "The widest proof the check accepts (--max-bound); wider is inconclusive");
+      add(max_bound, s(c.settings.max_bound_ticks));
+      out.push_back(std::move(max_bound));
+    }
     MetricFamily tolerance =
         gauge("tscaudit_check_tolerance_seconds", "seconds", "How far from 0 an offset band may lie and pass");
     add(tolerance, s(c.settings.tolerance_ticks));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/cpu_list.hpp"
 #include "core/format.hpp"
 
 namespace tscaudit {
@@ -201,22 +202,100 @@ std::string checked_pairs_text(const CheckResult& c) {
          " CPUs (of " + std::to_string(c.cpus * (c.cpus - 1)) + ")";
 }
 
-std::string check_reason_text(const CheckResult& c) {
-  if (c.synchronized) {
-    const CheckSettings& s = c.settings;
-    return "synchronized: " + checked_pairs_text(c) + " have offset bands that " +
-           (s.tolerance_ticks <= 0 ? std::string("contain 0")
-                                   : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
-           " (widest band " + ticks_with_ns(c.widest_band_ticks, c.tsc_hz) + "), " +
-           (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
-                                       : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
-           (variant_orders_earlier_loads(c.recv) ? ", no self-inconsistent rounds" : "");
+std::string_view check_outcome_name(CheckOutcome outcome) {
+  switch (outcome) {
+    case CheckOutcome::synchronized: return "synchronized";
+    case CheckOutcome::not_synchronized: return "not_synchronized";
+    case CheckOutcome::inconclusive: return "inconclusive";
   }
-  const std::string off = c.cpus_off.empty() ? std::string() : cpus_off_text(c.cpus_off) + ": ";
-  const std::string cause = c.shown ? check_failure_text(c.failures[*c.shown], c) : std::string("?");
-  return "not synchronized: " + off + cause + " (" + std::to_string(c.failing_pairs) + " of " +
-         (c.sparse ? "the " + std::to_string(c.pairs_checked) + " ordered pairs of a sparse design fail)"
-                   : std::to_string(c.pairs_checked) + " ordered pairs fail)");
+  return "?";
+}
+
+namespace {
+
+/// "461 ns (1061 ticks)", or "1061 ticks" when the frequency is unknown.
+std::string amount_text(double ticks, double tsc_hz) {
+  if (tsc_hz > 0) return format_sig(ticks / tsc_hz * 1e9, 3) + " ns (" + format_sig(ticks, 4) + " ticks)";
+  return format_sig(ticks, 4) + " ticks";
+}
+
+}  // namespace
+
+std::string bound_text(double ticks, double tsc_hz) { return "\u00b1" + amount_text(ticks, tsc_hz); }
+
+namespace {
+
+/// A group of CPUs in words: "package 1 (CPUs 16-31)", "core 12 (CPUs 24-25)", "CPU 5",
+/// "CPUs 6-11".
+std::string group_words(const std::string& name, const std::vector<int>& cpus) {
+  const std::string list = (cpus.size() == 1 ? "CPU " : "CPUs ") + format_cpu_list(cpus);
+  return name.empty() ? list : name + " (" + list + ")";
+}
+
+/// "95 to 1105 ticks (41 to 480 ns)", magnitudes, the smaller first.
+std::string magnitude_band(double lo, double hi, std::string_view unit, double tsc_hz) {
+  const double a = std::min(std::fabs(lo), std::fabs(hi)), b = std::max(std::fabs(lo), std::fabs(hi));
+  std::string s = format_sig(a, 4) + " to " + format_sig(b, 4) + " " + std::string(unit);
+  if (unit == "ticks" && tsc_hz > 0) {
+    s += " (" + format_sig(a / tsc_hz * 1e9, 3) + " to " + format_sig(b / tsc_hz * 1e9, 3) + " ns)";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string finding_text(const Finding& f, double tsc_hz) {
+  const std::string group = group_words(f.name, f.cpus);
+  const std::string against = f.against_rest ? "the rest (" + group_words("", f.against) + ")"
+                                             : group_words(f.against_name, f.against);
+  const bool many = f.name.empty() && f.cpus.size() > 1;  // "CPUs 6-11 are", "package 1 (...) is"
+  const bool up = f.lo > 0;  // the band misses 0 on one side: lo > 0 or hi < 0
+  switch (f.kind) {
+    case FindingKind::offset:
+      return group + (many ? " are " : " is ") + (up ? "ahead of " : "behind ") + against + " by " +
+             magnitude_band(f.lo, f.hi, "ticks", tsc_hz);
+    case FindingKind::drift:
+      return group + (many ? " run " : " runs ") + magnitude_band(f.lo, f.hi, "ppb", tsc_hz) +
+             (up ? " faster than " : " slower than ") + against;
+    case FindingKind::step:
+      return group + (many ? "'s counters" : "'s counter") + " jumped " + (up ? "forward" : "back") + " by " +
+             magnitude_band(f.lo, f.hi, "ticks", tsc_hz) + " during the run, against " + against + " (" +
+             count_of(f.pairs, "ordered pair", "ordered pairs") + "; the largest jump at round " +
+             std::to_string(f.step_round) + ")";
+  }
+  return "?";
+}
+
+std::string check_reason_text(const CheckResult& c) {
+  const CheckSettings& s = c.settings;
+  const std::string passed =
+      checked_pairs_text(c) + " have offset bands that " +
+      (s.tolerance_ticks <= 0 ? std::string("contain 0") : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
+      ", " +
+      (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
+                                  : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
+      (variant_orders_earlier_loads(c.recv) ? ", no self-inconsistent rounds" : "");
+  if (c.outcome == CheckOutcome::synchronized) {
+    return "synchronized to within " + bound_text(c.bound_ticks, c.tsc_hz) + ": " + passed;
+  }
+  if (c.outcome == CheckOutcome::inconclusive) {
+    return "inconclusive: the offsets are proven only to within " + bound_text(c.bound_ticks, c.tsc_hz) +
+           ", wider than --max-bound " + amount_text(s.max_bound_ticks, c.tsc_hz) + "; " + passed;
+  }
+  const std::vector<Finding>& findings = c.diagnosis.findings;
+  std::string cause;
+  if (!findings.empty()) {
+    cause = finding_text(findings.front(), c.tsc_hz);
+    if (findings.size() > 1) cause += "; and " + count_of(findings.size() - 1, "more finding", "more findings");
+  } else {
+    cause = c.shown ? check_failure_text(c.failures[*c.shown], c) : std::string("?");
+  }
+  const std::size_t passing = c.pairs_checked - std::min(c.pairs_checked, c.failing_pairs);
+  std::string tally = std::to_string(c.failing_pairs) + " of " +
+                      (c.sparse ? "the " + std::to_string(c.pairs_checked) + " ordered pairs of a sparse design fail"
+                                : std::to_string(c.pairs_checked) + " ordered pairs fail");
+  if (passing > 0) tally += "; those that pass are within " + bound_text(c.bound_ticks, c.tsc_hz);
+  return "not synchronized: " + cause + " (" + tally + ")";
 }
 
 namespace {

@@ -30,6 +30,20 @@ std::string verdict_text(const MonitorVerdict& v);
 /// "no_band", "inconsistent_bands", "incomplete", "not_measured".
 std::string_view check_failure_kind_name(CheckFailureKind kind);
 
+/// "synchronized", "not_synchronized", "inconclusive" (JSON's `outcome`, the metrics' label).
+std::string_view check_outcome_name(CheckOutcome outcome);
+
+/// How tight a proof is: "±461 ns (1061 ticks)", or "±1061 ticks" when the frequency is
+/// unknown.
+std::string bound_text(double ticks, double tsc_hz);
+
+/// One finding in one sentence, the groups by their topology names and CPU lists:
+/// "package 1 (CPUs 16-31) is ahead of package 0 (CPUs 0-15) by 95 to 1105 ticks (41 to
+/// 480 ns)", "CPU 5 runs 390 to 410 ppb faster than the 30 others (CPUs 0-4,6-15,...)",
+/// "CPU 7's counter jumped by 560 to 640 ticks (...) during the run, against CPUs 6,8-9
+/// (6 ordered pairs; the largest jump at round 1000)".
+std::string finding_text(const Finding& f, double tsc_hz);
+
 /// One failure in one line, with figures: "pair 0->2: CPU 2 is ahead of CPU 0 by ...".
 /// \param c  the result it belongs to (tolerances, frequency, receive read).
 std::string check_failure_text(const CheckFailure& f, const CheckResult& c);
@@ -42,10 +56,12 @@ std::string cpus_off_text(const std::vector<int>& cpus);
 /// 8800 ordered pairs of a sparse design over 256 CPUs (of 65280)".
 std::string checked_pairs_text(const CheckResult& c);
 
-/// The check's answer in one line: "synchronized: all ..." (a sparse design: "synchronized:
-/// the 8800 ordered pairs of a sparse design over 256 CPUs (of 65280) ...") or "not
-/// synchronized: " with the CPUs off from the rest if any ("CPU 5 is off from the rest: ")
-/// and its main cause, then how many of the checked pairs fail.
+/// The check's answer in one line, its width at the front: "synchronized to within ±461 ns
+/// (1061 ticks): all ..." (a sparse design: "... the 8800 ordered pairs of a sparse design
+/// over 256 CPUs (of 65280) ..."); "inconclusive: ... proven only to within ±461 ns ...,
+/// wider than --max-bound ..."; or "not synchronized: " with the first finding (else the
+/// main failure of a pair), how many of the checked pairs fail and how tight those that
+/// pass are.
 std::string check_reason_text(const CheckResult& c);
 
 /// The variants' answer, most important first, one sentence each.

@@ -26,6 +26,7 @@ struct CheckOptions {
   MatrixOptions matrix;  // which CPUs, variants, rounds; out_dir keeps the evidence
   Tolerance tolerance;
   double drift_tolerance_ppb = 0;
+  Tolerance max_bound;   // --max-bound; 0: no limit
   bool details = false;  // text: every failure and warning, not only the reason
   /// --format openmetrics: the metrics on standard output instead of the text or JSON.
   bool openmetrics_stdout = false;
@@ -39,8 +40,9 @@ bool weakens_check(const std::string& warning_code);
 /// Those of `warnings` that weaken the check, as "code: message" lines.
 std::vector<std::string> check_warnings(const std::vector<Warning>& warnings);
 
-/// \returns 0 synchronized, 1 not, 3 when a visit failed and the answer is incomplete
-///          (the reason says so; a failed visit never passes the check).
+/// \returns 0 synchronized, 1 not, 5 inconclusive (every pair passes, but they prove the
+///          offsets only within more than --max-bound), 3 when a visit failed and the
+///          answer is incomplete (the reason says so; a failed visit never passes the check).
 int run_check(const CheckOptions& options);
 
 }  // namespace tscaudit

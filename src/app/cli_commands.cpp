@@ -468,12 +468,16 @@ void CheckCli::add(CLI::App& app) {
   sub = app.add_subcommand(
       "check",
       "Measure the pairs (all of them, or a sparse design on large machines) and answer for scripts: exit 0 "
-      "synchronized, 1 not, with the reason in one line");
+      "synchronized, 1 not, 5 inconclusive (--max-bound), with the reason in one line");
   plan.add(*sub, true, true);
   sub->add_option("--tolerance", tolerance,
                   "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
       ->capture_default_str();
   sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift, ppb")->capture_default_str();
+  sub->add_option("--max-bound", max_bound,
+                  "the widest proof accepted: ticks (120) or ns (50ns); a run whose passing pairs prove |offset| "
+                  "only within more is inconclusive (exit 5); 0: no limit")
+      ->capture_default_str();
   sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
   sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
   sub->add_option("--out", plan.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
@@ -516,6 +520,7 @@ Command CheckCli::build(const Args& args) const {
   c.metrics.pairs = export_pairs;
   c.tolerance = parse_tolerance("--tolerance", tolerance);
   c.drift_tolerance_ppb = parse_real("--drift-tolerance-ppb", drift_tolerance);
+  c.max_bound = parse_tolerance("--max-bound", max_bound);
   if (c.drift_tolerance_ppb < 0) throw UsageError("--drift-tolerance-ppb " + drift_tolerance + " must be >= 0");
   c.details = details;
   return c;

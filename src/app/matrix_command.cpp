@@ -283,6 +283,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
   j["problems"] = all_problems;
   if (check != nullptr && settings != nullptr) j["check"] = check_json(*check, *settings);
+  j["findings"] = findings_json(check != nullptr ? check->diagnosis : diagnose(m, DiagnosisSettings{}), m.tsc_hz);
   OutputFile json_file((root / "matrix.json").string());
   stream_matrix_json(m, cpu_places_json(o.planned.order), j, [&](std::string_view text) { json_file.write(text); });
   json_file.commit();
@@ -328,7 +329,9 @@ int run_matrix(const MatrixOptions& options) {
     }
   }
   if (options.format == OutputFormat::json) {
-    stream_matrix_json(o.matrix, cpu_places_json(o.planned.order), json::object(),
+    json extra = json::object();
+    extra["findings"] = findings_json(diagnose(o.matrix, DiagnosisSettings{}), o.matrix.tsc_hz);
+    stream_matrix_json(o.matrix, cpu_places_json(o.planned.order), extra,
                        [](std::string_view text) { std::cout << text; });
   } else {
     std::cout << matrix_text(o.matrix);
