@@ -18,6 +18,8 @@ struct PairAnswer {
   KernelAgreement agreement = KernelAgreement::not_compared;
   double lo = kNoBand, hi = kNoBand;  // the band quoted, TSC_y − TSC_x, ticks
   std::string finding;                // "package 1 against package 0", or a drift or step: "CPU 5 drifts"
+  double finding_lo = kNoBand, finding_hi = kNoBand;  // the offset finding's band, as TSC_y − TSC_x
+  bool quotes_finding = false;                        // lo, hi are the finding's band
   std::string why_not;                // not_compared: why
 };
 
@@ -59,6 +61,12 @@ bool misses_tolerance(double lo, double hi, double tolerance) {
   return has_band(lo, hi) && (lo > tolerance || hi < -tolerance);
 }
 
+/// What a finding compares its group with: "the rest", "package 0", "CPUs 0-4".
+std::string against_words(const Finding& f) {
+  if (f.against_rest) return "the rest";
+  return f.against_name.empty() ? cpus_phrase(f.against) : f.against_name;
+}
+
 /// The tool's answer for CPUs x and y (TSC_y − TSC_x).
 PairAnswer answer_for(const MatrixResult& m, const Diagnosis& d, double tolerance, int x, int y) {
   PairAnswer a;
@@ -85,7 +93,7 @@ PairAnswer answer_for(const MatrixResult& m, const Diagnosis& d, double toleranc
     if (f.kind == FindingKind::offset || (!holds(f.cpus, x) && !holds(f.cpus, y))) continue;
     a.agreement = KernelAgreement::agrees;
     a.finding = cpus_phrase(f.cpus) + (f.kind == FindingKind::drift ? " drifts" : " steps") + " against " +
-                (f.against_name.empty() ? cpus_phrase(f.against) : f.against_name);
+                against_words(f);
     return a;
   }
   if (gx >= 0 && gy >= 0 && gx == gy) {
@@ -106,11 +114,13 @@ PairAnswer answer_for(const MatrixResult& m, const Diagnosis& d, double toleranc
       const bool x_in = holds(f.cpus, x) && holds(f.against, y);
       if (!y_in && !x_in) continue;
       const std::string name = f.name.empty() ? cpus_phrase(f.cpus) : f.name;
-      const std::string against = f.against_name.empty() ? cpus_phrase(f.against) : f.against_name;
-      a.finding = name + " against " + against;
+      a.finding = name + " against " + against_words(f);
+      a.finding_lo = y_in ? f.lo : -f.hi;
+      a.finding_hi = y_in ? f.hi : -f.lo;
       if (!has_band(a.lo, a.hi)) {
-        a.lo = y_in ? f.lo : -f.hi;
-        a.hi = y_in ? f.hi : -f.lo;
+        a.lo = a.finding_lo;
+        a.hi = a.finding_hi;
+        a.quotes_finding = true;
       }
       break;
     }
@@ -147,7 +157,11 @@ std::string difference_text(const PairAnswer& a, int x, int y) {
   } else {
     s += "differs from CPU " + std::to_string(x) + "'s now";
   }
-  if (!a.finding.empty()) s += " (" + a.finding + ")";
+  if (!a.finding.empty()) {
+    // The groups' band beside the pair's own, where that is the one quoted.
+    const bool other = has_band(a.finding_lo, a.finding_hi) && !a.quotes_finding;
+    s += " (" + a.finding + (other ? ", " + kernel_band(a.finding_lo, a.finding_hi) : std::string()) + ")";
+  }
   return s;
 }
 

@@ -8,16 +8,22 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-std::string kernel_cpu_word(int cpu) { return cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("a CPU not named"); }
+std::string kernel_cpu_word(int cpu) {
+  return cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("a CPU not named");
+}
 
-/// "1482 cycles", or "some cycles" where the line was not seen.
+/// "1482 cycles", or "an unknown number of cycles" where the line was not seen.
 std::string kernel_cycles_text(const std::optional<std::int64_t>& v) {
   return v ? std::to_string(*v) + (*v == 1 ? " cycle" : " cycles") : std::string("an unknown number of cycles");
 }
 
-std::string kernel_number_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); }
+std::string kernel_number_text(const std::optional<std::int64_t>& v) {
+  return v ? std::to_string(*v) : std::string("?");
+}
 
-OrderedJson kernel_optional_json(const std::optional<std::int64_t>& v) { return v ? OrderedJson(*v) : OrderedJson(nullptr); }
+OrderedJson kernel_optional_json(const std::optional<std::int64_t>& v) {
+  return v ? OrderedJson(*v) : OrderedJson(nullptr);
+}
 OrderedJson kernel_cpu_json(int cpu) { return cpu >= 0 ? OrderedJson(cpu) : OrderedJson(nullptr); }
 
 }  // namespace
@@ -82,6 +88,11 @@ std::string kernel_tsc_event_quote(const KernelTscEvent& e) {
   std::string s;
   for (const std::string& line : e.lines) s += (s.empty() ? "\"" : " \"") + line + "\"";
   return s;
+}
+
+std::string kernel_tsc_event_line(const KernelTscEvent& e) {
+  const std::string quote = kernel_tsc_event_quote(e);
+  return kernel_tsc_event_text(e) + (quote.empty() ? std::string() : ": " + quote);
 }
 
 OrderedJson kernel_tsc_events_json(const KernelTscLog& log) {

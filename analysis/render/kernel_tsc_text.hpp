@@ -22,6 +22,9 @@ std::string kernel_tsc_event_text(const KernelTscEvent& e);
 /// The event's lines, each in double quotes, separated by a space.
 std::string kernel_tsc_event_quote(const KernelTscEvent& e);
 
+/// The event's text, then ": " and its quoted lines where it has any.
+std::string kernel_tsc_event_line(const KernelTscEvent& e);
+
 /// The events as an array of objects: kind, cpu, other_cpu (null where not named), cpus
 /// (taskset syntax, "" where none), value, value2, reason (null where the kind has none),
 /// timestamp_s (null when not stamped), lines, text (kernel_tsc_event_text).

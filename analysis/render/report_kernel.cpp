@@ -15,7 +15,7 @@ std::optional<ReportSection> kernel_word_section(const ReportInputs& in) {
                       "kernel did to TSC_ADJUST:",
                       {}, "", ""});
   std::vector<std::string> events;
-  for (const KernelTscEvent& e : log.events) events.push_back(kernel_tsc_event_text(e) + ": " + kernel_tsc_event_quote(e));
+  for (const KernelTscEvent& e : log.events) events.push_back(kernel_tsc_event_line(e));
   if (log.left_out > 0) {
     events.push_back(std::to_string(log.left_out) + " more TSC line" + (log.left_out == 1 ? " was" : "s were") +
                      " left out (the first " + std::to_string(KernelTscLog::kMaxEvents) +

@@ -80,7 +80,7 @@ void add_kernel_tsc_lines(const Fact<KernelLogFacts>& log, LabelledLines& out) {
     return;
   }
   const KernelTscLog& t = log.value.tsc_events;
-  for (const KernelTscEvent& e : t.events) out.add(label, kernel_tsc_event_text(e) + ": " + kernel_tsc_event_quote(e));
+  for (const KernelTscEvent& e : t.events) out.add(label, kernel_tsc_event_line(e));
   if (t.left_out > 0) {
     out.add(label, std::to_string(t.left_out) + " more TSC line" + (t.left_out == 1 ? "" : "s") + " left out");
   } else if (t.events.empty()) {

@@ -185,11 +185,11 @@ TEST_CASE("the kernel's word against the diagnosis: agrees, smaller, disagrees, 
         std::vector<std::string>{
             "0 agrees: The kernel measured 1482 cycles of TSC warp between CPU 0 and CPU 3 when it brought CPU 3 up; "
             "the tool agrees: CPU 3's counter minus CPU 0's is [+1490, +1520] ticks now (package 1 against "
-            "package 0).",
+            "package 0, [+1480, +1530] ticks).",
             "1 agrees_smaller: The kernel measured 4000 cycles of TSC warp between CPU 0 and CPU 3 when it brought "
             "CPU 3 up; the tool agrees that their counters differ, but by less: CPU 3's counter minus CPU 0's is "
-            "[+1490, +1520] ticks now (package 1 against package 0), under the kernel's 4000 cycles: they were "
-            "moved closer since (through TSC_ADJUST, or by the firmware).",
+            "[+1490, +1520] ticks now (package 1 against package 0, [+1480, +1530] ticks), under the kernel's 4000 "
+            "cycles: they were moved closer since (through TSC_ADJUST, or by the firmware).",
             "2 disagrees: The kernel measured 700 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 "
             "up, but the tool measured their counters agreeing now (CPU 1 minus CPU 0 within [-30, +28] ticks): the "
             "counters were corrected since (through TSC_ADJUST, or by the firmware), or the kernel's check was "
@@ -204,9 +204,10 @@ TEST_CASE("the kernel's word against the diagnosis: agrees, smaller, disagrees, 
             "the tool agrees: CPU 2's counter minus CPU 3's is [-1530, -1480] ticks now (package 1 against "
             "package 0).",
             "7 agrees: The kernel found the TSC of CPU 3 ahead of CPU 0's; the tool agrees: CPU 3's counter minus "
-            "CPU 0's is [+1490, +1520] ticks now (package 1 against package 0).",
+            "CPU 0's is [+1490, +1520] ticks now (package 1 against package 0, [+1480, +1530] ticks).",
             "8 opposite: The kernel found the TSC of CPU 3 behind CPU 0's; the tool finds them the other way round: "
-            "CPU 3's counter minus CPU 0's is [+1490, +1520] ticks now (package 1 against package 0).",
+            "CPU 3's counter minus CPU 0's is [+1490, +1520] ticks now (package 1 against package 0, [+1480, +1530] "
+            "ticks).",
             "9 mixed: The kernel found the TSC of CPUs 1,3,9 ahead of CPU 0's; the tool agrees on CPU 3, measured "
             "CPU 1 agreeing with CPU 0's counter now and did not compare CPU 9 (CPU 9 was not measured).",
             "10 not_compared: The kernel measured 99 cycles of TSC warp between two CPUs (the line naming them is "

@@ -552,10 +552,12 @@ TEST_CASE("report builder: the kernel's word, after the verdict, against the mea
           "TSC_ADJUST:");
     CHECK(s.blocks[1].kind == Kind::bullets);
     CHECK(s.blocks[1].items ==
-          std::vector<std::string>{"the firmware left CPU 0's TSC_ADJUST at -2011; the kernel set it to 0: \"[0.000000] "
-                                   "[Firmware Bug]: TSC ADJUST: CPU0: -2011 force to 0\"",
-                                   "2 more TSC lines were left out (the first 16 are kept, verdicts before notes)"});
-    CHECK(s.blocks[2].text == "None of these names CPUs whose counters differ: nothing to compare with this measurement.");
+          std::vector<std::string>{
+              "the firmware left CPU 0's TSC_ADJUST at -2011; the kernel set it to 0: \"[0.000000] [Firmware Bug]: "
+              "TSC ADJUST: CPU0: -2011 force to 0\"",
+              "2 more TSC lines were left out (the first 16 are kept, verdicts before notes)"});
+    CHECK(s.blocks[2].text ==
+          "None of these names CPUs whose counters differ: nothing to compare with this measurement.");
   }
   // A warp between the two CPUs measured agreeing: the tool disagrees, in its own words.
   KernelTscEvent warp;
