@@ -149,7 +149,7 @@ TEST_CASE("findings: a package off is one finding, named, with the band its pair
         "ordered pairs fail; those that pass are within \u00b1300 ticks)");
 }
 
-TEST_CASE("findings: one package of three off is singled out; the two that agree are one group") {
+TEST_CASE("findings: one package of three off is singled out, the two that agree are one group") {
   const MatrixResult m = matrix_of(places(3), offsets(24, [](int c) { return c >= 16 ? -700.0 : 0.0; }));
   const Diagnosis d = diagnose(m, {});
   REQUIRE(d.findings.size() == 1);
@@ -164,7 +164,7 @@ TEST_CASE("findings: one package of three off is singled out; the two that agree
   CHECK(finding_text(f, 0) == "package 2 (CPUs 16-23) is behind the rest (CPUs 0-15) by 200 to 1200 ticks");
 }
 
-TEST_CASE("findings: an L3 domain off is named so; its pairs inside the package prove it") {
+TEST_CASE("findings: an L3 domain off is named so, its pairs inside the package prove it") {
   const MatrixResult m = matrix_of(places(2), offsets(16, [](int c) { return c >= 4 && c <= 7 ? 400.0 : 0.0; }));
   const Diagnosis d = diagnose(m, {});
   REQUIRE(d.findings.size() == 1);
@@ -335,7 +335,7 @@ TEST_CASE("topology_name: the largest unit the set fills, else none") {
   CHECK(topology_name(plain, range(0, 7)).empty());
 }
 
-TEST_CASE("check: the verdict states its width; --max-bound makes a wide proof inconclusive") {
+TEST_CASE("check: the verdict states its width, --max-bound makes a wide proof inconclusive") {
   const MatrixResult m = matrix_of(places(2), offsets(16, [](int) { return 0.0; }));
   CheckResult r = decide_check(m, {}, {});
   CHECK(r.outcome == CheckOutcome::synchronized);
