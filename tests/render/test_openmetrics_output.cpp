@@ -281,10 +281,10 @@ TEST_CASE("check metrics: the series count is 26 + 3 per exported CPU + 1 per ex
   CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{})) == 38);
   CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{.max_cpus = 0})) ==
         28);  // CPU 2 counted, not listed
-  // At most 8 findings get series, whatever the machine.
+  // At most 6 findings get series, whatever the machine.
   CheckResult many = cpu2_off();
   many.diagnosis.findings.assign(20, many.diagnosis.findings.front());
-  CHECK(exposition_series(check_metrics(three_cpus(), many, facts(), CheckExport{})) == 38 - 2 + 16);
+  CHECK(exposition_series(check_metrics(three_cpus(), many, facts(), CheckExport{})) == 38 - 2 + 12);
 }
 
 TEST_CASE("check metrics: beyond --export-cpus, the reference and the CPUs farthest from the median") {
