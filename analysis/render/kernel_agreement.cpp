@@ -13,6 +13,9 @@ namespace {
 
 constexpr double kNoBand = std::numeric_limits<double>::quiet_NaN();
 
+/// Who moves counters after the kernel's check at a CPU's bring-up.
+constexpr std::string_view kWhoMoves = "through TSC_ADJUST, by the firmware, or by the hypervisor of a virtual machine";
+
 /// What the tool says of TSC_y − TSC_x.
 struct PairAnswer {
   KernelAgreement agreement = KernelAgreement::not_compared;
@@ -172,7 +175,7 @@ std::string answer_text(const PairAnswer& a, int x, int y, double at_least) {
     case KernelAgreement::agrees_smaller:
       return "; the tool agrees that their counters differ, but by less: " + difference_text(a, x, y) +
              ", under the kernel's " + std::to_string(static_cast<long long>(at_least)) +
-             " cycles: they were moved closer since (through TSC_ADJUST, or by the firmware).";
+             " cycles: they were moved closer since (" + std::string(kWhoMoves) + ").";
     case KernelAgreement::opposite:
       return "; the tool finds them the other way round: " + difference_text(a, x, y) + ".";
     case KernelAgreement::disagrees:
@@ -180,8 +183,7 @@ std::string answer_text(const PairAnswer& a, int x, int y, double at_least) {
              (has_band(a.lo, a.hi) ? "CPU " + std::to_string(y) + " minus CPU " + std::to_string(x) + " within " +
                                          kernel_band(a.lo, a.hi)
                                    : std::string("in one group of CPUs whose counters agree")) +
-             "): the counters were corrected since (through TSC_ADJUST, or by the firmware), or the kernel's check "
-             "was disturbed.";
+             "): the counters were corrected since (" + std::string(kWhoMoves) + ").";
     case KernelAgreement::not_compared:
     case KernelAgreement::mixed: break;
   }

@@ -189,11 +189,12 @@ TEST_CASE("the kernel's word against the diagnosis: agrees, smaller, disagrees, 
             "1 agrees_smaller: The kernel measured 4000 cycles of TSC warp between CPU 0 and CPU 3 when it brought "
             "CPU 3 up; the tool agrees that their counters differ, but by less: CPU 3's counter minus CPU 0's is "
             "[+1490, +1520] ticks now (package 1 against package 0, [+1480, +1530] ticks), under the kernel's 4000 "
-            "cycles: they were moved closer since (through TSC_ADJUST, or by the firmware).",
+            "cycles: they were moved closer since (through TSC_ADJUST, by the firmware, or by the hypervisor of a "
+            "virtual machine).",
             "2 disagrees: The kernel measured 700 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 "
             "up, but the tool measured their counters agreeing now (CPU 1 minus CPU 0 within [-30, +28] ticks): the "
-            "counters were corrected since (through TSC_ADJUST, or by the firmware), or the kernel's check was "
-            "disturbed.",
+            "counters were corrected since (through TSC_ADJUST, by the firmware, or by the hypervisor of a "
+            "virtual machine).",
             "3 not_compared: The kernel measured 50 cycles of TSC warp between CPU 0 and CPU 9 when it brought CPU 9 "
             "up; not compared: CPU 9 was not measured.",
             // No band of the pair 2-3: the finding's.
@@ -240,8 +241,8 @@ TEST_CASE("the kernel's word against a drift, and against the pairs' bands alone
             "up; not compared: no hard band links CPU 2 and CPU 3.",
             "3 disagrees: The kernel measured 700 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 "
             "up, but the tool measured their counters agreeing now (CPU 1 minus CPU 0 within [-30, +28] ticks): the "
-            "counters were corrected since (through TSC_ADJUST, or by the firmware), or the kernel's check was "
-            "disturbed."});
+            "counters were corrected since (through TSC_ADJUST, by the firmware, or by the hypervisor of a "
+            "virtual machine)."});
   // A tolerance wider than the band of 0->3: their counters agree within it.
   CHECK(compare_with_kernel(log, four_cpus(), Diagnosis{}, 1600)[1].agreement == KernelAgreement::disagrees);
   CHECK(compare_with_kernel(KernelTscLog{}, four_cpus(), d, 0).empty());

@@ -581,5 +581,5 @@ TEST_CASE("report builder: the kernel's word, after the verdict, against the mea
         std::vector<std::string>{
             "The kernel measured 1482 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 up, but the "
             "tool measured their counters agreeing now (CPU 1 minus CPU 0 within [-40, +36] ticks): the counters "
-            "were corrected since (through TSC_ADJUST, or by the firmware), or the kernel's check was disturbed."});
+            "were corrected since (through TSC_ADJUST, by the firmware, or by the hypervisor of a virtual machine)."});
 }
