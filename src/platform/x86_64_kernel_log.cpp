@@ -149,7 +149,7 @@ void parse_tsc_event(std::string_view line, std::optional<double> stamp_s, Kerne
                                    std::pair{std::string_view(" behind CPU "), KernelTscEventKind::cpus_behind}}) {
     const std::size_t w = line.find(word);
     const std::size_t c = line.find("CPUs ");
-    if (w == std::string_view::npos || c == std::string_view::npos || c > w) continue;
+    if (w == std::string_view::npos || c == std::string_view::npos || c + 5 > w) continue;
     const auto reference = cpu_number(integer_at(line, w + word.size(), end));
     constexpr std::string_view kFor = " for clocksource ";
     if (!reference || line.substr(end, kFor.size()) != kFor) return;

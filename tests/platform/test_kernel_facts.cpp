@@ -491,6 +491,25 @@ TEST_CASE("kernel log: TSC events on lines without a timestamp, and lines that a
             "warp cpu=0 other=7 cpus= value=- value2=- reason= t=- lines=[TSC synchronization [CPU#0 -> CPU#7]:]"});
 }
 
+TEST_CASE("kernel log: TSC messages cut short or garbled are no events") {
+  const KernelLogFacts l = parse_kernel_log(
+      "CPUs ahead of CPU 1 for clocksource tsc.\n"
+      "CPUs x ahead of CPU 1 for clocksource tsc.\n"
+      "CPUs 2 ahead of CPU 1 for clocksource\n"
+      "CPUs 2 behind CPU -1 for clocksource tsc.\n"
+      "TSC synchronization [CPU#\n"
+      "TSC synchronization [CPU#0 -> CPU#]:\n"
+      "Measured many cycles TSC warp between CPUs, turning off TSC clock.\n"
+      "TSC ADJUST: CPU\n"
+      "TSC ADJUST: CPU1: 5 forced to 1\n"
+      "TSC ADJUST compensate: CPU99999999999999999999 observed 1 warp. Adjust: 1\n"
+      "TSC ADJUST compensate: CPU3 observed 1 warp.\n"
+      "[Firmware Bug]: TSC ADJUST differs: CPU1 5\n"
+      "timekeeping watchdog on CPU2: Marking clocksource 'tsc-fast' as unstable because the skew is too large:\n");
+  CHECK(event_lines(l).empty());
+  CHECK(l.lines == 13);
+}
+
 TEST_CASE("kernel log: a TSC line is quoted printable, its control bytes out and other bytes as '?'") {
   const KernelLogFacts l =
       parse_kernel_log(std::string("<4>[    1.5] \x1b[31mTSC warped randomly between CPUs\x1b[0m\a\r\n") +
