@@ -423,6 +423,30 @@ TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
 }
 
+TEST_CASE("plot: a signed heatmap's colour limit: cells beyond it in the end colours, the note under the title") {
+  TempDir dir;
+  const std::string head = "# title: t\n# units: ticks\n# rows: a\n# cells: c\n# boundaries:\n";
+  const std::string cells = "cpu 0 1\n0 NaN 240\n1 -480 NaN\n";
+  const std::string end_blue = "fill = 'rgb( 33, 102, 172)'";
+  SECTION("limit 240: the colour box ends there, -480 in the end blue, the note in two lines") {
+    const std::string svg = drawn_heatmap(dir, "heatmap_offset.gp",
+                                          head + "# colour_limit: 240\n# note: first part; second part\n" + cells);
+    check_svg_text(svg,
+                   {"<text>t</text>", "<text>first part</text>", "<text>second part</text>", "<text> 200</text>",
+                    "<text>-480</text>"},
+                   {"<text>-400</text>", "first part; second part"});
+    CHECK(count(svg, end_blue) == 2);  // the cell of -480 and the colour box's end
+  }
+  SECTION("no limit: the colour box spans the values, as before") {
+    const std::string svg = drawn_heatmap(dir, "heatmap_offset.gp", head + cells);
+    check_svg_text(svg, {"<text>-400</text>"}, {"first part"});
+  }
+  SECTION("a limit that is no positive number is refused") {
+    check_rejected("heatmap_offset.gp", {{head + "# colour_limit: -5\n" + cells, "is not a positive number"},
+                                         {head + "# colour_limit: x\n" + cells, "is not a positive number"}});
+  }
+}
+
 TEST_CASE("plot: beyond 64 CPUs the heatmap tics name the packages and L3 domains, not the CPUs") {
   TempDir dir;
   const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_violations.gp");

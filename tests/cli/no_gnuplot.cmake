@@ -18,7 +18,7 @@ endmacro()
 # matrix: the data and the .dat files, no picture, exit 0.
 run_without_gnuplot(matrix --rounds 2000 --visits 1 --out ${out}/m)
 tscaudit_skip_on_one_cpu(err)
-set(not_drawn "gnuplot not found: install gnuplot-nox; not drawn in ${out}/m: offset_ticks.png, offset_ticks.svg, rtt_min_ticks.png, rtt_min_ticks.svg, rtt_p50_ticks.png, rtt_p50_ticks.svg, causality_violations.png, causality_violations.svg, cpu_offsets.png, cpu_offsets.svg \\(the .dat files beside them are their input\\)")
+set(not_drawn "gnuplot not found: install gnuplot-nox; not drawn in ${out}/m: proven_offset_ticks.png, proven_offset_ticks.svg, offset_ticks.png, offset_ticks.svg, rtt_min_ticks.png, rtt_min_ticks.svg, rtt_p50_ticks.png, rtt_p50_ticks.svg, causality_violations.png, causality_violations.svg, cpu_offsets.png, cpu_offsets.svg \\(the .dat files beside them are their input\\)")
 tscaudit_expect_exit(failures "${rc}" 0 matrix)
 tscaudit_expect_match(failures "${err}" "${not_drawn}"
                      "matrix: no 'gnuplot not found' line naming the 8 heatmaps")
