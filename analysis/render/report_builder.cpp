@@ -405,7 +405,7 @@ ReportSection worst_section(const ReportInputs& in) {
   s.blocks.push_back(paragraph(in.check.cpus_off.empty() ? "The check names no CPU off from the rest."
                                                          : "By the check, " + cpus_off_text(in.check.cpus_off) + "."));
   // A CPU within one quantum of the median is not singled out: that is one reading's error.
-  const auto deviation = [&](std::size_t i) { return std::fabs(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks); };
+  const auto deviation = [&](std::size_t i) { return std::fabs(m.cpu.offset_ticks[i] - w.reference_offset_ticks); };
   const double quantum = static_cast<double>(std::max<std::int64_t>(m.quantum_ticks, 1));
   std::vector<std::size_t> listed;
   for (std::size_t i : w.cpus) {
@@ -419,7 +419,7 @@ ReportSection worst_section(const ReportInputs& in) {
     others_max = std::max(others_max, deviation(i));
   }
   const std::string within = " within " + ticks_with_ns(std::round(others_max * 10) / 10, hz) +
-                             " of the median per-CPU offset (" + signed_ticks(w.median_cpu_offset_ticks, hz, 1) +
+                             " of the median per-CPU offset (" + signed_ticks(w.reference_offset_ticks, hz, 1) +
                              " relative to CPU " + std::to_string(m.cpus[0]) + ").";
   if (listed.empty() && others > 0) {
     s.blocks.push_back(
@@ -427,14 +427,14 @@ ReportSection worst_section(const ReportInputs& in) {
   }
   if (!listed.empty()) {
     s.blocks.push_back(paragraph("The CPUs farthest from the median per-CPU offset (" +
-                                 signed_ticks(w.median_cpu_offset_ticks, hz, 1) + " relative to CPU " +
+                                 signed_ticks(w.reference_offset_ticks, hz, 1) + " relative to CPU " +
                                  std::to_string(m.cpus[0]) + "), more than one quantum (" + ticks_with_ns(quantum, hz) +
                                  ") from it, with the hard bounds on their offsets:"));
     std::vector<std::string> rows = {"CPU\tplace\toffset x\tfrom the median\thard bounds, ticks"};
     for (std::size_t i : listed) {
       rows.push_back(std::to_string(m.cpus[i]) + "\t" + place_text(m, i) + "\t" +
                      signed_ticks(m.cpu.offset_ticks[i], hz, 1) + "\t" +
-                     signed_ticks(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks, hz, 1) + "\t" +
+                     signed_ticks(m.cpu.offset_ticks[i] - w.reference_offset_ticks, hz, 1) + "\t" +
                      band_text(m.cpu.lo_ticks[i], m.cpu.hi_ticks[i]));
     }
     s.blocks.push_back(table(std::move(rows)));

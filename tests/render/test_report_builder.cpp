@@ -440,7 +440,9 @@ TEST_CASE("report builder: the worst CPUs and pairs") {
   SECTION("a clean run says so") {
     const ReportSection clean = section(build_report_doc(full()), "Worst CPUs and pairs", 7);
     CHECK(clean.blocks[0].text == "The check names no CPU off from the rest.");
-    CHECK(clean.blocks[2].items.at(1) == "1\t-\t-38.0 ticks (-19.0 ns)\t-38.0 ticks (-19.0 ns)\t-");
+    // The lower median of 0 and -38 is CPU 1's: CPU 0 is the one 38 ticks from it.
+    CHECK(clean.blocks[1].text.starts_with("The CPUs farthest from the median per-CPU offset (-38.0 ticks (-19.0 ns) "));
+    CHECK(clean.blocks[2].items.at(1) == "0\t-\t0.0 ticks (0.0 ns)\t+38.0 ticks (+19.0 ns)\t[0, 0]");
     CHECK(clean.blocks[3].text.starts_with("The other CPU is within 0 ticks"));
     CHECK(clean.blocks[6].text == "No pair of this run has a causality violation.");
   }
@@ -449,7 +451,7 @@ TEST_CASE("report builder: the worst CPUs and pairs") {
     in.ordered.matrix.cpu.offset_ticks = {0.0, 0.6};
     const ReportSection near = section(build_report_doc(in), "Worst CPUs and pairs", 5);
     CHECK(near.blocks[1].text ==
-          "All 2 CPUs are within 0.6 ticks (0.3 ns) of the median per-CPU offset (+0.6 ticks (+0.3 ns) relative to "
+          "All 2 CPUs are within 0.6 ticks (0.3 ns) of the median per-CPU offset (0.0 ticks (0.0 ns) relative to "
           "CPU 0).");
   }
 }
