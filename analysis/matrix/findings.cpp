@@ -131,7 +131,7 @@ std::vector<std::vector<std::size_t>> segments(const Quantity& q, const std::vec
 struct GroupBand {
   double lo = kUnbounded, hi = -kUnbounded;
   std::size_t pairs = 0;
-  bool failing_pair = false;
+  std::size_t failing_partners = 0;  // CPUs of the reference with a failing pair to the group
 };
 
 std::optional<GroupBand> group_band(const Quantity& q, const std::vector<int>& group_of, int group, int reference,
@@ -142,18 +142,21 @@ std::optional<GroupBand> group_band(const Quantity& q, const std::vector<int>& g
     bool any = false;
   };
   std::vector<Member> members(n);
+  std::vector<bool> failing_partner(n, false);
   GroupBand out;
   for (const PairBand& p : q.bands) {
     double lo = 0, hi = 0;
-    std::size_t member = 0;
+    std::size_t member = 0, partner = 0;
     if (group_of[p.b] == group && group_of[p.a] == reference) {  // v_b − v_a: group − reference
       lo = p.lo;
       hi = p.hi;
       member = p.b;
+      partner = p.a;
     } else if (group_of[p.a] == group && group_of[p.b] == reference) {
       lo = -p.hi;
       hi = -p.lo;
       member = p.a;
+      partner = p.b;
     } else {
       continue;
     }
@@ -164,7 +167,10 @@ std::optional<GroupBand> group_band(const Quantity& q, const std::vector<int>& g
     m.hull_lo = std::min(m.hull_lo, lo);
     m.hull_hi = std::max(m.hull_hi, hi);
     ++out.pairs;
-    out.failing_pair = out.failing_pair || p.fails;
+    if (p.fails && !failing_partner[partner]) {
+      failing_partner[partner] = true;
+      ++out.failing_partners;
+    }
   }
   for (const Member& m : members) {
     if (!m.any) continue;
@@ -247,9 +253,12 @@ std::vector<Finding> structure(const MatrixResult& m, const Quantity& q, const s
     if (g == reference) continue;
     const std::optional<GroupBand> band =
         group_band(q, group_of, static_cast<int>(g), static_cast<int>(reference), n);
-    // Never a finding without proof: the band misses the tolerance, and a pair between the
-    // two groups fails (so that a check that passes has no finding).
-    if (!band || !band->failing_pair || !misses(band->lo, band->hi, q.tolerance)) continue;
+    // Never a finding without proof: the band misses the tolerance, and pairs between the
+    // two groups fail (so that a check that passes has no finding) with 2 or more CPUs of
+    // the reference, or with its only CPU: one failing pair alone cannot say which of its
+    // two CPUs is off, and its band says nothing of the others.
+    const std::size_t partners_needed = std::min<std::size_t>(2, segs[reference].size());
+    if (!band || band->failing_partners < partners_needed || !misses(band->lo, band->hi, q.tolerance)) continue;
     Finding f;
     f.kind = q.kind;
     f.cpus = cpu_numbers(m, segs[g]);

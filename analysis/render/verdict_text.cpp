@@ -213,10 +213,16 @@ std::string_view check_outcome_name(CheckOutcome outcome) {
 
 namespace {
 
+/// Ticks or ppb to 4 significant digits, whole from 1000 on ("99.5", "1105", "12345").
+std::string number_words(double v) { return std::fabs(v) >= 1000 ? format_fixed(v, 0) : format_sig(v, 4); }
+
+/// Nanoseconds to 3 significant digits, whole from 100 on ("78.7", "461", "1100").
+std::string ns_words(double ns) { return std::fabs(ns) >= 100 ? format_fixed(ns, 0) : format_sig(ns, 3); }
+
 /// "461 ns (1061 ticks)", or "1061 ticks" when the frequency is unknown.
 std::string amount_text(double ticks, double tsc_hz) {
-  if (tsc_hz > 0) return format_sig(ticks / tsc_hz * 1e9, 3) + " ns (" + format_sig(ticks, 4) + " ticks)";
-  return format_sig(ticks, 4) + " ticks";
+  if (tsc_hz > 0) return ns_words(ticks / tsc_hz * 1e9) + " ns (" + number_words(ticks) + " ticks)";
+  return number_words(ticks) + " ticks";
 }
 
 }  // namespace
@@ -235,9 +241,9 @@ std::string group_words(const std::string& name, const std::vector<int>& cpus) {
 /// "95 to 1105 ticks (41 to 480 ns)", magnitudes, the smaller first.
 std::string magnitude_band(double lo, double hi, std::string_view unit, double tsc_hz) {
   const double a = std::min(std::fabs(lo), std::fabs(hi)), b = std::max(std::fabs(lo), std::fabs(hi));
-  std::string s = format_sig(a, 4) + " to " + format_sig(b, 4) + " " + std::string(unit);
+  std::string s = number_words(a) + " to " + number_words(b) + " " + std::string(unit);
   if (unit == "ticks" && tsc_hz > 0) {
-    s += " (" + format_sig(a / tsc_hz * 1e9, 3) + " to " + format_sig(b / tsc_hz * 1e9, 3) + " ns)";
+    s += " (" + ns_words(a / tsc_hz * 1e9) + " to " + ns_words(b / tsc_hz * 1e9) + " ns)";
   }
   return s;
 }
@@ -246,8 +252,8 @@ std::string magnitude_band(double lo, double hi, std::string_view unit, double t
 
 std::string finding_text(const Finding& f, double tsc_hz) {
   const std::string group = group_words(f.name, f.cpus);
-  const std::string against = f.against_rest ? "the rest (" + group_words("", f.against) + ")"
-                                             : group_words(f.against_name, f.against);
+  const std::string against = f.against_rest && f.against_name.empty() ? "the rest (" + group_words("", f.against) + ")"
+                                                                       : group_words(f.against_name, f.against);
   const bool many = f.name.empty() && f.cpus.size() > 1;  // "CPUs 6-11 are", "package 1 (...) is"
   const bool up = f.lo > 0;  // the band misses 0 on one side: lo > 0 or hi < 0
   switch (f.kind) {

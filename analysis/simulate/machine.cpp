@@ -183,6 +183,10 @@ SimulationSpec SimulatedMachine::pair_spec(int a, int b, std::uint64_t visit) co
   const CpuDistance d = cpu_distance(pa, pb);
   s.fwd = spec.latency.at(d);
   s.rev = spec.latency.at(d);
+  if (d == CpuDistance::cross_package) {
+    // a->b is the fwd path: the slow way when a's package comes first.
+    (pa.package < pb.package ? s.fwd : s.rev).base_ticks += spec.latency.cross_package_skew_ticks;
+  }
   s.spec_a = early_of(spec, a);  // a reads t4 when the reply arrives
   s.spec_b = early_of(spec, b);  // b reads t2 when the ping arrives
   s.steps.clear();
@@ -252,6 +256,7 @@ nlohmann::ordered_json SimulatedMachine::truth_json(const std::vector<MachinePai
       {"gap_exp_mean_ticks", spec.base.gap_exp_mean_ticks},
       {"tsc_hz", spec.base.tsc_hz},
       {"latency", std::move(latency)},
+      {"cross_package_skew_ticks", spec.latency.cross_package_skew_ticks},
       {"step", std::move(step)},
   };
   nlohmann::ordered_json cpus = nlohmann::ordered_json::array();

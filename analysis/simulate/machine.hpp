@@ -62,6 +62,10 @@ struct MachineLatency {
   DelaySpec l3{180, 15, 0.01, 500};
   DelaySpec package{300, 25, 0.01, 500};
   DelaySpec cross_package{500, 40, 0.01, 500};
+  /// Added to the floor of every one-way delay from a CPU of a lower-numbered package to
+  /// one of a higher-numbered package: paths slower one way than the other, which shift
+  /// the pairs' estimates across packages by half of it while the counters agree.
+  double cross_package_skew_ticks = 0;
 
   [[nodiscard]] const DelaySpec& at(CpuDistance d) const;
 };

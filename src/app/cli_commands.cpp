@@ -325,6 +325,10 @@ void SimulateCli::add(CLI::App& app) {
   sub->add_option("--step", step,
                   "with --topology, CPU=TICKS[@FRACTION]: that CPU's counter jumps at FRACTION (default 0.5) of "
                   "each run of its pairs");
+  sub->add_option("--cross-package-skew-ticks", cross_package_skew,
+                  "with --topology, added to every one-way delay from a lower-numbered package to a higher one "
+                  "(paths slower one way)")
+      ->capture_default_str();
 }
 
 Command SimulateCli::build(const Args& /*args*/) const {
@@ -346,7 +350,8 @@ Command SimulateCli::build(const Args& /*args*/) const {
   if (!machine) {
     if (o.all_pairs) throw UsageError("--all-pairs plans the pairs of a machine: give --topology");
     for (const char* name :
-         {"--cpu-offset-ticks", "--package-offset-ticks", "--cpu-drift-ppb", "--early-reads", "--step"}) {
+         {"--cpu-offset-ticks", "--package-offset-ticks", "--cpu-drift-ppb", "--early-reads", "--step",
+          "--cross-package-skew-ticks"}) {
       if (sub->count(name) > 0) throw UsageError(std::string(name) + " describes a CPU of a machine: give --topology");
     }
     return o;
@@ -374,6 +379,10 @@ Command SimulateCli::build(const Args& /*args*/) const {
   key_reals("--cpu-drift-ppb", cpu_drifts, "CPU=PPB", o.machine.cpu_drift_ppb);
   early_reads_of(early_reads, o.machine.early_reads);
   if (!step.empty()) o.machine.step = step_of(step);
+  o.machine.latency.cross_package_skew_ticks = parse_real("--cross-package-skew-ticks", cross_package_skew);
+  if (o.machine.latency.cross_package_skew_ticks < 0) {
+    throw UsageError("--cross-package-skew-ticks " + cross_package_skew + " must be >= 0");
+  }
   return o;
 }
 
@@ -578,6 +587,10 @@ void ReportCli::add(CLI::App& app) {
   sub->add_flag("--no-plain", no_plain,
                 "skip the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) + " matrix");
   sub->add_flag("--no-variants", no_variants, "skip the read variants (tscaudit variants) on the first two CPUs");
+  sub->add_option("--max-bound", max_bound,
+                  "the widest proof accepted, as for check: a verdict whose pairs prove |offset| only within more "
+                  "reads inconclusive")
+      ->capture_default_str();
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
 }
@@ -592,6 +605,7 @@ Command ReportCli::build(const Args& args) const {
   r.variants_options.rounds =
       parse_count("--variants-rounds", variants_rounds, 2 * r.variants_options.passes, kMaxRounds);
   r.variants_options.timeout = r.matrix.timeout;
+  r.max_bound = parse_tolerance("--max-bound", max_bound);
   r.command_line = quote_command_line(args);
   return r;
 }

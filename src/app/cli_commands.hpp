@@ -57,7 +57,7 @@ struct SimulateCli {
   std::map<std::string, std::string> reals;  // option name -> text, for every real parameter
   std::string step_ticks = "0", step_at = "0.5", steps;  // one offset step, or several
   // A whole machine (--topology): per-CPU and per-package values as KEY=VALUE texts.
-  std::string topology, step;
+  std::string topology, step, cross_package_skew = "0";
   std::vector<std::string> cpu_offsets, package_offsets, cpu_drifts, early_reads;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
@@ -104,7 +104,7 @@ struct ReportCli {
   CLI::App* sub = nullptr;
   PlanCli plan;
   bool no_plain = false, no_variants = false;
-  std::string variants_rounds = "100000";
+  std::string variants_rounds = "100000", max_bound = "0";
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
 };

@@ -1,12 +1,13 @@
 # A simulated 256-CPU machine in two packages (the default plan there is a sparse design) with
-# CPU 77 at +400 ticks, written as a run directory and judged offline: check --from exits 1
-# and names CPU 77 off from the rest, in the text and in cpus_off. About 3 s to simulate and
-# 1 s to check on the development VM. The run directory (about 50 MB) is removed at the end.
-# DIR is this test's own folder.
+# package 1 +600 ticks and CPU 77 drifting +300 ppb, written as a run directory and judged
+# offline: check --from exits 1, its reason is the package (named, against package 0 less the
+# drifting CPU), the second finding the drift of CPU 77 alone, and cpus_off names CPU 77.
+# About 5 s to simulate and 2 s to check on the development VM. The run directory (about 50 MB)
+# is removed at the end. DIR is this test's own folder.
 include(${CMAKE_CURRENT_LIST_DIR}/support.cmake)
 file(REMOVE_RECURSE ${DIR})
 execute_process(COMMAND ${TSCAUDIT} simulate --topology "synthetic:package:2 core:64 pu:2" --rounds 100 --seed 3
-                        --cpu-offset-ticks 77=400 --out ${DIR}/run
+                        --package-offset-ticks 1=600 --cpu-drift-ppb 77=300 --out ${DIR}/run
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "simulate failed (${rc}): ${err}")
@@ -19,19 +20,31 @@ endif()
 execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
                 ERROR_VARIABLE err)
 tscaudit_expect_exit(problems "${rc}" 1 "check --from")
-if(NOT text MATCHES "^not synchronized: CPU 77 is off from the rest: pair ([0-9]+->77|77->[0-9]+): ")
-  list(APPEND problems "check --from: the reason does not name CPU 77 off from the rest: ${text}")
+if(NOT text MATCHES "^not synchronized: package 1 \\(CPUs 128-255\\) is ahead of package 0 \\(CPUs 0-76,78-127\\) by [0-9]+ to [0-9]+ ticks \\([0-9]+ to [0-9]+ ns\\); and 1 more finding \\(")
+  list(APPEND problems "check --from: the reason is not the package: ${text}")
 endif()
 execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run --format json RESULT_VARIABLE rc OUTPUT_VARIABLE json
                 ERROR_VARIABLE err)
 tscaudit_expect_exit(problems "${rc}" 1 "check --from --format json")
-string(JSON off ERROR_VARIABLE off_error GET "${json}" cpus_off)
+string(JSON kind ERROR_VARIABLE e GET "${json}" findings 1 kind)
+string(JSON cpus ERROR_VARIABLE e GET "${json}" findings 1 cpus)
+string(JSON lo ERROR_VARIABLE e GET "${json}" findings 1 lo)
+string(JSON hi ERROR_VARIABLE e GET "${json}" findings 1 hi)
+string(REGEX REPLACE "[ \n]" "" cpus "${cpus}")
+if(NOT kind STREQUAL "drift" OR NOT cpus STREQUAL "[77]" OR lo GREATER 300 OR hi LESS 300)
+  list(APPEND problems "the second finding is not CPU 77's drift holding 300 ppb: ${kind} ${cpus} [${lo}, ${hi}]")
+endif()
+string(JSON lo ERROR_VARIABLE e GET "${json}" findings 0 lo)
+string(JSON hi ERROR_VARIABLE e GET "${json}" findings 0 hi)
+if(lo GREATER 600 OR hi LESS 600)
+  list(APPEND problems "the package's band [${lo}, ${hi}] does not hold 600")
+endif()
 if(NOT json MATCHES "\"cpus_off\": \\[\n    77\n  \\]")
-  list(APPEND problems "cpus_off is not [77]: ${off} ${off_error}")
+  list(APPEND problems "cpus_off is not [77]")
 endif()
 file(REMOVE_RECURSE ${DIR})
 if(problems)
   string(REPLACE ";" "\n  " problems "${problems}")
   message(FATAL_ERROR "check --from a simulated 256-CPU machine:\n  ${problems}")
 endif()
-message(STATUS "check --from 256 CPUs: exit 1, CPU 77 named")
+message(STATUS "check --from 256 CPUs: exit 1, package 1 and CPU 77's drift found")

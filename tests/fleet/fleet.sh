@@ -130,14 +130,14 @@ case $case_name in
     awk -v lo="$lo" -v hi="$hi" -v x="$x" 'BEGIN { t = 400 / 2.3e9; exit !(lo <= t && t <= hi && x > 0.9 * t && x < 1.1 * t) }' ||
       fail "CPU 3: estimate $x, bounds [$lo, $hi] s against the truth 400 ticks"
     series=$(grep -c '^tscaudit_' "$dir/samples")
-    [ "$series" = 36 ] || fail "$series series, expected 23 + 3 x 4 CPUs + 1 CPU off = 36"
+    [ "$series" = 41 ] || fail "$series series, expected 26 + 3 x 4 CPUs + 1 CPU off + 2 for its finding = 41"
     # --export-pairs: 4 more per ordered pair (12); --export-cpus 2: the reference and CPU 3.
     "$tscaudit" check --from "$dir/machine" --format openmetrics --export-pairs --export-cpus 2 \
       >"$dir/pairs.prom" 2>"$dir/stderr"
     promtool_ok "$dir/pairs.prom"
     openmetrics_samples "$dir/pairs.prom" >"$dir/pair_samples"
     series=$(grep -c '^tscaudit_' "$dir/pair_samples")
-    [ "$series" = $((36 - 6 + 48)) ] || fail "$series series with --export-pairs --export-cpus 2, expected 78"
+    [ "$series" = $((41 - 6 + 48)) ] || fail "$series series with --export-pairs --export-cpus 2, expected 83"
     grep -q '^tscaudit_cpu_offset_seconds{cpu="3"}' "$dir/pair_samples" || fail "--export-cpus 2 left CPU 3 out"
     grep -q '^tscaudit_pair_offset_lower_seconds{a="2",b="3"}' "$dir/pair_samples" || fail "no pair 2->3"
     ;;

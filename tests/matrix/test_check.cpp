@@ -55,36 +55,6 @@ std::vector<std::string> failing_pairs(const CheckResult& r, CheckFailureKind ki
   return out;
 }
 
-/// `n` CPUs, every ordered pair measured: the unordered pairs in `failing` fail on their
-/// offset in both roles (band [100, 120]), every other pair passes (band [-10, 10]).
-MatrixResult band_graph(int n, const std::vector<std::pair<int, int>>& failing) {
-  MatrixResult m;
-  for (int i = 0; i < n; ++i) m.cpus.push_back(i);
-  m.recv = recorded_variant(ReadVariant::lfence_rdtsc);
-  const auto un = static_cast<std::size_t>(n);
-  m.cells.assign(un * un, PairCell{});
-  for (std::size_t i = 0; i < un; ++i) {
-    for (std::size_t j = 0; j < un; ++j) {
-      if (i == j) continue;
-      PairCell& c = m.cells[i * un + j];
-      c.measured = true;
-      c.band_feasible = true;
-      c.offset_lo_ticks = -10;
-      c.offset_hi_ticks = 10;
-    }
-  }
-  for (const auto& [a, b] : failing) {
-    for (const auto& [i, j] : {std::pair{a, b}, std::pair{b, a}}) {
-      PairCell& c = m.cells[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)];
-      c.offset_ticks = 110;
-      c.offset_lo_ticks = 100;
-      c.offset_hi_ticks = 120;
-    }
-  }
-  m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
-  return m;
-}
-
 }  // namespace
 
 TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
@@ -95,7 +65,10 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   CHECK(r.failures.empty());
   CHECK(r.pairs_checked == 12);
   CHECK_THAT(check_reason_text(r),
-             StartsWith("synchronized: all 12 ordered pairs of 4 CPUs have offset bands that contain 0"));
+             StartsWith("synchronized to within \u00b1"));
+  CHECK_THAT(check_reason_text(r), Contains(": all 12 ordered pairs of 4 CPUs have offset bands that contain 0"));
+  CHECK(r.outcome == CheckOutcome::synchronized);
+  CHECK(r.bound_ticks > 0);
   CHECK(check_reason_text(r).find('\n') == std::string::npos);
   CHECK(r.warnings == std::vector<std::string>{"virtual_machine: ..."});
   const auto j = check_json(r, CheckSettings{});
@@ -115,8 +88,11 @@ TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
   // It alone fails every pair it is in: it is named, in the reason and in the JSON.
   CHECK(r.cpus_off == std::vector<int>{2});
   CHECK_FALSE(r.sparse);
-  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 2 is off from the rest: pair "));
-  CHECK_THAT(check_reason_text(r), Contains("(6 of 12 ordered pairs fail)"));
+  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 2 is ahead of the rest (CPUs 0-1,3) by "));
+  CHECK_THAT(check_reason_text(r), Contains("(6 of 12 ordered pairs fail; those that pass are within \u00b1"));
+  REQUIRE(r.diagnosis.findings.size() == 1);
+  CHECK(r.diagnosis.findings[0].lo <= 300);  // the band holds the truth
+  CHECK(r.diagnosis.findings[0].hi >= 300);
   CHECK(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::ordered_json::array({2}));
   CHECK_THAT(check_reason_text(r), Contains("ahead of") || Contains("behind"));
   // A tolerance wider than the offset passes it.
@@ -137,6 +113,16 @@ TEST_CASE("check: one CPU drifting fails on drift") {
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::drift) ==
         std::vector<std::string>{"0->3", "1->3", "2->3", "3->0", "3->1", "3->2"});
+  // The diagnosis puts the drift on CPU 3, its band holding the truth.
+  bool drift_found = false;
+  for (const Finding& f : r.diagnosis.findings) {
+    if (f.kind != FindingKind::drift) continue;
+    drift_found = true;
+    CHECK(f.cpus == std::vector<int>{3});
+    CHECK((f.lo <= 200'000 && 200'000 <= f.hi));
+  }
+  CHECK(drift_found);
+  CHECK(r.cpus_off == std::vector<int>{3});
   // A drift tolerance above it passes the drift test.
   CheckSettings loose;
   loose.drift_tolerance_ppb = 300'000;
@@ -154,49 +140,13 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
   CHECK(failing_pairs(r, CheckFailureKind::offset) == std::vector<std::string>{"1->2"});
   CHECK(failing_pairs(r, CheckFailureKind::inconsistent_bands) == std::vector<std::string>{"-1->-1"});
   CHECK_THAT(check_reason_text(r), Contains("pair 1->2: CPU 2 is ahead of CPU 1"));
-  CHECK_THAT(check_reason_text(r), Contains("(1 of 12 ordered pairs fail)"));
-  CHECK(r.cpus_off.empty());  // CPUs 1 and 2 pass their other pairs
+  CHECK_THAT(check_reason_text(r), Contains("(1 of 12 ordered pairs fail; "));
+  CHECK(r.cpus_off.empty());
+  CHECK(r.diagnosis.findings.empty());  // CPUs 1 and 2 pass their other pairs
   CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: pair 1->2: "));
   bool named = false;
   for (const PairDisagreement& d : m.cpu.disagreeing) named = named || (d.a == 1 && d.b == 2);
   CHECK(named);
-}
-
-TEST_CASE("check: cpus_off explains the failing pairs by as few CPUs as it can") {
-  const auto off = [](int n, const std::vector<std::pair<int, int>>& failing) {
-    return decide_check(band_graph(n, failing), CheckSettings{}, {}).cpus_off;
-  };
-  // A star: CPU 3 fails with 0, 1 and 5 and passes with 2, 4, 6 and 7 (its wide pairs).
-  CHECK(off(8, {{0, 3}, {1, 3}, {3, 5}}) == std::vector<int>{3});
-  // Two stars, and an isolated failing pair beside them that names neither of its CPUs.
-  CHECK(off(12, {{0, 2}, {1, 2}, {2, 3}, {7, 4}, {7, 5}, {7, 6}, {10, 11}}) == std::vector<int>{2, 7});
-  // One failing pair alone names none; a CPU failing with one partner only is not named.
-  CHECK(off(8, {{1, 2}}).empty());
-  // A CPU with two failing partners is named (the least the rule asks).
-  CHECK(off(8, {{4, 1}, {4, 6}}) == std::vector<int>{4});
-  // Two halves failing every pair across (a package off as a whole): either half covers
-  // the failures, as many CPUs as the other; none is named.
-  std::vector<std::pair<int, int>> across;
-  for (int a = 0; a < 4; ++a) {
-    for (int b = 4; b < 8; ++b) across.emplace_back(a, b);
-  }
-  CHECK(off(8, across).empty());
-  // The cover is greedy: the CPU on the most failing pairs first, ties to the lower number;
-  // 5's pairs with 0 and 1 are covered by then, so it is left with one and not named.
-  CHECK(off(10, {{0, 5}, {0, 6}, {0, 7}, {1, 5}, {1, 8}, {1, 9}}) == std::vector<int>{0, 1});
-  // A triangle of failing pairs: any of its CPUs covers the others' pairs alike, and the
-  // greedy pick would be its lowest number alone; none is named. The twins rule keeps a star
-  // whose centre's twin is named too: 3 and 5 off by different amounts fail every pair.
-  CHECK(off(8, {{1, 2}, {2, 3}, {1, 3}}).empty());
-  std::vector<std::pair<int, int>> two_off;
-  for (int b = 0; b < 8; ++b) {
-    if (b != 3) two_off.emplace_back(3, b);
-    if (b != 5 && b != 3) two_off.emplace_back(5, b);
-  }
-  CHECK(off(8, two_off) == std::vector<int>{3, 5});
-  // The reason names them.
-  const CheckResult r = decide_check(band_graph(8, {{0, 3}, {1, 3}, {3, 5}}), CheckSettings{}, {});
-  CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: CPU 3 is off from the rest: pair "));
 }
 
 TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
@@ -207,7 +157,8 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
   CHECK(failing_pairs(r, CheckFailureKind::self_inconsistent) == std::vector<std::string>{"0->1"});
   CHECK(check_reason_text(r) ==
         "not synchronized: pair 0->1: 3 rounds impossible for any offset under receive variant "
-        "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail)");
+        "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail; those that pass are within "
+        "\u00b160 ticks)");
   m.recv = recorded_variant(ReadVariant::rdtsc);
   r = decide_check(m, CheckSettings{}, {});
   CHECK(r.synchronized);
@@ -215,7 +166,9 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
   m.cells[2] = PairCell{};
   r = decide_check(m, CheckSettings{}, {});
   CHECK(failing_pairs(r, CheckFailureKind::not_measured) == std::vector<std::string>{"1->0"});
-  CHECK(check_reason_text(r) == "not synchronized: pair 1->0: not measured (1 of 2 ordered pairs fail)");
+  CHECK(check_reason_text(r) ==
+        "not synchronized: pair 1->0: not measured (1 of 2 ordered pairs fail; those that pass are within \u00b160 "
+        "ticks)");
 }
 
 TEST_CASE("check: an infeasible band fails as unbounded, not as synchronized") {

@@ -167,6 +167,7 @@ std::vector<PairCell> cells_for(const std::vector<double>& truth, const std::vec
 MatrixResult sparse_matrix(const OrderedCpus& order, const SparseDesign& d, const std::vector<double>& truth) {
   MatrixResult m;
   m.cpus = order.cpu_numbers();
+  m.places = order.cpus;
   const std::size_t n = m.cpus.size();
   m.cells = cells_for(truth, d.pairs);
   m.planned.assign(n * n, 0);
@@ -201,11 +202,19 @@ void check_one_cpu_off(const OrderedCpus& order, const SparseDesign& d, std::siz
   REQUIRE(r.sparse);
   const std::string reason = check_reason_text(r);
   CAPTURE(reason);
-  REQUIRE(reason.rfind("not synchronized: CPU " + std::to_string(cpu) + " is off from the rest: pair ", 0) == 0);
+  REQUIRE(reason.rfind("not synchronized: CPU " + std::to_string(cpu) + (shift > 0 ? " is ahead of" : " is behind") +
+                           " the rest (CPUs ",
+                       0) == 0);
   const CheckFailure& shown = r.failures.at(r.shown.value());
   REQUIRE((shown.a == cpu || shown.b == cpu));
-  REQUIRE(reason.ends_with("(" + std::to_string(with_bad) + " of the " + std::to_string(2 * d.pairs.size()) +
-                           " ordered pairs of a sparse design fail)"));
+  REQUIRE(reason.find("(" + std::to_string(with_bad) + " of the " + std::to_string(2 * d.pairs.size()) +
+                      " ordered pairs of a sparse design fail; those that pass are within ") != std::string::npos);
+  // The one finding: that CPU against every other, its band holding the shift.
+  REQUIRE(r.diagnosis.findings.size() == 1);
+  const Finding& f = r.diagnosis.findings[0];
+  REQUIRE(f.cpus == std::vector<int>{cpu});
+  REQUIRE(f.against.size() == n - 1);
+  REQUIRE((f.lo <= shift && shift <= f.hi));
   REQUIRE(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::ordered_json::array({cpu}));
   // The per-CPU offsets put it where it is, within their hard bounds.
   const double x = m.cpu.offset_ticks[bad] - m.cpu.offset_ticks[0];
@@ -409,9 +418,10 @@ TEST_CASE("sparse check: a synchronized machine passes on the sparse pairs alone
   CHECK(r.pairs_checked == 2 * d.pairs.size());
   CHECK(r.cpus_off.empty());
   CHECK(r.sparse);
-  CHECK(check_reason_text(r).rfind("synchronized: the 2346 ordered pairs of a sparse design over 64 CPUs (of 4032) "
-                                   "have offset bands that contain 0",
-                                   0) == 0);
+  CHECK(check_reason_text(r).find("synchronized to within \u00b1") == 0);
+  CHECK(check_reason_text(r).find(": the 2346 ordered pairs of a sparse design over 64 CPUs (of 4032) have offset "
+                                  "bands that contain 0") != std::string::npos);
+  CHECK(r.diagnosis.findings.empty());
   // An unmeasured pair the plan did measure still fails.
   MatrixResult missing = m;
   const IndexPair p = d.pairs.front();
@@ -451,4 +461,12 @@ TEST_CASE("sparse check: a whole package off fails the pairs across, and names n
   for (std::size_t i = 32; i < 64; ++i) {
     CHECK((m.cpu.lo_ticks[i] <= 150 && 150 <= m.cpu.hi_ticks[i]));
   }
+  // The structure: the second package against the first, from the design's pairs across.
+  REQUIRE(r.diagnosis.findings.size() == 1);
+  const Finding& f = r.diagnosis.findings[0];
+  CHECK(f.cpus.size() == 32);
+  CHECK(f.against.size() == 32);
+  CHECK(f.name == "package 1");  // named from the topology, whichever pairs the design measured
+  CHECK(f.against_name == "package 0");
+  CHECK((f.lo <= 150 && 150 <= f.hi));
 }

@@ -64,6 +64,13 @@ CheckResult cpu2_off() {
   c.cpus = 3;
   c.pairs_checked = 6;
   c.settings.tolerance_ticks = 10;
+  c.bound_ticks = 105;
+  Finding found;
+  found.cpus = {2};
+  found.against = {0, 1};
+  found.lo = 300;
+  found.hi = 495;
+  c.diagnosis.findings = {found};
   return c;
 }
 
@@ -90,9 +97,12 @@ TEST_CASE("check metrics: every family of a check that names CPU 2 off, exact") 
       exposition_text(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{}), ExpositionDialect::openmetrics);
   CHECK(text ==
         "# HELP tscaudit_check_success 1 when the last check found every pair's offset band within the tolerance, 0 "
-        "when not (reason: the kind of the failure its verdict names)\n"
+        "when not (reason: the kind of the failure its verdict names, or inconclusive)\n"
         "# TYPE tscaudit_check_success gauge\n"
         "tscaudit_check_success{reason=\"offset\"} 0\n"
+        "# HELP tscaudit_check_outcome 1 for the last check's outcome: synchronized, not_synchronized or inconclusive\n"
+        "# TYPE tscaudit_check_outcome gauge\n"
+        "tscaudit_check_outcome{outcome=\"not_synchronized\"} 1\n"
         "# HELP tscaudit_check_pairs Ordered pairs of CPUs the check measured and judged\n"
         "# TYPE tscaudit_check_pairs gauge\n"
         "tscaudit_check_pairs 6\n"
@@ -108,6 +118,23 @@ TEST_CASE("check metrics: every family of a check that names CPU 2 off, exact") 
         "# HELP tscaudit_cpu_off 1 for each CPU the check names off from the rest\n"
         "# TYPE tscaudit_cpu_off gauge\n"
         "tscaudit_cpu_off{cpu=\"2\"} 1\n"
+        "# HELP tscaudit_check_findings Proven differences between groups of CPUs (offset, drift, step)\n"
+        "# TYPE tscaudit_check_findings gauge\n"
+        "tscaudit_check_findings 1\n"
+        "# HELP tscaudit_finding_lower_seconds Hard lower bound of a finding's offset or step: its CPUs minus those it "
+        "is compared with\n"
+        "# TYPE tscaudit_finding_lower_seconds gauge\n"
+        "# UNIT tscaudit_finding_lower_seconds seconds\n"
+        "tscaudit_finding_lower_seconds{kind=\"offset\",name=\"2\",cpus=\"2\"} 3e-07\n"
+        "# HELP tscaudit_finding_upper_seconds Hard upper bound of a finding's offset or step\n"
+        "# TYPE tscaudit_finding_upper_seconds gauge\n"
+        "# UNIT tscaudit_finding_upper_seconds seconds\n"
+        "tscaudit_finding_upper_seconds{kind=\"offset\",name=\"2\",cpus=\"2\"} 4.95e-07\n"
+        "# HELP tscaudit_check_bound_seconds Every passing pair's offset is proven within plus or minus this (the "
+        "verdict's width)\n"
+        "# TYPE tscaudit_check_bound_seconds gauge\n"
+        "# UNIT tscaudit_check_bound_seconds seconds\n"
+        "tscaudit_check_bound_seconds 1.05e-07\n"
         "# HELP tscaudit_check_tolerance_seconds How far from 0 an offset band may lie and pass\n"
         "# TYPE tscaudit_check_tolerance_seconds gauge\n"
         "# UNIT tscaudit_check_tolerance_seconds seconds\n"
@@ -249,11 +276,15 @@ TEST_CASE("check metrics: --export-pairs adds four series per measured pair") {
   CHECK(text.find("{a=\"1\",b=\"2\"}") == std::string::npos);
 }
 
-TEST_CASE("check metrics: the series count is 23 + 3 per exported CPU + 1 per exported CPU off") {
-  // 3 CPUs, one off: 23 + 9 + 1.
-  CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{})) == 33);
+TEST_CASE("check metrics: the series count is 26 + 3 per exported CPU + 1 per exported CPU off + 2 per finding") {
+  // 3 CPUs, one off, one finding: 26 + 9 + 1 + 2.
+  CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{})) == 38);
   CHECK(exposition_series(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{.max_cpus = 0})) ==
-        23);  // CPU 2 counted, not listed
+        28);  // CPU 2 counted, not listed
+  // At most 6 findings get series, whatever the machine.
+  CheckResult many = cpu2_off();
+  many.diagnosis.findings.assign(20, many.diagnosis.findings.front());
+  CHECK(exposition_series(check_metrics(three_cpus(), many, facts(), CheckExport{})) == 38 - 2 + 12);
 }
 
 TEST_CASE("check metrics: beyond --export-cpus, the reference and the CPUs farthest from the median") {

@@ -204,20 +204,45 @@ TEST_CASE("verdict text: the check's failures and reason") {
   c.shown = 1;
   c.failing_pairs = 1;
   c.pairs_checked = 6;
-  CHECK(check_reason_text(c) == "not synchronized: " + check_failure_text(offset, c) + " (1 of 6 ordered pairs fail)");
+  c.bound_ticks = 181;
+  CHECK(check_reason_text(c) == "not synchronized: " + check_failure_text(offset, c) +
+                                    " (1 of 6 ordered pairs fail; those that pass are within \u00b178.7 ns (181 ticks))");
+  // A finding, when there is one, is the cause; the others are counted.
+  Finding found;
+  found.cpus = {2};
+  found.against = {0, 1};
+  found.against_rest = true;
+  found.lo = 300;
+  found.hi = 500;
+  c.diagnosis.findings = {found, found};
+  CHECK(check_reason_text(c) ==
+        "not synchronized: CPU 2 is ahead of the rest (CPUs 0-1) by 300 to 500 ticks (130 to 217 ns); and 1 more "
+        "finding (1 of 6 ordered pairs fail; those that pass are within \u00b178.7 ns (181 ticks))");
+  c.diagnosis.findings.clear();
+  c.outcome = CheckOutcome::synchronized;
   c.synchronized = true;
   c.failures.clear();
   c.shown.reset();
   c.cpus = 3;
   c.widest_band_ticks = 362;
   CHECK(check_reason_text(c) ==
-        "synchronized: all 6 ordered pairs of 3 CPUs have offset bands that meet +/-50 ticks (widest band 362 ticks "
-        "(157.4 ns)), no drift beyond 10 ppb, no self-inconsistent rounds");
+        "synchronized to within \u00b178.7 ns (181 ticks): all 6 ordered pairs of 3 CPUs have offset bands that meet "
+        "+/-50 ticks, no drift beyond 10 ppb, no self-inconsistent rounds");
   c.settings = CheckSettings{};
   c.recv = recorded_variant(ReadVariant::rdtsc);  // plain receive reads: self-inconsistent rounds are not checked
+  c.tsc_hz = 0;
   CHECK(check_reason_text(c) ==
-        "synchronized: all 6 ordered pairs of 3 CPUs have offset bands that contain 0 (widest band 362 ticks (157.4 "
-        "ns)), no detectable drift");
+        "synchronized to within \u00b1181 ticks: all 6 ordered pairs of 3 CPUs have offset bands that contain 0, no "
+        "detectable drift");
+  c.outcome = CheckOutcome::inconclusive;
+  c.synchronized = false;
+  c.settings.max_bound_ticks = 100;
+  CHECK(check_reason_text(c) ==
+        "inconclusive: the offsets are proven only to within \u00b1181 ticks, wider than --max-bound 100 ticks; all 6 "
+        "ordered pairs of 3 CPUs have offset bands that contain 0, no detectable drift");
+  CHECK(check_outcome_name(CheckOutcome::inconclusive) == "inconclusive");
+  CHECK(check_outcome_name(CheckOutcome::not_synchronized) == "not_synchronized");
+  CHECK(bound_text(23, 2.3e9) == "\u00b110 ns (23 ticks)");
 }
 
 TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs, in the check's reason") {
@@ -236,11 +261,13 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
   c.pairs_checked = 8800;
   c.sparse = true;
   c.synchronized = true;
+  c.outcome = CheckOutcome::synchronized;
   c.widest_band_ticks = 362;
+  c.bound_ticks = 181;
   CHECK(checked_pairs_text(c) == "the 8800 ordered pairs of a sparse design over 256 CPUs (of 65280)");
   CHECK(check_reason_text(c) ==
-        "synchronized: the 8800 ordered pairs of a sparse design over 256 CPUs (of 65280) have offset bands that "
-        "contain 0 (widest band 362 ticks (157.4 ns)), no detectable drift, no self-inconsistent rounds");
+        "synchronized to within \u00b178.7 ns (181 ticks): the 8800 ordered pairs of a sparse design over 256 CPUs "
+        "(of 65280) have offset bands that contain 0, no detectable drift, no self-inconsistent rounds");
 
   CheckFailure offset;
   offset.a = 0;
@@ -251,13 +278,15 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
   offset.offset_hi_ticks = 405;
   offset.gap_ticks = 396;
   c.synchronized = false;
+  c.outcome = CheckOutcome::not_synchronized;
   c.failures = {offset};
   c.shown = 0;
   c.failing_pairs = 68;
   c.cpus_off = {5};
   CHECK(check_reason_text(c) ==
-        "not synchronized: CPU 5 is off from the rest: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks (173.9 ns); "
-        "the band [396, 405] ticks misses +/-0 ticks by 396 (68 of the 8800 ordered pairs of a sparse design fail)");
+        "not synchronized: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks (173.9 ns); the band [396, 405] ticks "
+        "misses +/-0 ticks by 396 (68 of the 8800 ordered pairs of a sparse design fail; those that pass are within "
+        "\u00b178.7 ns (181 ticks))");
   // The whole design: all its pairs, as before.
   c.sparse = false;
   c.cpus = 4;
@@ -265,8 +294,9 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
   c.failing_pairs = 6;
   c.cpus_off = {5, 9};
   CHECK(check_reason_text(c) ==
-        "not synchronized: CPUs 5 and 9 are off from the rest: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks "
-        "(173.9 ns); the band [396, 405] ticks misses +/-0 ticks by 396 (6 of 12 ordered pairs fail)");
+        "not synchronized: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks (173.9 ns); the band [396, 405] ticks "
+        "misses +/-0 ticks by 396 (6 of 12 ordered pairs fail; those that pass are within \u00b178.7 ns (181 "
+        "ticks))");
   CHECK(checked_pairs_text(c) == "all 12 ordered pairs of 4 CPUs");
   // check.json and `check --format json` carry them as numbers.
   const auto j = check_json(c, c.settings);

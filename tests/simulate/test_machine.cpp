@@ -82,6 +82,7 @@ AnalyzedMachine analyze(const SimulatedMachine& machine) {
   std::vector<const PairAnalysis*> pointers;
   for (const PairAnalysis& p : out.analyses) pointers.push_back(&p);
   out.matrix = build_matrix(out.cpus, pointers);
+  out.matrix.places = machine.spec().cpus;  // the topology names the findings' groups
   return out;
 }
 
@@ -103,6 +104,18 @@ std::set<int> common_cpus(const CheckResult& r, CheckFailureKind kind) {
     }
   }
   return common;
+}
+
+/// The one finding of `kind` on exactly `cpus`, whose band holds `truth`; fails the test otherwise.
+const Finding& finding_on(const CheckResult& r, FindingKind kind, const std::vector<int>& cpus, double truth) {
+  INFO(check_text(r, true));
+  const auto& all = r.diagnosis.findings;
+  const auto it = std::find_if(all.begin(), all.end(), [&](const Finding& f) { return f.kind == kind && f.cpus == cpus; });
+  REQUIRE(it != all.end());
+  INFO(finding_text(*it, 0));
+  CHECK(it->lo <= truth);
+  CHECK(truth <= it->hi);
+  return *it;
 }
 
 std::size_t failures_of(const CheckResult& r, CheckFailureKind kind) {
@@ -281,8 +294,10 @@ TEST_CASE("machine at scale: one CPU 400 ticks ahead fails check, which names it
     CHECK(m.cell(5, other).offset_hi_ticks < 0);
     CHECK(m.cell(other, 5).offset_lo_ticks > 0);
   }
-  CHECK_THAT(check_reason_text(r), Contains("CPU 5 is off from the rest: pair "));
+  CHECK_THAT(check_reason_text(r), Contains("not synchronized: CPU 5 is ahead of the rest (CPUs 0-4,6-15) by "));
   CHECK(r.cpus_off == std::vector<int>{5});
+  finding_on(r, FindingKind::offset, {5}, 400);
+  CHECK(r.diagnosis.findings.size() == 1);
   // The per-CPU solution puts 5 alone at +400.
   for (std::size_t i = 0; i < m.cpus.size(); ++i) {
     INFO("CPU " << i);
@@ -310,8 +325,9 @@ TEST_CASE("machine at scale: cpus_off names the CPU off though its pairs across 
     }
     CHECK(across_passing > 0);  // a rule that needs every pair of it to fail would name none
     CHECK(r.cpus_off == std::vector<int>{cpu});
-    CHECK_THAT(check_reason_text(r),
-               Contains("not synchronized: CPU " + std::to_string(cpu) + " is off from the rest: "));
+    CHECK_THAT(check_reason_text(r), Contains("not synchronized: CPU " + std::to_string(cpu) + " is ahead of the rest"));
+    finding_on(r, FindingKind::offset, {cpu}, 400);
+    CHECK(r.diagnosis.findings.size() == 1);
   }
 }
 
@@ -324,7 +340,10 @@ TEST_CASE("machine at scale: two CPUs off in different packages are both named")
   INFO(check_text(r, true));
   REQUIRE_FALSE(r.synchronized);
   CHECK(r.cpus_off == std::vector<int>{3, 12});
-  CHECK_THAT(check_reason_text(r), Contains("not synchronized: CPUs 3 and 12 are off from the rest: pair "));
+  // Two findings, one per CPU, each against the 14 others.
+  CHECK(r.diagnosis.findings.size() == 2);
+  CHECK(finding_on(r, FindingKind::offset, {3}, 400).against.size() == 14);
+  CHECK(finding_on(r, FindingKind::offset, {12}, -400).against.size() == 14);
 }
 
 TEST_CASE("machine at scale: a package off beyond the bands across fails every pair across and names no CPU") {
@@ -344,7 +363,13 @@ TEST_CASE("machine at scale: a package off beyond the bands across fails every p
     if (f.kind == CheckFailureKind::offset) CHECK((f.a / 8 != f.b / 8));
   }
   CHECK(r.cpus_off.empty());
-  CHECK_THAT(check_reason_text(r), Catch::Matchers::StartsWith("not synchronized: pair "));
+  // The structure: one finding, the package against the other, named.
+  REQUIRE(r.diagnosis.findings.size() == 1);
+  const Finding& f = finding_on(r, FindingKind::offset, {8, 9, 10, 11, 12, 13, 14, 15}, 3000);
+  CHECK(f.name == "package 1");
+  CHECK(f.against_name == "package 0");
+  CHECK_THAT(check_reason_text(r),
+             Catch::Matchers::StartsWith("not synchronized: package 1 (CPUs 8-15) is ahead of package 0 (CPUs 0-7) by "));
 }
 
 TEST_CASE("machine at scale: one package 150 ticks ahead shows in every CPU of it, within its hard bounds") {
@@ -395,6 +420,10 @@ TEST_CASE("machine at scale: a drifting CPU is caught by the pairs' drift decisi
   const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
   CHECK(failures_of(r, CheckFailureKind::drift) == 30);  // 2 * 15 ordered pairs
   CHECK(common_cpus(r, CheckFailureKind::drift) == std::set<int>{11});
+  // The diagnosis: CPU 11 drifts, and nothing else (its moving offset is not an offset finding).
+  CHECK(r.diagnosis.findings.size() == 1);
+  finding_on(r, FindingKind::drift, {11}, 100'000);
+  CHECK(r.cpus_off == std::vector<int>{11});
 }
 
 TEST_CASE("machine at scale: early reads on one CPU are classified as causality violations, only there") {
@@ -470,6 +499,60 @@ TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs an
     CHECK(m.cell(9, other).steps.size() == 1);
     CHECK(m.cell(other, 9).steps.size() == 1);
   }
+  // The diagnosis puts the step on CPU 9, with the band of its jump; its offset after the
+  // jump is not a finding of its own.
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  CHECK(r.diagnosis.findings.size() == 1);
+  const Finding& f = finding_on(r, FindingKind::step, {9}, 600);
+  CHECK(f.against == std::vector<int>{8, 10, 11});
+  CHECK(r.cpus_off == std::vector<int>{9});
+}
+
+TEST_CASE("machine at scale: an L3 domain off is one finding, named") {
+  MachineSpec spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  spec.cpu_offset_ticks = {{4, 500}, {5, 500}, {6, 500}, {7, 500}};
+  const CheckResult r = decide_check(analyze(SimulatedMachine(spec)).matrix, CheckSettings{}, {});
+  REQUIRE(r.diagnosis.findings.size() == 1);
+  CHECK(finding_on(r, FindingKind::offset, {4, 5, 6, 7}, 500).name == "L3 1");
+  CHECK(r.cpus_off == std::vector<int>{4, 5, 6, 7});
+}
+
+TEST_CASE("machine at scale: a drifting package, and a package off beside a drifting CPU") {
+  MachineSpec spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  for (int cpu = 8; cpu < 16; ++cpu) spec.cpu_drift_ppb[cpu] = -100'000;
+  CheckResult r = decide_check(analyze(SimulatedMachine(spec)).matrix, CheckSettings{}, {});
+  REQUIRE(r.diagnosis.findings.size() == 1);
+  CHECK(finding_on(r, FindingKind::drift, {8, 9, 10, 11, 12, 13, 14, 15}, -100'000).name == "package 1");
+  CHECK(r.cpus_off.empty());
+
+  spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  spec.package_offset_ticks = {{1, 3000}};
+  spec.cpu_drift_ppb = {{5, 100'000}};
+  r = decide_check(analyze(SimulatedMachine(spec)).matrix, CheckSettings{}, {});
+  REQUIRE(r.diagnosis.findings.size() == 2);
+  const Finding& package = finding_on(r, FindingKind::offset, {8, 9, 10, 11, 12, 13, 14, 15}, 3000);
+  CHECK(package.against == std::vector<int>{0, 1, 2, 3, 4, 6, 7});
+  CHECK(package.against_name == "package 0");
+  finding_on(r, FindingKind::drift, {5}, 100'000);
+  CHECK(r.cpus_off == std::vector<int>{5});
+  CHECK_THAT(check_reason_text(r), Catch::Matchers::StartsWith("not synchronized: package 1 (CPUs 8-15) is ahead of "
+                                                               "package 0 (CPUs 0-4,6-7) by "));
+}
+
+TEST_CASE("machine at scale: synchronized with paths slower one way and early reads: no finding") {
+  MachineSpec spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  spec.latency.cross_package_skew_ticks = 300;  // the estimates across packages lean 150 ticks
+  spec.early_reads[6] = {0.01, 1500, 1800};
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
+  CHECK(std::fabs(m.matrix.cpu.offset_ticks[8] - m.matrix.cpu.offset_ticks[0]) > 100);
+  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  INFO(check_text(r, true));
+  CHECK(r.diagnosis.findings.empty());
+  CHECK(r.cpus_off.empty());
 }
 
 TEST_CASE("machine: truth.json's text puts each CPU and each pair on one line") {
