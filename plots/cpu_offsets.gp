@@ -4,17 +4,25 @@
 # Usage: gnuplot -c plots/cpu_offsets.gp IN.dat OUT.png|OUT.svg
 # IN: a file from analysis/render/cpu_offsets_text.cpp: "# key: value" lines (title, units,
 # reference, columns, and the package and L3 groups as in the matrix files), then one row
-# per CPU: position cpu estimate lo hi (NaN where unknown). Read and checked with
+# per CPU: position cpu estimate lo hi (NaN where unknown), and where the file's columns
+# line names a sixth column, the CPU's offset group (0 the reference, -1 left out) with
+# the legend lines "# groups: K", "# group_0: ..." up to "# group_K-1: ...",
+# "# left_out: ..." and an optional "# y_range: LO HI". Read and checked with
 # plots/dat_info.awk after plots/info_common.awk (needs awk, sh): a malformed file stops
 # gnuplot with "FILE:LINE: reason" (exit status 1).
 # The picture: x = position in topology order; a vertical bar from lo to hi (drawn where
-# both bounds are known) and a point at the estimate, red where the bounds exclude 0 (the
-# CPU's counter provably differs from the reference's), blue otherwise; a line at 0; a
-# black line at each package start and a thin grey one at each other L3 start (the L3
-# starts alone, black, where there is one package). Tick labels: CPU numbers up to 64
-# CPUs (every CPU up to 32); beyond, "package k" centred on each package and "L3 k" on
-# each L3 domain wide enough for its label, as the heatmaps. The y range covers every
-# estimate and every known bound, and 0.
+# both bounds are known) and a point at the estimate; a line at 0; a black line at each
+# package start and a thin grey one at each other L3 start (the L3 starts alone, black,
+# where there is one package). Tick labels: CPU numbers up to 64 CPUs (every CPU up to
+# 32); beyond, "package k" centred on each package and "L3 k" on each L3 domain wide
+# enough for its label, as the heatmaps.
+# Without groups: the point is red where the bounds exclude 0 (the CPU's counter provably
+# differs from the reference's), blue otherwise; the y range covers every estimate and
+# every known bound, and 0.
+# With groups: the point takes its group's colour (the reference blue, the next six in
+# six colours, the rest grey), each named in the key; a CPU left out is an open black
+# circle. The y range is the file's y_range where it has one (it leaves out CPUs that
+# drift far): a CPU left out beyond it is a triangle on its edge, its estimate beside it.
 
 # ARG0 up to its last "/": the awk scripts lie beside this one.
 co_dirname(s) = (co_q = strstrt(s, "/"), co_q == 0 ? "" : s[1 : co_q] . co_dirname(s[co_q + 1 :]))
@@ -25,9 +33,13 @@ if (ARGC < 2) exit error "usage: gnuplot -c cpu_offsets.gp IN.dat OUT.png|OUT.sv
 
 # Shell quoting for system(): 'it'\''s' (a path may hold any character but NUL).
 co_sq(s) = (co_p = strstrt(s, "'"), co_p == 0 ? s : s[1:co_p-1] . "'\\''" . co_sq(s[co_p+1:]))
-co_awk(args) = system("awk " . args . " -v spec=nnNNN -f '" . co_sq(co_dir . "info_common.awk") \
+co_spec = "nnNNN"
+co_awk(args) = system("awk " . args . " -v spec=" . co_spec . " -f '" . co_sq(co_dir . "info_common.awk") \
                       . "' -f '" . co_sq(co_dir . "dat_info.awk") . "' '" . co_sq(co_file) . "' 2>&1")
 co_info(want) = co_awk("-v want=" . want)
+# A sixth column, the offset group, where the columns line names six.
+co_grouped = words(co_info("columns")) == 6
+if (co_grouped) { co_spec = "nnNNNn" }
 
 co_table = co_info("table")
 if (strstrt(co_table, "error: ") == 1) exit error co_table[8:]
@@ -42,9 +54,9 @@ co_units = co_info("units")
 co_ref = co_info("reference")
 co_cpus = co_awk("-v want=column -v col=2")
 
-# Canvas: a plot area of 40 px per CPU up to 32 CPUs, 4 px per CPU beyond, within
+# Canvas: a plot area of 28 px per CPU up to 32 CPUs, 4 px per CPU beyond, within
 # [640, 1536] px; margins for the title, the key, the tick and axis labels.
-co_area = co_n <= 32 ? co_n * 40 : co_n * 4
+co_area = co_n <= 32 ? co_n * 28 : co_n * 4
 co_area = co_area < 640 ? 640 : (co_area > 1536 ? 1536 : co_area)
 co_font_pt = 11
 co_ext = strlen(co_out) >= 4 ? co_out[strlen(co_out)-3:] : ""
@@ -70,6 +82,18 @@ set rmargin 4
 set bmargin 5
 set tmargin 5
 set key at graph 0.5, graph 1.01 center bottom horizontal maxrows 1 reverse Left samplen 1.5
+# With groups: the key names each group (six in colour, the rest together) and the CPUs left
+# out, three entries a row, the title raised above its rows.
+co_ngroups = co_grouped ? int(co_info("groups")) : 0
+co_shown = co_ngroups < 7 ? co_ngroups : 7
+co_left = co_grouped ? co_info("left_out") : ""
+co_keys = 1 + co_shown + (co_ngroups > 7 ? 1 : 0) + (co_left ne "" ? 1 : 0)
+co_keyrows = int((co_keys + 2) / 3)
+if (co_grouped) {
+  set key at graph 0.5, graph 1.03 center bottom horizontal maxcols 3 reverse Left samplen 1.5 width 2
+  set tmargin 5 + co_keyrows
+  set title co_title offset 0, co_keyrows + 0.6
+}
 
 # y: every estimate and known bound, and 0, with room above and below; ±1 when all is 0
 # (or unknown: a column with no number reads 0 0).
@@ -84,6 +108,12 @@ if (co_yhi - co_ylo > 0) {
 } else {
   co_ylo = -1
   co_yhi = 1
+}
+# The file's range, where it leaves out a CPU that drifts far from the groups.
+co_range = co_grouped ? co_info("y_range") : ""
+if (words(co_range) == 2) {
+  co_ylo = real(word(co_range, 1))
+  co_yhi = real(word(co_range, 2))
 }
 set yrange [co_ylo : co_yhi]
 set xrange [-0.5 : co_n - 0.5]
@@ -178,7 +208,31 @@ co_bar_rgb = co_n <= 64 ? "#8da0cb" : "#c9d3e8"
 # Whether the row's bounds exclude 0. valid() first: a NaN column referenced in a `using`
 # expression makes the whole point undefined, and the estimate would not be drawn.
 co_off(x) = (valid(4) && column(4) > 0) || (valid(5) && column(5) < 0)
+if (!co_grouped) {
+  plot co_file using 1:4:(0):($5 - $4) with vectors nohead lc rgb co_bar_rgb lw co_bar_lw title "hard bounds", \
+       co_file using 1:(co_off(0) ? NaN : $3) with points pt 7 ps co_ps lc rgb "#2166ac" title "estimate", \
+       co_file using 1:(co_off(0) ? $3 : NaN) with points pt 7 ps 1.4 lc rgb "#d7191c" \
+         title "estimate, bounds exclude 0"
+  exit
+}
+# Groups: the reference blue, then red, green, orange, purple, brown, pink; groups 7 and
+# beyond grey. The groups but the reference, and the CPUs left out, are drawn large at any
+# size: one CPU off among 1024 must catch the eye.
+co_rgb(k) = word("#2166ac #d7191c #1a9641 #ff7f00 #7b3294 #a6611a #e7298a", k + 1)
+co_gps(k) = k == 0 ? co_ps : 1.2
+co_name(k) = co_info("group_" . k)
+# A CPU left out beyond the y range is a black triangle on its edge, pointing the way,
+# its estimate written beside it.
+co_beyond(v) = v > co_yhi || v < co_ylo
+co_edge(v) = v > co_yhi ? co_yhi : co_ylo
 plot co_file using 1:4:(0):($5 - $4) with vectors nohead lc rgb co_bar_rgb lw co_bar_lw title "hard bounds", \
-     co_file using 1:(co_off(0) ? NaN : $3) with points pt 7 ps co_ps lc rgb "#2166ac" title "estimate", \
-     co_file using 1:(co_off(0) ? $3 : NaN) with points pt 7 ps 1.4 lc rgb "#d7191c" \
-       title "estimate, bounds exclude 0"
+     for [k = 0 : co_shown - 1] co_file using 1:($6 == k ? $3 : NaN) with points pt 7 ps co_gps(k) \
+       lc rgb co_rgb(k) title co_name(k), \
+     co_file using 1:($6 >= 7 ? $3 : NaN) with points pt 7 ps co_gps(7) lc rgb "#777777" \
+       title (co_ngroups > 7 ? sprintf("groups 7 to %d", co_ngroups - 1) : ""), \
+     co_file using 1:($6 < 0 && !co_beyond($3) ? $3 : NaN) with points pt 6 ps 1.4 lw 1.5 lc rgb "#000000" \
+       title co_left, \
+     co_file using 1:($6 < 0 && $3 > co_yhi ? co_yhi : NaN) with points pt 9 ps 1.6 lc rgb "#000000" notitle, \
+     co_file using 1:($6 < 0 && $3 < co_ylo ? co_ylo : NaN) with points pt 11 ps 1.6 lc rgb "#000000" notitle, \
+     co_file using 1:($6 < 0 && co_beyond($3) ? co_edge($3) : NaN):(sprintf(" %+.0f", $3)) with labels left \
+       offset 0.8, 0 notitle

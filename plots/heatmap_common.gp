@@ -19,7 +19,8 @@
 #   hm_dark(v):  1 when the cell's colour is dark enough to need a white value label,
 # and then runs the plot with  @HM_PLOT
 # Variables set here: hm_n (CPUs), hm_count (measured cells), hm_min, hm_max
-# (over the measured cells; 0 0 when none), hm_units, hm_title.
+# (over the measured cells; 0 0 when none), hm_units, hm_title, hm_limit (the file's
+# "# colour_limit:", "" when it has none), hm_note (its "# note:", drawn under the title).
 
 if (hm_argc < 2) exit error "usage: gnuplot -c SCRIPT.gp IN.dat OUT.png|OUT.svg"
 
@@ -40,6 +41,12 @@ hm_min = real(word(hm_shape, 4))
 hm_max = real(word(hm_shape, 5))
 hm_title = hm_info("title")
 hm_units = hm_info("units")
+# A signed heatmap's file may say where its colours end ("# colour_limit:", empty when it
+# does not) and what they mean ("# note:", parts separated by "; "): the note goes under
+# the title, one part a line.
+hm_limit = hm_info("colour_limit")
+hm_note = hm_info("note")
+hm_lines(s) = (hm_p = strstrt(s, "; "), hm_p == 0 ? s : s[1:hm_p-1] . "\n" . hm_lines(s[hm_p+2:]))
 hm_labels = hm_info("labels")
 hm_bounds = hm_info("boundaries")
 
@@ -62,7 +69,7 @@ if (hm_ext eq ".png") {
 set encoding utf8
 set output hm_out
 
-set title hm_title
+set title (hm_note eq "" ? hm_title : hm_title . "\n" . hm_lines(hm_note))
 set xlabel "responder b (column)"
 set ylabel "initiator a (row)"
 set cblabel hm_units offset 1.5

@@ -1,6 +1,6 @@
-// The verdict for scripts (`tscaudit check`): synchronized or not, why, and every failing
-// pair, as data; render/verdict_text.hpp words the reason and each failure. Pure: decided
-// over a MatrixResult.
+// The verdict for scripts (`tscaudit check`): synchronized, not or inconclusive, how tight,
+// why (the findings of matrix/findings.hpp), and every failing pair, as data;
+// render/verdict_text.hpp words the reason and each failure. Pure: decided over a MatrixResult.
 #pragma once
 
 #include <cstdint>
@@ -67,15 +67,12 @@ struct CheckResult {
   CheckOutcome outcome = CheckOutcome::not_synchronized;
   bool synchronized = false;  // outcome == synchronized
   std::vector<CheckFailure> failures;  // every pair that fails, in matrix order
-  std::optional<std::size_t> shown;    // the failure the reason names (none when synchronized)
+  std::optional<std::size_t> shown;    // the failure the reason names when no finding is proven (none when it passes)
   std::size_t failing_pairs = 0;       // ordered pairs among the failures
   std::vector<std::string> warnings;   // what makes the answer less trustworthy (do not fail it)
-  /// CPUs off from the rest: the fewest CPUs, found greedily, whose pairs hold every pair
-  /// that fails on its offset (both roles merged), each with at least 2 failing partners,
-  /// named only when fewer than half of the CPUs those pairs involve (docs/method.md §10.3).
-  /// One CPU whose counter is off is named alone, though its pairs with wide bands (across
-  /// packages) pass; one failing pair names none; a package off as a whole names none
-  /// (either package's CPUs explain the pairs across as well). In matrix order.
+  /// CPUs off from the rest: Diagnosis::cpus_off, those of every finding whose group is
+  /// smaller than the group it is compared with (docs/method.md §10.3, §10.6): one CPU off,
+  /// drifting or stepping is named; one package of two off names neither. In matrix order.
   std::vector<int> cpus_off;
   std::size_t cpus = 0;
   std::size_t pairs_checked = 0;  // ordered pairs: every one the plan measures
@@ -99,9 +96,10 @@ struct CheckResult {
 /// feasible band meeting the tolerance, no drift beyond its tolerance, no self-inconsistent
 /// round when the receive read waits for earlier loads (under plain reads such rounds are
 /// the expected speculation, reported but not failed on: they are the variant's fault, not
-/// the counters'), and the bands agree with one another. The failure the reason shows is
-/// the largest offset failure (one of a CPU in cpus_off when there is one), else the most
-/// important kind.
+/// the counters'), and the bands agree with one another; a pass whose bound exceeds
+/// settings.max_bound_ticks is inconclusive instead. The failure `shown` (the reason's when
+/// no finding is proven) is the largest offset step, else the largest offset failure (one
+/// of a CPU in cpus_off when there is one), else the most important kind.
 /// \param platform_warnings  passed through to `warnings` (VM, clocksource, invariance).
 CheckResult decide_check(const MatrixResult& m, const CheckSettings& settings,
                          const std::vector<std::string>& platform_warnings);

@@ -29,6 +29,11 @@ void check(const MatrixGrid& g) {
   if (g.title.find_first_of("\r\n") != std::string::npos || g.units.find_first_of("\r\n") != std::string::npos) {
     throw std::invalid_argument(what + "title or units hold a line break");
   }
+  if (g.note.find_first_of("\r\n") != std::string::npos)
+    throw std::invalid_argument(what + "the note holds a line break");
+  if (!std::isnan(g.colour_limit) && !(std::isfinite(g.colour_limit) && g.colour_limit > 0)) {
+    throw std::invalid_argument(what + "the colour limit is not a positive number");
+  }
   std::size_t previous = 0;
   for (std::size_t b : g.boundaries) {
     if (b <= previous || b >= n) {
@@ -79,6 +84,12 @@ std::string format_gnuplot_matrix(const MatrixGrid& grid) {
   append_dat_list(out, "package_ids", grid.packages.ids);
   append_dat_list(out, "l3_starts", grid.l3.starts);
   append_dat_list(out, "l3_ids", grid.l3.ids);
+  if (!std::isnan(grid.colour_limit)) {
+    out += "# colour_limit: ";
+    append_dat_value(out, grid.colour_limit);
+    out += '\n';
+  }
+  if (!grid.note.empty()) out += "# note: " + grid.note + "\n";
   out += "cpu";
   for (const std::string& label : grid.labels) out += " " + label;
   out += "\n";

@@ -14,7 +14,10 @@
 //   ...
 // The "# key: value" lines come first, in this order, always all nine (a key with nothing
 // after it when there is no boundary, or when the machine does not say where its packages
-// or L3 domains are). "# boundaries:" is the one level of lines drawn before the group
+// or L3 domains are). A signed offset heatmap's file adds two after them:
+//   # colour_limit: 920        <- its colours end at -920 and +920 (cells beyond in the end colours)
+//   # note: white: the pair's hard band contains 0; ...   <- one line under the title "# boundaries:" is the one level
+//   of lines drawn before the group
 // lines existed (the L3 starts when there are several, else the package starts, without 0);
 // the heatmap scripts draw the package and L3 lines from the group lines when they are
 // there. For a sparse design the cells line names the pairs it leaves out as well:
@@ -23,6 +26,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -51,6 +55,11 @@ struct MatrixGrid {
   /// Where each package and each L3 domain begins; empty where the machine does not say.
   MatrixGroups packages{};
   MatrixGroups l3{};
+  /// A signed heatmap's colours end at ±colour_limit; NaN: its script scales them to the
+  /// values (no "# colour_limit:" line).
+  double colour_limit = std::numeric_limits<double>::quiet_NaN();
+  /// What the colours mean, a line under the title ("" : no "# note:" line).
+  std::string note{};
 };
 
 /// The runs of `level` (&CpuPlace::package, &CpuPlace::l3, ...) along `places`, in the
@@ -63,7 +72,8 @@ MatrixGroups matrix_groups(const std::vector<CpuPlace>& places, int CpuPlace::*l
 /// "1e+300"); NaN prints "NaN". Locale-independent.
 /// \throws std::invalid_argument when there is no label, values.size() != N², a label is
 /// empty or holds white space, the title or units hold a line break, a boundary is not
-/// in (0, N) or the boundaries are not strictly increasing, left_out > N(N−1), the group starts
+/// in (0, N) or the boundaries are not strictly increasing, the note holds a line break, the
+/// colour limit is not NaN and not a positive finite number, left_out > N(N−1), the group starts
 /// do not begin at 0 or do not increase inside [0, N), or a group has not one id per start;
 /// also on ±infinity, which gnuplot cannot draw (the caller decides what an unbounded cell
 /// means).

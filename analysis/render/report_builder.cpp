@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <set>
 
 #include "core/format.hpp"
 #include "matrix/matrix_worst.hpp"
@@ -215,14 +216,6 @@ ReportSection verdict_section(const ReportInputs& in) {
   s.title = "Verdict";
   add_source(in, s);
   s.blocks.push_back(paragraph(check_reason_text(check) + "."));
-  std::vector<std::string> failures;
-  for (std::size_t i = 0; i < check.failures.size() && i < 20; ++i)
-    failures.push_back(check_failure_text(check.failures[i], check));
-  if (check.failures.size() > 20) {
-    failures.push_back(std::to_string(check.failures.size() - 20) + " more in " + std::string(kReportPairsFile) +
-                       " and " + in_dir(kReportMatrixDir, "matrix.json"));
-  }
-  if (!failures.empty()) s.blocks.push_back(bullets(failures));
   const bool sparse = pairs_left_out(m) > 0;
   const std::string pairs = sparse ? "the " + std::to_string(in.ordered.ordered_pairs) +
                                          " ordered pairs of a sparse design, of " +
@@ -250,6 +243,58 @@ ReportSection verdict_section(const ReportInputs& in) {
   if (!warnings.empty()) {
     s.blocks.push_back(paragraph("What on this platform makes the answer less certain:"));
     s.blocks.push_back(bullets(warnings));
+  }
+  return s;
+}
+
+/// The CPU the per-CPU offsets are relative to: "0", or "?" for a matrix without CPUs.
+std::string first_cpu(const MatrixResult& m) { return m.cpus.empty() ? "?" : std::to_string(m.cpus[0]); }
+
+/// What the check found, as structure, right under the verdict: each finding in a sentence,
+/// the per-CPU offsets coloured by their offset groups, then the failing pairs.
+ReportSection diagnosis_section(const ReportInputs& in) {
+  const MatrixResult& m = in.ordered.matrix;
+  const CheckResult& check = in.check;
+  const Diagnosis& d = check.diagnosis;
+  ReportSection s;
+  s.title = "Diagnosis";
+  if (d.findings.empty()) {
+    s.blocks.push_back(paragraph(
+        std::string("No finding: the hard bands single out no CPU and no group of CPUs whose counters differ from the "
+                    "others") +
+        (check.synchronized || check.failures.empty() ? "." : "; what fails is listed below, pair by pair.")));
+  } else {
+    s.blocks.push_back(paragraph(d.findings.size() == 1 ? "One finding, proven by the hard bands:"
+                                                        : std::to_string(d.findings.size()) +
+                                                              " findings, proven by the hard bands, the most "
+                                                              "important first:"));
+    std::vector<std::string> items;
+    for (std::size_t i = 0; i < d.findings.size() && i < kReportFindings; ++i) {
+      items.push_back(finding_text(d.findings[i], m.tsc_hz) + ".");
+    }
+    if (d.findings.size() > kReportFindings) {
+      items.push_back(std::to_string(d.findings.size() - kReportFindings) + " more findings, smaller groups.");
+    }
+    s.blocks.push_back(bullets(std::move(items)));
+  }
+  const std::string counter(counter_name(m.recv));
+  const std::string ticks =
+      coarse_ticks(m.tsc_hz) ? "ticks (1 tick = " + format_sig(1e9 / m.tsc_hz, 4) + " ns)" : std::string("ticks");
+  s.blocks.push_back(picture(in,
+                             counter + " offset per CPU against CPU " + first_cpu(m) + ", " + ticks +
+                                 ": the estimate as a point coloured by its offset group (CPUs whose counters the "
+                                 "hard bands cannot tell apart; the reference group blue), the hard bounds as a bar",
+                             in_dir(kReportMatrixDir, "cpu_offsets.svg")));
+  std::vector<std::string> failures;
+  for (std::size_t i = 0; i < check.failures.size() && i < kReportFailures; ++i)
+    failures.push_back(check_failure_text(check.failures[i], check));
+  if (check.failures.size() > kReportFailures) {
+    failures.push_back(std::to_string(check.failures.size() - kReportFailures) + " more in " +
+                       std::string(kReportPairsFile) + " and " + in_dir(kReportMatrixDir, "matrix.json"));
+  }
+  if (!failures.empty()) {
+    s.blocks.push_back(paragraph("What fails, pair by pair:"));
+    s.blocks.push_back(bullets(failures));
   }
   return s;
 }
@@ -282,9 +327,6 @@ void add_matrix_figures(ReportSection& s, const MatrixResult& m, std::string_vie
                           in_dir(dir, "matrix.txt")));
 }
 
-/// The CPU the per-CPU offsets are relative to: "0", or "?" for a matrix without CPUs.
-std::string first_cpu(const MatrixResult& m) { return m.cpus.empty() ? "?" : std::to_string(m.cpus[0]); }
-
 ReportSection offsets_section(const ReportInputs& in) {
   const MatrixResult& m = in.ordered.matrix;
   const std::string counter(counter_name(m.recv));
@@ -294,14 +336,16 @@ ReportSection offsets_section(const ReportInputs& in) {
   ReportSection s;
   s.title = "Offsets";
   s.blocks.push_back(picture(in,
-                             counter + " offset per ordered pair (row a initiates, column b responds), " + ticks +
-                                 "; 0 means the two counters agree",
-                             in_dir(kReportMatrixDir, "offset_ticks.svg")));
+                             counter + " offset proven per ordered pair (row a initiates, column b responds), " +
+                                 ticks +
+                                 ": how far the pair's hard band lies from 0; white where the band contains 0, "
+                                 "so the two counters may agree",
+                             in_dir(kReportMatrixDir, "proven_offset_ticks.svg")));
   s.blocks.push_back(picture(in,
-                             counter + " offset per CPU against CPU " + first_cpu(m) + ", " + ticks +
-                                 ": the estimate as a point (red where the hard bounds exclude 0), the hard "
-                                 "bounds as a bar",
-                             in_dir(kReportMatrixDir, "cpu_offsets.svg")));
+                             counter + " offset estimate per ordered pair, " + ticks +
+                                 ": the estimate inside each hard band; pale where it is small beside a typical "
+                                 "band, and no proof of a difference on its own",
+                             in_dir(kReportMatrixDir, "offset_ticks.svg")));
   add_matrix_figures(s, in.ordered.matrix, kReportMatrixDir);
   return s;
 }
@@ -399,49 +443,88 @@ ReportSection distance_section(const ReportInputs& in) {
 ReportSection worst_section(const ReportInputs& in) {
   const MatrixResult& m = in.ordered.matrix;
   const double hz = m.tsc_hz;
-  const MatrixWorst w = worst_of(m, kReportWorst);
+  const Diagnosis& d = in.check.diagnosis;
+  const MatrixWorst w = worst_of(m, kReportWorst, &d);
   const auto failing = failing_pairs(in.check);
   ReportSection s;
   s.title = "Worst CPUs and pairs";
   s.blocks.push_back(paragraph(in.check.cpus_off.empty() ? "The check names no CPU off from the rest."
                                                          : "By the check, " + cpus_off_text(in.check.cpus_off) + "."));
-  // A CPU within one quantum of the median is not singled out: that is one reading's error.
-  const auto deviation = [&](std::size_t i) { return std::fabs(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks); };
+  // What distances are measured from: the median offset of the CPUs that agree with the
+  // most others (the diagnosis' reference group), else of all.
+  const std::string reference =
+      w.reference_group_cpus > 0
+          ? "the median per-CPU offset of the reference group (the " + std::to_string(w.reference_group_cpus) +
+                (w.reference_group_cpus == 1 ? " CPU" : " CPUs") +
+                " whose counters agree with the most others: " + signed_ticks(w.reference_offset_ticks, hz, 1) +
+                " relative to CPU " + first_cpu(m) + ")"
+          : "the median per-CPU offset (" + signed_ticks(w.reference_offset_ticks, hz, 1) + " relative to CPU " +
+                first_cpu(m) + ")";
+  // A CPU of no finding within one quantum of the reference is not singled out: that is
+  // one reading's error.
+  const auto deviation = [&](std::size_t i) { return std::fabs(m.cpu.offset_ticks[i] - w.reference_offset_ticks); };
   const double quantum = static_cast<double>(std::max<std::int64_t>(m.quantum_ticks, 1));
   std::vector<std::size_t> listed;
-  for (std::size_t i : w.cpus) {
-    if (deviation(i) > quantum) listed.push_back(i);
+  std::vector<int> listed_findings;
+  for (std::size_t k = 0; k < w.cpus.size(); ++k) {
+    if (w.cpu_findings[k] >= 0 || deviation(w.cpus[k]) > quantum) {
+      listed.push_back(w.cpus[k]);
+      listed_findings.push_back(w.cpu_findings[k]);
+    }
   }
-  std::size_t others = 0;
+  // The CPUs not listed: those of a finding (the diagnosis names them), the others with
+  // their largest distance from the reference.
+  std::set<int> in_findings;
+  for (const Finding& f : d.findings) in_findings.insert(f.cpus.begin(), f.cpus.end());
+  std::size_t others = 0, finding_others = 0;
   double others_max = 0;
   for (std::size_t i = 0; i < m.cpu.offset_ticks.size(); ++i) {
-    if (!std::isfinite(m.cpu.offset_ticks[i]) || std::find(listed.begin(), listed.end(), i) != listed.end()) continue;
+    if (std::find(listed.begin(), listed.end(), i) != listed.end()) continue;
+    if (in_findings.contains(m.cpus[i])) {
+      ++finding_others;
+      continue;
+    }
+    if (!std::isfinite(m.cpu.offset_ticks[i])) continue;
     ++others;
     others_max = std::max(others_max, deviation(i));
   }
-  const std::string within = " within " + ticks_with_ns(std::round(others_max * 10) / 10, hz) +
-                             " of the median per-CPU offset (" + signed_ticks(w.median_cpu_offset_ticks, hz, 1) +
-                             " relative to CPU " + std::to_string(m.cpus[0]) + ").";
+  const std::string within =
+      " within " + ticks_with_ns(std::round(others_max * 10) / 10, hz) + " of " + reference + ".";
   if (listed.empty() && others > 0) {
     s.blocks.push_back(
         paragraph((others == 1 ? "The one CPU solved is" : "All " + std::to_string(others) + " CPUs are") + within));
   }
   if (!listed.empty()) {
-    s.blocks.push_back(paragraph("The CPUs farthest from the median per-CPU offset (" +
-                                 signed_ticks(w.median_cpu_offset_ticks, hz, 1) + " relative to CPU " +
-                                 std::to_string(m.cpus[0]) + "), more than one quantum (" + ticks_with_ns(quantum, hz) +
-                                 ") from it, with the hard bounds on their offsets:"));
-    std::vector<std::string> rows = {"CPU\tplace\toffset x\tfrom the median\thard bounds, ticks"};
-    for (std::size_t i : listed) {
-      rows.push_back(std::to_string(m.cpus[i]) + "\t" + place_text(m, i) + "\t" +
+    const bool any_finding = std::any_of(listed_findings.begin(), listed_findings.end(), [](int f) { return f >= 0; });
+    s.blocks.push_back(paragraph(
+        std::string(any_finding ? "The CPUs of the findings first, in turn from each, then those" : "The CPUs") +
+        " farthest from " + reference + ", more than one quantum (" + ticks_with_ns(quantum, hz) +
+        ") from it, with the hard bounds on their offsets:"));
+    std::vector<std::string> rows = {"CPU\tplace\tfinding\toffset x\tfrom the reference\thard bounds, ticks"};
+    for (std::size_t k = 0; k < listed.size(); ++k) {
+      const std::size_t i = listed[k];
+      std::string finding = "-";
+      if (listed_findings[k] >= 0) {
+        const Finding& f = d.findings[static_cast<std::size_t>(listed_findings[k])];
+        finding = std::string(finding_kind_name(f.kind)) + (f.name.empty() ? "" : ": " + f.name);
+      }
+      rows.push_back(std::to_string(m.cpus[i]) + "\t" + place_text(m, i) + "\t" + finding + "\t" +
                      signed_ticks(m.cpu.offset_ticks[i], hz, 1) + "\t" +
-                     signed_ticks(m.cpu.offset_ticks[i] - w.median_cpu_offset_ticks, hz, 1) + "\t" +
+                     signed_ticks(m.cpu.offset_ticks[i] - w.reference_offset_ticks, hz, 1) + "\t" +
                      band_text(m.cpu.lo_ticks[i], m.cpu.hi_ticks[i]));
     }
     s.blocks.push_back(table(std::move(rows)));
+    if (finding_others > 0) {
+      s.blocks.push_back(paragraph("Not listed: " + std::to_string(finding_others) + " more " +
+                                   (finding_others == 1 ? "CPU" : "CPUs") +
+                                   " of the findings (the Diagnosis names their groups)."));
+    }
     if (others > 0) {
+      const std::string of_no_finding = d.findings.empty() ? "" : " of no finding";
       s.blocks.push_back(
-          paragraph((others == 1 ? "The other CPU is" : "The other " + std::to_string(others) + " CPUs are") + within));
+          paragraph((others == 1 ? "The other CPU" + of_no_finding + " is"
+                                 : "The other " + std::to_string(others) + " CPUs" + of_no_finding + " are") +
+                    within));
     }
   }
   if (!w.offset_pairs.empty()) {
@@ -505,19 +588,18 @@ ReportSection how_made_section(const ReportInputs& in) {
   s.title = "How this report was made";
   s.blocks.push_back(
       paragraph("Generated " + in.generated_utc + " by tscaudit " + in.tool_version + ": " + in.command_line));
-  s.blocks.push_back(bullets({"info.txt, info.json: the platform facts",
-                              std::string(kReportPairsFile) + ": every ordered pair's verdict, one line each",
-                              std::string(kReportMatrixDir) + "/: the " +
-                                  (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") +
-                                  " run with receive " + in.ordered.matrix.recv.name +
-                                  ": matrix.json (tscaudit-matrix/1, with the check), matrix.txt, analysis.json, "
-                                  "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
-                              report_plain_dir(plain_read_name(in)) + "/: the same with plain " +
-                                  plain_read_name(in) + " on both sides",
-                              std::string(kReportVariantsDir) +
-                                  "/: the read variants on one pair: variants.json (tscaudit-variants/1), "
-                                  "variants.txt, the plots and their .dat inputs",
-                              "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
+  s.blocks.push_back(bullets(
+      {"info.txt, info.json: the platform facts",
+       std::string(kReportPairsFile) + ": every ordered pair's verdict, one line each",
+       std::string(kReportMatrixDir) + "/: the " +
+           (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") + " run with receive " +
+           in.ordered.matrix.recv.name +
+           ": matrix.json (tscaudit-matrix/1, with the check), matrix.txt, analysis.json, "
+           "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
+       report_plain_dir(plain_read_name(in)) + "/: the same with plain " + plain_read_name(in) + " on both sides",
+       std::string(kReportVariantsDir) + "/: the read variants on one pair: variants.json (tscaudit-variants/1), "
+                                         "variants.txt, the plots and their .dat inputs",
+       "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
   if (!in.problems.empty()) {
     s.blocks.push_back(paragraph("Problems while making it:"));
     s.blocks.push_back(bullets(in.problems));
@@ -531,6 +613,7 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   ReportDoc doc;
   doc.title = "tscaudit report of " + in.host;
   doc.sections.push_back(verdict_section(in));
+  doc.sections.push_back(diagnosis_section(in));
   if (auto kernel = kernel_word_section(in)) doc.sections.push_back(std::move(*kernel));
   doc.sections.push_back(distance_section(in));
   doc.sections.push_back(worst_section(in));

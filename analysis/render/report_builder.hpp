@@ -34,6 +34,9 @@ inline constexpr std::string_view kReportPairsFile = "pair_verdicts.txt";
 /// in each list of the worst.
 inline constexpr std::size_t kReportInlinePairs = 20;
 inline constexpr std::size_t kReportWorst = 10;
+/// The diagnosis lists at most this many findings, and this many failing pairs after them.
+inline constexpr std::size_t kReportFindings = 10;
+inline constexpr std::size_t kReportFailures = 10;
 
 /// One all-pairs run as the report shows it.
 struct ReportMatrixRun {
@@ -80,17 +83,17 @@ struct ReportInputs {
   std::map<std::string, std::string> missing_pictures;
 };
 
-/// The report: sections "Verdict", "The kernel's word" (report_kernel.hpp: with kernel TSC
-/// events only), "Pairs by topology distance", "Worst CPUs and pairs",
-/// "Offsets", "Latency", "Plain PLAIN: ..." (with `plain`; PLAIN is its read, rdtsc or
-/// cntvct), "Read variants: ..." (with
-/// `variants`), "Per-pair verdicts", "Platform", "How this report was made", in that
-/// order. The verdict says, before its reason, where a rebuilt report's rounds come from and
-/// what is not complete. Its size does not grow with the pairs: "Per-pair verdicts" links
-/// kReportPairsFile and lists at most kReportInlinePairs pairs of each matrix, the failing
-/// ones first. A picture whose PNG or SVG is in missing_pictures
-/// carries, in its `missing`, why and which .dat file holds its input ("gnuplot not
-/// found; its input is matrix/offset_ticks.dat").
+/// The report: sections "Verdict", "Diagnosis" (the check's findings in sentences, the
+/// per-CPU offsets by offset group, the failing pairs), "The kernel's word" (with kernel TSC
+/// events only: report_kernel.hpp), "Pairs by topology distance", "Worst CPUs and pairs" (the
+/// CPUs of the findings first), "Offsets", "Latency", "Plain PLAIN: ..." (with `plain`; PLAIN
+/// is its read, rdtsc or cntvct), "Read variants: ..." (with `variants`), "Per-pair
+/// verdicts", "Platform", "How this report was made", in that order. The verdict says, before
+/// its reason, where a rebuilt report's rounds come from and what is not complete. Its size
+/// does not grow with the pairs: "Per-pair verdicts" links kReportPairsFile and lists at most
+/// kReportInlinePairs pairs of each matrix, the failing ones first. A picture whose PNG or SVG
+/// is in missing_pictures carries, in its `missing`, why and which .dat file holds its input
+/// ("gnuplot not found; its input is matrix/offset_ticks.dat").
 ReportDoc build_report_doc(const ReportInputs& in);
 
 }  // namespace tscaudit

@@ -60,14 +60,13 @@ std::string check_exposition(const MatrixOutcome& o, const CheckResult& result, 
   return exposition_text(check_metrics(o.matrix, result, facts, what), ExpositionDialect::openmetrics);
 }
 
-/// A tolerance in ticks; one given in ns needs the TSC frequency (`tsc_hz` > 0).
-double in_ticks(const std::string& option, const Tolerance& t, double tsc_hz) {
+}  // namespace
+
+double tolerance_in_ticks(const std::string& option, const Tolerance& t, double tsc_hz) {
   if (!t.ns) return t.value;
   if (!(tsc_hz > 0)) throw UsageError(option + " in ns needs the TSC frequency, which is unknown here; give ticks");
   return t.value * tsc_hz / 1e9;
 }
-
-}  // namespace
 
 int run_check(const CheckOptions& options) {
   if (options.matrix.dry_run) {
@@ -85,8 +84,8 @@ int run_check(const CheckOptions& options) {
   const MatrixOutcome o = obtain_matrix(options.matrix, "check", false);
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;
-  settings.tolerance_ticks = in_ticks("--tolerance", options.tolerance, o.platform.tsc.hz);
-  settings.max_bound_ticks = in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
+  settings.tolerance_ticks = tolerance_in_ticks("--tolerance", options.tolerance, o.platform.tsc.hz);
+  settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
   CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
   if (!options.matrix.out_dir.empty()) {
     PictureReport pictures;

@@ -22,6 +22,10 @@ struct Tolerance {
 ///         an optional "ticks" or "ns" unit.
 Tolerance parse_tolerance(const std::string& option, const std::string& text);
 
+/// `t` in ticks; one given in ns is converted with `tsc_hz`.
+/// \throws UsageError naming `option` when it is in ns and the frequency is unknown (<= 0).
+double tolerance_in_ticks(const std::string& option, const Tolerance& t, double tsc_hz);
+
 struct CheckOptions {
   MatrixOptions matrix;  // which CPUs, variants, rounds; out_dir keeps the evidence
   Tolerance tolerance;

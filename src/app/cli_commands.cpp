@@ -587,6 +587,10 @@ void ReportCli::add(CLI::App& app) {
   sub->add_flag("--no-plain", no_plain,
                 "skip the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) + " matrix");
   sub->add_flag("--no-variants", no_variants, "skip the read variants (tscaudit variants) on the first two CPUs");
+  sub->add_option("--max-bound", max_bound,
+                  "the widest proof accepted, as for check: a verdict whose pairs prove |offset| only within more "
+                  "reads inconclusive")
+      ->capture_default_str();
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
 }
@@ -601,6 +605,7 @@ Command ReportCli::build(const Args& args) const {
   r.variants_options.rounds =
       parse_count("--variants-rounds", variants_rounds, 2 * r.variants_options.passes, kMaxRounds);
   r.variants_options.timeout = r.matrix.timeout;
+  r.max_bound = parse_tolerance("--max-bound", max_bound);
   r.command_line = quote_command_line(args);
   return r;
 }

@@ -104,7 +104,7 @@ struct ReportCli {
   CLI::App* sub = nullptr;
   PlanCli plan;
   bool no_plain = false, no_variants = false;
-  std::string variants_rounds = "100000";
+  std::string variants_rounds = "100000", max_bound = "0";
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
 };

@@ -263,9 +263,13 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
       plotter.draw(g.script, dat.string(), (root / (g.name + std::string(ext))).string());
   }
   // The per-CPU offsets with their hard bounds: one point per CPU, where a CPU whose
-  // counter is off stands out even when its row of the heatmap is a few pixels.
+  // counter is off stands out even when its row of the heatmap is a few pixels, coloured
+  // by the offset groups of the check's diagnosis (a matrix without a check: of its own,
+  // against no tolerance; a structure, not a verdict).
+  const Diagnosis own = check != nullptr ? Diagnosis{} : diagnose(m, DiagnosisSettings{});
+  const Diagnosis& diagnosis = check != nullptr ? check->diagnosis : own;
   const fs::path cpu_dat = root / "cpu_offsets.dat";
-  write_text_file(cpu_dat.string(), format_cpu_offsets(cpu_offsets_table(m)));
+  write_text_file(cpu_dat.string(), format_cpu_offsets(cpu_offsets_table(m, &diagnosis)));
   for (const char* ext : {".png", ".svg"})
     plotter.draw("cpu_offsets.gp", cpu_dat.string(), (root / (std::string("cpu_offsets") + ext)).string());
   for (const std::string& line : plotter.report().failure_lines()) problems.push_back(line);
@@ -283,7 +287,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
   j["problems"] = all_problems;
   if (check != nullptr && settings != nullptr) j["check"] = check_json(*check, *settings);
-  j["findings"] = findings_json(check != nullptr ? check->diagnosis : diagnose(m, DiagnosisSettings{}), m.tsc_hz);
+  j["findings"] = findings_json(diagnosis, m.tsc_hz);
   OutputFile json_file((root / "matrix.json").string());
   stream_matrix_json(m, cpu_places_json(o.planned.order), j, [&](std::string_view text) { json_file.write(text); });
   json_file.commit();

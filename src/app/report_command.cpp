@@ -121,6 +121,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
     return measure_matrix(ordered, std::move(planned));
   }();
   CheckSettings settings;
+  settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
   in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
   for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, &w.pictures)) {
     w.problems.push_back(p);

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "app/check_command.hpp"
 #include "app/matrix_command.hpp"
 #include "app/variants_command.hpp"
 
@@ -18,6 +19,7 @@ struct ReportOptions {
   bool plain = true;                 // also the plain-rdtsc matrix
   bool variants = true;              // also `variants` on the first two CPUs
   VariantsOptions variants_options;  // rounds; CPUs come from the matrix's list
+  Tolerance max_bound;               // --max-bound: wider passes are inconclusive; 0: no limit
   std::string command_line;
 };
 

@@ -423,6 +423,30 @@ TEST_CASE("plot: heatmap cells stay crisp: rectangles in an SVG up to 64 CPUs, a
   CHECK(listing(dir.path).find(".tmp.") == std::string::npos);
 }
 
+TEST_CASE("plot: a signed heatmap's colour limit: cells beyond it in the end colours, the note under the title") {
+  TempDir dir;
+  const std::string head = "# title: t\n# units: ticks\n# rows: a\n# cells: c\n# boundaries:\n";
+  const std::string cells = "cpu 0 1\n0 NaN 240\n1 -480 NaN\n";
+  const std::string end_blue = "fill = 'rgb( 33, 102, 172)'";
+  SECTION("limit 240: the colour box ends there, -480 in the end blue, the note in two lines") {
+    const std::string svg = drawn_heatmap(dir, "heatmap_offset.gp",
+                                          head + "# colour_limit: 240\n# note: first part; second part\n" + cells);
+    check_svg_text(svg,
+                   {"<text>t</text>", "<text>first part</text>", "<text>second part</text>", "<text> 200</text>",
+                    "<text>-480</text>"},
+                   {"<text>-400</text>", "first part; second part"});
+    CHECK(count(svg, end_blue) == 2);  // the cell of -480 and the colour box's end
+  }
+  SECTION("no limit: the colour box spans the values, as before") {
+    const std::string svg = drawn_heatmap(dir, "heatmap_offset.gp", head + cells);
+    check_svg_text(svg, {"<text>-400</text>"}, {"first part"});
+  }
+  SECTION("a limit that is no positive number is refused") {
+    check_rejected("heatmap_offset.gp", {{head + "# colour_limit: -5\n" + cells, "is not a positive number"},
+                                         {head + "# colour_limit: x\n" + cells, "is not a positive number"}});
+  }
+}
+
 TEST_CASE("plot: beyond 64 CPUs the heatmap tics name the packages and L3 domains, not the CPUs") {
   TempDir dir;
   const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_violations.gp");
@@ -598,8 +622,68 @@ TEST_CASE("plot: cpu offsets of 2 CPUs without topology, and with no bound known
   }
 }
 
+namespace {
+
+/// cpu_offsets_text() with the offset groups: package 0 (CPUs 0 to n/2 - 1) the reference,
+/// package 1 the group ahead by 600, CPU `off` left out at `off_ticks`, beyond the y range
+/// when the file gives one.
+std::string grouped_offsets_text(int n, int off, double off_ticks, bool y_range) {
+  std::ostringstream s;
+  s << "# title: offsets per CPU\n# units: ticks\n# reference: 0\n# columns: position cpu estimate lo hi group\n"
+    << "# package_starts: 0 " << n / 2 << "\n# package_ids: 0 1\n# l3_starts:\n# l3_ids:\n# groups: 2\n"
+    << "# group_0: reference: package 0 (" << n / 2 << " CPUs)\n# group_1: package 1, +600 ticks\n"
+    << "# left_out: left out (drifts, steps or unlinked): CPU " << off << "\n";
+  if (y_range) s << "# y_range: -200 800\n";
+  for (int i = 0; i < n; ++i) {
+    const int group = i == off ? -1 : (i < n / 2 ? 0 : 1);
+    const double x = i == off ? off_ticks : (group == 1 ? 600 : 0);
+    s << i << ' ' << i << ' ' << x << ' ' << x - 100 << ' ' << x + 100 << ' ' << group << '\n';
+  }
+  return s.str();
+}
+
+const std::string kBlack = "rgb(  0,   0,   0)";  // the CPUs left out
+const std::string kGreen = "rgb( 26, 150,  65)";  // the third group
+
+}  // namespace
+
+TEST_CASE("plot: cpu offsets by offset group: a colour and a key entry each, a CPU far off on the edge") {
+  TempDir dir;
+  SECTION("128 CPUs, package 1 ahead, CPU 77 drifting to +4500: beyond the range, a triangle and its value") {
+    const std::string svg = drawn_text(dir, "cpu_offsets.gp", grouped_offsets_text(128, 77, 4500, true), ".svg");
+    check_svg_text(svg,
+                   {"reference: package 0 (64 CPUs)", "package 1, +600 ticks",
+                    "left out (drifts, steps or unlinked): CPU 77", "> +4500<", ">package 0<", ">package 1<"},
+                   {"bounds exclude 0", ">estimate<"});
+    CHECK(points_of(svg, kBlue) == 65);  // package 0 and the key's sample
+    CHECK(points_of(svg, kRed) == 64);   // package 1 but CPU 77, and the key's sample
+    CHECK(points_of(svg, kBlack) == 2);  // CPU 77's triangle and the key's circle
+    // The y range the file gives: its tics, not those up to 4500.
+    check_svg_text(svg, {"> 800<"}, {"> 4000<"});
+  }
+  SECTION("a CPU left out within the range: an open circle where it is, no value written") {
+    const std::string svg = drawn_text(dir, "cpu_offsets.gp", grouped_offsets_text(16, 5, 300, false), ".svg");
+    CHECK(points_of(svg, kBlack) == 2);  // CPU 5's circle and the key's
+    CHECK(svg.find("> +300<") == std::string::npos);
+  }
+  SECTION("more than seven groups: the first seven in colour, the rest grey under one key entry") {
+    std::ostringstream s;
+    s << "# title: t\n# columns: position cpu estimate lo hi group\n# groups: 9\n";
+    for (int k = 0; k < 9; ++k) s << "# group_" << k << ": CPU " << k << "\n";
+    for (int k = 0; k < 9; ++k) s << k << ' ' << k << ' ' << k * 10 << " NaN NaN " << k << '\n';
+    const std::string svg = drawn_text(dir, "cpu_offsets.gp", s.str(), ".svg");
+    check_svg_text(svg, {"CPU 0", "CPU 6", "groups 7 to 8"}, {"CPU 7<", "left out"});
+    CHECK(points_of(svg, kGreen) == 2);                // group 2 and its key sample
+    CHECK(points_of(svg, "rgb(119, 119, 119)") == 3);  // groups 7 and 8, one key sample
+  }
+}
+
 TEST_CASE("plot: a malformed cpu offsets file fails and names the line") {
-  check_rejected("cpu_offsets.gp", {{"# title: t\n0 0 x NaN NaN\n", "in.dat:2: column 3: 'x' is not a number or NaN"},
-                                    {"# title: t\n0 0 0 0\n", "in.dat:2: 4 fields, expected 5"},
-                                    {"# title: t\n", "in.dat: no data rows"}});
+  check_rejected(
+      "cpu_offsets.gp",
+      {{"# title: t\n0 0 x NaN NaN\n", "in.dat:2: column 3: 'x' is not a number or NaN"},
+       {"# title: t\n0 0 0 0\n", "in.dat:2: 4 fields, expected 5"},
+       {"# title: t\n# columns: position cpu estimate lo hi group\n0 0 0 0 0\n", "in.dat:3: 5 fields, expected 6"},
+       {"# columns: position cpu estimate lo hi group\n0 0 0 0 0 x\n", "in.dat:2: column 6: 'x' is not a number"},
+       {"# title: t\n", "in.dat: no data rows"}});
 }

@@ -158,6 +158,15 @@ if(NOT metrics MATCHES "\ntscaudit_check_success{reason=\"inconclusive\"} 0\n"
   list(APPEND problems "the metrics do not say inconclusive: ${metrics}")
 endif()
 check_dir(synchronized 0 --max-bound 100000)
+# The report says the same: its verdict inconclusive, its exit code that of a complete report.
+execute_process(COMMAND ${TSCAUDIT} report --from ${DIR}/synchronized --max-bound 10ns --out ${DIR}/report
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+tscaudit_expect_exit(problems "${rc}" 0 "report --from --max-bound 10ns")
+file(READ ${DIR}/report/report.md report)
+if(NOT report MATCHES "
+inconclusive: the offsets are proven only to within ±")
+  list(APPEND problems "the report's verdict is not inconclusive")
+endif()
 
 file(REMOVE_RECURSE ${DIR})
 if(problems)

@@ -18,7 +18,7 @@ set(problems "")
 tscaudit_expect_exit(problems "${rc}" 0)
 tscaudit_expect_match(problems "${err}" "wrote m/matrix.json and the heatmaps\n"
                      "stderr does not say 'wrote m/matrix.json and the heatmaps'")
-foreach(stem offset_ticks rtt_min_ticks rtt_p50_ticks causality_violations cpu_offsets)
+foreach(stem proven_offset_ticks offset_ticks rtt_min_ticks rtt_p50_ticks causality_violations cpu_offsets)
   foreach(ext png svg)
     if(NOT EXISTS ${alone}/m/${stem}.${ext})
       list(APPEND problems "m/${stem}.${ext} is missing")

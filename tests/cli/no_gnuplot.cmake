@@ -18,10 +18,10 @@ endmacro()
 # matrix: the data and the .dat files, no picture, exit 0.
 run_without_gnuplot(matrix --rounds 2000 --visits 1 --out ${out}/m)
 tscaudit_skip_on_one_cpu(err)
-set(not_drawn "gnuplot not found: install gnuplot-nox; not drawn in ${out}/m: offset_ticks.png, offset_ticks.svg, rtt_min_ticks.png, rtt_min_ticks.svg, rtt_p50_ticks.png, rtt_p50_ticks.svg, causality_violations.png, causality_violations.svg, cpu_offsets.png, cpu_offsets.svg \\(the .dat files beside them are their input\\)")
+set(not_drawn "gnuplot not found: install gnuplot-nox; not drawn in ${out}/m: proven_offset_ticks.png, proven_offset_ticks.svg, offset_ticks.png, offset_ticks.svg, rtt_min_ticks.png, rtt_min_ticks.svg, rtt_p50_ticks.png, rtt_p50_ticks.svg, causality_violations.png, causality_violations.svg, cpu_offsets.png, cpu_offsets.svg \\(the .dat files beside them are their input\\)")
 tscaudit_expect_exit(failures "${rc}" 0 matrix)
 tscaudit_expect_match(failures "${err}" "${not_drawn}"
-                     "matrix: no 'gnuplot not found' line naming the 8 heatmaps")
+                     "matrix: no 'gnuplot not found' line naming the 12 pictures")
 tscaudit_expect_match(failures "${err}" "wrote ${out}/m/matrix.json, no heatmap\n"
                      "matrix: no 'wrote ... matrix.json, no heatmap'")
 tscaudit_expect_no_match(failures "${err}" "problem:" "matrix: a missing gnuplot reported as a problem")
@@ -44,7 +44,7 @@ list(LENGTH said n)
 if(NOT n EQUAL 1)
   list(APPEND failures "report: ${n} 'gnuplot not found' lines, expected 1")
 endif()
-tscaudit_expect_match(failures "${err}" "not drawn in ${out}/r/matrix: offset_ticks.png, .*; in ${out}/r/matrix_plain_rdtsc: .*; in ${out}/r/variants: variants_cost.png, "
+tscaudit_expect_match(failures "${err}" "not drawn in ${out}/r/matrix: proven_offset_ticks.png, .*; in ${out}/r/matrix_plain_rdtsc: .*; in ${out}/r/variants: variants_cost.png, "
                      "report: the line does not name the pictures of each directory")
 tscaudit_expect_no_match(failures "${err}" "problem:" "report: a missing gnuplot reported as a problem")
 file(READ ${out}/r/report.md md)

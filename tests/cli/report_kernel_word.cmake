@@ -1,5 +1,5 @@
 # report --from an earlier report whose info.json holds kernel TSC events: the report's
-# section "The kernel's word" comes right after the verdict and compares each event that
+# section "The kernel's word" comes right after the diagnosis and compares each event that
 # names CPUs with the measurement. The machine is simulated: 16 CPUs in two packages, CPU 5
 # at +400 ticks. The events: a warp of 300 cycles between CPUs 0 and 5 (the tool agrees),
 # one of 100000 (it agrees they differ, by less), one between CPUs 0 and 3 (it measured
@@ -47,8 +47,8 @@ foreach(case events unreadable)
 endforeach()
 
 file(READ ${DIR}/report_events/report.md md)
-if(NOT md MATCHES "\n## Verdict\n.*\n## The kernel's word\n.*\n## Pairs by topology distance\n")
-  list(APPEND problems "the kernel's word is not between the verdict and the pairs by distance")
+if(NOT md MATCHES "\n## Verdict\n.*\n## Diagnosis\n.*\n## The kernel's word\n.*\n## Pairs by topology distance\n")
+  list(APPEND problems "the kernel's word is not between the diagnosis and the pairs by distance")
 endif()
 set(band "\\[\\+[0-9.]+, \\+[0-9.]+\\] ticks")
 set(expected

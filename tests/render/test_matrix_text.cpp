@@ -43,6 +43,31 @@ TEST_CASE("matrix text: a 2x2 offset matrix, exactly") {
         "1 26 NaN\n");
 }
 
+TEST_CASE("matrix text: a signed heatmap's colour limit and note follow the group lines") {
+  MatrixGrid g = two_by_two();
+  g.colour_limit = 240;
+  g.note = "white: the band contains 0; colours end at +/-240 ticks: 2 cells beyond";
+  CHECK(format_gnuplot_matrix(g) ==
+        "# title: TSC offset θ = TSC_b − TSC_a (ticks)\n"
+        "# units: ticks\n"
+        "# rows: initiator a (CPU number); columns: responder b (CPU number)\n"
+        "# cells: row-major values; NaN = not measured (the diagonal)\n"
+        "# boundaries:\n"
+        "# package_starts:\n"
+        "# package_ids:\n"
+        "# l3_starts:\n"
+        "# l3_ids:\n"
+        "# colour_limit: 240\n"
+        "# note: white: the band contains 0; colours end at +/-240 ticks: 2 cells beyond\n"
+        "cpu 0 1\n"
+        "0 NaN -26\n"
+        "1 26 NaN\n");
+  g.note.clear();
+  g.colour_limit = 0.38;
+  const std::string text = format_gnuplot_matrix(g);
+  CHECK(text.find("# l3_ids:\n# colour_limit: 0.38\ncpu 0 1\n") != std::string::npos);
+}
+
 TEST_CASE("matrix text: a sparse design names the pairs it leaves out among the NaN cells") {
   MatrixGrid g = two_by_two();
   g.values = {kNaN, -26, kNaN, kNaN};
@@ -231,5 +256,15 @@ TEST_CASE("matrix text: inputs it cannot write are refused, not guessed") {
   SECTION("infinity") {
     g.values[1] = -std::numeric_limits<double>::infinity();
     CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': an infinite value");
+  }
+  SECTION("a line break in the note") {
+    g.note = "white: 0\n1 2 3";
+    CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': the note holds a line break");
+  }
+  SECTION("a colour limit that is not a positive number") {
+    for (double limit : {0.0, -5.0, std::numeric_limits<double>::infinity()}) {
+      g.colour_limit = limit;
+      CHECK_THROWS_WITH(format_gnuplot_matrix(g), "matrix 'offset_ticks': the colour limit is not a positive number");
+    }
   }
 }
