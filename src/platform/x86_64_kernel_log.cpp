@@ -226,24 +226,24 @@ void parse_tsc_log_line(std::string_view line, std::optional<double> stamp_s, Ke
                         line.find("turning off TSC clock") != std::string_view::npos;
   if (unstable && !f.tsc_marked_unstable) {
     f.tsc_marked_unstable = true;
-    f.unstable_line = std::string(line);
+    f.unstable_line = printable_line(line);
   }
   constexpr std::string_view kRefined = "Refined TSC clocksource calibration: ";
   constexpr std::string_view kDetected = "Detected ";
   if (const std::size_t p = line.find(kRefined); p != std::string_view::npos) {
     if (auto v = mhz_at(line, p + kRefined.size(), " MHz"); v && mhz_rank <= 3) {
       f.tsc_mhz = v;
-      f.tsc_mhz_line = std::string(line);
+      f.tsc_mhz_line = printable_line(line);
       mhz_rank = 3;
     }
   } else if (const std::size_t d = line.find(kDetected); d != std::string_view::npos) {
     if (auto v = mhz_at(line, d + kDetected.size(), " MHz TSC"); v && mhz_rank <= 2) {
       f.tsc_mhz = v;
-      f.tsc_mhz_line = std::string(line);
+      f.tsc_mhz_line = printable_line(line);
       mhz_rank = 2;
     } else if (auto w = mhz_at(line, d + kDetected.size(), " MHz processor"); w && mhz_rank <= 1) {
       f.tsc_mhz = w;
-      f.tsc_mhz_line = std::string(line);
+      f.tsc_mhz_line = printable_line(line);
       mhz_rank = 1;
     }
   }

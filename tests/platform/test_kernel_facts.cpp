@@ -387,6 +387,16 @@ TEST_CASE("kernel log: this machine's boot, recorded with klogctl's level prefix
   CHECK(*l.first_timestamp_s == Approx(0.0).margin(1e-12));
 }
 
+TEST_CASE("kernel log: the lines quoted are printable, whatever bytes the log holds") {
+  // Invalid UTF-8 and a control byte: quoted into text and JSON, they must not break either.
+  const KernelLogFacts l = parse_kernel_log(
+      "[    1.000000] tsc: Marking TSC unstable due to \xff\xfe clocksource\x07 watchdog\n"
+      "[    0.500000] tsc: Detected 2299.998 MHz TSC \xc3\n");
+  CHECK(l.tsc_marked_unstable);
+  CHECK(l.unstable_line == "[1.000000] tsc: Marking TSC unstable due to ?? clocksource watchdog");
+  CHECK(l.tsc_mhz_line == "[0.500000] tsc: Detected 2299.998 MHz TSC ?");
+}
+
 TEST_CASE("kernel log: the watchdog marked the TSC unstable, and the refined figure wins") {
   const KernelLogFacts l = parse_kernel_log(read_fixture("logs/bare_metal_watchdog_unstable.log"));
   CHECK(l.tsc_marked_unstable);
