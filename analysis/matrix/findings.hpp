@@ -42,9 +42,9 @@ struct Finding {
   /// "L3 3", "core 12"); "" where none does (then CPU lists are the name).
   std::string name;
   std::string against_name;  // the same for `against`
-  /// step: the pairs that show the jump (both roles counted), and the first round after
-  /// the largest jump among them.
+  /// The measured ordered pairs the band rests on (a step: those that show the jump).
   std::size_t pairs = 0;
+  /// step: the first round after the largest jump among its pairs.
   std::uint64_t step_round = 0;
   /// `against` is every other CPU of the matrix ("the rest").
   bool against_rest = false;
