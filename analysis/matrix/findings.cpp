@@ -412,9 +412,8 @@ std::string topology_name(const MatrixResult& m, const std::vector<int>& cpus, c
       {&CpuPlace::package, "package"}, {&CpuPlace::die, "die"}, {&CpuPlace::l3, "L3"}, {&CpuPlace::core, "core"}};
   std::vector<std::size_t> where;
   for (const int cpu : cpus) {
-    const auto it = std::find(m.cpus.begin(), m.cpus.end(), cpu);
-    if (it == m.cpus.end()) return "";
-    where.push_back(static_cast<std::size_t>(it - m.cpus.begin()));
+    where.push_back(m.index_of(cpu));
+    if (where.back() == m.size()) return "";
   }
   for (const Level& level : kLevels) {
     const int unit = m.places[where[0]].*level.field;
@@ -447,8 +446,7 @@ Diagnosis diagnose(const MatrixResult& m, const DiagnosisSettings& settings) {
   // offsets' structure.
   for (const Finding& f : found) {
     for (const int cpu : f.cpus) {
-      const auto it = std::find(m.cpus.begin(), m.cpus.end(), cpu);
-      if (it != m.cpus.end()) part[static_cast<std::size_t>(it - m.cpus.begin())] = false;
+      if (const std::size_t i = m.index_of(cpu); i < n) part[i] = false;
     }
   }
   std::vector<int> offset_group;
@@ -461,10 +459,7 @@ Diagnosis diagnose(const MatrixResult& m, const DiagnosisSettings& settings) {
   int next = 1;
   for (int g = 0; g <= *std::max_element(offset_group.begin(), offset_group.end()); ++g) {
     bool proven = false;
-    for (const Finding& f : offsets) {
-      const auto it = std::find(m.cpus.begin(), m.cpus.end(), f.cpus.front());
-      proven = proven || offset_group[static_cast<std::size_t>(it - m.cpus.begin())] == g;
-    }
+    for (const Finding& f : offsets) proven = proven || offset_group[m.index_of(f.cpus.front())] == g;
     renumber.push_back(g != offset_reference && proven ? next++ : 0);
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -477,10 +472,7 @@ Diagnosis diagnose(const MatrixResult& m, const DiagnosisSettings& settings) {
   std::vector<bool> off(n, false);
   for (const Finding& f : d.findings) {
     if (f.group_size >= f.against_size) continue;
-    for (const int cpu : f.cpus) {
-      const auto it = std::find(m.cpus.begin(), m.cpus.end(), cpu);
-      off[static_cast<std::size_t>(it - m.cpus.begin())] = true;
-    }
+    for (const int cpu : f.cpus) off[m.index_of(cpu)] = true;
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (off[i]) d.cpus_off.push_back(m.cpus[i]);

@@ -3,6 +3,7 @@
 // (docs/method.md §10.2: θ_ab ≈ x_b − x_a). Pure.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -80,6 +81,10 @@ struct MatrixResult {
   std::vector<std::uint8_t> planned;
 
   [[nodiscard]] std::size_t size() const { return cpus.size(); }
+  /// The index of CPU number `number` in `cpus`; size() when the matrix has no such CPU.
+  [[nodiscard]] std::size_t index_of(int number) const {
+    return static_cast<std::size_t>(std::find(cpus.begin(), cpus.end(), number) - cpus.begin());
+  }
   [[nodiscard]] const PairCell& at(std::size_t a, std::size_t b) const { return cells[a * cpus.size() + b]; }
   [[nodiscard]] bool is_planned(std::size_t a, std::size_t b) const {
     return planned.empty() || planned[a * cpus.size() + b] != 0;

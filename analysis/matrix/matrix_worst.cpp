@@ -26,15 +26,11 @@ std::vector<T> largest(const std::vector<T>& items, const std::vector<double>& k
 /// index, the first finding holding it.
 std::vector<std::size_t> finding_cpus(const MatrixResult& m, const Diagnosis& d, std::vector<int>& finding_of) {
   const std::size_t n = m.size();
-  auto index_of = [&](int cpu) -> std::size_t {
-    const auto it = std::find(m.cpus.begin(), m.cpus.end(), cpu);
-    return it == m.cpus.end() ? n : static_cast<std::size_t>(it - m.cpus.begin());
-  };
   std::vector<std::vector<std::size_t>> lists;
   for (std::size_t f = 0; f < d.findings.size(); ++f) {
     std::vector<std::size_t> indexes;
     for (int cpu : d.findings[f].cpus) {
-      const std::size_t i = index_of(cpu);
+      const std::size_t i = m.index_of(cpu);
       if (i == n) continue;
       if (finding_of[i] < 0) finding_of[i] = static_cast<int>(f);
       indexes.push_back(i);

@@ -36,11 +36,6 @@ std::string kernel_signed(double v) {
 
 std::string kernel_band(double lo, double hi) { return "[" + kernel_signed(lo) + ", " + kernel_signed(hi) + "] ticks"; }
 
-std::size_t index_of(const MatrixResult& m, int cpu) {
-  const auto it = std::find(m.cpus.begin(), m.cpus.end(), cpu);
-  return it == m.cpus.end() ? m.cpus.size() : static_cast<std::size_t>(it - m.cpus.begin());
-}
-
 bool holds(const std::vector<int>& cpus, int cpu) { return std::find(cpus.begin(), cpus.end(), cpu) != cpus.end(); }
 
 /// The pair's own band of TSC_y − TSC_x: the narrower of the two roles' (the second
@@ -77,7 +72,7 @@ PairAnswer answer_for(const MatrixResult& m, const Diagnosis& d, double toleranc
     a.why_not = "the kernel's line does not name the CPUs";
     return a;
   }
-  const std::size_t ix = index_of(m, x), iy = index_of(m, y);
+  const std::size_t ix = m.index_of(x), iy = m.index_of(y);
   if (ix == m.size() || iy == m.size()) {
     a.why_not = (ix == m.size() && iy == m.size() ? "CPUs " + std::to_string(x) + " and " + std::to_string(y) +
                                                         " were"
