@@ -32,35 +32,6 @@ namespace tscaudit {
 /// The aggregator's queue: one producer (a), one consumer. Capacity fixed at construction.
 using RoundQueue = boost::lockfree::spsc_queue<Round>;
 
-/// b's reply: the sequence number and both of b's stamps.
-struct Reply {
-  std::uint64_t seq;
-  std::uint64_t t3;
-  std::uint64_t t2;
-};
-
-/// The reply direction: Slot's protocol (payload relaxed, then seq release; the reader
-/// acquires seq) with one more payload word, still in one cache line.
-struct alignas(kFalseSharingBytes) ReplySlot {
-  std::atomic<std::uint64_t> seq{0};
-  std::atomic<std::uint64_t> t3{0};
-  std::atomic<std::uint64_t> t2{0};
-
-  void send(const Reply& r) noexcept {
-    t3.store(r.t3, std::memory_order_relaxed);
-    t2.store(r.t2, std::memory_order_relaxed);
-    seq.store(r.seq, std::memory_order_release);
-  }
-  [[nodiscard]] bool try_receive(std::uint64_t last_seq, Reply& out) noexcept {
-    const std::uint64_t s = seq.load(std::memory_order_acquire);
-    if (s == last_seq) return false;
-    out = Reply{s, t3.load(std::memory_order_relaxed), t2.load(std::memory_order_relaxed)};
-    return true;
-  }
-};
-static_assert(sizeof(ReplySlot) == kFalseSharingBytes);
-static_assert(offsetof(ReplySlot, t2) + sizeof(std::uint64_t) <= kCacheLineBytes, "one line moves per reply");
-
 struct MonitorTransport {
   alignas(kFalseSharingBytes) Slot a_to_b;       // written by a, read by b
   alignas(kFalseSharingBytes) ReplySlot b_to_a;  // written by b, read by a

@@ -72,6 +72,7 @@ struct PairConfig {
   int cpu_a = 0;                            // initiator
   int cpu_b = 1;                            // responder
   std::chrono::milliseconds timeout{2000};  // a's longest wait for a reply (b waits twice this)
+  std::size_t quantum_reads = kQuantumReads;  // back-to-back reads for the quantum, before the run
 };
 
 /// What both threads and the run's owner share, touched only outside the hot path.
@@ -186,7 +187,7 @@ bool setup(int cpu, const PairConfig& config, PairControl& control, Side& side) 
   SideOutcome& out = side.outcome();
   try {
     pin_this_thread(cpu);
-    out.quantum_reads.assign(kQuantumReads, 0);
+    out.quantum_reads.assign(config.quantum_reads, 0);
     if (!side.prepare()) {
       control.abort.store(true);
       return false;

@@ -56,4 +56,34 @@ static_assert(offsetof(Slot, seq) == 0);
 static_assert(offsetof(Slot, tsc) + sizeof(std::uint64_t) <= kCacheLineBytes,
               "seq and tsc share one cache line: one line moves per message");
 
+/// b's reply when a keeps whole rounds (monitor, the quick check): the sequence number and
+/// both of b's stamps.
+struct Reply {
+  std::uint64_t seq;
+  std::uint64_t t3;
+  std::uint64_t t2;
+};
+
+/// The reply direction: Slot's protocol (payload relaxed, then seq release; the reader
+/// acquires seq) with one more payload word, still in one cache line.
+struct alignas(kFalseSharingBytes) ReplySlot {
+  std::atomic<std::uint64_t> seq{0};
+  std::atomic<std::uint64_t> t3{0};
+  std::atomic<std::uint64_t> t2{0};
+
+  void send(const Reply& r) noexcept {
+    t3.store(r.t3, std::memory_order_relaxed);
+    t2.store(r.t2, std::memory_order_relaxed);
+    seq.store(r.seq, std::memory_order_release);
+  }
+  [[nodiscard]] bool try_receive(std::uint64_t last_seq, Reply& out) noexcept {
+    const std::uint64_t s = seq.load(std::memory_order_acquire);
+    if (s == last_seq) return false;
+    out = Reply{s, t3.load(std::memory_order_relaxed), t2.load(std::memory_order_relaxed)};
+    return true;
+  }
+};
+static_assert(sizeof(ReplySlot) == kFalseSharingBytes);
+static_assert(offsetof(ReplySlot, t2) + sizeof(std::uint64_t) <= kCacheLineBytes, "one line moves per reply");
+
 }  // namespace tscaudit

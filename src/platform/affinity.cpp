@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <optional>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -70,7 +72,53 @@ std::size_t mask_cpu_count(int highest_needed) {
   return static_cast<std::size_t>(most);
 }
 
+/// The first integer in `path`, or nullopt when it cannot be read or is not one.
+std::optional<long> read_long_file(const std::string& path) {
+  std::ifstream in(path);
+  long value = 0;
+  if (!(in >> value)) return std::nullopt;
+  return value;
+}
+
+/// `raw` renumbered 0, 1, ... in order of first appearance; -1 stays -1.
+std::vector<int> renumbered(const std::vector<long>& raw) {
+  std::vector<long> seen;
+  std::vector<int> out;
+  for (long v : raw) {
+    if (v < 0) {
+      out.push_back(-1);
+      continue;
+    }
+    auto at = std::find(seen.begin(), seen.end(), v);
+    if (at == seen.end()) at = seen.insert(seen.end(), v);
+    out.push_back(static_cast<int>(at - seen.begin()));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<CpuPlace> read_cpu_places(const std::vector<int>& cpus, const std::string& sysfs_cpu_dir) {
+  std::vector<long> package, l3, core;
+  for (int cpu : cpus) {
+    const std::string dir = sysfs_cpu_dir + "/cpu" + std::to_string(cpu);
+    const long p = read_long_file(dir + "/topology/physical_package_id").value_or(-1);
+    package.push_back(p);
+    const long cache = read_long_file(dir + "/cache/index3/id").value_or(-1);
+    l3.push_back(cache < 0 || p < 0 ? -1 : p * 65536 + cache);  // an id is per package
+    const long c = read_long_file(dir + "/topology/core_id").value_or(-1);
+    core.push_back(c < 0 || p < 0 ? -1 : p * 65536 + c);  // core_id is per package
+  }
+  const std::vector<int> packages = renumbered(package), l3s = renumbered(l3), cores = renumbered(core);
+  std::vector<CpuPlace> places;
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    places.push_back(CpuPlace{.cpu = cpus[i], .package = packages[i], .l3 = l3s[i], .core = cores[i]});
+  }
+  std::stable_sort(places.begin(), places.end(), [](const CpuPlace& x, const CpuPlace& y) {
+    return std::tie(x.package, x.l3, x.core, x.cpu) < std::tie(y.package, y.l3, y.core, y.cpu);
+  });
+  return places;
+}
 
 CpuAvailability read_cpu_availability(const std::string& sysfs_cpu_dir) {
   CpuAvailability cpus;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_place.hpp"
+
 namespace tscaudit {
 
 /// The CPUs this process could measure on, from sysfs and the affinity mask.
@@ -19,6 +21,13 @@ struct CpuAvailability {
 /// Reads the three sets. `sysfs_cpu_dir` is a parameter so tests can use fixtures.
 /// \throws IoError when a sysfs file cannot be read or parsed.
 CpuAvailability read_cpu_availability(const std::string& sysfs_cpu_dir = "/sys/devices/system/cpu");
+
+/// Where each of `cpus` sits, from sysfs alone (no hwloc: what the library can afford): its
+/// package (topology/physical_package_id), L3 (cache/index3/id) and core (topology/core_id
+/// within the package), each renumbered 0, 1, ... in order of first appearance among `cpus`;
+/// -1 where sysfs does not say. Returned in topology order: by package, L3, core, number.
+std::vector<CpuPlace> read_cpu_places(const std::vector<int>& cpus,
+                                      const std::string& sysfs_cpu_dir = "/sys/devices/system/cpu");
 
 /// Why `cpu` cannot be measured on, or nullopt when it can. Pure.
 std::optional<std::string> cpu_problem(int cpu, const CpuAvailability& cpus);

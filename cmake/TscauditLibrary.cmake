@@ -1,0 +1,63 @@
+# libtscaudit (docs/library.md): the quick check's C entry points (src/quick/c_api.cpp) over
+# the rooms, as
+#   libtscaudit.so.0   SONAME libtscaudit.so.0; exports tscaudit_* only (libtscaudit.map);
+#                      needs nothing beyond libc, libm and the C++ runtime (--as-needed drops
+#                      hwloc and zstd, which the quick check never calls)
+#   libtscaudit.a      one relocatable object, every symbol but tscaudit_* made local, so that
+#                      a program linked with it meets none of the rooms' names
+#   tscaudit.pc        relocatable (prefix from ${pcfiledir})
+# both in ${CMAKE_BINARY_DIR}/lib. The tool links the same objects (check --quick).
+include(GNUInstallDirs)
+set(TSCAUDIT_LIB_DIR ${CMAKE_BINARY_DIR}/lib)
+
+add_library(tscaudit_library_objects OBJECT quick/c_api.cpp)
+target_include_directories(tscaudit_library_objects PUBLIC ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(tscaudit_library_objects PUBLIC tscaudit_quick PRIVATE tscaudit_version)
+tscaudit_set_warnings(tscaudit_library_objects)
+
+add_library(tscaudit_shared SHARED $<TARGET_OBJECTS:tscaudit_library_objects>)
+target_link_libraries(tscaudit_shared PRIVATE tscaudit_quick)
+target_link_options(tscaudit_shared PRIVATE
+  LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/quick/libtscaudit.map
+  LINKER:--as-needed LINKER:--no-undefined LINKER:--gc-sections)
+set_target_properties(tscaudit_shared PROPERTIES
+  OUTPUT_NAME tscaudit VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+  LIBRARY_OUTPUT_DIRECTORY ${TSCAUDIT_LIB_DIR}
+  LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/quick/libtscaudit.map)
+tscaudit_set_warnings(tscaudit_shared)
+
+# The static library: the entry points' objects and every member of the rooms they reach,
+# linked into one object (ld -r pulls archive members as a final link would), then
+# everything but tscaudit_* localized.
+set(tscaudit_rooms tscaudit_quick tscaudit_measure tscaudit_platform tscaudit_render tscaudit_matrix
+    tscaudit_monitor tscaudit_variants tscaudit_pair tscaudit_simulate tscaudit_formats tscaudit_estimate
+    tscaudit_core)
+set(tscaudit_room_files "")
+foreach(room IN LISTS tscaudit_rooms)
+  list(APPEND tscaudit_room_files $<TARGET_FILE:${room}>)
+endforeach()
+set(tscaudit_static_object ${CMAKE_CURRENT_BINARY_DIR}/libtscaudit_static.o)
+set(tscaudit_static_archive ${TSCAUDIT_LIB_DIR}/libtscaudit.a)
+add_custom_command(
+  OUTPUT ${tscaudit_static_archive}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${TSCAUDIT_LIB_DIR}
+  COMMAND ${CMAKE_CXX_COMPILER} -nostdlib -r -o ${tscaudit_static_object}
+          $<TARGET_OBJECTS:tscaudit_library_objects> -Wl,--start-group ${tscaudit_room_files} -Wl,--end-group
+  COMMAND ${CMAKE_OBJCOPY} --wildcard --keep-global-symbol=tscaudit_* ${tscaudit_static_object}
+  COMMAND ${CMAKE_COMMAND} -E rm -f ${tscaudit_static_archive}
+  COMMAND ${CMAKE_AR} qc ${tscaudit_static_archive} ${tscaudit_static_object}
+  COMMAND ${CMAKE_RANLIB} ${tscaudit_static_archive}
+  DEPENDS tscaudit_library_objects ${tscaudit_rooms} $<TARGET_OBJECTS:tscaudit_library_objects>
+  COMMAND_EXPAND_LISTS
+  COMMENT "libtscaudit.a: one object, tscaudit_* its only global symbols"
+  VERBATIM)
+add_custom_target(tscaudit_static ALL DEPENDS ${tscaudit_static_archive})
+
+# The .pc's way from its own directory up to the prefix.
+file(RELATIVE_PATH TSCAUDIT_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(quick/tscaudit.pc.in ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc @ONLY)
+
+install(TARGETS tscaudit_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${tscaudit_static_archive} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_SOURCE_DIR}/include/tscaudit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -1,0 +1,167 @@
+// libtscaudit's C entry points (include/tscaudit.h): arguments checked, the C++ quick check
+// run behind a wall that no exception crosses, the answer copied into the caller's struct as
+// far as its size reaches. errno is the caller's again on return.
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <system_error>
+
+#include "core/errors.hpp"
+#include "quick/quick_check.hpp"
+#include "tscaudit.h"
+#include "version.hpp"
+
+namespace {
+
+using tscaudit::CheckOutcome;
+
+/// The first version's sizes: what every caller passes at least.
+constexpr std::size_t kOptionsV1 = offsetof(tscaudit_options, max_bound_ns) + sizeof(double);
+constexpr std::size_t kResultV1 = offsetof(tscaudit_result, counter_hz) + sizeof(double);
+static_assert(kOptionsV1 == sizeof(tscaudit_options), "a new options field needs its own version size");
+static_assert(kResultV1 == sizeof(tscaudit_result), "a new result field needs its own version size");
+
+/// Restores errno when the call returns, whatever the library's system calls left in it.
+class ErrnoKeeper {
+ public:
+  ErrnoKeeper() : saved_(errno) {}
+  ~ErrnoKeeper() { errno = saved_; }
+  ErrnoKeeper(const ErrnoKeeper&) = delete;
+  ErrnoKeeper& operator=(const ErrnoKeeper&) = delete;
+
+ private:
+  int saved_;
+};
+
+/// `text` into `reason`, cut to fit (at a UTF-8 character's start) and NUL-terminated.
+void set_reason(tscaudit_result& r, const std::string& text) {
+  std::size_t n = std::min(text.size(), sizeof(r.reason) - 1);
+  while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  std::memcpy(r.reason, text.data(), n);
+  r.reason[n] = '\0';
+}
+
+int verdict_of(CheckOutcome outcome) {
+  switch (outcome) {
+    case CheckOutcome::synchronized: return TSCAUDIT_SYNCHRONIZED;
+    case CheckOutcome::not_synchronized: return TSCAUDIT_NOT_SYNCHRONIZED;
+    case CheckOutcome::inconclusive: break;
+  }
+  return TSCAUDIT_INCONCLUSIVE;
+}
+
+/// The fields of `options` this version knows; a larger struct's extra bytes must be zero
+/// (a newer caller asking for something this library cannot do is told so).
+/// \returns an empty string, or why the options cannot be used.
+std::string read_options(const tscaudit_options* options, tscaudit::QuickOptions& out) {
+  if (options == nullptr) return {};
+  if (options->size < kOptionsV1) {
+    return "options->size is " + std::to_string(options->size) + ", less than the first version's " +
+           std::to_string(kOptionsV1) + " (call tscaudit_options_init)";
+  }
+  const auto* bytes = reinterpret_cast<const unsigned char*>(options);
+  for (std::size_t i = sizeof(tscaudit_options); i < options->size; ++i) {
+    if (bytes[i] != 0) {
+      return "options->size is " + std::to_string(options->size) +
+             " and sets fields this library (version " + std::string(tscaudit::kToolVersion) + ", " +
+             std::to_string(sizeof(tscaudit_options)) + " bytes) does not know";
+    }
+  }
+  if (options->cpus != nullptr) out.cpus = std::string(options->cpus);
+  out.budget_seconds = options->budget_seconds;
+  out.tolerance_ns = options->tolerance_ns;
+  out.max_bound_ns = options->max_bound_ns;
+  return {};
+}
+
+void fill(tscaudit_result& r, const tscaudit::QuickAnswer& a) {
+  r.verdict = verdict_of(a.outcome);
+  const double per_ns = a.counter_hz > 0 ? 1e9 / a.counter_hz : 0;
+  r.bound_ticks = a.bound_ticks;
+  r.bound_ns = a.bound_ticks * per_ns;
+  r.proven_offset_ns = a.proven_offset_ticks * per_ns;
+  r.worst_a = a.worst_a;
+  r.worst_b = a.worst_b;
+  r.cpus = static_cast<int>(a.cpus);
+  r.pairs = static_cast<int>(a.pairs);
+  r.counter_hz = a.counter_hz;
+  set_reason(r, a.reason);
+}
+
+}  // namespace
+
+extern "C" {
+
+void tscaudit_options_init(struct tscaudit_options* options) {
+  if (options == nullptr) return;
+  *options = tscaudit_options{};
+  options->size = sizeof(tscaudit_options);
+}
+
+int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit_result* result) {
+  const ErrnoKeeper errno_keeper;
+  const auto start = std::chrono::steady_clock::now();
+  if (result == nullptr || result->size < kResultV1) return TSCAUDIT_ERROR_INVALID_ARGUMENT;
+  // Only this version's fields are written; a newer caller's larger struct keeps the rest.
+  tscaudit_result& r = *result;
+  const std::size_t caller_size = r.size;
+  r = tscaudit_result{};
+  r.size = caller_size;
+  r.verdict = TSCAUDIT_INCONCLUSIVE;
+  r.worst_a = r.worst_b = -1;
+  int code = TSCAUDIT_OK;
+  try {
+    tscaudit::QuickOptions quick;
+    if (std::string why = read_options(options, quick); !why.empty()) {
+      set_reason(r, why);
+      code = TSCAUDIT_ERROR_INVALID_ARGUMENT;
+    } else {
+      fill(r, tscaudit::run_quick_check(quick));
+    }
+  } catch (const tscaudit::UsageError& e) {
+    set_reason(r, e.what());
+    code = TSCAUDIT_ERROR_INVALID_ARGUMENT;
+  } catch (const tscaudit::UnsupportedError& e) {
+    set_reason(r, e.what());
+    code = TSCAUDIT_ERROR_UNSUPPORTED;
+  } catch (const std::bad_alloc&) {
+    set_reason(r, "out of memory");
+    code = TSCAUDIT_ERROR_SYSTEM;
+  } catch (const std::exception& e) {
+    set_reason(r, e.what());
+    code = TSCAUDIT_ERROR_SYSTEM;
+  } catch (...) {
+    set_reason(r, "an unknown failure");
+    code = TSCAUDIT_ERROR_SYSTEM;
+  }
+  if (code != TSCAUDIT_OK) r.verdict = TSCAUDIT_INCONCLUSIVE;
+  r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return code;
+}
+
+const char* tscaudit_version(void) { return tscaudit::kToolVersion.data(); }
+
+const char* tscaudit_error_name(int code) {
+  switch (code) {
+    case TSCAUDIT_OK: return "ok";
+    case TSCAUDIT_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case TSCAUDIT_ERROR_UNSUPPORTED: return "unsupported";
+    case TSCAUDIT_ERROR_SYSTEM: return "system error";
+    default: return "unknown error";
+  }
+}
+
+const char* tscaudit_verdict_name(int verdict) {
+  switch (verdict) {
+    case TSCAUDIT_SYNCHRONIZED: return "synchronized";
+    case TSCAUDIT_NOT_SYNCHRONIZED: return "not synchronized";
+    case TSCAUDIT_INCONCLUSIVE: return "inconclusive";
+    default: return "unknown verdict";
+  }
+}
+
+}  // extern "C"

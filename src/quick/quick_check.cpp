@@ -1,0 +1,225 @@
+#include "quick/quick_check.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "core/cpu_list.hpp"
+#include "core/errors.hpp"
+#include "core/run.hpp"
+#include "formats/run_format.hpp"
+#include "matrix/matrix_analysis.hpp"
+#include "matrix/matrix_plan.hpp"
+#include "matrix/quick_design.hpp"
+#include "measure/quick_exchange.hpp"
+#include "platform/affinity.hpp"
+#include "platform/counter.hpp"
+#include "platform/counter_access.hpp"
+#include "render/verdict_text.hpp"
+
+namespace tscaudit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Measured rounds a pair may take at most, for `slot_seconds` of slot: a round takes at
+/// least 100 ns (two one-way trips between cores), so no pair outruns this in its time.
+std::uint64_t max_rounds_for(double slot_seconds) {
+  const double rounds = slot_seconds * 1e7;
+  return static_cast<std::uint64_t>(std::clamp(rounds, 2048.0, 65536.0));
+}
+
+/// A counter reading and CLOCK_MONOTONIC_RAW's nanoseconds around it.
+struct ClockPoint {
+  double ns = 0;
+  std::uint64_t ticks = 0;
+};
+double raw_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+ClockPoint clock_point() {
+  const double before = raw_ns();
+  const std::uint64_t ticks = counter::OrderedRead::read();
+  const double after = raw_ns();
+  return {(before + after) / 2, ticks};
+}
+
+/// The CPUs to measure: the list given (each must exist and be the caller's), else the
+/// calling thread's affinity mask. \throws UsageError.
+std::vector<int> chosen_cpus(const QuickOptions& options) {
+  const std::vector<int> allowed = this_thread_affinity();
+  if (!options.cpus) return allowed;
+  std::vector<int> cpus = parse_cpu_list(*options.cpus);
+  std::sort(cpus.begin(), cpus.end());
+  if (std::adjacent_find(cpus.begin(), cpus.end()) != cpus.end()) {
+    throw UsageError("the CPU list '" + *options.cpus + "' names a CPU twice");
+  }
+  const CpuAvailability available = read_cpu_availability();
+  for (int cpu : cpus) {
+    if (std::find(allowed.begin(), allowed.end(), cpu) != allowed.end()) continue;
+    if (auto why = cpu_problem(cpu, available)) throw UsageError(*why);
+    throw UsageError("CPU " + std::to_string(cpu) + " may not be used by the calling thread (it may use " +
+                     format_cpu_list(allowed) + ")");
+  }
+  return cpus;
+}
+
+void require_finite(const char* what, double value) {
+  if (!std::isfinite(value) || value < 0) {
+    throw UsageError(std::string(what) + " must be a finite number >= 0 (it is " + std::to_string(value) + ")");
+  }
+}
+
+/// One measured ordered pair as a run `analyze_run` reads: what `measure` would write.
+Run pair_run(const QuickPairResult& r, ReadVariant send, ReadVariant recv, double hz) {
+  Run run;
+  run.header.set("schema", std::string(kRunSchema));
+  run.header.set("a", std::to_string(r.a));
+  run.header.set("b", std::to_string(r.b));
+  run.header.set("send", std::string(variant_name(send)));
+  run.header.set("recv", std::string(variant_name(recv)));
+  run.header.set("transport", "slot");
+  run.header.set("rounds", std::to_string(r.rounds.size()));
+  run.header.set("quantum_ticks", std::to_string(r.quantum_ticks));
+  if (hz > 0) run.header.set("tsc_hz", std::to_string(std::llround(hz)));
+  run.rounds = r.rounds;
+  run.trailer.set("rounds_written", std::to_string(run.rounds.size()));
+  if (r.error.empty()) {
+    run.trailer.set("status", std::string(kStatusComplete));
+  } else {
+    run.trailer.set("error", r.error);
+    run.trailer.set("status", "aborted");
+  }
+  return run;
+}
+
+/// The worst measured pair: the one whose band proves the largest offset, else the one
+/// whose band reaches furthest from 0 (the bound's).
+void find_worst(const MatrixResult& m, QuickAnswer& answer) {
+  double proven = 0, reach = -1;
+  std::size_t worst_proven = m.size() * m.size(), worst_reach = worst_proven;
+  for (std::size_t a = 0; a < m.size(); ++a) {
+    for (std::size_t b = 0; b < m.size(); ++b) {
+      const PairCell& c = m.at(a, b);
+      if (!c.measured || !c.band_feasible) continue;
+      const double lo = c.offset_lo_ticks, hi = c.offset_hi_ticks;
+      const double apart = lo > 0 ? lo : hi < 0 ? -hi : 0;
+      if (apart > proven) proven = apart, worst_proven = a * m.size() + b;
+      const double far = std::max(std::abs(lo), std::abs(hi));
+      if (far > reach) reach = far, worst_reach = a * m.size() + b;
+    }
+  }
+  const std::size_t worst = proven > 0 ? worst_proven : worst_reach;
+  answer.proven_offset_ticks = proven;
+  if (worst < m.size() * m.size()) {
+    answer.worst_a = m.cpus[worst / m.size()];
+    answer.worst_b = m.cpus[worst % m.size()];
+  }
+}
+
+/// The answer when the pairs could not be judged: inconclusive, with the first pair's error.
+QuickAnswer inconclusive(QuickAnswer answer, const std::string& why) {
+  answer.outcome = CheckOutcome::inconclusive;
+  answer.reason = "inconclusive: " + why;
+  return answer;
+}
+
+}  // namespace
+
+QuickAnswer run_quick_check(const QuickOptions& options) {
+  require_finite("the budget", options.budget_seconds);
+  require_finite("the tolerance", options.tolerance_ns);
+  require_finite("the largest bound", options.max_bound_ns);
+  QuickAnswer answer;
+  const std::vector<int> cpus = chosen_cpus(options);
+  if (cpus.empty()) throw UsageError("the CPU list '" + options.cpus.value_or("") + "' names no CPU");
+  if (cpus.size() < 2) {
+    answer.cpu_numbers = cpus;
+    return inconclusive(answer, "one CPU only (CPU " + std::to_string(cpus.front()) +
+                                    "): there is no other counter to compare with");
+  }
+  if (auto why = counter_unreadable()) return inconclusive(answer, *why);
+
+  OrderedCpus order = order_by_topology(read_cpu_places(cpus), cpus);
+  answer.cpu_numbers = order.cpu_numbers();
+  PlanSpec spec;
+  spec.cpus = answer.cpu_numbers;
+  spec.visits = 1;
+  spec.parallel = true;
+  spec.design = PlanDesign::sparse;
+  spec.pairs = quick_design(order);
+  spec.design_reason = "the quick check: a star from one CPU per group, the groups' hubs and chords between groups";
+  const std::uint64_t slot_count = plan_slot_count(spec);
+  const double budget =
+      options.budget_seconds > 0 ? options.budget_seconds : quick_default_budget_seconds(slot_count);
+  spec.budget_seconds = budget;
+  const std::uint64_t max_rounds = max_rounds_for(budget / static_cast<double>(slot_count));
+  spec.rounds_per_visit = max_rounds;
+  spec.warmup_per_visit = QuickPairConfig{}.warmup;
+  const MatrixPlan plan = make_plan(spec, PlanCosts{});
+
+  const ReadVariant send = plain_variant(counter::kHostArch);
+  const ReadVariant recv = default_recv_variant(counter::kHostArch);
+  const auto timeout = std::chrono::milliseconds(200) + std::chrono::milliseconds(std::llround(budget * 1000));
+  std::map<std::pair<int, int>, QuickPairResult> measured;
+  const ClockPoint first = clock_point();
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point end = start + std::chrono::nanoseconds(std::llround(budget * 1e9));
+  for (std::size_t s = 0; s < plan.slots.size(); ++s) {
+    // Each slot may use what is left of the budget, shared among the slots left.
+    const Clock::time_point now = Clock::now();
+    const auto share = (end - std::min(now, end)) / static_cast<long>(plan.slots.size() - s);
+    std::vector<QuickPairConfig> configs;
+    for (const PairVisit& v : plan.slots[s].pairs) {
+      QuickPairConfig c;
+      c.cpu_a = v.a;
+      c.cpu_b = v.b;
+      c.timeout = timeout;
+      c.quantum_reads = 4096;
+      c.max_rounds = max_rounds;
+      c.deadline = now + share;
+      configs.push_back(c);
+    }
+    for (QuickPairResult& r : run_quick_slot(configs, send, recv)) {
+      if (!r.error.empty()) {
+        const std::string why = r.pinning_refused ? "pinning refused: " + r.error : r.error;
+        return inconclusive(answer, pair_name(r.a, r.b) + ": " + why);
+      }
+      measured.emplace(std::make_pair(r.a, r.b), std::move(r));
+    }
+  }
+  const ClockPoint last = clock_point();
+  answer.measuring_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  answer.counter_hz = last.ns > first.ns ? static_cast<double>(last.ticks - first.ticks) / (last.ns - first.ns) * 1e9 : 0;
+
+  MatrixAnalysisContext context;
+  context.send = send;
+  context.recv = recv;
+  context.tsc_hz = answer.counter_hz;
+  const auto source = [&](int a, int b) -> std::optional<Run> {
+    const auto at = measured.find({a, b});
+    if (at == measured.end()) return std::nullopt;
+    return pair_run(at->second, send, recv, answer.counter_hz);
+  };
+  MatrixAnalysis analysis = analyze_matrix_pairs(plan, order, context, source);
+  CheckSettings settings;
+  settings.tolerance_ticks = options.tolerance_ns * answer.counter_hz / 1e9;
+  settings.max_bound_ticks = options.max_bound_ns * answer.counter_hz / 1e9;
+  CheckResult result = decide_check(analysis.matrix, settings, {});
+  answer.outcome = result.outcome;
+  answer.reason = check_reason_text(result);
+  answer.bound_ticks = result.bound_ticks;
+  answer.cpus = analysis.matrix.size();
+  answer.pairs = analysis.analyzed;
+  find_worst(analysis.matrix, answer);
+  answer.matrix = std::move(analysis.matrix);
+  answer.check = std::move(result);
+  return answer;
+}
+
+}  // namespace tscaudit
