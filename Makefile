@@ -6,7 +6,8 @@
 #   make test-sanitize   the suite again under ASan+UBSan (build-sanitize/)
 #   make test-arm64      the aarch64 build, cross-compiled and run under qemu-aarch64 (build-arm64/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
-#   make install  the tool, its man page, bash completion and systemd units (PREFIX=/usr/local)
+#   make install  the tool, its man page, bash completion and systemd units, and libtscaudit
+#                 (the libraries, tscaudit.h, tscaudit.pc) (PREFIX=/usr/local)
 #   make package  the Debian package build/tscaudit_VERSION_ARCH.deb (CPack)
 #   make static   the tool alone, fully static (build-static/tscaudit): a binary to copy onto any Linux
 BUILD_DIR  ?= build
@@ -19,7 +20,7 @@ STATIC_DIR ?= build-static
 # WERROR=ON makes every warning on the project's own targets an error (CI builds so).
 WERROR     ?= OFF
 
-.PHONY: all deps configure tool build test test-sanitize test-arm64 fuzz report bench tidy format clean install package static
+.PHONY: all deps configure tool library build test test-sanitize test-arm64 fuzz report bench tidy format clean install package static
 
 all: build
 
@@ -34,6 +35,10 @@ configure: deps
 # The tool alone: what `make report` needs, without the suite's 150 other targets.
 tool: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit
+
+# libtscaudit: the shared and static libraries and tscaudit.pc in $(BUILD_DIR)/lib (docs/library.md).
+library: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit_shared tscaudit_static
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -78,12 +83,12 @@ report: tool
 # The installed tool: the binary, tscaudit(1), the bash completion, the systemd units, the
 # alert rules (cmake/TscauditPackage.cmake). PREFIX defaults to CMake's (/usr/local).
 PREFIX ?=
-install: tool
+install: tool library
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
 
 # The Debian package, with CPack: build/tscaudit_VERSION_ARCH.deb (prefix /usr, stripped,
 # Depends from dpkg-shlibdeps). `lintian build/tscaudit_*.deb` checks it.
-package: tool
+package: tool library
 	@bash scripts/install-deps.sh package
 	cd $(BUILD_DIR) && cpack -G DEB
 
