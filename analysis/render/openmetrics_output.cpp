@@ -279,9 +279,11 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
     out.push_back(std::move(q));
   }
 
-  MetricFamily info = gauge("tscaudit_info", "", "The check's version, clocksource, hypervisor and read variants");
+  MetricFamily info =
+      gauge("tscaudit_info", "", "The check's version, clocksource, hypervisor, read variants and which check ran");
   add(info, 1,
       {{"version", facts.version},
+       {"check", facts.check},
        {"clocksource", facts.clocksource.empty() ? "unknown" : facts.clocksource},
        {"hypervisor", facts.hypervisor.empty() ? "unknown" : facts.hypervisor},
        {"send", m.send.name},

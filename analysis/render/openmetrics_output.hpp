@@ -30,6 +30,7 @@ struct CheckRunFacts {
   std::string hypervisor;                                        // its CPUID signature, "none", or "" when unknown
   double end_unix_s = std::numeric_limits<double>::quiet_NaN();  // when the measuring ended
   double duration_s = std::numeric_limits<double>::quiet_NaN();  // how long it measured
+  std::string check = "full";  // which check ran: "full" (the matrix or its sparse design) or "quick"
 };
 
 /// Per-CPU series (three each, and a fourth for a CPU named off) are written for at most

@@ -2,11 +2,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <chrono>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
+#include "quick/quick_check.hpp"
 #include "render/exposition.hpp"
 #include "render/matrix_output.hpp"
 #include "render/openmetrics_output.hpp"
@@ -50,14 +53,125 @@ std::vector<std::string> check_warnings(const std::vector<Warning>& warnings) {
 namespace {
 
 /// The check's metrics as OpenMetrics text (docs/formats.md, "Metrics for Prometheus").
-std::string check_exposition(const MatrixOutcome& o, const CheckResult& result, const CheckExport& what) {
+std::string check_exposition(const MatrixResult& m, const PlatformFacts& platform, const CheckResult& result,
+                             const CheckExport& what, double ended_unix_s, double duration_s, const char* check) {
   CheckRunFacts facts;
   facts.version = kToolVersion;
-  facts.clocksource = o.platform.clocksource;
-  facts.hypervisor = o.platform.cpuid.hypervisor.value_or("none");
-  facts.end_unix_s = o.ended_unix_s;
-  if (o.has_plan) facts.duration_s = o.elapsed_seconds;
-  return exposition_text(check_metrics(o.matrix, result, facts, what), ExpositionDialect::openmetrics);
+  facts.clocksource = platform.clocksource;
+  facts.hypervisor = platform.cpuid.hypervisor.value_or("none");
+  facts.end_unix_s = ended_unix_s;
+  facts.duration_s = duration_s;
+  facts.check = check;
+  return exposition_text(check_metrics(m, result, facts, what), ExpositionDialect::openmetrics);
+}
+
+/// What both checks have measured and decided, for the outputs.
+struct CheckOutputs {
+  const MatrixResult& matrix;
+  const PlatformFacts& platform;
+  const CheckResult& result;
+  const CheckSettings& settings;
+  double ended_unix_s;
+  double duration_s;
+  const char* check;  // "full" or "quick"
+  std::string reason;  // the answer's one line when nothing was judged; empty: check_reason_text
+  std::vector<std::string> problems;  // visits that failed, pairs left unmeasured (JSON)
+};
+
+/// The metrics (file and standard output), then the answer in the format asked for.
+void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std::optional<OutputFile>& metrics_file) {
+  if (options.openmetrics_stdout || metrics_file) {
+    if (!(c.matrix.tsc_hz > 0)) {
+      std::cerr << "tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
+                   "quantum) are left out\n";
+    }
+    const std::string text =
+        check_exposition(c.matrix, c.platform, c.result, options.metrics, c.ended_unix_s, c.duration_s, c.check);
+    if (metrics_file) {
+      metrics_file->write(text);
+      metrics_file->commit();
+      std::cerr << "tscaudit check: wrote " << options.openmetrics_file << "\n";
+    }
+    if (options.openmetrics_stdout) std::cout << text;
+  }
+  if (options.openmetrics_stdout) {
+    // the metrics are the output; the reason and the warnings go to standard error
+    std::cerr << "tscaudit check: " << (c.reason.empty() ? check_reason_text(c.result) : c.reason) << "\n";
+    for (const std::string& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
+  } else if (options.matrix.format == OutputFormat::json) {
+    nlohmann::ordered_json j = check_json(c.result, c.settings);
+    j["check"] = c.check;
+    if (!c.reason.empty()) j["reason"] = c.reason;
+    j["cpus"] = c.matrix.cpus;
+    j["send"] = c.matrix.send.name;
+    j["recv"] = c.matrix.recv.name;
+    j["problems"] = c.problems;
+    std::cout << j.dump(2) << "\n";
+  } else if (!c.reason.empty()) {
+    std::cout << c.reason << "\n";
+  } else {
+    std::cout << check_text(c.result, options.details);
+    if (!options.details) {
+      for (const std::string& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
+    }
+  }
+}
+
+int exit_code_of(CheckOutcome outcome) {
+  switch (outcome) {
+    case CheckOutcome::synchronized: return kExitOk;
+    case CheckOutcome::inconclusive: return kExitInconclusive;
+    case CheckOutcome::not_synchronized: break;
+  }
+  return kExitCheckFailed;
+}
+
+double unix_now_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// check --quick: the library's quick check, then the same outputs as the full check.
+int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_file) {
+  // A short calibration: the quick check calibrates the counter itself; the platform's
+  // frequency only converts a tolerance given in ticks.
+  const PlatformFacts platform = probe_platform(20);
+  QuickOptions quick;
+  if (!options.matrix.cpus.empty()) quick.cpus = options.matrix.cpus;
+  quick.budget_seconds = options.matrix.budget_seconds;
+  const auto in_ns = [&](const char* option, const Tolerance& t) -> double {
+    if (t.ns || !(t.value > 0)) return t.value;
+    if (!(platform.tsc.hz > 0)) {
+      throw UsageError(std::string(option) + " in ticks needs the TSC frequency, which is unknown here; give ns");
+    }
+    return t.value / platform.tsc.hz * 1e9;
+  };
+  quick.tolerance_ns = in_ns("--tolerance", options.tolerance);
+  quick.max_bound_ns = in_ns("--max-bound", options.max_bound);
+  QuickAnswer answer = run_quick_check(quick);
+  std::vector<std::string> warnings = check_warnings(platform_warnings(platform));
+  std::string unjudged;
+  if (!answer.check) {
+    unjudged = answer.reason;
+    // Nothing was judged (one CPU, a counter that cannot be read, a pair that failed): an
+    // inconclusive answer over the CPUs chosen, with no pair measured, in every format.
+    MatrixResult empty = MatrixBuilder(answer.cpu_numbers).finish();
+    empty.tsc_hz = platform.tsc.hz;
+    empty.send = recorded_variant(plain_variant(counter::kHostArch));
+    empty.recv = recorded_variant(default_recv_variant(counter::kHostArch));
+    answer.matrix = std::move(empty);
+    CheckResult none;
+    none.outcome = CheckOutcome::inconclusive;
+    none.cpus = answer.cpu_numbers.size();
+    none.warnings = warnings;
+    answer.check = std::move(none);
+  }
+  CheckResult& result = *answer.check;
+  if (answer.pairs > 0) result.warnings.insert(result.warnings.end(), warnings.begin(), warnings.end());
+  const CheckSettings settings = result.settings;
+  write_check_outputs(options,
+                      {*answer.matrix, platform, result, settings, unix_now_s(), answer.measuring_seconds, "quick", unjudged, {}},
+                      metrics_file);
+  return exit_code_of(result.outcome);
 }
 
 }  // namespace
@@ -81,6 +195,7 @@ int run_check(const CheckOptions& options) {
   // Opened before measuring: a metrics file that cannot be created fails at once.
   std::optional<OutputFile> metrics_file;
   if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);
+  if (options.quick) return run_quick(options, metrics_file);
   const MatrixOutcome o = obtain_matrix(options.matrix, "check", false);
   CheckSettings settings;
   settings.drift_tolerance_ppb = options.drift_tolerance_ppb;
@@ -94,45 +209,13 @@ int run_check(const CheckOptions& options) {
     }
     if (!pictures.not_drawn.empty()) std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
   }
-  if (options.openmetrics_stdout || metrics_file) {
-    if (!(o.matrix.tsc_hz > 0)) {
-      std::cerr << "tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
-                   "quantum) are left out\n";
-    }
-    const std::string text = check_exposition(o, result, options.metrics);
-    if (metrics_file) {
-      metrics_file->write(text);
-      metrics_file->commit();
-      std::cerr << "tscaudit check: wrote " << options.openmetrics_file << "\n";
-    }
-    if (options.openmetrics_stdout) std::cout << text;
-  }
-  if (options.openmetrics_stdout) {
-    // the metrics are the output; the reason and the warnings go to standard error
-    std::cerr << "tscaudit check: " << check_reason_text(result) << "\n";
-    for (const std::string& w : result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
-  } else if (options.matrix.format == OutputFormat::json) {
-    nlohmann::ordered_json j = check_json(result, settings);
-    j["cpus"] = o.matrix.cpus;
-    j["send"] = o.matrix.send.name;
-    j["recv"] = o.matrix.recv.name;
-    j["problems"] = o.problems;
-    std::cout << j.dump(2) << "\n";
-  } else {
-    std::cout << check_text(result, options.details);
-    if (!options.details) {
-      for (const std::string& w : result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
-    }
-  }
+  const double duration_s = o.has_plan ? o.elapsed_seconds : std::numeric_limits<double>::quiet_NaN();
+  write_check_outputs(options, {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", "", o.problems},
+                      metrics_file);
   for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";
   if (!o.problems.empty()) return kExitRuntime;
-  switch (result.outcome) {
-    case CheckOutcome::synchronized: return kExitOk;
-    case CheckOutcome::inconclusive: return kExitInconclusive;
-    case CheckOutcome::not_synchronized: break;
-  }
-  return kExitCheckFailed;
+  return exit_code_of(result.outcome);
 }
 
 }  // namespace tscaudit

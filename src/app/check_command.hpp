@@ -36,6 +36,9 @@ struct CheckOptions {
   bool openmetrics_stdout = false;
   std::string openmetrics_file;  // --openmetrics FILE: the metrics written aside, then renamed
   CheckExport metrics;           // --export-cpus, --export-pairs
+  /// --quick: libtscaudit's quick check (run_quick_check, quick/quick_check.hpp) instead of
+  /// the matrix: milliseconds of measuring, the same decision; nothing kept (no --out).
+  bool quick = false;
 };
 
 /// The warning codes that make a check's answer less trustworthy (printed, never failed).

@@ -497,6 +497,9 @@ void CheckCli::add(CLI::App& app) {
                   "metrics: per-CPU series for at most N CPUs (default " + std::to_string(kDefaultExportCpus) +
                       "; those farthest from the median beyond), or all");
   sub->add_flag("--export-pairs", export_pairs, "metrics: also four series per ordered pair measured");
+  sub->add_flag("--quick", quick,
+                "the quick check of libtscaudit: a star of pairs, each measured until its band settles, in "
+                "milliseconds (--budget in seconds: its measuring time); the same decision, nothing kept");
 }
 
 Command CheckCli::build(const Args& args) const {
@@ -532,6 +535,23 @@ Command CheckCli::build(const Args& args) const {
   c.max_bound = parse_tolerance("--max-bound", max_bound);
   if (c.drift_tolerance_ppb < 0) throw UsageError("--drift-tolerance-ppb " + drift_tolerance + " must be >= 0");
   c.details = details;
+  c.quick = quick;
+  if (quick) {
+    // The quick check chooses its own pairs, rounds and read variants, and keeps nothing.
+    for (const char* option : {"--out", "--save-runs", "--from", "--topology", "--dry-run", "--rounds", "--visits",
+                               "--all-pairs", "--parallel", "--sequential", "--variant", "--send", "--recv",
+                               "--warmup", "--timeout-ms"}) {
+      if (sub->get_option_no_throw(option) != nullptr && sub->count(option) > 0) {
+        throw UsageError(std::string(option) +
+                         " does not go with --quick, which chooses its own pairs, rounds and reads and keeps "
+                         "nothing: leave out --quick for the full check");
+      }
+    }
+    if (c.drift_tolerance_ppb > 0) {
+      throw UsageError("--drift-tolerance-ppb does not go with --quick: its pairs are too short to bound a drift");
+    }
+    if (sub->count("--budget") == 0) c.matrix.budget_seconds = 0;  // the library's own default
+  }
   return c;
 }
 

@@ -86,7 +86,7 @@ struct CheckCli {
   CLI::App* sub = nullptr;
   PlanCli plan;
   std::string tolerance = "0", drift_tolerance = "0", max_bound = "0", openmetrics, export_cpus;
-  bool details = false, export_pairs = false;
+  bool details = false, export_pairs = false, quick = false;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
 };

@@ -173,7 +173,7 @@ case $case_name in
       scrape live.txt
       grep -q '^tscaudit_check_success' "$dir/live.txt" || fail "the live check's verdict is not served"
       grep -q '^tscaudit_cpu_offset_upper_seconds{cpu="1"} ' "$dir/live.txt" || fail "no bound for CPU 1"
-      grep -q '^tscaudit_info{clocksource="[a-z_]*",hypervisor=' "$dir/live.txt" || fail "no tscaudit_info"
+      grep -q '^tscaudit_info{check="full",clocksource="[a-z_]*",hypervisor=' "$dir/live.txt" || fail "no tscaudit_info"
       grep -q '^# TYPE tscaudit_monitor_rounds_total counter$' "$dir/live.txt" || fail "the monitor's counter is not a counter"
       grep -q '^tscaudit_monitor_rtt_seconds_bucket{a="0",b="1",le="+Inf"} [1-9]' "$dir/live.txt" || fail "no histogram"
       expect_value "$dir/live.txt" 'tscaudit_monitor_running{a="0",b="1"}' 0
