@@ -20,6 +20,7 @@ std::vector<IndexPair> quick_design(const OrderedCpus& order) {
   const auto end_of = [&](std::size_t g) { return g + 1 < groups ? starts[g + 1] : n; };
   for (std::size_t g = 0; g < groups; ++g) {
     for (std::size_t i = starts[g] + 1; i < end_of(g); ++i) add(starts[g], i);  // the group's star
+    for (std::size_t i = starts[g] + 2; i < end_of(g); ++i) add(i - 1, i);       // and its chain
     if (g > 0) add(starts[0], starts[g]);                                        // the hubs' star
   }
   if (groups >= 2) {
@@ -37,7 +38,8 @@ std::vector<IndexPair> quick_design(const OrderedCpus& order) {
   return pairs;
 }
 
-double quick_default_budget_seconds(std::uint64_t slots) {
+double quick_default_budget_seconds(std::size_t cpus, std::uint64_t slots) {
+  if (cpus <= kQuickGroupCpus) return kQuickDefaultBudgetSeconds;
   return std::max(kQuickDefaultBudgetSeconds, static_cast<double>(slots) * kQuickSecondsPerSlot);
 }
 

@@ -25,6 +25,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Back-to-back reads per thread for the quantum: enough to see a step of tens of ticks
+/// many times over, in tens of microseconds rather than the full check's milliseconds.
+constexpr std::size_t kQuickQuantumReads = 4096;
+
 /// Measured rounds a pair may take at most, for `slot_seconds` of slot: a round takes at
 /// least 100 ns (two one-way trips between cores), so no pair outruns this in its time.
 std::uint64_t max_rounds_for(double slot_seconds) {
@@ -145,26 +149,12 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   }
   if (auto why = counter_unreadable()) return inconclusive(answer, *why);
 
-  OrderedCpus order = order_by_topology(read_cpu_places(cpus), cpus);
-  answer.cpu_numbers = order.cpu_numbers();
-  PlanSpec spec;
-  spec.cpus = answer.cpu_numbers;
-  spec.visits = 1;
-  spec.parallel = true;
-  spec.design = PlanDesign::sparse;
-  spec.pairs = quick_design(order);
-  spec.design_reason = "the quick check: a star from one CPU per group, the groups' hubs and chords between groups";
-  const std::uint64_t slot_count = plan_slot_count(spec);
-  const double budget =
-      options.budget_seconds > 0 ? options.budget_seconds : quick_default_budget_seconds(slot_count);
-  spec.budget_seconds = budget;
-  const std::uint64_t max_rounds = max_rounds_for(budget / static_cast<double>(slot_count));
-  spec.rounds_per_visit = max_rounds;
-  spec.warmup_per_visit = QuickPairConfig{}.warmup;
-  const MatrixPlan plan = make_plan(spec, PlanCosts{});
-
+  const QuickPlan quick = plan_quick(read_cpu_places(cpus), options.budget_seconds);
+  answer.cpu_numbers = quick.order.cpu_numbers();
+  const MatrixPlan& plan = quick.plan;
   const ReadVariant send = plain_variant(counter::kHostArch);
   const ReadVariant recv = default_recv_variant(counter::kHostArch);
+  const double budget = quick.budget_seconds;
   const auto timeout = std::chrono::milliseconds(200) + std::chrono::milliseconds(std::llround(budget * 1000));
   std::map<std::pair<int, int>, QuickPairResult> measured;
   const ClockPoint first = clock_point();
@@ -180,8 +170,8 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
       c.cpu_a = v.a;
       c.cpu_b = v.b;
       c.timeout = timeout;
-      c.quantum_reads = 4096;
-      c.max_rounds = max_rounds;
+      c.quantum_reads = kQuickQuantumReads;
+      c.max_rounds = quick.max_rounds;
       c.deadline = now + share;
       configs.push_back(c);
     }
@@ -194,22 +184,54 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
     }
   }
   const ClockPoint last = clock_point();
-  answer.measuring_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  answer.counter_hz = last.ns > first.ns ? static_cast<double>(last.ticks - first.ticks) / (last.ns - first.ns) * 1e9 : 0;
-
-  MatrixAnalysisContext context;
-  context.send = send;
-  context.recv = recv;
-  context.tsc_hz = answer.counter_hz;
+  const double measuring_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double hz =
+      last.ns > first.ns ? static_cast<double>(last.ticks - first.ticks) / (last.ns - first.ns) * 1e9 : 0;
   const auto source = [&](int a, int b) -> std::optional<Run> {
     const auto at = measured.find({a, b});
     if (at == measured.end()) return std::nullopt;
-    return pair_run(at->second, send, recv, answer.counter_hz);
+    return pair_run(at->second, send, recv, hz);
   };
-  MatrixAnalysis analysis = analyze_matrix_pairs(plan, order, context, source);
+  QuickAnswer decided = decide_quick(quick, source, hz, options);
+  decided.measuring_seconds = measuring_seconds;
+  return decided;
+}
+
+QuickPlan plan_quick(const std::vector<CpuPlace>& places, double budget_seconds) {
+  QuickPlan quick;
+  std::vector<int> cpus;
+  for (const CpuPlace& p : places) cpus.push_back(p.cpu);
+  quick.order = order_by_topology(places, cpus);
+  PlanSpec spec;
+  spec.cpus = quick.order.cpu_numbers();
+  spec.visits = 1;
+  spec.parallel = true;
+  spec.design = PlanDesign::sparse;
+  spec.pairs = quick_design(quick.order);
+  spec.design_reason = "the quick check: a star from one CPU per group, the groups' hubs and chords between groups";
+  const std::uint64_t slot_count = plan_slot_count(spec);
+  quick.budget_seconds = budget_seconds > 0 ? budget_seconds : quick_default_budget_seconds(spec.cpus.size(), slot_count);
+  quick.max_rounds = max_rounds_for(quick.budget_seconds / static_cast<double>(slot_count));
+  spec.budget_seconds = quick.budget_seconds;
+  spec.rounds_per_visit = quick.max_rounds;
+  spec.warmup_per_visit = QuickPairConfig{}.warmup;
+  quick.plan = make_plan(spec, PlanCosts{});
+  return quick;
+}
+
+QuickAnswer decide_quick(const QuickPlan& quick, const PairRunSource& source, double counter_hz,
+                         const QuickOptions& options) {
+  QuickAnswer answer;
+  answer.cpu_numbers = quick.order.cpu_numbers();
+  answer.counter_hz = counter_hz;
+  MatrixAnalysisContext context;
+  context.send = plain_variant(counter::kHostArch);
+  context.recv = default_recv_variant(counter::kHostArch);
+  context.tsc_hz = counter_hz;
+  MatrixAnalysis analysis = analyze_matrix_pairs(quick.plan, quick.order, context, source);
   CheckSettings settings;
-  settings.tolerance_ticks = options.tolerance_ns * answer.counter_hz / 1e9;
-  settings.max_bound_ticks = options.max_bound_ns * answer.counter_hz / 1e9;
+  settings.tolerance_ticks = options.tolerance_ns * counter_hz / 1e9;
+  settings.max_bound_ticks = options.max_bound_ns * counter_hz / 1e9;
   CheckResult result = decide_check(analysis.matrix, settings, {});
   answer.outcome = result.outcome;
   answer.reason = check_reason_text(result);

@@ -11,6 +11,9 @@
 
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
+#include "matrix/matrix_analysis.hpp"
+#include "matrix/matrix_plan.hpp"
+#include "matrix/topology_order.hpp"
 
 namespace tscaudit {
 
@@ -35,6 +38,26 @@ struct QuickAnswer {
   std::optional<MatrixResult> matrix;  // what was decided on (absent when nothing was measured)
   std::optional<CheckResult> check;
 };
+
+/// What the quick check measures: the CPUs in topology order, the plan of quick_design's
+/// pairs (one visit, each pair in both roles, disjoint pairs at once), the budget and each
+/// visit's most rounds.
+struct QuickPlan {
+  OrderedCpus order;
+  MatrixPlan plan;
+  double budget_seconds = 0;
+  std::uint64_t max_rounds = 0;
+};
+
+/// The plan for `places` (the CPUs to measure, in topology order) and `budget_seconds`
+/// (0: quick_default_budget_seconds). Pure. \pre at least 2 CPUs
+QuickPlan plan_quick(const std::vector<CpuPlace>& places, double budget_seconds);
+
+/// The decision over the measured pairs, as `check` makes it: every ordered pair of the
+/// plan read from `source`, analyzed (analyze_matrix_pairs), decided (decide_check) with the
+/// tolerances converted with `counter_hz`; the reason, bound and worst pair filled. Pure.
+QuickAnswer decide_quick(const QuickPlan& plan, const PairRunSource& source, double counter_hz,
+                         const QuickOptions& options);
 
 /// \throws UsageError for options it cannot use (a CPU list it cannot parse, CPUs that do
 ///         not exist or may not be used, a budget or tolerance not finite and >= 0);
