@@ -106,11 +106,13 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET=$(FUZZ_TARGET) bash scripts/fuzz.sh
 
 bench: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit tscaudit_bench tscaudit_bench_analysis tscaudit_bench_run_dir
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit tscaudit_bench tscaudit_bench_analysis tscaudit_bench_run_dir \
+	  tscaudit_bench_quick
 	$(BUILD_DIR)/tscaudit_bench
 	$(BUILD_DIR)/tscaudit_bench_analysis
 	$(BUILD_DIR)/tscaudit_bench_run_dir
 	$(BUILD_DIR)/tscaudit_bench_machines
+	$(BUILD_DIR)/tscaudit_bench_quick
 
 # The checks of .clang-tidy over every source of the project (about 15 minutes of CPU), in
 # a tree of its own, configured but not built, without precompiled headers (clang cannot read
