@@ -91,6 +91,7 @@ struct SideOutcome {
   long tid = 0;                              // kernel thread id, set before `ready` counts it
   std::string error;                         // why this side stopped early; empty if it did not
   bool stopped_by_partner = false;           // it stopped only because the other side failed
+  bool pinned = false;                       // the thread was pinned to its CPU (setup got that far)
 };
 
 /// The first side's own error (the other one only saw the abort); empty when neither failed.
@@ -187,6 +188,7 @@ bool setup(int cpu, const PairConfig& config, PairControl& control, Side& side) 
   SideOutcome& out = side.outcome();
   try {
     pin_this_thread(cpu);
+    out.pinned = true;
     out.quantum_reads.assign(config.quantum_reads, 0);
     if (!side.prepare()) {
       control.abort.store(true);

@@ -9,6 +9,7 @@
 #include "estimate/band_settling.hpp"
 #include "measure/slot.hpp"
 #include "measure/wait.hpp"
+#include "platform/affinity.hpp"
 
 namespace tscaudit {
 namespace {
@@ -143,8 +144,15 @@ std::vector<QuickPairResult> run_quick_slot(const std::vector<QuickPairConfig>& 
       threads.reserve(2 * pairs.size());
       try {
         for (std::size_t p = 0; p < pairs.size(); ++p) {
-          threads.emplace_back([&, p] { respond<Send, Recv>(pairs[p], *states[p]); });
-          threads.emplace_back([&, p] { initiate<Send, Recv>(pairs[p], *states[p], results[p]); });
+          // A caller's real-time policy is not inherited: the threads spin (affinity.hpp).
+          threads.emplace_back([&, p] {
+            use_normal_scheduling();
+            respond<Send, Recv>(pairs[p], *states[p]);
+          });
+          threads.emplace_back([&, p] {
+            use_normal_scheduling();
+            initiate<Send, Recv>(pairs[p], *states[p], results[p]);
+          });
         }
       } catch (...) {
         // A thread that could not be started: the pairs already running are told to stop
@@ -158,8 +166,7 @@ std::vector<QuickPairResult> run_quick_slot(const std::vector<QuickPairConfig>& 
     const PairState& s = *states[p];
     QuickPairResult& r = results[p];
     r.error = first_error(s.a, s.b);
-    r.pinning_refused = !s.a.tid || !s.b.tid;  // a side that never got past pinning has no tid
-    if (r.error.empty()) r.pinning_refused = false;
+    r.pinning_refused = !r.error.empty() && (!s.a.pinned || !s.b.pinned);
     r.quantum_ticks = std::max(estimate_quantum(s.a.quantum_reads).quantum_ticks,
                                estimate_quantum(s.b.quantum_reads).quantum_ticks);
   }

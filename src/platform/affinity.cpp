@@ -166,6 +166,15 @@ void pin_this_thread(int cpu) {
   }
 }
 
+bool use_normal_scheduling() noexcept {
+  int policy = 0;
+  sched_param param{};
+  if (pthread_getschedparam(pthread_self(), &policy, &param) != 0) return false;
+  if (policy != SCHED_FIFO && policy != SCHED_RR) return true;  // only real-time policies are left
+  param.sched_priority = 0;
+  return pthread_setschedparam(pthread_self(), SCHED_OTHER, &param) == 0;
+}
+
 std::vector<int> this_thread_affinity() {
   CpuSet set(mask_cpu_count(0));
   const int err = pthread_getaffinity_np(pthread_self(), set.bytes(), set.get());

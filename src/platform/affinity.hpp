@@ -37,6 +37,12 @@ std::optional<std::string> cpu_problem(int cpu, const CpuAvailability& cpus);
 /// \throws RuntimeError naming the CPU and the failing call (with errno text).
 void pin_this_thread(int cpu);
 
+/// Puts the calling thread under the normal time-sharing policy (SCHED_OTHER) when it
+/// inherited a real-time one (SCHED_FIFO or SCHED_RR) from a caller of the library: a spinning
+/// measuring thread must not take a CPU from the caller's real-time threads. Lowering a
+/// thread's policy needs no privilege. \returns false when the policy could not be read or set.
+bool use_normal_scheduling() noexcept;
+
 /// The calling thread's affinity mask (pthread_getaffinity_np), ascending.
 /// \throws RuntimeError with the errno text when it cannot be read.
 std::vector<int> this_thread_affinity();

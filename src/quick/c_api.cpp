@@ -24,6 +24,10 @@ constexpr std::size_t kOptionsV1 = offsetof(tscaudit_options, max_bound_ns) + si
 constexpr std::size_t kResultV1 = offsetof(tscaudit_result, counter_hz) + sizeof(double);
 static_assert(kOptionsV1 == sizeof(tscaudit_options), "a new options field needs its own version size");
 static_assert(kResultV1 == sizeof(tscaudit_result), "a new result field needs its own version size");
+/// The largest options struct read: the bytes beyond this version's fields are read to see
+/// that they are zero, and a size far beyond any version is a wrong pointer or size, not a
+/// newer caller (reading that far could leave the caller's memory).
+constexpr std::size_t kOptionsMaxSize = 4096;
 
 /// Restores errno when the call returns, whatever the library's system calls left in it.
 class ErrnoKeeper {
@@ -62,6 +66,10 @@ std::string read_options(const tscaudit_options* options, tscaudit::QuickOptions
   if (options->size < kOptionsV1) {
     return "options->size is " + std::to_string(options->size) + ", less than the first version's " +
            std::to_string(kOptionsV1) + " (call tscaudit_options_init)";
+  }
+  if (options->size > kOptionsMaxSize) {
+    return "options->size is " + std::to_string(options->size) + ", more than any version's (" +
+           std::to_string(kOptionsMaxSize) + " at most): not a struct tscaudit_options";
   }
   const auto* bytes = reinterpret_cast<const unsigned char*>(options);
   for (std::size_t i = sizeof(tscaudit_options); i < options->size; ++i) {

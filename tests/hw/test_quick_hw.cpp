@@ -1,7 +1,10 @@
 // The quick check on real CPUs, by invariants only (never by timings): the adaptive exchange
 // of one pair, and libtscaudit's entry point called from two threads at once, leaving the
-// calling thread's affinity and errno as they were.
+// calling thread's affinity, errno and scheduling policy as they were.
 #include <catch2/catch.hpp>
+
+#include <pthread.h>
+#include <sched.h>
 
 #include <cerrno>
 #include <chrono>
@@ -11,6 +14,7 @@
 
 #include "estimate/band_settling.hpp"
 #include "hw_requirements.hpp"
+#include "skip.hpp"
 #include "measure/quick_exchange.hpp"
 #include "platform/affinity.hpp"
 #include "tscaudit.h"
@@ -125,4 +129,31 @@ TEST_CASE("libtscaudit: two threads at once each get an answer; the caller's aff
     }
   }
   CHECK(this_thread_affinity() == before);
+}
+
+TEST_CASE("libtscaudit: a real-time caller keeps its policy, and the measuring threads do not inherit it") {
+  tscaudit_result r{};
+  int code = -1, policy_after = -1, policy_before = -1;
+  bool made_fifo = false;
+  std::jthread caller([&] {
+    sched_param param{};
+    param.sched_priority = 1;
+    made_fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0;
+    if (!made_fifo) return;
+    sched_param got{};
+    pthread_getschedparam(pthread_self(), &policy_before, &got);
+    r.size = sizeof r;
+    code = tscaudit_quick_check(nullptr, &r);
+    pthread_getschedparam(pthread_self(), &policy_after, &got);
+  });
+  caller.join();
+  if (!made_fifo) {
+    test::skip_test("this process may not make a thread SCHED_FIFO (it needs CAP_SYS_NICE or RLIMIT_RTPRIO)");
+    return;
+  }
+  CAPTURE(r.reason);
+  CHECK(policy_before == SCHED_FIFO);
+  CHECK(policy_after == SCHED_FIFO);
+  CHECK(code == TSCAUDIT_OK);
+  CHECK(std::strlen(r.reason) > 0);
 }
