@@ -7,6 +7,9 @@
 #                      a program linked with it meets none of the rooms' names
 #   tscaudit.pc        relocatable (prefix from ${pcfiledir})
 # both in ${CMAKE_BINARY_DIR}/lib. The tool links the same objects (check --quick).
+# Installed as two components, which the .debs follow (cmake/TscauditPackage.cmake):
+#   library       libtscaudit.so.0 and the file it names: what programs need to run
+#   development   tscaudit.h, tscaudit.pc, libtscaudit.so, libtscaudit.a: what builds them
 
 # The libraries' directory. On Debian and its derivatives it is the multiarch one,
 # lib/<triplet>, under every prefix: the package (prefix /usr) must have its libraries and
@@ -73,8 +76,11 @@ add_custom_target(tscaudit_static ALL DEPENDS ${tscaudit_static_archive})
 file(RELATIVE_PATH TSCAUDIT_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(quick/tscaudit.pc.in ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc @ONLY)
 
-install(TARGETS tscaudit_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${tscaudit_static_archive} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# libtscaudit.so (the name the linker looks for) belongs with the header, not with the
+# library programs run with: two versions of libtscaudit.so.N can be installed side by side.
+install(TARGETS tscaudit_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        COMPONENT library NAMELINK_COMPONENT development)
+install(FILES ${tscaudit_static_archive} DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 # A stripping install (`cmake --install --strip`, and CPack's, CPACK_STRIP_FILES) strips what
 # install(TARGETS) installs, never an archive: its debug sections (most of its bytes) and the
 # compiler's .comment go here, as Debian's dh_strip does. Its symbol table stays, which the
@@ -91,6 +97,8 @@ install(CODE "if(CMAKE_INSTALL_DO_STRIP)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR \"strip --strip-debug of libtscaudit.a failed\")
     endif()
-  endif()")
-install(FILES ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-install(FILES ${PROJECT_SOURCE_DIR}/include/tscaudit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()" COMPONENT development)
+install(FILES ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT development)
+install(FILES ${PROJECT_SOURCE_DIR}/include/tscaudit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT development)
