@@ -18,15 +18,26 @@
 # GNUInstallDirs chooses it for the prefix /usr only, and from the prefix the tree was
 # configured with, which `make package` does not use. -DCMAKE_INSTALL_LIBDIR= still decides;
 # in a tree configured before this rule, "lib" is taken for GNUInstallDirs's choice and moved
-# once (-DCMAKE_INSTALL_LIBDIR=lib again keeps it).
-if(CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version AND NOT TSCAUDIT_LIBDIR_CHOSEN)
+# once (-DCMAKE_INSTALL_LIBDIR=lib again keeps it). When the prefix changes from /usr,
+# GNUInstallDirs takes lib/<triplet> for its own default for /usr and resets it: it is put back.
+set(tscaudit_multiarch_libdir "")
+if(CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version)
+  set(tscaudit_multiarch_libdir lib/${CMAKE_LIBRARY_ARCHITECTURE})
+endif()
+if(tscaudit_multiarch_libdir AND NOT TSCAUDIT_LIBDIR_CHOSEN)
   if(NOT DEFINED CMAKE_INSTALL_LIBDIR OR (CMAKE_INSTALL_LIBDIR STREQUAL "lib" AND
                                           DEFINED _GNUInstallDirs_LAST_CMAKE_INSTALL_PREFIX))
-    set(CMAKE_INSTALL_LIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE} CACHE PATH "Object code libraries" FORCE)
+    set(CMAKE_INSTALL_LIBDIR ${tscaudit_multiarch_libdir} CACHE PATH "Object code libraries" FORCE)
   endif()
   set(TSCAUDIT_LIBDIR_CHOSEN ON CACHE INTERNAL "CMAKE_INSTALL_LIBDIR has had its Debian default")
 endif()
+set(tscaudit_libdir_before "${CMAKE_INSTALL_LIBDIR}")
 include(GNUInstallDirs)
+if(tscaudit_multiarch_libdir AND tscaudit_libdir_before STREQUAL tscaudit_multiarch_libdir AND
+   NOT CMAKE_INSTALL_LIBDIR STREQUAL tscaudit_multiarch_libdir)
+  set(CMAKE_INSTALL_LIBDIR ${tscaudit_multiarch_libdir} CACHE PATH "Object code libraries" FORCE)
+  include(GNUInstallDirs)  # again, for CMAKE_INSTALL_FULL_LIBDIR
+endif()
 set(TSCAUDIT_LIB_DIR ${CMAKE_BINARY_DIR}/lib)
 
 add_library(tscaudit_library_objects OBJECT quick/c_api.cpp)
