@@ -7,8 +7,8 @@
 #   make test-arm64      the aarch64 build, cross-compiled and run under qemu-aarch64 (build-arm64/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
 #   make install  the tool, its man page, bash completion and systemd units, and libtscaudit
-#                 (the libraries, tscaudit.h, tscaudit.pc) (PREFIX=/usr/local)
-#   make package  the Debian package build/tscaudit_VERSION_ARCH.deb (CPack)
+#                 (the libraries, tscaudit.h, tscaudit.pc, tscaudit_quick_check(3)) (PREFIX=/usr/local)
+#   make package  the Debian packages tscaudit, libtscaudit0 and libtscaudit-dev in build/ (CPack)
 #   make static   the tool alone, fully static (build-static/tscaudit): a binary to copy onto any Linux
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
@@ -81,13 +81,15 @@ report: tool
 	$(BUILD_DIR)/tscaudit report --out $(REPORT_DIR) $(REPORT_ARGS)
 
 # The installed tool: the binary, tscaudit(1), the bash completion, the systemd units, the
-# alert rules (cmake/TscauditPackage.cmake). PREFIX defaults to CMake's (/usr/local).
+# alert rules; and libtscaudit: its libraries, header, .pc and tscaudit_quick_check(3)
+# (cmake/TscauditPackage.cmake). PREFIX defaults to CMake's (/usr/local).
 PREFIX ?=
 install: tool library
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
 
-# The Debian package, with CPack: build/tscaudit_VERSION_ARCH.deb (prefix /usr, stripped,
-# Depends from dpkg-shlibdeps). `lintian build/tscaudit_*.deb` checks it.
+# The Debian packages, with CPack, one per install component: build/tscaudit_VERSION_ARCH.deb,
+# libtscaudit0_VERSION_ARCH.deb and libtscaudit-dev_VERSION_ARCH.deb (prefix /usr, stripped,
+# Depends from dpkg-shlibdeps). `lintian build/*.deb` checks them.
 package: tool library
 	@bash scripts/install-deps.sh package
 	cd $(BUILD_DIR) && cpack -G DEB

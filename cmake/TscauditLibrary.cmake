@@ -7,7 +7,37 @@
 #                      a program linked with it meets none of the rooms' names
 #   tscaudit.pc        relocatable (prefix from ${pcfiledir})
 # both in ${CMAKE_BINARY_DIR}/lib. The tool links the same objects (check --quick).
+# Installed as two components, which the .debs follow (cmake/TscauditPackage.cmake):
+#   library       libtscaudit.so.0 and the file it names: what programs need to run
+#   development   tscaudit.h, tscaudit.pc, libtscaudit.so, libtscaudit.a: what builds them
+
+# The libraries' directory. On Debian and its derivatives it is the multiarch one,
+# lib/<triplet>, under every prefix: the package (prefix /usr) must have its libraries and
+# tscaudit.pc there (for pkg-config when cross-compiling, and for Multi-Arch), and the
+# loader and pkg-config search /usr/local/lib/<triplet> too, so `make install` works alike.
+# GNUInstallDirs chooses it for the prefix /usr only, and from the prefix the tree was
+# configured with, which `make package` does not use. -DCMAKE_INSTALL_LIBDIR= still decides;
+# in a tree configured before this rule, "lib" is taken for GNUInstallDirs's choice and moved
+# once (-DCMAKE_INSTALL_LIBDIR=lib again keeps it). When the prefix changes from /usr,
+# GNUInstallDirs takes lib/<triplet> for its own default for /usr and resets it: it is put back.
+set(tscaudit_multiarch_libdir "")
+if(CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version)
+  set(tscaudit_multiarch_libdir lib/${CMAKE_LIBRARY_ARCHITECTURE})
+endif()
+if(tscaudit_multiarch_libdir AND NOT TSCAUDIT_LIBDIR_CHOSEN)
+  if(NOT DEFINED CMAKE_INSTALL_LIBDIR OR (CMAKE_INSTALL_LIBDIR STREQUAL "lib" AND
+                                          DEFINED _GNUInstallDirs_LAST_CMAKE_INSTALL_PREFIX))
+    set(CMAKE_INSTALL_LIBDIR ${tscaudit_multiarch_libdir} CACHE PATH "Object code libraries" FORCE)
+  endif()
+  set(TSCAUDIT_LIBDIR_CHOSEN ON CACHE INTERNAL "CMAKE_INSTALL_LIBDIR has had its Debian default")
+endif()
+set(tscaudit_libdir_before "${CMAKE_INSTALL_LIBDIR}")
 include(GNUInstallDirs)
+if(tscaudit_multiarch_libdir AND tscaudit_libdir_before STREQUAL tscaudit_multiarch_libdir AND
+   NOT CMAKE_INSTALL_LIBDIR STREQUAL tscaudit_multiarch_libdir)
+  set(CMAKE_INSTALL_LIBDIR ${tscaudit_multiarch_libdir} CACHE PATH "Object code libraries" FORCE)
+  include(GNUInstallDirs)  # again, for CMAKE_INSTALL_FULL_LIBDIR
+endif()
 set(TSCAUDIT_LIB_DIR ${CMAKE_BINARY_DIR}/lib)
 
 add_library(tscaudit_library_objects OBJECT quick/c_api.cpp)
@@ -57,7 +87,29 @@ add_custom_target(tscaudit_static ALL DEPENDS ${tscaudit_static_archive})
 file(RELATIVE_PATH TSCAUDIT_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(quick/tscaudit.pc.in ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc @ONLY)
 
-install(TARGETS tscaudit_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${tscaudit_static_archive} DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-install(FILES ${PROJECT_SOURCE_DIR}/include/tscaudit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# libtscaudit.so (the name the linker looks for) belongs with the header, not with the
+# library programs run with: two versions of libtscaudit.so.N can be installed side by side.
+install(TARGETS tscaudit_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        COMPONENT library NAMELINK_COMPONENT development)
+install(FILES ${tscaudit_static_archive} DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
+# A stripping install (`cmake --install --strip`, and CPack's, CPACK_STRIP_FILES) strips what
+# install(TARGETS) installs, never an archive: its debug sections (most of its bytes) and the
+# compiler's .comment go here, as Debian's dh_strip does. Its symbol table stays, which the
+# linker needs.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(tscaudit_installed_archive "\$ENV{DESTDIR}${CMAKE_INSTALL_LIBDIR}/libtscaudit.a")
+else()
+  set(tscaudit_installed_archive "\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libtscaudit.a")
+endif()
+install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug --remove-section=.comment
+                            --enable-deterministic-archives
+                            \"${tscaudit_installed_archive}\" RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR \"strip --strip-debug of libtscaudit.a failed\")
+    endif()
+  endif()" COMPONENT development)
+install(FILES ${TSCAUDIT_LIB_DIR}/pkgconfig/tscaudit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT development)
+install(FILES ${PROJECT_SOURCE_DIR}/include/tscaudit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT development)

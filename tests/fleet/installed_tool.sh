@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The conventions of an installed tool, against the binary's own --help:
-#   installed_tool.sh TSCAUDIT SOURCE_DIR CASE        CASE: man-page | completion
+#   installed_tool.sh TSCAUDIT SOURCE_DIR CASE        CASE: man-page | library-man-page | completion
 # man-page: tscaudit(1) renders without a warning (groff -ww, man -l) and names every option
-# of every command. completion: the bash completion offers every command, every option of
-# each, the read variants and the formats. Exit 0 ok, 1 failed (the reason printed), 4 skipped.
+# of every command. library-man-page: tscaudit_quick_check(3) renders without a warning (groff
+# -ww, man --warnings, as lintian reads it), its SYNOPSIS declares the structs and functions
+# of include/tscaudit.h as the header does, and it names every constant of the header.
+# completion: the bash completion offers every command, every option of each, the read
+# variants and the formats. Exit 0 ok, 1 failed (the reason printed), 4 skipped.
 set -u
 tscaudit=$1
 src=$2
@@ -33,6 +36,36 @@ case $case_name in
       for o in $(options_of "$c"); do
         grep -qE -- "(^|[^a-z-])$o([^a-z-]|$)" <<<"$plain" || fail "$c $o is not in the man page"
       done
+    done
+    ;;
+
+  library-man-page)
+    command -v groff >/dev/null || { echo "SKIPPED: groff is not installed"; exit 4; }
+    page="$src/man/tscaudit_quick_check.3"
+    warnings=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
+    [ -z "$warnings" ] || fail "groff warns: $warnings"
+    if command -v man >/dev/null; then
+      warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+      [ -z "$warnings" ] || fail "man --warnings warns: $warnings"
+    fi
+    # The declarations one a line, blanks collapsed: the header's without its comments, and
+    # the SYNOPSIS's as the page renders (wide enough for no line to wrap).
+    squeeze() { sed -E 's/[[:space:]]+/ /g; s/^ //; s/ $//' | grep -v '^$'; }
+    header=$(perl -0777 -pe 's{/\*.*?\*/}{}gs' "$src/include/tscaudit.h")
+    text=$(groff -man -Tascii -P-cbou -rLL=250n "$page" 2>/dev/null)
+    synopsis=$(sed -n '/^SYNOPSIS$/,/^DESCRIPTION$/p' <<<"$text" | sed '1d;$d' | squeeze)
+    for s in tscaudit_options tscaudit_result; do
+      want=$(sed -n "/^struct $s {/,/^};/p" <<<"$header" | squeeze)
+      got=$(sed -n "/^struct $s {/,/^};/p" <<<"$synopsis")
+      [ -n "$want" ] || fail "the header has no struct $s"
+      [ "$got" = "$want" ] || fail "struct $s in the SYNOPSIS is not the header's: $(diff <(echo "$want") <(echo "$got"))"
+    done
+    want=$(grep -E '\(.*\);$' <<<"$header" | squeeze)
+    got=$(grep -E '\(.*\);$' <<<"$synopsis")
+    [ "$(wc -l <<<"$want")" -ge 5 ] || fail "the header's functions were not found"
+    [ "$got" = "$want" ] || fail "the SYNOPSIS's functions are not the header's: $(diff <(echo "$want") <(echo "$got"))"
+    for c in $(grep -oE '\bTSCAUDIT_[A-Z_]+' <<<"$header" | sort -u | grep -vx TSCAUDIT_H); do
+      grep -qw -- "$c" <<<"$text" || fail "$c is not in the page"
     done
     ;;
 
