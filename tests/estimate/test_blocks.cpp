@@ -204,7 +204,7 @@ TEST_CASE("not enough rounds or bad parameters: not valid, with a reason") {
   CHECK_THAT(fit_blocks(shuffled, hand_t_ref(), 1, 0.0, 1).reason, Catch::Matchers::Contains("time order"));
 }
 
-TEST_CASE("simulated clean runs: the CI covers the truth, the residuals show no structure") {
+TEST_CASE("simulated clean runs: the CI covers the truth, the residuals show no structure", "[slow]") {
   for (bool drifting : {false, true}) {
     const double drift_ppb = drifting ? 20000 : 0;
     for (std::uint64_t q : {std::uint64_t{1}, std::uint64_t{26}}) {

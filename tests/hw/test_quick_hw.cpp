@@ -82,7 +82,7 @@ TEST_CASE("quick exchange: rounds that run out end the pair at exactly the most 
   CHECK(results[0].rounds.size() == 300);
 }
 
-TEST_CASE("libtscaudit: two threads at once each get an answer; the caller's affinity and errno stay") {
+TEST_CASE("libtscaudit: two threads at once each get an answer, and the caller keeps its affinity and errno") {
   const std::vector<int> cpus = test::usable_cpus();
   const std::vector<int> before = this_thread_affinity();
   tscaudit_result results[2];

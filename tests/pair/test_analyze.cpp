@@ -42,7 +42,7 @@ bool contains(const std::vector<std::uint8_t>& injected, const std::vector<std::
 
 }  // namespace
 
-TEST_CASE("clean runs: the band holds the truth, the estimate is close, no alarm") {
+TEST_CASE("clean runs: the band holds the truth, the estimate is close, no alarm", "[slow]") {
   std::uint64_t scenario = 0;
   for (int offset_case : {0, 1, 2}) {
     for (int drift_case : {0, 1, 2}) {
@@ -132,7 +132,7 @@ TEST_CASE("early reads are flagged exactly where they were injected") {
   }
 }
 
-TEST_CASE("a long run with early reads in every bin: the sweep does not stop on them") {
+TEST_CASE("a long run with early reads in every bin: the sweep does not stop on them", "[slow]") {
   // 2 M rounds at the early-read rate of the AMD machines (0.1 %): with 128 fixed bins
   // each would hold ~16 early reads, and k = 1 and 2 would agree on a contaminated floor.
   SimulationSpec spec =

@@ -559,7 +559,7 @@ std::vector<Scenario> scenarios() {
 
 }  // namespace
 
-TEST_CASE("analyze_run equals a plain reference field by field on simulated runs") {
+TEST_CASE("analyze_run equals a plain reference field by field on simulated runs", "[slow]") {
   struct {
     std::uint64_t fwd_violations = 0, rev_violations = 0, fwd_marginal = 0, rev_marginal = 0, fwd_explained = 0,
                   rev_explained = 0, self_inconsistent = 0, below_floor_fwd = 0, below_floor_rev = 0, proven_steps = 0,

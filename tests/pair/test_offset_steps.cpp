@@ -102,7 +102,7 @@ TEST_CASE("offset steps: +700 at 30 % and -900 at 70 % of a run are two steps, n
   CHECK_THAT(text, Catch::Matchers::Contains("segment 3: synchronized within the band"));
 }
 
-TEST_CASE("offset steps: 0 to 3 steps at random places, the ends included, with and without drift") {
+TEST_CASE("offset steps: 0 to 3 steps at random places, the ends included, with and without drift", "[slow]") {
   std::mt19937_64 rng(20261126);
   std::uint64_t seed = 100;
   for (std::uint64_t q : {std::uint64_t{1}, std::uint64_t{26}}) {
@@ -207,7 +207,7 @@ TEST_CASE("offset steps with early reads: the steps are found and every violatio
   }
 }
 
-TEST_CASE("offset steps: a round in flight at a step is in neither segment") {
+TEST_CASE("offset steps: a round in flight at a step is in neither segment", "[slow]") {
   // An up step inside b's turnaround makes its round's rtt negative (impossible for any one
   // offset), a down step makes b's span t3 - t2 negative. Search seeds for such a round.
   for (double size : {1500.0, -1500.0}) {
