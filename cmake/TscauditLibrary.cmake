@@ -44,6 +44,10 @@ add_library(tscaudit_library_objects OBJECT quick/c_api.cpp)
 target_include_directories(tscaudit_library_objects PUBLIC ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(tscaudit_library_objects PUBLIC tscaudit_quick PRIVATE tscaudit_version)
 tscaudit_set_warnings(tscaudit_library_objects)
+# The entry points with full debug information wherever the build has any (-g1 keeps line
+# tables only): abidw reads the ABI's types, the structs of tscaudit.h, from their DWARF, and
+# the test "lib: abi" compares them with src/quick/libtscaudit.abi.
+target_compile_options(tscaudit_library_objects PRIVATE $<$<CONFIG:Debug,RelWithDebInfo>:-g>)
 
 add_library(tscaudit_shared SHARED $<TARGET_OBJECTS:tscaudit_library_objects>)
 target_link_libraries(tscaudit_shared PRIVATE tscaudit_quick)
