@@ -1,0 +1,324 @@
+/* A C99 program that uses libtscaudit as its users do: the installed tscaudit.h, linked with
+ * what `pkg-config --libs tscaudit` says (or --static). lib_test.sh builds it with
+ * -std=c99 -Wall -Wextra -pedantic -Werror and runs one mode at a time:
+ *   consumer check       the quick check on the CPUs the process may use: an answer, and
+ *                        wherever there are two CPUs or more, all of them measured
+ *   consumer one-cpu     run on one CPU (taskset): an inconclusive answer that says so, and a
+ *                        list naming a CPU outside the mask refused
+ *   consumer arguments   every argument the caller can get wrong: an error code and a reason
+ *                        (where the result can carry one), never a crash; and the sizes of
+ *                        older and newer callers' structs
+ *   consumer layout      the structs' sizes and offsets, which the Python consumer compares
+ *                        with its ctypes declarations
+ * Exit 0: every check held; 1: one failed (each printed on stderr); 2: the test could not run. */
+#define _GNU_SOURCE /* sched_getaffinity and the CPU_* macros, in C99 */
+
+#include <stddef.h>
+#include <unistd.h>
+
+#include "consumer_checks.h"
+
+static int mode_check(void) {
+  struct consumer_mask allowed = consumer_affinity();
+  struct tscaudit_options options;
+  struct tscaudit_result result;
+  struct consumer_call call;
+  consumer_check_version();
+
+  /* tscaudit_options_init leaves nothing of what was there: size set, the rest 0 or NULL. */
+  memset(&options, 0xA5, sizeof options);
+  tscaudit_options_init(&options);
+  CHECK(options.size == sizeof options, "options.size %zu after tscaudit_options_init", options.size);
+  CHECK(options.cpus == NULL && options.budget_seconds == 0 && options.tolerance_ns == 0 &&
+            options.max_bound_ns == 0,
+        "tscaudit_options_init left a field set");
+  tscaudit_options_init(NULL); /* documented as harmless */
+
+  memset(&result, 0, sizeof result);
+  result.size = sizeof result;
+  call = consumer_quick_check(&options, &result);
+  consumer_print("default options", call.rc, &result);
+  consumer_check_call(call, "default options");
+  consumer_check_answer(call.rc, &result, allowed, "default options");
+  CPU_FREE(allowed.set);
+  return consumer_failures == 0 ? 0 : 1;
+}
+
+static int mode_one_cpu(void) {
+  struct consumer_mask allowed = consumer_affinity();
+  const int cpu = consumer_first_cpu(allowed);
+  struct tscaudit_options options;
+  struct tscaudit_result result;
+  struct consumer_call call;
+  char expected[64], own[32];
+  int outside = -1, i;
+  if (consumer_mask_count(allowed) != 1) {
+    fprintf(stderr, "one-cpu: run this mode on one CPU (taskset -c N); the thread may use %d\n",
+            consumer_mask_count(allowed));
+    return 2;
+  }
+  consumer_check_version();
+
+  /* The default CPUs: only this one. An answer, inconclusive, saying why. */
+  tscaudit_options_init(&options);
+  memset(&result, 0, sizeof result);
+  result.size = sizeof result;
+  call = consumer_quick_check(&options, &result);
+  consumer_print("one CPU, default options", call.rc, &result);
+  consumer_check_call(call, "one CPU");
+  consumer_check_answer(call.rc, &result, allowed, "one CPU");
+  snprintf(expected, sizeof expected, "one CPU only (CPU %d)", cpu);
+  CHECK(strstr(result.reason, expected) != NULL, "one CPU: the reason does not say '%s': %.*s", expected,
+        REASON(&result));
+  CHECK(result.pairs == 0 && result.worst_a == -1 && result.worst_b == -1 && result.bound_ns == 0,
+        "one CPU: %d pairs, worst %d -> %d, bound %g ns, with nothing measured", result.pairs, result.worst_a,
+        result.worst_b, result.bound_ns);
+  CHECK(result.cpus == 0 || result.cpus == 1, "one CPU: %d CPUs", result.cpus);
+
+  /* The same CPU named in the options: the same answer. */
+  snprintf(own, sizeof own, "%d", cpu);
+  options.cpus = own;
+  memset(&result, 0, sizeof result);
+  result.size = sizeof result;
+  call = consumer_quick_check(&options, &result);
+  consumer_print("one CPU, named", call.rc, &result);
+  consumer_check_call(call, "one CPU named");
+  consumer_check_answer(call.rc, &result, allowed, "one CPU named");
+  CHECK(strstr(result.reason, expected) != NULL, "one CPU named: the reason does not say '%s': %.*s", expected,
+        REASON(&result));
+
+  /* CPUs 0 and 1, one of which the thread may not use: refused, naming it. */
+  for (i = 0; i <= 1 && outside < 0; ++i) {
+    if (!consumer_mask_has(allowed, i)) outside = i;
+  }
+  options.cpus = "0-1";
+  memset(&result, 0, sizeof result);
+  result.size = sizeof result;
+  call = consumer_quick_check(&options, &result);
+  consumer_print("one CPU, cpus 0-1", call.rc, &result);
+  consumer_check_call(call, "cpus 0-1 on one CPU");
+  CHECK(call.rc == TSCAUDIT_ERROR_INVALID_ARGUMENT, "cpus 0-1 on one CPU: rc %d (%s)", call.rc,
+        tscaudit_error_name(call.rc));
+  CHECK(consumer_reason_ok(&result), "cpus 0-1 on one CPU: no reason");
+  snprintf(expected, sizeof expected, "CPU %d ", outside);
+  CHECK(strstr(result.reason, expected) != NULL, "cpus 0-1 on one CPU: the reason does not name CPU %d: %.*s",
+        outside, REASON(&result));
+  CPU_FREE(allowed.set);
+  return consumer_failures == 0 ? 0 : 1;
+}
+
+/* One call that must be refused with `code`, its reason naming `word`. */
+static void expect_refused(const struct tscaudit_options *options, int code, const char *word, const char *what) {
+  struct tscaudit_result result;
+  struct consumer_call call;
+  memset(&result, 0, sizeof result);
+  result.size = sizeof result;
+  call = consumer_quick_check(options, &result);
+  consumer_print(what, call.rc, &result);
+  consumer_check_call(call, what);
+  CHECK(call.rc == code, "%s: rc %d (%s), expected %d (%s)", what, call.rc, tscaudit_error_name(call.rc), code,
+        tscaudit_error_name(code));
+  CHECK(consumer_reason_ok(&result), "%s: the reason is empty, more than one line or not terminated", what);
+  CHECK(strstr(result.reason, word) != NULL, "%s: the reason does not mention '%s': %.*s", what, word,
+        REASON(&result));
+}
+
+static void expect_cpus_refused(const char *cpus, const char *word) {
+  struct tscaudit_options options;
+  char what[96];
+  tscaudit_options_init(&options);
+  options.cpus = cpus;
+  snprintf(what, sizeof what, "cpus \"%s\"", cpus);
+  expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, word, what);
+}
+
+/* A number the option is refused for: `field` is one of options' doubles. */
+static void expect_number_refused(size_t field, double value, const char *word, const char *what) {
+  struct tscaudit_options options;
+  tscaudit_options_init(&options);
+  memcpy((unsigned char *)&options + field, &value, sizeof value);
+  expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, word, what);
+}
+
+/* A result too small for even the first version: refused, and not one byte of it written
+ * (there is no room for a reason the caller could know of). */
+static void expect_result_untouched(size_t size) {
+  union {
+    struct tscaudit_result r;
+    unsigned char bytes[sizeof(struct tscaudit_result)];
+  } u, copy;
+  struct consumer_call call;
+  char what[64];
+  memset(&u, 0x5A, sizeof u);
+  u.r.size = size;
+  copy = u;
+  snprintf(what, sizeof what, "result.size %zu", size);
+  call = consumer_quick_check(NULL, &u.r);
+  consumer_check_call(call, what);
+  printf("%s: rc %d (%s)\n", what, call.rc, tscaudit_error_name(call.rc));
+  CHECK(call.rc == TSCAUDIT_ERROR_INVALID_ARGUMENT, "%s: rc %d", what, call.rc);
+  CHECK(memcmp(u.bytes, copy.bytes, sizeof u.bytes) == 0, "%s: the library wrote into a result it refused", what);
+}
+
+static int mode_arguments(void) {
+  struct consumer_mask allowed = consumer_affinity();
+  const int first = consumer_first_cpu(allowed);
+  struct tscaudit_options options;
+  struct tscaudit_result result;
+  struct consumer_call call;
+  char cpus[32];
+  consumer_check_version();
+
+  /* The result. */
+  call = consumer_quick_check(NULL, NULL);
+  consumer_check_call(call, "NULL result");
+  printf("NULL result: rc %d (%s)\n", call.rc, tscaudit_error_name(call.rc));
+  CHECK(call.rc == TSCAUDIT_ERROR_INVALID_ARGUMENT, "NULL result: rc %d", call.rc);
+  expect_result_untouched(0);
+  expect_result_untouched(8);
+  expect_result_untouched(sizeof(struct tscaudit_result) - 1);
+
+  /* options.size. */
+  tscaudit_options_init(&options);
+  options.size = 0;
+  expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, "options->size", "options.size 0");
+  options.size = offsetof(struct tscaudit_options, max_bound_ns);
+  expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, "options->size", "options.size without max_bound_ns");
+
+  /* A caller built against a newer header: larger options, whose fields this library does not
+   * know, are refused when they are set and read as this version's when they are all zero. */
+  {
+    struct {
+      struct tscaudit_options known;
+      unsigned char newer[24];
+    } larger;
+    memset(&larger, 0, sizeof larger);
+    tscaudit_options_init(&larger.known);
+    larger.known.size = sizeof larger;
+    larger.newer[5] = 1;
+    expect_refused(&larger.known, TSCAUDIT_ERROR_INVALID_ARGUMENT, "does not know",
+                   "larger options with a field set");
+    /* All zero: accepted, and the known fields read (the one CPU named is measured alone). */
+    larger.newer[5] = 0;
+    snprintf(cpus, sizeof cpus, "%d", first);
+    larger.known.cpus = cpus;
+    memset(&result, 0, sizeof result);
+    result.size = sizeof result;
+    call = consumer_quick_check(&larger.known, &result);
+    consumer_print("larger options, all zero", call.rc, &result);
+    consumer_check_call(call, "larger options, all zero");
+    CHECK(call.rc == TSCAUDIT_OK, "larger options, all zero: rc %d (%s): %.*s", call.rc,
+          tscaudit_error_name(call.rc), REASON(&result));
+    CHECK(result.verdict == TSCAUDIT_INCONCLUSIVE && strstr(result.reason, "one CPU only") != NULL,
+          "larger options, all zero: the CPU named was not what was checked: %.*s", REASON(&result));
+  }
+
+  /* A caller built against a newer header: a larger result, whose bytes past this version's
+   * struct the library leaves as they were. */
+  {
+    struct {
+      struct tscaudit_result known;
+      unsigned char newer[40];
+    } larger;
+    unsigned char before[sizeof larger.newer];
+    memset(&larger, 0, sizeof larger);
+    memset(larger.newer, 0xC3, sizeof larger.newer);
+    memcpy(before, larger.newer, sizeof before);
+    larger.known.size = sizeof larger;
+    snprintf(cpus, sizeof cpus, "%d", first);
+    tscaudit_options_init(&options);
+    options.cpus = cpus;
+    call = consumer_quick_check(&options, &larger.known);
+    consumer_print("larger result", call.rc, &larger.known);
+    consumer_check_call(call, "larger result");
+    CHECK(call.rc == TSCAUDIT_OK, "larger result: rc %d (%s)", call.rc, tscaudit_error_name(call.rc));
+    CHECK(larger.known.size == sizeof larger, "larger result: size %zu, the caller set %zu", larger.known.size,
+          sizeof larger);
+    CHECK(memcmp(before, larger.newer, sizeof before) == 0,
+          "larger result: the library wrote past the struct it knows");
+    CHECK(consumer_reason_ok(&larger.known), "larger result: no reason");
+  }
+
+  /* The CPU list. */
+  expect_cpus_refused("", "CPU list");
+  expect_cpus_refused("abc", "abc");
+  expect_cpus_refused("0-", "0-");
+  expect_cpus_refused("1-0", "1-0");
+  expect_cpus_refused("99999", "99999");
+  expect_cpus_refused("0,0", "twice");
+  expect_cpus_refused("0,", "0,");
+  expect_cpus_refused("-1", "-1");
+  /* A CPU this machine does not have: the tool's lists go up to 8191; none has that many here. */
+  {
+    const long configured = sysconf(_SC_NPROCESSORS_CONF);
+    if (configured > 0 && configured < 8191) {
+      snprintf(cpus, sizeof cpus, "%ld", configured);
+      {
+        char word[48];
+        snprintf(word, sizeof word, "CPU %ld does not exist", configured);
+        expect_cpus_refused(cpus, word);
+      }
+    } else {
+      printf("no CPU number above this machine's %ld CPUs to try\n", configured);
+    }
+  }
+
+  /* The numbers: finite and >= 0. */
+  expect_number_refused(offsetof(struct tscaudit_options, budget_seconds), -1, "budget", "budget_seconds -1");
+  expect_number_refused(offsetof(struct tscaudit_options, budget_seconds), NAN, "budget", "budget_seconds NaN");
+  expect_number_refused(offsetof(struct tscaudit_options, budget_seconds), INFINITY, "budget",
+                        "budget_seconds INFINITY");
+  expect_number_refused(offsetof(struct tscaudit_options, tolerance_ns), -1, "tolerance", "tolerance_ns -1");
+  expect_number_refused(offsetof(struct tscaudit_options, tolerance_ns), NAN, "tolerance", "tolerance_ns NaN");
+  expect_number_refused(offsetof(struct tscaudit_options, tolerance_ns), INFINITY, "tolerance",
+                        "tolerance_ns INFINITY");
+  expect_number_refused(offsetof(struct tscaudit_options, max_bound_ns), NAN, "bound", "max_bound_ns NaN");
+  expect_number_refused(offsetof(struct tscaudit_options, max_bound_ns), -1, "bound", "max_bound_ns -1");
+
+  /* NULL options: the defaults, on every CPU the thread may use. */
+  memset(&result, 0, sizeof result);
+  result.size = sizeof result;
+  call = consumer_quick_check(NULL, &result);
+  consumer_print("NULL options", call.rc, &result);
+  consumer_check_call(call, "NULL options");
+  consumer_check_answer(call.rc, &result, allowed, "NULL options");
+  CPU_FREE(allowed.set);
+  return consumer_failures == 0 ? 0 : 1;
+}
+
+/* name size, then each field's name and offset, one a line, as lib_ctypes.py reads them. */
+static int mode_layout(void) {
+#define FIELD(s, f) printf("%s.%s %zu %zu\n", #s, #f, offsetof(struct s, f), sizeof(((struct s *)0)->f))
+  printf("tscaudit_options %zu\n", sizeof(struct tscaudit_options));
+  FIELD(tscaudit_options, size);
+  FIELD(tscaudit_options, cpus);
+  FIELD(tscaudit_options, budget_seconds);
+  FIELD(tscaudit_options, tolerance_ns);
+  FIELD(tscaudit_options, max_bound_ns);
+  printf("tscaudit_result %zu\n", sizeof(struct tscaudit_result));
+  FIELD(tscaudit_result, size);
+  FIELD(tscaudit_result, verdict);
+  FIELD(tscaudit_result, bound_ns);
+  FIELD(tscaudit_result, proven_offset_ns);
+  FIELD(tscaudit_result, worst_a);
+  FIELD(tscaudit_result, worst_b);
+  FIELD(tscaudit_result, cpus);
+  FIELD(tscaudit_result, pairs);
+  FIELD(tscaudit_result, elapsed_seconds);
+  FIELD(tscaudit_result, reason);
+  FIELD(tscaudit_result, bound_ticks);
+  FIELD(tscaudit_result, counter_hz);
+#undef FIELD
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  /* Line by line, so that a failure on stderr shows after the call it is about. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc == 2 && strcmp(argv[1], "check") == 0) return mode_check();
+  if (argc == 2 && strcmp(argv[1], "one-cpu") == 0) return mode_one_cpu();
+  if (argc == 2 && strcmp(argv[1], "arguments") == 0) return mode_arguments();
+  if (argc == 2 && strcmp(argv[1], "layout") == 0) return mode_layout();
+  fprintf(stderr, "usage: %s check|one-cpu|arguments|layout\n", argv[0]);
+  return 2;
+}

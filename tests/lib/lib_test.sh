@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# libtscaudit as its users get it: installed by `cmake --install` (what `make install` runs)
+# into a staging directory, then used through its pkg-config file alone.
+#   lib_test.sh SETTINGS MODE
+# SETTINGS is the build's settings.sh (tests/lib/CMakeLists.txt writes it: the compilers, the
+# sanitizer, the emulator); MODE one of
+#   install    cmake --install into the staging directory: the files where they belong
+#   c          the C99 program, linked with `pkg-config --libs`: the quick check's answer
+#   cxx        the C++17 program: the same, then four calls at once from four threads
+#   static     the C program linked with libtscaudit.a (`pkg-config --static --libs`)
+#   python     Python's ctypes, loading the installed libtscaudit.so.0
+#   one-cpu    the C program under taskset on one CPU
+#   arguments  the C program's bad arguments
+#   exports    what the installed libraries export and need, SONAME, the .pc's version
+# Exit 0: every check held; 1: one did not (each printed); 4: skipped, with the reason.
+set -u
+settings=$1 mode=$2
+# shellcheck source=/dev/null
+source "$settings"
+here=$(cd "$(dirname "$0")" && pwd)
+
+skip() { echo "SKIPPED: $*"; exit 4; }
+die() { echo "FAIL: $*" >&2; exit 1; }
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# run ARGS...: a command echoed, then run; its exit code returned.
+run() { echo "+ $*" >&2; "$@"; }
+
+root=$stage$install_prefix
+lib=$root/$libdir
+pcdir=$lib/pkgconfig
+
+if [ "$mode" = install ]; then
+  rm -rf "$stage"
+  # DESTDIR keeps every file under the staging directory, absolute destinations included; the
+  # .pc finds its prefix from where it lies (${pcfiledir}), so /usr in it is never read.
+  DESTDIR=$stage run "$cmake" --install "$build_dir" --prefix "$install_prefix" >"$work/install.log" 2>&1 ||
+    { cat "$work/install.log"; die "cmake --install failed"; }
+  for f in "$lib/libtscaudit.so.$version" "$lib/libtscaudit.a" "$pcdir/tscaudit.pc" "$root/include/tscaudit.h"; do
+    [ -f "$f" ] && [ ! -L "$f" ] || fail "not installed as a file: $f"
+  done
+  # The links a program's link and its loader follow: the development name to the SONAME, the
+  # SONAME to the file.
+  [ "$(readlink "$lib/libtscaudit.so")" = libtscaudit.so.$major ] ||
+    fail "libtscaudit.so links to '$(readlink "$lib/libtscaudit.so")', not libtscaudit.so.$major"
+  [ "$(readlink "$lib/libtscaudit.so.$major")" = libtscaudit.so.$version ] ||
+    fail "libtscaudit.so.$major links to '$(readlink "$lib/libtscaudit.so.$major")', not libtscaudit.so.$version"
+  [ $failures -eq 0 ] || exit 1
+  echo "installed into $stage (prefix $install_prefix):"
+  (cd "$stage" && find . -path "*tscaudit*" -type f -o -path "*tscaudit*" -type l | sort | sed 's/^/  /')
+  exit 0
+fi
+
+[ -e "$pcdir/tscaudit.pc" ] || die "no $pcdir/tscaudit.pc: the fixture 'lib: install into a staging directory' installs it"
+command -v pkg-config >/dev/null || skip "pkg-config is not installed (pkgconf: scripts/install-deps.sh)"
+# The installed .pc and nothing else: PKG_CONFIG_LIBDIR replaces the default search path, so a
+# tscaudit.pc left in /usr/local by an earlier `make install` cannot answer instead.
+export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_LIBDIR=$pcdir
+[ "$(pkg-config --variable=pcfiledir tscaudit)" = "$pcdir" ] ||
+  die "pkg-config reads tscaudit.pc from '$(pkg-config --variable=pcfiledir tscaudit)', not $pcdir"
+pc_libdir=$(pkg-config --variable=libdir tscaudit)
+read -r -a pc_cflags <<<"$(pkg-config --cflags tscaudit)"
+read -r -a pc_libs <<<"$(pkg-config --libs tscaudit)"
+read -r -a pc_static_libs <<<"$(pkg-config --static --libs tscaudit)"
+read -r -a emulator <<<"$emulator_words"
+read -r -a san <<<"$sanitize_flags"
+out=$work/$mode
+rm -rf "$out"
+mkdir -p "$out"
+
+# build_c OUTPUT LIBS...: consumer.c as a C99 program, warnings as errors. The program's rpath
+# stands for the loader's search of an installed prefix.
+build_c() {
+  local output=$1
+  shift
+  run "${cc[@]}" -std=c99 -Wall -Wextra -pedantic -Werror -O1 -g "${san[@]}" "${pc_cflags[@]}" "$here/consumer.c" \
+    -x none -o "$output" "$@" -lm || die "the C program does not build with pkg-config's flags"
+}
+build_c_shared() { build_c "$1" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir"; }
+
+# needed FILE: the NEEDED entries of FILE's dynamic section, one a line.
+needed() { "$readelf" -dW "$1" | sed -n 's/.*(NEEDED).*Shared library: \[\(.*\)\]/\1/p'; }
+
+# The C program's shared link names the library by its SONAME.
+expect_shared_link() {
+  needed "$1" | grep -qx "libtscaudit.so.$major" || fail "$1 does not need libtscaudit.so.$major: $(needed "$1" | tr '\n' ' ')"
+}
+
+case $mode in
+  c)
+    build_c_shared "$out/consumer"
+    expect_shared_link "$out/consumer"
+    run "${emulator[@]}" "$out/consumer" check || fail "the C program's checks failed (exit $?)"
+    ;;
+  cxx)
+    run "${cxx[@]}" -std=c++17 -Wall -Wextra -pedantic -Werror -O1 -g -pthread "${san[@]}" "${pc_cflags[@]}" \
+      "$here/consumer_threads.cpp" -o "$out/consumer_threads" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir" ||
+      die "the C++ program does not build with pkg-config's flags"
+    expect_shared_link "$out/consumer_threads"
+    run "${emulator[@]}" "$out/consumer_threads" || fail "the C++ program's checks failed (exit $?)"
+    ;;
+  static)
+    # -ltscaudit as the archive: -Bstatic for it alone, the C++ runtime and libm that
+    # Libs.private names from their shared libraries as usual.
+    static_libs=()
+    for word in "${pc_static_libs[@]}"; do
+      if [ "$word" = -ltscaudit ]; then
+        static_libs+=(-Wl,-Bstatic -ltscaudit -Wl,-Bdynamic)
+      else
+        static_libs+=("$word")
+      fi
+    done
+    [[ " ${static_libs[*]} " == *" -Wl,-Bstatic -ltscaudit "* ]] ||
+      die "pkg-config --static --libs does not name -ltscaudit: ${pc_static_libs[*]}"
+    build_c "$out/consumer_static" "${static_libs[@]}"
+    if needed "$out/consumer_static" | grep -q libtscaudit; then
+      fail "the static program needs a shared libtscaudit: $(needed "$out/consumer_static" | tr '\n' ' ')"
+    fi
+    if [ -z "$crosscompiling" ]; then
+      ldd "$out/consumer_static" | grep -q libtscaudit && fail "ldd lists libtscaudit: $(ldd "$out/consumer_static")"
+    fi
+    "$nm" -g --defined-only "$out/consumer_static" | grep -q ' T tscaudit_quick_check$' ||
+      fail "the static program does not define tscaudit_quick_check"
+    echo "needed: $(needed "$out/consumer_static" | tr '\n' ' ')"
+    run "${emulator[@]}" "$out/consumer_static" check || fail "the static program's checks failed (exit $?)"
+    ;;
+  python)
+    [ -z "$crosscompiling" ] || skip "this host's python3 cannot load the ${processor} libtscaudit.so.$major"
+    command -v "$python" >/dev/null || skip "$python is not installed (scripts/install-deps.sh package)"
+    preload=()
+    case $sanitize in
+      "") ;;
+      *address*)
+        # The library needs the ASan runtime loaded first; python3 is not built with it, so it
+        # comes preloaded, and LeakSanitizer stays off: the interpreter's own allocations at
+        # exit are not the library's.
+        runtime=$("${cc[@]}" -print-file-name=libasan.so)
+        [ -e "$runtime" ] || skip "no ASan runtime to preload into python3 ($runtime)"
+        preload=(env "LD_PRELOAD=$runtime" "ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0")
+        ;;
+      *) skip "python3 cannot load a library built with -fsanitize=$sanitize" ;;
+    esac
+    build_c_shared "$out/consumer"
+    run "$out/consumer" layout >"$out/layout.txt" || die "the C program's layout mode failed"
+    run "${preload[@]}" "$python" "$here/lib_ctypes.py" "$lib/libtscaudit.so.$major" "$out/layout.txt" ||
+      fail "the Python checks failed (exit $?)"
+    ;;
+  one-cpu)
+    command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"
+    allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+    first=${allowed%%[-,]*}
+    build_c_shared "$out/consumer"
+    run taskset -c "$first" "${emulator[@]}" "$out/consumer" one-cpu || fail "the C program's checks on CPU $first failed (exit $?)"
+    ;;
+  arguments)
+    build_c_shared "$out/consumer"
+    run "${emulator[@]}" "$out/consumer" arguments || fail "the C program's argument checks failed (exit $?)"
+    ;;
+  exports)
+    so=$lib/libtscaudit.so.$version
+    # The functions the installed header declares: exactly what the library exports, each at
+    # the version node TSCAUDIT_0, which nm lists as an absolute symbol of its own.
+    declared=$(grep -oE '^[a-z].*[ *](tscaudit_[a-z_]+)\(' "$root/include/tscaudit.h" | grep -oE 'tscaudit_[a-z_]+' | sort)
+    [ -n "$declared" ] || die "no function declarations found in $root/include/tscaudit.h"
+    exported=$("$nm" -D --defined-only "$so" | awk '{print $NF}' | sort)
+    echo "exported by $so:"
+    sed 's/^/  /' <<<"$exported"
+    while read -r symbol; do
+      case $symbol in
+        TSCAUDIT_0 | TSCAUDIT_0@@TSCAUDIT_0) ;;
+        tscaudit_*@@TSCAUDIT_0) grep -qx "${symbol%@@*}" <<<"$declared" ||
+          fail "$symbol is exported but not declared in tscaudit.h" ;;
+        *) fail "exported beyond tscaudit_*: $symbol" ;;
+      esac
+    done <<<"$exported"
+    for function in $declared; do
+      grep -qx "$function@@TSCAUDIT_0" <<<"$exported" || fail "$function is declared but not exported at TSCAUDIT_0"
+    done
+    soname=$("$readelf" -dW "$so" | sed -n 's/.*(SONAME).*Library soname: \[\(.*\)\]/\1/p')
+    [ "$soname" = "libtscaudit.so.$major" ] || fail "SONAME is '$soname', not libtscaudit.so.$major"
+    # Nothing beyond the C and C++ runtimes (hwloc and zstd are the tool's, not the quick
+    # check's); a sanitizer build needs its runtimes too.
+    echo "needed: $(needed "$so" | tr '\n' ' ')"
+    while read -r dep; do
+      case $dep in
+        libc.so.6 | libm.so.6 | libstdc++.so.6 | libgcc_s.so.1 | ld-linux*.so.* ) ;;
+        libasan.so.* | libubsan.so.* | libtsan.so.*) [ -n "$sanitize" ] || fail "needs $dep without a sanitizer build" ;;
+        *) fail "needs $dep, beyond the C and C++ runtimes" ;;
+      esac
+    done < <(needed "$so")
+    # The archive: one relocatable object whose only global definitions are the header's.
+    archive=$lib/libtscaudit.a
+    members=$("$ar" t "$archive" | wc -l)
+    [ "$members" -eq 1 ] || fail "libtscaudit.a holds $members objects, not one"
+    globals=$("$nm" -g --defined-only "$archive" | awk 'NF == 3 {print $3}' | sort)
+    echo "global definitions in libtscaudit.a: $(tr '\n' ' ' <<<"$globals")"
+    others=$(grep -v '^tscaudit_' <<<"$globals" | head -20)
+    [ -z "$others" ] || fail "libtscaudit.a defines global symbols beyond tscaudit_*: $(tr '\n' ' ' <<<"$others")"
+    for function in $declared; do
+      grep -qx "$function" <<<"$globals" || fail "libtscaudit.a does not define $function"
+    done
+    # The .pc's version is the header's.
+    header_version=$(awk '/#define TSCAUDIT_VERSION_(MAJOR|MINOR|PATCH)/ {v = v (v == "" ? "" : ".") $3} END {print v}' \
+      "$root/include/tscaudit.h")
+    [ "$(pkg-config --modversion tscaudit)" = "$header_version" ] ||
+      fail "tscaudit.pc says version $(pkg-config --modversion tscaudit), tscaudit.h $header_version"
+    ;;
+  *)
+    echo "unknown mode '$mode'" >&2
+    exit 2
+    ;;
+esac
+[ $failures -eq 0 ] || exit 1
+echo "lib: $mode: every check held"
