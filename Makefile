@@ -9,6 +9,8 @@
 #   make install  the tool, its man page, bash completion and systemd units, and libtscaudit
 #                 (the libraries, tscaudit.h, tscaudit.pc, tscaudit_quick_check(3)) (PREFIX=/usr/local)
 #   make package  the Debian packages tscaudit, libtscaudit0 and libtscaudit-dev in build/ (CPack)
+#   make abi-baseline  libtscaudit's ABI, as the test "lib: abi" compares it, written to
+#                 src/quick/libtscaudit.abi (after a deliberate change of the ABI)
 #   make static   the tool alone, fully static (build-static/tscaudit): a binary to copy onto any Linux
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
@@ -20,7 +22,7 @@ STATIC_DIR ?= build-static
 # WERROR=ON makes every warning on the project's own targets an error (CI builds so).
 WERROR     ?= OFF
 
-.PHONY: all deps configure tool library build test test-sanitize test-arm64 fuzz report bench tidy format clean install package static
+.PHONY: all deps configure tool library build test test-sanitize test-arm64 fuzz report bench tidy format clean install package static abi-baseline
 
 all: build
 
@@ -43,7 +45,7 @@ library: configure
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The suite's own tools: promtool, node_exporter, lintian (scripts/install-deps.sh).
+# The suite's own tools: promtool, node_exporter, lintian, abidiff (scripts/install-deps.sh).
 test: build
 	@bash scripts/install-deps.sh fleet package
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -93,6 +95,13 @@ install: tool library
 package: tool library
 	@bash scripts/install-deps.sh package
 	cd $(BUILD_DIR) && cpack -G DEB
+
+# libtscaudit's ABI baseline (docs/testing.md, "lib:"): abidw of this build's x86-64 library,
+# with the options that "lib: abi" describes the built library with. Only when the ABI changes
+# on purpose: the test fails on any difference from the committed file.
+abi-baseline: library
+	@bash scripts/install-deps.sh package
+	bash tests/lib/abi.sh write $(BUILD_DIR)/lib/libtscaudit.so.0 src/quick/libtscaudit.abi include
 
 # The tool fully static (-static: glibc, libstdc++, hwloc and zstd linked in), in its own tree,
 # without the suite: a binary that needs nothing of the machine it is copied to but its kernel

@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh fuzz       what `make fuzz` needs on top (clang and its runtimes)
 #   scripts/install-deps.sh tidy       clang-tidy and clang-format (`make tidy`, `make format`)
 #   scripts/install-deps.sh fleet      Prometheus's tools, for the metrics' tests (`make test`)
-#   scripts/install-deps.sh package    what `make package` and the package's tests need
+#   scripts/install-deps.sh package    what `make package` and the package's tests need, the
+#                                      library's (`make abi-baseline`) included
 #   scripts/install-deps.sh arm64      what `make test-arm64` needs on top: the aarch64 cross
 #                                      compiler, qemu-user, and hwloc and zstd for arm64
 set -euo pipefail
@@ -38,8 +39,10 @@ sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl"
 # test, which curl scrapes; python3-prometheus-client's parser holds the output to OpenMetrics
 # 1.0. On a machine that runs systemd, Debian starts the prometheus and node_exporter
 # services when it installs them (docs/testing.md, "What skips").
-sets[package]="dpkg-dev lintian"
-# package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks).
+sets[package]="dpkg-dev lintian abigail-tools python3"
+# package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks); for the tests of what
+# `make install` puts in the package besides the tool, libtscaudit (tests/lib): abigail-tools's
+# abidw and abidiff (its ABI against src/quick/libtscaudit.abi) and python3 (a ctypes consumer).
 sets[arm64]="g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user libhwloc-dev:arm64 libzstd-dev:arm64
   libstdc++6:arm64"
 # arm64: Debian 12's cross compiler (gcc 12, with its own aarch64 C and C++ runtime to link
