@@ -133,10 +133,14 @@ case $mode in
       *address*)
         # The library needs the ASan runtime loaded first; python3 is not built with it, so it
         # comes preloaded, and LeakSanitizer stays off: the interpreter's own allocations at
-        # exit are not the library's.
+        # exit are not the library's. libstdc++ comes preloaded too: python3 does not link it,
+        # and ASan's interceptor of __cxa_throw, set up before the library loads it, would
+        # find no function to call at the library's first exception.
         runtime=$("${cc[@]}" -print-file-name=libasan.so)
-        [ -e "$runtime" ] || skip "no ASan runtime to preload into python3 ($runtime)"
-        preload=(env "LD_PRELOAD=$runtime" "ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0")
+        cxx_runtime=$("${cxx[@]}" -print-file-name=libstdc++.so.6)
+        [ -e "$runtime" ] && [ -e "$cxx_runtime" ] ||
+          skip "no ASan or C++ runtime to preload into python3 ($runtime, $cxx_runtime)"
+        preload=(env "LD_PRELOAD=$runtime $cxx_runtime" "ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0")
         ;;
       *) skip "python3 cannot load a library built with -fsanitize=$sanitize" ;;
     esac
