@@ -184,6 +184,12 @@ static int mode_arguments(void) {
   expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, "options->size", "options.size 0");
   options.size = offsetof(struct tscaudit_options, max_bound_ns);
   expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, "options->size", "options.size without max_bound_ns");
+  /* A size no version will have: a wrong size or pointer, refused before the library reads
+   * past the struct (it would read the caller's memory far beyond, or fault). */
+  options.size = (size_t)-1;
+  expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, "options->size", "options.size SIZE_MAX");
+  options.size = (size_t)1 << 20;
+  expect_refused(&options, TSCAUDIT_ERROR_INVALID_ARGUMENT, "options->size", "options.size 1 MiB");
 
   /* A caller built against a newer header: larger options, whose fields this library does not
    * know, are refused when they are set and read as this version's when they are all zero. */
