@@ -27,7 +27,8 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 run() { echo "+ $*" >&2; "$@"; }
 
 root=$stage$install_prefix
-lib=$root/$libdir
+# CMAKE_INSTALL_LIBDIR: under the prefix (lib/<triplet> on Debian), or a path of its own.
+if [[ $libdir == /* ]]; then lib=$stage$libdir; else lib=$root/$libdir; fi
 pcdir=$lib/pkgconfig
 
 if [ "$mode" = install ]; then
@@ -196,10 +197,13 @@ case $mode in
     archive=$lib/libtscaudit.a
     members=$("$ar" t "$archive" | wc -l)
     [ "$members" -eq 1 ] || fail "libtscaudit.a holds $members objects, not one"
-    globals=$("$nm" -g --defined-only "$archive" | awk 'NF == 3 {print $3}' | sort)
+    # nm's type letter is kept with each name: 'u' is a GNU unique symbol (an inline variable
+    # or a static local of an inline function), global though it is no function of the API.
+    typed=$("$nm" -g --defined-only "$archive" | awk 'NF == 3 {print $3 " (" $2 ")"}' | sort)
+    globals=$(awk '{print $1}' <<<"$typed")
     echo "global definitions in libtscaudit.a: $(tr '\n' ' ' <<<"$globals")"
-    others=$(grep -v '^tscaudit_' <<<"$globals" | head -20)
-    [ -z "$others" ] || fail "libtscaudit.a defines global symbols beyond tscaudit_*: $(tr '\n' ' ' <<<"$others")"
+    others=$(grep -v '^tscaudit_' <<<"$typed")
+    [ -z "$others" ] || fail "libtscaudit.a defines $(wc -l <<<"$others") global symbols beyond tscaudit_*: $(tr '\n' ' ' <<<"$others")"
     for function in $declared; do
       grep -qx "$function" <<<"$globals" || fail "libtscaudit.a does not define $function"
     done
