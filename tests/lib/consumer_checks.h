@@ -77,22 +77,41 @@ struct consumer_call {
   int rc;
   int errno_after;
   int affinity_kept;
+  int scheduling_kept;
 };
 
+/* The calling thread's scheduling policy and priority (on Linux, pid 0 is the calling thread). */
+struct consumer_scheduling {
+  int policy;
+  int priority;
+};
+
+static inline struct consumer_scheduling consumer_scheduling_now(void) {
+  struct consumer_scheduling s;
+  struct sched_param param;
+  s.policy = sched_getscheduler(0);
+  s.priority = sched_getparam(0, &param) == 0 ? param.sched_priority : -1;
+  return s;
+}
+
 /* tscaudit_quick_check as a program calls it, with the thread's errno set to the sentinel and
- * its affinity read before and after (the header promises that neither changes). Safe to run
- * on any thread: it checks nothing itself, so that a thread's findings are judged by the main
- * thread (consumer_check_call). */
+ * its affinity and scheduling read before and after (the library promises that none of them
+ * changes). Safe to run on any thread: it checks nothing itself, so that a thread's findings
+ * are judged by the main thread (consumer_check_call). */
 static inline struct consumer_call consumer_quick_check(const struct tscaudit_options *options,
-                                                 struct tscaudit_result *result) {
+                                                        struct tscaudit_result *result) {
   struct consumer_call c;
   struct consumer_mask before = consumer_affinity();
   struct consumer_mask after;
+  const struct consumer_scheduling scheduling = consumer_scheduling_now();
+  struct consumer_scheduling scheduling_after;
   errno = CONSUMER_ERRNO_SENTINEL;
   c.rc = tscaudit_quick_check(options, result);
   c.errno_after = errno;
+  scheduling_after = consumer_scheduling_now();
   after = consumer_affinity();
   c.affinity_kept = consumer_same_mask(before, after);
+  c.scheduling_kept = scheduling.policy == scheduling_after.policy && scheduling.priority == scheduling_after.priority;
   CPU_FREE(before.set);
   CPU_FREE(after.set);
   return c;
@@ -102,6 +121,7 @@ static inline void consumer_check_call(struct consumer_call c, const char *what)
   CHECK(c.errno_after == CONSUMER_ERRNO_SENTINEL, "%s: errno is %d after the call, it was %d before", what,
         c.errno_after, CONSUMER_ERRNO_SENTINEL);
   CHECK(c.affinity_kept, "%s: the calling thread's affinity mask changed", what);
+  CHECK(c.scheduling_kept, "%s: the calling thread's scheduling policy or priority changed", what);
 }
 
 /* The reason is one NUL-terminated line within its array. */

@@ -99,15 +99,18 @@ def main():
 
     def quick_check(options):
         """One call with errno set to the sentinel (ctypes swaps its private errno in and out
-        around the call), and the thread's affinity read before and after."""
+        around the call), and the thread's affinity and scheduling read before and after."""
         result = Result()
         result.size = ctypes.sizeof(Result)
         before = os.sched_getaffinity(0)
+        scheduling = (os.sched_getscheduler(0), os.sched_getparam(0).sched_priority)
         ctypes.set_errno(ERRNO_SENTINEL)
         rc = lib.tscaudit_quick_check(ctypes.byref(options) if options is not None else None, ctypes.byref(result))
         errno_after = ctypes.get_errno()
         check(errno_after == ERRNO_SENTINEL, f"errno is {errno_after} after the call, it was {ERRNO_SENTINEL}")
         check(os.sched_getaffinity(0) == before, "the calling thread's affinity mask changed")
+        check((os.sched_getscheduler(0), os.sched_getparam(0).sched_priority) == scheduling,
+              "the calling thread's scheduling policy or priority changed")
         return rc, result
 
     options = Options()

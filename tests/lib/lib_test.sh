@@ -92,6 +92,14 @@ case $mode in
     build_c_shared "$out/consumer"
     expect_shared_link "$out/consumer"
     run "${emulator[@]}" "$out/consumer" check || fail "the C program's checks failed (exit $?)"
+    # A caller with a real-time policy keeps it: the library's own threads leave it behind, the
+    # calling thread must not. Where the policy may not be set (not root, a container), the
+    # default policy's run above is the check.
+    if command -v chrt >/dev/null && chrt -f 1 true 2>/dev/null; then
+      run chrt -f 1 "${emulator[@]}" "$out/consumer" check || fail "the C program's checks under SCHED_FIFO failed (exit $?)"
+    else
+      echo "SCHED_FIFO may not be set here: the program ran with the default policy only"
+    fi
     ;;
   cxx)
     run "${cxx[@]}" -std=c++17 -Wall -Wextra -pedantic -Werror -O1 -g -pthread "${san[@]}" "${pc_cflags[@]}" \
