@@ -104,7 +104,9 @@ std::vector<CpuPlace> read_cpu_places(const std::vector<int>& cpus, const std::s
     const std::string dir = sysfs_cpu_dir + "/cpu" + std::to_string(cpu);
     const long p = read_long_file(dir + "/topology/physical_package_id").value_or(-1);
     package.push_back(p);
-    const long cache = read_long_file(dir + "/cache/index3/id").value_or(-1);
+    // index3 is the L3 where the machine has one; its level file says so.
+    const bool is_l3 = read_long_file(dir + "/cache/index3/level").value_or(0) == 3;
+    const long cache = is_l3 ? read_long_file(dir + "/cache/index3/id").value_or(-1) : -1;
     l3.push_back(cache < 0 || p < 0 ? -1 : p * 65536 + cache);  // an id is per package
     const long c = read_long_file(dir + "/topology/core_id").value_or(-1);
     core.push_back(c < 0 || p < 0 ? -1 : p * 65536 + c);  // core_id is per package

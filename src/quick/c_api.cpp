@@ -41,8 +41,41 @@ class ErrnoKeeper {
   int saved_;
 };
 
-/// `text` into `reason`, cut to fit (at a UTF-8 character's start) and NUL-terminated.
-void set_reason(tscaudit_result& r, const std::string& text) {
+/// The length of the well-formed UTF-8 character at text[i] (1 to 4), or 0 where none starts.
+std::size_t utf8_length(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b = byte(i);
+  const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+/// `text` as one printable line: control characters and bytes that are not UTF-8 (the CPU
+/// list a caller gave may hold anything, and is quoted in reasons) as \xNN.
+std::string one_printable_line(const std::string& text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (n == 0 || (n == 1 && (b < 0x20 || b == 0x7F))) {
+      out += {'\\', 'x', kHex[b >> 4], kHex[b & 0xF]};
+      ++i;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
+/// `text` into `reason` as one printable line, cut to fit (at a UTF-8 character's start)
+/// and NUL-terminated.
+void set_reason(tscaudit_result& r, const std::string& raw) {
+  const std::string text = one_printable_line(raw);
   std::size_t n = std::min(text.size(), sizeof(r.reason) - 1);
   while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
   std::memcpy(r.reason, text.data(), n);

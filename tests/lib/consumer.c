@@ -254,6 +254,9 @@ static int mode_arguments(void) {
   expect_cpus_refused("0,0", "twice");
   expect_cpus_refused("0,", "0,");
   expect_cpus_refused("-1", "-1");
+  /* Bytes that are not text, quoted in the reason as \xNN, which stays one printable line. */
+  expect_cpus_refused("0\n1", "\\x0a");
+  expect_cpus_refused("\x01\xff", "\\xff");
   /* A CPU this machine does not have: the tool's lists go up to 8191; none has that many here. */
   {
     const long configured = sysconf(_SC_NPROCESSORS_CONF);

@@ -127,7 +127,13 @@ static inline void consumer_check_call(struct consumer_call c, const char *what)
 /* The reason is one NUL-terminated line within its array. */
 static inline int consumer_reason_ok(const struct tscaudit_result *r) {
   const char *end = (const char *)memchr(r->reason, '\0', sizeof r->reason);
-  return end != NULL && end != r->reason && memchr(r->reason, '\n', (size_t)(end - r->reason)) == NULL;
+  const char *c;
+  if (end == NULL || end == r->reason) return 0;
+  /* One printable line: no control character (a caller's CPU list is quoted as \xNN). */
+  for (c = r->reason; c != end; ++c) {
+    if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7F) return 0;
+  }
+  return 1;
 }
 
 static inline int consumer_finite_positive(double x) { return isfinite(x) && x > 0; }

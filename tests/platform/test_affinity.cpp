@@ -1,11 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/errors.hpp"
 #include "platform/affinity.hpp"
+#include "temp_files.hpp"
 
 using namespace tscaudit;
 
@@ -24,6 +26,35 @@ TEST_CASE("availability is read from sysfs files") {
   CHECK_FALSE(cpus.allowed.empty());  // this process's real mask
   CHECK_THROWS_WITH(read_cpu_availability(TSCAUDIT_TEST_DATA "/no-such-dir"),
                     "cannot read " TSCAUDIT_TEST_DATA "/no-such-dir/present");
+}
+
+TEST_CASE("the CPUs' places are read from sysfs alone, renumbered and in topology order") {
+  test::TempDir sys;
+  // CPUs 0-3: package 1 (ids as the firmware gives them), L3 7 for CPUs 0 and 2, L3 9 for 1;
+  // CPU 3 in package 0 without cache files; core 5 holds CPUs 0 and 2 (SMT siblings).
+  const struct {
+    int cpu;
+    long package, l3, core;
+  } given[] = {{0, 1, 7, 5}, {1, 1, 9, 6}, {2, 1, 7, 5}, {3, 0, -1, 5}};
+  for (const auto& g : given) {
+    const std::filesystem::path dir = sys.path / ("cpu" + std::to_string(g.cpu));
+    std::filesystem::create_directories(dir / "topology");
+    test::spit(dir / "topology/physical_package_id", std::to_string(g.package) + "\n");
+    test::spit(dir / "topology/core_id", std::to_string(g.core) + "\n");
+    if (g.l3 >= 0) {
+      std::filesystem::create_directories(dir / "cache/index3");
+      test::spit(dir / "cache/index3/level", "3\n");
+      test::spit(dir / "cache/index3/id", std::to_string(g.l3) + "\n");
+    }
+  }
+  const std::vector<CpuPlace> places = read_cpu_places({0, 1, 2, 3, 4}, sys.path.string());
+  // Renumbered by first appearance among the CPUs asked for: package 1 -> 0, package 0 -> 1;
+  // CPU 4 has no files at all. In order: package, L3, core, number.
+  const std::vector<CpuPlace> want{
+      {.cpu = 4, .package = -1, .l3 = -1, .core = -1}, {.cpu = 0, .package = 0, .l3 = 0, .core = 0},
+      {.cpu = 2, .package = 0, .l3 = 0, .core = 0},    {.cpu = 1, .package = 0, .l3 = 1, .core = 1},
+      {.cpu = 3, .package = 1, .l3 = -1, .core = 2}};
+  CHECK(places == want);
 }
 
 TEST_CASE("a thread's affinity mask is read, set and restored") {
