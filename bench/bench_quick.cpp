@@ -75,11 +75,12 @@ void time_to_verdict(int calls, double full_bound_ns) {
   }
   if (!ratio.empty()) {
     const auto within2 = std::count_if(ratio.begin(), ratio.end(), [](double x) { return x <= 2; });
-    std::printf("  bound / the 90-s check's %.1f ns: min %.2f  p10 %.2f  median %.2f  p90 %.2f  max %.2f;"
-                "  within 2x in %ld of %zu calls (%.0f %%)\n",
-                full_bound_ns, quantile(ratio, 0), quantile(ratio, 0.1), median(ratio), quantile(ratio, 0.9),
-                quantile(ratio, 1), static_cast<long>(within2), ratio.size(),
-                100.0 * static_cast<double>(within2) / static_cast<double>(ratio.size()));
+    std::printf(
+        "  bound / the 90-s check's %.1f ns: min %.2f  p10 %.2f  median %.2f  p90 %.2f  max %.2f;"
+        "  within 2x in %ld of %zu calls (%.0f %%)\n",
+        full_bound_ns, quantile(ratio, 0), quantile(ratio, 0.1), median(ratio), quantile(ratio, 0.9),
+        quantile(ratio, 1), static_cast<long>(within2), ratio.size(),
+        100.0 * static_cast<double>(within2) / static_cast<double>(ratio.size()));
   }
 }
 
@@ -89,8 +90,12 @@ void planned_measuring() {
   const struct {
     const char* name;
     int packages, per_package;
-  } machines[] = {{"2 CPUs", 1, 2},       {"8 CPUs", 1, 8},        {"16 CPUs, 2 packages", 2, 8},
-                  {"64 CPUs, 2 packages", 2, 32}, {"128 CPUs, 2 packages", 2, 64}, {"128 CPUs, 8 packages", 8, 16},
+  } machines[] = {{"2 CPUs", 1, 2},
+                  {"8 CPUs", 1, 8},
+                  {"16 CPUs, 2 packages", 2, 8},
+                  {"64 CPUs, 2 packages", 2, 32},
+                  {"128 CPUs, 2 packages", 2, 64},
+                  {"128 CPUs, 8 packages", 8, 16},
                   {"256 CPUs, 2 packages", 2, 128}};
   for (const auto& m : machines) {
     std::vector<CpuPlace> places;

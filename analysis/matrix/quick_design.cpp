@@ -20,8 +20,8 @@ std::vector<IndexPair> quick_design(const OrderedCpus& order) {
   const auto end_of = [&](std::size_t g) { return g + 1 < groups ? starts[g + 1] : n; };
   for (std::size_t g = 0; g < groups; ++g) {
     for (std::size_t i = starts[g] + 1; i < end_of(g); ++i) add(starts[g], i);  // the group's star
-    for (std::size_t i = starts[g] + 2; i < end_of(g); ++i) add(i - 1, i);       // and its chain
-    if (g > 0) add(starts[0], starts[g]);                                        // the hubs' star
+    for (std::size_t i = starts[g] + 2; i < end_of(g); ++i) add(i - 1, i);      // and its chain
+    if (g > 0) add(starts[0], starts[g]);                                       // the hubs' star
   }
   if (groups >= 2) {
     for (std::size_t g = 0; g < groups; ++g) {

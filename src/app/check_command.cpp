@@ -1,8 +1,8 @@
 #include "app/check_command.hpp"
 
 #include <charconv>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -73,8 +73,8 @@ struct CheckOutputs {
   const CheckSettings& settings;
   double ended_unix_s;
   double duration_s;
-  const char* check;  // "full" or "quick"
-  std::string reason;  // the answer's one line when nothing was judged; empty: check_reason_text
+  const char* check;                  // "full" or "quick"
+  std::string reason;                 // the answer's one line when nothing was judged; empty: check_reason_text
   std::vector<std::string> problems;  // visits that failed, pairs left unmeasured (JSON)
 };
 
@@ -168,9 +168,10 @@ int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_fi
   CheckResult& result = *answer.check;
   if (answer.pairs > 0) result.warnings.insert(result.warnings.end(), warnings.begin(), warnings.end());
   const CheckSettings settings = result.settings;
-  write_check_outputs(options,
-                      {*answer.matrix, platform, result, settings, unix_now_s(), answer.measuring_seconds, "quick", unjudged, {}},
-                      metrics_file);
+  write_check_outputs(
+      options,
+      {*answer.matrix, platform, result, settings, unix_now_s(), answer.measuring_seconds, "quick", unjudged, {}},
+      metrics_file);
   return exit_code_of(result.outcome);
 }
 
@@ -210,7 +211,8 @@ int run_check(const CheckOptions& options) {
     if (!pictures.not_drawn.empty()) std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
   }
   const double duration_s = o.has_plan ? o.elapsed_seconds : std::numeric_limits<double>::quiet_NaN();
-  write_check_outputs(options, {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", "", o.problems},
+  write_check_outputs(options,
+                      {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", "", o.problems},
                       metrics_file);
   for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";

@@ -5,8 +5,8 @@
 #include <memory>
 #include <thread>
 
-#include "estimate/quantum.hpp"
 #include "estimate/band_settling.hpp"
+#include "estimate/quantum.hpp"
 #include "measure/slot.hpp"
 #include "measure/wait.hpp"
 #include "platform/affinity.hpp"
@@ -31,8 +31,12 @@ class QuickInitiator {
 
   QuickInitiator(const QuickPairConfig& config, QuickTransport& transport, QuickPairResult& result,
                  SideOutcome& outcome)
-      : config_(config), transport_(transport), result_(result), outcome_(outcome),
-        settling_(config.min_blocks), total_(config.warmup + config.max_rounds) {}
+      : config_(config),
+        transport_(transport),
+        result_(result),
+        outcome_(outcome),
+        settling_(config.min_blocks),
+        total_(config.warmup + config.max_rounds) {}
 
   SideOutcome& outcome() { return outcome_; }
   bool prepare() {
@@ -167,8 +171,8 @@ std::vector<QuickPairResult> run_quick_slot(const std::vector<QuickPairConfig>& 
     QuickPairResult& r = results[p];
     r.error = first_error(s.a, s.b);
     r.pinning_refused = !r.error.empty() && (!s.a.pinned || !s.b.pinned);
-    r.quantum_ticks = std::max(estimate_quantum(s.a.quantum_reads).quantum_ticks,
-                               estimate_quantum(s.b.quantum_reads).quantum_ticks);
+    r.quantum_ticks =
+        std::max(estimate_quantum(s.a.quantum_reads).quantum_ticks, estimate_quantum(s.b.quantum_reads).quantum_ticks);
   }
   return results;
 }

@@ -21,20 +21,20 @@ namespace tscaudit {
 
 /// One ordered pair of a slot: a initiates, b responds.
 struct QuickPairConfig : PairConfig {
-  std::uint64_t warmup = 64;       // rounds run first and discarded
-  std::uint64_t max_rounds = 0;    // measured rounds at most (> 0)
-  std::uint64_t min_blocks = 4;    // blocks before the band may be judged settled
+  std::uint64_t warmup = 64;                         // rounds run first and discarded
+  std::uint64_t max_rounds = 0;                      // measured rounds at most (> 0)
+  std::uint64_t min_blocks = 4;                      // blocks before the band may be judged settled
   std::chrono::steady_clock::time_point deadline{};  // no block begins after it
 };
 
 struct QuickPairResult {
   int a = 0;
   int b = 0;
-  std::vector<Round> rounds;       // the measured rounds, seq from 0
-  std::uint64_t quantum_ticks = 1; // the larger of the two sides' quanta
-  bool settled = false;            // the band settled (else the rounds or the time ran out)
-  std::string error;               // why the pair stopped early; empty when it did not
-  bool pinning_refused = false;    // the error is that a thread could not be pinned
+  std::vector<Round> rounds;        // the measured rounds, seq from 0
+  std::uint64_t quantum_ticks = 1;  // the larger of the two sides' quanta
+  bool settled = false;             // the band settled (else the rounds or the time ran out)
+  std::string error;                // why the pair stopped early; empty when it did not
+  bool pinning_refused = false;     // the error is that a thread could not be pinned
 };
 
 /// Measures every pair of `pairs` at once, on two new threads each, with `send` and `recv`,

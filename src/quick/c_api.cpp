@@ -107,9 +107,9 @@ std::string read_options(const tscaudit_options* options, tscaudit::QuickOptions
   const auto* bytes = reinterpret_cast<const unsigned char*>(options);
   for (std::size_t i = sizeof(tscaudit_options); i < options->size; ++i) {
     if (bytes[i] != 0) {
-      return "options->size is " + std::to_string(options->size) +
-             " and sets fields this library (version " + std::string(tscaudit::kToolVersion) + ", " +
-             std::to_string(sizeof(tscaudit_options)) + " bytes) does not know";
+      return "options->size is " + std::to_string(options->size) + " and sets fields this library (version " +
+             std::string(tscaudit::kToolVersion) + ", " + std::to_string(sizeof(tscaudit_options)) +
+             " bytes) does not know";
     }
   }
   if (options->cpus != nullptr) out.cpus = std::string(options->cpus);

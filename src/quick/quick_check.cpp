@@ -144,8 +144,8 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   if (cpus.empty()) throw UsageError("the CPU list '" + options.cpus.value_or("") + "' names no CPU");
   if (cpus.size() < 2) {
     answer.cpu_numbers = cpus;
-    return inconclusive(answer, "one CPU only (CPU " + std::to_string(cpus.front()) +
-                                    "): there is no other counter to compare with");
+    return inconclusive(
+        answer, "one CPU only (CPU " + std::to_string(cpus.front()) + "): there is no other counter to compare with");
   }
   if (auto why = counter_unreadable()) return inconclusive(answer, *why);
 
@@ -185,8 +185,7 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   }
   const ClockPoint last = clock_point();
   const double measuring_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const double hz =
-      last.ns > first.ns ? static_cast<double>(last.ticks - first.ticks) / (last.ns - first.ns) * 1e9 : 0;
+  const double hz = last.ns > first.ns ? static_cast<double>(last.ticks - first.ticks) / (last.ns - first.ns) * 1e9 : 0;
   const auto source = [&](int a, int b) -> std::optional<Run> {
     const auto at = measured.find({a, b});
     if (at == measured.end()) return std::nullopt;
@@ -210,7 +209,8 @@ QuickPlan plan_quick(const std::vector<CpuPlace>& places, double budget_seconds)
   spec.pairs = quick_design(quick.order);
   spec.design_reason = "the quick check: a star from one CPU per group, the groups' hubs and chords between groups";
   const std::uint64_t slot_count = plan_slot_count(spec);
-  quick.budget_seconds = budget_seconds > 0 ? budget_seconds : quick_default_budget_seconds(spec.cpus.size(), slot_count);
+  quick.budget_seconds =
+      budget_seconds > 0 ? budget_seconds : quick_default_budget_seconds(spec.cpus.size(), slot_count);
   quick.max_rounds = max_rounds_for(quick.budget_seconds / static_cast<double>(slot_count));
   spec.budget_seconds = quick.budget_seconds;
   spec.rounds_per_visit = quick.max_rounds;

@@ -21,20 +21,20 @@ struct QuickOptions {
   std::optional<std::string> cpus;  // taskset syntax; none: the calling thread's CPUs
   double budget_seconds = 0;        // 0: quick_default_budget_seconds
   double tolerance_ns = 0;
-  double max_bound_ns = 0;          // 0: no limit
+  double max_bound_ns = 0;  // 0: no limit
 };
 
 struct QuickAnswer {
   CheckOutcome outcome = CheckOutcome::inconclusive;
-  std::string reason;            // one line, as `check` words it
-  double bound_ticks = 0;        // CheckResult::bound_ticks; 0 when nothing was judged
+  std::string reason;      // one line, as `check` words it
+  double bound_ticks = 0;  // CheckResult::bound_ticks; 0 when nothing was judged
   double proven_offset_ticks = 0;
   int worst_a = -1, worst_b = -1;
-  std::size_t cpus = 0;          // measured
-  std::size_t pairs = 0;         // ordered pairs measured
-  double counter_hz = 0;         // calibrated over the call against CLOCK_MONOTONIC_RAW
-  double measuring_seconds = 0;  // from the first slot's start to the last slot's end
-  std::vector<int> cpu_numbers;  // the CPUs, in topology order
+  std::size_t cpus = 0;                // measured
+  std::size_t pairs = 0;               // ordered pairs measured
+  double counter_hz = 0;               // calibrated over the call against CLOCK_MONOTONIC_RAW
+  double measuring_seconds = 0;        // from the first slot's start to the last slot's end
+  std::vector<int> cpu_numbers;        // the CPUs, in topology order
   std::optional<MatrixResult> matrix;  // what was decided on (absent when nothing was measured)
   std::optional<CheckResult> check;
 };

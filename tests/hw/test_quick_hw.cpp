@@ -14,9 +14,9 @@
 
 #include "estimate/band_settling.hpp"
 #include "hw_requirements.hpp"
-#include "skip.hpp"
 #include "measure/quick_exchange.hpp"
 #include "platform/affinity.hpp"
+#include "skip.hpp"
 #include "tscaudit.h"
 
 using namespace tscaudit;

@@ -59,9 +59,9 @@ TEST_CASE("quick design: two packages of eight are two stars and chains, their h
   const std::vector<IndexPair> pairs = quick_design(packages_of(2, 8));
   std::set<IndexPair> want;
   for (std::uint32_t i = 1; i < 8; ++i) {
-    want.insert({0, i});          // package 0's star
-    want.insert({8, 8 + i});      // package 1's star
-    want.insert({i, 8 + i});      // the chord of rank i (both directions of the ring are one pair)
+    want.insert({0, i});      // package 0's star
+    want.insert({8, 8 + i});  // package 1's star
+    want.insert({i, 8 + i});  // the chord of rank i (both directions of the ring are one pair)
     if (i >= 2) {
       want.insert({i - 1, i});          // package 0's chain
       want.insert({8 + i - 1, 8 + i});  // package 1's chain

@@ -50,10 +50,11 @@ TEST_CASE("the CPUs' places are read from sysfs alone, renumbered and in topolog
   const std::vector<CpuPlace> places = read_cpu_places({0, 1, 2, 3, 4}, sys.path.string());
   // Renumbered by first appearance among the CPUs asked for: package 1 -> 0, package 0 -> 1;
   // CPU 4 has no files at all. In order: package, L3, core, number.
-  const std::vector<CpuPlace> want{
-      {.cpu = 4, .package = -1, .l3 = -1, .core = -1}, {.cpu = 0, .package = 0, .l3 = 0, .core = 0},
-      {.cpu = 2, .package = 0, .l3 = 0, .core = 0},    {.cpu = 1, .package = 0, .l3 = 1, .core = 1},
-      {.cpu = 3, .package = 1, .l3 = -1, .core = 2}};
+  const std::vector<CpuPlace> want{{.cpu = 4, .package = -1, .l3 = -1, .core = -1},
+                                   {.cpu = 0, .package = 0, .l3 = 0, .core = 0},
+                                   {.cpu = 2, .package = 0, .l3 = 0, .core = 0},
+                                   {.cpu = 1, .package = 0, .l3 = 1, .core = 1},
+                                   {.cpu = 3, .package = 1, .l3 = -1, .core = 2}};
   CHECK(places == want);
 }
 
