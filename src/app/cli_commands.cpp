@@ -17,6 +17,8 @@ constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
 constexpr std::uint64_t kMaxNtpSeconds = 3600;
 constexpr std::uint64_t kMaxVisits = 1000;
 constexpr double kMinIntervalS = 0.01;
+/// monitor --duty: below a thousandth, the windows are too short to hold a round of a slow pair.
+constexpr double kMinDuty = 0.001;
 constexpr double kMaxIntervalS = 86400;
 /// The monitor's queue: at least a few rounds, at most 2^24 (640 MiB of 40-byte rounds).
 constexpr std::uint64_t kMinQueueRounds = 16;
@@ -96,6 +98,10 @@ void MonitorCli::add(CLI::App& app) {
   sub->add_option("--interval", interval, "length of one interval: seconds, or with s, m or h")->capture_default_str();
   sub->add_option("--duration", duration,
                   "how long to run: seconds, or with s, m or h (default: until SIGINT or SIGTERM)");
+  sub->add_option("--duty", duty,
+                  "the fraction of every interval measured, from its start (0.001 to 1): the threads sleep the rest, "
+                  "so 0.1 keeps the two CPUs a tenth as busy")
+      ->capture_default_str();
   sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner's message before the run is aborted")
       ->capture_default_str();
   sub->add_option("--queue-rounds", queue_rounds,
@@ -123,6 +129,12 @@ Command MonitorCli::build(const Args& args) const {
     if (mo.duration_s < mo.interval_s) {
       throw UsageError("--duration " + duration + " is shorter than one interval (--interval " + interval + ")");
     }
+  }
+  mo.duty = parse_real("--duty", duty);
+  if (!(mo.duty >= kMinDuty && mo.duty <= 1.0)) throw UsageError("--duty " + duty + " must be between 0.001 and 1");
+  if (mo.duty * mo.interval_s < kMinIntervalS / 10) {
+    throw UsageError("--duty " + duty + " of --interval " + interval +
+                     " measures less than 1 ms per interval: a longer interval or a larger duty");
   }
   mo.timeout = parse_timeout(timeout_ms);
   mo.queue_rounds = parse_count("--queue-rounds", queue_rounds, kMinQueueRounds, kMaxQueueRounds);

@@ -34,7 +34,7 @@ struct MeasureCli {
 struct MonitorCli {
   CLI::App* sub = nullptr;
   std::string cpus, variant, send, recv, out;
-  std::string interval = "1", duration, timeout_ms = "2000", openmetrics;
+  std::string interval = "1", duration, timeout_ms = "2000", openmetrics, duty = "1";
   std::string queue_rounds = std::to_string(kDefaultMonitorQueueRounds);
   bool openmetrics_histogram = false;
   void add(CLI::App& app);
