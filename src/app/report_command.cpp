@@ -123,6 +123,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   CheckSettings settings;
   settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
   in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
+  if (!o.interrupted.empty()) mark_cut_short(in.check, o.interrupted);
   for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, &w.pictures)) {
     w.problems.push_back(p);
   }
@@ -314,7 +315,8 @@ int run_report(const ReportOptions& options) {
   if (!written.pictures.not_drawn.empty()) {
     std::cerr << "tscaudit report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }
-  return written.problems.empty() ? kExitOk : kExitRuntime;
+  // A run cut short is incomplete, live or rebuilt (docs/method.md §10.3).
+  return written.problems.empty() && in.check.outcome != CheckOutcome::incomplete ? kExitOk : kExitRuntime;
 }
 
 }  // namespace tscaudit
