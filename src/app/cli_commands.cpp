@@ -400,7 +400,8 @@ Command SimulateCli::build(const Args& /*args*/) const {
 
 void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
   budgeted = budgeted_command;
-  cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
+  cpus_option =
+      cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
   if (variants) add_variant_options(cmd, variant, send, recv);
   cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
   cmd.add_option("--rounds", rounds, "measured rounds per visit (default: by the number of pairs, see --dry-run)");
@@ -435,7 +436,8 @@ MatrixOptions PlanCli::build(const Args& args) const {
   MatrixOptions o;
   o.command_line = quote_command_line(args);
   o.cpus = cpus;
-  if (!cpus.empty()) parse_cpu_list(cpus);  // a malformed list fails here, named
+  const bool cpus_given = cpus_option->count() > 0;
+  if (cpus_given) parse_cpus_option(cpus, true);  // an empty or malformed list fails here, named
   choose_variants(variant, send, recv, o.choice);
   o.visits = parse_count("--visits", visits, 1, kMaxVisits);
   if (!rounds.empty()) o.rounds_per_visit = parse_count("--rounds", rounds, 1, kMaxRounds);
@@ -460,7 +462,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
   o.from = from;
   if (!from.empty()) {
     // What would shape a measurement has nothing to act on when nothing is measured.
-    for (const auto& [given, option] : {std::pair{!cpus.empty(), "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
+    for (const auto& [given, option] : {std::pair{cpus_given, "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
                                         std::pair{!budget.empty(), "--budget"}, std::pair{dry_run, "--dry-run"},
                                         std::pair{!topology.empty(), "--topology"}, std::pair{save_runs, "--save-runs"},
                                         std::pair{parallel, "--parallel"}}) {
@@ -593,7 +595,7 @@ Command VariantsCli::build(const Args& args) const {
   VariantsOptions v;
   v.command_line = quote_command_line(args);
   v.cpus = cpus;
-  if (!v.cpus.empty()) parse_cpu_list(v.cpus);  // a malformed list fails here, named
+  if (sub->count("--cpus") > 0) parse_cpus_option(v.cpus, false);  // an empty or malformed list fails here
   v.rounds = parse_count("--rounds", rounds, 2, kMaxRounds);
   v.passes = parse_count("--passes", passes, 1, kMaxVisits);
   v.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);

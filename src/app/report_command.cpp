@@ -219,12 +219,16 @@ int print_report_plan(const ReportOptions& options) {
 
 int run_report(const ReportOptions& options) {
   if (options.matrix.dry_run) return print_report_plan(options);
+  const ReportFrom source = report_from(options.matrix.from);
+  if (source == ReportFrom::live) {
+    // Every input checked before anything is written: the CPUs, the plan's memory.
+    static_cast<void>(plan_matrix(matrix_options(options)));
+  }
   const fs::path root(options.out_dir);
   make_directories(options.out_dir);
   ReportInputs in;
   Written written;
 
-  const ReportFrom source = report_from(options.matrix.from);
   const fs::path from(options.matrix.from);
   if (source == ReportFrom::report) {
     // The facts of the machine that was measured, as its report recorded them.

@@ -89,7 +89,9 @@ TEST_CASE("bad measure options say what is wrong") {
        "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)"},
       {{"measure", "--cpus", "0-2", "--out", "x"},
        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)"},
-      {{"measure", "--cpus", "x,1", "--out", "x"}, "bad CPU list 'x,1' at character 1: expected a CPU number"},
+      {{"measure", "--cpus", "x,1", "--out", "x"}, "--cpus: bad CPU list 'x,1' at character 1: expected a CPU number"},
+      {{"measure", "--cpus", "", "--out", "x"}, "--cpus: empty CPU list"},
+      {{"measure", "--cpus", "0,\x01", "--out", "x"}, "--cpus: bad CPU list '0,\\x01' at character 3: expected a CPU number"},
       {{"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"},
        "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, lfence_rdtsc_lfence, "
        "rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)"},
@@ -210,7 +212,14 @@ TEST_CASE("variants options and their defaults") {
   CHECK(g.timeout == std::chrono::milliseconds(500));
   CHECK(g.warmup == 5);
 
-  CHECK(error({"variants", "--cpus", "0,y"}) == "bad CPU list '0,y' at character 3: expected a CPU number");
+  CHECK(error({"variants", "--cpus", "0,y"}) == "--cpus: bad CPU list '0,y' at character 3: expected a CPU number");
+  CHECK(error({"variants", "--cpus", ""}) == "--cpus: empty CPU list");
+  // An unset variable in a script ($CPUS) is an error in every command, in the same words.
+  for (const char* command : {"check", "matrix", "report"}) {
+    CHECK(error({command, "--cpus", ""}) ==
+          "--cpus: empty CPU list (leave --cpus out to measure every CPU this process may use)");
+  }
+  CHECK(error({"monitor", "--cpus", "", "--out", "x"}) == "--cpus: empty CPU list");
   CHECK(error({"variants", "--rounds", "1"}) == "--rounds 1 is out of range [2, 20000000]");
 
   const cli::Command report = cli::parse({"tscaudit", "report", "--variants-rounds", "5000", "--timeout-ms", "700"});
