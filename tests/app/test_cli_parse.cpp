@@ -82,6 +82,17 @@ TEST_CASE("a variant of the other architecture is refused, naming it and the val
   }
 }
 
+TEST_CASE("monitor --duty: a fraction of every interval, at least a millisecond of it") {
+  const cli::Command c = cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--duty", "0.1", "--out", "m"});
+  CHECK(std::get<MonitorOptions>(c).duty == Approx(0.1).margin(0));
+  const cli::Command d = cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--out", "m"});
+  CHECK(std::get<MonitorOptions>(d).duty == Approx(1.0).margin(0));
+  CHECK(error({"monitor", "--cpus", "0,1", "--duty", "0", "--out", "m"}) == "--duty 0 must be between 0.001 and 1");
+  CHECK(error({"monitor", "--cpus", "0,1", "--duty", "1.5", "--out", "m"}) == "--duty 1.5 must be between 0.001 and 1");
+  CHECK(error({"monitor", "--cpus", "0,1", "--duty", "0.05", "--interval", "0.01", "--out", "m"}) ==
+        "--duty 0.05 of --interval 0.01 measures less than 1 ms per interval: a longer interval or a larger duty");
+}
+
 TEST_CASE("bad measure options say what is wrong") {
   // The arguments after the program's name, and the whole message.
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
