@@ -84,6 +84,32 @@ case "$case_name" in
     grep -q 'interrupted by SIGINT after [0-9]* of [0-9]* slots: nothing kept' "$dir/stderr" ||
       fail "it does not say what it kept"
     ;;
+  report-variants)
+    needs_two_cpus
+    # SIGINT in the report's last phase, the read variants: the report is written from what
+    # was measured and says what was not; no variants directory is left half-made.
+    "$tscaudit" report --rounds 20000 --visits 1 --no-plain --out "$dir/r" >"$dir/stdout" 2>"$dir/stderr" &
+    signal_when $! INT '[ -d "$dir/r/variants" ]'
+    [ "$rc" = 3 ] || fail "exit $rc, expected 3"
+    no_temporaries
+    [ -s "$dir/r/report.html" ] || fail "no report.html"
+    [ ! -e "$dir/r/variants" ] || fail "the variants directory was left: $(ls -A "$dir/r/variants" | head -3)"
+    grep -q 'not complete: the read variants were interrupted by SIGINT after [0-9]* of [0-9]* visits' \
+      "$dir/stderr" || fail "it does not say what was not measured"
+    grep -q 'the read variants were interrupted by SIGINT' "$dir/r/report.md" || fail "report.md does not say so"
+    ;;
+  inputs-first)
+    # Every input is checked before anything is written: a bad CPU leaves no output directory.
+    for args in "variants --cpus 0,4095 --out $dir/v" "report --cpus 0,4095 --out $dir/r" \
+      "matrix --cpus 0,4095 --out $dir/m" "check --cpus 0,4095 --out $dir/c" "check --cpus '' --out $dir/e" \
+      "measure --cpus 0,4095 --out $dir/x.run" "monitor --cpus 0,4095 --out $dir/x.log"; do
+      eval "\"\$tscaudit\" $args" >/dev/null 2>"$dir/stderr"
+      rc=$?
+      [ "$rc" = 2 ] || fail "$args: exit $rc, expected 2"
+      left=$(find "$dir" -mindepth 1 ! -name stderr | head -3)
+      [ -z "$left" ] || fail "$args left $left"
+    done
+    ;;
   *)
     echo "unknown case $case_name" >&2
     exit 1
