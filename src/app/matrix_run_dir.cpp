@@ -226,10 +226,27 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
     case RunDirStatus::complete: break;
     case RunDirStatus::interrupted: o.interrupted = manifest.detail.empty() ? "interrupted" : manifest.detail; break;
     case RunDirStatus::aborted: o.interrupted = "aborted: " + manifest.detail; break;
-    case RunDirStatus::running:
-      o.interrupted = "the run never finished: its manifest still says running (the writer was killed, or is "
-                      "still writing)";
+    case RunDirStatus::running: {
+      // Its lock tells which (docs/formats.md, "The lock"), asked without taking it.
+      const RunDirWriterState writer = run_dir_writer_state(reader.path());
+      switch (writer.kind) {
+        case RunDirWriterState::Kind::writing:
+          o.interrupted = "the run is not finished: it is still being written by " +
+                          (writer.who.empty() ? std::string("another process") : writer.who);
+          break;
+        case RunDirWriterState::Kind::stopped:
+          o.interrupted = "the run never finished: its manifest still says running (the writer" +
+                          (writer.who.empty() ? std::string() : " (" + writer.who + ")") +
+                          " stopped without finishing)";
+          break;
+        case RunDirWriterState::Kind::no_lock_file:
+          o.interrupted =
+              "the run never finished: its manifest still says running (the writer was killed, or is "
+              "still writing)";
+          break;
+      }
       break;
+    }
   }
 
   ExchangeChoice choice;

@@ -126,6 +126,23 @@ case "$case_name" in
       "$dir/stderr" || { kill -KILL "$first"; fail "the refusal does not name the first writer"; }
     [ "$ms" -lt 1000 ] || { kill -KILL "$first"; fail "the second writer was refused after $ms ms, not at once"; }
     echo "the second writer was refused in $ms ms: $(cat "$dir/stderr")"
+    # A reader meanwhile (once both CPUs' rounds files hold a visit) says who is still
+    # writing, unless the first has finished by then.
+    waited=0
+    until [ -s "$dir/out/run/rounds/cpu-0.zst" ] && [ -s "$dir/out/run/rounds/cpu-1.zst" ]; do
+      sleep 0.05
+      waited=$((waited + 1))
+      [ "$waited" -lt 1200 ] || { kill -KILL "$first"; fail "no visit on disk after 60 s"; }
+      kill -0 "$first" 2>/dev/null || break
+    done
+    "$tscaudit" matrix --from "$dir/out" --out "$dir/during" >/dev/null 2>"$dir/stderr"
+    rc=$?
+    if kill -0 "$first" 2>/dev/null; then
+      [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from a run being written exited $rc, expected 3"; }
+      grep -q "manifest.json says running: it is still being written by pid $first (" "$dir/stderr" ||
+        { kill -KILL "$first"; fail "--from a run being written does not say who writes it"; }
+      echo "a reader meanwhile: $(grep -m1 'still being written' "$dir/stderr")"
+    fi
     wait "$first"
     rc=$?
     [ "$rc" -eq 0 ] || { cp "$dir/stderr.first" "$dir/stderr"; fail "the first matrix exited $rc"; }
