@@ -92,7 +92,7 @@ class RunDirLock {
   /// at once, exactly one gets it and the others are refused at once (never a wait). The
   /// directory must then be empty but for the lock file (or, with EarlierRun::replace, hold
   /// only a run directory, which is removed); a directory refused for that keeps no lock file
-  /// of ours.
+  /// of ours. On a file system that keeps no locks, the directory is taken unlocked.
   /// \throws IoError "cannot write the run directory DIR: it is being written by pid N
   ///         (COMMAND) ..." when a live process holds it; "... it exists and is not empty ...",
   ///         "... it exists and is not a directory", or the reason it cannot be created.
@@ -122,6 +122,7 @@ struct RunDirWriterState {
     no_lock_file,  // none: finished, or written by a version without the lock, or copied
     stopped,       // a lock file that nobody holds: its writer ended without finishing
     writing,       // a live process holds the lock
+    unknown,       // a lock file on a file system that keeps no locks: nobody can tell
   };
   Kind kind = Kind::no_lock_file;
   std::string who;  // "pid N (COMMAND)" from the lock file, printable; empty when it names none

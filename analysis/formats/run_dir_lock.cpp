@@ -107,6 +107,10 @@ struct flock whole_file_lock(short type) {
   return l;
 }
 
+/// A file system that keeps no locks (some FUSE and network file systems): the run goes on
+/// unlocked there, as it did before there was a lock, rather than not at all.
+bool lock_unsupported(int err) { return err == ENOLCK || err == EINVAL || err == EOPNOTSUPP || err == ENOTSUP; }
+
 /// Whether a live process holds a lock on the file open at `fd`. \returns nullopt when the
 /// kernel cannot say (a file system without locks).
 std::optional<bool> lock_is_held(int fd) {
@@ -221,7 +225,7 @@ RunDirLock RunDirLock::acquire(const std::string& dir, EarlierRun earlier) {
       throw IoError("cannot write the run directory " + dir + ": cannot create " + path + ": " + std::strerror(err));
     }
     struct flock l = whole_file_lock(F_WRLCK);
-    if (::fcntl(fd, F_OFD_SETLK, &l) != 0) {
+    if (::fcntl(fd, F_OFD_SETLK, &l) != 0 && !lock_unsupported(errno)) {
       const int err = errno;
       if (err == EAGAIN || err == EACCES) {
         const std::string who = lock_holder_waiting(fd);
@@ -265,7 +269,10 @@ RunDirWriterState run_dir_writer_state(const std::string& dir) {
   const int fd = ::open(join_path(dir, kLockName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return state;
   state.who = lock_holder_text(fd);
-  state.kind = lock_is_held(fd).value_or(false) ? RunDirWriterState::Kind::writing : RunDirWriterState::Kind::stopped;
+  const std::optional<bool> held = lock_is_held(fd);
+  state.kind = !held   ? RunDirWriterState::Kind::unknown
+               : *held ? RunDirWriterState::Kind::writing
+                       : RunDirWriterState::Kind::stopped;
   ::close(fd);
   return state;
 }

@@ -35,6 +35,7 @@ void RunDirReader::open_manifest_dir() {
           break;
         case RunDirWriterState::Kind::stopped: running_ = "the writer" + who + " stopped without finishing"; break;
         case RunDirWriterState::Kind::no_lock_file:
+        case RunDirWriterState::Kind::unknown:
           running_ = "the measuring process ended before it finished (no lock file says whether it is still running)";
           break;
       }

@@ -240,6 +240,7 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
                           " stopped without finishing)";
           break;
         case RunDirWriterState::Kind::no_lock_file:
+        case RunDirWriterState::Kind::unknown:
           o.interrupted =
               "the run never finished: its manifest still says running (the writer was killed, or is "
               "still writing)";
