@@ -80,6 +80,7 @@ nlohmann::ordered_json manifest_json(const RunDirManifest& manifest);
 enum class EarlierRun {
   refuse,   // a directory that is not empty is refused
   replace,  // one that holds only a run directory (manifest.json, topology.xml, rounds/) is emptied
+            // when the new run starts writing
 };
 
 /// A run directory held by its one writer: DIR/.lock, locked with an open file description
@@ -91,8 +92,8 @@ class RunDirLock {
   /// Creates `dir` (and its parents) unless it is there, and locks it: of writers that start
   /// at once, exactly one gets it and the others are refused at once (never a wait). The
   /// directory must then be empty but for the lock file (or, with EarlierRun::replace, hold
-  /// only a run directory, which is removed); a directory refused for that keeps no lock file
-  /// of ours. On a file system that keeps no locks, the directory is taken unlocked.
+  /// only a run directory, which clear_earlier_run removes); a directory refused for that
+  /// keeps no lock file of ours. On a file system that keeps no locks, the directory is taken unlocked.
   /// \throws IoError "cannot write the run directory DIR: it is being written by pid N
   ///         (COMMAND) ..." when a live process holds it; "... it exists and is not empty ...",
   ///         "... it exists and is not a directory", or the reason it cannot be created.
@@ -107,12 +108,22 @@ class RunDirLock {
   /// Removes the lock file, then releases the lock: the run is finished. Never throws.
   void release_and_remove() noexcept;
 
+  /// Removes the earlier run directory that acquire(dir, EarlierRun::replace) found, as the
+  /// new run starts to write (RunDirWriter::create): a run that stops before (a refused
+  /// option) leaves it whole. \throws IoError naming the directory.
+  void clear_earlier_run();
+
+  /// The lock of a run that never started writing: removes the lock file, releases the lock,
+  /// and removes the directory when nothing else is in it. Never throws.
+  void give_up() noexcept;
+
   [[nodiscard]] const std::string& dir() const { return dir_; }
 
  private:
   RunDirLock(std::string dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
   std::string dir_;
   int fd_ = -1;
+  std::vector<std::string> earlier_;  // an earlier run's entries, to remove before writing
 };
 
 /// Who writes the run directory `dir`, asked without taking its lock (F_OFD_GETLK: a reader

@@ -126,6 +126,15 @@ std::vector<std::string> lock_dir_entries(const std::string& dir) {
   return names;
 }
 
+/// `dir` holds nothing but its lock file (false when it cannot be read). Never throws.
+bool lock_dir_entries_or_none(const std::string& dir) noexcept {
+  try {
+    return lock_dir_entries(dir).empty();
+  } catch (...) {
+    return false;
+  }
+}
+
 /// The entries are only those of a run directory, its manifest among them.
 bool lock_only_a_run(const std::vector<std::string>& names) {
   bool manifest = false;
@@ -185,7 +194,26 @@ bool lock_still_named(int fd, const std::string& path) {
 
 }  // namespace
 
-RunDirLock::RunDirLock(RunDirLock&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) { other.fd_ = -1; }
+RunDirLock::RunDirLock(RunDirLock&& other) noexcept
+    : dir_(std::move(other.dir_)), fd_(other.fd_), earlier_(std::move(other.earlier_)) {
+  other.fd_ = -1;
+}
+
+void RunDirLock::clear_earlier_run() {
+  for (const std::string& name : earlier_) {
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::path(dir_) / name, ec);
+    if (ec) throw IoError("cannot replace the earlier run directory " + dir_ + ": " + ec.message());
+  }
+  earlier_.clear();
+}
+
+void RunDirLock::give_up() noexcept {
+  if (fd_ < 0) return;
+  const bool unused = earlier_.empty() && lock_dir_entries_or_none(dir_);
+  release_and_remove();
+  if (unused) ::rmdir(dir_.c_str());  // only when empty: a directory this run made and never used
+}
 
 RunDirLock::~RunDirLock() {
   if (fd_ >= 0) ::close(fd_);
@@ -248,11 +276,7 @@ RunDirLock RunDirLock::acquire(const std::string& dir, EarlierRun earlier) {
         if (created) lock.release_and_remove();
         refuse_not_empty(dir);
       }
-      for (const std::string& name : names) {
-        std::error_code ec;
-        std::filesystem::remove_all(std::filesystem::path(dir) / name, ec);
-        if (ec) throw IoError("cannot replace the earlier run directory " + dir + ": " + ec.message());
-      }
+      lock.earlier_ = names;  // removed when the new run starts writing (clear_earlier_run)
     }
     const std::string text = "pid: " + std::to_string(::getpid()) + "\ncommand: " + lock_own_command() + "\n";
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {

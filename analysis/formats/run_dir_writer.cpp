@@ -32,6 +32,7 @@ std::unique_ptr<RunDirWriter> RunDirWriter::create(const std::string& dir, RunDi
 std::unique_ptr<RunDirWriter> RunDirWriter::create(RunDirLock lock, RunDirManifest manifest,
                                                    std::optional<std::string_view> topology_xml) {
   const std::string dir = lock.dir();
+  lock.clear_earlier_run();
   make_directories(join_path(dir, kRoundsDirName));
   manifest.status = RunDirStatus::running;
   manifest.detail.clear();

@@ -118,6 +118,9 @@ RunDirLock RunDirPlace::take_lock() {
 }
 
 RunDirPlace::~RunDirPlace() {
+  // A run that stopped before it wrote (an unsupported variant, a refused plan): no lock file
+  // left behind, and an earlier run still whole.
+  if (lock_) lock_->give_up();
   if (owned_) {
     std::error_code ec;
     fs::remove_all(owned_parent_, ec);  // nothing to do about a failure: a leftover in TMPDIR

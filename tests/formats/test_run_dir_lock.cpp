@@ -82,10 +82,27 @@ TEST_CASE("run directory lock: a second writer is refused at once and the first 
         "cannot write the run directory " + dir +
             ": it exists and is not empty (a run is written into a new or an empty directory)");
   CHECK_FALSE(fs::exists(fs::path(dir) / ".lock"));  // the refused writer left none behind
-  // A matrix's --out replaces it.
-  RunDirLock again = RunDirLock::acquire(dir, EarlierRun::replace);
-  CHECK(fs::exists(fs::path(dir) / ".lock"));
-  CHECK_FALSE(fs::exists(fs::path(dir) / "manifest.json"));
+  // A matrix's --out replaces it, once the new run starts writing; a run that stops before
+  // (a refused option) leaves it whole and no lock file.
+  {
+    RunDirLock gives_up = RunDirLock::acquire(dir, EarlierRun::replace);
+    CHECK(fs::exists(fs::path(dir) / ".lock"));
+    CHECK(fs::exists(fs::path(dir) / "manifest.json"));
+    gives_up.give_up();
+    CHECK_FALSE(fs::exists(fs::path(dir) / ".lock"));
+    CHECK(open_run_dir(dir).read_pair(0, 1).rounds.size() == 100);
+  }
+  auto again = RunDirWriter::create(RunDirLock::acquire(dir, EarlierRun::replace), lock_test_manifest(), std::nullopt);
+  CHECK_FALSE(fs::exists(fs::path(dir) / "rounds" / "cpu-0.zst"));
+  CHECK(open_run_dir(dir).manifest().status == RunDirStatus::running);
+}
+
+TEST_CASE("run directory lock: a run that never wrote leaves no directory behind", "[run_dir][lock]") {
+  TempDir tmp;
+  const std::string dir = tmp.at("out/run");
+  RunDirLock::acquire(dir, EarlierRun::replace).give_up();
+  CHECK_FALSE(fs::exists(dir));
+  CHECK(fs::exists(tmp.at("out")));  // the parent, which --out names, stays
 }
 
 TEST_CASE("run directory lock: of writers that start at once, exactly one gets it", "[run_dir][lock]") {
