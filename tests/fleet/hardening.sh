@@ -141,13 +141,13 @@ case "$case_name" in
     if [ "$(cat /proc/sys/kernel/dmesg_restrict 2>/dev/null)" = 1 ]; then
       grep -q 'CAP_SYSLOG' "$dir/info.json" || fail "info does not say the kernel log is unreadable"
     fi
-    # ExecStopPost's helper as the same identity: the failure file replaces the metrics.
+    # ExecStopPost's tscaudit-check-failed as the same identity: the failure file replaces the metrics.
     SERVICE_RESULT=exit-code EXIT_CODE=exited EXIT_STATUS=3 \
       sandbox root sh "$src/contrib/systemd/tscaudit-check-failed" "$dir/textfile/tscaudit.prom" 2>"$dir/stderr" ||
       fail "tscaudit-check-failed failed in the sandbox"
     grep -q '^tscaudit_check_success{reason="exit_status_3"} 0$' "$dir/textfile/tscaudit.prom" ||
-      fail "the helper did not write the failure"
-    [ "$(stat -c %a "$dir/textfile/tscaudit.prom")" = 644 ] || fail "the helper's file is not 0644"
+      fail "tscaudit-check-failed did not write the failure"
+    [ "$(stat -c %a "$dir/textfile/tscaudit.prom")" = 644 ] || fail "tscaudit-check-failed's file is not 0644"
     ;;
 
   concurrent-metrics)
