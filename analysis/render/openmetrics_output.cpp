@@ -108,8 +108,9 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
     add(success, 0, {{"reason", failure_reason(c)}});
   }
   out.push_back(std::move(success));
-  MetricFamily outcome = gauge("tscaudit_check_outcome", "",
-                               "1 for the last check's outcome: synchronized, not_synchronized, inconclusive or incomplete");
+  MetricFamily outcome =
+      gauge("tscaudit_check_outcome", "",
+            "1 for the last check's outcome: synchronized, not_synchronized, inconclusive or incomplete");
   add(outcome, 1, {{"outcome", std::string(check_outcome_name(c.outcome))}});
   out.push_back(std::move(outcome));
 

@@ -87,10 +87,11 @@ int run_monitor(const MonitorOptions& o) {
   StopSignals signals;
   MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
   if (o.duty < 1.0) {
-    threads.control().duty = {plan.interval_ticks,
-                              std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(o.duty *
-                                                                                         static_cast<double>(plan.interval_ticks)))),
-                              plan.hz};
+    threads.control().duty = {
+        plan.interval_ticks,
+        std::max<std::uint64_t>(
+            1, static_cast<std::uint64_t>(std::llround(o.duty * static_cast<double>(plan.interval_ticks)))),
+        plan.hz};
   }
   {
     StopSignals::Blocked blocked;  // the measuring threads inherit the block

@@ -322,8 +322,9 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
 }
 
 int run_variants(const VariantsOptions& options) {
-  const StopSignals signals;  // before anything is made: a signal never leaves half of it
-  static_cast<void>(variants_cpus(options));  // bad CPUs fail before --out is made
+  // Before anything is made: a signal never leaves half of it, bad CPUs fail before --out.
+  const StopSignals signals;
+  static_cast<void>(variants_cpus(options));
   // Made before measuring: a directory that cannot be made fails in a moment.
   const bool made_out = !options.out_dir.empty() && !std::filesystem::exists(options.out_dir);
   if (!options.out_dir.empty()) make_directories(options.out_dir);

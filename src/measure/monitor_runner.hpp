@@ -53,7 +53,7 @@ struct MonitorDuty {
 struct MonitorControl : PairControl {
   alignas(kFalseSharingBytes) std::atomic<std::uint64_t> lost{0};    // written by a only
   alignas(kFalseSharingBytes) std::atomic<std::uint64_t> rounds{0};  // a's rounds done, every chunk
-  MonitorDuty duty;  // set before the threads start, then only read
+  MonitorDuty duty;                                                  // set before the threads start, then only read
   MonitorControl() { go.store(false); }
 };
 
@@ -92,7 +92,8 @@ class QueueingInitiator : public StreamingSide {
       : StreamingSide(cpu, "initiator", control, outcome), queue_(queue) {}
   /// Between two rounds: rests first when the last round ended the window.
   [[gnu::always_inline]] bool more(std::uint64_t i) {
-    if (rest_due_) [[unlikely]] rest();
+    if (rest_due_) [[unlikely]]
+      rest();
     return StreamingSide::more(i);
   }
   bool at_chunk_edge(std::uint64_t i) {
@@ -103,7 +104,8 @@ class QueueingInitiator : public StreamingSide {
     if (!queue_.push(Round(i, t1, reply.t2, reply.t3, t4))) [[unlikely]] {
       control_.lost.store(++lost_, std::memory_order_relaxed);
     }
-    if (t1 >= window_end_) [[unlikely]] window_passed(t1);
+    if (t1 >= window_end_) [[unlikely]]
+      window_passed(t1);
   }
   void finish(std::uint64_t rounds_done) { control_.rounds.store(rounds_done, std::memory_order_relaxed); }
 

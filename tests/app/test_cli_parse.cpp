@@ -102,7 +102,8 @@ TEST_CASE("bad measure options say what is wrong") {
        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)"},
       {{"measure", "--cpus", "x,1", "--out", "x"}, "--cpus: bad CPU list 'x,1' at character 1: expected a CPU number"},
       {{"measure", "--cpus", "", "--out", "x"}, "--cpus: empty CPU list"},
-      {{"measure", "--cpus", "0,\x01", "--out", "x"}, "--cpus: bad CPU list '0,\\x01' at character 3: expected a CPU number"},
+      {{"measure", "--cpus", "0,\x01", "--out", "x"},
+       "--cpus: bad CPU list '0,\\x01' at character 3: expected a CPU number"},
       {{"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"},
        "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, lfence_rdtsc_lfence, "
        "rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)"},

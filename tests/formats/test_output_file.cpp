@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "formats/temporaries.hpp"
 #include "error_messages.hpp"
 #include "formats/output_file.hpp"
 #include "formats/standard_output.hpp"
+#include "formats/temporaries.hpp"
 #include "temp_files.hpp"
 
 using namespace tscaudit;
