@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -232,13 +233,24 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   ExchangeChoice choice;
   if (auto v = parse_variant(manifest.send)) choice.send = *v;
   if (auto v = parse_variant(manifest.recv)) choice.recv = *v;
+  // A pair is read past damage (RunDirReader::try_read_pair); one that lost every visit is
+  // not measured.
+  std::atomic<std::size_t> pairs_read{0};
   analyze_matrix(
       o, choice,
       [&](int a, int b) -> std::optional<Run> {
-        if (!reader.has_pair(a, b)) return std::nullopt;
-        return reader.read_pair(a, b);
+        std::optional<Run> run = reader.try_read_pair(a, b);
+        if (run) ++pairs_read;
+        return run;
       },
       outputs);
+  o.lost = reader.losses();
+  if (pairs_read == 0 && !o.lost.empty()) {
+    // Damage that leaves nothing to analyse is an input error, as a directory that is not one.
+    std::string what = dir + ": no pair could be read; evidence lost: " + run_dir_loss_text(o.lost.front());
+    if (o.lost.size() > 1) what += " (and " + std::to_string(o.lost.size() - 1) + " more)";
+    throw InputError(what);
+  }
   return o;
 }
 
