@@ -297,3 +297,16 @@ TEST_CASE("printable: messages quote control bytes and invalid UTF-8 as \\xNN", 
     CHECK(interval_log_incomplete_reason(log) == std::optional<std::string>("aborted: bad \\x9b\\x07"));
   }
 }
+
+TEST_CASE("run directory: a manifest with a number beyond a double is not JSON, at that number", "[run_dir]") {
+  // Found by the run_dir fuzz harness: nlohmann's parser refuses it with out_of_range, not
+  // parse_error, and the reader let it through as another exception (fuzz/regressions/run_dir/).
+  TempDir tmp;
+  const std::string dir = damage_run(tmp, RunDirStatus::complete, false);
+  const fs::path manifest = fs::path(dir) / "manifest.json";
+  std::string text = slurp(manifest);
+  text.replace(text.find("\"tsc_hz\": "), 10, "\"tsc_hz\": 1e0464, \"x\": ");
+  damage_write(manifest, text);
+  const std::string what = what_thrown<InputError>([&] { open_run_dir(dir); });
+  CHECK_THAT(what, Catch::Matches(".*/manifest.json:[0-9]+:13: not JSON: number overflow parsing '1e0464'"));
+}
