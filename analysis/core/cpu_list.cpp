@@ -4,12 +4,13 @@
 #include <charconv>
 
 #include "core/errors.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
 
 [[noreturn]] void fail(std::string_view text, std::size_t pos, std::string_view what) {
-  throw UsageError("bad CPU list '" + std::string(text) + "' at character " + std::to_string(pos + 1) + ": " +
+  throw UsageError("bad CPU list '" + printable(text) + "' at character " + std::to_string(pos + 1) + ": " +
                    std::string(what));
 }
 

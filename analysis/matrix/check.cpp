@@ -156,4 +156,10 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   return r;
 }
 
+void mark_cut_short(CheckResult& result, std::string why) {
+  result.outcome = CheckOutcome::incomplete;
+  result.synchronized = false;
+  result.cut_short = std::move(why);
+}
+
 }  // namespace tscaudit

@@ -31,6 +31,7 @@ enum class CheckOutcome {
   synchronized,      // every pair passes, each proven within the bound (and --max-bound)
   not_synchronized,  // a pair fails: proof of a difference, or of a run that cannot be judged
   inconclusive,      // every pair passes, but the bound is wider than --max-bound
+  incomplete,        // the run was cut short (a signal, an error, a writer that died): no verdict
 };
 
 /// Why a pair (or the whole matrix) fails, most important first: the one-line reason
@@ -66,6 +67,9 @@ struct CheckFailure {
 struct CheckResult {
   CheckOutcome outcome = CheckOutcome::not_synchronized;
   bool synchronized = false;  // outcome == synchronized
+  /// incomplete: why the run was cut short, in the run's words ("interrupted by SIGINT after
+  /// 3 of 12 slots ..."); what the rest of the result says is what the part measured shows.
+  std::string cut_short;
   std::vector<CheckFailure> failures;  // every pair that fails, in matrix order
   std::optional<std::size_t> shown;    // the failure the reason names when no finding is proven (none when it passes)
   std::size_t failing_pairs = 0;       // ordered pairs among the failures
@@ -103,5 +107,10 @@ struct CheckResult {
 /// \param platform_warnings  passed through to `warnings` (VM, clocksource, invariance).
 CheckResult decide_check(const MatrixResult& m, const CheckSettings& settings,
                          const std::vector<std::string>& platform_warnings);
+
+/// A run cut short is never a verdict (docs/method.md §10.3): the outcome becomes
+/// incomplete, with `why`; the findings and failures stay, as what the measured part shows.
+/// \pre why is not empty.
+void mark_cut_short(CheckResult& result, std::string why);
 
 }  // namespace tscaudit

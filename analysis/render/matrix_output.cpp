@@ -450,7 +450,9 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
   json j;
   j["schema"] = std::string(kCheckSchema);
   j["outcome"] = check_outcome_name(c.outcome);
-  j["synchronized"] = c.synchronized;
+  // A run cut short answers neither way: null, not false (docs/formats.md, "check --format json").
+  j["synchronized"] = c.outcome == CheckOutcome::incomplete ? json(nullptr) : json(c.synchronized);
+  if (c.outcome == CheckOutcome::incomplete) j["cut_short"] = c.cut_short;
   j["reason"] = check_reason_text(c);
   j["bound_ticks"] = c.bound_ticks;
   j["bound_ns"] = c.tsc_hz > 0 ? json(c.bound_ticks / c.tsc_hz * 1e9) : json(nullptr);

@@ -37,6 +37,7 @@ std::vector<MetricLabel> pair_labels(int a, int b) { return {{"a", std::to_strin
 /// The kind of the failure the reason names: the `reason` label of a failed check.
 std::string failure_reason(const CheckResult& c) {
   if (c.outcome == CheckOutcome::inconclusive) return "inconclusive";
+  if (c.outcome == CheckOutcome::incomplete) return "interrupted";  // not a desynchronization: no verdict
   if (c.shown && *c.shown < c.failures.size()) return std::string(check_failure_kind_name(c.failures[*c.shown].kind));
   if (!c.failures.empty()) return std::string(check_failure_kind_name(c.failures.front().kind));
   return "not_synchronized";
@@ -100,7 +101,7 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
 
   MetricFamily success = gauge("tscaudit_check_success", "",
                                "1 when the last check found every pair's offset band within the tolerance, 0 when not "
-                               "(reason: the kind of the failure its verdict names, or inconclusive)");
+                               "(reason: the kind of the failure its verdict names, inconclusive, or interrupted)");
   if (c.synchronized) {
     add(success, 1);
   } else {
@@ -108,7 +109,7 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   }
   out.push_back(std::move(success));
   MetricFamily outcome = gauge("tscaudit_check_outcome", "",
-                               "1 for the last check's outcome: synchronized, not_synchronized or inconclusive");
+                               "1 for the last check's outcome: synchronized, not_synchronized, inconclusive or incomplete");
   add(outcome, 1, {{"outcome", std::string(check_outcome_name(c.outcome))}});
   out.push_back(std::move(outcome));
 

@@ -227,8 +227,12 @@ ReportSection verdict_section(const ReportInputs& in) {
                                          " ordered pairs of a sparse design, of " +
                                          std::to_string(m.size() * (m.size() - 1)) + ","
                                    : std::to_string(in.ordered.ordered_pairs) + " ordered pairs,";
-  s.blocks.push_back(paragraph("Measured " + std::to_string(m.size()) + " CPUs (" + pairs + " each visited " +
-                               std::to_string(in.ordered.visits) + " times, " + std::to_string(total_rounds(m)) +
+  const std::string visits = check.outcome == CheckOutcome::incomplete
+                                 ? " planned to be visited " + std::to_string(in.ordered.visits) +
+                                       " times each and cut short, "
+                                 : " each visited " + std::to_string(in.ordered.visits) + " times, ";
+  s.blocks.push_back(paragraph("Measured " + std::to_string(m.size()) + " CPUs (" + pairs + visits +
+                               std::to_string(total_rounds(m)) +
                                " rounds in all) with send " + m.send.name + " and receive " + m.recv.name + " in " +
                                format_sig(in.ordered.elapsed_seconds, 3) +
                                " s. A pair's hard band holds every offset that no round "

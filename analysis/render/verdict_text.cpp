@@ -207,6 +207,7 @@ std::string_view check_outcome_name(CheckOutcome outcome) {
     case CheckOutcome::synchronized: return "synchronized";
     case CheckOutcome::not_synchronized: return "not_synchronized";
     case CheckOutcome::inconclusive: return "inconclusive";
+    case CheckOutcome::incomplete: return "incomplete";
   }
   return "?";
 }
@@ -284,11 +285,23 @@ std::string check_reason_text(const CheckResult& c) {
   if (c.outcome == CheckOutcome::synchronized) {
     return "synchronized to within " + bound_text(c.bound_ticks, c.tsc_hz) + ": " + passed;
   }
+  const std::vector<Finding>& findings = c.diagnosis.findings;
+  if (c.outcome == CheckOutcome::incomplete) {
+    // No tally of failing pairs: the pairs never reached are not failures, and a cut run
+    // proves nothing about them. A finding of the part measured is evidence all the same.
+    std::string text = "incomplete, no verdict: " + c.cut_short;
+    if (!findings.empty()) {
+      text += "; what was measured already shows that " + finding_text(findings.front(), c.tsc_hz);
+      if (findings.size() > 1) text += "; and " + count_of(findings.size() - 1, "more finding", "more findings");
+    } else {
+      text += "; what was measured proves no difference between the counters";
+    }
+    return text;
+  }
   if (c.outcome == CheckOutcome::inconclusive) {
     return "inconclusive: the offsets are proven only to within " + bound_text(c.bound_ticks, c.tsc_hz) +
            ", wider than --max-bound " + amount_text(s.max_bound_ticks, c.tsc_hz) + "; " + passed;
   }
-  const std::vector<Finding>& findings = c.diagnosis.findings;
   std::string cause;
   if (!findings.empty()) {
     cause = finding_text(findings.front(), c.tsc_hz);

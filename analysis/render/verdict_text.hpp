@@ -30,7 +30,8 @@ std::string verdict_text(const MonitorVerdict& v);
 /// "no_band", "inconsistent_bands", "incomplete", "not_measured".
 std::string_view check_failure_kind_name(CheckFailureKind kind);
 
-/// "synchronized", "not_synchronized", "inconclusive" (JSON's `outcome`, the metrics' label).
+/// "synchronized", "not_synchronized", "inconclusive", "incomplete" (JSON's `outcome`, the
+/// metrics' label).
 std::string_view check_outcome_name(CheckOutcome outcome);
 
 /// How tight a proof is: "±461 ns (1061 ticks)", or "±1061 ticks" when the frequency is
@@ -61,7 +62,8 @@ std::string checked_pairs_text(const CheckResult& c);
 /// over 256 CPUs (of 65280) ..."); "inconclusive: ... proven only to within ±461 ns ...,
 /// wider than --max-bound ..."; or "not synchronized: " with the first finding (else the
 /// main failure of a pair), how many of the checked pairs fail and how tight those that
-/// pass are.
+/// pass are; or "incomplete, no verdict: " with why the run was cut short (and the first
+/// finding of the part measured, if any).
 std::string check_reason_text(const CheckResult& c);
 
 /// The variants' answer, most important first, one sentence each.

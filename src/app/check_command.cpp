@@ -125,6 +125,7 @@ int exit_code_of(CheckOutcome outcome) {
   switch (outcome) {
     case CheckOutcome::synchronized: return kExitOk;
     case CheckOutcome::inconclusive: return kExitInconclusive;
+    case CheckOutcome::incomplete: return kExitRuntime;
     case CheckOutcome::not_synchronized: break;
   }
   return kExitCheckFailed;
@@ -207,6 +208,7 @@ int run_check(const CheckOptions& options) {
   settings.tolerance_ticks = tolerance_in_ticks("--tolerance", options.tolerance, o.platform.tsc.hz);
   settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
   CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
+  if (!o.interrupted.empty()) mark_cut_short(result, o.interrupted);
   if (!options.matrix.out_dir.empty()) {
     PictureReport pictures;
     for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, &pictures)) {

@@ -58,6 +58,12 @@ Variant parse_variant_option(const std::string& option, const std::string& text)
 void choose_variants(const std::string& variant, const std::string& send, const std::string& recv,
                      ExchangeChoice& choice);
 
+/// --cpus as given (taskset syntax). The same words in every command: "--cpus: empty CPU
+/// list", "--cpus: bad CPU list '...' at character N: ...".
+/// \param every_cpu_by_default  the command measures every CPU without --cpus (the hint says so)
+/// \throws UsageError.
+std::vector<int> parse_cpus_option(const std::string& text, bool every_cpu_by_default);
+
 /// --cpus A,B of a command that measures one ordered pair. \throws UsageError naming the
 /// command unless the list names exactly two CPUs.
 std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command);

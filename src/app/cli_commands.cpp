@@ -17,6 +17,8 @@ constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
 constexpr std::uint64_t kMaxNtpSeconds = 3600;
 constexpr std::uint64_t kMaxVisits = 1000;
 constexpr double kMinIntervalS = 0.01;
+/// monitor --duty: below a thousandth, the windows are too short to hold a round of a slow pair.
+constexpr double kMinDuty = 0.001;
 constexpr double kMaxIntervalS = 86400;
 /// The monitor's queue: at least a few rounds, at most 2^24 (640 MiB of 40-byte rounds).
 constexpr std::uint64_t kMinQueueRounds = 16;
@@ -96,6 +98,10 @@ void MonitorCli::add(CLI::App& app) {
   sub->add_option("--interval", interval, "length of one interval: seconds, or with s, m or h")->capture_default_str();
   sub->add_option("--duration", duration,
                   "how long to run: seconds, or with s, m or h (default: until SIGINT or SIGTERM)");
+  sub->add_option("--duty", duty,
+                  "the fraction of every interval measured, from its start (0.001 to 1): the threads sleep the rest, "
+                  "so 0.1 keeps the two CPUs a tenth as busy")
+      ->capture_default_str();
   sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner's message before the run is aborted")
       ->capture_default_str();
   sub->add_option("--queue-rounds", queue_rounds,
@@ -123,6 +129,12 @@ Command MonitorCli::build(const Args& args) const {
     if (mo.duration_s < mo.interval_s) {
       throw UsageError("--duration " + duration + " is shorter than one interval (--interval " + interval + ")");
     }
+  }
+  mo.duty = parse_real("--duty", duty);
+  if (!(mo.duty >= kMinDuty && mo.duty <= 1.0)) throw UsageError("--duty " + duty + " must be between 0.001 and 1");
+  if (mo.duty * mo.interval_s < kMinIntervalS / 10) {
+    throw UsageError("--duty " + duty + " of --interval " + interval +
+                     " measures less than 1 ms per interval: a longer interval or a larger duty");
   }
   mo.timeout = parse_timeout(timeout_ms);
   mo.queue_rounds = parse_count("--queue-rounds", queue_rounds, kMinQueueRounds, kMaxQueueRounds);
@@ -388,7 +400,8 @@ Command SimulateCli::build(const Args& /*args*/) const {
 
 void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
   budgeted = budgeted_command;
-  cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
+  cpus_option =
+      cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
   if (variants) add_variant_options(cmd, variant, send, recv);
   cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
   cmd.add_option("--rounds", rounds, "measured rounds per visit (default: by the number of pairs, see --dry-run)");
@@ -423,7 +436,8 @@ MatrixOptions PlanCli::build(const Args& args) const {
   MatrixOptions o;
   o.command_line = quote_command_line(args);
   o.cpus = cpus;
-  if (!cpus.empty()) parse_cpu_list(cpus);  // a malformed list fails here, named
+  const bool cpus_given = cpus_option->count() > 0;
+  if (cpus_given) parse_cpus_option(cpus, true);  // an empty or malformed list fails here, named
   choose_variants(variant, send, recv, o.choice);
   o.visits = parse_count("--visits", visits, 1, kMaxVisits);
   if (!rounds.empty()) o.rounds_per_visit = parse_count("--rounds", rounds, 1, kMaxRounds);
@@ -448,7 +462,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
   o.from = from;
   if (!from.empty()) {
     // What would shape a measurement has nothing to act on when nothing is measured.
-    for (const auto& [given, option] : {std::pair{!cpus.empty(), "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
+    for (const auto& [given, option] : {std::pair{cpus_given, "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
                                         std::pair{!budget.empty(), "--budget"}, std::pair{dry_run, "--dry-run"},
                                         std::pair{!topology.empty(), "--topology"}, std::pair{save_runs, "--save-runs"},
                                         std::pair{parallel, "--parallel"}}) {
@@ -581,7 +595,7 @@ Command VariantsCli::build(const Args& args) const {
   VariantsOptions v;
   v.command_line = quote_command_line(args);
   v.cpus = cpus;
-  if (!v.cpus.empty()) parse_cpu_list(v.cpus);  // a malformed list fails here, named
+  if (sub->count("--cpus") > 0) parse_cpus_option(v.cpus, false);  // an empty or malformed list fails here
   v.rounds = parse_count("--rounds", rounds, 2, kMaxRounds);
   v.passes = parse_count("--passes", passes, 1, kMaxVisits);
   v.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);

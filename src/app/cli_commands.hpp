@@ -34,7 +34,7 @@ struct MeasureCli {
 struct MonitorCli {
   CLI::App* sub = nullptr;
   std::string cpus, variant, send, recv, out;
-  std::string interval = "1", duration, timeout_ms = "2000", openmetrics;
+  std::string interval = "1", duration, timeout_ms = "2000", openmetrics, duty = "1";
   std::string queue_rounds = std::to_string(kDefaultMonitorQueueRounds);
   bool openmetrics_histogram = false;
   void add(CLI::App& app);
@@ -68,6 +68,7 @@ struct PlanCli {
   std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
                                          timeout_ms = "2000", topology, format = "text", out, from;
   bool parallel = false, sequential = false, all_pairs = false, dry_run = false, save_runs = false;
+  CLI::Option* cpus_option = nullptr;  // given (even as --cpus ''), or not
   bool budgeted = false;  // report and check: a default time budget, pairs in parallel
   /// \param variants  the command takes --variant, --send and --recv
   /// \param budgeted  report and check: plan for kDefaultBudgetSeconds, in parallel, by default

@@ -6,6 +6,7 @@
 #include "app/cli.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/format.hpp"
 #include "measure/variant.hpp"
 
 namespace tscaudit::cli {
@@ -115,10 +116,22 @@ void choose_variants(const std::string& variant, const std::string& send, const 
   if (!recv.empty()) choice.recv = parse_variant_option("--recv", recv);
 }
 
+std::vector<int> parse_cpus_option(const std::string& text, bool every_cpu_by_default) {
+  if (text.empty()) {
+    throw UsageError(std::string("--cpus: empty CPU list") +
+                     (every_cpu_by_default ? " (leave --cpus out to measure every CPU this process may use)" : ""));
+  }
+  try {
+    return parse_cpu_list(text);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--cpus: ") + e.what());
+  }
+}
+
 std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command) {
-  const std::vector<int> pair = parse_cpu_list(text);
+  const std::vector<int> pair = parse_cpus_option(text, false);
   if (pair.size() != 2) {
-    throw UsageError("--cpus '" + text + "' names " + std::to_string(pair.size()) + " CPUs; " + command +
+    throw UsageError("--cpus '" + printable(text) + "' names " + std::to_string(pair.size()) + " CPUs; " + command +
                      " takes exactly two, A,B (A initiates)");
   }
   return {pair[0], pair[1]};

@@ -246,6 +246,11 @@ void analyze_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
   o.matrix = std::move(analysis.matrix);
 }
 
+std::string cut_short_line(const MatrixOutcome& o) {
+  if (o.interrupted.empty()) return "";
+  return "cut short (" + o.interrupted + "): what follows is the part measured, not a whole run\n\n";
+}
+
 void prepare_out_dir(const std::string& dir) { make_directories((std::filesystem::path(dir) / "pairs").string()); }
 
 std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOutcome& o, const CheckResult* check,
@@ -260,7 +265,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   Plotter plotter;
   for (const MatrixGridSpec& g : matrix_grid_specs()) {
     const fs::path dat = root / (std::string(g.name) + ".dat");
-    write_text_file(dat.string(), format_gnuplot_matrix(matrix_grid(g, m)));
+    MatrixGrid grid = matrix_grid(g, m);
+    if (!o.interrupted.empty()) grid.title += " - cut short, a part of the run";
+    write_text_file(dat.string(), format_gnuplot_matrix(grid));
     if (g.script == nullptr) continue;
     for (const char* ext : {".png", ".svg"})
       plotter.draw(g.script, dat.string(), (root / (g.name + std::string(ext))).string());
@@ -272,7 +279,9 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   const Diagnosis own = check != nullptr ? Diagnosis{} : diagnose(m, DiagnosisSettings{});
   const Diagnosis& diagnosis = check != nullptr ? check->diagnosis : own;
   const fs::path cpu_dat = root / "cpu_offsets.dat";
-  write_text_file(cpu_dat.string(), format_cpu_offsets(cpu_offsets_table(m, &diagnosis)));
+  CpuOffsetsTable cpu_table = cpu_offsets_table(m, &diagnosis);
+  if (!o.interrupted.empty()) cpu_table.title += " - cut short, a part of the run";
+  write_text_file(cpu_dat.string(), format_cpu_offsets(cpu_table));
   for (const char* ext : {".png", ".svg"})
     plotter.draw("cpu_offsets.gp", cpu_dat.string(), (root / (std::string("cpu_offsets") + ext)).string());
   for (const std::string& line : plotter.report().failure_lines()) problems.push_back(line);
@@ -296,7 +305,7 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   OutputFile json_file((root / "matrix.json").string());
   stream_matrix_json(m, cpu_places_json(o.planned.order), j, [&](std::string_view text) { json_file.write(text); });
   json_file.commit();
-  std::string text = matrix_text(m);
+  std::string text = cut_short_line(o) + matrix_text(m);
   if (check != nullptr) text = check_text(*check, true) + "\n" + text;
   write_text_file((root / "matrix.txt").string(), text);
   return problems;
@@ -345,7 +354,7 @@ int run_matrix(const MatrixOptions& options) {
     stream_matrix_json(o.matrix, cpu_places_json(o.planned.order), extra,
                        [](std::string_view text) { std::cout << text; });
   } else {
-    std::cout << matrix_text(o.matrix);
+    std::cout << cut_short_line(o) << matrix_text(o.matrix);
   }
   if (!o.offline) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   // What makes the answer less certain (emulated, a hypervisor, the clocksource), as check says.
@@ -357,7 +366,8 @@ int run_matrix(const MatrixOptions& options) {
   if (!options.out_dir.empty()) {
     std::cerr << "  wrote " << options.out_dir << "/matrix.json" << pictures_written(pictures, "heatmaps") << "\n";
   }
-  return o.problems.empty() ? kExitOk : kExitRuntime;
+  // A run cut short is incomplete live and read back alike (docs/method.md §10.3).
+  return o.problems.empty() && o.interrupted.empty() ? kExitOk : kExitRuntime;
 }
 
 }  // namespace tscaudit

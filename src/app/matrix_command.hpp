@@ -84,7 +84,9 @@ struct MatrixOutcome {
   std::string started_utc;  // offline: the manifest's start and end ("" when not recorded)
   std::string ended_utc;
   bool has_plan = true;     // false for a plain directory of run files: no plan was run
-  std::string interrupted;  // why measuring stopped early (a signal); empty when it did not
+  /// Why measuring stopped early (a signal; --from: the manifest's interrupted, aborted or
+  /// running status); empty when it did not. The check answers incomplete.
+  std::string interrupted;
   /// Why the runs read are not complete (the run directory's status, pairs cut short or
   /// aborted), one line each: evidence to analyze and to flag, not a failure of this command.
   std::vector<std::string> incomplete;
@@ -139,6 +141,10 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
 
 /// Creates DIR and DIR/pairs before a run, so a directory that cannot be made fails in a
 /// moment, not after the measuring. \throws IoError naming the directory and the reason.
+/// The first line of a matrix's text when its run was cut short (with a blank line after
+/// it); "" when it was not.
+std::string cut_short_line(const MatrixOutcome& o);
+
 void prepare_out_dir(const std::string& dir);
 
 /// The matrix of `options`: rebuilt from --from's run directory, or planned and measured

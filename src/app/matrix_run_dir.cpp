@@ -228,7 +228,17 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
     }
   }
   for (const std::string& note : reader.incomplete_notes()) o.incomplete.push_back(note);
-  if (manifest.status == RunDirStatus::interrupted) o.interrupted = manifest.detail;
+  // A run cut short is read as one (docs/method.md §10.3): what it measured is analysed, and
+  // the check answers incomplete.
+  switch (manifest.status) {
+    case RunDirStatus::complete: break;
+    case RunDirStatus::interrupted: o.interrupted = manifest.detail.empty() ? "interrupted" : manifest.detail; break;
+    case RunDirStatus::aborted: o.interrupted = "aborted: " + manifest.detail; break;
+    case RunDirStatus::running:
+      o.interrupted = "the run never finished: its manifest still says running (the writer was killed, or is "
+                      "still writing)";
+      break;
+  }
 
   ExchangeChoice choice;
   if (auto v = parse_variant(manifest.send)) choice.send = *v;

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "estimate/quantum.hpp"
@@ -30,7 +31,11 @@ std::string per_million(std::uint64_t n, std::uint64_t total) {
 }  // namespace
 
 int run_measure(const MeasureOptions& options) {
-  const ExchangeConfig& config = options.config;
+  ExchangeConfig config = options.config;
+  // SIGINT and SIGTERM end the measuring at the next chunk edge (any thread may take the
+  // signal: the handler only records it); the rounds done are written, status interrupted.
+  const StopSignals signals;
+  config.stop = &StopSignals::flag();
   const CpuAvailability cpus = read_cpu_availability();
   for (int cpu : {config.cpu_a, config.cpu_b}) {
     if (auto problem = cpu_problem(cpu, cpus)) throw UsageError(*problem);
@@ -62,8 +67,20 @@ int run_measure(const MeasureOptions& options) {
   Metadata trailer;
   trailer.set("end_utc", format_utc(std::chrono::system_clock::now()));
   for (const auto& [k, v] : run.trailer.entries()) trailer.set(k, v);
+  // A signal after the last round leaves the run complete; one that ended it, interrupted.
+  const int signal = result.error == kInterruptedError ? StopSignals::caught() : 0;
+  if (signal != 0) {
+    trailer.set("error", "interrupted by " + signal_name(signal) + " after " + std::to_string(run.rounds.size()) +
+                             " of " + std::to_string(config.rounds) + " rounds");
+  }
+  if (signal != 0 && run.rounds.empty()) {
+    // A file without rounds would be refused by every reader: nothing is kept.
+    std::cerr << "tscaudit measure: interrupted by " << signal_name(signal)
+              << " before the first measured round: nothing written\n";
+    return kExitRuntime;
+  }
   const bool complete = !run.trailer.get("error").has_value();
-  trailer.set("status", complete ? std::string(kStatusComplete) : "aborted");
+  trailer.set("status", complete ? std::string(kStatusComplete) : signal != 0 ? "interrupted" : "aborted");
   run.trailer = std::move(trailer);
 
   write_run(run, [&](std::string_view text) { out.write(text); });
@@ -107,6 +124,12 @@ int run_measure(const MeasureOptions& options) {
             << config.cpu_b << "; " << counter_name(counter::kHostArch) << " " << format_sig(hz / 1e6, 7) << " MHz ("
             << platform.tsc.source
             << ")\n";
+  if (signal != 0) {
+    std::cerr << "  INTERRUPTED: " << *run.trailer.get("error") << "\n"
+              << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "
+              << run.rounds.size() << " rounds done, marked status: interrupted\n";
+    return kExitRuntime;
+  }
   if (!complete) {
     std::cerr << "  ABORTED: " << *run.trailer.get("error") << "\n"
               << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "

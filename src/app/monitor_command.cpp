@@ -63,6 +63,7 @@ Metadata monitor_header(const MonitorOptions& o, const MonitorPlan& plan, const 
   header.set("schema", std::string(kMonitorSchema));
   header.set("interval_s", format_sig(o.interval_s, 9));
   header.set("interval_ticks", std::to_string(plan.interval_ticks));
+  header.set("duty", format_sig(o.duty, 6));
   header.set("intervals_planned", plan.interval_count == 0 ? "until a signal" : std::to_string(plan.interval_count));
   header.set("queue_rounds", std::to_string(o.queue_rounds));
   header.set("timeout_ms", std::to_string(o.timeout.count()));
@@ -85,6 +86,12 @@ int run_monitor(const MonitorOptions& o) {
 
   StopSignals signals;
   MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
+  if (o.duty < 1.0) {
+    threads.control().duty = {plan.interval_ticks,
+                              std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(o.duty *
+                                                                                         static_cast<double>(plan.interval_ticks)))),
+                              plan.hz};
+  }
   {
     StopSignals::Blocked blocked;  // the measuring threads inherit the block
     start_monitor_threads(o.choice.send, o.choice.recv, threads);

@@ -22,6 +22,9 @@ struct MonitorOptions {
   ExchangeChoice choice;                    // send and receive variants (the slot transport always)
   double interval_s = 1.0;                  // length of one interval of the log, seconds
   double duration_s = 0;                    // 0: until SIGINT or SIGTERM
+  /// The fraction of every interval measured, from its start; the threads sleep the rest
+  /// (0 < duty <= 1; 1: they spin all the time).
+  double duty = 1.0;
   std::string out;                          // the interval log; "-" writes standard output
   std::chrono::milliseconds timeout{2000};  // a's longest wait for a reply while it runs
   std::size_t queue_rounds = kDefaultMonitorQueueRounds;

@@ -10,6 +10,7 @@
 #include "app/info_command.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/pictures.hpp"
+#include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -124,6 +125,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   CheckSettings settings;
   settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
   in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
+  if (!o.interrupted.empty()) mark_cut_short(in.check, o.interrupted);
   for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, &w.pictures)) {
     w.problems.push_back(p);
   }
@@ -162,9 +164,8 @@ void measure_plain(const ReportOptions& options, const std::string& from, const 
   in.plain = report_run(std::move(o));
 }
 
-/// The read variants on one pair (the first two CPUs of --cpus): what each costs and what
-/// each gets wrong.
-void measure_read_variants(const ReportOptions& options, const fs::path& root, ReportInputs& in, Written& w) {
+/// The options of the read variants on one pair (the first two CPUs of --cpus).
+VariantsOptions read_variants_options(const ReportOptions& options, const fs::path& root) {
   VariantsOptions v = options.variants_options;
   if (!options.matrix.cpus.empty()) {
     const std::vector<int> cpus = parse_cpu_list(options.matrix.cpus);
@@ -172,9 +173,24 @@ void measure_read_variants(const ReportOptions& options, const fs::path& root, R
   }
   v.out_dir = (root / kReportVariantsDir).string();
   v.command_line = options.command_line;
+  return v;
+}
+
+/// The read variants on one pair (the first two CPUs of --cpus): what each costs and what
+/// each gets wrong. A signal ends them with nothing written: the report says so.
+void measure_read_variants(const ReportOptions& options, const fs::path& root, ReportInputs& in, Written& w) {
+  const VariantsOptions v = read_variants_options(options, root);
   make_directories(v.out_dir);
   std::cerr << "tscaudit report: read variants on one pair\n";
-  VariantsOutcome o = measure_variants(v);
+  const StopSignals signals;
+  VariantsOutcome o = measure_variants(v, &StopSignals::flag());
+  if (!o.interrupted.empty()) {
+    std::error_code ignored;
+    fs::remove(v.out_dir, ignored);  // made above, still empty
+    w.incomplete.push_back("the read variants were " + o.interrupted + ": not measured");
+    w.interrupted = true;
+    return;
+  }
   for (const std::string& q : write_variants_dir(v.out_dir, o, false, &w.pictures)) w.problems.push_back(q);
   w.problems.insert(w.problems.end(), o.result.problems.begin(), o.result.problems.end());
   in.variants = std::move(o.result);
@@ -222,11 +238,17 @@ int print_report_plan(const ReportOptions& options) {
 int run_report(const ReportOptions& options) {
   if (options.matrix.dry_run) return print_report_plan(options);
   const fs::path root(options.out_dir);
+  const ReportFrom source = report_from(options.matrix.from);
+  if (source == ReportFrom::live) {
+    // Every input checked before anything is written: the CPUs, the plan's memory, the pair
+    // of the read variants.
+    static_cast<void>(plan_matrix(matrix_options(options)));
+    if (options.variants) static_cast<void>(variants_cpus(read_variants_options(options, root)));
+  }
   make_directories(options.out_dir);
   ReportInputs in;
   Written written;
 
-  const ReportFrom source = report_from(options.matrix.from);
   const fs::path from(options.matrix.from);
   if (source == ReportFrom::report) {
     // The facts of the machine that was measured, as its report recorded them.
@@ -319,7 +341,9 @@ int run_report(const ReportOptions& options) {
   if (!written.pictures.not_drawn.empty()) {
     std::cerr << "tscaudit report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }
-  return written.problems.empty() ? kExitOk : kExitRuntime;
+  // A run cut short is incomplete, live or rebuilt (docs/method.md §10.3).
+  const bool cut_short = in.check.outcome == CheckOutcome::incomplete || written.interrupted;
+  return written.problems.empty() && !cut_short ? kExitOk : kExitRuntime;
 }
 
 }  // namespace tscaudit

@@ -1,5 +1,6 @@
 #include "app/simulate_command.hpp"
 
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
@@ -12,8 +13,11 @@ int run_simulate(const SimulateOptions& options) {
   if (options.out == "-" && options.truth_out == "-") {
     throw UsageError("--out - and --truth - would both write to standard output; give one of them a file");
   }
+  // SIGINT and SIGTERM are seen once the rounds are made, before anything is written.
+  const StopSignals signals;
   SimulationTruth truth;
   Run run = simulate(options.spec, truth);  // validates the spec first
+  if (const int s = StopSignals::caught()) throw RuntimeError("interrupted by " + signal_name(s) + ": nothing written");
   run.header.set("tool_version", std::string(kToolVersion));
   OutputFile rounds(options.out);
   OutputFile truth_file(options.truth_out);

@@ -19,6 +19,7 @@
 #include "app/matrix_command.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/simulate_command.hpp"
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "formats/output_file.hpp"
@@ -176,6 +177,7 @@ int run_simulate_machine(const SimulateOptions& options) {
   manifest.platform = {{"host", "simulated"}, {"warnings", nlohmann::ordered_json::array()}};
 
   require_empty_directory(options.out);
+  const StopSignals signals;  // seen between slots: what was written is removed
   std::error_code ec;
   const bool existed = fs::exists(options.out, ec);
   try {
@@ -185,7 +187,14 @@ int run_simulate_machine(const SimulateOptions& options) {
     const unsigned workers = std::max(1U, std::thread::hardware_concurrency());
     std::vector<MachinePairTruth> truth;
     truth.reserve(plan.pair_visits);
+    std::size_t slots_done = 0;
     for (const PlanSlot& slot : plan.slots) {
+      if (const int s = StopSignals::caught()) {
+        throw RuntimeError("interrupted by " + signal_name(s) + " after " + std::to_string(slots_done) + " of " +
+                           std::to_string(plan.slots.size()) + " slots: nothing kept (a simulated machine is " +
+                           "written whole or not at all)");
+      }
+      ++slots_done;
       for (MachinePairTruth& t : simulate_slot(machine, slot, *writer, next_seq, index, workers)) {
         truth.push_back(std::move(t));
       }

@@ -49,6 +49,7 @@ StopSignals::~StopSignals() {
 }
 
 int StopSignals::caught() noexcept { return g_caught.load(); }
+const std::atomic<int>& StopSignals::flag() noexcept { return g_caught; }
 
 StopSignals::Blocked::Blocked() {
   const sigset_t set = stop_set();

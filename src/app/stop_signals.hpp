@@ -3,6 +3,7 @@
 // sleep short) and writes what it has.
 #pragma once
 
+#include <atomic>
 #include <csignal>
 #include <string>
 
@@ -21,6 +22,9 @@ class StopSignals {
 
   /// The signal caught (SIGINT or SIGTERM), 0 when none.
   [[nodiscard]] static int caught() noexcept;
+  /// What caught() reads, for a loop that checks it without knowing this class
+  /// (ExchangeConfig::stop).
+  [[nodiscard]] static const std::atomic<int>& flag() noexcept;
 
   /// Blocks SIGINT and SIGTERM in the calling thread, so that threads created after this
   /// call inherit the block (the measuring threads must not be interrupted); ~Blocked

@@ -7,6 +7,7 @@
 #include "app/check_command.hpp"
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
+#include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
@@ -162,7 +163,7 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
   return {pair[0], pair[1]};
 }
 
-VariantsOutcome measure_variants(const VariantsOptions& options) {
+VariantsOutcome measure_variants(const VariantsOptions& options, const std::atomic<int>* stop) {
   const auto [cpu_a, cpu_b] = variants_cpus(options);
   VariantsOutcome o;
   VariantsResult& r = o.result;
@@ -200,12 +201,18 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
   const std::size_t visits_total = combinations.size() * 2 * options.passes;
   Progress progress(visits_total);
   std::size_t visits_done = 0;
-  for (std::uint64_t pass = 0; pass < options.passes; ++pass) {
-    for (std::size_t i = 0; i < combinations.size(); ++i) {
+  for (std::uint64_t pass = 0; pass < options.passes && o.interrupted.empty(); ++pass) {
+    for (std::size_t i = 0; i < combinations.size() && o.interrupted.empty(); ++i) {
       // Each pass starts one combination later: no combination always follows the same one.
       const std::size_t k = (i + pass) % combinations.size();
       for (VisitsRun& d : data[k]) {
+        if (stop != nullptr && stop->load() != 0) {
+          o.interrupted = "interrupted by " + signal_name(stop->load()) + " after " + std::to_string(visits_done) +
+                          " of " + std::to_string(visits_total) + " visits";
+          break;
+        }
         ExchangeConfig config;
+        config.stop = stop;
         config.cpu_a = d.a;
         config.cpu_b = d.b;
         config.rounds = per_visit;
@@ -219,6 +226,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options) {
     }
   }
 
+  if (!o.interrupted.empty()) return o;
   o.analyses.reserve(combinations.size() * 2);  // never more: the summaries point into them
   o.runs.reserve(combinations.size() * 2);
   for (std::size_t k = 0; k < combinations.size(); ++k) {
@@ -314,9 +322,20 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
 }
 
 int run_variants(const VariantsOptions& options) {
+  const StopSignals signals;  // before anything is made: a signal never leaves half of it
+  static_cast<void>(variants_cpus(options));  // bad CPUs fail before --out is made
   // Made before measuring: a directory that cannot be made fails in a moment.
+  const bool made_out = !options.out_dir.empty() && !std::filesystem::exists(options.out_dir);
   if (!options.out_dir.empty()) make_directories(options.out_dir);
-  const VariantsOutcome o = measure_variants(options);
+  const VariantsOutcome o = measure_variants(options, &StopSignals::flag());
+  if (!o.interrupted.empty()) {
+    std::error_code ignored;
+    if (made_out) std::filesystem::remove(options.out_dir, ignored);  // only when still empty
+    std::cerr << "tscaudit variants: " << o.interrupted
+              << ": nothing written (variants measured over unequal passes do not compare)"
+              << (made_out ? "; removed the empty " + options.out_dir : std::string()) << "\n";
+    return kExitRuntime;
+  }
   std::vector<std::string> problems;
   PictureReport pictures;
   if (!options.out_dir.empty()) problems = write_variants_dir(options.out_dir, o, options.save_runs, &pictures);

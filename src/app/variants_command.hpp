@@ -5,6 +5,8 @@
 // half-way, and the recommendation. Measuring and writing are shared with `report`.
 #pragma once
 
+#include <atomic>
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -44,15 +46,20 @@ struct VariantsOutcome {
   std::vector<PairAnalysis> analyses;  // one per (combination, role) measured
   std::vector<Run> runs;               // same order
   double elapsed_seconds = 0;
+  /// Why the measuring stopped before its last visit ("interrupted by SIGINT after 5 of 24
+  /// visits"); empty when it did not. Nothing is analysed then: a comparison of variants
+  /// measured over unequal passes would favour whichever ran last.
+  std::string interrupted;
 };
 
 /// Validates the options against this machine: two distinct usable CPUs, rounds enough
 /// for every pass and role. \returns the pair (a, b). \throws UsageError naming the fault.
 std::pair<int, int> variants_cpus(const VariantsOptions& options);
 
-/// Measures and decides. Progress on a terminal.
+/// Measures and decides. Progress on a terminal. `stop` (a signal caught, when non-zero)
+/// ends the measuring at the next chunk edge, with VariantsOutcome::interrupted set.
 /// \throws UsageError (bad CPUs or counts), RuntimeError (pinning failed).
-VariantsOutcome measure_variants(const VariantsOptions& options);
+VariantsOutcome measure_variants(const VariantsOptions& options, const std::atomic<int>* stop = nullptr);
 
 /// Writes variants.json, variants.txt, the plots' inputs (variants_*.dat) and the plots
 /// (PNG and SVG; none where gnuplot is not installed) into `dir`, which must exist; with

@@ -14,7 +14,9 @@
 #pragma once
 
 #include <sched.h>
+#include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/lockfree/spsc_queue.hpp>
 #include <cstdint>
@@ -37,11 +39,21 @@ struct MonitorTransport {
   alignas(kFalseSharingBytes) ReplySlot b_to_a;  // written by b, read by a
 };
 
+/// The duty cycle (monitor --duty, docs/commands.md "monitor"): a measures in the first
+/// `active_ticks` of every interval of `interval_ticks`, counted from the first round's t1 as
+/// the sequencer counts them, and sleeps the rest; b blocks meanwhile (PairControl::paused).
+struct MonitorDuty {
+  std::uint64_t interval_ticks = 0;  // 0: no rest, a measures all the time
+  std::uint64_t active_ticks = 0;    // \pre 0 < active_ticks <= interval_ticks when resting
+  double hz = 0;                     // a's counter frequency, to turn the rest into a sleep
+};
+
 /// What the threads and the aggregator share: the pair's control (the aggregator opens
 /// the start gate and sets stop), and a's counters, each on its own block.
 struct MonitorControl : PairControl {
   alignas(kFalseSharingBytes) std::atomic<std::uint64_t> lost{0};    // written by a only
   alignas(kFalseSharingBytes) std::atomic<std::uint64_t> rounds{0};  // a's rounds done, every chunk
+  MonitorDuty duty;  // set before the threads start, then only read
   MonitorControl() { go.store(false); }
 };
 
@@ -72,11 +84,17 @@ class StreamingSide {
   SideOutcome& outcome_;
 };
 
-/// a: every round into the queue, or counted lost when the queue is full.
+/// a: every round into the queue, or counted lost when the queue is full; with a duty
+/// cycle, a rest between the window of one interval and the next.
 class QueueingInitiator : public StreamingSide {
  public:
   QueueingInitiator(int cpu, MonitorControl& control, RoundQueue& queue, SideOutcome& outcome)
       : StreamingSide(cpu, "initiator", control, outcome), queue_(queue) {}
+  /// Between two rounds: rests first when the last round ended the window.
+  [[gnu::always_inline]] bool more(std::uint64_t i) {
+    if (rest_due_) [[unlikely]] rest();
+    return StreamingSide::more(i);
+  }
   bool at_chunk_edge(std::uint64_t i) {
     control_.rounds.store(i, std::memory_order_relaxed);
     return StreamingSide::at_chunk_edge(i);
@@ -85,12 +103,49 @@ class QueueingInitiator : public StreamingSide {
     if (!queue_.push(Round(i, t1, reply.t2, reply.t3, t4))) [[unlikely]] {
       control_.lost.store(++lost_, std::memory_order_relaxed);
     }
+    if (t1 >= window_end_) [[unlikely]] window_passed(t1);
   }
   void finish(std::uint64_t rounds_done) { control_.rounds.store(rounds_done, std::memory_order_relaxed); }
 
  private:
+  /// The first round (window_end_ 0) anchors the windows; a later one ends its window.
+  void window_passed(std::uint64_t t1) {
+    const MonitorDuty& duty = control_.duty;
+    if (window_end_ == 0) {
+      start_tick_ = t1;
+      window_end_ = duty.interval_ticks == 0 ? UINT64_MAX : t1 + duty.active_ticks;
+      return;
+    }
+    rest_due_ = true;
+  }
+
+  /// Sleeps until the next interval begins (or the run stops), b blocked meanwhile, in
+  /// slices of at most kRestSliceNs so that a stop is seen soon.
+  void rest() {
+    static constexpr double kRestSliceNs = 20e6;
+    const MonitorDuty& duty = control_.duty;
+    rest_due_ = false;
+    const std::uint64_t now = counter::OrderedRead::read();
+    const std::uint64_t next_start =
+        start_tick_ + ((now - start_tick_) / duty.interval_ticks + 1) * duty.interval_ticks;
+    control_.paused.store(true);
+    while (!control_.stop.load(std::memory_order_relaxed)) {
+      const std::uint64_t tick = counter::OrderedRead::read();
+      if (tick >= next_start) break;
+      const double ns = std::min(kRestSliceNs, static_cast<double>(next_start - tick) * 1e9 / duty.hz);
+      const timespec slice{0, static_cast<long>(ns)};
+      ::nanosleep(&slice, nullptr);
+    }
+    control_.paused.store(false);
+    control_.paused.notify_all();
+    window_end_ = next_start + duty.active_ticks;
+  }
+
   RoundQueue& queue_;
   std::uint64_t lost_ = 0;
+  std::uint64_t start_tick_ = 0;  // the first round's t1: interval 0 starts there
+  std::uint64_t window_end_ = 0;  // the first t1 past the measuring window; 0 before the first round
+  bool rest_due_ = false;
 };
 
 /// b: replies with both of its stamps; keeps nothing.
@@ -163,6 +218,10 @@ class MonitorThreads {
   /// Stops (if not yet) and joins both threads. Idempotent.
   void join() {
     control_.stop.store(true);
+    // The initiator clears `paused` itself when it sees stop; this only spares b a wait
+    // should the initiator have ended while resting.
+    control_.paused.store(false);
+    control_.paused.notify_all();
     if (initiator_.joinable()) initiator_.join();
     if (responder_.joinable()) responder_.join();
   }

@@ -81,6 +81,9 @@ struct alignas(kFalseSharingBytes) PairControl {
   std::atomic<bool> go{true};      // the start gate: an owner that starts closed opens it
   std::atomic<bool> stop{false};   // the owner ends an open-ended run
   std::atomic<bool> abort{false};  // a side failed: the other stops at its next check
+  /// The initiator rests between two measuring windows (monitor --duty): a partner that
+  /// waits blocks on it (a futex, no spinning) until the initiator clears it and notifies.
+  std::atomic<bool> paused{false};
 };
 
 /// What one thread reports besides its rounds. Written by that thread only until join().
@@ -118,6 +121,14 @@ template <class Wait, bool kCheckCpu, class Channel, class Msg>
     if ((++spins & Wait::kCheckMask) == 0) [[unlikely]] {
       if (control.abort.load(std::memory_order_relaxed)) return WaitOutcome::aborted;
       if (control.stop.load(std::memory_order_relaxed)) return WaitOutcome::stopped;
+      if (control.paused.load(std::memory_order_relaxed)) {
+        // The partner rests on purpose: sleep until it resumes, and count no time of the
+        // rest against it.
+        control.paused.wait(true);
+        since = {};
+        last_check = {};
+        continue;
+      }
       if constexpr (kCheckCpu) {
         if (sched_getcpu() != cpu) return WaitOutcome::moved;
       }

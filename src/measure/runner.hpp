@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -21,9 +22,15 @@
 
 namespace tscaudit {
 
+/// The error of a run ended by ExchangeConfig::stop.
+inline constexpr const char* kInterruptedError = "interrupted";
+
 struct ExchangeConfig : PairConfig {
   std::uint64_t rounds = 0;  // measured rounds (after warm-up)
   std::uint64_t warmup = 0;  // rounds before them, run the same way and discarded
+  /// When set, a non-zero value (a signal caught) ends the run at the next chunk edge, with
+  /// the error kInterruptedError: the rounds done are kept as an interrupted run's.
+  const std::atomic<int>* stop = nullptr;
 
   [[nodiscard]] std::uint64_t total_rounds() const { return warmup + rounds; }
   [[nodiscard]] std::size_t chunk_edges() const {
@@ -71,6 +78,10 @@ class RecordingSide {
   [[gnu::always_inline]] bool more(std::uint64_t i) const { return i < config_.total_rounds(); }
   bool at_chunk_edge(std::uint64_t i) {
     record_.edges[i / kChunkRounds] = take_snapshot();
+    if (config_.stop != nullptr && config_.stop->load(std::memory_order_relaxed) != 0) [[unlikely]] {
+      record_.error = kInterruptedError;
+      return false;
+    }
     return true;
   }
   /// a: t1 and t4, and t3 (the reply's payload) into the checksum.

@@ -87,6 +87,7 @@ int verdict_of(CheckOutcome outcome) {
     case CheckOutcome::synchronized: return TSCAUDIT_SYNCHRONIZED;
     case CheckOutcome::not_synchronized: return TSCAUDIT_NOT_SYNCHRONIZED;
     case CheckOutcome::inconclusive: break;
+    case CheckOutcome::incomplete: break;  // the quick check is never cut short: it has no signals
   }
   return TSCAUDIT_INCONCLUSIVE;
 }

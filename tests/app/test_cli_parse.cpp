@@ -82,6 +82,17 @@ TEST_CASE("a variant of the other architecture is refused, naming it and the val
   }
 }
 
+TEST_CASE("monitor --duty: a fraction of every interval, at least a millisecond of it") {
+  const cli::Command c = cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--duty", "0.1", "--out", "m"});
+  CHECK(std::get<MonitorOptions>(c).duty == Approx(0.1).margin(0));
+  const cli::Command d = cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--out", "m"});
+  CHECK(std::get<MonitorOptions>(d).duty == Approx(1.0).margin(0));
+  CHECK(error({"monitor", "--cpus", "0,1", "--duty", "0", "--out", "m"}) == "--duty 0 must be between 0.001 and 1");
+  CHECK(error({"monitor", "--cpus", "0,1", "--duty", "1.5", "--out", "m"}) == "--duty 1.5 must be between 0.001 and 1");
+  CHECK(error({"monitor", "--cpus", "0,1", "--duty", "0.05", "--interval", "0.01", "--out", "m"}) ==
+        "--duty 0.05 of --interval 0.01 measures less than 1 ms per interval: a longer interval or a larger duty");
+}
+
 TEST_CASE("bad measure options say what is wrong") {
   // The arguments after the program's name, and the whole message.
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -89,7 +100,9 @@ TEST_CASE("bad measure options say what is wrong") {
        "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)"},
       {{"measure", "--cpus", "0-2", "--out", "x"},
        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)"},
-      {{"measure", "--cpus", "x,1", "--out", "x"}, "bad CPU list 'x,1' at character 1: expected a CPU number"},
+      {{"measure", "--cpus", "x,1", "--out", "x"}, "--cpus: bad CPU list 'x,1' at character 1: expected a CPU number"},
+      {{"measure", "--cpus", "", "--out", "x"}, "--cpus: empty CPU list"},
+      {{"measure", "--cpus", "0,\x01", "--out", "x"}, "--cpus: bad CPU list '0,\\x01' at character 3: expected a CPU number"},
       {{"measure", "--cpus", "0,1", "--variant", "rdtscx", "--out", "x"},
        "unknown variant 'rdtscx' for --variant (choose from rdtsc, rdtsc_lfence, lfence_rdtsc, lfence_rdtsc_lfence, "
        "rdtscp, rdtscp_lfence, mfence_rdtsc, cpuid_rdtsc)"},
@@ -210,7 +223,14 @@ TEST_CASE("variants options and their defaults") {
   CHECK(g.timeout == std::chrono::milliseconds(500));
   CHECK(g.warmup == 5);
 
-  CHECK(error({"variants", "--cpus", "0,y"}) == "bad CPU list '0,y' at character 3: expected a CPU number");
+  CHECK(error({"variants", "--cpus", "0,y"}) == "--cpus: bad CPU list '0,y' at character 3: expected a CPU number");
+  CHECK(error({"variants", "--cpus", ""}) == "--cpus: empty CPU list");
+  // An unset variable in a script ($CPUS) is an error in every command, in the same words.
+  for (const char* command : {"check", "matrix", "report"}) {
+    CHECK(error({command, "--cpus", ""}) ==
+          "--cpus: empty CPU list (leave --cpus out to measure every CPU this process may use)");
+  }
+  CHECK(error({"monitor", "--cpus", "", "--out", "x"}) == "--cpus: empty CPU list");
   CHECK(error({"variants", "--rounds", "1"}) == "--rounds 1 is out of range [2, 20000000]");
 
   const cli::Command report = cli::parse({"tscaudit", "report", "--variants-rounds", "5000", "--timeout-ms", "700"});

@@ -80,6 +80,29 @@ case "$case_name" in
     [ "$(intervals "$dir/m.log")" -eq 5 ] || fail "$(intervals "$dir/m.log") intervals, expected 5"
     [ "$(head -1 "$dir/m.log")" = "# schema: tscaudit-monitor/1" ] || fail "no schema line first"
     ;;
+  duty)
+    # A tenth of each interval measured, the rest asleep: still one line per interval, each
+    # with rounds, and the header says the duty.
+    start_monitor --interval 0.2 --duration 2 --duty 0.1 --out "$dir/m.log"
+    wait_bounded "$pid" 60
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+    [ "$(status_of "$dir/m.log")" = complete ] || fail "status is not complete"
+    [ "$(intervals "$dir/m.log")" -eq 10 ] || fail "$(intervals "$dir/m.log") intervals, expected 10"
+    grep -qx '# duty: 0.1' "$dir/m.log" || fail "the header does not say the duty"
+    empty=$(column "$dir/m.log" rounds | grep -cx 0)
+    [ "$empty" -eq 0 ] || fail "$empty intervals without a round"
+    "$tscaudit" analyze "$dir/m.log" >"$dir/analysis" 2>"$dir/stderr" || fail "analyze of the log failed"
+    ;;
+  duty-sigterm)
+    # SIGTERM while both threads rest (19/20 of each second): the rest ends, the responder
+    # blocked on its futex wakes, and the log is complete up to the signal.
+    start_monitor --interval 1 --duty 0.05 --out "$dir/m.log"
+    await_intervals "$dir/m.log.partial" 1
+    kill -TERM "$pid"
+    wait_bounded "$pid" 30
+    [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+    [ "$(status_of "$dir/m.log")" = interrupted ] || fail "status is not interrupted"
+    ;;
   sigint | sigterm)
     sig=INT; [ "$case_name" = sigterm ] && sig=TERM
     start_monitor --interval 0.2 --out "$dir/m.log"

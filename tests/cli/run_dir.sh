@@ -90,7 +90,11 @@ case "$case_name" in
     grep -q "interrupted by SIGINT" "$dir/r/report.md" || fail "report.md does not say the run was interrupted"
     "$tscaudit" report --from "$dir/r" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
-    [ "$rc" -eq 0 ] || fail "report --from an interrupted report: exit $rc, expected 0"
+    # A run cut short is never a verdict, read back either (docs/method.md §10.3).
+    [ "$rc" -eq 3 ] || fail "report --from an interrupted report: exit $rc, expected 3"
+    grep -q "^incomplete, no verdict: interrupted by SIGINT after" "$dir/stdout" || fail "stdout: $(cat "$dir/stdout")"
+    grep -q "planned to be visited 400 times each and cut short" "$dir/again/report.md" ||
+      fail "the rebuilt report.md claims every visit"
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "report --from does not say interrupted"
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/again/report.md" || fail "the rebuilt report.md does not say interrupted"
     [ -s "$dir/again/report.html" ] || fail "no report.html rebuilt"

@@ -271,6 +271,68 @@ case $case_name in
     grep -q 'SERVICE_RESULT is not set' "$dir/stderr" || fail "no message without SERVICE_RESULT"
     ;;
 
+  interrupted)
+    # SIGINT during a live check with --openmetrics (a person's Ctrl-C; systemd's SIGTERM is
+    # the same path): exit 3, outcome incomplete with no verdict, metrics whose reason is
+    # interrupted, and the shipped rules fed with those very samples raise no
+    # TscauditCheckFailed. The script systemd runs after the unit keeps that file.
+    need promtool "Debian's prometheus package"
+    [ "$(nproc)" -ge 2 ] || skip "fewer than two usable CPUs"
+    mkdir -p "$dir/textfile" "$dir/runtime"
+    metrics="$dir/textfile/tscaudit.prom"
+    "$tscaudit" check --cpus 0,1 --rounds 200000 --visits 200 --out "$dir/cut" --openmetrics "$metrics" \
+      --format json >"$dir/out.json" 2>"$dir/stderr" &
+    pid=$!
+    # The run directory's manifest is written once the check measures and the signals are its own.
+    for i in $(seq 600); do [ -f "$dir/cut/run/manifest.json" ] && break; sleep 0.05; done
+    [ -f "$dir/cut/run/manifest.json" ] || { kill -KILL "$pid"; fail "the check never started measuring"; }
+    sleep 0.3
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" = 3 ] || fail "an interrupted check exited $rc, expected 3: $(cat "$dir/stderr")"
+    grep -q '"outcome": "incomplete"' "$dir/out.json" || fail "the JSON's outcome is not incomplete"
+    grep -q '"synchronized": null' "$dir/out.json" || fail "the JSON says synchronized true or false"
+    grep -q '"cut_short": "interrupted by SIGINT' "$dir/out.json" || fail "the JSON does not say why it was cut"
+    promtool_ok "$metrics"
+    expect_value "$metrics" 'tscaudit_check_success{reason="interrupted"}' 0
+    expect_value "$metrics" 'tscaudit_check_outcome{outcome="incomplete"}' 1
+    only_file "$metrics"
+    "$tscaudit" check --from "$dir/cut/run" >"$dir/from.txt" 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" = 3 ] || fail "check --from the cut run exited $rc, expected 3"
+    grep -q '^incomplete, no verdict: interrupted by SIGINT after ' "$dir/from.txt" || fail "--from: $(cat "$dir/from.txt")"
+    # Every sample of the file as a constant series of one instance, for more than three hours.
+    awk '!/^#/ && NF == 2 {
+           name = $1; labels = ""
+           if (match(name, /\{.*\}/)) { labels = substr(name, RSTART + 1, RLENGTH - 2) "," ; name = substr(name, 1, RSTART - 1) }
+           printf "      - series: '\''%s{%sinstance=\"cut\",job=\"node\"}'\''\n        values: '\''%sx300'\''\n", name, labels, $2
+         }' "$metrics" >"$dir/series.yml"
+    grep -q 'tscaudit_check_success{reason="interrupted",instance="cut"' "$dir/series.yml" || fail "no success series"
+    {
+      printf 'rule_files:\n  - %s\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n' \
+        "$src/contrib/prometheus/tscaudit.rules.yml"
+      cat "$dir/series.yml"
+      printf '    alert_rule_test:\n'
+      for t in 30m 200m; do
+        for a in TscauditCheckFailed TscauditOffsetSpreadHigh; do
+          printf '      - eval_time: %s\n        alertname: %s\n' "$t" "$a"
+        done
+      done
+    } >"$dir/rules.test.yml"
+    promtool test rules "$dir/rules.test.yml" >"$dir/out" 2>&1 || fail "$(cat "$dir/out")"
+    # systemd's ExecStopPost= after the stop: the file written in this run stays ...
+    cp "$metrics" "$dir/cut.prom"
+    SERVICE_RESULT=exit-code EXIT_CODE=exited EXIT_STATUS=3 RUNTIME_DIRECTORY="$dir/runtime" \
+      sh "$src/contrib/systemd/tscaudit-check-failed" "$metrics" || fail "tscaudit-check-failed failed"
+    cmp -s "$metrics" "$dir/cut.prom" || fail "the script replaced the interrupted check's own metrics"
+    # ... and one older than the run (an earlier check's) is replaced.
+    touch -d '+1 second' "$dir/runtime"
+    SERVICE_RESULT=exit-code EXIT_CODE=exited EXIT_STATUS=3 RUNTIME_DIRECTORY="$dir/runtime" \
+      sh "$src/contrib/systemd/tscaudit-check-failed" "$metrics" || fail "tscaudit-check-failed failed"
+    expect_value "$metrics" 'tscaudit_check_success{reason="exit_status_3"}' 0
+    ;;
+
   *)
     fail "unknown case"
     ;;

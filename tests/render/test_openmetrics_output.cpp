@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "render/exposition.hpp"
+#include "render/matrix_output.hpp"
 #include "render/openmetrics_output.hpp"
+#include "render/verdict_text.hpp"
 
 using namespace tscaudit;
 
@@ -97,10 +99,11 @@ TEST_CASE("check metrics: every family of a check that names CPU 2 off, exact") 
       exposition_text(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{}), ExpositionDialect::openmetrics);
   CHECK(text ==
         "# HELP tscaudit_check_success 1 when the last check found every pair's offset band within the tolerance, 0 "
-        "when not (reason: the kind of the failure its verdict names, or inconclusive)\n"
+        "when not (reason: the kind of the failure its verdict names, inconclusive, or interrupted)\n"
         "# TYPE tscaudit_check_success gauge\n"
         "tscaudit_check_success{reason=\"offset\"} 0\n"
-        "# HELP tscaudit_check_outcome 1 for the last check's outcome: synchronized, not_synchronized or inconclusive\n"
+        "# HELP tscaudit_check_outcome 1 for the last check's outcome: synchronized, not_synchronized, inconclusive "
+        "or incomplete\n"
         "# TYPE tscaudit_check_outcome gauge\n"
         "tscaudit_check_outcome{outcome=\"not_synchronized\"} 1\n"
         "# HELP tscaudit_check_pairs Ordered pairs of CPUs the check measured and judged\n"
@@ -241,6 +244,31 @@ TEST_CASE("check metrics: a synchronized check has success 1 without a reason") 
   CHECK(text.find("\ntscaudit_check_success 1\n") != std::string::npos);
   CHECK(text.find("tscaudit_cpu_off{") == std::string::npos);  // none named: the family is left out
   CHECK(text.find("# HELP tscaudit_cpu_off ") == std::string::npos);
+}
+
+TEST_CASE("check metrics: a check cut short is incomplete, reason interrupted, no verdict in text or JSON") {
+  CheckResult cut = cpu2_off();
+  mark_cut_short(cut, "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");
+  CHECK(cut.outcome == CheckOutcome::incomplete);
+  CHECK_FALSE(cut.synchronized);
+  const std::string text =
+      exposition_text(check_metrics(three_cpus(), cut, facts(), CheckExport{}), ExpositionDialect::openmetrics);
+  CHECK(text.find("\ntscaudit_check_success{reason=\"interrupted\"} 0\n") != std::string::npos);
+  CHECK(text.find("\ntscaudit_check_outcome{outcome=\"incomplete\"} 1\n") != std::string::npos);
+  // The part measured still shows its finding, as evidence, after the words that say no verdict.
+  CHECK(check_reason_text(cut).starts_with(
+      "incomplete, no verdict: interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits); what was measured "
+      "already shows that "));
+  const auto j = check_json(cut, cut.settings);
+  CHECK(j["outcome"] == "incomplete");
+  CHECK(j["synchronized"].is_null());
+  CHECK(j["cut_short"] == "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");
+  // Without a finding, the words say that nothing was proven against the counters.
+  CheckResult quiet = cut;
+  quiet.diagnosis.findings.clear();
+  CHECK(check_reason_text(quiet) ==
+        "incomplete, no verdict: interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits); what was measured "
+        "proves no difference between the counters");
 }
 
 TEST_CASE("check metrics: without the TSC frequency, the families in seconds are left out") {

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SIGINT and SIGTERM in the commands that measure or make runs (docs/commands.md, "Signals"),
+# one case per call:   signals.sh TSCAUDIT WORKDIR CASE
+# Each command says what it kept, exits 3, and leaves no temporary file and no empty output
+# directory. Exit 0: as documented; 1: not (the reason is printed); 4: skipped. No timing is
+# asserted: a wait only lets the command reach the state under test, and every wait is
+# bounded (no hang can pass).
+set -u
+tscaudit=$1
+work=$2
+case_name=$3
+dir="$work/$case_name"
+rm -rf "$dir"
+mkdir -p "$dir"
+
+fail() { echo "FAIL ($case_name): $*" >&2; [ -f "$dir/stderr" ] && sed 's/^/  stderr: /' "$dir/stderr" >&2; exit 1; }
+needs_two_cpus() { if [ "$(nproc)" -lt 2 ]; then echo "skipped: fewer than two usable CPUs"; exit 4; fi; }
+
+# signal_when PID SIGNAL CONDITION: waits (at most 60 s) until the shell command CONDITION
+# holds, sends SIGNAL, waits (at most 60 s) for PID to end; its exit code in $rc.
+signal_when() {
+  local pid=$1 sig=$2 condition=$3 waited=0
+  until eval "$condition"; do
+    sleep 0.05
+    waited=$((waited + 1))
+    [ "$waited" -lt 1200 ] || { kill -KILL "$pid"; fail "never reached the state to signal in ($condition)"; }
+    kill -0 "$pid" 2>/dev/null || fail "the command ended before the signal"
+  done
+  sleep 1
+  kill "-$sig" "$pid"
+  waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+    [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "did not end within 60 s of $sig (a hang)"; }
+  done
+  wait "$pid"
+  rc=$?
+}
+
+no_temporaries() {
+  local left
+  left=$(find "$dir" -name '*.tmp.*' -o -name '*.partial' | head -3)
+  [ -z "$left" ] || fail "temporaries left: $left"
+}
+
+case "$case_name" in
+  measure)
+    needs_two_cpus
+    # The output is opened (as OUT.tmp.XXXXXX) once the signals are the command's own.
+    "$tscaudit" measure --cpus 0,1 --rounds 20000000 --out "$dir/cut.run" 2>"$dir/stderr" &
+    signal_when $! INT 'compgen -G "$dir/cut.run.tmp.*" >/dev/null'
+    [ "$rc" = 3 ] || fail "exit $rc, expected 3"
+    no_temporaries
+    if [ ! -e "$dir/cut.run" ]; then
+      # Cut before the first measured round (in the warm-up): nothing to keep, and it says so.
+      grep -q '^tscaudit measure: interrupted by SIGINT before the first measured round: nothing written$' \
+        "$dir/stderr" || fail "no file, and no word of why"
+      exit 0
+    fi
+    grep -q 'wrote .*cut.run with the [0-9]* rounds done, marked status: interrupted' "$dir/stderr" ||
+      fail "it does not say what it kept"
+    grep -q '^# status: interrupted$' "$dir/cut.run" || fail "the run's trailer does not say interrupted"
+    grep -q '^# error: interrupted by SIGINT after [0-9]* of 20000000 rounds$' "$dir/cut.run" || fail "no error line"
+    "$tscaudit" analyze "$dir/cut.run" >"$dir/analyze.txt" 2>"$dir/stderr" || fail "analyze of the cut run failed"
+    grep -q 'NOT COMPLETE' "$dir/analyze.txt" || fail "analyze does not flag it"
+    ;;
+  variants)
+    needs_two_cpus
+    "$tscaudit" variants --out "$dir/v" >/dev/null 2>"$dir/stderr" &
+    signal_when $! TERM '[ -d "$dir/v" ]'
+    [ "$rc" = 3 ] || fail "exit $rc, expected 3"
+    [ ! -e "$dir/v" ] || fail "the empty --out was left: $(ls -A "$dir/v" | head -3)"
+    grep -q '^tscaudit variants: interrupted by SIGTERM after [0-9]* of [0-9]* visits: nothing written' \
+      "$dir/stderr" || fail "it does not say what it kept"
+    ;;
+  simulate)
+    # A machine of 64 simulated CPUs: the run directory appears once the signals are its own.
+    "$tscaudit" simulate --topology "synthetic:package:2 core:16 pu:2" --rounds 20000 --out "$dir/m" \
+      2>"$dir/stderr" &
+    signal_when $! INT '[ -f "$dir/m/manifest.json" ]'
+    [ "$rc" = 3 ] || fail "exit $rc, expected 3"
+    [ ! -e "$dir/m" ] || fail "half a machine was left: $(ls -A "$dir/m" | head -3)"
+    grep -q 'interrupted by SIGINT after [0-9]* of [0-9]* slots: nothing kept' "$dir/stderr" ||
+      fail "it does not say what it kept"
+    ;;
+  report-variants)
+    needs_two_cpus
+    # SIGINT in the report's last phase, the read variants: the report is written from what
+    # was measured and says what was not; no variants directory is left half-made.
+    "$tscaudit" report --rounds 20000 --visits 1 --no-plain --out "$dir/r" >"$dir/stdout" 2>"$dir/stderr" &
+    signal_when $! INT '[ -d "$dir/r/variants" ]'
+    [ "$rc" = 3 ] || fail "exit $rc, expected 3"
+    no_temporaries
+    [ -s "$dir/r/report.html" ] || fail "no report.html"
+    [ ! -e "$dir/r/variants" ] || fail "the variants directory was left: $(ls -A "$dir/r/variants" | head -3)"
+    grep -q 'not complete: the read variants were interrupted by SIGINT after [0-9]* of [0-9]* visits' \
+      "$dir/stderr" || fail "it does not say what was not measured"
+    grep -q 'the read variants were interrupted by SIGINT' "$dir/r/report.md" || fail "report.md does not say so"
+    ;;
+  inputs-first)
+    # Every input is checked before anything is written: a bad CPU leaves no output directory.
+    for args in "variants --cpus 0,4095 --out $dir/v" "report --cpus 0,4095 --out $dir/r" \
+      "matrix --cpus 0,4095 --out $dir/m" "check --cpus 0,4095 --out $dir/c" "check --cpus '' --out $dir/e" \
+      "measure --cpus 0,4095 --out $dir/x.run" "monitor --cpus 0,4095 --out $dir/x.log"; do
+      eval "\"\$tscaudit\" $args" >/dev/null 2>"$dir/stderr"
+      rc=$?
+      [ "$rc" = 2 ] || fail "$args: exit $rc, expected 2"
+      left=$(find "$dir" -mindepth 1 ! -name stderr | head -3)
+      [ -z "$left" ] || fail "$args left $left"
+    done
+    ;;
+  *)
+    echo "unknown case $case_name" >&2
+    exit 1
+    ;;
+esac
+exit 0
