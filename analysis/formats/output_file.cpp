@@ -1,15 +1,17 @@
 #include "formats/output_file.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
-#include <vector>
 
 #include "core/errors.hpp"
 
@@ -19,7 +21,56 @@ namespace {
 /// The most of a target's file name that its aside file takes (+ ".tmp.XXXXXX").
 constexpr std::size_t kTempStemBytes = 200;
 
+/// Tries at a new random name before create_aside_file gives up (each collides with an
+/// existing name with a chance of a few in 2^36 unless someone plants names on purpose).
+constexpr int kAsideNameTries = 100;
+
+/// Six characters of [A-Za-z0-9] from the kernel's random bytes (the clock and the pid
+/// where getrandom(2) fails: the name only has to be new, O_EXCL makes sure it is).
+std::string aside_random_chars() {
+  static constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  unsigned char bytes[6] = {};
+  if (::getrandom(bytes, sizeof bytes, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof bytes)) {
+    struct timespec ts {};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    std::uint64_t x = static_cast<std::uint64_t>(ts.tv_nsec) * 0x9E3779B97F4A7C15ULL ^
+                      static_cast<std::uint64_t>(::getpid()) << 20 ^ static_cast<std::uint64_t>(ts.tv_sec);
+    for (unsigned char& b : bytes) {
+      b = static_cast<unsigned char>(x);
+      x = x >> 8 | x << 56;
+    }
+  }
+  std::string out;
+  for (const unsigned char b : bytes) out += kAlphabet[b % kAlphabet.size()];
+  return out;
+}
+
+/// A symbolic link whose owner is this process' effective user or root: one that a
+/// user set up on purpose (/dev/stdout), not one planted by somebody else.
+bool own_or_root_link(const struct stat& link) { return link.st_uid == 0 || link.st_uid == ::geteuid(); }
+
 }  // namespace
+
+int create_aside_file(const std::string& target, std::string_view suffix, std::string& temp_path) {
+  // The aside file sits next to the target. Its name must fit NAME_MAX (255 bytes) as
+  // the target's does: a long target name gives only its first 200 bytes to it.
+  const std::size_t slash = target.rfind('/');
+  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  const std::string stem =
+      target.substr(0, base + std::min<std::size_t>(target.size() - base, kTempStemBytes)) + ".tmp.";
+  int err = EEXIST;
+  for (int i = 0; i < kAsideNameTries && err == EEXIST; ++i) {
+    std::string name = stem + aside_random_chars() + std::string(suffix);
+    // O_EXCL: never an existing file, and never through a link (O_NOFOLLOW says so twice).
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      temp_path = std::move(name);
+      return fd;
+    }
+    err = errno;
+  }
+  throw IoError("cannot create " + target + ": " + std::strerror(err));
+}
 
 bool OutputFile::open_in_place() {
   if (path_.empty()) throw IoError("empty output path");
@@ -29,43 +80,29 @@ bool OutputFile::open_in_place() {
     return true;
   }
   struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
-    if (!S_ISREG(st.st_mode)) {
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd_ < 0) fail("cannot open", errno);
-      return true;
-    }
+  if (::lstat(path_.c_str(), &st) != 0) return false;
+  int follow = O_NOFOLLOW;
+  if (S_ISLNK(st.st_mode)) {
+    // Somebody else's link is replaced by the rename like a regular file, never followed.
+    if (!own_or_root_link(st) || ::stat(path_.c_str(), &st) != 0) return false;
+    follow = 0;
   }
-  return false;
+  if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
+  if (S_ISREG(st.st_mode)) return false;
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | follow);
+  if (fd_ < 0) fail("cannot open", errno);
+  return true;
 }
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (open_in_place()) return;
-  // The aside file sits next to the target. Its name must fit NAME_MAX (255 bytes) as
-  // the target's does: a long target name gives only its first 200 bytes to it.
-  const std::size_t slash = path_.rfind('/');
-  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
-  temp_path_ = path_.substr(0, base + std::min<std::size_t>(path_.size() - base, kTempStemBytes)) + ".tmp.XXXXXX";
-  std::vector<char> name(temp_path_.begin(), temp_path_.end());
-  name.push_back('\0');
-  fd_ = ::mkstemp(name.data());
-  if (fd_ < 0) {
-    const int err = errno;
-    temp_path_.clear();
-    fail("cannot create", err);
-  }
-  temp_path_.assign(name.data());
-  // mkstemp creates 0600; a finished output gets the usual 0666 & ~umask.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0666 & ~mask);
+  fd_ = create_aside_file(path_, "", temp_path_);
 }
 
 OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : path_(std::move(path)) {
   if (open_in_place()) return;
   const std::string temp = path_ + visible_suffix;
-  fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd_ < 0) {
     const int err = errno;
     if (err == EEXIST) {

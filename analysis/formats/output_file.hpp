@@ -4,6 +4,12 @@
 // or /dev/full, a FIFO) is written in place. Every write error becomes IoError naming
 // the path ("standard output" for "-") and the reason, so no partial file is ever
 // passed off as complete.
+//
+// Every file the tool writes is created here (create_aside_file), never by following a
+// link: the aside file is new (O_EXCL | O_NOFOLLOW, a random name), and rename(2) replaces
+// a symbolic link at the target instead of writing through it. A link at the target is
+// followed only to a device or a FIFO, and only when the link is the user's own or root's
+// (/dev/stdout): a link that another user planted in a shared directory is replaced.
 #pragma once
 
 #include <string>
@@ -58,6 +64,14 @@ class OutputFile {
   bool owns_fd_ = true;
   bool committed_ = false;
 };
+
+/// Creates a new file beside `target` (in its directory) to be written and renamed over it:
+/// its name is the target's (at most its first 200 bytes) + ".tmp." + 6 random characters +
+/// `suffix`, opened O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC with mode 0666 less
+/// the umask, so that nothing already there under that name (a file, a symbolic link) is ever
+/// opened. \returns the descriptor, and the name in `temp_path`.
+/// \throws IoError "cannot create TARGET: REASON".
+int create_aside_file(const std::string& target, std::string_view suffix, std::string& temp_path);
 
 /// Creates the directory `dir` and its parents (nothing to do when it exists).
 /// \throws IoError naming the directory and the reason.

@@ -6,12 +6,15 @@
 //   DIR/topology.xml         hwloc XML of the machine (optional)
 //   DIR/rounds/cpu-<A>.zst   every visit whose initiator is CPU A, one zstd frame each
 //                            (rounds_codec.hpp), appended and written out visit by visit
+//   DIR/.lock                while a writer holds the directory: its pid and command, under
+//                            an open file description lock (run_dir_lock.cpp)
 //
 // One rounds file per initiating CPU: the number of files grows with the CPUs, not with
 // the pairs. A plain directory of `tscaudit-run/1` files or import tables, each naming its
 // pair with `# a:` and `# b:` lines, reads as a run directory too (open_run_dir).
 //
-// One file per concern: run_dir_manifest.cpp (manifest.json), run_dir_writer.cpp,
+// One file per concern: run_dir_manifest.cpp (manifest.json), run_dir_lock.cpp (one writer
+// at a time), run_dir_writer.cpp,
 // run_dir_reader.cpp (opening, and what both kinds of directory answer alike),
 // run_dir_zstd_reader.cpp (a directory with a manifest) and run_dir_plain_reader.cpp (a
 // plain directory); what they share is in run_dir_internal.hpp.
@@ -43,6 +46,8 @@ inline constexpr int kRunDirMajorVersion = 1;
 inline constexpr std::string_view kManifestName = "manifest.json";
 inline constexpr std::string_view kTopologyName = "topology.xml";
 inline constexpr std::string_view kRoundsDirName = "rounds";
+/// The lock file of a directory being written (hidden: the readers pass it by).
+inline constexpr std::string_view kLockName = ".lock";
 
 /// Where a run stands: running from create() to finish(); then complete, interrupted (a
 /// signal, the user) or aborted (an error ended it).
@@ -95,6 +100,70 @@ std::string run_dir_loss_text(const RunDirLoss& loss);
 /// not known.
 nlohmann::ordered_json run_dir_loss_json(const RunDirLoss& loss);
 
+/// What RunDirLock::acquire does with a directory that holds an earlier run directory.
+enum class EarlierRun {
+  refuse,   // a directory that is not empty is refused
+  replace,  // one that holds only a run directory (manifest.json, topology.xml, rounds/) is emptied
+            // when the new run starts writing
+};
+
+/// A run directory held by its one writer: DIR/.lock, locked with an open file description
+/// lock (fcntl F_OFD_SETLK, whole file, write lock) and holding the writer's pid and command
+/// as text. The kernel drops the lock when the process ends, however it ends: a lock file that
+/// a writer which died left behind holds nothing and blocks nobody.
+class RunDirLock {
+ public:
+  /// Creates `dir` (and its parents) unless it is there, and locks it: of writers that start
+  /// at once, exactly one gets it and the others are refused at once (never a wait). The
+  /// directory must then be empty but for the lock file (or, with EarlierRun::replace, hold
+  /// only a run directory, which clear_earlier_run removes); a directory refused for that
+  /// keeps no lock file of ours. On a file system that keeps no locks, the directory is taken unlocked.
+  /// \throws IoError "cannot write the run directory DIR: it is being written by pid N
+  ///         (COMMAND) ..." when a live process holds it; "... it exists and is not empty ...",
+  ///         "... it exists and is not a directory", or the reason it cannot be created.
+  static RunDirLock acquire(const std::string& dir, EarlierRun earlier);
+  RunDirLock(RunDirLock&& other) noexcept;
+  RunDirLock& operator=(RunDirLock&& other) = delete;
+  RunDirLock(const RunDirLock&) = delete;
+  RunDirLock& operator=(const RunDirLock&) = delete;
+  /// Releases the lock and leaves the lock file (what a run that did not finish leaves).
+  ~RunDirLock();
+
+  /// Removes the lock file, then releases the lock: the run is finished. Never throws.
+  void release_and_remove() noexcept;
+
+  /// Removes the earlier run directory that acquire(dir, EarlierRun::replace) found, as the
+  /// new run starts to write (RunDirWriter::create): a run that stops before (a refused
+  /// option) leaves it whole. \throws IoError naming the directory.
+  void clear_earlier_run();
+
+  /// The lock of a run that never started writing: removes the lock file, releases the lock,
+  /// and removes the directory when nothing else is in it. Never throws.
+  void give_up() noexcept;
+
+  [[nodiscard]] const std::string& dir() const { return dir_; }
+
+ private:
+  RunDirLock(std::string dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
+  std::string dir_;
+  int fd_ = -1;
+  std::vector<std::string> earlier_;  // an earlier run's entries, to remove before writing
+};
+
+/// Who writes the run directory `dir`, asked without taking its lock (F_OFD_GETLK: a reader
+/// never holds a writer up).
+struct RunDirWriterState {
+  enum class Kind {
+    no_lock_file,  // none: finished, or written by a version without the lock, or copied
+    stopped,       // a lock file that nobody holds: its writer ended without finishing
+    writing,       // a live process holds the lock
+    unknown,       // a lock file on a file system that keeps no locks: nobody can tell
+  };
+  Kind kind = Kind::no_lock_file;
+  std::string who;  // "pid N (COMMAND)" from the lock file, printable; empty when it names none
+};
+RunDirWriterState run_dir_writer_state(const std::string& dir);
+
 /// Writes a run directory while a run measures. append_visit may be called from several
 /// threads at once (disjoint pairs measured in parallel).
 class RunDirWriter {
@@ -103,7 +172,12 @@ class RunDirWriter {
   /// `topology_xml` is given and the manifest with status running.
   /// \throws IoError (naming the path) when `dir` exists and is not empty, or when
   ///         anything cannot be written.
+  /// Locks it first (RunDirLock::acquire: a directory that another process is writing is
+  /// refused at once) and holds the lock until finish() or its end.
   static std::unique_ptr<RunDirWriter> create(const std::string& dir, RunDirManifest manifest,
+                                              std::optional<std::string_view> topology_xml);
+  /// The same in a directory locked already (RunDirLock::acquire, which created it).
+  static std::unique_ptr<RunDirWriter> create(RunDirLock lock, RunDirManifest manifest,
                                               std::optional<std::string_view> topology_xml);
   ~RunDirWriter();
   RunDirWriter(const RunDirWriter&) = delete;
@@ -120,16 +194,18 @@ class RunDirWriter {
                     std::uint64_t quantum_ticks, std::string_view error);
 
   /// Syncs every rounds file and rewrites the manifest (aside, then renamed) with the
-  /// final status, its detail and the end time. Later append_visit calls throw.
+  /// final status, its detail and the end time, then removes the lock file and releases the
+  /// lock. Later append_visit calls throw.
   /// \pre status != running. \throws IoError.
   void finish(RunDirStatus status, std::string detail, std::string ended_utc);
 
   [[nodiscard]] const std::string& dir() const { return dir_; }
 
  private:
-  RunDirWriter(std::string dir, RunDirManifest manifest);
+  RunDirWriter(RunDirLock lock, RunDirManifest manifest);
   void write_manifest();
 
+  RunDirLock lock_;
   std::string dir_;
   RunDirManifest manifest_;
   std::mutex mutex_;          // guards files_ and finished_; compression runs outside it
@@ -228,6 +304,7 @@ class RunDirReader {
   std::vector<std::string> files_;  // rounds files, full paths
   std::map<std::pair<int, int>, PairEntry> pairs_;
   std::map<int, std::string> file_cut_short_;  // initiator -> a frame cut whose pair is unknown
+  std::string running_;                        // why a manifest says running: its writer's state
   std::vector<std::string> notes_;
   struct LossLog {
     std::mutex mutex;

@@ -17,8 +17,8 @@
 
 namespace tscaudit {
 
-RunDirWriter::RunDirWriter(std::string dir, RunDirManifest manifest)
-    : dir_(std::move(dir)), manifest_(std::move(manifest)) {}
+RunDirWriter::RunDirWriter(RunDirLock lock, RunDirManifest manifest)
+    : lock_(std::move(lock)), dir_(lock_.dir()), manifest_(std::move(manifest)) {}
 
 RunDirWriter::~RunDirWriter() {
   for (const auto& [cpu, fd] : files_) ::close(fd);
@@ -26,21 +26,20 @@ RunDirWriter::~RunDirWriter() {
 
 std::unique_ptr<RunDirWriter> RunDirWriter::create(const std::string& dir, RunDirManifest manifest,
                                                    std::optional<std::string_view> topology_xml) {
-  if (exists(dir)) {
-    if (!is_directory(dir))
-      throw IoError("cannot write the run directory " + dir + ": it exists and is not a directory");
-    if (!list_dir(dir).empty()) {
-      throw IoError("cannot write the run directory " + dir +
-                    ": it exists and is not empty (a run is written into a new or an empty directory)");
-    }
-  }
+  return create(RunDirLock::acquire(dir, EarlierRun::refuse), std::move(manifest), topology_xml);
+}
+
+std::unique_ptr<RunDirWriter> RunDirWriter::create(RunDirLock lock, RunDirManifest manifest,
+                                                   std::optional<std::string_view> topology_xml) {
+  const std::string dir = lock.dir();
+  lock.clear_earlier_run();
   make_directories(join_path(dir, kRoundsDirName));
   manifest.status = RunDirStatus::running;
   manifest.detail.clear();
   manifest.ended_utc.clear();
   manifest.has_topology = topology_xml.has_value();
   if (topology_xml) write_text_file(join_path(dir, kTopologyName), *topology_xml);
-  std::unique_ptr<RunDirWriter> w(new RunDirWriter(dir, std::move(manifest)));
+  std::unique_ptr<RunDirWriter> w(new RunDirWriter(std::move(lock), std::move(manifest)));
   w->write_manifest();
   return w;
 }
@@ -70,7 +69,7 @@ void RunDirWriter::append_visit(int a, int b, std::uint64_t visit, std::uint64_t
   if (finished_) throw IoError("cannot write " + path + ": the run directory was finished already");
   auto it = files_.find(a);
   if (it == files_.end()) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) throw IoError("cannot create " + path + ": " + std::strerror(errno));
     it = files_.emplace(a, fd).first;
   }
@@ -108,6 +107,7 @@ void RunDirWriter::finish(RunDirStatus status, std::string detail, std::string e
   manifest_.ended_utc = std::move(ended_utc);
   write_manifest();
   finished_ = true;
+  lock_.release_and_remove();
 }
 
 }  // namespace tscaudit

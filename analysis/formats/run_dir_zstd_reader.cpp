@@ -54,10 +54,24 @@ void RunDirReader::open_manifest_dir() {
   manifest_ = read_manifest_file(manifest_path);
   switch (manifest_.status) {
     case RunDirStatus::complete: break;
-    case RunDirStatus::running:
-      notes_.push_back(manifest_path +
-                       " says running: the measuring process ended before it finished (or it is still running)");
+    case RunDirStatus::running: {
+      // Its lock file tells a run still being written from one whose writer died (asked
+      // without taking the lock: the writer goes on undisturbed).
+      const RunDirWriterState writer = run_dir_writer_state(path_);
+      const std::string who = writer.who.empty() ? "" : " (" + writer.who + ")";
+      switch (writer.kind) {
+        case RunDirWriterState::Kind::writing:
+          running_ = "it is still being written by " + (writer.who.empty() ? "another process" : writer.who);
+          break;
+        case RunDirWriterState::Kind::stopped: running_ = "the writer" + who + " stopped without finishing"; break;
+        case RunDirWriterState::Kind::no_lock_file:
+        case RunDirWriterState::Kind::unknown:
+          running_ = "the measuring process ended before it finished (no lock file says whether it is still running)";
+          break;
+      }
+      notes_.push_back(manifest_path + " says running: " + running_);
       break;
+    }
     case RunDirStatus::interrupted:
     case RunDirStatus::aborted:
       notes_.push_back(manifest_path + " says " + std::string(run_dir_status_name(manifest_.status)) +
@@ -477,7 +491,7 @@ std::optional<Run> RunDirReader::read_manifest_pair(int a, int b, const PairEntr
     if (const auto f = file_cut_short_.find(a); f != file_cut_short_.end()) cut = f->second;
   }
   if (cut.empty() && manifest_.status == RunDirStatus::running) {
-    cut = join_path(path_, kManifestName) + " says running: the measuring process ended before it finished";
+    cut = join_path(path_, kManifestName) + " says running: " + running_;
   }
   if (!errors.empty()) {
     std::string all;

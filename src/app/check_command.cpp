@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
 #include "quick/quick_check.hpp"
@@ -152,7 +153,12 @@ int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_fi
   };
   quick.tolerance_ns = in_ns("--tolerance", options.tolerance);
   quick.max_bound_ns = in_ns("--max-bound", options.max_bound);
+  // Milliseconds of measuring: a signal in them is recorded and the answer is incomplete,
+  // with the metrics that say so (systemd stopping the unit), not a process killed halfway.
+  std::optional<StopSignals> signals(std::in_place);
   QuickAnswer answer = run_quick_check(quick);
+  const int signal = StopSignals::caught();
+  signals.reset();
   std::vector<std::string> warnings = check_warnings(platform_warnings(platform));
   std::string unjudged;
   if (!answer.check) {
@@ -172,6 +178,10 @@ int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_fi
   }
   CheckResult& result = *answer.check;
   if (answer.pairs > 0) result.warnings.insert(result.warnings.end(), warnings.begin(), warnings.end());
+  if (signal != 0) {
+    mark_cut_short(result, "interrupted by " + signal_name(signal) + " during the quick check");
+    unjudged.clear();  // the reason is the cut, in every format
+  }
   const CheckSettings settings = result.settings;
   write_check_outputs(
       options,

@@ -108,6 +108,9 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
 }
 
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned) {
+  // The run directory first: one that another process is writing is refused at once,
+  // before the platform is probed or anything measured.
+  RunDirPlace place(options.out_dir);
   MatrixOutcome o;
   o.platform = probe_platform();
   o.warnings = platform_warnings(o.platform);
@@ -119,9 +122,8 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   for (std::size_t i = 0; i < n; ++i) index[plan.spec.cpus[i]] = i;
   std::vector<std::uint64_t> next_seq(n * n, 0);  // per ordered pair: seq of its next round
 
-  const RunDirPlace place(options.out_dir);
   const std::unique_ptr<RunDirWriter> writer = RunDirWriter::create(
-      place.path(), live_manifest(o, options),
+      place.take_lock(), live_manifest(o, options),
       o.planned.topology_xml.empty() ? std::nullopt : std::optional<std::string_view>(o.planned.topology_xml));
   // SIGINT and SIGTERM end the measuring cleanly; once it is over they act as usual again
   // (a long analysis can be stopped like any command).

@@ -78,22 +78,6 @@ PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::
   return spec;
 }
 
-/// A new run into an --out that already holds one replaces it, as it replaces the other
-/// files there (`make report` run twice). Only a run directory is removed: anything else
-/// at `path` is left for RunDirWriter::create to refuse.
-void replace_earlier_run(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return;
-  for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name != kManifestName && name != kTopologyName && name != kRoundsDirName) return;
-  }
-  if (!fs::exists(fs::path(path) / kManifestName, ec)) return;
-  if (fs::remove_all(path, ec) == static_cast<std::uintmax_t>(-1) || ec) {
-    throw IoError("cannot replace the earlier run directory " + path + ": " + ec.message());
-  }
-}
-
 /// Seconds since the epoch of a format_utc time ("2026-11-25T07:35:39.567Z"), or nullopt
 /// when `text` is not one.
 std::optional<double> utc_seconds(const std::string& text) {
@@ -114,8 +98,10 @@ std::optional<double> utc_seconds(const std::string& text) {
 
 RunDirPlace::RunDirPlace(const std::string& out_dir) {
   if (!out_dir.empty()) {
+    // A new run into an --out that already holds one replaces it, as it replaces the other
+    // files there (`make report` run twice): under the lock, and only a run directory.
     path_ = (fs::path(out_dir) / kRunSubdir).string();
-    replace_earlier_run(path_);
+    lock_.emplace(RunDirLock::acquire(path_, EarlierRun::replace));
     return;
   }
   TempDir made = make_temp_dir("tscaudit-run", "the rounds");
@@ -123,9 +109,19 @@ RunDirPlace::RunDirPlace(const std::string& out_dir) {
   owned_parent_ = made.path;
   owned_ = true;
   path_ = (fs::path(made.path) / kRunSubdir).string();
+  lock_.emplace(RunDirLock::acquire(path_, EarlierRun::refuse));
+}
+
+RunDirLock RunDirPlace::take_lock() {
+  RunDirLock lock = std::move(*lock_);
+  lock_.reset();
+  return lock;
 }
 
 RunDirPlace::~RunDirPlace() {
+  // A run that stopped before it wrote (an unsupported variant, a refused plan): no lock file
+  // left behind, and an earlier run still whole.
+  if (lock_) lock_->give_up();
   if (owned_) {
     std::error_code ec;
     fs::remove_all(owned_parent_, ec);  // nothing to do about a failure: a leftover in TMPDIR
@@ -234,10 +230,28 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
     case RunDirStatus::complete: break;
     case RunDirStatus::interrupted: o.interrupted = manifest.detail.empty() ? "interrupted" : manifest.detail; break;
     case RunDirStatus::aborted: o.interrupted = "aborted: " + manifest.detail; break;
-    case RunDirStatus::running:
-      o.interrupted = "the run never finished: its manifest still says running (the writer was killed, or is "
-                      "still writing)";
+    case RunDirStatus::running: {
+      // Its lock tells which (docs/formats.md, "The lock"), asked without taking it.
+      const RunDirWriterState writer = run_dir_writer_state(reader.path());
+      switch (writer.kind) {
+        case RunDirWriterState::Kind::writing:
+          o.interrupted = "the run is not finished: it is still being written by " +
+                          (writer.who.empty() ? std::string("another process") : writer.who);
+          break;
+        case RunDirWriterState::Kind::stopped:
+          o.interrupted = "the run never finished: its manifest still says running (the writer" +
+                          (writer.who.empty() ? std::string() : " (" + writer.who + ")") +
+                          " stopped without finishing)";
+          break;
+        case RunDirWriterState::Kind::no_lock_file:
+        case RunDirWriterState::Kind::unknown:
+          o.interrupted =
+              "the run never finished: its manifest still says running (the writer was killed, or is "
+              "still writing)";
+          break;
+      }
       break;
+    }
   }
 
   ExchangeChoice choice;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/matrix_command.hpp"
@@ -13,11 +14,14 @@ namespace tscaudit {
 
 /// Where a live matrix keeps its rounds: `out_dir`/run when the user asked for files,
 /// else a private directory in $TMPDIR (else /tmp), removed with everything in it when
-/// this object goes (the rounds are only the analysis' input then).
-/// A run directory an earlier run left in `out_dir`/run is replaced, like the other files.
+/// this object goes (the rounds are only the analysis' input then). Either is locked for
+/// this run from the start (RunDirLock), before anything is measured.
+/// A run directory an earlier run left in `out_dir`/run is replaced, like the other files,
+/// unless a live process is still writing it: that is refused at once.
 class RunDirPlace {
  public:
-  /// \throws IoError when the temporary directory cannot be made.
+  /// \throws IoError when the temporary directory cannot be made, or `out_dir`/run is being
+  ///         written by another process (its pid and command named) or cannot be locked.
   explicit RunDirPlace(const std::string& out_dir);
   ~RunDirPlace();
   RunDirPlace(const RunDirPlace&) = delete;
@@ -26,8 +30,11 @@ class RunDirPlace {
   [[nodiscard]] const std::string& path() const { return path_; }
   /// False for a temporary directory, which does not outlive the command.
   [[nodiscard]] bool kept() const { return !owned_; }
+  /// The lock taken by the constructor, for RunDirWriter::create. \pre called once.
+  [[nodiscard]] RunDirLock take_lock();
 
  private:
+  std::optional<RunDirLock> lock_;
   std::string path_;
   std::string owned_parent_;  // the mkdtemp directory to remove; empty when kept
   bool owned_ = false;

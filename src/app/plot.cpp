@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "formats/output_file.hpp"
 
 extern char** environ;
 
@@ -162,7 +163,7 @@ std::string mark_images_pixelated(const std::string& path) {
   }
   marked.append(svg, from, std::string::npos);
   Fd f;
-  f.fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  f.fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
   if (f.fd < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
   std::string_view left(marked);
   while (!left.empty()) {
@@ -186,16 +187,11 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   if (::access(in.c_str(), R_OK) != 0) return fail("cannot read " + in + ": " + errno_text(errno));
 
   AsideFile aside;
-  {
-    std::string name = out + ".tmp.XXXXXX" + ext;
-    const int fd = ::mkstemps(name.data(), static_cast<int>(ext.size()));
-    if (fd < 0) return fail("cannot create " + name + ": " + errno_text(errno));
-    aside.path = name;
-    // mkstemps creates 0600; a finished picture gets the usual 0666 & ~umask.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    ::close(fd);
+  try {
+    // A new file of a random name (never a link planted there), which gnuplot then fills.
+    ::close(create_aside_file(out, ext, aside.path));
+  } catch (const IoError& e) {
+    return fail(e.what());
   }
 
   Fd read_end, write_end;

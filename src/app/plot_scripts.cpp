@@ -24,7 +24,7 @@ bool holds_scripts(const fs::path& dir) {
 
 /// Writes `bytes` to a new file `path` (mode 0600). \returns "" or what went wrong.
 std::string write_new_file(const std::string& path, std::string_view bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return "cannot create " + path + ": " + errno_text(errno);
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());

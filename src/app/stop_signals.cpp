@@ -4,6 +4,8 @@
 
 #include <atomic>
 
+#include "formats/temporaries.hpp"
+
 namespace tscaudit {
 namespace {
 
@@ -15,6 +17,13 @@ struct sigaction g_previous_term {};
 struct sigaction g_previous_pipe {};
 
 extern "C" void record_stop_signal(int signal) { g_caught.store(signal); }
+
+/// SA_RESETHAND made the action the default again: the signal raised here is delivered once
+/// the handler returns, and ends the process as it would have.
+extern "C" void clean_up_and_end(int signal) {
+  remove_registered_temporaries();
+  ::raise(signal);
+}
 
 sigset_t stop_set() {
   sigset_t set;
@@ -57,6 +66,19 @@ StopSignals::Blocked::Blocked() {
 }
 
 StopSignals::Blocked::~Blocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+void install_cleanup_on_signal() {
+  struct sigaction action {};
+  action.sa_handler = clean_up_and_end;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction previous {};
+    // A signal ignored by whoever started the process (nohup's SIGHUP) stays ignored.
+    if (sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+    sigaction(signal, &action, nullptr);
+  }
+}
 
 std::string signal_name(int signal) {
   if (signal == SIGINT) return "SIGINT";

@@ -41,6 +41,11 @@ class StopSignals {
   };
 };
 
+/// Outside a StopSignals: SIGINT, SIGTERM and SIGHUP remove the temporaries the process has
+/// open (formats/temporaries.hpp) and then end it as the signal does by default. Called once,
+/// first thing in main(); a StopSignals puts this back when it ends.
+void install_cleanup_on_signal();
+
 /// "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);
 

@@ -38,8 +38,7 @@ TEST_CASE("plot: problems found before gnuplot runs") {
   }
   SECTION("an output in a missing directory") {
     const PlotResult r = render_plot(kPlots + "/heatmap_offset.gp", dir.at("m.dat"), dir.at("no/out.png"));
-    CHECK_THAT(r.problem, Catch::StartsWith("cannot create " + dir.at("no/out.png") + ".tmp.") &&
-                              Catch::EndsWith(".png: No such file or directory"));
+    CHECK(r.problem == "cannot create " + dir.at("no/out.png") + ": No such file or directory");
   }
   SECTION("no gnuplot on PATH") {
     EnvGuard path("PATH", dir.path.c_str());

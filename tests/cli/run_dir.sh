@@ -102,6 +102,81 @@ case "$case_name" in
     cmp -s "$dir/r/matrix/matrix.txt" "$dir/again/matrix/matrix.txt" || fail "the rebuilt matrix.txt differs"
     cmp -s "$dir/r/matrix/analysis.json" "$dir/again/matrix/analysis.json" || fail "the rebuilt analysis.json differs"
     ;;
+  two-writers)
+    needs_two_cpus
+    # A long matrix holds $dir/out; a second one into the same --out, started once the first
+    # holds the lock, is refused at once (exit 3, the first's pid named) and the first ends as
+    # if alone. (The one timing assertion of this script: the refusal comes before any
+    # measuring, within a second however loaded the machine.)
+    "$tscaudit" matrix --cpus 0,1 --rounds 100000 --visits 4 --out "$dir/out" >/dev/null 2>"$dir/stderr.first" &
+    first=$!
+    waited=0
+    until grep -qx "pid: $first" "$dir/out/run/.lock" 2>/dev/null; do
+      sleep 0.05
+      waited=$((waited + 1))
+      [ "$waited" -lt 1200 ] || { kill -KILL "$first"; fail "the first matrix holds no lock after 60 s"; }
+      kill -0 "$first" 2>/dev/null || fail "the first matrix ended before it was seen holding its lock"
+    done
+    start=$(date +%s%N)
+    "$tscaudit" check --cpus 0,1 --out "$dir/out" >/dev/null 2>"$dir/stderr"
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "the second writer exited $rc, expected 3"; }
+    grep -q "cannot write the run directory $dir/out/run: it is being written by pid $first (.*tscaudit matrix --cpus 0,1" \
+      "$dir/stderr" || { kill -KILL "$first"; fail "the refusal does not name the first writer"; }
+    [ "$ms" -lt 1000 ] || { kill -KILL "$first"; fail "the second writer was refused after $ms ms, not at once"; }
+    echo "the second writer was refused in $ms ms: $(cat "$dir/stderr")"
+    # A reader meanwhile (once both CPUs' rounds files hold a visit) says who is still
+    # writing, unless the first has finished by then.
+    waited=0
+    until [ -s "$dir/out/run/rounds/cpu-0.zst" ] && [ -s "$dir/out/run/rounds/cpu-1.zst" ]; do
+      sleep 0.05
+      waited=$((waited + 1))
+      [ "$waited" -lt 1200 ] || { kill -KILL "$first"; fail "no visit on disk after 60 s"; }
+      kill -0 "$first" 2>/dev/null || break
+    done
+    "$tscaudit" matrix --from "$dir/out" --out "$dir/during" >/dev/null 2>"$dir/stderr"
+    rc=$?
+    if kill -0 "$first" 2>/dev/null; then
+      [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from a run being written exited $rc, expected 3"; }
+      grep -q "manifest.json says running: it is still being written by pid $first (" "$dir/stderr" ||
+        { kill -KILL "$first"; fail "--from a run being written does not say who writes it"; }
+      echo "a reader meanwhile: $(grep -m1 'still being written' "$dir/stderr")"
+    fi
+    wait "$first"
+    rc=$?
+    [ "$rc" -eq 0 ] || { cp "$dir/stderr.first" "$dir/stderr"; fail "the first matrix exited $rc"; }
+    [ "$(json_field "$dir/out/run/manifest.json" status)" = complete ] || fail "the first run is not complete"
+    [ ! -e "$dir/out/run/.lock" ] || fail "a finished run directory keeps its lock file"
+    [ -s "$dir/out/matrix.json" ] || fail "the first matrix wrote no matrix.json"
+    "$tscaudit" matrix --from "$dir/out" --out "$dir/offline" >/dev/null 2>"$dir/stderr" || fail "--from: exit $?"
+    ! grep -q "not complete" "$dir/stderr" || fail "--from says the first run is not complete"
+    cmp -s "$dir/out/analysis.json" "$dir/offline/analysis.json" || fail "the first run reads back otherwise"
+    # Once it is finished, a new run into the same --out replaces it, as before.
+    "$tscaudit" matrix --cpus 0,1 --rounds 2000 --out "$dir/out" >/dev/null 2>"$dir/stderr" || fail "a later run: exit $?"
+    ;;
+  two-at-once)
+    needs_two_cpus
+    # A scheduled check and a person's matrix started a fraction of a second apart into one
+    # --out: exactly one measures, the other is refused with exit 3.
+    "$tscaudit" check --cpus 0,1 --out "$dir/out" >/dev/null 2>"$dir/stderr.a" &
+    a=$!
+    sleep 0.1
+    "$tscaudit" matrix --cpus 0,1 --rounds 20000 --out "$dir/out" >/dev/null 2>"$dir/stderr.b" &
+    b=$!
+    wait "$a"
+    ra=$?
+    wait "$b"
+    rb=$?
+    case "$ra,$rb" in
+      0,3 | 1,3) winner=a loser=b ;;
+      3,0) winner=b loser=a ;;
+      *) cat "$dir/stderr.a" "$dir/stderr.b" >"$dir/stderr"; fail "exits $ra (check) and $rb (matrix): expected one 3" ;;
+    esac
+    grep -q "it is being written by pid " "$dir/stderr.$loser" || { cp "$dir/stderr.$loser" "$dir/stderr"; fail "the refusal names no writer"; }
+    [ "$(json_field "$dir/out/run/manifest.json" status)" = complete ] || fail "the winner's run is not complete"
+    echo "the $( [ $winner = a ] && echo check || echo matrix) measured; the other: $(tail -1 "$dir/stderr.$loser")"
+    ;;
   *)
     echo "unknown case $case_name" >&2
     exit 1

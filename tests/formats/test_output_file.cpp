@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <ostream>
 
 #include "core/errors.hpp"
+#include "error_messages.hpp"
 #include "formats/output_file.hpp"
 #include "formats/standard_output.hpp"
 #include "temp_files.hpp"
@@ -20,7 +22,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using test::slurp;
+using test::spit;
 using test::TempDir;
+using test::what_thrown;
 
 std::size_t entries(const fs::path& dir) {
   return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
@@ -127,4 +131,57 @@ TEST_CASE("standard output's buffer keeps the reason of its first failed write")
   }
   ::close(ok_fd);
   CHECK(slurp(path) == "hello " + std::string(70000, 'y'));
+}
+
+TEST_CASE("output file: a link planted at the target is replaced, never written through", "[output_file]") {
+  TempDir tmp;
+  const fs::path victim = tmp.path / "victim";
+  spit(victim, "precious\n");
+  const std::string target = tmp.at("metrics.prom");
+  fs::create_symlink(victim, target);
+  write_text_file(target, "new\n");
+  CHECK(slurp(victim) == "precious\n");
+  CHECK_FALSE(fs::is_symlink(target));
+  CHECK(slurp(target) == "new\n");
+  // A dangling link too: nothing is created where it points.
+  const std::string dangling = tmp.at("dangling.prom");
+  fs::create_symlink(tmp.path / "created-through-link", dangling);
+  write_text_file(dangling, "x\n");
+  CHECK_FALSE(fs::exists(tmp.path / "created-through-link"));
+  CHECK(slurp(dangling) == "x\n");
+}
+
+TEST_CASE("output file: a link planted at a predictable aside name is never followed", "[output_file]") {
+  TempDir tmp;
+  const fs::path victim = tmp.path / "victim";
+  spit(victim, "precious\n");
+  const std::string target = tmp.at("m.log");
+  fs::create_symlink(victim, target + ".partial");
+  CHECK_THAT(what_thrown<IoError>([&] { OutputFile out(target, ".partial"); }),
+             Catch::StartsWith("cannot create " + target + ".partial: it exists"));
+  CHECK(slurp(victim) == "precious\n");
+  fs::create_symlink(tmp.path / "through", target + ".tmp.XXXXXX");  // the name mkstemp's template had
+  write_text_file(target, "fine\n");
+  CHECK(slurp(target) == "fine\n");
+  CHECK_FALSE(fs::exists(tmp.path / "through"));
+}
+
+TEST_CASE("output file: the aside file is new, closed on exec, and of mode 0666 less the umask", "[output_file]") {
+  TempDir tmp;
+  const mode_t old = ::umask(027);
+  std::string aside;
+  const int fd = create_aside_file(tmp.at("t.prom"), ".x", aside);
+  ::umask(old);
+  REQUIRE(fd >= 0);
+  CHECK_THAT(aside, Catch::StartsWith(tmp.at("t.prom") + ".tmp.") && Catch::EndsWith(".x"));
+  CHECK(aside.size() == tmp.at("t.prom").size() + 5 + 6 + 2);
+  CHECK((::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
+  struct stat st {};
+  REQUIRE(::fstat(fd, &st) == 0);
+  CHECK((st.st_mode & 07777) == 0640);
+  ::close(fd);
+  std::string other;
+  const int fd2 = create_aside_file(tmp.at("t.prom"), ".x", other);
+  CHECK(other != aside);
+  ::close(fd2);
 }

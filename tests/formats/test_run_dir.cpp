@@ -225,14 +225,21 @@ TEST_CASE("run directory: a run that did not complete says so in every pair", "[
     w.reset();  // no finish(): what a crash leaves
     const RunDirReader r = open_run_dir(dir);
     CHECK(r.manifest().status == RunDirStatus::running);
-    CHECK(r.incomplete_notes() ==
-          std::vector<std::string>{dir + "/manifest.json says running: the measuring process ended before it finished "
-                                         "(or it is still running)"});
+    // Its lock file names it, and nobody holds it: the writer stopped.
+    const std::string stopped =
+        dir + "/manifest.json says running: the writer (pid " + std::to_string(::getpid()) + " (";
+    REQUIRE(r.incomplete_notes().size() == 1);
+    CHECK_THAT(r.incomplete_notes()[0], Catch::StartsWith(stopped) && Catch::EndsWith(")) stopped without finishing"));
     const Run run = r.read_pair(0, 1);
     CHECK(run.rounds.size() == 100);
     CHECK_FALSE(run.trailer.get("status").has_value());
-    CHECK(incomplete_reason(run) ==
-          "cut short: " + dir + "/manifest.json says running: the measuring process ended before it finished");
+    CHECK_THAT(incomplete_reason(run).value_or(""),
+               Catch::StartsWith("cut short: " + stopped) && Catch::EndsWith(")) stopped without finishing"));
+    // Without the lock file (a copy, or an earlier version's run), the reader cannot tell.
+    fs::remove(fs::path(dir) / ".lock");
+    CHECK(open_run_dir(dir).incomplete_notes() ==
+          std::vector<std::string>{dir + "/manifest.json says running: the measuring process ended before it finished "
+                                         "(no lock file says whether it is still running)"});
   }
   SECTION("interrupted by a signal") {
     const std::string dir = tmp.at("run");
@@ -325,9 +332,10 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
     std::string later = good_manifest;
     later.replace(later.find(kRunDirSchema), kRunDirSchema.size(), "tscaudit-rundir/2");
     write_file(manifest, later);
-    CHECK(open_error(dir) == dir +
-                                 "/manifest.json:2:3: schema 'tscaudit-rundir/2' is newer than this version of tscaudit "
-                                 "reads (tscaudit-rundir/1): read it with a newer tscaudit");
+    CHECK(open_error(dir) ==
+          dir +
+              "/manifest.json:2:3: schema 'tscaudit-rundir/2' is newer than this version of tscaudit "
+              "reads (tscaudit-rundir/1): read it with a newer tscaudit");
     std::string minor = good_manifest;
     minor.replace(minor.find(kRunDirSchema), kRunDirSchema.size(), "tscaudit-rundir/1.4");
     write_file(manifest, minor);
