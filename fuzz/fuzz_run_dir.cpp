@@ -14,7 +14,7 @@
 //  - any exception but InputError, a crash, a sanitizer report;
 //  - a refusal that is not "FILE: what" or "FILE:LINE:COLUMN: what" with FILE in the
 //    directory, or that holds a byte outside printable ASCII; for the manifest, LINE and
-//    COLUMN inside its text (fuzz_support.hpp: check_input_error);
+//    COLUMN inside its text (in bytes: a CR is a column, as JSON counts);
 //  - a pair that reads differently the second time, or whose rounds are not what the index
 //    promised less what was lost; losses that change when read again;
 //  - a loss outside its file, overlapping another or an indexed visit, or whose text is not
@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -74,6 +75,39 @@ bool printable(std::string_view text) {
   return true;
 }
 
+/// What is wrong with the position in a message about the manifest (`rest`: what follows its
+/// path), or "": ": what", or ":LINE:COLUMN: what" with LINE a line of `text` and COLUMN at most
+/// one past its end. JSON's positions count bytes: a CR is a column like any other (the text
+/// readers' check, check_input_error, drops a CR before a line end and so does not fit).
+std::string manifest_position_problem(std::string_view rest, std::string_view text) {
+  if (rest.starts_with(": ")) return {};
+  if (rest.empty() || rest.front() != ':') return "the path is not followed by ':'";
+  std::size_t line_no = 0, column = 0;
+  const char* const end = rest.data() + rest.size();
+  const auto [q, e1] = std::from_chars(rest.data() + 1, end, line_no);
+  if (e1 != std::errc{} || q == end || *q != ':') return "neither 'FILE: what' nor 'FILE:LINE:COLUMN: what'";
+  const auto [r, e2] = std::from_chars(q + 1, end, column);
+  if (e2 != std::errc{} || end - r < 2 || r[0] != ':' || r[1] != ' ') {
+    return "neither 'FILE: what' nor 'FILE:LINE:COLUMN: what'";
+  }
+  std::vector<std::size_t> lengths{0};  // lines split at '\n' only; the last may be empty
+  for (const char c : text) {
+    if (c == '\n') {
+      lengths.push_back(0);
+    } else {
+      ++lengths.back();
+    }
+  }
+  if (line_no < 1 || line_no > lengths.size()) {
+    return "line " + std::to_string(line_no) + " named, the manifest has " + std::to_string(lengths.size());
+  }
+  if (column < 1 || column > lengths[line_no - 1] + 1) {
+    return "column " + std::to_string(column) + " named, line " + std::to_string(line_no) + " is " +
+           std::to_string(lengths[line_no - 1]) + " bytes long";
+  }
+  return {};
+}
+
 /// A refusal of open_run_dir or read_pair: "FILE: what" or "FILE:LINE:COLUMN: what", FILE
 /// the directory or a file in it, printable; the manifest's line and column inside it.
 void check_refusal(const std::string& message, const std::string& manifest) {
@@ -81,9 +115,8 @@ void check_refusal(const std::string& message, const std::string& manifest) {
   const std::string& dir = work_dir();
   const std::string manifest_path = dir + "/manifest.json";
   if (message.starts_with(manifest_path + ":")) {
-    // The manifest's messages are checked as a text reader's, its path as the source.
-    const std::string as_source = std::string(tscaudit::fuzz::kSource) + message.substr(manifest_path.size());
-    if (const std::string problem = tscaudit::fuzz::check_input_error(as_source, manifest); !problem.empty()) {
+    const std::string_view rest = std::string_view(message).substr(manifest_path.size());
+    if (const std::string problem = manifest_position_problem(rest, manifest); !problem.empty()) {
       finding(kTarget, problem + ": '" + message + "'");
     }
     return;
