@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "formats/temporaries.hpp"
 
 namespace tscaudit {
 namespace {
@@ -97,6 +98,7 @@ bool OutputFile::open_in_place() {
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (open_in_place()) return;
   fd_ = create_aside_file(path_, "", temp_path_);
+  temp_slot_ = register_temporary(temp_path_);
 }
 
 OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : path_(std::move(path)) {
@@ -128,12 +130,15 @@ void OutputFile::sync() {
 void OutputFile::keep_partial() noexcept {
   if (fd_ >= 0 && owns_fd_) ::close(fd_);
   fd_ = -1;
+  unregister_temporary(temp_slot_);
+  temp_slot_ = -1;
   committed_ = true;  // the destructor leaves the file written aside where it is
 }
 
 OutputFile::~OutputFile() {
   if (fd_ >= 0 && owns_fd_) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  unregister_temporary(temp_slot_);
 }
 
 void OutputFile::fail(std::string_view what, int err) const {
@@ -170,6 +175,8 @@ void OutputFile::commit() {
   fd_ = -1;
   if (rc != 0) fail("cannot write", errno);
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished output to", errno);
+  unregister_temporary(temp_slot_);
+  temp_slot_ = -1;
   committed_ = true;
 }
 

@@ -1,5 +1,6 @@
 #include "render/verdict_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/cpu_list.hpp"
@@ -293,6 +294,10 @@ std::string check_reason_text(const CheckResult& c) {
     if (!findings.empty()) {
       text += "; what was measured already shows that " + finding_text(findings.front(), c.tsc_hz);
       if (findings.size() > 1) text += "; and " + count_of(findings.size() - 1, "more finding", "more findings");
+    } else if (std::all_of(c.failures.begin(), c.failures.end(),
+                           [](const CheckFailure& f) { return f.kind == CheckFailureKind::not_measured; }) &&
+               c.failures.size() >= c.pairs_checked) {
+      text += "; no pair was measured";
     } else {
       text += "; what was measured proves no difference between the counters";
     }

@@ -208,6 +208,9 @@ int run_check(const CheckOptions& options) {
     }
     return kExitOk;
   }
+  // From here on a signal is recorded, not fatal: the measuring ends at its next check and
+  // the answer, incomplete, is written with its metrics (a second signal ends it at once).
+  const StopSignals signals;
   // Opened before measuring: a metrics file that cannot be created fails at once.
   std::optional<OutputFile> metrics_file;
   if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);

@@ -4,6 +4,7 @@
 
 #include "app/cli.hpp"
 #include "app/report_error.hpp"
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "formats/standard_output.hpp"
 
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   using namespace tscaudit;
   const std::vector<std::string> args(argv, argv + argc);
   install_standard_output();
+  install_cleanup_on_signal();  // a signal never leaves a temporary behind
   try {
     const int rc = run(cli::parse(args));
     finish_standard_output();  // results on a full disk are an I/O error, not exit 0

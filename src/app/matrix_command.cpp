@@ -125,8 +125,10 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   const std::unique_ptr<RunDirWriter> writer = RunDirWriter::create(
       place.take_lock(), live_manifest(o, options),
       o.planned.topology_xml.empty() ? std::nullopt : std::optional<std::string_view>(o.planned.topology_xml));
-  // SIGINT and SIGTERM end the measuring cleanly; once it is over they act as usual again
-  // (a long analysis can be stopped like any command).
+  // SIGINT and SIGTERM end the measuring cleanly (matrix, check and report hold a
+  // StopSignals for their whole run, this one nests in it: a signal before the first slot
+  // ends the measuring there; after the last, the run is complete; a second signal ends the
+  // process at once, the way a long analysis is stopped).
   std::optional<StopSignals> signals(std::in_place);
   const Clock::time_point start = Clock::now();
   Progress progress(plan.slots.size());
@@ -340,6 +342,7 @@ int run_matrix(const MatrixOptions& options) {
     }
     return kExitOk;
   }
+  const StopSignals signals;  // a signal ends the measuring cleanly (measure_matrix)
   const MatrixOutcome o = obtain_matrix(options, "matrix", true);
   std::vector<std::string> problems = o.problems;
   PictureReport pictures;

@@ -17,6 +17,7 @@
 
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
+#include "formats/temporaries.hpp"
 
 extern char** environ;
 
@@ -42,8 +43,10 @@ std::string trimmed(std::string s) {
 struct AsideFile {
   std::string path;
   bool keep = false;
+  int slot = -1;  // formats/temporaries.hpp: a signal while gnuplot draws removes it
   ~AsideFile() {
     if (!keep && !path.empty()) ::unlink(path.c_str());
+    unregister_temporary(slot);
   }
 };
 
@@ -190,6 +193,7 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   try {
     // A new file of a random name (never a link planted there), which gnuplot then fills.
     ::close(create_aside_file(out, ext, aside.path));
+    aside.slot = register_temporary(aside.path);
   } catch (const IoError& e) {
     return fail(e.what());
   }

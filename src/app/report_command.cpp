@@ -237,6 +237,9 @@ int print_report_plan(const ReportOptions& options) {
 
 int run_report(const ReportOptions& options) {
   if (options.matrix.dry_run) return print_report_plan(options);
+  // A signal ends the measuring under way cleanly and the report is written from what was
+  // measured (measure_matrix, measure_read_variants); a second one ends it at once.
+  const StopSignals signals;
   const fs::path root(options.out_dir);
   const ReportFrom source = report_from(options.matrix.from);
   if (source == ReportFrom::live) {

@@ -12,10 +12,12 @@ namespace tscaudit {
 class StopSignals {
  public:
   /// Installs the handlers (without SA_RESTART, so a sleep returns at once), ignores
-  /// SIGPIPE (a closed pipe becomes a write error), and forgets any signal caught before.
-  /// One instance at a time.
+  /// SIGPIPE (a closed pipe becomes a write error), and forgets any signal caught before. A
+  /// second signal while one is recorded ends the process at once, without its temporaries.
+  /// Nested instances (a command around a phase that has its own) do nothing: the outermost
+  /// one holds the handlers and the signal. Made and ended on the main thread.
   StopSignals();
-  /// Puts the previous handlers back.
+  /// Puts the previous handlers back (the outermost instance).
   ~StopSignals();
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;

@@ -73,11 +73,15 @@ case "$case_name" in
     [ "$(json_field "$dir/m/matrix.json" status)" = interrupted ] || fail "matrix.json does not say interrupted"
     "$tscaudit" matrix --from "$dir/m" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
-    # Evidence is analyzed, and flagged: the command itself did what it was asked.
-    [ "$rc" -eq 0 ] || fail "--from an interrupted run: exit $rc, expected 0"
+    # Evidence is analyzed and shown as a part: a run cut short is incomplete, read back too.
+    [ "$rc" -eq 3 ] || fail "--from an interrupted run: exit $rc, expected 3"
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "--from does not say the run was interrupted"
     [ "$(json_field "$dir/again/matrix.json" status)" = interrupted ] || fail "the rebuilt matrix.json is not marked"
     grep -q "^Per-CPU offset" "$dir/stdout" || fail "--from of an interrupted run printed no matrix"
+    head -1 "$dir/stdout" | grep -q "^cut short (interrupted by SIGINT after " || fail "the matrix text is not marked cut short"
+    head -1 "$dir/again/matrix.txt" | grep -q "^cut short (" || fail "matrix.txt is not marked cut short"
+    grep -q "^# title: .* - cut short, a part of the run$" "$dir/again/offset_ticks.dat" ||
+      fail "the heatmap's title does not say cut short"
     ;;
   report-sigint)
     needs_two_cpus

@@ -98,6 +98,25 @@ case "$case_name" in
       "$dir/stderr" || fail "it does not say what was not measured"
     grep -q 'the read variants were interrupted by SIGINT' "$dir/r/report.md" || fail "report.md does not say so"
     ;;
+  check-twice)
+    needs_two_cpus
+    # A second SIGTERM ends a check at once: killed by the signal (exit 143), or, when the
+    # first one already ended it cleanly, 3; either way no temporary stays, the metrics
+    # file's included.
+    mkdir -p "$dir/textfile"
+    "$tscaudit" check --cpus 0,1 --rounds 200000 --visits 200 --out "$dir/c" \
+      --openmetrics "$dir/textfile/tscaudit.prom" >/dev/null 2>"$dir/stderr" &
+    pid=$!
+    for i in $(seq 600); do [ -f "$dir/c/run/manifest.json" ] && break; sleep 0.05; done
+    kill -TERM "$pid"
+    kill -TERM "$pid"
+    for i in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "did not end within 60 s of two SIGTERMs"; }
+    wait "$pid"
+    rc=$?
+    [ "$rc" = 143 ] || [ "$rc" = 3 ] || fail "exit $rc, expected 143 (killed) or 3 (stopped cleanly)"
+    no_temporaries
+    ;;
   inputs-first)
     # Every input is checked before anything is written: a bad CPU leaves no output directory.
     for args in "variants --cpus 0,4095 --out $dir/v" "report --cpus 0,4095 --out $dir/r" \

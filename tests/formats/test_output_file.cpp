@@ -7,10 +7,14 @@
 #include <fstream>
 #include <sstream>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <ostream>
+#include <vector>
 
 #include "core/errors.hpp"
+#include "formats/temporaries.hpp"
 #include "error_messages.hpp"
 #include "formats/output_file.hpp"
 #include "formats/standard_output.hpp"
@@ -184,4 +188,37 @@ TEST_CASE("output file: the aside file is new, closed on exec, and of mode 0666 
   const int fd2 = create_aside_file(tmp.at("t.prom"), ".x", other);
   CHECK(other != aside);
   ::close(fd2);
+}
+
+TEST_CASE("output file: a signal's cleanup removes the temporaries open, and only those", "[output_file]") {
+  TempDir tmp;
+  {
+    OutputFile open_one(tmp.at("a.prom"));
+    open_one.write("x\n");
+    OutputFile done(tmp.at("b.prom"));
+    done.write("y\n");
+    done.commit();
+    REQUIRE(fs::exists(open_one.temp_path()));
+    remove_registered_temporaries();  // what the handler of SIGINT, SIGTERM and SIGHUP does
+    CHECK_FALSE(fs::exists(open_one.temp_path()));
+    CHECK(slurp(tmp.at("b.prom")) == "y\n");  // a committed file is nobody's temporary
+  }
+  // A later file registers again (the slots were given back), a path too long does not.
+  OutputFile later(tmp.at("c.prom"));
+  later.write("z\n");
+  remove_registered_temporaries();
+  CHECK_FALSE(fs::exists(later.temp_path()));
+  CHECK(register_temporary(std::string(PATH_MAX, 'p')) == -1);
+  CHECK(register_temporary("") == -1);
+}
+
+TEST_CASE("output file: the table of temporaries holds kTemporarySlots, then registers no more", "[output_file]") {
+  std::vector<int> slots;
+  for (std::size_t i = 0; i < kTemporarySlots; ++i) slots.push_back(register_temporary("/nonexistent/t"));
+  CHECK(std::find(slots.begin(), slots.end(), -1) == slots.end());
+  CHECK(register_temporary("/nonexistent/u") == -1);
+  for (int s : slots) unregister_temporary(s);
+  const int again = register_temporary("/nonexistent/v");
+  CHECK(again >= 0);
+  unregister_temporary(again);
 }
