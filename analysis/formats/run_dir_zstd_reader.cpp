@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <exception>
 
@@ -133,17 +134,31 @@ void RunDirReader::note_missing_files(const std::string& rounds_dir) {
   if (manifest_.status != RunDirStatus::complete) return;
   const auto spec = manifest_.plan.find("spec");
   if (spec == manifest_.plan.end() || !spec->is_object()) return;
+  // Whole numbers only: nlohmann's get<int> of 1.8e19 is a conversion out of range
+  // (undefined), not an exception.
+  const auto count = [](const nlohmann::ordered_json& v) -> std::optional<std::uint64_t> {
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+    if (v.is_number_integer() && v.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    return std::nullopt;
+  };
   std::vector<int> initiators;
   std::uint64_t visits = 0, rounds_per_visit = 0;
   try {
-    const auto cpus = spec->at("cpus").get<std::vector<int>>();
-    visits = spec->at("visits").get<std::uint64_t>();
-    rounds_per_visit = spec->at("rounds_per_visit").get<std::uint64_t>();
+    std::vector<int> cpus;
+    for (const auto& c : spec->at("cpus")) {
+      const auto cpu = count(c);
+      if (!cpu || *cpu > static_cast<std::uint64_t>(INT_MAX)) return;  // not a spec this version wrote
+      cpus.push_back(static_cast<int>(*cpu));
+    }
+    const auto v = count(spec->at("visits")), r = count(spec->at("rounds_per_visit"));
+    if (!v || !r) return;
+    visits = *v;
+    rounds_per_visit = *r;
     if (spec->value("design", std::string()) == "sparse") {
       for (const auto& p : spec->at("pairs")) {
         for (std::size_t k = 0; k < 2; ++k) {
-          const auto i = p.at(k).get<std::size_t>();
-          if (i < cpus.size()) initiators.push_back(cpus[i]);
+          const auto i = count(p.at(k));
+          if (i && *i < cpus.size()) initiators.push_back(cpus[static_cast<std::size_t>(*i)]);
         }
       }
     } else if (cpus.size() >= 2) {
