@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -58,18 +59,30 @@ json spec_json(const PlanSpec& spec) {
 /// \throws InputError naming the manifest when it is not one spec_json wrote.
 PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::string& manifest_path) {
   PlanSpec spec;
-  try {
-    if (j.at("cpus").get<std::vector<int>>() != cpus) {
-      throw InputError(manifest_path + ": the plan's CPUs are not the run's CPUs");
+  // A whole number from 0 to `max`: nlohmann's get<int> of 1.8e19 or -1 is a conversion out of
+  // range (undefined behaviour), not an exception.
+  const auto whole = [&](const json& v, std::uint64_t max) {
+    const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!ok || v.get<std::uint64_t>() > max) {
+      throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(v.dump()) +
+                       " is not a whole number from 0 to " + std::to_string(max));
     }
+    return v.get<std::uint64_t>();
+  };
+  try {
+    std::vector<int> plan_cpus;
+    for (const json& c : j.at("cpus")) plan_cpus.push_back(static_cast<int>(whole(c, INT_MAX)));
+    if (plan_cpus != cpus) throw InputError(manifest_path + ": the plan's CPUs are not the run's CPUs");
     spec.cpus = cpus;
-    spec.visits = j.at("visits").get<std::uint64_t>();
-    spec.rounds_per_visit = j.at("rounds_per_visit").get<std::uint64_t>();
-    spec.warmup_per_visit = j.at("warmup_per_visit").get<std::uint64_t>();
+    spec.visits = whole(j.at("visits"), UINT64_MAX);
+    spec.rounds_per_visit = whole(j.at("rounds_per_visit"), UINT64_MAX);
+    spec.warmup_per_visit = whole(j.at("warmup_per_visit"), UINT64_MAX);
     spec.parallel = j.at("parallel").get<bool>();
     spec.design = j.at("design").get<std::string>() == "sparse" ? PlanDesign::sparse : PlanDesign::all_pairs;
-    for (const json& p : j.at("pairs"))
-      spec.pairs.emplace_back(p.at(0).get<std::uint32_t>(), p.at(1).get<std::uint32_t>());
+    for (const json& p : j.at("pairs")) {
+      spec.pairs.emplace_back(static_cast<std::uint32_t>(whole(p.at(0), UINT32_MAX)),
+                              static_cast<std::uint32_t>(whole(p.at(1), UINT32_MAX)));
+    }
     spec.design_reason = j.at("design_reason").get<std::string>();
     spec.budget_seconds = j.at("budget_seconds").get<double>();
   } catch (const json::exception& e) {
