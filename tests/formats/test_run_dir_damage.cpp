@@ -250,7 +250,7 @@ TEST_CASE("run directory damage: a visit's text that is malformed is lost, the o
   CHECK(r.read_pair(0, 1).rounds.size() == 4000);
 }
 
-TEST_CASE("printable: messages quote control bytes and invalid UTF-8 as \\xNN", "[printable]") {
+TEST_CASE("printable: messages quote control bytes and invalid UTF-8 in hex (backslash x NN)", "[printable]") {
   CHECK(printable_text("a\x1b[2J\xff\xc3\xa9\n") == "a\\x1b[2J\\xff\\xc3\\xa9\\x0a");
   TempDir tmp;
   const std::string dir = damage_run(tmp, RunDirStatus::complete, false);
