@@ -66,9 +66,10 @@ std::string format_utc(std::chrono::system_clock::time_point t) {
   return buf.data();
 }
 
-std::string printable(std::string_view field) {
+std::string printable_text(std::string_view text) {
   std::string out;
-  for (char c : field.substr(0, 40)) {
+  out.reserve(text.size());
+  for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if (u >= 0x20 && u < 0x7f) {
       out += c;
@@ -78,6 +79,11 @@ std::string printable(std::string_view field) {
       out += hex;
     }
   }
+  return out;
+}
+
+std::string printable(std::string_view field) {
+  std::string out = printable_text(field.substr(0, 40));
   if (field.size() > 40) out += "...";
   return out;
 }

@@ -43,4 +43,9 @@ std::string format_utc(std::chrono::system_clock::time_point t);
 /// to quote in a message whatever the input holds (binary garbage, escape sequences).
 std::string printable(std::string_view field);
 
+/// `text` whole (not cut) with every byte outside printable ASCII as \xNN: control bytes
+/// (a line end, an escape sequence) and every byte above 0x7e, so invalid UTF-8 too. For
+/// what a file says that a message or a report repeats in full (an error line, a status).
+std::string printable_text(std::string_view text);
+
 }  // namespace tscaudit

@@ -556,9 +556,9 @@ std::optional<std::string> interval_log_incomplete_reason(const IntervalLog& log
   }
   if (*status == kStatusAborted) {
     const auto error = log.trailer.get("error");
-    return "aborted" + (error ? ": " + std::string(*error) : after);
+    return "aborted" + (error ? ": " + printable_text(*error) : after);
   }
-  return "unknown status '" + std::string(*status) + "' (expected " + std::string(kStatusComplete) + ", " +
+  return "unknown status '" + printable(*status) + "' (expected " + std::string(kStatusComplete) + ", " +
          std::string(kStatusInterrupted) + " or " + std::string(kStatusAborted) + ")";
 }
 

@@ -76,6 +76,30 @@ struct RunDirManifest {
 /// The manifest as JSON (what manifest.json holds).
 nlohmann::ordered_json manifest_json(const RunDirManifest& manifest);
 
+/// Evidence a reader could not use: a damaged or malformed frame of a rounds file, a file
+/// that ends inside a frame of a run that says it completed, a rounds file the plan expects
+/// that is missing. What could be read around it is read (zstd frames are independent: the
+/// reader scans past damage to the next frame that decodes). Not the same as a run that is
+/// incomplete (interrupted, still running: RunDirReader::incomplete_notes).
+struct RunDirLoss {
+  std::string file;                     // relative to the run directory: "rounds/cpu-0.zst"
+  std::uint64_t offset = 0;             // byte offset in `file` where the lost bytes start
+  std::uint64_t bytes = 0;              // how many bytes were passed over (0: the file is missing)
+  std::optional<std::uint64_t> frame;   // the frame's index in its file, from 0, when known
+  std::optional<int> a, b;              // the pair, when known (a alone: a file of CPU a)
+  std::optional<std::uint64_t> visit;   // the visit, from 0 (as its visit line says), when known
+  std::optional<std::uint64_t> rounds;  // rounds lost, when known
+  std::string what;                     // why, one printable line
+};
+
+/// "rounds/cpu-0.zst at byte 1234 (frame 3, 517 bytes): pair 0 -> 1, visit=2 (3000 rounds):
+/// the zstd frame does not decompress (...)": what `evidence lost:` lines say.
+std::string run_dir_loss_text(const RunDirLoss& loss);
+
+/// {"file", "offset", "bytes", "frame", "a", "b", "visit", "rounds", "what"}; null where
+/// not known.
+nlohmann::ordered_json run_dir_loss_json(const RunDirLoss& loss);
+
 /// What RunDirLock::acquire does with a directory that holds an earlier run directory.
 enum class EarlierRun {
   refuse,   // a directory that is not empty is refused
@@ -200,6 +224,7 @@ class RunDirReader {
     std::uint64_t size = 0;
     std::uint64_t visit = 0;
     std::uint64_t rounds = 0;
+    std::uint64_t frame = 0;  // the frame's index in its file, from 0
   };
 
   [[nodiscard]] const std::string& path() const { return path_; }
@@ -227,10 +252,23 @@ class RunDirReader {
   /// `cut_short` line saying why (incomplete_reason reads it).
   /// A plain directory: the pair's one file as read_run_file reads it; several files, their
   /// rounds in file-name order (see docs/formats.md for seq and the trailer).
-  /// Only this pair's rounds are read.
-  /// \throws InputError naming the file (and the line in the visit's text) when a frame
-  ///         is corrupt or malformed, or when the pair has no visit.
+  /// Only this pair's rounds are read. A visit whose frame does not decompress or whose
+  /// text is malformed is left out and becomes a loss (losses()); the trailer's `lost` line
+  /// names it, and the status is what the other visits say.
+  /// \throws InputError when the pair has no visit, or when every visit of it is lost
+  ///         (naming the first loss); for a plain directory, naming the file and the line of
+  ///         a malformed round.
   [[nodiscard]] Run read_pair(int a, int b) const;
+
+  /// read_pair, but nullopt when the pair has no visit or lost every one (losses() names
+  /// them): what an analysis that goes on past damage asks.
+  [[nodiscard]] std::optional<Run> try_read_pair(int a, int b) const;
+
+  /// The evidence lost so far: found when the directory was opened (frames that are not
+  /// zstd, cannot be indexed or name no pair of the run, files missing or cut off), and
+  /// found when a pair was read (a frame whose checksum or text is wrong). Ordered by file
+  /// and offset, each once however often its pair is read. Safe to call from several threads.
+  [[nodiscard]] std::vector<RunDirLoss> losses() const;
 
   /// Why the run as a whole is not complete (the manifest's status, visits cut off the end
   /// of a rounds file), one line each; empty for a complete run.
@@ -254,8 +292,10 @@ class RunDirReader {
 
   void open_manifest_dir();
   void index_rounds_file(const std::string& name, int cpu);
+  void note_missing_files(const std::string& rounds_dir);
   void open_plain_dir();
-  [[nodiscard]] Run read_manifest_pair(int a, int b, const PairEntry& entry) const;
+  [[nodiscard]] std::optional<Run> read_manifest_pair(int a, int b, const PairEntry& entry) const;
+  void add_loss(RunDirLoss loss) const;
   [[nodiscard]] Run read_plain_pair(int a, int b, const PairEntry& entry) const;
 
   std::string path_;
@@ -266,17 +306,22 @@ class RunDirReader {
   std::map<int, std::string> file_cut_short_;  // initiator -> a frame cut whose pair is unknown
   std::string running_;                        // why a manifest says running: its writer's state
   std::vector<std::string> notes_;
+  struct LossLog {
+    std::mutex mutex;
+    std::vector<RunDirLoss> losses;
+  };
+  std::shared_ptr<LossLog> lost_ = std::make_shared<LossLog>();  // shared: a reader is moved
 };
 
 /// Opens a run directory: reads manifest.json and indexes every rounds file frame by
 /// frame, or, without a manifest, reads the header of every regular file (hidden files and
 /// subdirectories aside) as a run or an import table.
+/// Damage inside a rounds file is not refused: it is passed over and named (losses()).
 /// \throws InputError when the directory or a file in it cannot be opened (missing, no
 ///         permission); IoError on a read error once open; InputError "FILE:LINE:COLUMN: what"
 ///         (or "FILE: what") for a missing manifest beside rounds/, a manifest that is not
-///         JSON or of another schema, a rounds file that is not zstd or corrupt before its
-///         end, a visit naming a CPU the manifest lacks, two files that disagree about a
-///         pair, a file of another schema.
+///         JSON or of another schema, a file in rounds/ that is not cpu-<A>.zst of a CPU of
+///         the manifest, two files that disagree about a pair, a file of another schema.
 RunDirReader open_run_dir(const std::string& path);
 
 }  // namespace tscaudit

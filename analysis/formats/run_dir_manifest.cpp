@@ -47,13 +47,26 @@ class ManifestReader {
       const std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
       std::string what = e.what();
       if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos) what = what.substr(c + 2);
-      throw InputError(path_ + ":" + line_column(text_, at) + ": not JSON: " + what);
+      throw InputError(path_ + ":" + line_column(text_, at) + ": not JSON: " + printable_text(what));
+    } catch (const Json::exception& e) {
+      // The parser's other refusal: a number beyond a double ("number overflow parsing
+      // '1e999'", out_of_range), which names the number and not where it is: its first place
+      // in the text.
+      std::string what = e.what();
+      if (const std::size_t c = what.find("] "); c != std::string::npos) what = what.substr(c + 2);
+      std::string where;
+      if (const std::size_t q = what.find('\''), q2 = what.rfind('\''); q != std::string::npos && q2 > q + 1) {
+        if (const std::size_t at = text_.find(what.substr(q + 1, q2 - q - 1)); at != std::string::npos) {
+          where = ":" + line_column(text_, at);
+        }
+      }
+      throw InputError(path_ + where + ": not JSON: " + printable_text(what));
     }
     if (!j.is_object()) fail("", "the manifest is not a JSON object");
     check_schema(j);
     RunDirManifest m;
     m.status = status_of(j);
-    m.detail = optional_string(j, "detail");
+    m.detail = printable_text(optional_string(j, "detail"));
     m.started_utc = optional_string(j, "started_utc");
     m.ended_utc = optional_string(j, "ended_utc");
     m.cpus = cpus_of(j);

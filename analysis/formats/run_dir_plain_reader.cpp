@@ -124,7 +124,7 @@ void RunDirReader::open_plain_dir() {
     if (!cb) throw InputError(where(b) + ": b '" + printable(b.text) + "' is not a CPU number");
     if (const auto named = pair_of_file_name(name); named && *named != std::make_pair(*ca, *cb)) {
       const bool a_wrong = named->first != *ca;
-      throw InputError(where(a_wrong ? a : b) + ": " + (a_wrong ? "a " : "b ") + (a_wrong ? a.text : b.text) +
+      throw InputError(where(a_wrong ? a : b) + ": " + (a_wrong ? "a " : "b ") + printable(a_wrong ? a.text : b.text) +
                        " disagrees with the file name, which names pair " + pair_text(named->first, named->second));
     }
     PairEntry& entry = pairs_[{*ca, *cb}];

@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -79,7 +80,70 @@ Run RunDirReader::read_pair(int a, int b) const {
   if (it == pairs_.end() || (it->second.visits.empty() && it->second.plain.empty())) {
     throw InputError(path_ + ": no rounds of pair " + pair_text(a, b));
   }
-  return has_manifest_ ? read_manifest_pair(a, b, it->second) : read_plain_pair(a, b, it->second);
+  if (!has_manifest_) return read_plain_pair(a, b, it->second);
+  std::optional<Run> run = read_manifest_pair(a, b, it->second);
+  if (!run) {
+    std::string first;
+    for (const RunDirLoss& loss : losses()) {
+      if (loss.a == a && loss.b == b) {
+        first = run_dir_loss_text(loss);
+        break;
+      }
+    }
+    throw InputError(path_ + ": every visit of pair " + pair_text(a, b) + " is lost (" + first + ")");
+  }
+  return std::move(*run);
+}
+
+std::optional<Run> RunDirReader::try_read_pair(int a, int b) const {
+  const auto it = pairs_.find({a, b});
+  if (it == pairs_.end() || (it->second.visits.empty() && it->second.plain.empty())) return std::nullopt;
+  if (!has_manifest_) return read_plain_pair(a, b, it->second);
+  return read_manifest_pair(a, b, it->second);
+}
+
+void RunDirReader::add_loss(RunDirLoss loss) const {
+  const std::lock_guard<std::mutex> lock(lost_->mutex);
+  for (const RunDirLoss& l : lost_->losses) {
+    if (l.file == loss.file && l.offset == loss.offset && l.bytes == loss.bytes) return;  // found again
+  }
+  lost_->losses.push_back(std::move(loss));
+}
+
+std::vector<RunDirLoss> RunDirReader::losses() const {
+  std::vector<RunDirLoss> out;
+  {
+    const std::lock_guard<std::mutex> lock(lost_->mutex);
+    out = lost_->losses;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RunDirLoss& x, const RunDirLoss& y) {
+    return x.file != y.file ? x.file < y.file : x.offset < y.offset;
+  });
+  return out;
+}
+
+std::string run_dir_loss_text(const RunDirLoss& loss) {
+  std::string out = loss.file;
+  if (loss.bytes > 0 || loss.frame) {
+    out += " at byte " + std::to_string(loss.offset) + " (";
+    if (loss.frame) out += "frame " + std::to_string(*loss.frame) + ", ";
+    out += std::to_string(loss.bytes) + " bytes)";
+  }
+  if (loss.a && loss.b) {
+    out += ": pair " + pair_text(*loss.a, *loss.b);
+  } else if (loss.a) {
+    out += ": pair " + std::to_string(*loss.a) + " -> ?";
+  }
+  if (loss.visit) out += ", visit=" + std::to_string(*loss.visit);
+  if (loss.rounds) out += " (" + std::to_string(*loss.rounds) + " rounds)";
+  return out + ": " + loss.what;
+}
+
+nlohmann::ordered_json run_dir_loss_json(const RunDirLoss& loss) {
+  auto opt = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
+  return nlohmann::ordered_json{{"file", loss.file},        {"offset", loss.offset},      {"bytes", loss.bytes},
+                                {"frame", opt(loss.frame)}, {"a", opt(loss.a)},           {"b", opt(loss.b)},
+                                {"visit", opt(loss.visit)}, {"rounds", opt(loss.rounds)}, {"what", loss.what}};
 }
 
 }  // namespace tscaudit

@@ -164,7 +164,7 @@ class RunParser {
       const Column c = column_of(name);
       if (c != Column::other) {
         for (Column seen : columns_) {
-          if (seen == c) fail(start + 1, "column '" + std::string(name) + "' appears twice");
+          if (seen == c) fail(start + 1, "column '" + printable(name) + "' appears twice");
         }
       }
       columns_.push_back(c);
@@ -221,7 +221,7 @@ class RunParser {
       switch (columns_[index]) {
         case Column::seq: {
           const std::uint64_t seq = parse_u64(field, column);
-          if (seq > kMaxSeq) fail(column, "seq '" + std::string(field) + "' beyond 2^56 - 1");
+          if (seq > kMaxSeq) fail(column, "seq '" + printable(field) + "' beyond 2^56 - 1");
           r.seq = seq & kMaxSeq;  // checked above; the mask tells the bit-field so
           at.seq = column;
           break;
@@ -232,7 +232,7 @@ class RunParser {
         case Column::t4: r.t4 = parse_u64(field, column); break;
         case Column::flags: {
           const std::uint64_t f = parse_u64(field, column);
-          if (f > kMaxFlags) fail(column, "flags '" + std::string(field) + "' beyond 8 bits (at most 255)");
+          if (f > kMaxFlags) fail(column, "flags '" + printable(field) + "' beyond 8 bits (at most 255)");
           r.flags = f & kMaxFlags;
           break;
         }
@@ -438,8 +438,8 @@ std::optional<std::string> incomplete_reason(const Run& run) {
     return reason;
   }
   if (*status == kStatusComplete) return std::nullopt;
-  std::string reason = "status is '" + std::string(*status) + "'";
-  if (const auto error = run.trailer.get("error")) reason += ": " + std::string(*error);
+  std::string reason = "status is '" + printable(*status) + "'";
+  if (const auto error = run.trailer.get("error")) reason += ": " + printable_text(*error);
   return reason;
 }
 

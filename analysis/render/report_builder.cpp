@@ -207,6 +207,12 @@ void add_source(const ReportInputs& in, ReportSection& s) {
     for (std::size_t i = 0; i < in.incomplete.size(); ++i) text += (i > 0 ? "; " : "") + in.incomplete[i];
     s.blocks.push_back(paragraph(text + "."));
   }
+  if (!in.lost.empty()) {
+    s.blocks.push_back(
+        paragraph("Evidence lost: part of the saved rounds could not be read (damaged, cut off or "
+                  "missing) and was passed over; the verdict stands on the rest:"));
+    s.blocks.push_back(bullets(in.lost));
+  }
 }
 
 ReportSection verdict_section(const ReportInputs& in) {

@@ -65,6 +65,10 @@ struct ReportInputs {
   /// Why what the report shows is not complete (an interrupted run, pairs cut short, parts
   /// not rebuilt), one line each; they are also among `problems`, prefixed "not complete: ".
   std::vector<std::string> incomplete;
+  /// Evidence the run directory's reader could not use and passed over (a damaged frame, a
+  /// file cut off or missing), one line each (run_dir_loss_text): the analysis stands on
+  /// the rest.
+  std::vector<std::string> lost;
   ReportMatrixRun ordered;                 // with the ordering receive read: the verdict's run
   CheckResult check;                       // its verdict
   std::vector<ReportWarning> warnings;     // what on this platform makes the answer less certain

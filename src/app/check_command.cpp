@@ -77,6 +77,7 @@ struct CheckOutputs {
   const char* check;                  // "full" or "quick"
   std::string reason;                 // the answer's one line when nothing was judged; empty: check_reason_text
   std::vector<std::string> problems;  // visits that failed, pairs left unmeasured (JSON)
+  std::vector<RunDirLoss> lost = {};  // evidence the run directory's reader passed over
 };
 
 /// The metrics (file and standard output), then the answer in the format asked for.
@@ -107,11 +108,14 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     j["send"] = c.matrix.send.name;
     j["recv"] = c.matrix.recv.name;
     j["problems"] = c.problems;
+    j["lost_evidence"] = !c.lost.empty();
+    j["lost"] = lost_json(c.lost);
     std::cout << j.dump(2) << "\n";
   } else if (!c.reason.empty()) {
     std::cout << c.reason << "\n";
   } else {
     std::cout << check_text(c.result, options.details);
+    for (const RunDirLoss& loss : c.lost) std::cout << "evidence lost: " << run_dir_loss_text(loss) << "\n";
     if (!options.details) {
       for (const std::string& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
     }
@@ -226,11 +230,15 @@ int run_check(const CheckOptions& options) {
     if (!pictures.not_drawn.empty()) std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
   }
   const double duration_s = o.has_plan ? o.elapsed_seconds : std::numeric_limits<double>::quiet_NaN();
-  write_check_outputs(options,
-                      {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", "", o.problems},
-                      metrics_file);
+  write_check_outputs(
+      options, {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", "", o.problems, o.lost},
+      metrics_file);
   for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";
+  if (options.matrix.format == OutputFormat::json || options.openmetrics_stdout) {
+    for (const RunDirLoss& loss : o.lost)
+      std::cerr << "tscaudit check: evidence lost: " << run_dir_loss_text(loss) << "\n";
+  }
   if (!o.problems.empty()) return kExitRuntime;
   return exit_code_of(result.outcome);
 }

@@ -195,14 +195,17 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   // Each ordered pair is read back from the run directory, as --from reads it, and analyzed.
   const RunDirReader reader = open_run_dir(place.path());
   analyze_matrix(
-      o, options.choice,
-      [&](int a, int b) -> std::optional<Run> {
-        if (!reader.has_pair(a, b)) return std::nullopt;
-        return reader.read_pair(a, b);
-      },
+      o, options.choice, [&](int a, int b) -> std::optional<Run> { return reader.try_read_pair(a, b); },
       pair_outputs(options));
+  o.lost = reader.losses();
   if (place.kept()) o.run_dir = place.path();
   return o;
+}
+
+nlohmann::ordered_json lost_json(const std::vector<RunDirLoss>& lost) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const RunDirLoss& loss : lost) j.push_back(run_dir_loss_json(loss));
+  return j;
 }
 
 PairOutputs pair_outputs(const MatrixOptions& options) { return {options.out_dir, options.save_runs}; }
@@ -295,6 +298,8 @@ std::vector<std::string> write_matrix_dir(const std::string& dir, const MatrixOu
   j["elapsed_seconds"] = o.elapsed_seconds;
   j["status"] = o.interrupted.empty() ? "complete" : "interrupted";
   j["incomplete"] = o.incomplete;
+  j["lost_evidence"] = !o.lost.empty();
+  j["lost"] = lost_json(o.lost);
   j["warnings"] = warnings_json(o.warnings);
   std::vector<std::string> all_problems = o.problems;
   all_problems.insert(all_problems.end(), problems.begin(), problems.end());
@@ -349,6 +354,8 @@ int run_matrix(const MatrixOptions& options) {
   if (options.format == OutputFormat::json) {
     json extra = json::object();
     extra["findings"] = findings_json(diagnose(o.matrix, DiagnosisSettings{}), o.matrix.tsc_hz);
+    extra["lost_evidence"] = !o.lost.empty();
+    extra["lost"] = lost_json(o.lost);
     stream_matrix_json(o.matrix, cpu_places_json(o.planned.order), extra,
                        [](std::string_view text) { std::cout << text; });
   } else {
@@ -359,6 +366,7 @@ int run_matrix(const MatrixOptions& options) {
   for (const std::string& w : check_warnings(o.warnings)) std::cerr << "  warning: " << w << "\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "  not complete: " << note << "\n";
+  for (const RunDirLoss& loss : o.lost) std::cerr << "  evidence lost: " << run_dir_loss_text(loss) << "\n";
   if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
   if (!options.out_dir.empty()) {
     std::cerr << "  wrote " << options.out_dir << "/matrix.json" << pictures_written(pictures, "heatmaps") << "\n";

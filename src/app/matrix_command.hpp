@@ -13,6 +13,7 @@
 
 #include "app/pictures.hpp"
 #include "core/format.hpp"
+#include "formats/run_dir.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 #include "matrix/matrix_analysis.hpp"
@@ -89,7 +90,14 @@ struct MatrixOutcome {
   /// Why the runs read are not complete (the run directory's status, pairs cut short or
   /// aborted), one line each: evidence to analyze and to flag, not a failure of this command.
   std::vector<std::string> incomplete;
+  /// Evidence the run directory's reader could not use (damaged or malformed frames, files
+  /// cut off or missing), each passed over: the analysis stands on the rest. Not the same as
+  /// incomplete: the run says it completed, but part of what it wrote is gone.
+  std::vector<RunDirLoss> lost;
 };
+
+/// The outcome's losses as JSON (run_dir_loss_json each), for the `lost` key of the outputs.
+nlohmann::ordered_json lost_json(const std::vector<RunDirLoss>& lost);
 
 /// Measures every visit of the plan into a run directory (DIR/run of --out, else a
 /// temporary one), then analyses each ordered pair read back from it (the same analyze_run

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -57,18 +59,30 @@ json spec_json(const PlanSpec& spec) {
 /// \throws InputError naming the manifest when it is not one spec_json wrote.
 PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::string& manifest_path) {
   PlanSpec spec;
-  try {
-    if (j.at("cpus").get<std::vector<int>>() != cpus) {
-      throw InputError(manifest_path + ": the plan's CPUs are not the run's CPUs");
+  // A whole number from 0 to `max`: nlohmann's get<int> of 1.8e19 or -1 is a conversion out of
+  // range (undefined behaviour), not an exception.
+  const auto whole = [&](const json& v, std::uint64_t max) {
+    const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!ok || v.get<std::uint64_t>() > max) {
+      throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(v.dump()) +
+                       " is not a whole number from 0 to " + std::to_string(max));
     }
+    return v.get<std::uint64_t>();
+  };
+  try {
+    std::vector<int> plan_cpus;
+    for (const json& c : j.at("cpus")) plan_cpus.push_back(static_cast<int>(whole(c, INT_MAX)));
+    if (plan_cpus != cpus) throw InputError(manifest_path + ": the plan's CPUs are not the run's CPUs");
     spec.cpus = cpus;
-    spec.visits = j.at("visits").get<std::uint64_t>();
-    spec.rounds_per_visit = j.at("rounds_per_visit").get<std::uint64_t>();
-    spec.warmup_per_visit = j.at("warmup_per_visit").get<std::uint64_t>();
+    spec.visits = whole(j.at("visits"), UINT64_MAX);
+    spec.rounds_per_visit = whole(j.at("rounds_per_visit"), UINT64_MAX);
+    spec.warmup_per_visit = whole(j.at("warmup_per_visit"), UINT64_MAX);
     spec.parallel = j.at("parallel").get<bool>();
     spec.design = j.at("design").get<std::string>() == "sparse" ? PlanDesign::sparse : PlanDesign::all_pairs;
-    for (const json& p : j.at("pairs"))
-      spec.pairs.emplace_back(p.at(0).get<std::uint32_t>(), p.at(1).get<std::uint32_t>());
+    for (const json& p : j.at("pairs")) {
+      spec.pairs.emplace_back(static_cast<std::uint32_t>(whole(p.at(0), UINT32_MAX)),
+                              static_cast<std::uint32_t>(whole(p.at(1), UINT32_MAX)));
+    }
     spec.design_reason = j.at("design_reason").get<std::string>();
     spec.budget_seconds = j.at("budget_seconds").get<double>();
   } catch (const json::exception& e) {
@@ -256,13 +270,24 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   ExchangeChoice choice;
   if (auto v = parse_variant(manifest.send)) choice.send = *v;
   if (auto v = parse_variant(manifest.recv)) choice.recv = *v;
+  // A pair is read past damage (RunDirReader::try_read_pair); one that lost every visit is
+  // not measured.
+  std::atomic<std::size_t> pairs_read{0};
   analyze_matrix(
       o, choice,
       [&](int a, int b) -> std::optional<Run> {
-        if (!reader.has_pair(a, b)) return std::nullopt;
-        return reader.read_pair(a, b);
+        std::optional<Run> run = reader.try_read_pair(a, b);
+        if (run) ++pairs_read;
+        return run;
       },
       outputs);
+  o.lost = reader.losses();
+  if (pairs_read == 0 && !o.lost.empty()) {
+    // Damage that leaves nothing to analyse is an input error, as a directory that is not one.
+    std::string what = dir + ": no pair could be read; evidence lost: " + run_dir_loss_text(o.lost.front());
+    if (o.lost.size() > 1) what += " (and " + std::to_string(o.lost.size() - 1) + " more)";
+    throw InputError(what);
+  }
   return o;
 }
 

@@ -62,8 +62,10 @@ std::string resolve_run_dir(const std::string& from);
 /// before its analysis: the CPUs in topology order (topology.xml when the run has one; no
 /// groups without), the plan (from the manifest's spec; a plain directory has none: one
 /// visit per pair), the TSC frequency, the host and warnings; then analyses every pair
-/// (analyze_matrix, writing to `outputs`). Notes on an incomplete run go into `incomplete`.
-/// \throws IoError, InputError (a bad run directory: the file and the line named).
+/// (analyze_matrix, writing to `outputs`). Notes on an incomplete run go into `incomplete`;
+/// damage passed over (RunDirReader::losses) into `lost`.
+/// \throws IoError, InputError (a bad run directory: the file and the line named; damage
+///         that leaves no pair readable).
 MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs);
 
 }  // namespace tscaudit

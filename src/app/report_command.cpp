@@ -35,6 +35,7 @@ namespace fs = std::filesystem;
 struct Written {
   std::vector<std::string> problems;
   std::vector<std::string> incomplete;  // runs read that are not complete (--from)
+  std::vector<std::string> lost;        // evidence the run directories' reader passed over (--from)
   bool interrupted = false;             // a signal ended the measuring: measure nothing more
   PictureReport pictures;
 };
@@ -130,6 +131,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
   w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
+  for (const RunDirLoss& loss : o.lost) w.lost.push_back(run_dir_loss_text(loss));
   w.interrupted = !o.offline && !o.interrupted.empty();
   in.host = o.platform.host;
   if (o.offline) in.rebuilt_from = ReportSource{o.run_dir, o.platform.host, o.started_utc, o.ended_utc};
@@ -158,6 +160,7 @@ void measure_plain(const ReportOptions& options, const std::string& from, const 
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
   w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
+  for (const RunDirLoss& loss : o.lost) w.lost.push_back("plain matrix: " + run_dir_loss_text(loss));
   in.plain = report_run(std::move(o));
 }
 
@@ -324,6 +327,7 @@ int run_report(const ReportOptions& options) {
   in.problems = written.problems;
   for (const std::string& note : written.incomplete) in.problems.push_back("not complete: " + note);
   in.incomplete = written.incomplete;
+  in.lost = written.lost;
   in.missing_pictures = missing_pictures(root, written.pictures);
   const ReportDoc doc = build_report_doc(in);
   write_text_file((root / kReportPairsFile).string(), report_pairs_text(in));
@@ -336,6 +340,7 @@ int run_report(const ReportOptions& options) {
             << "\n";
   for (const std::string& p : written.problems) std::cerr << "tscaudit report: problem: " << p << "\n";
   for (const std::string& note : written.incomplete) std::cerr << "tscaudit report: not complete: " << note << "\n";
+  for (const std::string& loss : written.lost) std::cerr << "tscaudit report: evidence lost: " << loss << "\n";
   if (!written.pictures.not_drawn.empty()) {
     std::cerr << "tscaudit report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/format.hpp"
+
 namespace tscaudit {
 void parse_arch_timer_log_line(std::string_view line, KernelLogFacts& f) {
   const std::size_t at = line.find("arch_timer: ");
@@ -19,14 +21,14 @@ void parse_arch_timer_log_line(std::string_view line, KernelLogFacts& f) {
     const std::string_view after(ptr, static_cast<std::size_t>(number.data() + number.size() - ptr));
     if (ec == std::errc{} && mhz > 0 && after.substr(0, 3) == "MHz" && !f.arch_timer_mhz) {
       f.arch_timer_mhz = mhz;
-      f.arch_timer_line = std::string(line);
+      f.arch_timer_line = printable_text(line);
     }
     return;
   }
   // arch_timer_check_ool_workaround(): "Enabling %s workaround for %s".
   for (const std::string_view kind : {"Enabling local workaround for ", "Enabling global workaround for "}) {
     if (rest.substr(0, kind.size()) == kind) {
-      const std::string desc(trim_blanks(rest.substr(kind.size())));
+      const std::string desc = printable_text(trim_blanks(rest.substr(kind.size())));
       if (!desc.empty() &&
           std::find(f.timer_workarounds.begin(), f.timer_workarounds.end(), desc) == f.timer_workarounds.end()) {
         f.timer_workarounds.push_back(desc);

@@ -258,13 +258,16 @@ TEST_CASE("run directory: a rounds file cut short loses its last visit only", "[
   TempDir tmp;
   const std::string dir = tmp.at("run");
   {
+    // Interrupted: a file that ends inside a frame is what a stopped writer leaves (a run
+    // that says it completed has lost it instead: test_run_dir_damage.cpp).
     auto w = RunDirWriter::create(dir, sample_manifest({0, 1, 2}), std::nullopt);
     for (std::uint64_t v = 0; v < 3; ++v) {
       w->append_visit(0, 1, v, v * 2000, visit_rounds(2000, 1'000'000 * (v + 1)), 1, "");
       w->append_visit(0, 2, v, v * 2000, visit_rounds(2000, 1'000'000 * (v + 1)), 1, "");
     }
-    w->finish(RunDirStatus::complete, "", "2026-11-25T04:03:00.000Z");
+    w->finish(RunDirStatus::interrupted, "SIGINT", "2026-11-25T04:03:00.000Z");
   }
+  const std::string interrupted_note = dir + "/manifest.json says interrupted: SIGINT";
   const fs::path file = fs::path(dir) / "rounds" / "cpu-0.zst";
   const std::string whole = slurp(file);
   const std::size_t last_size = open_run_dir(dir).visits_of(0, 2).back().size;
@@ -275,8 +278,10 @@ TEST_CASE("run directory: a rounds file cut short loses its last visit only", "[
     const RunDirReader r = open_run_dir(dir);
     const std::string at = dir + "/rounds/cpu-0.zst ends " + std::to_string(last_size - cut) +
                            " bytes into a visit (at byte " + std::to_string(before_last) + ")";
-    REQUIRE(r.incomplete_notes().size() == 1);
-    CHECK_THAT(r.incomplete_notes()[0], Catch::StartsWith(at));
+    REQUIRE(r.incomplete_notes().size() == 2);
+    CHECK(r.incomplete_notes()[0] == interrupted_note);
+    CHECK_THAT(r.incomplete_notes()[1], Catch::StartsWith(at));
+    CHECK(r.losses().empty());
     CHECK(r.read_pair(0, 1).rounds.size() == 6000);
     const Run cut_pair = r.read_pair(0, 2);
     CHECK(cut_pair.rounds.size() == 4000);
@@ -286,7 +291,7 @@ TEST_CASE("run directory: a rounds file cut short loses its last visit only", "[
   }
   // The whole last frame gone: a shorter file, nothing to say about it.
   write_file(file, whole.substr(0, before_last));
-  CHECK(open_run_dir(dir).incomplete_notes().empty());
+  CHECK(open_run_dir(dir).incomplete_notes() == std::vector<std::string>{interrupted_note});
   CHECK(open_run_dir(dir).read_pair(0, 2).rounds.size() == 4000);
 }
 
@@ -341,48 +346,77 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
     CHECK_THAT(open_error(dir), Catch::Matches(".*/manifest.json:[0-9]+:3: no \"cpus\" array of CPU numbers"));
     restore();
   }
-  SECTION("a rounds file that is not zstd") {
-    write_file(rounds, "seq,t1,t2,t3,t4\n0,1,2,3,4\n");
-    CHECK(open_error(dir) == dir + "/rounds/cpu-0.zst: not a zstd file (no zstd magic number)");
+  SECTION("a rounds file that is not zstd: lost whole") {
+    const std::string csv = "seq,t1,t2,t3,t4\n0,1,2,3,4\n";
+    write_file(rounds, csv);
+    const RunDirReader r = open_run_dir(dir);
+    CHECK(r.pairs().empty());
+    REQUIRE(r.losses().size() == 1);
+    CHECK(run_dir_loss_text(r.losses()[0]) == "rounds/cpu-0.zst at byte 0 (frame 0, " + std::to_string(csv.size()) +
+                                                  " bytes): pair 0 -> ?: not a zstd file (no zstd magic number)");
   }
-  SECTION("a frame damaged in the middle of the file, not at its end") {
+  SECTION("a frame damaged in the middle of the file, not at its end: passed over, named") {
     const RunDirReader r = open_run_dir(dir);
     const auto v = r.visits_of(0, 1);
-    // Its magic number: the index cannot go on.
+    // Its magic number: the index goes on at the next frame.
     std::string damaged = good_rounds;
     damaged[v[1].offset] = 'X';
     write_file(rounds, damaged);
-    CHECK(open_error(dir) == dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(v[1].offset) +
-                                 "): not a zstd frame (no zstd magic number): the file is damaged");
+    {
+      const RunDirReader d = open_run_dir(dir);
+      REQUIRE(d.losses().size() == 1);
+      CHECK(run_dir_loss_text(d.losses()[0]) == "rounds/cpu-0.zst at byte " + std::to_string(v[1].offset) +
+                                                    " (frame 1, " + std::to_string(v[1].size) +
+                                                    " bytes): pair 0 -> ?: not a zstd frame (no zstd magic number): "
+                                                    "the file is damaged");
+      CHECK(d.read_pair(0, 1).rounds.size() == 4000);
+    }
     // Its content: the checksum says so when the pair is read.
     damaged = good_rounds;
     const std::size_t at = v[1].offset + v[1].size / 2;
     damaged[at] = static_cast<char>(damaged[at] ^ 0x20);
     write_file(rounds, damaged);
-    const std::string what = read_error(dir, 0, 1);
-    CHECK_THAT(what, Catch::StartsWith(dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(v[1].offset) +
-                                       "): the zstd frame does not decompress ("));
+    const RunDirReader d = open_run_dir(dir);
+    CHECK(d.losses().empty());
+    CHECK(d.read_pair(0, 1).rounds.size() == 4000);
+    REQUIRE(d.losses().size() == 1);
+    CHECK_THAT(run_dir_loss_text(d.losses()[0]),
+               Catch::StartsWith("rounds/cpu-0.zst at byte " + std::to_string(v[1].offset) + " (frame 1, " +
+                                 std::to_string(v[1].size) +
+                                 " bytes): pair 0 -> 1, visit=1 (2000 rounds): the zstd frame does not decompress ("));
   }
   SECTION("a visit naming a CPU the manifest lacks, a visit twice, a stray file") {
     const std::uint64_t visit1_at = open_run_dir(dir).visits_of(0, 1)[1].offset;
     VisitHeader h;
     h.a = 0;
     h.b = 5;
-    write_file(rounds, good_rounds + compress_visit(h, visit_rounds(10, 100)));
-    CHECK(open_error(dir) == dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(good_rounds.size()) +
-                                 "):1:1: b=5 is not among the manifest's cpus");
+    // Frames that name no pair of this file are lost; the other visits stay.
+    const auto only_loss = [&] {
+      const RunDirReader r = open_run_dir(dir);
+      CHECK(r.read_pair(0, 1).rounds.size() == 6000);
+      REQUIRE(r.losses().size() == 1);
+      return run_dir_loss_text(r.losses()[0]);
+    };
+    const std::string at = "rounds/cpu-0.zst at byte " + std::to_string(good_rounds.size()) + " (frame 3, ";
+    std::string extra = compress_visit(h, visit_rounds(10, 100));
+    write_file(rounds, good_rounds + extra);
+    CHECK(only_loss() == at + std::to_string(extra.size()) +
+                             " bytes): pair 0 -> 5, visit=0 (10 rounds): b=5 is not among the manifest's cpus");
     h.b = 1;
     h.visit = 1;
-    write_file(rounds, good_rounds + compress_visit(h, visit_rounds(10, 100)));
-    CHECK(open_error(dir) == dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(good_rounds.size()) +
-                                 "): visit=1 of pair 0 -> 1 appears twice (also at byte " + std::to_string(visit1_at) +
-                                 ")");
+    extra = compress_visit(h, visit_rounds(10, 100));
+    write_file(rounds, good_rounds + extra);
+    CHECK(only_loss() == at + std::to_string(extra.size()) +
+                             " bytes): pair 0 -> 1, visit=1 (10 rounds): visit=1 of pair 0 -> 1 appears twice (kept: "
+                             "the frame at byte " +
+                             std::to_string(visit1_at) + ")");
     h.a = 1;
     h.b = 0;
-    write_file(rounds, good_rounds + compress_visit(h, visit_rounds(10, 100)));
-    CHECK(open_error(dir) == dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(good_rounds.size()) +
-                                 "):1:1: a visit of pair 1 -> 0 in the file of CPU 0 (each file holds the visits "
-                                 "that its CPU initiates)");
+    extra = compress_visit(h, visit_rounds(10, 100));
+    write_file(rounds, good_rounds + extra);
+    CHECK(only_loss() == at + std::to_string(extra.size()) +
+                             " bytes): pair 1 -> 0, visit=1 (10 rounds): a visit of pair 1 -> 0 in the file of CPU 0 "
+                             "(each file holds the visits that its CPU initiates)");
     restore();
     write_file(fs::path(dir) / "rounds" / "cpu-7.zst", good_rounds);
     CHECK(open_error(dir) == dir + "/rounds/cpu-7.zst: CPU 7 is not among the manifest's cpus");
@@ -396,11 +430,28 @@ TEST_CASE("run directory: bad directories are refused, naming the file and the l
     const std::string frame = compress_visit_text(
         "# visit a=0 b=1 visit=3 rounds=2 quantum_ticks=1 first_seq=6000\n1000,300,40,260,0\n700,3x0,40,260,0\n");
     write_file(rounds, good_rounds + frame);
-    CHECK(read_error(dir, 0, 1) == dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(good_rounds.size()) +
-                                       "):3:5: '3x0' is not a signed decimal number");
-    write_file(rounds, good_rounds + compress_visit_text("# visit a=0 b=1 visit=3 rounds=2\n"));
-    CHECK(open_error(dir) == dir + "/rounds/cpu-0.zst (frame at byte " + std::to_string(good_rounds.size()) +
-                                 "):1:1: the visit line lacks quantum_ticks=");
+    {
+      const RunDirReader r = open_run_dir(dir);
+      const Run run = r.read_pair(0, 1);
+      CHECK(run.rounds.size() == 6000);
+      CHECK(run.trailer.get("status") == std::optional<std::string_view>("complete"));
+      CHECK(run.trailer.get("lost") ==
+            std::optional<std::string_view>("visit=3 (2 rounds, byte " + std::to_string(good_rounds.size()) +
+                                            "): line 3, column 5 of the visit: '3x0' is not a signed decimal number"));
+      REQUIRE(r.losses().size() == 1);
+      CHECK(run_dir_loss_text(r.losses()[0]) == "rounds/cpu-0.zst at byte " + std::to_string(good_rounds.size()) +
+                                                    " (frame 3, " + std::to_string(frame.size()) +
+                                                    " bytes): pair 0 -> 1, visit=3 (2 rounds): line 3, column 5 of "
+                                                    "the visit: '3x0' is not a signed decimal number");
+    }
+    const std::string bad_line = compress_visit_text("# visit a=0 b=1 visit=3 rounds=2\n");
+    write_file(rounds, good_rounds + bad_line);
+    const RunDirReader r = open_run_dir(dir);
+    REQUIRE(r.losses().size() == 1);
+    CHECK(run_dir_loss_text(r.losses()[0]) == "rounds/cpu-0.zst at byte " + std::to_string(good_rounds.size()) +
+                                                  " (frame 3, " + std::to_string(bad_line.size()) +
+                                                  " bytes): pair 0 -> ?: line 1, column 1 of the visit: the visit "
+                                                  "line lacks quantum_ticks=");
   }
   SECTION("the directory is not there, or is a file") {
     CHECK_THAT(what_thrown<InputError>([&] { open_run_dir(tmp.at("absent")); }),  // input error: exit 2

@@ -392,3 +392,12 @@ TEST_CASE("aarch64: info's text and JSON on the big.LITTLE fixture") {
   CHECK(j["kernel_facts"]["log"]["cntvct_trapped_cpus"] == "4-7");
   CHECK(j["warnings"][0]["code"] == "counter_erratum");
 }
+
+TEST_CASE("aarch64: an arch_timer line with control bytes and bytes that are not UTF-8 is kept printable") {
+  const KernelLogFacts log = parse_kernel_log(
+      "[0.000000] arch_timer: cp15 timer(s) running at 25.00MHz (phys).\x1b[2J\xff\n"
+      "[0.000000] arch_timer: Enabling global workaround for \x07\xc3(erratum\n");
+  REQUIRE(log.arch_timer_mhz.has_value());
+  CHECK(log.arch_timer_line == "[0.000000] arch_timer: cp15 timer(s) running at 25.00MHz (phys).\\x1b[2J\\xff");
+  CHECK(log.timer_workarounds == std::vector<std::string>{"\\x07\\xc3(erratum"});
+}
