@@ -82,9 +82,9 @@ std::string printable_text(std::string_view text) {
   return out;
 }
 
-std::string printable(std::string_view field) {
-  std::string out = printable_text(field.substr(0, 40));
-  if (field.size() > 40) out += "...";
+std::string printable(std::string_view field, std::size_t max_bytes) {
+  std::string out = printable_text(field.substr(0, max_bytes));
+  if (field.size() > max_bytes) out += "...";
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -39,9 +40,10 @@ std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz);
 /// start_utc and end_utc of saved runs, and the time a report was made).
 std::string format_utc(std::chrono::system_clock::time_point t);
 
-/// `field` with every byte outside printable ASCII as \xNN, cut to 40 bytes and "...": safe
-/// to quote in a message whatever the input holds (binary garbage, escape sequences).
-std::string printable(std::string_view field);
+/// `field` with every byte outside printable ASCII as \xNN, cut to `max_bytes` (40) and
+/// "...": safe to quote in a message whatever the input holds (binary garbage, escape
+/// sequences).
+std::string printable(std::string_view field, std::size_t max_bytes = 40);
 
 /// `text` whole (not cut) with every byte outside printable ASCII as \xNN: control bytes
 /// (a line end, an escape sequence) and every byte above 0x7e, so invalid UTF-8 too. For

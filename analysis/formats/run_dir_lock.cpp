@@ -23,6 +23,7 @@
 
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/format.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_dir.hpp"
 
@@ -39,23 +40,6 @@ constexpr auto kLockTextWait = std::chrono::milliseconds(200);
 /// Tries to lock a lock file that a finishing writer removes at the same moment.
 constexpr int kLockTries = 20;
 
-/// `text` with every byte outside printable ASCII as \xNN, cut to `max_bytes` and "...".
-std::string lock_printable(std::string_view text, std::size_t max_bytes) {
-  std::string out;
-  for (char c : text.substr(0, max_bytes)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    }
-  }
-  if (text.size() > max_bytes) out += "...";
-  return out;
-}
-
 /// This process' command line, its arguments separated by spaces, printable.
 std::string lock_own_command() {
   std::string cmdline;
@@ -70,7 +54,7 @@ std::string lock_own_command() {
   for (char& c : cmdline) {
     if (c == '\0') c = ' ';
   }
-  return cmdline.empty() ? "unknown" : lock_printable(cmdline, kLockCommandBytes);
+  return cmdline.empty() ? "unknown" : printable(cmdline, kLockCommandBytes);
 }
 
 /// What a lock file says: "pid N (COMMAND)" from its `pid: ` and `command: ` lines, printable;
@@ -88,8 +72,8 @@ std::string lock_holder_text(int fd) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) break;  // a line being written
     const std::string_view line(text.data() + at, end - at);
-    if (line.starts_with("pid: ")) pid = lock_printable(line.substr(5), 20);
-    if (line.starts_with("command: ")) command = lock_printable(line.substr(9), kLockCommandBytes);
+    if (line.starts_with("pid: ")) pid = printable(line.substr(5), 20);
+    if (line.starts_with("command: ")) command = printable(line.substr(9), kLockCommandBytes);
     at = end + 1;
   }
   if (pid.empty()) return {};
