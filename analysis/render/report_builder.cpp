@@ -230,7 +230,8 @@ ReportSection verdict_section(const ReportInputs& in) {
   const std::string visits =
       check.outcome == CheckOutcome::incomplete
           ? " planned to be visited " + std::to_string(in.ordered.visits) + " times each and cut short, "
-          : " each visited " + std::to_string(in.ordered.visits) + " times, ";
+      : !in.lost.empty() ? " visited up to " + std::to_string(in.ordered.visits) + " times each, the lost visits aside, "
+                         : " each visited " + std::to_string(in.ordered.visits) + " times, ";
   s.blocks.push_back(paragraph("Measured " + std::to_string(m.size()) + " CPUs (" + pairs + visits +
                                std::to_string(total_rounds(m)) + " rounds in all) with send " + m.send.name +
                                " and receive " + m.recv.name + " in " + format_sig(in.ordered.elapsed_seconds, 3) +

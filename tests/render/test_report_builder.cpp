@@ -2,6 +2,8 @@
 // paragraphs, the pictures and what stands for a picture that is not there.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -189,6 +191,23 @@ TEST_CASE("report builder: a sparse design's run says which pairs it measured") 
   const ReportSection& how = doc.sections.back();
   REQUIRE(how.blocks.size() >= 2);
   CHECK(how.blocks[1].items.at(2).starts_with("matrix/: the sparse-design run with receive lfence_rdtsc: "));
+}
+
+TEST_CASE("report builder: a run cut short or with lost visits does not claim every visit") {
+  ReportInputs lost = full();
+  lost.lost = {"rounds/cpu-0.zst at byte 10 (frame 1, 20 bytes): pair 0 -> 1, visit=1 (300 rounds): damaged"};
+  const ReportDoc lost_doc = build_report_doc(lost);
+  const ReportSection& with_loss = section(lost_doc, "Verdict", 7);
+  CHECK(std::any_of(with_loss.blocks.begin(), with_loss.blocks.end(), [](const ReportBlock& b) {
+    return b.text.starts_with("Measured 2 CPUs (2 ordered pairs, visited up to 4 times each, the lost visits aside, ");
+  }));
+  ReportInputs cut = full();
+  mark_cut_short(cut.check, "interrupted by SIGINT after 1 of 4 slots (1 of 4 pair visits)");
+  const ReportDoc doc = build_report_doc(cut);
+  const ReportSection& s = doc.sections.front();
+  CHECK(s.blocks[0].text.starts_with("incomplete, no verdict: interrupted by SIGINT after 1 of 4 slots"));
+  CHECK(s.blocks[1].text.starts_with("Measured 2 CPUs (2 ordered pairs, planned to be visited 4 times each and cut "
+                                     "short, 2500 rounds in all) "));
 }
 
 TEST_CASE("report builder: a failed check lists at most 10 failures under the diagnosis, with no recommendation") {
