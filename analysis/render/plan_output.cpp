@@ -63,7 +63,7 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
              (plan.estimated_seconds <= s.budget_seconds
                   ? ": the estimate fits"
                   : std::string(": the estimate exceeds it; ") + (s.parallel ? "" : "run pairs in parallel, or ") +
-                        "give fewer --cpus, --visits or --rounds"));
+                        "give fewer --cpus, --visits or --rounds (measured only with --over-budget)"));
   }
   line(out, "memory, streamed",
        human_bytes(plan.memory_bytes_streaming) +
@@ -77,6 +77,18 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
              "estimate moves only as far as the added delay differs between the two directions");
   }
   return out;
+}
+
+std::string over_budget_refusal(const MatrixPlan& plan) {
+  const PlanSpec& s = plan.spec;
+  // Below a second human_duration rounds to tenths; two digits keep "0.018 s exceeds 0.01 s" apart.
+  const auto seconds = [](double x) { return x < 1 ? format_sig(x, 2) + " s" : human_duration(x); };
+  return "the plan's estimated " + seconds(plan.estimated_seconds) + " of measuring exceeds its budget of " +
+         seconds(s.budget_seconds) + " (" + std::to_string(plan.slots.size()) + " slots, " +
+         (s.parallel ? "pairs in parallel" : "one pair at a time") + "): " +
+         (s.parallel ? "" : "run pairs in parallel, or ") +
+         "give fewer --cpus, --visits or --rounds, a larger --budget, or --over-budget to measure it anyway "
+         "(--dry-run shows the plan)";
 }
 
 nlohmann::ordered_json plan_json(const MatrixPlan& plan) {

@@ -15,6 +15,11 @@ namespace tscaudit {
 /// plan was made from, ordered), the CPU line also counts packages, dies and L3 domains.
 std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology = nullptr);
 
+/// Why a measured plan whose estimate exceeds its budget is refused, and what to do: fewer
+/// CPUs, visits or rounds, pairs in parallel, or --over-budget. Precondition: the plan has a
+/// budget (spec.budget_seconds > 0) and its estimate exceeds it.
+std::string over_budget_refusal(const MatrixPlan& plan);
+
 /// The plan's figures as JSON: "schema": "tscaudit-plan/1", the CPUs in plan order, the
 /// design ("all_pairs" or "sparse") and why, counts, costs, estimate, budget (null: none),
 /// memory (kept, and streamed), and the first kPlanJsonSlots slots (not the whole list, which

@@ -414,6 +414,8 @@ void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
                    "seconds: choose all pairs or a sparse design, and the rounds per visit, so the plan fits");
   }
   cmd.add_flag("--all-pairs", all_pairs, "measure every ordered pair, however many CPUs (no sparse design)");
+  cmd.add_flag("--over-budget", over_budget,
+               "measure a plan whose estimate exceeds --budget (refused otherwise; --dry-run shows it)");
   cmd.add_option("--warmup", warmup, "rounds before each visit, discarded")->capture_default_str();
   cmd.add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();
@@ -449,6 +451,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
     o.budget_seconds = kDefaultBudgetSeconds;
   }
   o.all_pairs = all_pairs;
+  o.over_budget = over_budget;
   o.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
   o.timeout = parse_timeout(timeout_ms);
   if (parallel && sequential) throw UsageError("give --parallel or --sequential, not both");
@@ -465,7 +468,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
     for (const auto& [given, option] : {std::pair{cpus_given, "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
                                         std::pair{!budget.empty(), "--budget"}, std::pair{dry_run, "--dry-run"},
                                         std::pair{!topology.empty(), "--topology"}, std::pair{save_runs, "--save-runs"},
-                                        std::pair{parallel, "--parallel"}}) {
+                                        std::pair{parallel, "--parallel"}, std::pair{over_budget, "--over-budget"}}) {
       if (given) throw UsageError(std::string(option) + " shapes a measurement; --from measures nothing");
     }
   }

@@ -68,6 +68,7 @@ struct PlanCli {
   std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
                                          timeout_ms = "2000", topology, format = "text", out, from;
   bool parallel = false, sequential = false, all_pairs = false, dry_run = false, save_runs = false;
+  bool over_budget = false;
   CLI::Option* cpus_option = nullptr;  // given (even as --cpus ''), or not
   bool budgeted = false;  // report and check: a default time budget, pairs in parallel
   /// \param variants  the command takes --variant, --send and --recv

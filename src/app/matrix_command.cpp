@@ -97,6 +97,12 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
     spec.design_reason = "matrix measures every ordered pair unless --budget is given";
     planned.plan = make_plan(spec, kMeasuredCosts);
   }
+  // A plan the budget cannot hold is a surprise to whoever set the budget (a timer's unit has
+  // a time limit of its own): refused unless asked for. --dry-run shows it and says so.
+  if (!options.dry_run && !options.over_budget && planned.plan.spec.budget_seconds > 0 &&
+      planned.plan.estimated_seconds > planned.plan.spec.budget_seconds) {
+    throw UsageError(over_budget_refusal(planned.plan));
+  }
   // What the run keeps: the rounds go to the run directory as measured (memory_bytes_streaming).
   if (!options.dry_run && this_machine) {
     if (auto refusal = memory_refusal(planned.plan.memory_bytes_streaming, available_memory_bytes(), "the plan",

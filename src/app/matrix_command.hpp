@@ -44,6 +44,9 @@ struct MatrixOptions {
   /// 0: every ordered pair with the default rounds (matrix without --budget).
   double budget_seconds = 0;
   bool all_pairs = false;  // with a budget: the full matrix whatever the size
+  /// Measure a plan whose estimate exceeds budget_seconds (--over-budget); without it such a
+  /// plan is refused before anything is measured (docs/commands.md, "The plan and its budget").
+  bool over_budget = false;
   std::uint64_t warmup = kMatrixWarmup;
   std::chrono::milliseconds timeout{2000};
   bool parallel = false;
@@ -59,7 +62,8 @@ struct MatrixOptions {
 /// The CPUs in topology order and the plan. Validates the options against the topology
 /// and, unless a topology file stands in for it, against this machine's usable CPUs.
 /// \throws UsageError (bad CPU list, bad topology, fewer than two CPUs, a plan that does
-///         not fit in memory).
+///         not fit in memory, a measured plan whose estimate exceeds its budget without
+///         over_budget).
 struct PlannedMatrix {
   OrderedCpus order;
   MatrixPlan plan;
