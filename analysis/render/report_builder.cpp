@@ -509,7 +509,12 @@ ReportSection plain_section(const ReportInputs& in) {
       ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) + ". " +
       (m.size() <= 2 ? "Smallest round trip of the pair" : "Median minimum round trip") + ": plain " +
       ticks_with_ns(m.size() <= 2 ? smallest_of(pm, rtt_min) : median_of(pm, rtt_min), hz) + ", " + m.recv.name + " " +
-      ticks_with_ns(m.size() <= 2 ? smallest_of(m, rtt_min) : median_of(m, rtt_min), hz) + "."));
+      ticks_with_ns(m.size() <= 2 ? smallest_of(m, rtt_min) : median_of(m, rtt_min), hz) + "." +
+      (smallest_of(pm, rtt_min) < smallest_of(m, rtt_min)
+           ? " The plain round trip is shorter not because the pair is faster: the plain read is cheaper, and a "
+             "receive read that runs early stamps the message before it has arrived. The ordering read's round trip "
+             "is the one to trust."
+           : "")));
   if (const std::string why = false_offsets_text(in); !why.empty()) s.blocks.push_back(paragraph(why));
   s.blocks.push_back(
       picture(in, "Causality violations per pair with plain " + plain, in_dir(dir, "causality_violations.svg")));

@@ -852,6 +852,15 @@ TEST_CASE("report builder: a plain band that excludes 0 is explained where it ap
     CHECK(s.blocks[1].text == kFalseOffset);
     CHECK(s.blocks[2].kind == Kind::picture);
   }
+  SECTION("a shorter plain round trip says why") {
+    ReportInputs in = with_false_plain_offset();
+    in.plain->matrix.cells[1].rtt_min_ticks = 100;
+    CHECK_THAT(section(build_report_doc(in), "Plain rdtsc: what speculation does here", 4).blocks[0].text,
+               Catch::EndsWith("Smallest round trip of the pair: plain 100 ticks (50.0 ns), lfence_rdtsc 300 ticks "
+                               "(150.0 ns). The plain round trip is shorter not because the pair is faster: the "
+                               "plain read is cheaper, and a receive read that runs early stamps the message before "
+                               "it has arrived. The ordering read's round trip is the one to trust."));
+  }
   SECTION("not where the plain bands all hold 0") {
     const ReportDoc clean = build_report_doc(full());
     CHECK(section(clean, "Per-pair verdicts", 5).blocks[3].text == "With plain rdtsc:");
