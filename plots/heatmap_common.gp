@@ -50,18 +50,44 @@ hm_lines(s) = (hm_p = strstrt(s, "; "), hm_p == 0 ? s : s[1:hm_p-1] . "\n" . hm_
 hm_labels = hm_info("labels")
 hm_bounds = hm_info("boundaries")
 
-# Canvas: square cells in a plot area of 50 px per cell for small N (room for value
-# labels), 6 px per cell for large N, within [400, 1536] px; margins around it for the
-# title, tick labels, axis labels and the colour box.
-hm_area = hm_n <= 16 ? hm_n * 50 : hm_n * 6
-hm_area = hm_area < 400 ? 400 : (hm_area > 1536 ? 1536 : hm_area)
-hm_font_pt = hm_n > 64 ? 13 : 11
+# Canvas sized by the matrix: square cells in a plot area of 80 px per cell up to 4 CPUs
+# and 50 px up to 16 (room for the value labels), at least 200 px; beyond 16, 6 px per
+# cell within [400, 1024] px, so that a large matrix stays a picture a page shows near its
+# own size (256 CPUs: 4 px a cell, 1354 x 1214 px in all). Margins around the plot area
+# for the title, tick labels, axis labels and the colour box. Text at 13 pt up to 4 CPUs
+# (a small picture shown at its size) and beyond 64 CPUs (a large one shown smaller),
+# else 11 pt.
+hm_area = hm_n <= 4 ? hm_n * 80 : (hm_n <= 16 ? hm_n * 50 : hm_n * 6)
+hm_area = hm_n <= 16 ? (hm_area < 200 ? 200 : hm_area) : (hm_area < 400 ? 400 : (hm_area > 1024 ? 1024 : hm_area))
+hm_font_pt = (hm_n > 64 || hm_n <= 4) ? 13 : 11
+# The title: the file's title, then its note one part a line. Where a part of the note is
+# wider than the canvas, the parts are cut again after each ": "; the canvas is then
+# widened to the longest line (about 0.6 em a character), and heightened by a line for each
+# line beyond three. Up to 16 CPUs the title is 11 pt, else the text's size.
+hm_title_pt = hm_n <= 16 ? 11 : hm_font_pt
+hm_char_px = 0.6 * hm_title_pt * 4.0 / 3
+hm_cut(s) = (hm_ca = strstrt(s, "; "), hm_cb = strstrt(s, ": "), \
+             hm_ca == 0 ? hm_cb : (hm_cb == 0 ? hm_ca : (hm_ca < hm_cb ? hm_ca : hm_cb)))
+hm_lines2(s) = (hm_c = hm_cut(s), hm_c == 0 ? s : \
+                s[1:hm_c - 1] . (s[hm_c:hm_c] eq ":" ? ":" : "") . "\n" . hm_lines2(s[hm_c + 2:]))
+hm_text = hm_lines(hm_note)
+# hm_long: the longest line of hm_text, in characters; hm_nlines: its lines.
+HM_MEASURE = "hm_rest = hm_text; hm_long = 0; hm_nlines = 0; " \
+  . "while (strlen(hm_rest) > 0) { hm_q3 = strstrt(hm_rest, \"\\n\"); " \
+  . "hm_len = hm_q3 == 0 ? strlen(hm_rest) : hm_q3 - 1; hm_long = hm_len > hm_long ? hm_len : hm_long; " \
+  . "hm_nlines = hm_nlines + 1; hm_rest = hm_q3 == 0 ? '' : hm_rest[hm_q3 + 1:] }"
+@HM_MEASURE
+hm_text = hm_note eq "" ? hm_title : hm_title . "\n" . \
+          (hm_long * hm_char_px + 40 > hm_area + 330 ? hm_lines2(hm_note) : hm_lines(hm_note))
+@HM_MEASURE
+hm_width = hm_long * hm_char_px + 40 > hm_area + 330 ? int(hm_long * hm_char_px + 40) : hm_area + 330
+hm_height = hm_area + 190 + (hm_nlines > 3 ? int((hm_nlines - 3) * 1.3 * hm_title_pt * 4.0 / 3) : 0)
 hm_ext = strlen(hm_out) >= 4 ? hm_out[strlen(hm_out)-3:] : ""
 if (hm_ext eq ".png") {
-  set terminal pngcairo size hm_area + 330, hm_area + 190 font sprintf("sans,%d", hm_font_pt) noenhanced
+  set terminal pngcairo size hm_width, hm_height font sprintf("sans,%d", hm_font_pt) noenhanced
 } else {
   if (hm_ext eq ".svg") {
-    set terminal svg size hm_area + 330, hm_area + 190 font sprintf("sans,%d", hm_font_pt) noenhanced
+    set terminal svg size hm_width, hm_height font sprintf("sans,%d", hm_font_pt) noenhanced
   } else {
     exit error "the output must end in .png or .svg: " . hm_out
   }
@@ -69,7 +95,7 @@ if (hm_ext eq ".png") {
 set encoding utf8
 set output hm_out
 
-set title (hm_note eq "" ? hm_title : hm_title . "\n" . hm_lines(hm_note))
+set title hm_text font sprintf("sans,%d", hm_title_pt)
 set xlabel "responder b (column)"
 set ylabel "initiator a (row)"
 set cblabel hm_units offset 1.5

@@ -11,11 +11,13 @@
 #   0.00 -12 201 35 190 210
 # time_ms: since the first round; the others in ticks, signed (fwd and rev are
 # cross-clock and can be negative). NaN in a value column = no rounds in that bin (a
-# gap in the line).
-# The picture: forward t2 - t1 (blue) and reverse t4 - t3 (vermillion) latency, the per-bin minimum
-# solid and the median thin and dashed, rtt minimum thin grey; a vertical line at the
-# switch with the first combination named on its left and the second on its right; a
-# line at 0. The y axis is symmetric-log (linear within about ±10 ticks, logarithmic
+# gap in the line). The lines also break where the series has no data: at the switch,
+# and where a step of time_ms is more than 4 times the file's median step (a run that
+# was held up between two bins); plots/gap_lines.awk puts a blank line there.
+# The picture: forward t2 - t1 (blue) and reverse t4 - t3 (vermillion) latency, the
+# per-bin minimum solid and the median thin and dashed, rtt minimum thin grey, a dot at
+# each bin; a vertical line at the switch with the first combination named on its left
+# and the second on its right; a line at 0. The y axis is symmetric-log (linear within about ±10 ticks, logarithmic
 # beyond), so that negative minima under plain reads are visible beside tails of
 # thousands of ticks.
 # A malformed or empty file stops with "FILE:LINE: reason" (exit status 1).
@@ -69,8 +71,13 @@ if (sw_s ne "") {
 set key outside right top vertical Left reverse samplen 3 spacing 1.2 font "sans,9"
 blue = "#0072B2"
 verm = "#D55E00"
-plot vc_file using 1:2 with lines lw 1.8 lc rgb blue title "forward min", \
-     vc_file using 1:3 with lines lw 0.9 dt 2 lc rgb blue title "forward median", \
-     vc_file using 1:4 with lines lw 1.8 lc rgb verm title "reverse min", \
-     vc_file using 1:5 with lines lw 0.9 dt 2 lc rgb verm title "reverse median", \
-     vc_file using 1:6 with lines lw 0.9 lc rgb "#8C8C8C" title "rtt min"
+# The rows with a blank line at each gap, where gnuplot breaks the lines: no line drawn
+# across time without data.
+sw_rows = "< awk" . (sw_s eq "" ? "" : " -v switch_at=" . sw_s) . " -f '" . vc_sq(vc_dir . "gap_lines.awk") \
+          . "' '" . vc_sq(vc_file) . "'"
+# A small dot at each bin, so that a bin alone between two gaps is seen too.
+plot sw_rows using 1:2 with linespoints lw 1.8 pt 7 ps 0.3 lc rgb blue title "forward min", \
+     sw_rows using 1:3 with linespoints lw 0.9 dt 2 pt 7 ps 0.2 lc rgb blue title "forward median", \
+     sw_rows using 1:4 with linespoints lw 1.8 pt 7 ps 0.3 lc rgb verm title "reverse min", \
+     sw_rows using 1:5 with linespoints lw 0.9 dt 2 pt 7 ps 0.2 lc rgb verm title "reverse median", \
+     sw_rows using 1:6 with linespoints lw 0.9 pt 7 ps 0.2 lc rgb "#8C8C8C" title "rtt min"

@@ -153,12 +153,100 @@ std::string check_text_of(const std::map<std::pair<int, int>, std::string>& fail
   return it == failing.end() ? "passes" : "fails: " + it->second;
 }
 
+/// The measured ordered pairs of `m`, by CPU number (a, then b).
+std::vector<CellIndex> measured_pairs(const MatrixResult& m) {
+  std::vector<std::size_t> by_number(m.size());
+  std::iota(by_number.begin(), by_number.end(), std::size_t{0});
+  std::sort(by_number.begin(), by_number.end(), [&](std::size_t x, std::size_t y) { return m.cpus[x] < m.cpus[y]; });
+  std::vector<CellIndex> pairs;
+  for (std::size_t i : by_number) {
+    for (std::size_t j : by_number) {
+      if (i != j && m.at(i, j).measured) pairs.push_back(CellIndex{i, j});
+    }
+  }
+  return pairs;
+}
+
+/// One field of each of a few pairs: "259 ticks (99.8 ns) for 0->1, 260 ticks (100.1 ns)
+/// for 1->0"; "no pair measured" for none.
+std::string each_pair(const MatrixResult& m, const std::vector<CellIndex>& pairs, double (*field)(const PairCell&)) {
+  if (pairs.empty()) return "no pair measured";
+  std::string text;
+  for (const CellIndex& k : pairs) {
+    if (!text.empty()) text += ", ";
+    text += ticks_with_ns(field(m.at(k.a, k.b)), m.tsc_hz) + " for " + pair_label(m, k.a, k.b);
+  }
+  return text;
+}
+
+/// The smallest value of one field over the measured pairs; kNoValue for none.
+double smallest_of(const MatrixResult& m, double (*field)(const PairCell&)) {
+  double v = kNoValue;
+  for (const PairCell& c : m.cells) {
+    if (c.measured && std::isfinite(field(c)) && (!std::isfinite(v) || field(c) < v)) v = field(c);
+  }
+  return v;
+}
+
+/// Whether a pair's hard band is known and leaves 0 out.
+bool band_excludes_zero(const PairCell& c) {
+  return c.measured && std::isfinite(c.offset_lo_ticks) && std::isfinite(c.offset_hi_ticks) &&
+         (c.offset_lo_ticks > 0 || c.offset_hi_ticks < 0);
+}
+
+/// The index of CPU `cpu` in `m`, or m.size() when it is not there.
+std::size_t index_of(const MatrixResult& m, int cpu) {
+  return static_cast<std::size_t>(std::find(m.cpus.begin(), m.cpus.end(), cpu) - m.cpus.begin());
+}
+
+/// Whether the plain run's pair (i, j) has a band that leaves 0 out while the verdict's run
+/// has the same pair's band holding 0: an offset that only the plain reads show.
+bool false_plain_offset(const ReportInputs& in, std::size_t i, std::size_t j) {
+  const MatrixResult& pm = in.plain->matrix;
+  const MatrixResult& m = in.ordered.matrix;
+  if (!band_excludes_zero(pm.at(i, j))) return false;
+  const std::size_t a = index_of(m, pm.cpus[i]), b = index_of(m, pm.cpus[j]);
+  if (a >= m.size() || b >= m.size()) return false;
+  const PairCell& c = m.at(a, b);
+  return c.measured && std::isfinite(c.offset_lo_ticks) && !band_excludes_zero(c);
+}
+
+/// Why plain pairs show an offset band that excludes 0 where the verdict's run finds none:
+/// "" when no plain pair does.
+std::string false_offsets_text(const ReportInputs& in) {
+  if (!in.plain) return "";
+  const MatrixResult& pm = in.plain->matrix;
+  const MatrixResult& m = in.ordered.matrix;
+  std::size_t n = 0, measured = 0;
+  for (std::size_t i = 0; i < pm.size(); ++i) {
+    for (std::size_t j = 0; j < pm.size(); ++j) {
+      if (i == j || !pm.at(i, j).measured) continue;
+      ++measured;
+      if (false_plain_offset(in, i, j)) ++n;
+    }
+  }
+  if (n == 0) return "";
+  const std::string& plain = pm.recv.name;
+  return (n == measured
+              ? std::string(n == 1 ? "The" : "All " + std::to_string(n)) + " plain " + plain +
+                    (n == 1 ? " pair has" : " pairs have")
+              : std::to_string(n) + " of the " + std::to_string(measured) + " plain " + plain + " pairs have") +
+         " an offset band that excludes 0, where the same " + (n == 1 ? "pair" : "pairs") + " with receive " +
+         m.recv.name + " have a band that contains 0. That is the plain reads, not the counters: plain " + plain +
+         " can execute early, before the load that sees the message, so a receive stamp can be taken before the "
+         "message arrived. Its one-way latencies come out too small in one direction, which shifts the measured band "
+         "by as much: a false offset. The matrix with receive " +
+         m.recv.name + ", whose read waits for earlier loads, is the one that decides the verdict.";
+}
+
 /// "0->1: VERDICT (details: matrix/pairs/pair_0_1.txt)" for the measured pairs of `run`,
 /// at most kReportInlinePairs: those the check fails first (`failing`, may be empty), then
 /// those whose verdict is not "synchronized", then the others, each by CPU number.
 /// \param total  receives how many measured pairs there are.
+/// \param plain_of  the report, when `run` is its plain run (false_plain_offset), else null.
 std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_view dir,
-                                       const std::map<std::pair<int, int>, std::string>& failing, std::size_t& total) {
+                                       const std::map<std::pair<int, int>, std::string>& failing, std::size_t& total,
+                                       const ReportInputs* plain_of) {
   const MatrixResult& m = run.matrix;
   std::vector<std::size_t> by_number(m.size());
   std::iota(by_number.begin(), by_number.end(), std::size_t{0});
@@ -182,7 +270,11 @@ std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_v
       if (items.size() == kReportInlinePairs) return items;
       const std::string a = std::to_string(m.cpus[i]), b = std::to_string(m.cpus[j]);
       std::string item = a;
-      item.append("->").append(b).append(": ").append(verdict_text(m.at(i, j).verdict)).append(" (details: ");
+      item.append("->").append(b).append(": ").append(verdict_text(m.at(i, j).verdict));
+      if (plain_of != nullptr && false_plain_offset(*plain_of, i, j)) {
+        item.append(" (a false offset of the early plain reads, as said above)");
+      }
+      item.append(" (details: ");
       item.append(dir).append("/pairs/pair_").append(a).append("_").append(b).append(".txt)");
       items.push_back(std::move(item));
     }
@@ -215,13 +307,32 @@ void add_source(const ReportInputs& in, ReportSection& s) {
   }
 }
 
+/// `text` as a sentence: a full stop at its end (none added after one that ends it
+/// already), its first letter upper-case with `capital`.
+std::string sentence(std::string text, bool capital) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\n')) text.pop_back();
+  if (text.empty()) return text;
+  if (capital && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  if (text.back() != '.' && text.back() != '!' && text.back() != '?') text += '.';
+  return text;
+}
+
+/// "virtual_machine: running under a hypervisor (KVM). The counters measured are ...": the
+/// code, then the message and the advice each as a sentence of its own.
+std::string warning_text(const ReportWarning& w) {
+  std::string text = w.code + ": " + sentence(w.message, false);
+  if (!w.advice.empty()) text += " " + sentence(w.advice, true);
+  return text;
+}
+
 ReportSection verdict_section(const ReportInputs& in) {
   const MatrixResult& m = in.ordered.matrix;
   const CheckResult& check = in.check;
   ReportSection s;
   s.title = "Verdict";
   add_source(in, s);
-  s.blocks.push_back(paragraph(check_reason_text(check) + "."));
+  s.blocks.push_back(
+      {Kind::verdict, check_reason_text(check) + ".", {}, std::string(check_outcome_name(check.outcome)), ""});
   const bool sparse = pairs_left_out(m) > 0;
   const std::string pairs = sparse ? "the " + std::to_string(in.ordered.ordered_pairs) +
                                          " ordered pairs of a sparse design, of " +
@@ -249,7 +360,7 @@ ReportSection verdict_section(const ReportInputs& in) {
                          "\"Read variants\"."));
   }
   std::vector<std::string> warnings;
-  for (const ReportWarning& w : in.warnings) warnings.push_back(w.code + ": " + w.message + " " + w.advice);
+  for (const ReportWarning& w : in.warnings) warnings.push_back(warning_text(w));
   if (!warnings.empty()) {
     s.blocks.push_back(paragraph("What on this platform makes the answer less certain:"));
     s.blocks.push_back(bullets(warnings));
@@ -364,11 +475,18 @@ ReportSection latency_section(const ReportInputs& in) {
   const MatrixResult& m = in.ordered.matrix;
   ReportSection s;
   s.title = "Latency";
-  s.blocks.push_back(
-      paragraph("Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Median "
-                "over pairs of the minimum: " +
-                ticks_with_ns(median_of(m, rtt_min), m.tsc_hz) +
-                "; of the median: " + ticks_with_ns(median_of(m, rtt_p50), m.tsc_hz) + "."));
+  const std::vector<CellIndex> pairs = measured_pairs(m);
+  if (pairs.size() <= 2) {
+    s.blocks.push_back(paragraph(
+        "Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Minimum: " +
+        each_pair(m, pairs, rtt_min) + "; median: " + each_pair(m, pairs, rtt_p50) + "."));
+  } else {
+    s.blocks.push_back(
+        paragraph("Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Median "
+                  "over pairs of the minimum: " +
+                  ticks_with_ns(median_of(m, rtt_min), m.tsc_hz) +
+                  "; of the median: " + ticks_with_ns(median_of(m, rtt_p50), m.tsc_hz) + "."));
+  }
   s.blocks.push_back(picture(in, "Minimum round trip per pair, ticks", in_dir(kReportMatrixDir, "rtt_min_ticks.svg")));
   s.blocks.push_back(picture(in, "Median round trip per pair, ticks", in_dir(kReportMatrixDir, "rtt_p50_ticks.svg")));
   return s;
@@ -388,9 +506,16 @@ ReportSection plain_section(const ReportInputs& in) {
       " one-way latencies below every offset the rest of the run allows "
       "(causality violations: a receive read ran before the message arrived), and " +
       std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " + m.recv.name +
-      ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) +
-      ". Median minimum round trip: plain " + ticks_with_ns(median_of(pm, rtt_min), hz) + ", " + m.recv.name + " " +
-      ticks_with_ns(median_of(m, rtt_min), hz) + "."));
+      ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) + ". " +
+      (m.size() <= 2 ? "Smallest round trip of the pair" : "Median minimum round trip") + ": plain " +
+      ticks_with_ns(m.size() <= 2 ? smallest_of(pm, rtt_min) : median_of(pm, rtt_min), hz) + ", " + m.recv.name + " " +
+      ticks_with_ns(m.size() <= 2 ? smallest_of(m, rtt_min) : median_of(m, rtt_min), hz) + "." +
+      (smallest_of(pm, rtt_min) < smallest_of(m, rtt_min)
+           ? " The plain round trip is shorter not because the pair is faster: the plain read is cheaper, and a "
+             "receive read that runs early stamps the message before it has arrived. The ordering read's round trip "
+             "is the one to trust."
+           : "")));
+  if (const std::string why = false_offsets_text(in); !why.empty()) s.blocks.push_back(paragraph(why));
   s.blocks.push_back(
       picture(in, "Causality violations per pair with plain " + plain, in_dir(dir, "causality_violations.svg")));
   add_matrix_figures(s, pm, dir);
@@ -406,6 +531,15 @@ ReportSection variants_section(const ReportInputs& in) {
       std::to_string(v.rounds_per_combination) + " rounds per send/recv combination in both roles, interleaved over " +
       std::to_string(v.passes) + " passes; read costs on CPU " + std::to_string(v.cpu_a) + "."));
   s.blocks.push_back(bullets(variants_findings(v.verdict)));
+  if (in.plain && v.verdict.cheapest_clean && v.verdict.cheapest_clean->recv == v.verdict.plain_read &&
+      total_violations(in.plain->matrix) > 0) {
+    const std::string plain(variant_name(v.verdict.plain_read));
+    s.blocks.push_back(paragraph(
+        "Plain " + plain + " showed no causality violation in this run, but " +
+        std::to_string(total_violations(in.plain->matrix)) + " in the plain " + plain +
+        " matrix above: early reads are rare and come and go from run to run, which is why a clean run of a read "
+        "that does not wait for earlier loads proves nothing."));
+  }
   s.blocks.push_back(picture(in, "Read cost per call (p50, bar from min to p99.9), ticks",
                              in_dir(kReportVariantsDir, "variants_cost.svg")));
   s.blocks.push_back(picture(in, "Cost of the receive read against causality violations per million one-way latencies",
@@ -447,6 +581,67 @@ ReportSection distance_section(const ReportInputs& in) {
                    range_text(c.offset_ticks, m.tsc_hz, true));
   }
   s.blocks.push_back(table(std::move(rows)));
+  return s;
+}
+
+/// Two CPUs: one pair, measured in both roles. Its two bands bound one difference of the
+/// counters from either side; there is no worst CPU and no median to speak of.
+ReportSection pair_section(const ReportInputs& in) {
+  const MatrixResult& m = in.ordered.matrix;
+  const double hz = m.tsc_hz;
+  const auto failing = failing_pairs(in.check);
+  const std::string counter(counter_name(m.recv));
+  const std::string a = std::to_string(m.cpus[0]), b = std::to_string(m.cpus[1]);
+  const std::string distance = pair_distance_text(m, 0, 1);
+  ReportSection s;
+  s.title = "The pair";
+  s.blocks.push_back(paragraph(
+      "Two CPUs make one pair, " + a + " and " + b + (distance == "-" ? std::string() : " (" + distance + ")") +
+      ", measured in both roles: " + a + " initiates, then " + b +
+      ". There is no worst CPU to single out: each role's band bounds the same difference of the two counters, "
+      "seen from either side (the offset of " +
+      b + "->" + a + " is minus that of " + a + "->" + b + ")."));
+  const std::vector<CellIndex> pairs = measured_pairs(m);
+  if (pairs.empty()) {
+    s.blocks.push_back(paragraph("Neither role was measured."));
+    return s;
+  }
+  std::vector<std::string> rows = {
+      "pair\toffset\tband, ticks\tone-way latency bound (rtt min / 2)\tcausality violations\tcheck"};
+  for (const CellIndex& k : pairs) {
+    const PairCell& c = m.at(k.a, k.b);
+    rows.push_back(pair_label(m, k.a, k.b) + "\t" + signed_ticks(c.offset_ticks, hz) + "\t" +
+                   band_text(c.offset_lo_ticks, c.offset_hi_ticks) + "\t" + ticks_with_ns(c.rtt_min_ticks / 2, hz) +
+                   "\t" + std::to_string(c.causality_violations) + "\t" + check_text_of(failing, m, k.a, k.b));
+  }
+  s.blocks.push_back(table(std::move(rows)));
+  const double lo = m.cpu.lo_ticks.size() == 2 ? m.cpu.lo_ticks[1] : kNoValue;
+  const double hi = m.cpu.hi_ticks.size() == 2 ? m.cpu.hi_ticks[1] : kNoValue;
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return s;
+  std::string text = std::string(pairs.size() == 2 ? "Together the two bands" : "The band") + " put " + counter + "_" +
+                     b + " - " + counter + "_" + a + " in " + band_text(lo, hi) + " ticks";
+  if (hz > 0) text += " (" + band_text(ns_of(lo, hz), ns_of(hi, hz)) + " ns)";
+  if (lo <= 0 && hi >= 0) {
+    text += ": 0 is inside, so the two counters may agree to within that.";
+  } else {
+    const double least = std::min(std::fabs(lo), std::fabs(hi));
+    text += ": 0 is outside, so CPU " + b + "'s counter is " + (lo > 0 ? "ahead of" : "behind") + " CPU " + a +
+            "'s by at least " + ticks_with_ns(least, hz);
+    text += in.check.failures.empty()
+                ? ", within the check's tolerance (" + ticks_with_ns(in.check.settings.tolerance_ticks, hz) +
+                      "), so the check passes it."
+                : ".";
+  }
+  s.blocks.push_back(paragraph(std::move(text)));
+  // Estimates that are not opposite (beyond one quantum) look like a contradiction: they are not.
+  if (pairs.size() == 2) {
+    const double x = m.at(pairs[0].a, pairs[0].b).offset_ticks, y = m.at(pairs[1].a, pairs[1].b).offset_ticks;
+    if (std::fabs(x + y) > static_cast<double>(std::max<std::int64_t>(m.quantum_ticks, 1))) {
+      s.blocks.push_back(paragraph("The two estimates, " + signed_ticks(x, hz) + " and " + signed_ticks(y, hz) +
+                                   ", are not opposite, and need not be: each is one point inside its own band, set "
+                                   "by that role's delays. Read the bands."));
+    }
+  }
   return s;
 }
 
@@ -537,7 +732,13 @@ ReportSection worst_section(const ReportInputs& in) {
                     within));
     }
   }
-  if (!w.offset_pairs.empty()) {
+  double largest = 0;
+  for (const CellIndex& k : w.offset_pairs) largest = std::max(largest, std::fabs(m.at(k.a, k.b).offset_ticks));
+  if (!w.offset_pairs.empty() && largest <= quantum) {
+    // A list of "the largest" offsets that are all 0 would single out pairs for nothing.
+    s.blocks.push_back(paragraph("No pair stands out: every pair's offset estimate is within one quantum (" +
+                                 ticks_with_ns(quantum, hz) + ") of 0."));
+  } else if (!w.offset_pairs.empty()) {
     s.blocks.push_back(paragraph("The pairs with the largest |offset|:"));
     std::vector<std::string> rows = {"pair\tdistance\toffset\tband, ticks\tcheck"};
     for (const CellIndex& k : w.offset_pairs) {
@@ -564,10 +765,13 @@ ReportSection worst_section(const ReportInputs& in) {
 }
 
 /// The excerpt of one run's pairs: all when they are few, else the first kReportInlinePairs.
+/// `plain_of`: the report, when `run` is its plain run: a pair whose band shows a false
+/// offset (false_plain_offset) says so in its item.
 void add_pair_excerpt(ReportSection& s, const ReportMatrixRun& run, std::string_view dir,
-                      const std::map<std::pair<int, int>, std::string>& failing) {
+                      const std::map<std::pair<int, int>, std::string>& failing,
+                      const ReportInputs* plain_of = nullptr) {
   std::size_t total = 0;
-  std::vector<std::string> items = pair_verdicts(run, dir, failing, total);
+  std::vector<std::string> items = pair_verdicts(run, dir, failing, total, plain_of);
   if (total > items.size()) {
     s.blocks.push_back(paragraph(
         "The first " + std::to_string(items.size()) + " of " + std::to_string(total) + " measured pairs" +
@@ -587,8 +791,9 @@ ReportSection pairs_section(const ReportInputs& in) {
   s.blocks.push_back(link(std::string(kReportPairsFile), std::string(kReportPairsFile)));
   add_pair_excerpt(s, in.ordered, kReportMatrixDir, failing_pairs(in.check));
   if (in.plain) {
-    s.blocks.push_back(paragraph("With plain " + in.plain->matrix.recv.name + ":"));
-    add_pair_excerpt(s, *in.plain, report_plain_dir(in.plain->matrix.recv.name), {});
+    const std::string why = false_offsets_text(in);
+    s.blocks.push_back(paragraph("With plain " + in.plain->matrix.recv.name + ":" + (why.empty() ? "" : " " + why)));
+    add_pair_excerpt(s, *in.plain, report_plain_dir(in.plain->matrix.recv.name), {}, &in);
   }
   return s;
 }
@@ -598,18 +803,27 @@ ReportSection how_made_section(const ReportInputs& in) {
   s.title = "How this report was made";
   s.blocks.push_back(
       paragraph("Generated " + in.generated_utc + " by tscaudit " + in.tool_version + ": " + in.command_line));
-  s.blocks.push_back(bullets(
-      {"info.txt, info.json: the platform facts",
-       std::string(kReportPairsFile) + ": every ordered pair's verdict, one line each",
-       std::string(kReportMatrixDir) + "/: the " +
-           (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") + " run with receive " +
-           in.ordered.matrix.recv.name +
-           ": matrix.json (tscaudit-matrix/1, with the check), matrix.txt, analysis.json, "
-           "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)",
-       report_plain_dir(plain_read_name(in)) + "/: the same with plain " + plain_read_name(in) + " on both sides",
-       std::string(kReportVariantsDir) + "/: the read variants on one pair: variants.json (tscaudit-variants/1), "
-                                         "variants.txt, the plots and their .dat inputs",
-       "Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png"}));
+  // The parts this report has: no line for one it lacks (a report from one run has no
+  // platform facts, no plain matrix and no read variants).
+  std::vector<std::string> parts;
+  if (in.info_files) parts.push_back("info.txt, info.json: the platform facts");
+  parts.push_back(std::string(kReportPairsFile) + ": every ordered pair's verdict, one line each");
+  parts.push_back(std::string(kReportMatrixDir) + "/: the " +
+                  (pairs_left_out(in.ordered.matrix) > 0 ? "sparse-design" : "all-pairs") + " run with receive " +
+                  in.ordered.matrix.recv.name +
+                  ": matrix.json (tscaudit-matrix/1, with the check), matrix.txt, analysis.json, "
+                  "*.dat for gnuplot, heatmaps (PNG, SVG), pairs/ (one analysis per pair)");
+  if (in.plain) {
+    parts.push_back(report_plain_dir(plain_read_name(in)) + "/: the same with plain " + plain_read_name(in) +
+                    " on both sides");
+  }
+  if (in.variants) {
+    parts.push_back(std::string(kReportVariantsDir) +
+                    "/: the read variants on one pair: variants.json (tscaudit-variants/1), variants.txt, the plots "
+                    "and their .dat inputs");
+  }
+  parts.push_back("Redraw a heatmap: gnuplot -c plots/heatmap_offset.gp matrix/offset_ticks.dat out.png");
+  s.blocks.push_back(bullets(std::move(parts)));
   if (!in.problems.empty()) {
     s.blocks.push_back(paragraph("Problems while making it:"));
     s.blocks.push_back(bullets(in.problems));
@@ -625,8 +839,12 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   doc.sections.push_back(verdict_section(in));
   doc.sections.push_back(diagnosis_section(in));
   if (auto kernel = kernel_word_section(in)) doc.sections.push_back(std::move(*kernel));
-  doc.sections.push_back(distance_section(in));
-  doc.sections.push_back(worst_section(in));
+  if (in.ordered.matrix.size() == 2) {
+    doc.sections.push_back(pair_section(in));
+  } else {
+    doc.sections.push_back(distance_section(in));
+    doc.sections.push_back(worst_section(in));
+  }
   doc.sections.push_back(offsets_section(in));
   doc.sections.push_back(latency_section(in));
   if (in.plain) doc.sections.push_back(plain_section(in));
@@ -638,6 +856,62 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   doc.sections.push_back(std::move(platform));
   doc.sections.push_back(how_made_section(in));
   return doc;
+}
+
+std::string wrap_columns(std::string_view text, std::size_t columns, std::size_t indent) {
+  // Columns are UTF-8 characters: a byte that is not a continuation byte starts one.
+  const auto is_start = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  std::string out;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    const std::size_t newline = text.find('\n', from);
+    std::string line(text.substr(from, newline == std::string_view::npos ? std::string_view::npos : newline - from));
+    from = newline == std::string_view::npos ? text.size() : newline + 1;
+    for (;;) {
+      // The last space at or before the limit (past the indent and the line's own leading
+      // spaces), else the first space after it; none: the line stays whole.
+      std::size_t col = 0, cut = std::string::npos, lead = 0;
+      while (lead < line.size() && line[lead] == ' ') ++lead;
+      for (std::size_t i = 0; i < line.size(); ++i) {
+        if (!is_start(line[i])) continue;
+        ++col;
+        if (line[i] == ' ' && i > lead && (col <= columns + 1 || cut == std::string::npos)) cut = i;
+        if (col > columns + 1 && cut != std::string::npos) break;
+      }
+      if (col <= columns || cut == std::string::npos) break;
+      std::size_t end = cut;
+      while (end > lead && line[end - 1] == ' ') --end;  // no spaces left at the break
+      std::size_t next = cut;
+      while (next < line.size() && line[next] == ' ') ++next;
+      out += line.substr(0, end) + "\n";
+      line = std::string(indent, ' ') + line.substr(next);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string report_answer_text(const ReportInputs& in, std::string_view report_dir) {
+  const MatrixResult& m = in.ordered.matrix;
+  std::string read;
+  if (in.variants && in.variants->verdict.recommended) {
+    const RecvStanding& r = *in.variants->verdict.recommended;
+    read = "read with " + std::string(variant_name(r.recv)) + ": " + ticks_with_ns(r.cost_ticks, m.tsc_hz) +
+           " per read, the cheapest read here that waits for earlier loads with no causality violation";
+  } else if (in.variants) {
+    read =
+        "read: no read that waits for earlier loads was free of causality violations here (see the report's "
+        "read variants)";
+  } else if (m.recv.variant) {
+    read = "read with " + m.recv.name +
+           ", the ordering read of the verdict's run (its cost is not known: the read variants were not measured)";
+  } else {
+    read = "read: not named (the rounds record no read variant, and the read variants were not measured)";
+  }
+  std::string dir(report_dir);
+  if (!dir.empty() && !dir.ends_with('/')) dir += '/';
+  return wrap_columns(check_reason_text(in.check)) + wrap_columns(read) +
+         wrap_columns("report: " + dir + "report.html (report.md beside it)");
 }
 
 }  // namespace tscaudit

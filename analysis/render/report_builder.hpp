@@ -75,6 +75,7 @@ struct ReportInputs {
   std::optional<ReportMatrixRun> plain;    // the same pairs with plain reads on both sides
   std::optional<VariantsResult> variants;  // the read variants on one pair
   std::string info_text;                   // `tscaudit info`'s text of this machine
+  bool info_files = true;                  // info.txt and info.json are in the report directory
   /// The kernel log's TSC events of the machine measured; nullopt where its log was not
   /// read (unreadable, or a report rebuilt from one run).
   std::optional<KernelTscLog> kernel_tsc;
@@ -92,12 +93,33 @@ struct ReportInputs {
 /// events only: report_kernel.hpp), "Pairs by topology distance", "Worst CPUs and pairs" (the
 /// CPUs of the findings first), "Offsets", "Latency", "Plain PLAIN: ..." (with `plain`; PLAIN
 /// is its read, rdtsc or cntvct), "Read variants: ..." (with `variants`), "Per-pair
-/// verdicts", "Platform", "How this report was made", in that order. The verdict says, before
-/// its reason, where a rebuilt report's rounds come from and what is not complete. Its size
+/// verdicts", "Platform", "How this report was made", in that order. A matrix of two CPUs,
+/// one pair measured in both roles, has "The pair" instead of the distance classes and the
+/// worst CPUs: its two bands and what they say together, no median and no list of the worst.
+/// The verdict (a block of kind `verdict`, the outcome in its `path`) comes after where a
+/// rebuilt report's rounds come from and what is not complete. Where a plain pair's band
+/// excludes 0, the plain section and the plain pairs' list say, right there, that plain
+/// reads that run early make that false offset and that the ordered-read matrix decides. Its size
 /// does not grow with the pairs: "Per-pair verdicts" links kReportPairsFile and lists at most
 /// kReportInlinePairs pairs of each matrix, the failing ones first. A picture whose PNG or SVG
 /// is in missing_pictures carries, in its `missing`, why and which .dat file holds its input
 /// ("gnuplot not found; its input is matrix/offset_ticks.dat").
 ReportDoc build_report_doc(const ReportInputs& in);
+
+/// The terminal's answer lines are at most this many columns (a longer line is wrapped at
+/// a space, its continuation indented by two; a word longer than that stays whole).
+inline constexpr std::size_t kReportAnswerColumns = 100;
+
+/// What `report` prints first: the verdict (check_reason_text), the read to use (the
+/// recommended receive read with its cost; else why none is named), and where the report is
+/// ("report: DIR/report.html (report.md beside it)"), each wrapped at kReportAnswerColumns,
+/// one line break after each.
+std::string report_answer_text(const ReportInputs& in, std::string_view report_dir);
+
+/// Each line of `text` wrapped at a space into lines of at most `columns` columns (UTF-8
+/// characters, one column each), the continuation lines indented by `indent` spaces; the
+/// spaces inside a line are kept (aligned columns stay aligned), a word longer than the
+/// width stays whole, and each line ends with a line break.
+std::string wrap_columns(std::string_view text, std::size_t columns = kReportAnswerColumns, std::size_t indent = 2);
 
 }  // namespace tscaudit

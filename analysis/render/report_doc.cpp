@@ -42,6 +42,13 @@ std::string markdown_row(const std::string& row) {
   return out + "\n";
 }
 
+/// A bullet item on one line: a line break inside it would end the item in Markdown.
+std::string bullet_line(const std::string& item) {
+  std::string out;
+  for (char c : item) out += (c == '\n' || c == '\r') ? ' ' : c;
+  return out;
+}
+
 std::string markdown_table(const std::vector<std::string>& rows) {
   if (rows.empty()) return "";
   std::string out = markdown_row(rows[0]) + "|";
@@ -77,8 +84,9 @@ std::string report_markdown(const ReportDoc& doc) {
       switch (b.kind) {
         case ReportBlock::Kind::paragraph: out += b.text + "\n"; break;
         case ReportBlock::Kind::bullets:
-          for (const std::string& item : b.items) out += "- " + item + "\n";
+          for (const std::string& item : b.items) out += "- " + bullet_line(item) + "\n";
           break;
+        case ReportBlock::Kind::verdict: out += "**" + b.text + "**\n"; break;
         case ReportBlock::Kind::pre: out += "```\n" + b.text + (b.text.ends_with("\n") ? "" : "\n") + "```\n"; break;
         case ReportBlock::Kind::table: out += markdown_table(b.items); break;
         case ReportBlock::Kind::link: out += "[" + b.text + "](" + b.path + ")\n"; break;
@@ -101,12 +109,18 @@ std::string report_html(const ReportDoc& doc,
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(doc.title) +
       "</title>\n<style>\n"
       "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4;color:#222}\n"
-      "pre{background:#f4f4f4;padding:.8em;overflow-x:auto;font-size:85%}\n"
+      "pre{background:#f4f4f4;padding:.8em;font-size:80%;white-space:pre-wrap;overflow-wrap:anywhere}\n"
       "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}\n"
       "figure svg image{image-rendering:pixelated}\n"
       "h2{border-bottom:1px solid #ccc;padding-bottom:.2em}\n"
+      "li{margin:.3em 0}\n"
       "table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:left;"
-      "vertical-align:top}th{background:#f4f4f4}\n"
+      "vertical-align:top;overflow-wrap:anywhere}th{background:#f4f4f4}\n"
+      ".verdict{font-size:120%;font-weight:bold;padding:.7em 1em;border-left:.5em solid;border-radius:.2em}\n"
+      ".verdict-synchronized{background:#e3f4e6;border-color:#2e8540;color:#15401f}\n"
+      ".verdict-not_synchronized{background:#fbe4e2;border-color:#c0392b;color:#5c1710}\n"
+      ".verdict-inconclusive{background:#fdf3d8;border-color:#c99700;color:#4d3a00}\n"
+      ".verdict-incomplete{background:#eceff3;border-color:#6b7785;color:#2b3138}\n"
       "</style>\n</head>\n<body>\n<h1>" +
       html_escape(doc.title) + "</h1>\n";
   for (const ReportSection& s : doc.sections) {
@@ -120,6 +134,9 @@ std::string report_html(const ReportDoc& doc,
           out += "</ul>\n";
           break;
         case ReportBlock::Kind::pre: out += "<pre>" + html_escape(b.text) + "</pre>\n"; break;
+        case ReportBlock::Kind::verdict:
+          out += "<div class=\"verdict verdict-" + html_escape(b.path) + "\">" + html_escape(b.text) + "</div>\n";
+          break;
         case ReportBlock::Kind::table:
           out += "<table>\n";
           for (std::size_t r = 0; r < b.items.size(); ++r) {

@@ -38,6 +38,9 @@ struct Written {
   std::vector<std::string> lost;        // evidence the run directories' reader passed over (--from)
   bool interrupted = false;             // a signal ended the measuring: measure nothing more
   PictureReport pictures;
+  /// What the terminal gets after the answer: where the rounds were read from, the plan
+  /// that was measured (each line a line of its own).
+  std::vector<std::string> after_answer;
 };
 
 ReportMatrixRun report_run(MatrixOutcome&& o) {
@@ -105,6 +108,15 @@ std::optional<KernelTscLog> recorded_kernel_tsc(const std::string& info_json) {
   return kernel_tsc_log_from_json(log["tsc_events"], left_out);
 }
 
+/// A matrix rebuilt from the run directory options.from, as `matrix --from` reads it; where
+/// it was read from is told after the answer.
+MatrixOutcome rebuilt_matrix(const MatrixOptions& options, Written& w) {
+  if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
+  MatrixOutcome o = load_matrix(options.from, pair_outputs(options));
+  w.after_answer.push_back("tscaudit report: rebuilt from " + o.run_dir);
+  return o;
+}
+
 /// The matrix with the default, ordering receive read, and the check's verdict on it.
 /// `from`: the run directory to rebuild it from; empty: measure it.
 void measure_ordered(const ReportOptions& options, const std::string& from, const fs::path& root, ReportInputs& in,
@@ -115,11 +127,14 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   ordered.command_line = options.command_line;
   ordered.from = from;
   MatrixOutcome o = [&] {
-    if (!ordered.from.empty()) return obtain_matrix(ordered, "report", false);
+    if (!ordered.from.empty()) return rebuilt_matrix(ordered, w);
     PlannedMatrix planned = plan_matrix(ordered);
-    std::cerr << "tscaudit report: " << design_name(planned.plan.spec.design) << ", send "
-              << variant_name(ordered.choice.send) << ", recv " << variant_name(ordered.choice.recv) << "\n"
-              << plan_text(planned.plan);
+    // The plan is told after the answer: what was measured, for the record.
+    w.after_answer.push_back(wrap_columns(
+        "tscaudit report: the plan" + std::string(options.plain ? " of each matrix" : "") + ": " +
+        std::string(design_name(planned.plan.spec.design)) + ", send " +
+        std::string(variant_name(ordered.choice.send)) + ", recv " + std::string(variant_name(ordered.choice.recv))));
+    w.after_answer.push_back(wrap_columns(plan_text(planned.plan), kReportAnswerColumns, 18));
     return measure_matrix(ordered, std::move(planned));
   }();
   CheckSettings settings;
@@ -150,7 +165,7 @@ void measure_plain(const ReportOptions& options, const std::string& from, const 
   p.command_line = options.command_line;
   p.from = from;
   MatrixOutcome o = [&] {
-    if (!p.from.empty()) return obtain_matrix(p, "report", false);
+    if (!p.from.empty()) return rebuilt_matrix(p, w);
     PlannedMatrix planned = plan_matrix(p);
     std::cerr << "tscaudit report: the same pairs again, plain " << variant_name(p.choice.recv) << " on both sides\n";
     return measure_matrix(p, std::move(planned));
@@ -245,8 +260,15 @@ int run_report(const ReportOptions& options) {
   if (source == ReportFrom::live) {
     // Every input checked before anything is written: the CPUs, the plan's memory, the pair
     // of the read variants.
-    static_cast<void>(plan_matrix(matrix_options(options)));
+    const PlannedMatrix planned = plan_matrix(matrix_options(options));
     if (options.variants) static_cast<void>(variants_cpus(read_variants_options(options, root)));
+    // One line while it measures: the answer comes first when it is done, the plan after it.
+    const double each = planned.plan.estimated_seconds;
+    std::cerr << wrap_columns("tscaudit report: measuring " + std::to_string(planned.plan.ordered_pairs) +
+                              " ordered pairs" + (options.plain ? " twice" : "") + " (about " +
+                              human_duration(options.plain ? 2 * each : each) + " estimated)" +
+                              (options.variants ? ", then the read variants" : "") +
+                              "; the answer comes first when it is done, then the plan");
   }
   make_directories(options.out_dir);
   ReportInputs in;
@@ -269,7 +291,6 @@ int run_report(const ReportOptions& options) {
       write_text_file((root / "info.json").string(), *json);
     }
   } else if (source == ReportFrom::live) {
-    std::cerr << "tscaudit report: platform facts\n";
     const InfoReport info = gather_info(0);
     in.info_text = info_text(info);
     if (info.platform.kernel_facts.log.ok()) in.kernel_tsc = info.platform.kernel_facts.log.value.tsc_events;
@@ -283,6 +304,7 @@ int run_report(const ReportOptions& options) {
     // One run: its matrix alone, nothing to compare it with, no facts of the machine but
     // what the manifest recorded; the report says so where each would be.
     in.info_text = one_run_platform_text(options.matrix.from, in, in.ordered.matrix.tsc_hz);
+    in.info_files = false;
     // A plain directory of run files names no host: the title names the run instead.
     if (in.host.empty()) in.host = "the run in " + options.matrix.from;
     written.incomplete.push_back(
@@ -335,7 +357,12 @@ int run_report(const ReportOptions& options) {
   write_text_file((root / "report.html").string(),
                   report_html(doc, [&](const std::string& path) { return read_file(root / path); }));
 
-  std::cout << check_reason_text(in.check) << "\n";
+  // The answer first (flushed, so that it leads where stdout and stderr share a pipe), then
+  // where it came from and the plan, then what went wrong.
+  std::cout << report_answer_text(in, options.out_dir) << std::flush;
+  for (const std::string& line : written.after_answer) {
+    std::cerr << line << (line.ends_with('\n') ? "" : "\n");
+  }
   std::cerr << "tscaudit report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
             << "\n";
   for (const std::string& p : written.problems) std::cerr << "tscaudit report: problem: " << p << "\n";

@@ -687,3 +687,98 @@ TEST_CASE("plot: a malformed cpu offsets file fails and names the line") {
        {"# columns: position cpu estimate lo hi group\n0 0 0 0 0 x\n", "in.dat:2: column 6: 'x' is not a number"},
        {"# title: t\n", "in.dat: no data rows"}});
 }
+
+// The heatmap's canvas follows the matrix: a small matrix a small picture with large text,
+// a large one no wider than a page shows near its own size.
+TEST_CASE("plot: the heatmap canvas is sized by the matrix, its text legible at each size") {
+  TempDir dir;
+  const std::string script = GENERATE(as<std::string>{}, "heatmap_offset.gp", "heatmap_latency.gp");
+  struct Size {
+    std::size_t cpus;
+    std::string canvas;  // the SVG's width and height
+    std::string font;    // the tic labels' size
+  };
+  for (const Size& s : {Size{2, "width=\"530\" height=\"390\"", "font-size=\"13.00\""},
+                        Size{4, "width=\"650\" height=\"510\"", "font-size=\"13.00\""},
+                        Size{16, "width=\"1130\" height=\"990\"", "font-size=\"11.00\""},
+                        Size{64, "width=\"730\" height=\"590\"", "font-size=\"11.00\""},
+                        Size{256, "width=\"1354\" height=\"1214\"", "font-size=\"13.00\""}}) {
+    INFO(script << ", " << s.cpus << " CPUs");
+    const std::string svg = drawn_heatmap(dir, script, square_matrix(s.cpus));
+    CHECK(svg.find(s.canvas) != std::string::npos);
+    CHECK(svg.find(s.font) != std::string::npos);
+  }
+  // 2 CPUs: a label in each of the 4 cells at 14 pt (those of the diagonal, not measured, empty).
+  CHECK(count(drawn_heatmap(dir, script, square_matrix(2)), "font-size=\"14.00\"") == 4);
+  CHECK(png_size(drawn(kPlots + "/" + script, dir.at("m.dat"), dir.at("m.png"))) == std::make_pair(530U, 390U));
+}
+
+TEST_CASE("plot: a heatmap's long note is cut at its colons and the canvas widened to its title") {
+  TempDir dir;
+  MatrixGrid g = square_grid(2);
+  g.title = "a title of exactly sixty characters, which is wider than 530";
+  std::string text = format_gnuplot_matrix(g);
+  text.insert(text.find("\n") + 1,
+              "# note: estimates inside hard bands of typically +/-129 ticks: colours span at least that\n");
+  const std::string svg = drawn_heatmap(dir, "heatmap_offset.gp", text);
+  // 60 characters at 11 pt (0.6 em each) and 40 px: 568 px, 567 as gnuplot rounds it down;
+  // three lines, the usual height.
+  CHECK(svg.find("width=\"567\" height=\"390\"") != std::string::npos);
+  check_svg_text(svg, {">estimates inside hard bands of typically +/-129 ticks:<", ">colours span at least that<"});
+}
+
+// plots/variants_switch.gp breaks its lines where there is no data, through
+// plots/gap_lines.awk: a blank line at the switch and before a step of more than 4 times
+// the median step.
+namespace {
+
+/// What `command` prints on stdout.
+std::string output_of(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  CHECK(::pclose(p) == 0);
+  return out;
+}
+
+const char* const kSwitchRows =
+    "# title: CPUs 0 -> 1: receive read rdtsc, then lfence_rdtsc\n# switch_ms: 1.0\n"
+    "# first: rdtsc/rdtsc\n# second: rdtsc/lfence_rdtsc\n"
+    "0.00 -12 201 35 190 210\n0.25 -10 200 36 191 211\n0.50 -11 202 34 189 212\n"
+    "1.00 150 205 140 195 380\n1.25 151 206 141 196 381\n"
+    "3.00 152 207 142 197 382\n3.25 153 208 143 198 383\n";
+
+}  // namespace
+
+TEST_CASE("plot: gap_lines.awk puts a blank line at the switch and at a gap in time, and nowhere else") {
+  TempDir dir;
+  spit(dir.at("in.dat"), kSwitchRows);
+  const std::string awk = "awk -f " + kPlots + "/gap_lines.awk ";
+  // Steps 0.25 0.25 0.5 0.25 1.75 0.25: median 0.25, so a gap is a step beyond 1.0.
+  CHECK(output_of(awk + "-v switch_at=1.0 " + dir.at("in.dat")) ==
+        "0.00 -12 201 35 190 210\n0.25 -10 200 36 191 211\n0.50 -11 202 34 189 212\n\n"
+        "1.00 150 205 140 195 380\n1.25 151 206 141 196 381\n\n"
+        "3.00 152 207 142 197 382\n3.25 153 208 143 198 383\n");
+  // No switch given: the step of 0.5 to the switch is no gap.
+  CHECK(output_of(awk + dir.at("in.dat")) ==
+        "0.00 -12 201 35 190 210\n0.25 -10 200 36 191 211\n0.50 -11 202 34 189 212\n"
+        "1.00 150 205 140 195 380\n1.25 151 206 141 196 381\n\n"
+        "3.00 152 207 142 197 382\n3.25 153 208 143 198 383\n");
+  // Even steps: no gap at all.
+  spit(dir.at("even.dat"), "0 1 1 1 1 1\n1 1 1 1 1 1\n2 1 1 1 1 1\n");
+  CHECK(output_of(awk + dir.at("even.dat")) == "0 1 1 1 1 1\n1 1 1 1 1 1\n2 1 1 1 1 1\n");
+}
+
+TEST_CASE("plot: the switch plot draws no line across the switch or a gap in time") {
+  TempDir dir;
+  const std::string svg = drawn_text(dir, "variants_switch.gp", kSwitchRows, ".svg");
+  // The forward minimum, blue and solid: its key sample and three pieces of line, each
+  // begun with a move (M).
+  const std::string blue_solid = "<path stroke='rgb(  0, 114, 178)'  d='";
+  const std::size_t at = svg.find(blue_solid);
+  REQUIRE(at != std::string::npos);
+  const std::string d = svg.substr(at, svg.find('\'', at + blue_solid.size()) - at);
+  CHECK(count(d, "M") == 4);
+}

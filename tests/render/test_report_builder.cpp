@@ -85,6 +85,7 @@ ReportInputs full() {
   in.host = "box";
   in.ordered = run_of(two_cpus("rdtsc", "lfence_rdtsc", 0, 0, 0), agreeing());
   in.check.synchronized = true;
+  in.check.outcome = CheckOutcome::synchronized;
   in.check.cpus = 2;
   in.check.pairs_checked = 2;
   in.check.widest_band_ticks = 76;
@@ -143,28 +144,37 @@ std::vector<std::string> pictures(const ReportDoc& doc) {
 
 using Kind = ReportBlock::Kind;
 
+/// Four CPUs in two packages, CPU 3 400 ticks ahead (defined below).
+ReportInputs one_cpu_off();
+
 }  // namespace
 
 TEST_CASE("report builder: the sections, in order") {
   ReportInputs in = full();
   const ReportDoc doc = build_report_doc(in);
   CHECK(doc.title == "tscaudit report of box");
-  CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Diagnosis", "Pairs by topology distance",
-                                                "Worst CPUs and pairs", "Offsets", "Latency",
+  // Two CPUs: one pair, "The pair" in place of the distance classes and the worst CPUs.
+  CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Diagnosis", "The pair", "Offsets", "Latency",
                                                 "Plain rdtsc: what speculation does here",
                                                 "Read variants: what each costs, what each gets wrong",
                                                 "Per-pair verdicts", "Platform", "How this report was made"});
   in.plain.reset();
   in.variants.reset();
-  CHECK(titles(build_report_doc(in)) ==
+  CHECK(titles(build_report_doc(in)) == std::vector<std::string>{"Verdict", "Diagnosis", "The pair", "Offsets",
+                                                                 "Latency", "Per-pair verdicts", "Platform",
+                                                                 "How this report was made"});
+  // More CPUs: both.
+  CHECK(titles(build_report_doc(one_cpu_off())) ==
         std::vector<std::string>{"Verdict", "Diagnosis", "Pairs by topology distance", "Worst CPUs and pairs",
-                                 "Offsets", "Latency", "Per-pair verdicts", "Platform", "How this report was made"});
+                                 "Offsets", "Latency", "Plain rdtsc: what speculation does here",
+                                 "Read variants: what each costs, what each gets wrong", "Per-pair verdicts",
+                                 "Platform", "How this report was made"});
 }
 
 TEST_CASE("report builder: the verdict, first") {
   const ReportDoc doc = build_report_doc(full());
   const ReportSection& s = section(doc, "Verdict", 5);
-  CHECK(s.blocks[0].kind == Kind::paragraph);
+  CHECK(s.blocks[0].kind == Kind::verdict);
   CHECK(s.blocks[0].text == check_reason_text(full().check) + ".");
   CHECK(s.blocks[1].text ==
         "Measured 2 CPUs (2 ordered pairs, each visited 4 times, 2500 rounds in all) with send rdtsc and receive "
@@ -304,19 +314,22 @@ TEST_CASE("report builder: the evidence sections") {
     CHECK(s.blocks[2].kind == Kind::pre);
     CHECK(s.blocks[2].text == matrix_text(in.ordered.matrix));
   }
-  SECTION("latency: medians over the measured pairs") {
+  SECTION("latency: each of two pairs (medians over more: the worst CPUs test)") {
     const ReportSection& s = section(doc, "Latency", 3);
     CHECK(s.blocks[0].text ==
-          "Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Median over "
-          "pairs of the minimum: 320 ticks (160.0 ns); of the median: 360 ticks (180.0 ns).");
+          "Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Minimum: 300 "
+          "ticks (150.0 ns) for 0->1, 320 ticks (160.0 ns) for 1->0; median: 340 ticks (170.0 ns) for 0->1, 360 "
+          "ticks (180.0 ns) for 1->0.");
+    CHECK_THAT(section(build_report_doc(one_cpu_off()), "Latency", 3).blocks[0].text,
+               Catch::Contains("Median over pairs of the minimum: 300 ticks (150.0 ns); of the median: "));
   }
   SECTION("plain rdtsc against the ordering read") {
     const ReportSection& s = section(doc, "Plain rdtsc: what speculation does here", 3);
     CHECK(s.blocks[0].text ==
           "The same pairs with plain rdtsc on both sides (2500 rounds): 12 one-way latencies below every offset the "
           "rest of the run allows (causality violations: a receive read ran before the message arrived), and 1 "
-          "rounds impossible for any offset. With receive lfence_rdtsc: 0 and 0. Median minimum round trip: plain "
-          "320 ticks (160.0 ns), lfence_rdtsc 320 ticks (160.0 ns).");
+          "rounds impossible for any offset. With receive lfence_rdtsc: 0 and 0. Smallest round trip of the pair: "
+          "plain 300 ticks (150.0 ns), lfence_rdtsc 300 ticks (150.0 ns).");
     CHECK(s.blocks[2].text == matrix_text(in.plain->matrix));
   }
   SECTION("read variants: the setting, the findings, four pictures, the tables") {
@@ -433,14 +446,16 @@ ReportInputs one_cpu_off() {
 
 TEST_CASE("report builder: the pairs by topology distance") {
   SECTION("no topology: one class of all pairs") {
-    const ReportSection s = section(build_report_doc(full()), "Pairs by topology distance", 2);
+    ReportInputs in = one_cpu_off();
+    in.ordered.matrix.places.clear();
+    const ReportSection s = section(build_report_doc(in), "Pairs by topology distance", 2);
     CHECK(s.blocks[1].kind == Kind::table);
-    // rtt min 300 and 320, offsets -38 and +38; 0.5 ns a tick.
+    // rtt min 100 (4 pairs) and 300 (8), offsets 0 (6 pairs) and +-400 (3 each); 0.5 ns a tick.
     CHECK(s.blocks[1].items ==
           std::vector<std::string>{
               "distance\tordered pairs\tone-way latency bound (rtt min / 2)\toffset",
-              "all pairs\t2\t150 .. 160 ticks, median 160 (75.0 .. 80.0 ns, 80.0)\t-38 .. +38 ticks, median +38 "
-              "(-19.0 .. +19.0 ns, +19.0)"});
+              "all pairs\t12\t50 .. 150 ticks, median 150 (25.0 .. 75.0 ns, 75.0)\t-400 .. +400 ticks, median 0 "
+              "(-200.0 .. +200.0 ns, 0.0)"});
   }
   SECTION("a machine with packages and cores: each class, closest first") {
     const ReportSection s = section(build_report_doc(one_cpu_off()), "Pairs by topology distance", 2);
@@ -453,7 +468,7 @@ TEST_CASE("report builder: the pairs by topology distance") {
               "(-200.0 .. +200.0 ns, 0.0)"});
   }
   SECTION("nothing measured") {
-    ReportInputs in = full();
+    ReportInputs in = one_cpu_off();
     for (PairCell& c : in.ordered.matrix.cells) c.measured = false;
     CHECK(section(build_report_doc(in), "Pairs by topology distance", 2).blocks[1].text == "No pair was measured.");
   }
@@ -510,15 +525,9 @@ TEST_CASE("report builder: the worst CPUs and pairs") {
   CHECK(s.blocks[6].text == "The pairs with the most causality violations:");
   CHECK(s.blocks[7].items ==
         std::vector<std::string>{"pair\tdistance\tcausality violations\trounds", "2->3\tSMT siblings\t5\t1000"});
-  SECTION("a clean run says so") {
-    const ReportSection clean = section(build_report_doc(full()), "Worst CPUs and pairs", 7);
-    CHECK(clean.blocks[0].text == "The check names no CPU off from the rest.");
-    // The lower median of 0 and -38 is CPU 1's: CPU 0 is the one 38 ticks from it.
-    CHECK(
-        clean.blocks[1].text.starts_with("The CPUs farthest from the median per-CPU offset (-38.0 ticks (-19.0 ns) "));
-    CHECK(clean.blocks[2].items.at(1) == "0\t-\t-\t0.0 ticks (0.0 ns)\t+38.0 ticks (+19.0 ns)\t[0, 0]");
-    CHECK(clean.blocks[3].text.starts_with("The other CPU is within 0 ticks"));
-    CHECK(clean.blocks[6].text == "No pair of this run has a causality violation.");
+  SECTION("two CPUs have no list of the worst: one pair, no median of two (The pair)") {
+    const std::vector<std::string> t = titles(build_report_doc(full()));
+    CHECK(std::find(t.begin(), t.end(), "Worst CPUs and pairs") == t.end());
   }
   SECTION("a package off: its CPUs first, named by the finding, the rest of it counted") {
     ReportInputs in = one_cpu_off();
@@ -562,12 +571,14 @@ TEST_CASE("report builder: the worst CPUs and pairs") {
                                      "per-CPU offset of the reference group (the 2 CPUs "));
   }
   SECTION("every CPU within one quantum of the median: no table, one line") {
-    ReportInputs in = full();
-    in.ordered.matrix.cpu.offset_ticks = {0.0, 0.6};
-    const ReportSection near = section(build_report_doc(in), "Worst CPUs and pairs", 5);
+    ReportInputs in = one_cpu_off();
+    in.check = CheckResult{};
+    in.ordered.matrix.cpu.offset_ticks = {0.0, 0.6, 0.2, 0.4};
+    const ReportSection near = section(build_report_doc(in), "Worst CPUs and pairs", 6);
+    CHECK(near.blocks[0].text == "The check names no CPU off from the rest.");
     CHECK(near.blocks[1].text ==
-          "All 2 CPUs are within 0.6 ticks (0.3 ns) of the median per-CPU offset (0.0 ticks (0.0 ns) relative to "
-          "CPU 0).");
+          "All 4 CPUs are within 0.4 ticks (0.2 ns) of the median per-CPU offset (+0.2 ticks (+0.1 ns) relative "
+          "to CPU 0).");
   }
 }
 
@@ -649,9 +660,9 @@ TEST_CASE("report builder: many pairs: the failing ones first, capped, the rest 
 
 TEST_CASE("report builder: the kernel's word, after the diagnosis, against the measurement") {
   ReportInputs in = full();
-  CHECK(titles(build_report_doc(in))[2] == "Pairs by topology distance");  // no kernel log: no section
+  CHECK(titles(build_report_doc(in))[2] == "The pair");  // no kernel log: no section
   in.kernel_tsc = KernelTscLog{};
-  CHECK(titles(build_report_doc(in))[2] == "Pairs by topology distance");  // a log without TSC events: none either
+  CHECK(titles(build_report_doc(in))[2] == "The pair");  // a log without TSC events: none either
   KernelTscEvent forced;
   forced.kind = KernelTscEventKind::adjust_forced;
   forced.cpu = 0;
@@ -662,7 +673,7 @@ TEST_CASE("report builder: the kernel's word, after the diagnosis, against the m
   ReportDoc doc = build_report_doc(in);
   const std::vector<std::string> all = titles(doc);
   CHECK(std::vector<std::string>(all.begin(), all.begin() + 4) ==
-        std::vector<std::string>{"Verdict", "Diagnosis", "The kernel's word", "Pairs by topology distance"});
+        std::vector<std::string>{"Verdict", "Diagnosis", "The kernel's word", "The pair"});
   {
     const ReportSection& s = section(doc, "The kernel's word", 3);
     CHECK(s.blocks[0].text ==
@@ -700,4 +711,186 @@ TEST_CASE("report builder: the kernel's word, after the diagnosis, against the m
             "The kernel measured 1482 cycles of TSC warp between CPU 0 and CPU 1 when it brought CPU 1 up, but the "
             "tool measured their counters agreeing now (CPU 1 minus CPU 0 within [-40, +36] ticks): the counters "
             "were corrected since (through TSC_ADJUST, by the firmware, or by the hypervisor of a virtual machine)."});
+}
+
+namespace {
+
+/// A plain pair whose band leaves 0 out: early reads shifted it.
+PairVerdict false_offset() {
+  PairVerdict v;
+  v.kind = VerdictKind::offset;
+  v.fit.kind = VerdictKind::offset;
+  v.fit.offset_ticks = -37;
+  v.fit.offset_lo_ticks = -63;
+  v.fit.offset_hi_ticks = -11;
+  v.tsc_hz = 2e9;
+  return v;
+}
+
+/// full() with the verdict's bands holding 0 and the plain pair 0->1's band [-63, -11].
+ReportInputs with_false_plain_offset() {
+  ReportInputs in = full();
+  for (PairCell& c : in.ordered.matrix.cells) {
+    if (!c.measured) continue;
+    c.offset_lo_ticks = -40;
+    c.offset_hi_ticks = 36;
+  }
+  PairCell& plain01 = in.plain->matrix.cells[1];
+  plain01.verdict = false_offset();
+  plain01.offset_ticks = -37;
+  plain01.offset_lo_ticks = -63;
+  plain01.offset_hi_ticks = -11;
+  PairCell& plain10 = in.plain->matrix.cells[2];
+  plain10.offset_lo_ticks = -20;
+  plain10.offset_hi_ticks = 30;
+  return in;
+}
+
+const char* const kFalseOffset =
+    "1 of the 2 plain rdtsc pairs have an offset band that excludes 0, where the same pair with receive lfence_rdtsc "
+    "have a band that contains 0. That is the plain reads, not the counters: plain rdtsc can execute early, before "
+    "the load that sees the message, so a receive stamp can be taken before the message arrived. Its one-way "
+    "latencies come out too small in one direction, which shifts the measured band by as much: a false offset. The "
+    "matrix with receive lfence_rdtsc, whose read waits for earlier loads, is the one that decides the verdict.";
+
+}  // namespace
+
+TEST_CASE("report builder: the terminal's answer: the verdict, the read, where the report is, 100 columns") {
+  ReportInputs in = full();
+  const std::string reason = check_reason_text(in.check);
+  REQUIRE(reason.size() > 100);  // wrapped, as wrap_columns does (tested below)
+  const std::string answer = report_answer_text(in, "r2");
+  CHECK(answer ==
+        wrap_columns(reason) +
+            "read with lfence_rdtsc: 70 ticks (35.0 ns) per read, the cheapest read here that waits for earlier\n"
+            "  loads with no causality violation\nreport: r2/report.html (report.md beside it)\n");
+  for (std::size_t from = 0, to; (to = answer.find('\n', from)) != std::string::npos; from = to + 1) {
+    const std::string line = answer.substr(from, to - from);
+    INFO(line);
+    CHECK(line.size() - static_cast<std::size_t>(std::count(line.begin(), line.end(), '\xB1')) <= 100);  // ± is 2 bytes
+  }
+  in.variants->verdict.recommended.reset();
+  CHECK_THAT(report_answer_text(in, "r2/"),
+             Catch::Contains("\nread: no read that waits for earlier loads was free of causality violations here "
+                             "(see the report's\n  read variants)\nreport: r2/report.html (report.md beside it)\n"));
+  in.variants.reset();
+  CHECK_THAT(report_answer_text(in, "out"),
+             Catch::Contains("\nread with lfence_rdtsc, the ordering read of the verdict's run (its cost is not "
+                             "known: the read\n  variants were not measured)\n"));
+}
+
+TEST_CASE("report builder: wrap_columns keeps a line's spaces, cuts at the last space that fits, indents the rest") {
+  CHECK(wrap_columns("aaa bbb ccc", 7) == "aaa bbb\n  ccc\n");
+  CHECK(wrap_columns("aaa bbb ccc", 11) == "aaa bbb ccc\n");
+  CHECK(wrap_columns("cpus    0-1 (2 CPUs)\ndesign  all pairs: every one", 14, 8) ==
+        "cpus    0-1 (2\n        CPUs)\ndesign  all\n        pairs:\n        every\n        one\n");
+  CHECK(wrap_columns("averyveryverylongword and more", 8) == "averyveryverylongword\n  and\n  more\n");
+  CHECK(wrap_columns("±131 ns ±1", 8) == "±131 ns\n  ±1\n");  // ± is one column
+}
+
+TEST_CASE("report builder: two CPUs make one pair: its bands, no worst CPUs and no median of two") {
+  ReportInputs in = full();
+  for (PairCell& c : in.ordered.matrix.cells) {
+    if (!c.measured) continue;
+    c.band_feasible = true;
+    c.offset_lo_ticks = c.offset_ticks - 40;
+    c.offset_hi_ticks = c.offset_ticks + 36;
+  }
+  in.ordered.matrix.cpu = solve_cpu_offsets(in.ordered.matrix.cpus, in.ordered.matrix.cells, 2);
+  const ReportDoc doc = build_report_doc(in);
+  CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Diagnosis", "The pair", "Offsets", "Latency",
+                                                "Plain rdtsc: what speculation does here",
+                                                "Read variants: what each costs, what each gets wrong",
+                                                "Per-pair verdicts", "Platform", "How this report was made"});
+  const ReportSection& s = section(doc, "The pair", 3);
+  CHECK(s.blocks[0].text ==
+        "Two CPUs make one pair, 0 and 1, measured in both roles: 0 initiates, then 1. There is no worst CPU to "
+        "single out: each role's band bounds the same difference of the two counters, seen from either side (the "
+        "offset of 1->0 is minus that of 0->1).");
+  CHECK(s.blocks[1].items ==
+        std::vector<std::string>{
+            "pair\toffset\tband, ticks\tone-way latency bound (rtt min / 2)\tcausality violations\tcheck",
+            "0->1\t-38 ticks (-19.0 ns)\t[-78, -2]\t150 ticks (75.0 ns)\t0\tpasses",
+            "1->0\t+38 ticks (+19.0 ns)\t[-2, 74]\t160 ticks (80.0 ns)\t0\tpasses"});
+  CHECK(s.blocks[2].text.starts_with("Together the two bands put TSC_1 - TSC_0 in ["));
+  // Opposite estimates need no word; others do.
+  in.ordered.matrix.cells[2].offset_ticks = 20;
+  CHECK(section(build_report_doc(in), "The pair", 4).blocks[3].text ==
+        "The two estimates, -38 ticks (-19.0 ns) and +20 ticks (+10.0 ns), are not opposite, and need not be: each "
+        "is one point inside its own band, set by that role's delays. Read the bands.");
+  // No section speaks of a median or the worst of two CPUs.
+  for (const ReportSection& sec : doc.sections) {
+    for (const ReportBlock& b : sec.blocks) {
+      INFO(sec.title << ": " << b.text);
+      CHECK(b.text.find("Worst") == std::string::npos);
+      CHECK(b.text.find("median per-CPU") == std::string::npos);
+      CHECK(b.text.find("Median over pairs") == std::string::npos);
+      CHECK(b.text.find("Median minimum") == std::string::npos);
+    }
+  }
+  CHECK(section(doc, "Latency", 3).blocks[0].text ==
+        "Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Minimum: 300 "
+        "ticks (150.0 ns) for 0->1, 320 ticks (160.0 ns) for 1->0; median: 340 ticks (170.0 ns) for 0->1, 360 "
+        "ticks (180.0 ns) for 1->0.");
+}
+
+TEST_CASE("report builder: a plain band that excludes 0 is explained where it appears") {
+  const ReportDoc doc = build_report_doc(with_false_plain_offset());
+  SECTION("in the plain pairs' list: the explanation right before, the pair marked") {
+    const ReportSection& s = section(doc, "Per-pair verdicts", 5);
+    CHECK(s.blocks[3].kind == Kind::paragraph);
+    CHECK(s.blocks[3].text == std::string("With plain rdtsc: ") + kFalseOffset);
+    REQUIRE(s.blocks[4].kind == Kind::bullets);
+    REQUIRE(s.blocks[4].items.size() == 2);
+    CHECK(s.blocks[4].items[0] ==
+          "0->1: offset of -37 ticks (-18.5 ns): b's counter is behind a's; the band [-63, -11] ticks excludes 0 (a "
+          "false offset of the early plain reads, as said above) (details: matrix_plain_rdtsc/pairs/pair_0_1.txt)");
+    CHECK(s.blocks[4].items[1].find("false offset") == std::string::npos);
+  }
+  SECTION("in the plain section, before its pictures and figures") {
+    const ReportSection& s = section(doc, "Plain rdtsc: what speculation does here", 4);
+    CHECK(s.blocks[1].text == kFalseOffset);
+    CHECK(s.blocks[2].kind == Kind::picture);
+  }
+  SECTION("a shorter plain round trip says why") {
+    ReportInputs in = with_false_plain_offset();
+    in.plain->matrix.cells[1].rtt_min_ticks = 100;
+    CHECK_THAT(section(build_report_doc(in), "Plain rdtsc: what speculation does here", 4).blocks[0].text,
+               Catch::EndsWith("Smallest round trip of the pair: plain 100 ticks (50.0 ns), lfence_rdtsc 300 ticks "
+                               "(150.0 ns). The plain round trip is shorter not because the pair is faster: the "
+                               "plain read is cheaper, and a receive read that runs early stamps the message before "
+                               "it has arrived. The ordering read's round trip is the one to trust."));
+  }
+  SECTION("not where the plain bands all hold 0") {
+    const ReportDoc clean = build_report_doc(full());
+    CHECK(section(clean, "Per-pair verdicts", 5).blocks[3].text == "With plain rdtsc:");
+    section(clean, "Plain rdtsc: what speculation does here", 3);
+  }
+}
+
+TEST_CASE("report builder: the verdict is a block of its own with its outcome, and warnings read as sentences") {
+  ReportInputs in = full();
+  in.warnings = {{"virtual_machine", "running under a hypervisor (KVMKVMKVM)",
+                  "the counters measured are this guest's virtual TSCs; measure on bare metal"}};
+  const ReportDoc doc = build_report_doc(in);
+  const ReportSection& s = section(doc, "Verdict", 5);
+  CHECK(s.blocks[0].kind == Kind::verdict);
+  CHECK(s.blocks[0].path == "synchronized");
+  CHECK(s.blocks[4].items == std::vector<std::string>{"virtual_machine: running under a hypervisor (KVMKVMKVM). The "
+                                                      "counters measured are this guest's virtual TSCs; measure on "
+                                                      "bare metal."});
+  in.check.outcome = CheckOutcome::not_synchronized;
+  CHECK(build_report_doc(in).sections[0].blocks[0].path == "not_synchronized");
+}
+
+TEST_CASE("report builder: how it was made names only the parts the report has") {
+  ReportInputs in = full();
+  in.plain.reset();
+  in.variants.reset();
+  in.info_files = false;
+  const ReportSection how = section(build_report_doc(in), "How this report was made", 2);
+  REQUIRE(how.blocks[1].items.size() == 3);
+  CHECK(how.blocks[1].items[0] == "pair_verdicts.txt: every ordered pair's verdict, one line each");
+  CHECK(how.blocks[1].items[1].starts_with("matrix/: the all-pairs run with receive lfence_rdtsc"));
+  CHECK(how.blocks[1].items[2].starts_with("Redraw a heatmap"));
 }

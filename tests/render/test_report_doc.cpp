@@ -81,3 +81,26 @@ TEST_CASE("report tables and links, in both renderings") {
                             "</table>\n"));
   CHECK_THAT(html, Contains("<p><a href=\"pair_verdicts.txt\">every pair &amp; more</a></p>\n"));
 }
+
+TEST_CASE("report verdict: a box coloured by its outcome in HTML, bold in Markdown, and pre blocks that wrap") {
+  ReportDoc d;
+  d.title = "t";
+  ReportSection s;
+  s.title = "Verdict";
+  s.blocks.push_back({ReportBlock::Kind::verdict, "not synchronized: CPU 5 <ahead>", {}, "not_synchronized", ""});
+  s.blocks.push_back({ReportBlock::Kind::bullets, "", {"two\nlines"}, "", ""});
+  d.sections.push_back(s);
+  CHECK(report_markdown(d) == "# t\n\n## Verdict\n\n**not synchronized: CPU 5 <ahead>**\n\n- two lines\n");
+  const std::string html = report_html(d, [](const std::string&) { return std::nullopt; });
+  CHECK_THAT(html, Contains("<div class=\"verdict verdict-not_synchronized\">not synchronized: CPU 5 &lt;ahead&gt;"
+                            "</div>\n"));
+  for (const char* outcome : {"synchronized", "not_synchronized", "inconclusive", "incomplete"}) {
+    CHECK_THAT(html, Contains(std::string(".verdict-") + outcome + "{background:"));
+  }
+  // Nothing scrolls sideways: pre blocks and table cells wrap, pictures fit the page.
+  CHECK_THAT(html, Contains("pre{background:#f4f4f4;padding:.8em;font-size:80%;white-space:pre-wrap;"
+                            "overflow-wrap:anywhere}"));
+  CHECK_THAT(html, Contains("vertical-align:top;overflow-wrap:anywhere}"));
+  CHECK_THAT(html, Contains("figure svg{max-width:100%;height:auto}"));
+  CHECK(html.find("overflow-x") == std::string::npos);
+}
