@@ -86,7 +86,7 @@ case "$case_name" in
   report-sigint)
     needs_two_cpus
     # A live report stopped by SIGINT in its first matrix, then rebuilt with report --from.
-    "$tscaudit" report --no-variants --visits 400 --rounds 100000 --out "$dir/r" >/dev/null 2>"$dir/stderr" &
+    "$tscaudit" report --no-variants --visits 400 --rounds 100000 --over-budget --out "$dir/r" >/dev/null 2>"$dir/stderr" &
     interrupt $! report "$dir/r/matrix/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     [ "$(json_field "$dir/r/matrix/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
