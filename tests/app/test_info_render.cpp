@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "app/info_render.hpp"
+#include "render/text_wrap.hpp"
+#include "unwrap_text.hpp"
 
 using namespace tscaudit;
 
@@ -104,7 +106,9 @@ InfoReport two_cpu_vm() {
 }  // namespace
 
 TEST_CASE("info render: the text of a made-up x86-64 virtual machine, every line") {
+  // Every line as it is made, then wrapped to 100 columns.
   CHECK(info_text(two_cpu_vm()) ==
+        wrap_lines(
         "host                box\n"
         "kernel              6.1.0-18-amd64\n"
         "cpu                 Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz (GenuineIntel, family 6 model 106 stepping 6)\n"
@@ -147,7 +151,7 @@ TEST_CASE("info render: the text of a made-up x86-64 virtual machine, every line
         "quantum cpu 0       1 ticks (modal back-to-back delta 18, 25 % zero deltas)\n"
         "quantum cpu 1       1 ticks (modal back-to-back delta 18, 25 % zero deltas, +1 reads within a step)\n"
         "warning             virtual_machine: a hypervisor (KVMKVMKVM) runs this machine\n"
-        "  advice            the host moves the vCPUs\n");
+        "  advice            the host moves the vCPUs\n"));
 }
 
 TEST_CASE("info render: the JSON of a made-up x86-64 virtual machine") {
@@ -214,7 +218,7 @@ TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in t
   InfoReport r = two_cpu_vm();
   KernelLogFacts& log = r.platform.kernel_facts.log.value;
   log.starts_at_boot = true;
-  CHECK(lines_labelled(info_text(r), "kernel tsc log") ==
+  CHECK(lines_labelled(test::unwrapped(info_text(r)), "kernel tsc log") ==
         std::vector<std::string>{"kernel tsc log      no verdict on the TSCs' synchronization and no TSC_ADJUST "
                                  "message (the log reaches back to boot)"});
   KernelTscEvent warp;
@@ -232,7 +236,7 @@ TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in t
   unstable.lines = {"[0.512360] tsc: Marking TSC unstable due to check_tsc_sync_source failed"};
   log.tsc_events.add(unstable);
   log.tsc_events.left_out = 1;
-  CHECK(lines_labelled(info_text(r), "kernel tsc log") ==
+  CHECK(lines_labelled(test::unwrapped(info_text(r)), "kernel tsc log") ==
         std::vector<std::string>{
             "kernel tsc log      the kernel measured 1234 cycles of TSC warp between CPU 0 and CPU 1 when it brought "
             "CPU 1 up, and turned the TSC clocksource off: \"[0.512345] TSC synchronization [CPU#0 -> CPU#1]:\" "
@@ -252,7 +256,7 @@ TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in t
   CHECK(j["tsc_events"][1]["kind"] == "unstable");
   // An unreadable log: info says so where the events would be, and why on the line before.
   r.platform.kernel_facts.log = Fact<KernelLogFacts>::fail(FactState::unreadable, "klogctl: Operation not permitted");
-  const std::string text = info_text(r);
+  const std::string text = test::unwrapped(info_text(r));
   CHECK(lines_labelled(text, "tsc unstable") ==
         std::vector<std::string>{"tsc unstable        unknown: the kernel log is unreadable (klogctl: Operation not "
                                  "permitted)"});
