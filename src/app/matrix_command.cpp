@@ -329,13 +329,12 @@ MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, b
   if (announce_plan) {
     // One line, not the plan (--dry-run prints it): the answer is what the output starts with.
     const MatrixPlan& plan = planned.plan;
-    std::cerr << wrap_lines("tscaudit " + std::string(command) + ": send " +
-                            std::string(variant_name(options.choice.send)) + ", recv " +
-                            std::string(variant_name(options.choice.recv)) + "; measuring " +
-                            std::to_string(plan.ordered_pairs) + " ordered pairs of " +
-                            std::to_string(plan.spec.cpus.size()) + " CPUs, " + std::to_string(plan.spec.visits) +
-                            (plan.spec.visits == 1 ? " visit" : " visits") + " each, about " +
-                            human_duration(plan.estimated_seconds) + " (--dry-run shows the plan)\n");
+    std::cerr << wrap_lines(
+        "tscaudit " + std::string(command) + ": send " + std::string(variant_name(options.choice.send)) + ", recv " +
+        std::string(variant_name(options.choice.recv)) + "; measuring " + std::to_string(plan.ordered_pairs) +
+        " ordered pairs of " + std::to_string(plan.spec.cpus.size()) + " CPUs, " + std::to_string(plan.spec.visits) +
+        (plan.spec.visits == 1 ? " visit" : " visits") + " each, about " + human_duration(plan.estimated_seconds) +
+        " (--dry-run shows the plan)\n");
   }
   return measure_matrix(options, std::move(planned));
 }

@@ -108,8 +108,7 @@ TEST_CASE("matrix_text: a sparse design lists its own pairs only and says so") {
   CHECK(pairs_left_out(fabricated(8)) == 0);
   const std::string text = test::unwrapped(matrix_text(m));  // whole lines, as before their wrapping
   CHECK(test::flattened(text).find(
-            "least squares over the pairs of the sparse design, hard bounds from the pair bands") !=
-        std::string::npos);
+            "least squares over the pairs of the sparse design, hard bounds from the pair bands") != std::string::npos);
   CHECK(test::flattened(text).find("Pairs (a initiates, b responds; offset = TSC_b - TSC_a): the 16 ordered pairs of "
                                    "a sparse design, of 56 pair ") != std::string::npos);
   const std::vector<std::string> lines = pair_lines(text);
