@@ -65,8 +65,15 @@ PairVerdict verdict_of(const PairAnalysis& p, bool band_feasible) {
   const HardBand& band = p.fit.band;
   PairVerdict v;
   v.tsc_hz = p.tsc_hz;
+  v.rounds = p.rounds;
   const std::uint64_t violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
   const std::uint64_t backwards = p.counter_backwards_a + p.counter_backwards_b;
+  // Too few rounds for a verdict, unless one of them is impossible by itself (rtt < -2q, a
+  // counter that ran backwards): that proves unsafe reads whatever the count.
+  if (too_few_rounds(p.rounds) && p.self_inconsistent == 0 && backwards == 0) {
+    v.kind = VerdictKind::too_few_rounds;
+    return v;
+  }
   if (violations > 0 || p.self_inconsistent > 0 || backwards > 0 || !band_feasible) {
     v.kind = VerdictKind::unsafe_reads;
     v.unsafe.send = p.send;

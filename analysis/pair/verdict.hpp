@@ -10,8 +10,20 @@
 
 namespace tscaudit {
 
+/// The fewest rounds a run needs for any verdict (docs/method.md §3.1, "Too few rounds"):
+/// one round gives one forward bound, read before its one reverse bound, and every slope
+/// up to the prior's 10^-3 fits them: its band is the prior's, not the measurement's. Two
+/// rounds give each direction a bound before and after one of the other's, so the rounds
+/// themselves bound the drift (and each hull has an edge).
+inline constexpr std::uint64_t kMinRoundsForVerdict = 2;
+
+/// True when a run of `rounds` rounds is below kMinRoundsForVerdict: no verdict, "too few
+/// rounds to bound the offset".
+constexpr bool too_few_rounds(std::uint64_t rounds) { return rounds < kMinRoundsForVerdict; }
+
 /// The kinds of answer, most serious first.
 enum class VerdictKind {
+  too_few_rounds,  // fewer rounds than kMinRoundsForVerdict, none impossible by itself: no verdict
   unsafe_reads,    // causality violated: reads ran early, no band to trust
   offset_stepped,  // the offset jumped during the run (proven: no one line fits both sides)
   changed_course,  // (monitor) no single line fits, but the bands meet at each change
@@ -73,8 +85,9 @@ struct StepVerdict {
 
 /// The verdict of one pair's analysis.
 struct PairVerdict {
-  VerdictKind kind = VerdictKind::synchronized;  // unsafe_reads, offset_stepped or a fit's kind
+  VerdictKind kind = VerdictKind::synchronized;  // too_few_rounds, unsafe_reads, offset_stepped or a fit's kind
   double tsc_hz = 0;                             // 0: unknown, no ns
+  std::uint64_t rounds = 0;                      // the rounds judged (too_few_rounds says how many)
   UnsafeReads unsafe;                            // unsafe_reads
   FitVerdict fit;                                // drifting, synchronized, offset
   NegativeLatencies negatives;                   // those three

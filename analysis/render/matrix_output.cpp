@@ -10,8 +10,9 @@
 #include "core/format.hpp"
 #include "matrix/matrix_analysis.hpp"
 #include "matrix/topology_order.hpp"
-#include "render/verdict_text.hpp"
 #include "render/json_values.hpp"
+#include "render/text_wrap.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscaudit {
 namespace {
@@ -244,19 +245,20 @@ void matrix_members(const MatrixResult& m, const json& cpu_places, Out& out) {
   out.close();
 }
 
+// The pairs table fits 100 columns with both flags ("drift!", "step!") on a row.
 constexpr const char* kPairsHeader =
-    "  pair         offset          band lo      band hi    drift ppb   rtt min   rtt p50  violations  self-inc.\n";
+    "  pair        offset  band lo  band hi drift ppb  rtt min  rtt p50 violations self-inc.\n";
 
 /// One line of the pairs table: the measured figures, or "not measured".
 std::string pair_row(const MatrixResult& m, std::size_t a, std::size_t b) {
   const PairCell& c = m.at(a, b);
   const std::string name = std::to_string(m.cpus[a]) + "->" + std::to_string(m.cpus[b]);
   if (!c.measured) return "  " + pad_right(name, 10) + "  not measured\n";
-  return "  " + pad_right(name, 10) + cell_text(c.offset_ticks, 10) + cell_text(c.offset_lo_ticks, 16) +
-         cell_text(c.offset_hi_ticks, 13) + cell_text(c.drift_ppb, 13) + cell_text(c.rtt_min_ticks, 10) +
-         cell_text(c.rtt_p50_ticks, 10) + cell_text(static_cast<double>(c.causality_violations), 12) +
-         cell_text(static_cast<double>(c.self_inconsistent), 11) + (c.drift_detectable ? "  drift!" : "") +
-         (c.steps.empty() ? "" : "  step!") + "\n";
+  return "  " + pad_right(name, 10) + cell_text(c.offset_ticks, 8) + " " + cell_text(c.offset_lo_ticks, 8) + " " +
+         cell_text(c.offset_hi_ticks, 8) + " " + cell_text(c.drift_ppb, 9) + " " + cell_text(c.rtt_min_ticks, 8) + " " +
+         cell_text(c.rtt_p50_ticks, 8) + " " + cell_text(static_cast<double>(c.causality_violations), 10) + " " +
+         cell_text(static_cast<double>(c.self_inconsistent), 9) + (c.drift_detectable ? " drift!" : "") +
+         (c.steps.empty() ? "" : " step!") + "\n";
 }
 
 /// The indexes (a·n + b) of the `count` measured pairs with the largest key, largest first,
@@ -421,7 +423,7 @@ std::string matrix_text(const MatrixResult& m) {
     out += "Pairs that disagree with the rest:\n";
     for (const PairDisagreement& d : m.cpu.disagreeing) out += "  " + disagreement_text(d) + "\n";
   }
-  return out;
+  return wrap_lines(out);
 }
 
 json findings_json(const Diagnosis& d, double tsc_hz) {
@@ -475,12 +477,14 @@ json check_json(const CheckResult& c, const CheckSettings& s) {
 }
 
 std::string check_text(const CheckResult& c, bool details) {
+  // Line 1 starts with the answer and how tight; the rest of the reason wraps under it.
   std::string out = check_reason_text(c) + "\n";
-  if (!details) return out;
-  for (const Finding& f : c.diagnosis.findings) out += "  finding: " + finding_text(f, c.tsc_hz) + "\n";
-  for (const CheckFailure& f : c.failures) out += "  fail: " + check_failure_text(f, c) + "\n";
-  for (const std::string& w : c.warnings) out += "  warning: " + w + "\n";
-  return out;
+  if (details) {
+    for (const Finding& f : c.diagnosis.findings) out += "  finding: " + finding_text(f, c.tsc_hz) + "\n";
+    for (const CheckFailure& f : c.failures) out += "  fail: " + check_failure_text(f, c) + "\n";
+    for (const std::string& w : c.warnings) out += "  warning: " + w + "\n";
+  }
+  return wrap_lines(out);
 }
 
 }  // namespace tscaudit

@@ -7,9 +7,10 @@
 #include "core/format.hpp"
 #include "estimate/offset_segments.hpp"
 #include "pair/analyze.hpp"
-#include "render/pair_output.hpp"
-#include "render/verdict_text.hpp"
 #include "render/json_values.hpp"
+#include "render/pair_output.hpp"
+#include "render/text_wrap.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscaudit {
 namespace {
@@ -77,10 +78,12 @@ std::string one_line(std::string s) {
 
 std::string monitor_text(const MonitorAnalysis& m) {
   const double hz = m.tsc_hz;
-  std::string out = m.source + ": monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send.name + ", recv " +
-                    m.recv.name + ", " + std::to_string(m.intervals) + " intervals, " +
-                    std::to_string(m.totals.rounds) + " rounds" +
-                    (hz > 0 ? " over " + seconds(m.span_s) : " over " + format_sig(m.span_ticks, 4) + " ticks") + "\n";
+  // The answer first: the log and its verdict; then what it holds.
+  std::string out = m.source + ": " + verdict_text(m.verdict) + "\n";
+  out += "  log       monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send.name + ", recv " + m.recv.name +
+         ", " + std::to_string(m.intervals) + (m.intervals == 1 ? " interval, " : " intervals, ") +
+         std::to_string(m.totals.rounds) + (m.totals.rounds == 1 ? " round" : " rounds") +
+         (hz > 0 ? " over " + seconds(m.span_s) : " over " + format_sig(m.span_ticks, 4) + " ticks") + "\n";
   if (m.status == MonitorStatus::complete) {
     out += "  status    complete\n";
   } else {
@@ -90,7 +93,6 @@ std::string monitor_text(const MonitorAnalysis& m) {
     out += "  status    " + upper + ": " + m.incomplete.value_or("no reason given") +
            "; the intervals it holds are analyzed\n";
   }
-  out += "  verdict   " + verdict_text(m.verdict) + "\n";
   if (m.pieces.size() > 1) {
     out += "  (the offset changed: the whole-run line below is the wrong model; see the pieces)\n";
   }
@@ -172,7 +174,7 @@ std::string monitor_text(const MonitorAnalysis& m) {
          std::to_string(t.late) + " late, " + std::to_string(t.fwd_negative) + " fwd and " +
          std::to_string(t.rev_negative) + " rev negative, " + std::to_string(t.self_inconsistent) +
          " with rtt < -2q, " + std::to_string(t.switches_a) + "/" + std::to_string(t.switches_b) +
-         " context switches a/b, longest stall " + std::to_string(t.stall_ms_max) + " ms, " +
+         " context switches a/b, longest pause " + std::to_string(t.stall_ms_max) + " ms (nothing ran), " +
          std::to_string(t.empty_intervals) + " empty intervals\n";
   out += "  rtt       " + std::to_string(t.rtt_min) + " to " + std::to_string(t.rtt_max) + " ticks over the run\n";
   out += "  worst\n";
@@ -181,7 +183,7 @@ std::string monitor_text(const MonitorAnalysis& m) {
   ranking_line(out, "negatives", m.worst.negatives, "");
   ranking_line(out, "rtt < -2q", m.worst.self_inconsistent, "");
   ranking_line(out, "lost", m.worst.lost, "");
-  ranking_line(out, "stall", m.worst.stall_ms, " ms");
+  ranking_line(out, "pause", m.worst.stall_ms, " ms");
   out += "  memory    peak RSS";
   for (std::size_t i = 0; i < m.rss.size(); ++i) {
     const RssSample& r = m.rss[i];
@@ -189,7 +191,7 @@ std::string monitor_text(const MonitorAnalysis& m) {
            std::to_string(r.interval) + (hz > 0 ? ", " + seconds(r.at_s) : std::string()) + ")";
   }
   out += "; max " + std::to_string(m.peak_rss_max_kib) + " KiB\n";
-  return out;
+  return wrap_lines(out);
 }
 
 Json monitor_json(const MonitorAnalysis& m) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/format.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit {
 
@@ -29,16 +30,24 @@ std::vector<std::string> interval_warnings(const IntervalSummary& s) {
 
 std::string monitor_summary_text(const MonitorRunSetting& o, const MonitorEnd& end, const MonitorRunTotals& totals) {
   const double seconds = static_cast<double>(totals.intervals) * o.interval_s;
-  std::string text = "tscaudit monitor: CPU " + std::to_string(o.cpu_a) + " -> CPU " + std::to_string(o.cpu_b) +
-                     ", send " + o.send + ", recv " + o.recv + "\n";
+  std::string text = "tscaudit monitor: ";
+  if (!o.answer.empty()) {
+    text += o.answer + "\n";
+  } else if (o.out == "-") {
+    text += "no verdict here: the log went to standard output (tscaudit analyze - reads it)\n";
+  } else {
+    text += "no verdict here: tscaudit analyze " + o.out + " reads the log\n";
+  }
+  text += "  pair          CPU " + std::to_string(o.cpu_a) + " -> CPU " + std::to_string(o.cpu_b) + ", send " + o.send +
+          ", recv " + o.recv + "\n";
   text += "  intervals     " + std::to_string(totals.intervals) + " of " + format_sig(o.interval_s, 6) + " s\n";
   text += "  rounds        " + std::to_string(totals.rounds) + " recorded (about " +
           format_sig(static_cast<double>(totals.rounds) / std::max(seconds, 1e-9) / 1e6, 3) + " M rounds/s), " +
           std::to_string(totals.lost) + " lost (queue full), " + std::to_string(totals.late) + " late\n";
   text += "  one-way < 0   fwd " + std::to_string(totals.fwd_negative) + ", rev " +
           std::to_string(totals.rev_negative) + "; rtt < -2q " + std::to_string(totals.self_inconsistent) +
-          " rounds\n";
-  text += "  longest rtt   " + std::to_string(totals.rtt_max) + " ticks; longest stall " +
+          (totals.self_inconsistent == 1 ? " round\n" : " rounds\n");
+  text += "  longest rtt   " + std::to_string(totals.rtt_max) + " ticks; longest pause (nothing ran) " +
           std::to_string(totals.stall_ms_max) + " ms\n";
   text += "  peak RSS      " + std::to_string(totals.first_peak_rss_kib) + " KiB after the first interval, " +
           std::to_string(totals.last_peak_rss_kib) + " KiB after the last\n";
@@ -54,7 +63,7 @@ std::string monitor_summary_text(const MonitorRunSetting& o, const MonitorEnd& e
       text += "  ABORTED: " + end.error + "\n  wrote " + where + " with the intervals done (status: aborted)\n";
       break;
   }
-  return text;
+  return wrap_lines(text);
 }
 
 }  // namespace tscaudit

@@ -20,6 +20,9 @@ struct MonitorRunSetting {
   std::string recv;
   double interval_s = 1.0;
   std::string out;  // the log's path; "-": standard output
+  /// The answer: the verdict of the log's analysis, with the offset band over the run
+  /// (render/verdict_text.hpp); empty when there is none (the log went to standard output).
+  std::string answer = {};
 };
 
 /// "interval 12, 34000 rounds, fwd<0 0, rev<0 0, lost 0": what the progress line shows.
@@ -29,9 +32,10 @@ std::string monitor_progress_text(const MonitorTotals& totals);
 /// of kStallWarnMs or more, rounds lost (the queue was full). Empty when it has none.
 std::vector<std::string> interval_warnings(const IntervalSummary& interval);
 
-/// The summary at the end: the pair and its variants, the intervals, rounds, negative
-/// latencies, longest rtt and stall, the peak resident set, and what was written with
-/// which status (an aborted run's error first).
+/// The summary at the end, its answer first: the verdict over the run (the offset band and
+/// any step), or why there is none; then the pair and its variants, the intervals, rounds,
+/// negative latencies, longest rtt and pause (time nothing ran), the peak resident set, and
+/// what was written with which status (an aborted run's error first). Fits 100 columns.
 std::string monitor_summary_text(const MonitorRunSetting& setting, const MonitorEnd& end,
                                  const MonitorRunTotals& totals);
 

@@ -5,6 +5,7 @@
 
 #include "core/format.hpp"
 #include "estimate/offset_segments.hpp"
+#include "render/text_wrap.hpp"
 #include "render/verdict_text.hpp"
 
 namespace tscaudit {
@@ -24,18 +25,27 @@ void classes_line(std::string& out, const char* name, const DirectionClasses& c,
 }
 
 /// The raw rounds of a piece of evidence, whole: they are the evidence. The round itself
-/// is marked '>'.
+/// is marked '>'. Each column as wide as its widest value (counters of 15 digits, not the
+/// 20 a uint64_t may need), so that the table fits 100 columns.
 void rounds_table(std::string& out, const Evidence& e) {
-  out +=
-      "      seq                    t1                   t2                   t3                   t4    fwd    rev    "
-      "rtt\n";
+  int seq_w = 3, t_w = 2, d_w = 3;
   for (const Round& r : e.around) {
-    char line[200];
-    std::snprintf(line, sizeof line, "    %c %-8llu %20llu %20llu %20llu %20llu %6lld %6lld %6lld\n",
-                  r.seq == e.seq ? '>' : ' ', static_cast<unsigned long long>(r.seq),
-                  static_cast<unsigned long long>(r.t1), static_cast<unsigned long long>(r.t2),
-                  static_cast<unsigned long long>(r.t3), static_cast<unsigned long long>(r.t4),
-                  static_cast<long long>(fwd_ticks(r)), static_cast<long long>(rev_ticks(r)),
+    seq_w = std::max(seq_w, static_cast<int>(std::to_string(r.seq).size()));
+    for (std::uint64_t t : {r.t1, r.t2, r.t3, r.t4}) t_w = std::max(t_w, static_cast<int>(std::to_string(t).size()));
+    for (std::int64_t d : {fwd_ticks(r), rev_ticks(r), rtt_ticks(r)}) {
+      d_w = std::max(d_w, static_cast<int>(std::to_string(d).size()));
+    }
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "      %-*s %*s %*s %*s %*s %*s %*s %*s\n", seq_w, "seq", t_w, "t1", t_w, "t2", t_w,
+                "t3", t_w, "t4", d_w, "fwd", d_w, "rev", d_w, "rtt");
+  out += line;
+  for (const Round& r : e.around) {
+    std::snprintf(line, sizeof line, "    %c %-*llu %*llu %*llu %*llu %*llu %*lld %*lld %*lld\n",
+                  r.seq == e.seq ? '>' : ' ', seq_w, static_cast<unsigned long long>(r.seq), t_w,
+                  static_cast<unsigned long long>(r.t1), t_w, static_cast<unsigned long long>(r.t2), t_w,
+                  static_cast<unsigned long long>(r.t3), t_w, static_cast<unsigned long long>(r.t4), d_w,
+                  static_cast<long long>(fwd_ticks(r)), d_w, static_cast<long long>(rev_ticks(r)), d_w,
                   static_cast<long long>(rtt_ticks(r)));
     out += line;
   }
@@ -163,12 +173,16 @@ std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, 
   return out;
 }
 
-std::string analysis_text(const PairAnalysis& p) {
+namespace {
+
+/// analysis_text wrapped to `width` columns (a segment's text is indented).
+std::string analysis_text_in(const PairAnalysis& p, std::size_t width) {
   const double hz = p.tsc_hz;
-  std::string out = p.source + ": CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name +
-                    ", " + std::to_string(p.rounds) + " rounds\n";
+  // The answer first: the file and its verdict; then what was measured.
+  std::string out = p.source + ": " + verdict_text(p.verdict) + "\n";
+  out += "  run       CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name + ", " +
+         std::to_string(p.rounds) + (p.rounds == 1 ? " round\n" : " rounds\n");
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
-  out += "  verdict   " + verdict_text(p.verdict) + "\n";
   if (!p.segments.empty()) {
     out += "  (the offset stepped: the whole-run line below is the wrong model; see each segment)\n";
   }
@@ -229,45 +243,53 @@ std::string analysis_text(const PairAnalysis& p) {
   }
   out += " ticks of rtt\n";
   // Every standard percentile; the row of tail counts says how many samples lie beyond
-  // each (a "*" marks tails resting on fewer than kThinTailSamples).
-  out += "  ticks     min";
+  // each (a "*" marks tails resting on fewer than kThinTailSamples). 8 columns a value:
+  // the table fits 100 columns up to 7-digit latencies.
+  out += "  ticks    min";
   for (double pct : kStandardPercentiles) {
     char head[32];
-    std::snprintf(head, sizeof head, " %8s", percentile_key(pct).c_str());
+    std::snprintf(head, sizeof head, " %7s", percentile_key(pct).c_str());
     out += head;
   }
-  out += "       max      mean\n";
+  out += "      max     mean\n";
   for (const auto& [name, h] :
        {std::pair{"fwd", &p.fwd_ticks}, std::pair{"rev", &p.rev_ticks}, std::pair{"rtt", &p.rtt_ticks}}) {
     char cell[48];
-    std::snprintf(cell, sizeof cell, "  %-4s %6lld", name, static_cast<long long>(h->min()));
+    std::snprintf(cell, sizeof cell, "  %-4s %7lld", name, static_cast<long long>(h->min()));
     out += cell;
     for (const PercentileRow& row : standard_percentiles(*h)) {
-      std::snprintf(cell, sizeof cell, " %8lld", static_cast<long long>(row.value));
+      std::snprintf(cell, sizeof cell, " %7lld", static_cast<long long>(row.value));
       out += cell;
     }
-    std::snprintf(cell, sizeof cell, " %9lld", static_cast<long long>(h->max()));
-    out += cell + std::string(" ") + format_sig(h->mean(), 5) + "\n";
+    std::snprintf(cell, sizeof cell, " %8lld %8s\n", static_cast<long long>(h->max()),
+                  format_sig(h->mean(), 5).c_str());
+    out += cell;
   }
-  out += "  beyond     ";
+  out += "  beyond      ";
   for (const PercentileRow& row : standard_percentiles(p.rtt_ticks)) {
     char cell[24];
-    std::snprintf(cell, sizeof cell, " %7llu%s", static_cast<unsigned long long>(row.tail_samples),
+    std::snprintf(cell, sizeof cell, " %6llu%s", static_cast<unsigned long long>(row.tail_samples),
                   row.tail_samples < kThinTailSamples ? "*" : " ");
     out += cell;
   }
-  out += "  samples beyond each percentile\n";
+  out += " rtt samples beyond\n";
+  out = wrap_lines(out, width);
+  constexpr std::string_view kSegmentPrefix = "    | ";
   for (const PairAnalysis& segment : p.segments) {
-    std::string inner = analysis_text(segment);
+    const std::string inner = analysis_text_in(segment, width - kSegmentPrefix.size());
     std::string indented;
     for (std::size_t i = 0; i < inner.size(); ++i) {
-      if (i == 0 || inner[i - 1] == '\n') indented += "    | ";
+      if (i == 0 || inner[i - 1] == '\n') indented += kSegmentPrefix;
       indented += inner[i];
     }
     out += "  segment\n" + indented;
   }
   return out;
 }
+
+}  // namespace
+
+std::string analysis_text(const PairAnalysis& p) { return analysis_text_in(p, kTextColumns); }
 
 namespace {
 

@@ -7,6 +7,7 @@
 
 #include "core/format.hpp"
 #include "render/pair_output.hpp"
+#include "render/text_wrap.hpp"
 #include "render/verdict_text.hpp"
 
 namespace tscaudit {
@@ -79,12 +80,22 @@ void append_row(std::string& out, const std::string& line) {
 }  // namespace
 
 std::string variants_text(const VariantsResult& r) {
-  std::string out;
-  out += "tscaudit variants: CPUs " + std::to_string(r.cpu_a) + " and " + std::to_string(r.cpu_b) + ", " +
+  // The answer first: the receive read to use and what it costs (the recommendation of
+  // the answer below), or why there is none; then the setting, the tables and the rest.
+  const std::vector<std::string> findings = variants_findings(r.verdict);
+  const auto recommended = std::find_if(findings.begin(), findings.end(),
+                                        [](const std::string& f) { return f.starts_with("recommended receive read"); });
+  std::string out = "tscaudit variants: ";
+  if (recommended != findings.end()) {
+    out += *recommended + "\n";
+  } else {
+    out += "no receive read to recommend" + (findings.empty() ? std::string() : ": " + findings.front()) + "\n";
+  }
+  out += "  measured on CPUs " + std::to_string(r.cpu_a) + " and " + std::to_string(r.cpu_b) + ", " +
          std::to_string(r.rounds_per_combination) + " rounds per combination (both roles, " + std::to_string(r.passes) +
-         " passes), " + std::string(counter_name(variant_arch(r.verdict.plain_read))) + " " +
-         (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) + ", quantum " +
-         ticks_with_ns_if_coarse(static_cast<double>(r.quantum_ticks), r.tsc_hz) + "\n";
+         (r.passes == 1 ? " pass), " : " passes), ") + std::string(counter_name(variant_arch(r.verdict.plain_read))) +
+         " " + (r.tsc_hz > 0 ? format_fixed(r.tsc_hz / 1e6, 3) + " MHz" : std::string("frequency unknown")) +
+         ", quantum " + ticks_with_ns_if_coarse(static_cast<double>(r.quantum_ticks), r.tsc_hz) + "\n";
 
   out += "\nread cost per call on CPU " + std::to_string(r.cpu_a) +
          " (ticks, the believed method's figures), cheapest first\n";
@@ -131,10 +142,15 @@ std::string variants_text(const VariantsResult& r) {
   }
   out += "  the mean moves with every preemption during the measurement; the p50 does not\n";
 
+  // Two tables of the same rows, so that each fits 100 columns with the longest label
+  // (39 characters, --all): what each combination costs, then its early reads.
+  std::size_t label_width = 9;
+  for (const ExchangeSummary& e : r.exchanges)
+    label_width = std::max(label_width, combination_label(e.combination).size());
+  label_width += 2;
   out += "\nexchange per send/recv, both roles (ticks)\n";
-  append_row(out, "  " + pad("send/recv", 34) + rpad("rtt min", 8) + rpad("p50", 7) + rpad("p99", 8) +
-                      rpad("1-way min", 10) + rpad("negative", 9) + rpad("own band", 9) + rpad("ref band", 9) +
-                      rpad("per 1M", 9) + rpad("rtt<-2q", 8) + rpad("min vs plain", 13));
+  append_row(out, "  " + pad("send/recv", label_width) + rpad("rtt min", 8) + rpad("p50", 7) + rpad("p99", 8) +
+                      rpad("1-way min", 10) + rpad("min vs plain", 13));
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
     const ExchangeSummary& e = r.exchanges[i];
     const Inflation* f = i < r.verdict.inflation.size() ? &r.verdict.inflation[i] : nullptr;
@@ -142,14 +158,21 @@ std::string variants_text(const VariantsResult& r) {
     if (f != nullptr && r.verdict.plain) {
       vs = (f->rtt_min_over_plain_ticks >= 0 ? "+" : "") + std::to_string(f->rtt_min_over_plain_ticks);
     }
-    append_row(out, "  " + pad(combination_label(e.combination), 34) + rpad(std::to_string(e.rtt_ticks.min()), 8) +
+    append_row(out, "  " + pad(combination_label(e.combination), label_width) +
+                        rpad(std::to_string(e.rtt_ticks.min()), 8) +
                         rpad(std::to_string(e.rtt_ticks.value_at_percentile(50)), 7) +
                         rpad(std::to_string(e.rtt_ticks.value_at_percentile(99)), 8) +
-                        rpad(std::to_string(e.one_way_ticks.min()), 10) + rpad(std::to_string(e.negative), 9) +
+                        rpad(std::to_string(e.one_way_ticks.min()), 10) + rpad(vs, 13));
+  }
+  out += "\nearly reads per send/recv, both roles (one-way latencies; rtt<-2q: rounds)\n";
+  append_row(out, "  " + pad("send/recv", label_width) + rpad("negative", 9) + rpad("own band", 9) +
+                      rpad("ref band", 9) + rpad("per 1M", 9) + rpad("rtt<-2q", 8));
+  for (const ExchangeSummary& e : r.exchanges) {
+    append_row(out, "  " + pad(combination_label(e.combination), label_width) + rpad(std::to_string(e.negative), 9) +
                         rpad(std::to_string(e.causality_violations), 9) +
                         rpad(e.reference_checked ? std::to_string(e.below_reference) : std::string("-"), 9) +
                         rpad(format_fixed(e.violations_per_million(), 1), 9) +
-                        rpad(std::to_string(e.self_inconsistent), 8) + rpad(vs, 13));
+                        rpad(std::to_string(e.self_inconsistent), 8));
   }
   out +=
       "  own band: below every offset the run's own band allows; ref band: below the band of the ordering\n"
@@ -164,7 +187,7 @@ std::string variants_text(const VariantsResult& r) {
   }
 
   out += "\nanswer\n";
-  for (const std::string& f : variants_findings(r.verdict)) out += "  - " + f + "\n";
+  for (const std::string& f : findings) out += "  - " + f + "\n";
   if (!r.left_out.empty()) {
     out += "\nleft out\n";
     for (const std::string& p : r.left_out) out += "  - " + p + "\n";
@@ -177,7 +200,7 @@ std::string variants_text(const VariantsResult& r) {
     out += "\nwarnings\n";
     for (const std::string& w : r.warnings) out += "  - " + w + "\n";
   }
-  return out;
+  return wrap_lines(out);
 }
 
 nlohmann::ordered_json variants_json(const VariantsResult& r) {

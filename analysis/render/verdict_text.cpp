@@ -60,6 +60,7 @@ std::string times(std::size_t n) { return std::to_string(n) + (n == 1 ? " time" 
 
 std::string_view verdict_kind_name(VerdictKind kind) {
   switch (kind) {
+    case VerdictKind::too_few_rounds: return "too_few_rounds";
     case VerdictKind::unsafe_reads: return "unsafe_reads";
     case VerdictKind::offset_stepped: return "offset_stepped";
     case VerdictKind::changed_course: return "changed_course";
@@ -70,7 +71,13 @@ std::string_view verdict_kind_name(VerdictKind kind) {
   return "?";
 }
 
+std::string too_few_rounds_text(std::uint64_t rounds) {
+  return "too few rounds to bound the offset (" + count_of(rounds, "round", "rounds") + "; at least " +
+         std::to_string(kMinRoundsForVerdict) + " needed)";
+}
+
 std::string verdict_text(const PairVerdict& v) {
+  if (v.kind == VerdictKind::too_few_rounds) return too_few_rounds_text(v.rounds);
   if (v.kind == VerdictKind::unsafe_reads) return unsafe_text(v.unsafe);
   if (v.kind == VerdictKind::offset_stepped) {
     // One step: "by X at round R ...; before: ...; after: ...". More: "N times: by X at

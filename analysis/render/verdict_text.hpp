@@ -19,6 +19,10 @@ namespace tscaudit {
 /// "changed_course", "drifting", "synchronized", "offset".
 std::string_view verdict_kind_name(VerdictKind kind);
 
+/// "too few rounds to bound the offset (1 round; at least 2 needed)": the answer below
+/// kMinRoundsForVerdict rounds (pair/verdict.hpp).
+std::string too_few_rounds_text(std::uint64_t rounds);
+
 /// "synchronized within the band: the offset lies in [-181, 181] ticks, which contains
 /// 0; ...", "unsafe reads: causality violated under this variant (...)", ...
 std::string verdict_text(const PairVerdict& v);

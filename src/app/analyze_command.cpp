@@ -215,7 +215,11 @@ int run_analyze(const AnalyzeOptions& options) {
   }
   out.commit();
   if (!options.plot_dir.empty()) write_plots(options.plot_dir, monitors);
-  return 0;
+  // Too little evidence is not a verdict: a run below the floor of rounds makes the
+  // answer inconclusive (docs/commands.md, "Exit codes").
+  const bool too_few = std::any_of(pairs.begin(), pairs.end(),
+                                   [](const PairAnalysis& p) { return p.verdict.kind == VerdictKind::too_few_rounds; });
+  return too_few ? kExitInconclusive : kExitOk;
 }
 
 }  // namespace tscaudit

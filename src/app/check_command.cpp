@@ -1,5 +1,6 @@
 #include "app/check_command.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "render/matrix_output.hpp"
 #include "render/openmetrics_output.hpp"
 #include "render/plan_output.hpp"
+#include "render/text_wrap.hpp"
 #include "render/verdict_text.hpp"
 #include "version.hpp"
 
@@ -112,10 +114,10 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     j["lost"] = lost_json(c.lost);
     std::cout << j.dump(2) << "\n";
   } else if (!c.reason.empty()) {
-    std::cout << c.reason << "\n";
+    std::cout << wrap_lines(c.reason + "\n");
   } else {
     std::cout << check_text(c.result, options.details);
-    for (const RunDirLoss& loss : c.lost) std::cout << "evidence lost: " << run_dir_loss_text(loss) << "\n";
+    for (const RunDirLoss& loss : c.lost) std::cout << wrap_lines("evidence lost: " + run_dir_loss_text(loss) + "\n");
     if (!options.details) {
       for (const std::string& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
     }
@@ -130,6 +132,27 @@ int exit_code_of(CheckOutcome outcome) {
     case CheckOutcome::not_synchronized: break;
   }
   return kExitCheckFailed;
+}
+
+/// Too little evidence is not a verdict (docs/method.md §3.1, "Too few rounds"): when a
+/// measured pair has fewer rounds than kMinRoundsForVerdict, a check that is not cut short
+/// is inconclusive, and this is its reason; "" otherwise.
+std::string too_few_rounds_reason(const MatrixResult& m, CheckResult& result) {
+  if (result.outcome == CheckOutcome::incomplete) return "";
+  std::uint64_t fewest = kMinRoundsForVerdict;
+  std::size_t pairs = 0, measured = 0;
+  for (const PairCell& c : m.cells) {
+    if (!c.measured) continue;
+    ++measured;
+    if (!too_few_rounds(c.rounds)) continue;
+    ++pairs;
+    fewest = std::min(fewest, c.rounds);
+  }
+  if (pairs == 0) return "";
+  result.outcome = CheckOutcome::inconclusive;
+  result.synchronized = false;
+  return "inconclusive: " + too_few_rounds_text(fewest) + ": " + std::to_string(pairs) + " of " +
+         std::to_string(measured) + " measured ordered pairs";
 }
 
 double unix_now_s() {
@@ -222,6 +245,7 @@ int run_check(const CheckOptions& options) {
   settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
   CheckResult result = decide_check(o.matrix, settings, check_warnings(o.warnings));
   if (!o.interrupted.empty()) mark_cut_short(result, o.interrupted);
+  const std::string too_few = too_few_rounds_reason(o.matrix, result);
   if (!options.matrix.out_dir.empty()) {
     PictureReport pictures;
     for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, &result, &settings, &pictures)) {
@@ -231,7 +255,8 @@ int run_check(const CheckOptions& options) {
   }
   const double duration_s = o.has_plan ? o.elapsed_seconds : std::numeric_limits<double>::quiet_NaN();
   write_check_outputs(
-      options, {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", "", o.problems, o.lost},
+      options,
+      {o.matrix, o.platform, result, settings, o.ended_unix_s, duration_s, "full", too_few, o.problems, o.lost},
       metrics_file);
   for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";

@@ -6,6 +6,7 @@
 #include "core/format.hpp"
 #include "render/kernel_tsc_text.hpp"
 #include "render/labelled_lines.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit {
 namespace {
@@ -385,7 +386,7 @@ std::string info_text(const InfoReport& r) {
     out.add("warning", w.code + ": " + w.message);
     out.add("  advice", w.advice);
   }
-  return out.str();
+  return wrap_lines(out.str());
 }
 
 Json info_json(const InfoReport& r) {

@@ -17,6 +17,7 @@
 #include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/human_units.hpp"
 #include "estimate/quantum.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
@@ -30,6 +31,7 @@
 #include "render/matrix_text.hpp"
 #include "render/pair_output.hpp"
 #include "render/plan_output.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit {
 namespace {
@@ -331,9 +333,14 @@ MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, b
   PlannedMatrix planned = plan_matrix(options);
   if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
   if (announce_plan) {
-    std::cerr << "tscaudit " << command << ": send " << variant_name(options.choice.send) << ", recv "
-              << variant_name(options.choice.recv) << "\n"
-              << plan_text(planned.plan);
+    // One line, not the plan (--dry-run prints it): the answer is what the output starts with.
+    const MatrixPlan& plan = planned.plan;
+    std::cerr << wrap_lines(
+        "tscaudit " + std::string(command) + ": send " + std::string(variant_name(options.choice.send)) + ", recv " +
+        std::string(variant_name(options.choice.recv)) + "; measuring " + std::to_string(plan.ordered_pairs) +
+        " ordered pairs of " + std::to_string(plan.spec.cpus.size()) + " CPUs, " + std::to_string(plan.spec.visits) +
+        (plan.spec.visits == 1 ? " visit" : " visits") + " each, about " + human_duration(plan.estimated_seconds) +
+        " (--dry-run shows the plan)\n");
   }
   return measure_matrix(options, std::move(planned));
 }
@@ -365,7 +372,11 @@ int run_matrix(const MatrixOptions& options) {
     stream_matrix_json(o.matrix, cpu_places_json(o.planned.order), extra,
                        [](std::string_view text) { std::cout << text; });
   } else {
-    std::cout << cut_short_line(o) << matrix_text(o.matrix);
+    // The answer first: the check's verdict over these pairs (no tolerance, no
+    // --max-bound) and its worst finding, as `check` words it; then the figures.
+    CheckResult verdict = decide_check(o.matrix, CheckSettings{}, check_warnings(o.warnings));
+    if (!o.interrupted.empty()) mark_cut_short(verdict, o.interrupted);
+    std::cout << check_text(verdict, false) << "\n" << cut_short_line(o) << matrix_text(o.matrix);
   }
   if (!o.offline) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   // What makes the answer less certain (emulated, a hypervisor, the clocksource), as check says.

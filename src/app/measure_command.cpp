@@ -18,6 +18,7 @@
 #include "platform/affinity.hpp"
 #include "platform/counter.hpp"
 #include "platform/platform.hpp"
+#include "render/text_wrap.hpp"
 #include "render/verdict_text.hpp"
 #include "version.hpp"
 
@@ -86,58 +87,60 @@ int run_measure(const MeasureOptions& options) {
   write_run(run, [&](std::string_view text) { out.write(text); });
   out.commit();
 
-  // The human summary, on stderr.
+  // The human summary, its answer first: what was measured and where it went. On standard
+  // output when the rounds went to a file; on stderr when they went to standard output.
   const double hz = platform.tsc.hz;
-  std::cerr << "tscaudit measure: CPU " << config.cpu_a << " -> CPU " << config.cpu_b << ", send "
-            << variant_name(options.choice.send) << ", recv " << variant_name(options.choice.recv) << ", "
-            << transport_name(options.choice.transport) << " transport\n";
+  const std::string where = options.out == "-" ? std::string("standard output") : options.out;
+  const std::string status = signal != 0 ? "interrupted" : complete ? "complete" : "aborted";
+  std::string text =
+      "tscaudit measure: " +
+      (complete ? std::to_string(run.rounds.size()) + (run.rounds.size() == 1 ? " round" : " rounds")
+                : std::to_string(run.rounds.size()) + " of " + std::to_string(config.rounds) + " rounds") +
+      " of CPU " + std::to_string(config.cpu_a) + " -> CPU " + std::to_string(config.cpu_b) + " (status: " + status +
+      ") written to " + where + "\n";
+  text += "  reads         send " + std::string(variant_name(options.choice.send)) + ", recv " +
+          std::string(variant_name(options.choice.recv)) + ", " +
+          std::string(transport_name(options.choice.transport)) + " transport\n";
   if (!run.rounds.empty()) {
     const RunSummary s = summarize(run.rounds);
     const double seconds = static_cast<double>(s.span_ticks) / hz;
-    std::cerr << "  rounds        " << s.rounds << " (" << format_sig(static_cast<double>(s.rounds) / seconds / 1e6, 3)
-              << " M rounds/s)\n"
-              << "  rtt           min " << ticks_with_ns(static_cast<double>(s.rtt_min_ticks), hz) << ", median "
-              << ticks_with_ns(static_cast<double>(s.rtt_p50_ticks), hz) << "\n"
-              << "  one-way < 0   fwd " << s.fwd_negative << " (" << per_million(s.fwd_negative, s.rounds) << ", min "
-              << s.fwd_min_ticks << " ticks), rev " << s.rev_negative << " (" << per_million(s.rev_negative, s.rounds)
-              << ", min " << s.rev_min_ticks << " ticks)\n"
-              << "  rtt < 0       " << s.rtt_negative
-              << " rounds (no offset explains these: a receive read ran early)\n"
-              << "  interference  " << *run.trailer.get("chunks_with_switches_a") << "+"
-              << *run.trailer.get("chunks_with_switches_b") << " of " << *run.trailer.get("chunks")
-              << " chunks with context switches (a+b), " << *run.trailer.get("chunks_with_migration")
-              << " with migration, " << s.stalls << " stall rounds\n";
+    text += "  rounds        " + std::to_string(s.rounds) + " (" +
+            format_sig(static_cast<double>(s.rounds) / seconds / 1e6, 3) + " M rounds/s)\n";
+    text += "  rtt           min " + ticks_with_ns(static_cast<double>(s.rtt_min_ticks), hz) + ", median " +
+            ticks_with_ns(static_cast<double>(s.rtt_p50_ticks), hz) + "\n";
+    text += "  one-way < 0   fwd " + std::to_string(s.fwd_negative) + " (" + per_million(s.fwd_negative, s.rounds) +
+            ", min " + std::to_string(s.fwd_min_ticks) + " ticks), rev " + std::to_string(s.rev_negative) + " (" +
+            per_million(s.rev_negative, s.rounds) + ", min " + std::to_string(s.rev_min_ticks) + " ticks)\n";
+    text += "  rtt < 0       " + std::to_string(s.rtt_negative) + (s.rtt_negative == 1 ? " round" : " rounds") +
+            " (no offset explains these: a receive read ran early)\n";
+    const auto trailer_value = [&](const char* key) { return std::string(run.trailer.get(key).value_or("?")); };
+    text += "  interference  " + trailer_value("chunks_with_switches_a") + "+" +
+            trailer_value("chunks_with_switches_b") + " of " + trailer_value("chunks") +
+            " chunks with context switches (a+b), " + trailer_value("chunks_with_migration") + " with migration; " +
+            std::to_string(s.stalls) + (s.stalls == 1 ? " stall" : " stalls") + " (rounds of rtt > " +
+            std::to_string(kStallRttFactor) + " x the median)\n";
   }
   if (!run.rounds.empty()) {
     // The same analysis `analyze` runs on the saved file, here on the rounds in memory.
     const PairAnalysis analysis = analyze_run(run, options.out);
     const HardBand& band = analysis.fit.band;
-    std::cerr << "  offset        " << ticks_with_ns_if_coarse(analysis.fit.line.offset_ticks, hz);
+    text += "  verdict       " + verdict_text(analysis.verdict) + "\n";
+    text += "  offset        " + ticks_with_ns_if_coarse(analysis.fit.line.offset_ticks, hz);
     if (band.feasible) {
-      std::cerr << ", band " << format_range(band.offset_lo_ticks, band.offset_hi_ticks) << " ticks"
-                << band_ns_if_coarse(band.offset_lo_ticks, band.offset_hi_ticks, hz);
+      text += ", band " + format_range(band.offset_lo_ticks, band.offset_hi_ticks) + " ticks" +
+              band_ns_if_coarse(band.offset_lo_ticks, band.offset_hi_ticks, hz);
     }
-    std::cerr << "\n  verdict       " << verdict_text(analysis.verdict) << "\n";
+    text += "\n";
   }
-  std::cerr << "  quantum       " << ticks_with_ns_if_coarse(static_cast<double>(qa.quantum_ticks), hz) << " on CPU "
-            << config.cpu_a << ", " << ticks_with_ns_if_coarse(static_cast<double>(qb.quantum_ticks), hz) << " on CPU "
-            << config.cpu_b << "; " << counter_name(counter::kHostArch) << " " << format_sig(hz / 1e6, 7) << " MHz ("
-            << platform.tsc.source
-            << ")\n";
-  if (signal != 0) {
-    std::cerr << "  INTERRUPTED: " << *run.trailer.get("error") << "\n"
-              << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "
-              << run.rounds.size() << " rounds done, marked status: interrupted\n";
-    return kExitRuntime;
-  }
-  if (!complete) {
-    std::cerr << "  ABORTED: " << *run.trailer.get("error") << "\n"
-              << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " with the "
-              << run.rounds.size() << " rounds done, marked status: aborted\n";
-    return kExitRuntime;
-  }
-  std::cerr << "  wrote " << (options.out == "-" ? std::string("stdout") : options.out) << " (status: complete)\n";
-  return kExitOk;
+  text += "  quantum       " + ticks_with_ns_if_coarse(static_cast<double>(qa.quantum_ticks), hz) + " on CPU " +
+          std::to_string(config.cpu_a) + ", " + ticks_with_ns_if_coarse(static_cast<double>(qb.quantum_ticks), hz) +
+          " on CPU " + std::to_string(config.cpu_b) + "; " + std::string(counter_name(counter::kHostArch)) + " " +
+          format_sig(hz / 1e6, 7) + " MHz (" + platform.tsc.source + ")\n";
+  if (!complete)
+    text +=
+        std::string(signal != 0 ? "  INTERRUPTED: " : "  ABORTED: ") + std::string(*run.trailer.get("error")) + "\n";
+  (options.out == "-" ? std::cerr : std::cout) << wrap_lines(text) << std::flush;
+  return complete ? kExitOk : kExitRuntime;
 }
 
 }  // namespace tscaudit

@@ -17,11 +17,14 @@
 #include "formats/output_file.hpp"
 #include "measure/monitor_threads.hpp"
 #include "measure/pair_run.hpp"
+#include "monitor/interval_analysis.hpp"
 #include "monitor/interval_sequencer.hpp"
 #include "monitor/monitor_run.hpp"
 #include "platform/affinity.hpp"
 #include "platform/platform.hpp"
 #include "render/monitor_run_text.hpp"
+#include "render/text_wrap.hpp"
+#include "render/verdict_text.hpp"
 
 namespace tscaudit {
 namespace {
@@ -83,6 +86,14 @@ int run_monitor(const MonitorOptions& o) {
   const std::string partial = out.temp_path().empty() ? o.out : out.temp_path();
   MetricsWriter metrics(o, plan.hz);
   metrics.write();  // before measuring too: a metrics file that cannot be written fails at once
+  // Something at once: the first interval takes a while to close (and, on a terminal, the
+  // progress line to appear).
+  std::cerr << wrap_lines("tscaudit monitor: measuring CPU " + std::to_string(o.cpu_a) + " -> CPU " +
+                          std::to_string(o.cpu_b) + " in intervals of " + format_sig(o.interval_s, 6) + " s, " +
+                          (plan.interval_count == 0 ? std::string("until SIGINT or SIGTERM")
+                                                    : std::to_string(plan.interval_count) +
+                                                          (plan.interval_count == 1 ? " interval" : " intervals")) +
+                          "; writing " + (o.out == "-" ? std::string("standard output") : o.out) + "\n");
 
   StopSignals signals;
   MonitorThreads threads(PairConfig{o.cpu_a, o.cpu_b, o.timeout}, o.queue_rounds);
@@ -149,8 +160,18 @@ int run_monitor(const MonitorOptions& o) {
   out.commit();
   metrics.finish();
   if (writer.tty()) std::cerr << "\n";
+  // The answer first: the log just written, analyzed as `analyze` would (the offset band
+  // over the run, any step). A log on standard output cannot be read back.
+  std::string answer;
+  if (o.out != "-") {
+    try {
+      answer = verdict_text(analyze_interval_log(read_interval_log_file(o.out), o.out).verdict);
+    } catch (const std::exception& e) {
+      answer = std::string("no verdict: the log could not be analyzed (") + e.what() + ")";
+    }
+  }
   std::cerr << monitor_summary_text({o.cpu_a, o.cpu_b, std::string(variant_name(o.choice.send)),
-                                     std::string(variant_name(o.choice.recv)), o.interval_s, o.out},
+                                     std::string(variant_name(o.choice.recv)), o.interval_s, o.out, answer},
                                     end, writer.totals());
   return monitor_exit_code(end);
 }

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "app/info_render.hpp"
+#include "render/text_wrap.hpp"
+#include "unwrap_text.hpp"
 
 using namespace tscaudit;
 
@@ -104,50 +106,53 @@ InfoReport two_cpu_vm() {
 }  // namespace
 
 TEST_CASE("info render: the text of a made-up x86-64 virtual machine, every line") {
-  CHECK(info_text(two_cpu_vm()) ==
-        "host                box\n"
-        "kernel              6.1.0-18-amd64\n"
-        "cpu                 Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz (GenuineIntel, family 6 model 106 stepping 6)\n"
-        "invariant tsc       yes\n"
-        "rdtscp              yes\n"
-        "tsc_adjust msr      yes\n"
-        "tsc deadline timer  no\n"
-        "hypervisor          KVMKVMKVM\n"
-        "cpuid 15h           25000000 Hz crystal x 160/2 = 2000000000 Hz\n"
-        "cpuid 16h           not offered (reads zero)\n"
-        "cpuid 40000010h     not offered (the hypervisor's highest leaf is 40000001H)\n"
-        "kernel tsc flags    constant_tsc nonstop_tsc tsc_known_freq tsc_adjust rdtscp; not set: "
-        "tsc_reliable tsc_deadline_timer\n"
-        "clocksource         tsc (available: tsc hpet acpi_pm)\n"
-        "tsc unstable        not seen in the log (which has wrapped: it starts at 12.5 s; an early message "
-        "may be lost)\n"
-        "kernel tsc log      no verdict on the TSCs' synchronization and no TSC_ADJUST message (the log has "
-        "wrapped; an early message may be lost)\n"
-        "kernel tsc          1999.999 MHz (\"[    0.000000] tsc: Detected 1999.999 MHz processor\")\n"
-        "tsc frequency       2000.000 MHz (cpuid_15h, +/- 0 ppm)\n"
-        "  why               CPUID 15H gives it\n"
-        "  monotonic_raw     2000.000400 MHz: 50 readings over 0.200 s on CPU 0, stderr 0.012 ppm, bracket "
-        "+/- 0.25 ppm\n"
-        "  realtime          2000.001000 MHz: 50 readings over 0.200 s on CPU 1, stderr 0.012 ppm, bracket "
-        "+/- 0.25 ppm; +0.3 ppm from monotonic_raw\n"
-        "  ntp               synchronized, frequency correction -3.25 ppm (adjtimex)\n"
-        "  vs kernel         +0.5 ppm from the kernel's 1999.999 MHz (which is rounded to 1 kHz: +/- 0.25 "
-        "ppm); realtime +1 ppm\n"
-        "cpus                present 0-1, online 0-1, allowed 0-1\n"
-        "topology            unknown: hwloc_topology_load failed\n"
-        "smt                 notsupported, not active; no CPU shares its core\n"
-        "isolated cpus       none\n"
-        "nohz_full cpus      not in this kernel (no /sys/devices/system/cpu/nohz_full)\n"
-        "boot parameters     none of isolcpus nohz_full rcu_nocbs tsc clocksource idle max_cstate\n"
-        "governor cpu 0-1    performance\n"
-        "cpuidle driver      /sys/devices/system/cpu/cpuidle/current_driver: Permission denied\n"
-        "cpuidle cpu 0-1     no cpuidle\n"
-        "tsc_adjust cpu 0    0 ticks\n"
-        "tsc_adjust cpu 1    -12 ticks\n"
-        "quantum cpu 0       1 ticks (modal back-to-back delta 18, 25 % zero deltas)\n"
-        "quantum cpu 1       1 ticks (modal back-to-back delta 18, 25 % zero deltas, +1 reads within a step)\n"
-        "warning             virtual_machine: a hypervisor (KVMKVMKVM) runs this machine\n"
-        "  advice            the host moves the vCPUs\n");
+  // Every line as it is made, then wrapped to 100 columns.
+  CHECK(
+      info_text(two_cpu_vm()) ==
+      wrap_lines(
+          "host                box\n"
+          "kernel              6.1.0-18-amd64\n"
+          "cpu                 Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz (GenuineIntel, family 6 model 106 stepping 6)\n"
+          "invariant tsc       yes\n"
+          "rdtscp              yes\n"
+          "tsc_adjust msr      yes\n"
+          "tsc deadline timer  no\n"
+          "hypervisor          KVMKVMKVM\n"
+          "cpuid 15h           25000000 Hz crystal x 160/2 = 2000000000 Hz\n"
+          "cpuid 16h           not offered (reads zero)\n"
+          "cpuid 40000010h     not offered (the hypervisor's highest leaf is 40000001H)\n"
+          "kernel tsc flags    constant_tsc nonstop_tsc tsc_known_freq tsc_adjust rdtscp; not set: "
+          "tsc_reliable tsc_deadline_timer\n"
+          "clocksource         tsc (available: tsc hpet acpi_pm)\n"
+          "tsc unstable        not seen in the log (which has wrapped: it starts at 12.5 s; an early message "
+          "may be lost)\n"
+          "kernel tsc log      no verdict on the TSCs' synchronization and no TSC_ADJUST message (the log has "
+          "wrapped; an early message may be lost)\n"
+          "kernel tsc          1999.999 MHz (\"[    0.000000] tsc: Detected 1999.999 MHz processor\")\n"
+          "tsc frequency       2000.000 MHz (cpuid_15h, +/- 0 ppm)\n"
+          "  why               CPUID 15H gives it\n"
+          "  monotonic_raw     2000.000400 MHz: 50 readings over 0.200 s on CPU 0, stderr 0.012 ppm, bracket "
+          "+/- 0.25 ppm\n"
+          "  realtime          2000.001000 MHz: 50 readings over 0.200 s on CPU 1, stderr 0.012 ppm, bracket "
+          "+/- 0.25 ppm; +0.3 ppm from monotonic_raw\n"
+          "  ntp               synchronized, frequency correction -3.25 ppm (adjtimex)\n"
+          "  vs kernel         +0.5 ppm from the kernel's 1999.999 MHz (which is rounded to 1 kHz: +/- 0.25 "
+          "ppm); realtime +1 ppm\n"
+          "cpus                present 0-1, online 0-1, allowed 0-1\n"
+          "topology            unknown: hwloc_topology_load failed\n"
+          "smt                 notsupported, not active; no CPU shares its core\n"
+          "isolated cpus       none\n"
+          "nohz_full cpus      not in this kernel (no /sys/devices/system/cpu/nohz_full)\n"
+          "boot parameters     none of isolcpus nohz_full rcu_nocbs tsc clocksource idle max_cstate\n"
+          "governor cpu 0-1    performance\n"
+          "cpuidle driver      /sys/devices/system/cpu/cpuidle/current_driver: Permission denied\n"
+          "cpuidle cpu 0-1     no cpuidle\n"
+          "tsc_adjust cpu 0    0 ticks\n"
+          "tsc_adjust cpu 1    -12 ticks\n"
+          "quantum cpu 0       1 ticks (modal back-to-back delta 18, 25 % zero deltas)\n"
+          "quantum cpu 1       1 ticks (modal back-to-back delta 18, 25 % zero deltas, +1 reads within a step)\n"
+          "warning             virtual_machine: a hypervisor (KVMKVMKVM) runs this machine\n"
+          "  advice            the host moves the vCPUs\n"));
 }
 
 TEST_CASE("info render: the JSON of a made-up x86-64 virtual machine") {
@@ -214,7 +219,7 @@ TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in t
   InfoReport r = two_cpu_vm();
   KernelLogFacts& log = r.platform.kernel_facts.log.value;
   log.starts_at_boot = true;
-  CHECK(lines_labelled(info_text(r), "kernel tsc log") ==
+  CHECK(lines_labelled(test::unwrapped(info_text(r)), "kernel tsc log") ==
         std::vector<std::string>{"kernel tsc log      no verdict on the TSCs' synchronization and no TSC_ADJUST "
                                  "message (the log reaches back to boot)"});
   KernelTscEvent warp;
@@ -232,7 +237,7 @@ TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in t
   unstable.lines = {"[0.512360] tsc: Marking TSC unstable due to check_tsc_sync_source failed"};
   log.tsc_events.add(unstable);
   log.tsc_events.left_out = 1;
-  CHECK(lines_labelled(info_text(r), "kernel tsc log") ==
+  CHECK(lines_labelled(test::unwrapped(info_text(r)), "kernel tsc log") ==
         std::vector<std::string>{
             "kernel tsc log      the kernel measured 1234 cycles of TSC warp between CPU 0 and CPU 1 when it brought "
             "CPU 1 up, and turned the TSC clocksource off: \"[0.512345] TSC synchronization [CPU#0 -> CPU#1]:\" "
@@ -252,7 +257,7 @@ TEST_CASE("info render: the kernel log's TSC verdicts, in words and quoted, in t
   CHECK(j["tsc_events"][1]["kind"] == "unstable");
   // An unreadable log: info says so where the events would be, and why on the line before.
   r.platform.kernel_facts.log = Fact<KernelLogFacts>::fail(FactState::unreadable, "klogctl: Operation not permitted");
-  const std::string text = info_text(r);
+  const std::string text = test::unwrapped(info_text(r));
   CHECK(lines_labelled(text, "tsc unstable") ==
         std::vector<std::string>{"tsc unstable        unknown: the kernel log is unreadable (klogctl: Operation not "
                                  "permitted)"});

@@ -25,6 +25,7 @@ function(check_dir name rc_want)
   execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/${name} --details ${ARGN} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE text ERROR_VARIABLE err)
   tscaudit_expect_exit(problems "${rc}" ${rc_want} "check --from ${name} ${ARGN}")
+  tscaudit_unwrap(text)
   execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/${name} --format json ${ARGN} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE json ERROR_VARIABLE err)
   tscaudit_expect_exit(problems "${rc}" ${rc_want} "check --from ${name} --format json ${ARGN}")

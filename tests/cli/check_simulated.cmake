@@ -14,6 +14,7 @@ endif()
 set(problems "")
 execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
                 ERROR_VARIABLE err)
+tscaudit_unwrap(text)
 tscaudit_expect_exit(problems "${rc}" 1 "check --from")
 if(NOT text MATCHES "^not synchronized: CPU 5 is ahead of the rest \\(CPUs 0-4,6-15\\) by ([0-9]+) to ([0-9]+) ticks")
   list(APPEND problems "check --from: the reason is not CPU 5's finding: ${text}")

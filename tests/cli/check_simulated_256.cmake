@@ -19,6 +19,7 @@ if(NOT "${out}${err}" MATCHES "256 CPUs, sparse design, 8800 ordered pairs")
 endif()
 execute_process(COMMAND ${TSCAUDIT} check --from ${DIR}/run RESULT_VARIABLE rc OUTPUT_VARIABLE text
                 ERROR_VARIABLE err)
+tscaudit_unwrap(text)
 tscaudit_expect_exit(problems "${rc}" 1 "check --from")
 if(NOT text MATCHES "^not synchronized: package 1 \\(CPUs 128-255\\) is ahead of package 0 \\(CPUs 0-76,78-127\\) by [0-9]+ to [0-9]+ ticks \\([0-9]+ to [0-9]+ ns\\); and 1 more finding \\(")
   list(APPEND problems "check --from: the reason is not the package: ${text}")

@@ -1,7 +1,7 @@
 # Runs one tscaudit command line and checks its exit code and its stderr.
 #   cmake -DCOMMAND="exe;arg;..." -DEXPECT_RC=2 -DEXPECT_STDERR=regex [-DEXPECT_STDOUT=regex]
 #         [-DEXPECT_NO_FILE=path] [-DEXPECT_FILES=a|b|c] [-DINPUT=file] [-DSTDOUT_FILE=/dev/full]
-#         [-DNEEDS_GNUPLOT=1] -P expect.cmake
+#         [-DNEEDS_GNUPLOT=1] [-DUNWRAP_STDOUT=1] -P expect.cmake
 # INPUT: a file for the command's standard input (none: the test's own).
 # STDOUT_FILE sends the command's standard output to that file (stdout is then empty here).
 # NEEDS_GNUPLOT: the files expected include pictures; where gnuplot is not installed the
@@ -27,6 +27,9 @@ if(NOT rc STREQUAL "${EXPECT_RC}")
 endif()
 if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
   message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
+endif()
+if(UNWRAP_STDOUT)  # match the text as it was before its 100-column wrapping
+  tscaudit_unwrap(out)
 endif()
 if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
   message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}':\n${out}")

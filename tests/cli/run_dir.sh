@@ -78,7 +78,10 @@ case "$case_name" in
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "--from does not say the run was interrupted"
     [ "$(json_field "$dir/again/matrix.json" status)" = interrupted ] || fail "the rebuilt matrix.json is not marked"
     grep -q "^Per-CPU offset" "$dir/stdout" || fail "--from of an interrupted run printed no matrix"
-    head -1 "$dir/stdout" | grep -q "^cut short (interrupted by SIGINT after " || fail "the matrix text is not marked cut short"
+    # The answer first (no verdict), then the figures, marked as a part.
+    head -1 "$dir/stdout" | grep -q "^incomplete, no verdict: interrupted by SIGINT after " ||
+      fail "the matrix text does not start with its answer, incomplete"
+    grep -q "^cut short (interrupted by SIGINT after " "$dir/stdout" || fail "the matrix text is not marked cut short"
     head -1 "$dir/again/matrix.txt" | grep -q "^cut short (" || fail "matrix.txt is not marked cut short"
     grep -q "^# title: .* - cut short, a part of the run$" "$dir/again/offset_ticks.dat" ||
       fail "the heatmap's title does not say cut short"

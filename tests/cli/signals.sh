@@ -48,7 +48,7 @@ case "$case_name" in
   measure)
     needs_two_cpus
     # The output is opened (as OUT.tmp.XXXXXX) once the signals are the command's own.
-    "$tscaudit" measure --cpus 0,1 --rounds 20000000 --out "$dir/cut.run" 2>"$dir/stderr" &
+    "$tscaudit" measure --cpus 0,1 --rounds 20000000 --out "$dir/cut.run" >"$dir/stdout" 2>"$dir/stderr" &
     signal_when $! INT 'compgen -G "$dir/cut.run.tmp.*" >/dev/null'
     [ "$rc" = 3 ] || fail "exit $rc, expected 3"
     no_temporaries
@@ -58,8 +58,9 @@ case "$case_name" in
         "$dir/stderr" || fail "no file, and no word of why"
       exit 0
     fi
-    grep -q 'wrote .*cut.run with the [0-9]* rounds done, marked status: interrupted' "$dir/stderr" ||
-      fail "it does not say what it kept"
+    # The summary (on standard output: the rounds went to a file) says it first.
+    grep -q '^tscaudit measure: [0-9]* of 20000000 rounds of CPU 0 -> CPU 1 (status: interrupted) written to' \
+      "$dir/stdout" || fail "it does not say what it kept"
     grep -q '^# status: interrupted$' "$dir/cut.run" || fail "the run's trailer does not say interrupted"
     grep -q '^# error: interrupted by SIGINT after [0-9]* of 20000000 rounds$' "$dir/cut.run" || fail "no error line"
     "$tscaudit" analyze "$dir/cut.run" >"$dir/analyze.txt" 2>"$dir/stderr" || fail "analyze of the cut run failed"

@@ -53,3 +53,14 @@ function(tscaudit_expect_no_match list_var text regex what)
     set(${list_var} "${${list_var}}" PARENT_SCOPE)
   endif()
 endfunction()
+
+# The text of `var` as it was before the 100-column wrapping of text output (render/
+# text_wrap.hpp): every continuation line joined to the line it continues, so that a regex
+# can match a sentence wherever the line broke. The details of check (lines "  finding: ",
+# "  fail: ", "  warning: ") stay lines of their own.
+function(tscaudit_unwrap var)
+  string(REGEX REPLACE "\n  (finding|fail|warning): " "@@ITEM@@\\1: " text "${${var}}")
+  string(REGEX REPLACE "\n +" " " text "${text}")
+  string(REPLACE "@@ITEM@@" "\n  " text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()

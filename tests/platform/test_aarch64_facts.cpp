@@ -10,6 +10,7 @@
 #include "platform/emulation.hpp"
 #include "platform/platform.hpp"
 #include "platform/platform_warnings.hpp"
+#include "unwrap_text.hpp"
 #include "warning_codes.hpp"
 
 using namespace tscaudit;
@@ -348,7 +349,7 @@ TEST_CASE("aarch64: info's text and JSON on the big.LITTLE fixture") {
   r.quanta[0].estimate.modal_delta = 1;
   r.warnings = platform_warnings(p);
 
-  const std::string text = info_text(r);
+  const std::string text = test::unwrapped(info_text(r));  // whole lines, as before their wrapping
   for (const char* line : {
            "cpu 0-3             Arm Cortex-A53 r0p4 (MIDR 0x410fd034)\n",
            "cpu 4-7             Arm Cortex-A73 r0p2 (MIDR 0x410fd092)\n",

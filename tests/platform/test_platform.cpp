@@ -8,6 +8,7 @@
 #include "app/info_command.hpp"
 #include "core/run.hpp"
 #include "platform/platform.hpp"
+#include "unwrap_text.hpp"
 
 using namespace tscaudit;
 
@@ -173,7 +174,7 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
                   {3, {std::nullopt, "no /dev/cpu/3/msr: msr module not loaded (modprobe msr)"}}};
   r.warnings = platform_warnings(r.platform.cpuid, r.platform.kernel_facts);
 
-  const std::string text = info_text(r);
+  const std::string text = test::unwrapped(info_text(r));  // whole lines, as before their wrapping
   for (const char* line :
        {"tsc frequency       2900.002 MHz (calibrated_monotonic_raw, +/- 0.2 ppm)\n",
         "  vs kernel         +0.0345 ppm from the kernel's 2900.002 MHz (which is rounded to 1 kHz: +/- 0.17 ppm)\n",

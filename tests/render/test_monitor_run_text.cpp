@@ -29,11 +29,12 @@ MonitorRunTotals totals() {
 const MonitorRunSetting kSetting{0, 1, "rdtsc", "lfence_rdtsc", 1.0, "mon.log"};
 
 const std::string kHead =
-    "tscaudit monitor: CPU 0 -> CPU 1, send rdtsc, recv lfence_rdtsc\n"
+    "tscaudit monitor: no verdict here: tscaudit analyze mon.log reads the log\n"
+    "  pair          CPU 0 -> CPU 1, send rdtsc, recv lfence_rdtsc\n"
     "  intervals     10 of 1 s\n"
     "  rounds        25000000 recorded (about 2.5 M rounds/s), 3 lost (queue full), 2 late\n"
-    "  one-way < 0   fwd 5, rev 0; rtt < -2q 1 rounds\n"
-    "  longest rtt   123456 ticks; longest stall 1500 ms\n"
+    "  one-way < 0   fwd 5, rev 0; rtt < -2q 1 round\n"
+    "  longest rtt   123456 ticks; longest pause (nothing ran) 1500 ms\n"
     "  peak RSS      14000 KiB after the first interval, 14100 KiB after the last\n";
 
 }  // namespace
@@ -43,13 +44,28 @@ TEST_CASE("monitor run text: the summary of each ending") {
         kHead + "  wrote mon.log (status: complete)\n");
   CHECK(monitor_summary_text(kSetting, {MonitorEnding::interrupted, "SIGINT", ""}, totals()) ==
         kHead +
-            "  interrupted by SIGINT: wrote mon.log with every interval up to now (status: interrupted); `tscaudit "
-            "analyze mon.log` reads it\n");
+            "  interrupted by SIGINT: wrote mon.log with every interval up to now (status: interrupted);\n"
+            "    `tscaudit analyze mon.log` reads it\n");
   CHECK(monitor_summary_text(kSetting, {MonitorEnding::aborted, "", "CPU 1 stopped answering"}, totals()) ==
         kHead + "  ABORTED: CPU 1 stopped answering\n  wrote mon.log with the intervals done (status: aborted)\n");
   MonitorRunSetting to_stdout = kSetting;
   to_stdout.out = "-";
   CHECK(monitor_summary_text(to_stdout, {}, totals()).ends_with("  wrote stdout (status: complete)\n"));
+  CHECK(monitor_summary_text(to_stdout, {}, totals())
+            .starts_with("tscaudit monitor: no verdict here: the log went to standard output (tscaudit analyze - reads "
+                         "it)\n  pair          CPU 0 -> CPU 1"));
+}
+
+TEST_CASE("monitor run text: the answer first, wrapped to 100 columns") {
+  MonitorRunSetting answered = kSetting;
+  answered.answer =
+      "synchronized within the band: the offset lies in [-190, 212] ticks, which contains 0; 12 negative one-way "
+      "latencies, none proven beyond the band (the log keeps counts, not rounds)";
+  const std::string text = monitor_summary_text(answered, {MonitorEnding::complete, "", ""}, totals());
+  CHECK(
+      text.starts_with("tscaudit monitor: synchronized within the band: the offset lies in [-190, 212] ticks, "
+                       "which contains\n  0; 12 negative one-way latencies, none proven beyond the band (the log "
+                       "keeps counts, not rounds)\n  pair          CPU 0 -> CPU 1"));
 }
 
 TEST_CASE("monitor run text: no interval yet is no division by zero") {

@@ -7,6 +7,7 @@
 
 #include "render/matrix_output.hpp"
 #include "render/verdict_text.hpp"
+#include "unwrap_text.hpp"
 
 using namespace tscaudit;
 
@@ -350,7 +351,7 @@ TEST_CASE("verdict text: the pairs that disagree with the matrix, in the matrix'
       "quantum";
   const std::string roles_text =
       "pairs 0->1 and 1->0 disagree: the first puts the offset in [90, 110], the second (sign flipped) in [30, 50]";
-  const std::string text = matrix_text(m);
+  const std::string text = test::unwrapped(matrix_text(m));  // whole lines, as before their wrapping
   CHECK(text.find("Pairs that disagree with the rest:\n  " + off_text + "\n  " + roles_text + "\n") !=
         std::string::npos);
   const auto j = matrix_json(m, nullptr);
