@@ -26,6 +26,7 @@
 #include "formats/run_dir.hpp"
 #include "matrix/plan_choice.hpp"
 #include "platform/topology.hpp"
+#include "render/text_wrap.hpp"
 #include "version.hpp"
 
 namespace tscaudit {
@@ -213,12 +214,12 @@ int run_simulate_machine(const SimulateOptions& options) {
     remove_contents(options.out, existed);
     throw;
   }
-  std::fprintf(stderr,
-               "wrote %s: %zu CPUs, %s design, %llu ordered pairs, %llu visits of %llu rounds each "
-               "(run directory, topology.xml, truth.json)\n",
-               options.out.c_str(), n, plan.spec.design == PlanDesign::sparse ? "sparse" : "all-pairs",
-               static_cast<unsigned long long>(plan.ordered_pairs), static_cast<unsigned long long>(plan.spec.visits),
-               static_cast<unsigned long long>(plan.spec.rounds_per_visit));
+  const std::string summary =
+      "wrote " + options.out + ": " + std::to_string(n) + " CPUs, " +
+      (plan.spec.design == PlanDesign::sparse ? "sparse" : "all-pairs") + " design, " +
+      std::to_string(plan.ordered_pairs) + " ordered pairs, " + std::to_string(plan.spec.visits) + " visits of " +
+      std::to_string(plan.spec.rounds_per_visit) + " rounds each (run directory, topology.xml, truth.json)\n";
+  std::fputs(wrap_lines(summary).c_str(), stderr);
   return 0;
 }
 

@@ -21,6 +21,9 @@ compare() {
   local -a want got
   mapfile -t want <"$1"
   mapfile -t got <"$2"
+  # Blank lines at the end cannot be seen in a document: neither side's count.
+  while ((${#want[@]})) && [[ -z "${want[-1]//[[:space:]]/}" ]]; do unset 'want[-1]'; done
+  while ((${#got[@]})) && [[ -z "${got[-1]//[[:space:]]/}" ]]; do unset 'got[-1]'; done
   local i=0 j=0
   while ((i < ${#want[@]})); do
     local w=${want[i]}
