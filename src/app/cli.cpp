@@ -337,6 +337,13 @@ std::string help_text(const std::string& command, std::size_t width) {
 }
 
 Command parse(const std::vector<std::string>& args) {
+  // "tscaudit help [COMMAND]", as in git and cargo: the help of `tscaudit [COMMAND] --help`.
+  if (args.size() >= 2 && args.size() <= 3 && args[1] == "help") {
+    std::vector<std::string> asked{args[0]};
+    if (args.size() == 3) asked.push_back(args[2]);
+    asked.emplace_back("--help");
+    return parse(asked);
+  }
   CLI::App app{kDescription, "tscaudit"};
   CommandTables tables;
   build_parser(app, tables);

@@ -332,6 +332,14 @@ TEST_CASE("the same plan options have the same defaults in matrix, check and rep
   CHECK(error({"matrix", "--parallel", "--sequential"}) == "give --parallel or --sequential, not both");
 }
 
+TEST_CASE("help COMMAND is COMMAND --help") {
+  CHECK(std::holds_alternative<cli::Printed>(cli::parse({"tscaudit", "help"})));
+  CHECK(std::holds_alternative<cli::Printed>(cli::parse({"tscaudit", "help", "check"})));
+  CHECK(error({"help", "chek"}) ==
+        "unknown command 'chek' (did you mean check?) (commands: report, check, info, variants, matrix, monitor, "
+        "measure, analyze, simulate)");
+}
+
 TEST_CASE("the hint after an error names the command's help") {
   CHECK(cli::command_of({"tscaudit", "check", "--out", "x"}) == "check");
   CHECK(cli::command_of({"tscaudit", "--out", "check"}).empty());
