@@ -36,7 +36,10 @@ const char* const kTopExamples =
 /// after the option's name, its default at the end of its description.
 class HelpFormatter : public CLI::Formatter {
  public:
-  explicit HelpFormatter(std::size_t width) : width_(width) { column_width(kOptionColumn); }
+  explicit HelpFormatter(std::size_t width) : width_(width) {
+    column_width(kOptionColumn);
+    label("SUBCOMMAND", "COMMAND");  // the usage line says what the list below calls them
+  }
 
   std::string make_option(const CLI::Option* opt, bool is_positional) const override {
     return columns(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt), kOptionColumn);
@@ -281,6 +284,7 @@ void build_parser(CLI::App& app, CommandTables& tables, std::size_t help_width =
   app.require_subcommand(1);
   app.footer(kTopExamples);
   std::apply([&](auto&... table) { (table.add(app), ...); }, tables);
+  for (CLI::App* sub : app.get_subcommands({})) sub->group("Commands");
   name_placeholders(app);
 }
 

@@ -33,7 +33,7 @@ check_help() {
 }
 
 check_help "tscaudit --help"
-commands=$("$tscaudit" --help | sed -n '/^Subcommands:$/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ {print $1}')
+commands=$("$tscaudit" --help | sed -n '/^Commands:$/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ {print $1}')
 [ -n "$commands" ] || fail "no commands in tscaudit --help"
 count=0
 for c in $commands; do
