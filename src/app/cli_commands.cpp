@@ -452,7 +452,9 @@ void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
   if (variants) add_variant_options(cmd, variant, send, recv);
   cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
   if (budgeted) {
-    cmd.add_option("--rounds", rounds, "measured rounds per visit, instead of --budget [default: as --budget allows]");
+    cmd.add_option("--rounds", rounds,
+                   "measured rounds per visit, not with --budget (a plan over the default budget needs --over-budget) "
+                   "[default: as the budget allows]");
     cmd.add_option("--budget", budget,
                    "measuring time to plan for: chooses all pairs or a sparse design, and the rounds per visit")
         ->default_str(format_sig(kDefaultBudgetSeconds) + "s");
