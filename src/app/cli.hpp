@@ -1,6 +1,8 @@
 // The command line: one table of options per command, parsed into plain structs.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
@@ -39,9 +41,34 @@ std::string quote_command_line(const std::vector<std::string>& args);
 /// \throws UsageError naming the option and the value.
 double parse_real(const std::string& option, const std::string& text);
 
-/// Parses a duration option value: seconds ("90", "0.5", "90s") or minutes and hours
-/// ("10m", "1.5h"). \throws UsageError naming the option and the value unless > 0.
+/// The unit of a duration option's plain number: {1, "seconds"}, {0.001, "milliseconds"}.
+struct Seconds {
+  double seconds;
+  const char* name;
+};
+
+/// Parses a duration option value, the same rule for every duration option: a plain number
+/// in the option's own unit, or a number with ms, s, m or h ("500ms", "90s", "10m", "1.5h").
+/// Returns seconds. \throws UsageError naming the option and the value unless > 0.
+double parse_duration(const std::string& option, const std::string& text, Seconds plain_unit);
+
+/// parse_duration() of an option whose plain number is seconds.
 double parse_duration_s(const std::string& option, const std::string& text);
+
+/// The subcommand that args (args[0] the program) name, or "" when none: for the hint
+/// that follows an error, "see 'tscaudit check --help'".
+std::string command_of(const std::vector<std::string>& args);
+
+/// Every line of every --help fits a terminal this wide.
+inline constexpr std::size_t kHelpWidth = 100;
+
+/// The help `tscaudit [COMMAND] --help` prints (COMMAND "" for the top level), laid out for
+/// `width` columns (the tests compare it with a layout too wide to wrap).
+std::string help_text(const std::string& command, std::size_t width = kHelpWidth);
+
+/// Wraps `text` at spaces into lines of at most `width` characters (a word longer than
+/// that stands alone on its line); a newline in `text` always breaks. No word is split.
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 
 /// Parses an unsigned decimal option value within [min, max].
 /// \throws UsageError naming the option, the value and the range.

@@ -1,5 +1,7 @@
 #include "app/cli_commands.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/cpu_list.hpp"
@@ -24,43 +26,75 @@ constexpr double kMaxIntervalS = 86400;
 constexpr std::uint64_t kMinQueueRounds = 16;
 constexpr std::uint64_t kMaxQueueRounds = std::uint64_t{1} << 24;
 
-const std::string kSendHelp = "read variant for the send stamps t1, t3 (default " +
-                              std::string(variant_name(plain_variant(counter::kHostArch))) + ")";
-const std::string kRecvHelp = "read variant for the receive stamps t2, t4 (default " +
-                              std::string(variant_name(default_recv_variant(counter::kHostArch))) + ")";
-
 /// --variant, --send and --recv, as every measuring command has them.
 void add_variant_options(CLI::App& cmd, std::string& variant, std::string& send, std::string& recv) {
   cmd.add_option("--variant", variant, "read variant for both sides (" + variant_list(kHostVariants) + ")");
-  cmd.add_option("--send", send, kSendHelp);
-  cmd.add_option("--recv", recv, kRecvHelp);
+  cmd.add_option("--send", send, "read variant for the send stamps t1, t3")
+      ->default_str(std::string(variant_name(plain_variant(counter::kHostArch))));
+  cmd.add_option("--recv", recv, "read variant for the receive stamps t2, t4")
+      ->default_str(std::string(variant_name(default_recv_variant(counter::kHostArch))));
 }
 
+/// --timeout-ms: milliseconds, or a duration with its unit ("2s"), from 1 ms to 1 h.
 std::chrono::milliseconds parse_timeout(const std::string& text) {
-  return std::chrono::milliseconds(parse_count("--timeout-ms", text, 1, kMaxTimeoutMs));
+  const double ms = std::round(parse_duration("--timeout-ms", text, Seconds{0.001, "milliseconds"}) * 1000);
+  if (ms < 1 || ms > static_cast<double>(kMaxTimeoutMs)) {
+    throw UsageError("--timeout-ms " + text + " is out of range [1 ms, 1 h]");
+  }
+  return std::chrono::milliseconds(static_cast<std::int64_t>(ms));
+}
+
+/// A command's examples, its help's footer: each a command line that works as written, and
+/// what it does after '#' (so that the line can be pasted into a shell): beside the
+/// commands, aligned, where every line fits kHelpWidth; else on a line of its own above each.
+std::string examples(const std::vector<std::pair<std::string, std::string>>& lines) {
+  std::size_t width = 0;
+  for (const auto& [command, what] : lines) width = std::max(width, command.size());
+  bool beside = true;
+  for (const auto& [command, what] : lines) beside = beside && 2 + width + 4 + what.size() <= kHelpWidth;
+  std::string out = "Examples:";
+  for (const auto& [command, what] : lines) {
+    if (beside) {
+      out += "\n  " + command + std::string(width - command.size(), ' ') + "  # " + what;
+    } else {
+      out += "\n  # " + what + "\n  " + command;
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
 void InfoCli::add(CLI::App& app) {
-  sub = app.add_subcommand("info",
-                           "Platform facts: CPU, TSC features, hypervisor, kernel view of the TSC, TSC frequency and "
-                           "its source, topology, idle states, quantum per CPU, and warnings with advice");
+  sub = app.add_subcommand("info", "Platform facts a measurement depends on, and warnings with advice");
   sub->add_option("--format", format, "text or json")->capture_default_str();
   sub->add_option("--ntp-seconds", ntp_seconds,
-                  "also calibrate the TSC against CLOCK_REALTIME (NTP-disciplined) over this many seconds; 0: off")
+                  "also calibrate the TSC against CLOCK_REALTIME (NTP-disciplined) for this long, at most 1 h; "
+                  "0: off")
       ->capture_default_str();
+  sub->footer(examples({{"tscaudit info", "CPU, TSC features, hypervisor, kernel, topology, quantum, warnings"},
+                        {"tscaudit info --format json --ntp-seconds 10s", "and the TSC against NTP time"}}));
 }
 
 Command InfoCli::build(const Args& /*args*/) const {
-  return InfoCommand{parse_format(format, false),
-                     static_cast<unsigned>(parse_count("--ntp-seconds", ntp_seconds, 0, kMaxNtpSeconds))};
+  unsigned seconds = 0;
+  if (ntp_seconds != "0") {
+    const double s = parse_duration_s("--ntp-seconds", ntp_seconds);
+    if (std::floor(s) < s) throw UsageError("--ntp-seconds " + ntp_seconds + " is not a whole number of seconds");
+    if (s > static_cast<double>(kMaxNtpSeconds)) {
+      throw UsageError("--ntp-seconds " + ntp_seconds + " is out of range [0, " + std::to_string(kMaxNtpSeconds) +
+                       "] (seconds)");
+    }
+    seconds = static_cast<unsigned>(s);
+  }
+  return InfoCommand{parse_format(format, false), seconds};
 }
 
 void MeasureCli::add(CLI::App& app) {
-  sub =
-      app.add_subcommand("measure", "Measure one ordered pair of CPUs: A initiates, B responds; every round is saved");
-  sub->add_option("--cpus", cpus, "A,B: the initiator and the responder (A,A: same-CPU control)")->required();
+  sub = app.add_subcommand("measure", "One ordered pair of CPUs, every round saved for analyze");
+  sub->add_option("--cpus", cpus, "the initiator A and the responder B (A,A: the same-CPU control)")
+      ->required()
+      ->type_name("A,B");
   add_variant_options(*sub, variant, send, recv);
   sub->add_option("--rounds", rounds, "measured rounds, at most 20000000")->capture_default_str();
   sub->add_option("--warmup", warmup, "rounds run first and discarded")->capture_default_str();
@@ -68,7 +102,10 @@ void MeasureCli::add(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner's message before the run is aborted")
       ->capture_default_str();
-  sub->add_option("--out", out, "output file, or - for standard output")->required();
+  sub->add_option("--out", out, "output file, or - for standard output")->required()->type_name("FILE");
+  sub->footer(examples({{"tscaudit measure --cpus 0,1 --rounds 100000 --out pair.csv", "CPU 0 initiates, 1 responds"},
+                        {"tscaudit measure --cpus 1,1 --rounds 100000 --out same.csv", "the same-CPU control"},
+                        {"tscaudit analyze pair.csv", "then: offset, drift, bounds, verdict"}}));
 }
 
 Command MeasureCli::build(const Args& args) const {
@@ -90,14 +127,13 @@ Command MeasureCli::build(const Args& args) const {
 }
 
 void MonitorCli::add(CLI::App& app) {
-  sub = app.add_subcommand("monitor",
-                           "Measure one ordered pair for a long time (until --duration or SIGINT/SIGTERM) and write an "
-                           "interval log: one line per interval, flushed as it ends, in memory that does not grow");
-  sub->add_option("--cpus", cpus, "A,B: the initiator and the responder (two different CPUs)")->required();
+  sub = app.add_subcommand("monitor", "One pair for hours, a line per interval, in memory that does not grow");
+  sub->add_option("--cpus", cpus, "the initiator A and the responder B (two different CPUs)")
+      ->required()
+      ->type_name("A,B");
   add_variant_options(*sub, variant, send, recv);
-  sub->add_option("--interval", interval, "length of one interval: seconds, or with s, m or h")->capture_default_str();
-  sub->add_option("--duration", duration,
-                  "how long to run: seconds, or with s, m or h (default: until SIGINT or SIGTERM)");
+  sub->add_option("--interval", interval, "length of one interval")->capture_default_str();
+  sub->add_option("--duration", duration, "how long to run [default: until SIGINT or SIGTERM]");
   sub->add_option("--duty", duty,
                   "the fraction of every interval measured, from its start (0.001 to 1): the threads sleep the rest, "
                   "so 0.1 keeps the two CPUs a tenth as busy")
@@ -107,12 +143,18 @@ void MonitorCli::add(CLI::App& app) {
   sub->add_option("--queue-rounds", queue_rounds,
                   "rounds the queue to the aggregator holds (40 bytes each); a full queue counts lost rounds")
       ->capture_default_str();
-  sub->add_option("--out", out, "the interval log (written as FILE.partial until the run ends), or -")->required();
+  sub->add_option("--out", out, "the interval log (written as FILE.partial until the run ends), or -")
+      ->required()
+      ->type_name("FILE");
   sub->add_option("--openmetrics", openmetrics,
                   "also metrics for Prometheus (node_exporter's textfile collector), rewritten after every interval: "
                   "written aside, then renamed over FILE");
   sub->add_flag("--openmetrics-histogram", openmetrics_histogram,
                 "with --openmetrics, a histogram of every round trip (14 more series)");
+  sub->footer(examples({{"tscaudit monitor --cpus 0,1 --interval 10s --duration 1h --out pair.log", "an hour"},
+                        {"tscaudit monitor --cpus 0,1 --duty 0.1 --out pair.log", "until Ctrl-C, a tenth as busy"},
+                        {"tscaudit monitor --cpus 0,1 --duration 3s --out pair.log", "a first look"},
+                        {"tscaudit analyze pair.log --plot plots", "then: steps, worst intervals, a plot"}}));
 }
 
 Command MonitorCli::build(const Args& args) const {
@@ -154,20 +196,21 @@ Command MonitorCli::build(const Args& args) const {
 
 void AnalyzeCli::add(CLI::App& app) {
   sub = app.add_subcommand("analyze",
-                           "Analyze saved runs, imported rounds or monitor interval logs: offset and drift with hard "
-                           "bounds, negative latencies classified, distributions, a verdict per pair; for interval "
-                           "logs also offset steps over time, the worst intervals, totals and memory");
-  sub->add_option("files", files,
+                           "Saved runs, imported rounds or monitor logs: offset, drift, bounds, a verdict per pair");
+  sub->add_option("FILE", files,
                   "runs (tscaudit-run/1), interval logs of monitor (tscaudit-monitor/1) or tables with t1,t2,t3,t4 "
                   "columns, in any mix; - reads stdin")
       ->required();
   sub->add_option("--format", format,
                   "text, json or csv (csv: one row per pair, then one row per interval of the logs)")
       ->capture_default_str();
-  sub->add_option("--out", out, "output file, or - for standard output")->capture_default_str();
+  sub->add_option("--out", out, "output file, or - for standard output")->capture_default_str()->type_name("FILE");
   sub->add_option("--plot", plot,
                   "directory for each interval log's time series: monitor_timeseries.dat, .png and .svg "
                   "(STEM_monitor_timeseries.* after each log's file name when there are several)");
+  sub->footer(examples({{"tscaudit analyze pair.csv", "one pair: offset and drift with hard bounds, verdict"},
+                        {"tscaudit analyze --format json pair.csv", "the same as JSON"},
+                        {"tscaudit analyze pair.log --plot plots", "a monitor log: steps over time, with a plot"}}));
 }
 
 Command AnalyzeCli::build(const Args& /*args*/) const {
@@ -296,14 +339,12 @@ MachineStep step_of(const std::string& text) {
 }  // namespace
 
 void SimulateCli::add(CLI::App& app) {
-  sub = app.add_subcommand("simulate",
-                           "Synthetic rounds with known offset, drift, quantum, delays, early reads and steps; "
-                           "the truth as JSON");
+  sub = app.add_subcommand("simulate", "Synthetic rounds of a pair or a whole machine, with the truth to compare");
   rounds = std::to_string(sim.spec.rounds);
   seed = std::to_string(sim.spec.seed);
   quantum = std::to_string(sim.spec.quantum_ticks);
   sub->add_option("--rounds", rounds,
-                  "rounds, at most 20000000; with --topology, per visit of each pair (default: the plan's)")
+                  "rounds, at most 20000000; with --topology, per visit of each pair, the plan's unless given")
       ->capture_default_str();
   sub->add_option("--seed", seed, "random seed (with --topology, the machine's: each pair's is derived from it)")
       ->capture_default_str();
@@ -320,7 +361,8 @@ void SimulateCli::add(CLI::App& app) {
                   "--step-ticks and --step-at");
   sub->add_option("--out", sim.out,
                   "the rounds: a file, or - for standard output; with --topology, a new or empty directory")
-      ->required();
+      ->required()
+      ->type_name("FILE|DIR");
   sub->add_option("--truth", sim.truth_out, "the truth as JSON: a file, or - for standard output (one pair)")
       ->capture_default_str();
   sub->add_option("--topology", topology,
@@ -341,6 +383,10 @@ void SimulateCli::add(CLI::App& app) {
                   "with --topology, added to every one-way delay from a lower-numbered package to a higher one "
                   "(paths slower one way)")
       ->capture_default_str();
+  sub->footer(
+      examples({{"tscaudit simulate --offset-ticks 300 --rounds 20000 --out pair.csv", "one pair"},
+                {"tscaudit simulate --topology \"synthetic:package:2 core:4 pu:2\" --step 3=900 --out sim", "16 CPUs"},
+                {"tscaudit check --from sim", "then check the simulated machine"}}));
 }
 
 Command SimulateCli::build(const Args& /*args*/) const {
@@ -400,18 +446,26 @@ Command SimulateCli::build(const Args& /*args*/) const {
 
 void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
   budgeted = budgeted_command;
-  cpus_option =
-      cmd.add_option("--cpus", cpus, "CPUs to measure, taskset syntax (default: every CPU this process may use)");
+  cpus_option = cmd.add_option("--cpus", cpus,
+                               "CPUs to measure, taskset syntax (0-3,8) [default: every CPU this process may use]")
+                    ->type_name("CPUS");
   if (variants) add_variant_options(cmd, variant, send, recv);
   cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
-  cmd.add_option("--rounds", rounds, "measured rounds per visit (default: by the number of pairs, see --dry-run)");
   if (budgeted) {
+    cmd.add_option("--rounds", rounds,
+                   "measured rounds per visit, not with --budget (a plan over the default budget needs --over-budget) "
+                   "[default: as the budget allows]");
     cmd.add_option("--budget", budget,
-                   "seconds of measuring to plan for (default " + format_sig(kDefaultBudgetSeconds) +
-                       "): chooses all pairs or a sparse design, and the rounds per visit");
+                   "measuring time to plan for: chooses all pairs or a sparse design, and the rounds per visit")
+        ->default_str(format_sig(kDefaultBudgetSeconds) + "s");
   } else {
+    // matrix measures every ordered pair unless told otherwise: a budget would make it sparse.
+    cmd.add_option("--rounds", rounds,
+                   "measured rounds per visit [default: by the number of pairs, 2000 at least; see --dry-run]");
     cmd.add_option("--budget", budget,
-                   "seconds: choose all pairs or a sparse design, and the rounds per visit, so the plan fits");
+                   "plan for this long, as check and report do: all pairs or a sparse design, and the rounds "
+                   "per visit [default: none: every ordered pair (check and report: " +
+                       format_sig(kDefaultBudgetSeconds) + "s)]");
   }
   cmd.add_flag("--all-pairs", all_pairs, "measure every ordered pair, however many CPUs (no sparse design)");
   cmd.add_flag("--over-budget", over_budget,
@@ -419,16 +473,11 @@ void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
   cmd.add_option("--warmup", warmup, "rounds before each visit, discarded")->capture_default_str();
   cmd.add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();
-  if (budgeted) {
-    cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (the default)");
-    cmd.add_flag("--sequential", sequential, "run one pair at a time");
-  } else {
-    cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (round-robin tournament)");
-  }
+  cmd.add_flag("--parallel", parallel, "run disjoint pairs at once (the default)");
+  cmd.add_flag("--sequential", sequential, "run one pair at a time");
   cmd.add_flag("--dry-run", dry_run, "print the plan (design, pairs, visits, rounds, time, memory); measure nothing");
-  cmd.add_option(
-      "--topology", topology,
-      "plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\" (with --dry-run)");
+  cmd.add_option("--topology", topology,
+                 "with --dry-run, plan for another machine: an hwloc XML file or \"synthetic:package:2 core:64 pu:2\"");
   cmd.add_option("--from", from,
                  "measure nothing: rebuild every output from a run directory (DIR/run of an earlier --out, or a "
                  "directory of run files naming their pair with # a: and # b:)");
@@ -444,8 +493,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
   o.visits = parse_count("--visits", visits, 1, kMaxVisits);
   if (!rounds.empty()) o.rounds_per_visit = parse_count("--rounds", rounds, 1, kMaxRounds);
   if (!budget.empty()) {
-    o.budget_seconds = parse_real("--budget", budget);
-    if (o.budget_seconds <= 0) throw UsageError("--budget " + budget + " must be a number of seconds > 0");
+    o.budget_seconds = parse_duration_s("--budget", budget);
     if (!rounds.empty()) throw UsageError("give --rounds or --budget, not both");
   } else if (budgeted) {
     o.budget_seconds = kDefaultBudgetSeconds;
@@ -455,7 +503,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
   o.warmup = parse_count("--warmup", warmup, 0, kMaxRounds);
   o.timeout = parse_timeout(timeout_ms);
   if (parallel && sequential) throw UsageError("give --parallel or --sequential, not both");
-  o.parallel = budgeted ? !sequential : parallel;
+  o.parallel = !sequential;  // every command runs disjoint pairs at once unless told not to
   o.dry_run = dry_run;
   o.topology = topology;
   o.format = parse_format(format, false);
@@ -468,7 +516,8 @@ MatrixOptions PlanCli::build(const Args& args) const {
     for (const auto& [given, option] : {std::pair{cpus_given, "--cpus"}, std::pair{!rounds.empty(), "--rounds"},
                                         std::pair{!budget.empty(), "--budget"}, std::pair{dry_run, "--dry-run"},
                                         std::pair{!topology.empty(), "--topology"}, std::pair{save_runs, "--save-runs"},
-                                        std::pair{parallel, "--parallel"}, std::pair{over_budget, "--over-budget"}}) {
+                                        std::pair{parallel, "--parallel"}, std::pair{sequential, "--sequential"},
+                                        std::pair{over_budget, "--over-budget"}}) {
       if (given) throw UsageError(std::string(option) + " shapes a measurement; --from measures nothing");
     }
   }
@@ -479,44 +528,49 @@ MatrixOptions PlanCli::build(const Args& args) const {
 }
 
 void MatrixCli::add(CLI::App& app) {
-  sub = app.add_subcommand("matrix",
-                           "Every ordered pair of the selected CPUs: offsets with hard bands, drift, latency and "
-                           "violation matrices, per-CPU offsets, heatmaps");
+  sub = app.add_subcommand("matrix", "Every ordered pair of the CPUs: offset, drift and latency matrices, heatmaps");
   plan.add(*sub, true, false);
   sub->add_option("--format", plan.format, "text or json (stdout)")->capture_default_str();
-  sub->add_option("--out", plan.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses");
+  sub->add_option("--out", plan.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses")
+      ->type_name("DIR");
   sub->add_flag("--save-runs", plan.save_runs, "also keep every pair's rounds in --out/pairs (tscaudit-run/1)");
+  sub->footer(
+      examples({{"tscaudit matrix --out m", "every pair of every CPU, kept in ./m"},
+                {"tscaudit matrix --from m/run --out m2", "the outputs again, from m's rounds"},
+                {"tscaudit matrix --dry-run --topology \"synthetic:package:2 core:64 pu:2\"", "a 256-CPU plan"}}));
 }
 
 Command MatrixCli::build(const Args& args) const { return plan.build(args); }
 
 void CheckCli::add(CLI::App& app) {
-  sub = app.add_subcommand(
-      "check",
-      "Measure the pairs (all of them, or a sparse design on large machines) and answer for scripts: exit 0 "
-      "synchronized, 1 not, 5 inconclusive (--max-bound), with the reason in one line");
+  sub = app.add_subcommand("check", "An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason");
   plan.add(*sub, true, true);
   sub->add_option("--tolerance", tolerance,
                   "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
       ->capture_default_str();
-  sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift, ppb")->capture_default_str();
+  sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift")->capture_default_str();
   sub->add_option("--max-bound", max_bound,
                   "the widest proof accepted: ticks (120) or ns (50ns); a run whose passing pairs prove |offset| "
                   "only within more is inconclusive (exit 5); 0: no limit")
       ->capture_default_str();
   sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
   sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
-  sub->add_option("--out", plan.out, "keep the evidence: the matrix directory, with check.json inside matrix.json");
+  sub->add_option("--out", plan.out, "keep the evidence: the matrix directory, with check.json inside matrix.json")
+      ->type_name("DIR");
   sub->add_option("--openmetrics", openmetrics,
                   "also write the metrics for Prometheus to FILE, aside and then renamed (for node_exporter's "
                   "textfile directory)");
   sub->add_option("--export-cpus", export_cpus,
-                  "metrics: per-CPU series for at most N CPUs (default " + std::to_string(kDefaultExportCpus) +
-                      "; those farthest from the median beyond), or all");
+                  "metrics: per-CPU series for at most N CPUs (beyond, those farthest from the median), or all")
+      ->default_str(std::to_string(kDefaultExportCpus));
   sub->add_flag("--export-pairs", export_pairs, "metrics: also four series per ordered pair measured");
   sub->add_flag("--quick", quick,
                 "the quick check of libtscaudit: a star of pairs, each measured until its band settles, in "
-                "milliseconds (--budget in seconds: its measuring time); the same decision, nothing kept");
+                "milliseconds (--budget: its measuring time); the same decision, nothing kept");
+  sub->footer(examples({{"tscaudit check", "plans 90 s of measuring, then answers"},
+                        {"tscaudit check --quick --budget 50ms", "the same decision in milliseconds"},
+                        {"tscaudit check --tolerance 15ns --format openmetrics > tsc.prom", "for Prometheus"},
+                        {"tscaudit check --dry-run", "the plan only: pairs, rounds, time, memory"}}));
 }
 
 Command CheckCli::build(const Args& args) const {
@@ -573,11 +627,8 @@ Command CheckCli::build(const Args& args) const {
 }
 
 void VariantsCli::add(CLI::App& app) {
-  sub = app.add_subcommand("variants",
-                           "Which way of reading the TSC to trust here and what it costs: read cost per variant, the "
-                           "exchange of one pair under each send/recv combination, the same-CPU control, a "
-                           "recommendation");
-  sub->add_option("--cpus", cpus, "A,B: the pair (default: the first two CPUs this process may use)");
+  sub = app.add_subcommand("variants", "Which way of reading the TSC to trust here, and what each costs");
+  sub->add_option("--cpus", cpus, "the pair [default: the first two CPUs this process may use]")->type_name("A,B");
   sub->add_option("--rounds", rounds, "rounds per combination, both roles together")->capture_default_str();
   sub->add_option("--passes", passes, "each combination's rounds split over this many interleaved visits per role")
       ->capture_default_str();
@@ -590,8 +641,11 @@ void VariantsCli::add(CLI::App& app) {
   sub->add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();
   sub->add_option("--format", format, "text or json (stdout)")->capture_default_str();
-  sub->add_option("--out", out, "directory for variants.json, variants.txt, the plots and their data");
+  sub->add_option("--out", out, "directory for variants.json, variants.txt, the plots and their data")
+      ->type_name("DIR");
   sub->add_flag("--save-runs", save_runs, "also keep every combination's rounds in --out/runs (tscaudit-run/1)");
+  sub->footer(examples({{"tscaudit variants", "costs, early reads and a recommendation, on the first two CPUs"},
+                        {"tscaudit variants --cpus 0,1 --rounds 20000 --out v", "a quicker look, kept in ./v"}}));
 }
 
 Command VariantsCli::build(const Args& args) const {
@@ -614,13 +668,10 @@ Command VariantsCli::build(const Args& args) const {
 }
 
 void ReportCli::add(CLI::App& app) {
-  sub = app.add_subcommand("report",
-                           "The main job: platform facts, all pairs with an ordering read and with plain " +
-                               std::string(variant_name(plain_variant(counter::kHostArch))) +
-                               ", the verdict, heatmaps, report.md and report.html in one directory");
+  sub = app.add_subcommand("report", "The main job: facts, every pair, read variants, verdict, heatmaps, report.html");
   plan.out = "report";
   plan.add(*sub, false, true);
-  sub->add_option("--out", plan.out, "the report directory")->capture_default_str();
+  sub->add_option("--out", plan.out, "the report directory")->capture_default_str()->type_name("DIR");
   sub->add_flag("--no-plain", no_plain,
                 "skip the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) + " matrix");
   sub->add_flag("--no-variants", no_variants, "skip the read variants (tscaudit variants) on the first two CPUs");
@@ -630,6 +681,9 @@ void ReportCli::add(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
+  sub->footer(examples({{"tscaudit report", "plans 90 s of measuring; writes ./report/report.html"},
+                        {"tscaudit report --budget 5m --out r5", "more rounds per pair"},
+                        {"tscaudit report --dry-run", "the plan only: pairs, rounds, time, memory"}}));
 }
 
 Command ReportCli::build(const Args& args) const {

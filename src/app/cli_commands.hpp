@@ -70,9 +70,10 @@ struct PlanCli {
   bool parallel = false, sequential = false, all_pairs = false, dry_run = false, save_runs = false;
   bool over_budget = false;
   CLI::Option* cpus_option = nullptr;  // given (even as --cpus ''), or not
-  bool budgeted = false;  // report and check: a default time budget, pairs in parallel
+  bool budgeted = false;               // report and check: a default time budget
   /// \param variants  the command takes --variant, --send and --recv
-  /// \param budgeted  report and check: plan for kDefaultBudgetSeconds, in parallel, by default
+  /// \param budgeted  report and check: plan for kDefaultBudgetSeconds by default (matrix
+  ///                  measures every ordered pair unless given --budget)
   void add(CLI::App& cmd, bool variants, bool budgeted);
   [[nodiscard]] MatrixOptions build(const Args& args) const;
 };
@@ -111,9 +112,13 @@ struct ReportCli {
   [[nodiscard]] Command build(const Args& args) const;
 };
 
-/// Every command's table, in the order `tscaudit --help` lists them. Each binds CLI11 to
-/// its own members: construct in place, never move or copy after add().
+/// Every command's table, in the order `tscaudit --help` lists them: the order people use
+/// them in. report first (the main job, everything at once), check (the answer for scripts),
+/// info (the platform, the first thing to look at when an answer surprises), variants and
+/// matrix (the two halves of a report, one at a time), monitor (one pair for hours), then
+/// the tools behind them: measure one pair, analyze what was saved, simulate input. Each
+/// binds CLI11 to its own members: construct in place, never move or copy after add().
 using CommandTables =
-    std::tuple<InfoCli, MeasureCli, MonitorCli, AnalyzeCli, SimulateCli, MatrixCli, CheckCli, VariantsCli, ReportCli>;
+    std::tuple<ReportCli, CheckCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
 
 }  // namespace tscaudit::cli

@@ -2,6 +2,7 @@
 // kept for provenance. Every parser throws UsageError naming the option and the text.
 #include <charconv>
 #include <cmath>
+#include <string_view>
 
 #include "app/cli.hpp"
 #include "core/cpu_list.hpp"
@@ -36,30 +37,32 @@ double parse_real(const std::string& option, const std::string& text) {
   return value;
 }
 
-double parse_duration_s(const std::string& option, const std::string& text) {
+double parse_duration(const std::string& option, const std::string& text, Seconds plain_unit) {
+  // One rule for every duration option: a plain number in the option's own unit, or a
+  // number with ms, s, m or h ("500ms", "90s", "2m", "1.5h").
   std::string number = text;
-  double unit_s = 1;
-  if (!number.empty()) {
-    switch (number.back()) {
-      case 's': number.pop_back(); break;
-      case 'm':
-        number.pop_back();
-        unit_s = 60;
-        break;
-      case 'h':
-        number.pop_back();
-        unit_s = 3600;
-        break;
-      default: break;
-    }
-  }
+  double unit_s = plain_unit.seconds;
+  auto strip = [&](const char* suffix, double seconds) {
+    const std::string_view s(suffix);
+    if (number.size() < s.size() || number.compare(number.size() - s.size(), s.size(), s) != 0) return false;
+    number.resize(number.size() - s.size());
+    unit_s = seconds;
+    return true;
+  };
+  (void)(strip("ms", 0.001) || strip("s", 1) || strip("m", 60) || strip("h", 3600));
   double value = 0;
   const char* last = number.data() + number.size();
   const auto [ptr, ec] = std::from_chars(number.data(), last, value);
-  if (number.empty() || ec != std::errc{} || ptr != last || !std::isfinite(value) || !(value > 0)) {
-    throw UsageError(option + " '" + text + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+  if (number.empty() || ec != std::errc{} || ptr != last || !std::isfinite(value) || !(value > 0) ||
+      !std::isfinite(value * unit_s)) {
+    throw UsageError(option + " '" + text + "' is not a duration > 0 (" + plain_unit.name +
+                     ", or a number with ms, s, m or h: 500ms, 90s, 2m, 1h)");
   }
   return value * unit_s;
+}
+
+double parse_duration_s(const std::string& option, const std::string& text) {
+  return parse_duration(option, text, Seconds{1, "seconds"});
 }
 
 std::string quote_command_line(const std::vector<std::string>& args) {

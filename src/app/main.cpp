@@ -1,4 +1,5 @@
 // tscaudit: parse, dispatch, map errors to the documented exit codes.
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
     const int rc = run(cli::parse(args));
     finish_standard_output();  // results on a full disk are an I/O error, not exit 0
     return rc;
+  } catch (const UsageError& e) {
+    // A command-line error ends with the help that answers it: the command's own.
+    const std::string command = cli::command_of(args);
+    std::cerr << "tscaudit: error: " << e.what() << "\n"
+              << "see 'tscaudit " << (command.empty() ? "" : command + " ") << "--help'\n";
+    return exit_code_of(e);
   } catch (const std::exception& e) {
     return report_error("tscaudit", e);
   }

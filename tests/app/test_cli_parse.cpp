@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <sstream>
 
 #include "app/cli.hpp"
 #include "core/errors.hpp"
@@ -118,20 +119,36 @@ TEST_CASE("bad measure options say what is wrong") {
        "--rounds 99999999999999999999999 is out of range [1, 20000000]"},
       {{"measure", "--cpus", "0,1", "--warmup", "", "--out", "x"},
        "--warmup '' is not an unsigned decimal number (expected one in [0, 20000000])"},
-      {{"measure", "--cpus", "0,1", "--timeout-ms", "0", "--out", "x"}, "--timeout-ms 0 is out of range [1, 3600000]"},
+      {{"measure", "--cpus", "0,1", "--timeout-ms", "0", "--out", "x"},
+       "--timeout-ms '0' is not a duration > 0 (milliseconds, or a number with ms, s, m or h: 500ms, 90s, 2m, 1h)"},
+      {{"measure", "--cpus", "0,1", "--timeout-ms", "0.4", "--out", "x"},
+       "--timeout-ms 0.4 is out of range [1 ms, 1 h]"},
+      {{"measure", "--cpus", "0,1", "--timeout-ms", "61m", "--out", "x"},
+       "--timeout-ms 61m is out of range [1 ms, 1 h]"},
       {{"measure", "--cpus", "0,1", "--transport", "pipe", "--out", "x"},
        "unknown transport 'pipe' (choose slot or queue)"},
-      {{"measure", "--cpus", "0,1"}, "--out is required"},
-      {{"measure", "--out", "x"}, "--cpus is required"},
-      {{"measure", "--cpus", "0,1", "--out", "x", "--bogus"}, "The following argument was not expected: --bogus"},
+      {{"measure", "--cpus", "0,1"}, "measure needs --out FILE"},
+      {{"measure", "--out", "x"}, "measure needs --cpus A,B"},
+      {{"measure", "--cpus", "0,1", "--out", "x", "--bogus"}, "unknown option --bogus for measure"},
+      {{"measure", "--cpus", "0,1", "--out", "x", "--round=5"},
+       "unknown option --round for measure (did you mean --rounds?)"},
+      {{"measure", "--cpus", "0,1", "--out", "x", "--out", "y"}, "--out is given more than once: give it once"},
+      {{"measure", "--out", "x", "--cpus"}, "--cpus needs a value: --cpus A,B"},
+      {{"analyze"}, "analyze needs at least one FILE"},
+      {{"check", "soon"}, "unexpected argument 'soon' for check (it takes options only)"},
       {{"frobnicate"},
-       "unknown command 'frobnicate' (commands: analyze, check, info, matrix, measure, monitor, report, simulate, "
-       "variants)"},
-      {{}, "A subcommand is required"},
+       "unknown command 'frobnicate' (commands: report, check, info, variants, matrix, monitor, measure, analyze, "
+       "simulate)"},
+      {{"repot"},
+       "unknown command 'repot' (did you mean report?) (commands: report, check, info, variants, matrix, monitor, "
+       "measure, analyze, simulate)"},
+      {{}, "which command? give one of report, check, info, variants, matrix, monitor, measure, analyze or simulate"},
       {{"info", "--format", "xml"}, "--format 'xml' is not text or json"},
-      {{"info", "--ntp-seconds", "3601"}, "--ntp-seconds 3601 is out of range [0, 3600]"},
-      {{"info", "--ntp-seconds", "1.5"},
-       "--ntp-seconds '1.5' is not an unsigned decimal number (expected one in [0, 3600])"},
+      {{"info", "--ntp-seconds", "3601"}, "--ntp-seconds 3601 is out of range [0, 3600] (seconds)"},
+      {{"info", "--ntp-seconds", "61m"}, "--ntp-seconds 61m is out of range [0, 3600] (seconds)"},
+      {{"info", "--ntp-seconds", "1.5"}, "--ntp-seconds 1.5 is not a whole number of seconds"},
+      {{"info", "--ntp-seconds", "-1"},
+       "--ntp-seconds '-1' is not a duration > 0 (seconds, or a number with ms, s, m or h: 500ms, 90s, 2m, 1h)"},
   };
   for (const auto& [args, message] : cases) {
     INFO(cli::quote_command_line(args));
@@ -178,6 +195,7 @@ TEST_CASE("info options and their defaults") {
   REQUIRE(std::holds_alternative<cli::InfoCommand>(ntp));
   CHECK(std::get<cli::InfoCommand>(ntp).format == OutputFormat::json);
   CHECK(std::get<cli::InfoCommand>(ntp).ntp_seconds == 30);
+  CHECK(std::get<cli::InfoCommand>(cli::parse({"tscaudit", "info", "--ntp-seconds", "2m"})).ntp_seconds == 120);
 }
 
 TEST_CASE("the command line is quoted for provenance") {
@@ -242,17 +260,156 @@ TEST_CASE("variants options and their defaults") {
   CHECK_FALSE(std::get<ReportOptions>(cli::parse({"tscaudit", "report", "--no-variants"})).variants);
 }
 
-TEST_CASE("durations: seconds or a number with s m or h and anything else refused by name") {
+TEST_CASE("durations: a plain number in the option's unit or a number with ms s m or h, anything else refused") {
   CHECK(cli::parse_duration_s("--duration", "90") == Approx(90));
   CHECK(cli::parse_duration_s("--duration", "90s") == Approx(90));
   CHECK(cli::parse_duration_s("--duration", "0.5") == Approx(0.5));
+  CHECK(cli::parse_duration_s("--duration", "250ms") == Approx(0.25));
   CHECK(cli::parse_duration_s("--duration", "10m") == Approx(600));
   CHECK(cli::parse_duration_s("--duration", "1.5h") == Approx(5400));
-  for (const char* bad : {"", "m", "-1", "0", "0s", "1d", "1 m", "nan", "inf", "1e999"}) {
+  const cli::Seconds ms{0.001, "milliseconds"};
+  CHECK(cli::parse_duration("--timeout-ms", "2000", ms) == Approx(2));
+  CHECK(cli::parse_duration("--timeout-ms", "2s", ms) == Approx(2));
+  CHECK(cli::parse_duration("--timeout-ms", "20ms", ms) == Approx(0.02));
+  for (const char* bad :
+       {"", "m", "ms", "-1", "0", "0s", "1d", "1 m", "1sm", "1mss", "nan", "inf", "1e999", "1e306h"}) {
     INFO(bad);
-    CHECK_THROWS_WITH(
-        cli::parse_duration_s("--duration", bad),
-        "--duration '" + std::string(bad) + "' is not a duration > 0 (seconds, or a number with s, m or h)");
+    CHECK_THROWS_WITH(cli::parse_duration_s("--duration", bad),
+                      "--duration '" + std::string(bad) +
+                          "' is not a duration > 0 (seconds, or a number with ms, s, m or h: 500ms, 90s, 2m, 1h)");
+  }
+  CHECK_THROWS_WITH(cli::parse_duration("--timeout-ms", "soon", ms),
+                    "--timeout-ms 'soon' is not a duration > 0 (milliseconds, or a number with ms, s, m or h: 500ms, "
+                    "90s, 2m, 1h)");
+}
+
+TEST_CASE("every duration option takes the same units") {
+  CHECK(
+      std::get<MeasureOptions>(cli::parse({"tscaudit", "measure", "--cpus", "0,1", "--timeout-ms", "2s", "--out", "x"}))
+          .config.timeout == std::chrono::milliseconds(2000));
+  CHECK(std::get<MeasureOptions>(
+            cli::parse({"tscaudit", "measure", "--cpus", "0,1", "--timeout-ms", "750", "--out", "x"}))
+            .config.timeout == std::chrono::milliseconds(750));
+  CHECK(std::get<VariantsOptions>(cli::parse({"tscaudit", "variants", "--timeout-ms", "1.5s"})).timeout ==
+        std::chrono::milliseconds(1500));
+  for (const char* budget : {"90", "90s", "1.5m", "90000ms"}) {
+    INFO(budget);
+    CHECK(std::get<MatrixOptions>(cli::parse({"tscaudit", "matrix", "--budget", budget})).budget_seconds == Approx(90));
+    CHECK(std::get<CheckOptions>(cli::parse({"tscaudit", "check", "--budget", budget})).matrix.budget_seconds ==
+          Approx(90));
+    CHECK(std::get<ReportOptions>(cli::parse({"tscaudit", "report", "--budget", budget})).matrix.budget_seconds ==
+          Approx(90));
+  }
+  CHECK(
+      std::get<CheckOptions>(cli::parse({"tscaudit", "check", "--quick", "--budget", "20ms"})).matrix.budget_seconds ==
+      Approx(0.02));
+  for (const char* command : {"matrix", "check", "report"}) {
+    CHECK(error({command, "--budget", "-1"}) ==
+          "--budget '-1' is not a duration > 0 (seconds, or a number with ms, s, m or h: 500ms, 90s, 2m, 1h)");
+  }
+  CHECK(std::get<MonitorOptions>(cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--interval", "500ms",
+                                             "--duration", "1h", "--out", "-"}))
+            .interval_s == Approx(0.5));
+}
+
+TEST_CASE("the same plan options have the same defaults in matrix, check and report") {
+  const MatrixOptions m = std::get<MatrixOptions>(cli::parse({"tscaudit", "matrix"}));
+  const MatrixOptions c = std::get<CheckOptions>(cli::parse({"tscaudit", "check"})).matrix;
+  const MatrixOptions r = std::get<ReportOptions>(cli::parse({"tscaudit", "report"})).matrix;
+  for (const MatrixOptions* o : {&m, &c, &r}) {
+    CHECK(o->parallel);
+    CHECK(o->visits == 4);
+    CHECK(o->timeout == std::chrono::milliseconds(2000));
+    CHECK(o->warmup == m.warmup);
+  }
+  // matrix measures every ordered pair unless given a budget (its help says so); check and
+  // report plan for 90 s.
+  CHECK(m.budget_seconds == Approx(0));
+  CHECK(c.budget_seconds == Approx(90));
+  CHECK(r.budget_seconds == Approx(90));
+  CHECK_FALSE(std::get<MatrixOptions>(cli::parse({"tscaudit", "matrix", "--sequential"})).parallel);
+  CHECK(std::get<MatrixOptions>(cli::parse({"tscaudit", "matrix", "--parallel"})).parallel);
+  CHECK(error({"matrix", "--parallel", "--sequential"}) == "give --parallel or --sequential, not both");
+}
+
+TEST_CASE("help COMMAND is COMMAND --help") {
+  CHECK(std::holds_alternative<cli::Printed>(cli::parse({"tscaudit", "help"})));
+  CHECK(std::holds_alternative<cli::Printed>(cli::parse({"tscaudit", "help", "check"})));
+  CHECK(error({"help", "chek"}) ==
+        "unknown command 'chek' (did you mean check?) (commands: report, check, info, variants, matrix, monitor, "
+        "measure, analyze, simulate)");
+}
+
+TEST_CASE("the hint after an error names the command's help") {
+  CHECK(cli::command_of({"tscaudit", "check", "--out", "x"}) == "check");
+  CHECK(cli::command_of({"tscaudit", "--out", "check"}).empty());
+  CHECK(cli::command_of({"tscaudit", "chek"}).empty());
+  CHECK(cli::command_of({"tscaudit"}).empty());
+}
+
+TEST_CASE("wrapping: at spaces, within the width, never a word split, never a line starting with --") {
+  CHECK(cli::wrap_words("", 10).empty());
+  CHECK(cli::wrap_words("one two three", 9) == std::vector<std::string>{"one two", "three"});
+  CHECK(cli::wrap_words("one two three", 13) == std::vector<std::string>{"one two three"});
+  CHECK(cli::wrap_words("a\nb c", 80) == std::vector<std::string>{"a", "b c"});
+  CHECK(cli::wrap_words("averyveryverylongword x", 5) == std::vector<std::string>{"averyveryverylongword", "x"});
+  // "--budget" would start a line: the word before it goes along.
+  CHECK(cli::wrap_words("give a --budget", 10) == std::vector<std::string>{"give", "a --budget"});
+  // Unless the two would not fit together.
+  CHECK(cli::wrap_words("give a --budget", 8) == std::vector<std::string>{"give a", "--budget"});
+}
+
+namespace {
+
+/// The help's words in order: the same at any width if the wrapping splits none.
+std::vector<std::string> words_of(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+}  // namespace
+
+TEST_CASE("every help fits 100 columns, splits no word, names what each option takes, ends with examples") {
+  const std::vector<std::string> commands = {"",       "report",  "check",   "info",    "variants",
+                                             "matrix", "monitor", "measure", "analyze", "simulate"};
+  for (const std::string& command : commands) {
+    INFO("tscaudit " + command + " --help");
+    const std::string help = cli::help_text(command);
+    std::istringstream lines(help);
+    int n = 0;
+    for (std::string line; std::getline(lines, line);) {
+      ++n;
+      INFO("line " << n << ": " << line);
+      CHECK(line.size() <= cli::kHelpWidth);
+      CHECK(line.find(" TEXT") == std::string::npos);
+      CHECK(line.find("REQUIRED") == std::string::npos);
+    }
+    CHECK(words_of(help) == words_of(cli::help_text(command, 100000)));
+    const std::size_t examples = help.find("\nExamples:\n  ");
+    REQUIRE(examples != std::string::npos);
+    CHECK(help.find("\n  tscaudit ", examples) != std::string::npos);
+  }
+  // The placeholders and defaults as they read.
+  const std::string check = cli::help_text("check");
+  CHECK_THAT(check, Catch::Matchers::Contains("  --budget SECONDS"));
+  CHECK_THAT(check, Catch::Matchers::Contains("[default: 90s]"));
+  CHECK_THAT(check, Catch::Matchers::Contains("  --cpus CPUS"));
+  CHECK_THAT(check, Catch::Matchers::Contains("  --visits N "));
+  CHECK_THAT(check, Catch::Matchers::Contains("  --out DIR "));
+  CHECK_THAT(check, Catch::Matchers::Contains("  --timeout-ms MS "));
+  CHECK_THAT(cli::help_text("measure"), Catch::Matchers::Contains("  --cpus A,B (required)"));
+  CHECK_THAT(cli::help_text("measure"), Catch::Matchers::Contains("  --rounds N "));
+  CHECK_THAT(cli::help_text("analyze"), Catch::Matchers::Contains("Usage: tscaudit analyze [OPTIONS] FILE..."));
+  // The top level lists the commands in the order people use them, one line each.
+  const std::string top = cli::help_text("");
+  std::size_t at = 0;
+  for (std::size_t i = 1; i < commands.size(); ++i) {
+    INFO(commands[i]);
+    const std::size_t found = top.find("\n  " + commands[i] + " ", at);
+    REQUIRE(found != std::string::npos);
+    at = found + 1;
   }
 }
 
@@ -278,6 +435,7 @@ TEST_CASE("monitor options: parsed into MonitorOptions, defaults documented") {
   CHECK(v->duration_s == Approx(0));  // until a signal
   CHECK(v->choice.send == Variant::rdtscp);
   CHECK(v->choice.recv == Variant::rdtscp);
-  CHECK_THROWS_WITH(cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--interval", "250ms", "--out", "-"}),
-                    "--interval '250ms' is not a duration > 0 (seconds, or a number with s, m or h)");
+  CHECK_THROWS_WITH(cli::parse({"tscaudit", "monitor", "--cpus", "0,1", "--interval", "250us", "--out", "-"}),
+                    "--interval '250us' is not a duration > 0 (seconds, or a number with ms, s, m or h: 500ms, 90s, "
+                    "2m, 1h)");
 }

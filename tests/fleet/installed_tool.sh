@@ -92,7 +92,9 @@ case $case_name in
         options_of "$c" | grep -qx -- "$o" || fail "$c: $o is offered but $c has no such option"
       done
     done
-    variants=$("$tscaudit" measure --help | sed -n 's/.*--variant.*(\(.*\)).*/\1/p' | tr -d ',' | tr ' ' '\n' | sort)
+    # The list in --variant's description, which the help wraps over lines.
+    variants=$("$tscaudit" measure --help | sed -n '/^  --variant /,/)/p' | tr '\n' ' ' |
+      sed -n 's/^[^(]*(\([^)]*\)).*/\1/p' | tr -d ',' | tr -s ' ' '\n' | sed '/^$/d' | sort)
     [ -n "$variants" ] || fail "no variant list in measure --help"
     [ "$(complete_words tscaudit check --recv "")" = "$variants" ] || fail "--recv does not offer every variant"
     [ "$(complete_words tscaudit monitor --send lfence_rdtsc_)" = lfence_rdtsc_lfence ] || fail "--send prefix"

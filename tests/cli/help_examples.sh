@@ -1,0 +1,64 @@
+#!/bin/bash
+# The examples at the end of every command's --help work as written: each is run in a fresh
+# directory (the commands in an order where an example's input comes from an earlier one:
+# simulate and measure before analyze), except those that measure for minutes, named below.
+# Every command must have at least one example run. CPUs 0 and 1 only (taskset).
+#   help_examples.sh TSCAUDIT WORK_DIR
+set -u
+tscaudit=$1
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+# The examples name the tool as a user types it: a function of each example's shell.
+export tscaudit
+pin=()
+command -v taskset >/dev/null && taskset -c 0,1 true 2>/dev/null && pin=(taskset -c 0,1)
+
+# Measure for minutes, or until a signal: left out here.
+long=(
+  "tscaudit report"
+  "tscaudit report --budget 5m --out r5"
+  "tscaudit check"
+  "tscaudit check --tolerance 15ns --format openmetrics > tsc.prom"
+  "tscaudit monitor --cpus 0,1 --interval 10s --duration 1h --out pair.log"
+  "tscaudit monitor --cpus 0,1 --duty 0.1 --out pair.log"
+  "tscaudit variants"
+)
+is_long() {
+  local l
+  for l in "${long[@]}"; do [ "$1" = "$l" ] && return 0; done
+  return 1
+}
+
+problems=0
+for c in simulate measure monitor analyze info matrix check report variants; do
+  ran=0
+  while IFS= read -r example; do
+    [ -n "$example" ] || continue
+    if is_long "$example"; then
+      echo "skipped (measures for long): $example"
+      continue
+    fi
+    echo "run: $example"
+    "${pin[@]}" bash -c "tscaudit() { \"\$tscaudit\" \"\$@\"; }; $example" >"$c.$ran.out" 2>"$c.$ran.err"
+    rc=$?
+    ok=0
+    [ $rc -eq 0 ] && ok=1
+    # check answers with its exit code: 1 (not synchronized) and 5 (inconclusive) are answers.
+    [[ $example == "tscaudit check"* ]] && { [ $rc -eq 1 ] || [ $rc -eq 5 ]; } && ok=1
+    if [ $ok -eq 0 ]; then
+      echo "FAIL: '$example' exited $rc"
+      tail -5 "$c.$ran.err"
+      problems=$((problems + 1))
+    fi
+    ran=$((ran + 1))
+  done < <("$tscaudit" "$c" --help | sed -n '/^Examples:$/,$p' |
+    sed -n -e 's/^  \(tscaudit [^#]*[^# ]\) *#.*$/\1/p' -e 't' -e 's/^  \(tscaudit .*[^ ]\) *$/\1/p')
+  if [ $ran -eq 0 ]; then
+    echo "FAIL: $c: no example was run"
+    problems=$((problems + 1))
+  fi
+done
+((problems == 0)) || exit 1
+echo "every command's examples work"
