@@ -79,7 +79,7 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
   return out;
 }
 
-std::string over_budget_refusal(const MatrixPlan& plan) {
+std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given) {
   const PlanSpec& s = plan.spec;
   // Below a second human_duration rounds to tenths; two digits keep "0.018 s exceeds 0.01 s" apart.
   const auto seconds = [](double x) { return x < 1 ? format_sig(x, 2) + " s" : human_duration(x); };
@@ -87,8 +87,8 @@ std::string over_budget_refusal(const MatrixPlan& plan) {
          seconds(s.budget_seconds) + " (" + std::to_string(plan.slots.size()) + " slots, " +
          (s.parallel ? "pairs in parallel" : "one pair at a time") + "): " +
          (s.parallel ? "" : "run pairs in parallel, or ") +
-         "give fewer --cpus, --visits or --rounds, a larger --budget, or --over-budget to measure it anyway "
-         "(--dry-run shows the plan)";
+         "give fewer --cpus, --visits or --rounds" + (rounds_given ? "" : ", a larger --budget") +
+         ", or --over-budget to measure it anyway (--dry-run shows the plan)";
 }
 
 nlohmann::ordered_json plan_json(const MatrixPlan& plan) {

@@ -16,9 +16,10 @@ namespace tscaudit {
 std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology = nullptr);
 
 /// Why a measured plan whose estimate exceeds its budget is refused, and what to do: fewer
-/// CPUs, visits or rounds, pairs in parallel, or --over-budget. Precondition: the plan has a
-/// budget (spec.budget_seconds > 0) and its estimate exceeds it.
-std::string over_budget_refusal(const MatrixPlan& plan);
+/// CPUs, visits or rounds, pairs in parallel, a larger budget (unless `rounds_given`: --rounds
+/// and --budget exclude each other), or --over-budget. Precondition: the plan has a budget
+/// (spec.budget_seconds > 0) and its estimate exceeds it.
+std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given);
 
 /// The plan's figures as JSON: "schema": "tscaudit-plan/1", the CPUs in plan order, the
 /// design ("all_pairs" or "sparse") and why, counts, costs, estimate, budget (null: none),

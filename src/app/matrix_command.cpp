@@ -103,7 +103,7 @@ PlannedMatrix plan_matrix(const MatrixOptions& options) {
   // a time limit of its own): refused unless asked for. --dry-run shows it and says so.
   if (!options.dry_run && !options.over_budget && planned.plan.spec.budget_seconds > 0 &&
       planned.plan.estimated_seconds > planned.plan.spec.budget_seconds) {
-    throw UsageError(over_budget_refusal(planned.plan));
+    throw UsageError(over_budget_refusal(planned.plan, options.rounds_per_visit > 0));
   }
   // What the run keeps: the rounds go to the run directory as measured (memory_bytes_streaming).
   if (!options.dry_run && this_machine) {

@@ -85,7 +85,7 @@ TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
   CHECK_THAT(text, Catch::Matchers::Contains("slots             4 (at most 4 per sweep), 2 pairs at once\n"));
   CHECK_THAT(text, Catch::Matchers::Contains("budget            1.0 s: the estimate exceeds it; give fewer --cpus, "
                                              "--visits or --rounds (measured only with --over-budget)\n"));
-  CHECK(over_budget_refusal(plan) ==
+  CHECK(over_budget_refusal(plan, false) ==
         "the plan's estimated 2.0 s of measuring exceeds its budget of 1.0 s (4 slots, pairs in parallel): give "
         "fewer --cpus, --visits or --rounds, a larger --budget, or --over-budget to measure it anyway (--dry-run "
         "shows the plan)");
@@ -96,10 +96,10 @@ TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
                                        "give fewer --cpus, --visits or --rounds (measured only with --over-budget)\n"));
   // Below a second the refusal keeps two digits, so that its two figures never read the same.
   spec.budget_seconds = 0.01;
-  CHECK(over_budget_refusal(make_plan(spec, PlanCosts{1e6, 0.004})) ==
+  CHECK(over_budget_refusal(make_plan(spec, PlanCosts{1e6, 0.004}), true) ==
         "the plan's estimated 0.03 s of measuring exceeds its budget of 0.01 s (6 slots, one pair at a time): run "
-        "pairs in parallel, or give fewer --cpus, --visits or --rounds, a larger --budget, or --over-budget to "
-        "measure it anyway (--dry-run shows the plan)");
+        "pairs in parallel, or give fewer --cpus, --visits or --rounds, or --over-budget to measure it anyway "
+        "(--dry-run shows the plan)");
 }
 
 TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
