@@ -14,6 +14,7 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(problems "")
+tscaudit_unwrap(err)  # the summary wraps at 100 columns
 if(NOT "${out}${err}" MATCHES "256 CPUs, sparse design, 8800 ordered pairs")
   list(APPEND problems "simulate: not the sparse design expected: ${out}${err}")
 endif()
