@@ -24,6 +24,7 @@ long=(
   "tscaudit monitor --cpus 0,1 --interval 10s --duration 1h --out pair.log"
   "tscaudit monitor --cpus 0,1 --duty 0.1 --out pair.log"
   "tscaudit variants"
+  "tscaudit info --format json --ntp-seconds 10s"
 )
 is_long() {
   local l
