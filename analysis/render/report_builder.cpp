@@ -13,6 +13,7 @@
 #include "render/matrix_output.hpp"
 #include "render/report_kernel.hpp"
 #include "render/report_pairs.hpp"
+#include "render/text_wrap.hpp"
 #include "render/verdict_text.hpp"
 
 namespace tscaudit {
@@ -859,35 +860,8 @@ ReportDoc build_report_doc(const ReportInputs& in) {
 }
 
 std::string wrap_columns(std::string_view text, std::size_t columns, std::size_t indent) {
-  // Columns are UTF-8 characters: a byte that is not a continuation byte starts one.
-  const auto is_start = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
-  std::string out;
-  std::size_t from = 0;
-  while (from < text.size()) {
-    const std::size_t newline = text.find('\n', from);
-    std::string line(text.substr(from, newline == std::string_view::npos ? std::string_view::npos : newline - from));
-    from = newline == std::string_view::npos ? text.size() : newline + 1;
-    for (;;) {
-      // The last space at or before the limit (past the indent and the line's own leading
-      // spaces), else the first space after it; none: the line stays whole.
-      std::size_t col = 0, cut = std::string::npos, lead = 0;
-      while (lead < line.size() && line[lead] == ' ') ++lead;
-      for (std::size_t i = 0; i < line.size(); ++i) {
-        if (!is_start(line[i])) continue;
-        ++col;
-        if (line[i] == ' ' && i > lead && (col <= columns + 1 || cut == std::string::npos)) cut = i;
-        if (col > columns + 1 && cut != std::string::npos) break;
-      }
-      if (col <= columns || cut == std::string::npos) break;
-      std::size_t end = cut;
-      while (end > lead && line[end - 1] == ' ') --end;  // no spaces left at the break
-      std::size_t next = cut;
-      while (next < line.size() && line[next] == ' ') ++next;
-      out += line.substr(0, end) + "\n";
-      line = std::string(indent, ' ') + line.substr(next);
-    }
-    out += line + "\n";
-  }
+  std::string out = wrap_words(text, columns, std::string(indent, ' '));
+  if (!out.empty() && out.back() != '\n') out += '\n';
   return out;
 }
 

@@ -116,10 +116,8 @@ inline constexpr std::size_t kReportAnswerColumns = 100;
 /// one line break after each.
 std::string report_answer_text(const ReportInputs& in, std::string_view report_dir);
 
-/// Each line of `text` wrapped at a space into lines of at most `columns` columns (UTF-8
-/// characters, one column each), the continuation lines indented by `indent` spaces; the
-/// spaces inside a line are kept (aligned columns stay aligned), a word longer than the
-/// width stays whole, and each line ends with a line break.
+/// Each line of `text` wrapped as wrap_words (render/text_wrap.hpp) does, the continuation
+/// lines indented by `indent` spaces, and each line ending with a line break.
 std::string wrap_columns(std::string_view text, std::size_t columns = kReportAnswerColumns, std::size_t indent = 2);
 
 }  // namespace tscaudit
