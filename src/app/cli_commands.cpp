@@ -567,7 +567,7 @@ void CheckCli::add(CLI::App& app) {
   sub->add_flag("--quick", quick,
                 "the quick check of libtscaudit: a star of pairs, each measured until its band settles, in "
                 "milliseconds (--budget: its measuring time); the same decision, nothing kept");
-  sub->footer(examples({{"tscaudit check", "plans 90 s of measuring, then answers"},
+  sub->footer(examples({{"tscaudit check", "measures the pairs within a 90-s budget, then answers"},
                         {"tscaudit check --quick --budget 50ms", "the same decision in milliseconds"},
                         {"tscaudit check --tolerance 15ns --format openmetrics > tsc.prom", "for Prometheus"},
                         {"tscaudit check --dry-run", "the plan only: pairs, rounds, time, memory"}}));
@@ -681,7 +681,7 @@ void ReportCli::add(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
-  sub->footer(examples({{"tscaudit report", "plans 90 s of measuring; writes ./report/report.html"},
+  sub->footer(examples({{"tscaudit report", "within a 90-s budget; writes ./report/report.html"},
                         {"tscaudit report --budget 5m --out r5", "more rounds per pair"},
                         {"tscaudit report --dry-run", "the plan only: pairs, rounds, time, memory"}}));
 }
