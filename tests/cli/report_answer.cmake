@@ -15,13 +15,14 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(problems "")
-execute_process(COMMAND ${TSCAUDIT} report --from ${DIR}/s2 --out ${DIR}/r2 RESULT_VARIABLE rc
+# Relative names, run in DIR: the lines that name them wrap the same whatever the build
+# directory's path.
+execute_process(COMMAND ${TSCAUDIT} report --from s2 --out r2 WORKING_DIRECTORY ${DIR} RESULT_VARIABLE rc
                 OUTPUT_VARIABLE all ERROR_VARIABLE all)
 tscaudit_expect_exit(problems "${rc}" 0 "report --from")
-string(REPLACE "${DIR}" "DIR" all "${all}")
 # The verdict (wrapped: its continuation lines indented), the read, where the report is,
 # then where the rounds came from.
-if(NOT all MATCHES "^synchronized to within ±[0-9.]+ ns \\([0-9.]+ ticks\\): all 2 ordered pairs of 2 CPUs [^\n]*\n(  [^\n]+\n)*read: not named \\(the rounds record no read variant, and the read variants were not measured\\)\nreport: DIR/r2/report.html \\(report.md beside it\\)\ntscaudit report: rebuilt from DIR/s2")
+if(NOT all MATCHES "^synchronized to within ±[0-9.]+ ns \\([0-9.]+ ticks\\): all 2 ordered pairs of 2 CPUs [^\n]*\n(  [^\n]+\n)*read: not named \\(the rounds record no read variant, and the read variants were not measured\\)\nreport: r2/report.html \\(report.md beside it\\)\ntscaudit report: rebuilt from s2")
   list(APPEND problems "the output does not start with the answer:\n${all}")
 endif()
 # Each line of the answer at most 100 columns (± counted as one).

@@ -20,12 +20,13 @@ failures=0
 
 fail() { echo "FAIL ($case_name): $*" >&2; failures=$((failures + 1)); }
 
-# run NAME ARGS...: the command's standard output in $dir/NAME.out, its standard error in
-# $dir/NAME.err, its exit code in $dir/NAME.rc.
+# run NAME ARGS...: the command, run in $dir (so that a file named relative to it reads the
+# same whatever the build directory's path, and wraps the same), its standard output in
+# $dir/NAME.out, its standard error in $dir/NAME.err, its exit code in $dir/NAME.rc.
 run() {
   local name=$1
   shift
-  "$tscaudit" "$@" >"$dir/$name.out" 2>"$dir/$name.err"
+  (cd "$dir" && "$tscaudit" "$@") >"$dir/$name.out" 2>"$dir/$name.err"
   echo $? >"$dir/$name.rc"
 }
 
@@ -53,11 +54,12 @@ run check256 check --from "$dir/m256"
 run check256details check --from "$dir/m256" --details
 run matrix2 matrix --from "$dir/m2"
 run matrix256 matrix --from "$dir/m256"
-run analyze_pair analyze "$dir/pair.csv"
-run analyze_one analyze "$dir/one.csv"
-run analyze_early analyze "$dir/early.csv"
-run analyze_step analyze "$dir/step.csv"
-run analyze_log analyze "$data/monitor/step.log"
+run analyze_pair analyze pair.csv
+run analyze_one analyze one.csv
+run analyze_early analyze early.csv
+run analyze_step analyze step.csv
+cp "$data/monitor/step.log" "$dir/step.log" || fail "copy step.log"
+run analyze_log analyze step.log
 run info info
 run measure measure --cpus 0,0 --rounds 2000 --warmup 100 --out "$dir/measured.csv"
 if [ "$two_cpus" = yes ]; then
@@ -96,13 +98,13 @@ case "$case_name" in
     expect_first matrix2.out "^$verdict"
     expect_first matrix256.out "^$verdict"
     pair='(synchronized within the band|offset of|drifting by|unsafe reads:|offset stepped|too few rounds)'
-    expect_first analyze_pair.out "^.*pair\.csv: $pair"
-    expect_first analyze_early.out "^.*early\.csv: unsafe reads: "
-    expect_first analyze_step.out "^.*step\.csv: offset stepped by 2000 ticks"
-    expect_first analyze_one.out '^.*one\.csv: too few rounds to bound the offset'
+    expect_first analyze_pair.out "^pair\.csv: $pair"
+    expect_first analyze_early.out "^early\.csv: unsafe reads: "
+    expect_first analyze_step.out "^step\.csv: offset stepped by 2000 ticks"
+    expect_first analyze_one.out '^one\.csv: too few rounds to bound the offset'
     tr '\n' ' ' <"$dir/analyze_one.out" | tr -s ' ' | grep -q 'too few rounds to bound the offset (1 round; at least 2 needed) run ' ||
       fail "analyze_one.out: the answer is not 'too few rounds to bound the offset (1 round; at least 2 needed)'"
-    expect_first analyze_log.out "^.*step\.log: $pair"
+    expect_first analyze_log.out "^step\.log: $pair"
     [ "$(cat "$dir/analyze_one.rc")" = 5 ] || fail "analyze of one round: exit $(cat "$dir/analyze_one.rc"), expected 5"
     [ "$(cat "$dir/check2.rc")" = 0 ] || fail "check of the simulated 2-CPU machine: exit $(cat "$dir/check2.rc")"
     expect_first measure.out '^tscaudit measure: 2000 rounds of CPU 0 -> CPU 0 \(status: complete\) written to'
