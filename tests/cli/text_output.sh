@@ -40,7 +40,7 @@ mkdir -p "$dir"
 # one round alone, and a monitor log with a step.
 "$tscaudit" simulate --topology "synthetic:package:1 core:2 pu:1" --out "$dir/m2" >/dev/null 2>&1 ||
   fail "simulate m2"
-"$tscaudit" simulate --topology "synthetic:package:2 core:64 pu:2" --rounds 200 --out "$dir/m256" >/dev/null 2>&1 ||
+"$tscaudit" simulate --topology "synthetic:package:2 core:64 pu:2" --rounds 100 --out "$dir/m256" >/dev/null 2>&1 ||
   fail "simulate m256"
 "$tscaudit" simulate --rounds 20000 --out "$dir/pair.csv" >/dev/null 2>&1 || fail "simulate pair.csv"
 # Early reads (evidence tables of raw rounds) and a step (segments, indented).
