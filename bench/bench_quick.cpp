@@ -142,9 +142,9 @@ void detection(int seeds) {
     int false_alarms = 0;
     for (int s = 0; s < seeds; ++s) {
       const QuickAnswer a = decide_simulated(rounds, 0, 1000 + static_cast<std::uint64_t>(s), plan);
-      const PairCell& cell = a.matrix->at(0, 1);
+      const PairCell& cell = a.matrix.at(0, 1);
       widths.push_back((cell.offset_hi_ticks - cell.offset_lo_ticks) / 2);
-      false_alarms += a.outcome != CheckOutcome::synchronized;
+      false_alarms += a.check.outcome != CheckOutcome::synchronized;
     }
     const double w = median(widths);
     std::printf("  %8llu %8.1f ticks %9.1f%%", static_cast<unsigned long long>(rounds), w,
@@ -153,7 +153,7 @@ void detection(int seeds) {
       int proven = 0;
       for (int s = 0; s < seeds; ++s) {
         const QuickAnswer a = decide_simulated(rounds, multiple * w, 5000 + static_cast<std::uint64_t>(s), plan);
-        proven += a.outcome == CheckOutcome::not_synchronized && a.proven_offset_ticks > 0;
+        proven += a.check.outcome == CheckOutcome::not_synchronized && a.proven_offset_ticks > 0;
       }
       std::printf(" %9.1f%%", 100.0 * proven / seeds);
     }

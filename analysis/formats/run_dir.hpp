@@ -193,6 +193,10 @@ class RunDirWriter {
   void append_visit(int a, int b, std::uint64_t visit, std::uint64_t first_seq, std::span<const Round> rounds,
                     std::uint64_t quantum_ticks, std::string_view error);
 
+  /// Adds `key` to the manifest's plan (what the run measured besides the plan: the rate,
+  /// visits added), written with the manifest at finish(). \pre before finish().
+  void amend_plan(const std::string& key, nlohmann::ordered_json value);
+
   /// Syncs every rounds file and rewrites the manifest (aside, then renamed) with the
   /// final status, its detail and the end time, then removes the lock file and releases the
   /// lock. Later append_visit calls throw.

@@ -92,6 +92,11 @@ void RunDirWriter::append_visit(int a, int b, std::uint64_t visit, std::uint64_t
   }
 }
 
+void RunDirWriter::amend_plan(const std::string& key, nlohmann::ordered_json value) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  manifest_.plan[key] = std::move(value);
+}
+
 void RunDirWriter::finish(RunDirStatus status, std::string detail, std::string ended_utc) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (finished_) throw IoError("cannot finish the run directory " + dir_ + ": it was finished already");

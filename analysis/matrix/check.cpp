@@ -1,11 +1,16 @@
 #include "matrix/check.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "core/errors.hpp"
+#include "pair/verdict.hpp"
 
 namespace tscaudit {
 namespace {
@@ -25,11 +30,12 @@ CheckFailure failure(int a, int b, CheckFailureKind kind) {
   return f;
 }
 
+std::string pair_label(int a, int b) { return std::to_string(a) + "->" + std::to_string(b); }
+
 /// The failures of one measured ordered pair, in the order they are found. Returns the
 /// offset band's gap to the tolerance (0 when they meet or there is no band).
 double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const CheckSettings& s, CheckResult& r) {
   auto fail = [&](CheckFailureKind kind) -> CheckFailure& { return r.failures.emplace_back(failure(a, b, kind)); };
-  if (!c.incomplete.empty()) fail(CheckFailureKind::incomplete).incomplete = c.incomplete;
   if (c.self_inconsistent > 0 && variant_orders_earlier_loads(m.recv)) {
     fail(CheckFailureKind::self_inconsistent).self_inconsistent = c.self_inconsistent;
   }
@@ -44,6 +50,7 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
     f.step_ticks = largest->size_ticks;
     f.step_round = largest->round;
   }
+  if (c.roles_disagree) fail(CheckFailureKind::roles_disagree);
   if (!c.band_feasible) {
     fail(CheckFailureKind::no_band);
     return 0;
@@ -69,19 +76,91 @@ double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const 
   return gap;
 }
 
+/// Whether the measured pairs link every CPU of `m` to every other (one connected graph):
+/// then a verdict over them says something of every CPU, as a sparse design's does.
+bool pairs_link_every_cpu(const MatrixResult& m) {
+  const std::size_t n = m.size();
+  std::vector<std::size_t> parent(n);
+  std::iota(parent.begin(), parent.end(), std::size_t{0});
+  const auto root = [&](std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  std::size_t groups = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (i == j || !m.at(i, j).measured) continue;
+      const std::size_t x = root(i), y = root(j);
+      if (x != y) {
+        parent[x] = y;
+        --groups;
+      }
+    }
+  }
+  return groups <= 1;
+}
+
+/// The failure the reason names when no finding is proven: the largest offset step if
+/// any, else the largest offset failure (one of a CPU off from the rest when there is one,
+/// so that the sentence naming that CPU shows one of its pairs), else the most important kind.
+std::size_t shown_failure(const CheckResult& r, double worst_offset_gap, std::size_t worst_offset_index) {
+  const auto off = [&](int cpu) { return std::find(r.cpus_off.begin(), r.cpus_off.end(), cpu) != r.cpus_off.end(); };
+  std::optional<std::size_t> largest_step;
+  for (std::size_t k = 0; k < r.failures.size(); ++k) {
+    const CheckFailure& f = r.failures[k];
+    if (f.kind != CheckFailureKind::offset_stepped) continue;
+    const auto rank = [&](const CheckFailure& g) {
+      return std::pair{r.cpus_off.empty() || off(g.a) || off(g.b), std::fabs(g.step_ticks)};
+    };
+    if (!largest_step || rank(f) > rank(r.failures[*largest_step])) largest_step = k;
+  }
+  if (largest_step) return *largest_step;
+  if (worst_offset_gap > 0) {
+    std::size_t shown = worst_offset_index;
+    double worst_off_gap = -1;
+    for (std::size_t k = 0; k < r.failures.size() && !r.cpus_off.empty(); ++k) {
+      const CheckFailure& f = r.failures[k];
+      if (f.kind == CheckFailureKind::offset && (off(f.a) || off(f.b)) && f.gap_ticks > worst_off_gap) {
+        worst_off_gap = f.gap_ticks;
+        shown = k;
+      }
+    }
+    return shown;
+  }
+  std::size_t shown = 0;
+  for (std::size_t i = 1; i < r.failures.size(); ++i) {
+    if (r.failures[i].kind < r.failures[shown].kind) shown = i;
+  }
+  return shown;
+}
+
+void conclude(CheckResult& r, CheckOutcome outcome, InconclusiveWhy why = InconclusiveWhy::none) {
+  r.outcome = outcome;
+  r.inconclusive = outcome == CheckOutcome::inconclusive ? why : InconclusiveWhy::none;
+  r.synchronized = outcome == CheckOutcome::synchronized;
+}
+
 }  // namespace
 
-CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
-                         const std::vector<std::string>& platform_warnings) {
+CheckResult decide_check(const CheckEvidence& evidence, const CheckSettings& s) {
+  const MatrixResult& m = evidence.matrix;
   CheckResult r;
-  r.warnings = platform_warnings;
+  r.warnings = weakening_lines(evidence.warnings);
   r.settings = s;
   r.tsc_hz = m.tsc_hz;
   r.recv = m.recv;
+  r.lost = evidence.lost;
   const std::size_t n = m.size();
   r.cpus = n;
+  if (n < 2) {
+    if (n == 1) r.only_cpu = m.cpus[0];
+    conclude(r, CheckOutcome::inconclusive, InconclusiveWhy::one_cpu);
+    return r;
+  }
   double worst_offset_gap = -1;
   std::size_t worst_offset_index = 0;
+  std::vector<std::string> incomplete_pairs;
+  std::size_t measured = 0;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       if (i == j) continue;
@@ -89,12 +168,26 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
       if (!m.is_planned(i, j)) r.sparse = true;
       if (!c.measured && !m.is_planned(i, j)) continue;  // left out by a sparse plan
       ++r.pairs_checked;
+      const int a = m.cpus[i], b = m.cpus[j];
       if (!c.measured) {
-        r.failures.push_back(failure(m.cpus[i], m.cpus[j], CheckFailureKind::not_measured));
+        r.missing.push_back(pair_label(a, b));
+        continue;
+      }
+      ++measured;
+      if (!c.incomplete.empty()) incomplete_pairs.push_back(pair_label(a, b) + " (" + c.incomplete + ")");
+      if (too_few_rounds(c.rounds)) {
+        // No verdict rests on it (docs/method.md §3.1); rounds impossible by themselves
+        // still fail it under a read that orders loads.
+        ++r.too_few_pairs;
+        r.fewest_rounds = r.too_few_pairs == 1 ? c.rounds : std::min(r.fewest_rounds, c.rounds);
+        if (c.self_inconsistent > 0 && variant_orders_earlier_loads(m.recv)) {
+          r.failures.push_back(failure(a, b, CheckFailureKind::self_inconsistent));
+          r.failures.back().self_inconsistent = c.self_inconsistent;
+        }
         continue;
       }
       const std::size_t before = r.failures.size();
-      const double gap = check_pair(m, c, m.cpus[i], m.cpus[j], s, r);
+      const double gap = check_pair(m, c, a, b, s, r);
       if (gap > worst_offset_gap && gap > 0) {
         worst_offset_gap = gap;
         for (std::size_t k = before; k < r.failures.size(); ++k) {
@@ -106,60 +199,77 @@ CheckResult decide_check(const MatrixResult& m, const CheckSettings& s,
   if (!m.cpu.bands_consistent) r.failures.push_back(failure(-1, -1, CheckFailureKind::inconsistent_bands));
   r.diagnosis = diagnose(m, DiagnosisSettings{s.tolerance_ticks, s.drift_tolerance_ppb});
   r.cpus_off = r.diagnosis.cpus_off;
-  if (!r.failures.empty()) {
-    r.outcome = CheckOutcome::not_synchronized;
-  } else if (s.max_bound_ticks > 0 && r.bound_ticks > s.max_bound_ticks) {
-    r.outcome = CheckOutcome::inconclusive;
-  } else {
-    r.outcome = CheckOutcome::synchronized;
-  }
-  r.synchronized = r.outcome == CheckOutcome::synchronized;
-  if (r.failures.empty()) return r;
-  // The reason names the largest step of an offset if any, else the largest offset failure
-  // if any (one of a CPU off from the rest when there is one, so that the sentence naming
-  // that CPU shows one of its pairs), else the most important kind.
-  std::size_t shown = 0;
-  const auto off = [&](int cpu) { return std::find(r.cpus_off.begin(), r.cpus_off.end(), cpu) != r.cpus_off.end(); };
-  std::optional<std::size_t> largest_step;
-  for (std::size_t k = 0; k < r.failures.size(); ++k) {
-    const CheckFailure& f = r.failures[k];
-    if (f.kind != CheckFailureKind::offset_stepped) continue;
-    const auto rank = [&](const CheckFailure& g) {
-      return std::pair{r.cpus_off.empty() || off(g.a) || off(g.b), std::fabs(g.step_ticks)};
-    };
-    if (!largest_step || rank(f) > rank(r.failures[*largest_step])) largest_step = k;
-  }
-  if (largest_step) {
-    shown = *largest_step;
-  } else if (worst_offset_gap > 0) {
-    shown = worst_offset_index;
-    if (!r.cpus_off.empty()) {
-      double worst_off_gap = -1;
-      for (std::size_t k = 0; k < r.failures.size(); ++k) {
-        const CheckFailure& f = r.failures[k];
-        if (f.kind == CheckFailureKind::offset && (off(f.a) || off(f.b)) && f.gap_ticks > worst_off_gap) {
-          worst_off_gap = f.gap_ticks;
-          shown = k;
-        }
-      }
-    }
-  } else {
-    for (std::size_t i = 1; i < r.failures.size(); ++i) {
-      if (r.failures[i].kind < r.failures[shown].kind) shown = i;
-    }
-  }
-  r.shown = shown;
+  r.missing_needed = !r.missing.empty() && !pairs_link_every_cpu(m);
+  if (!r.failures.empty()) r.shown = shown_failure(r, worst_offset_gap, worst_offset_index);
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     const bool new_pair = i == 0 || r.failures[i].a != r.failures[i - 1].a || r.failures[i].b != r.failures[i - 1].b;
     if (new_pair && r.failures[i].a >= 0) ++r.failing_pairs;
   }
+
+  if (measured == 0 && !evidence.unjudged.empty()) {
+    r.unjudged = evidence.unjudged;
+    conclude(r, CheckOutcome::inconclusive, InconclusiveWhy::unjudged);
+  } else if (!evidence.cut_short.empty() || !incomplete_pairs.empty()) {
+    r.cut_short = evidence.cut_short;
+    if (r.cut_short.empty()) {
+      r.cut_short = "the run of pair " + incomplete_pairs.front() + " is not complete";
+      if (incomplete_pairs.size() > 1) r.cut_short += ", and " + std::to_string(incomplete_pairs.size() - 1) + " more";
+    }
+    conclude(r, CheckOutcome::incomplete);
+  } else if (!r.failures.empty()) {
+    conclude(r, CheckOutcome::not_synchronized);
+  } else if (measured == 0 || r.missing_needed) {
+    r.missing_needed = true;
+    conclude(r, CheckOutcome::inconclusive, InconclusiveWhy::pairs_missing);
+  } else if (r.too_few_pairs > 0) {
+    conclude(r, CheckOutcome::inconclusive, InconclusiveWhy::too_few_rounds);
+  } else if (s.max_bound_ticks > 0 && r.bound_ticks > s.max_bound_ticks) {
+    conclude(r, CheckOutcome::inconclusive, InconclusiveWhy::max_bound);
+  } else {
+    conclude(r, CheckOutcome::synchronized);
+  }
   return r;
 }
 
-void mark_cut_short(CheckResult& result, std::string why) {
-  result.outcome = CheckOutcome::incomplete;
-  result.synchronized = false;
-  result.cut_short = std::move(why);
+CheckResult decide_pair(const PairAnalysis& p) {
+  const auto number = [](const std::string& text, int fallback) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc{} && end == text.data() + text.size() && value >= 0 ? value : fallback;
+  };
+  int a = number(p.a, 0), b = number(p.b, 1);
+  if (a == b) a = 0, b = 1;  // a same-CPU run is judged as a pair of two counters
+  MatrixResult m;
+  m.cpus = {a, b};
+  m.labels = {std::to_string(a), std::to_string(b)};
+  m.send = p.send;
+  m.recv = p.recv;
+  m.tsc_hz = p.tsc_hz;
+  m.quantum_ticks = p.quantum_ticks;
+  std::vector<PairCell> cells(4);
+  cells[1] = cell_from_analysis(p);
+  m.cells = PairCells(cells);
+  m.planned = {0, 1, 0, 0};
+  m.cpu = solve_cpu_offsets(m.cpus, m.cells, m.quantum_ticks);
+  CheckEvidence evidence(m);
+  return decide_check(evidence, CheckSettings{});
+}
+
+int exit_code_of(CheckOutcome outcome) {
+  switch (outcome) {
+    case CheckOutcome::synchronized: return kExitOk;
+    case CheckOutcome::not_synchronized: return kExitCheckFailed;
+    case CheckOutcome::inconclusive: return kExitInconclusive;
+    case CheckOutcome::incomplete: return kExitRuntime;
+  }
+  return kExitRuntime;
+}
+
+CheckOutcome most_serious(const std::vector<CheckOutcome>& outcomes) {
+  for (const CheckOutcome o : {CheckOutcome::not_synchronized, CheckOutcome::incomplete, CheckOutcome::inconclusive}) {
+    if (std::find(outcomes.begin(), outcomes.end(), o) != outcomes.end()) return o;
+  }
+  return CheckOutcome::synchronized;
 }
 
 }  // namespace tscaudit

@@ -471,7 +471,10 @@ Diagnosis diagnose(const MatrixResult& m, const DiagnosisSettings& settings) {
   d.findings = std::move(found);
   std::vector<bool> off(n, false);
   for (const Finding& f : d.findings) {
-    if (f.group_size >= f.against_size) continue;
+    // Every offset and drift finding names a group that is not the reference (on a tie in
+    // size, the one without the matrix's first CPU): its CPUs are off. A step no one CPU
+    // explains is one pair's, and names neither CPU.
+    if (f.kind == FindingKind::step && f.group_size >= f.against_size) continue;
     for (const int cpu : f.cpus) off[m.index_of(cpu)] = true;
   }
   for (std::size_t i = 0; i < n; ++i) {

@@ -67,8 +67,10 @@ struct Diagnosis {
   std::vector<int> offset_group;
   /// The offset groups' count, the reference included (0 when the matrix is empty).
   int offset_groups = 0;
-  /// CPUs the findings single out: those of every finding whose group is smaller than the
-  /// group it is compared with (a tie names neither side), in matrix order.
+  /// CPUs the findings single out, in matrix order: those of every offset and drift
+  /// finding (its group is never the reference; of two packages apart, the one without the
+  /// matrix's first CPU), and of every step a CPU explains. A step of one pair that no CPU
+  /// explains names neither of its CPUs.
   std::vector<int> cpus_off;
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "estimate/network_offsets.hpp"
+#include "pair/verdict.hpp"
 
 namespace tscaudit {
 namespace {
@@ -26,7 +27,54 @@ std::vector<double> least_squares_offsets(std::size_t n, const PairCells& cells)
   return solve_network_offsets(n, edges);
 }
 
+/// A cell's own role: its role_* fields, or for a cell made without them (by hand, a
+/// matrix from elsewhere), the band it carries.
+struct RoleView {
+  double offset, lo, hi;
+  bool feasible;
+};
+RoleView role_of(const PairCell& c) {
+  if (std::isfinite(c.role_offset_ticks) || c.role_band_feasible) {
+    return {c.role_offset_ticks, c.role_offset_lo_ticks, c.role_offset_hi_ticks, c.role_band_feasible};
+  }
+  return {c.offset_ticks, c.offset_lo_ticks, c.offset_hi_ticks, c.band_feasible};
+}
+
+/// The drift of θ' = −θ on the other counter, for θ drifting by `rate` on this one: the
+/// counters are linear in each other, TSC_b = (1 + ρ) TSC_a + c, so ρ' = −ρ / (1 + ρ).
+double turned_rate(double rate) { return -rate / (1 + rate); }
+
 }  // namespace
+
+void join_roles(PairCell& ab, PairCell& ba, const FrameHulls& ab_hulls, const FrameHulls& ba_hulls) {
+  const std::optional<BothRolesFit> fit = fit_both_roles(ab_hulls, ba_hulls);
+  if (!fit) return;
+  const HardBand& band = fit->free_fit.band;
+  if (!band.feasible) {
+    ab.roles_disagree = ba.roles_disagree = true;
+    return;
+  }
+  const double rate = fit->line.drift;
+  ab.offset_ticks = fit->line.offset_ticks;
+  ab.offset_lo_ticks = band.offset_lo_ticks;
+  ab.offset_hi_ticks = band.offset_hi_ticks;
+  ab.drift_ppb = rate * 1e9;
+  ab.drift_lo_ppb = band.drift_lo * 1e9;
+  ab.drift_hi_ppb = band.drift_hi * 1e9;
+  ab.drift_detectable = !fit->zero_drift;
+  ab.band_feasible = true;
+  ab.band_source = BandSource::both_roles;
+  // The same proof from b's side: θ' = −θ, at the same instant.
+  ba.offset_ticks = 0.0 - ab.offset_ticks;
+  ba.offset_lo_ticks = 0.0 - ab.offset_hi_ticks;
+  ba.offset_hi_ticks = 0.0 - ab.offset_lo_ticks;
+  ba.drift_ppb = turned_rate(rate) * 1e9;
+  ba.drift_lo_ppb = turned_rate(band.drift_hi) * 1e9;
+  ba.drift_hi_ppb = turned_rate(band.drift_lo) * 1e9;
+  ba.drift_detectable = ab.drift_detectable;
+  ba.band_feasible = true;
+  ba.band_source = BandSource::both_roles;
+}
 
 PairCell cell_from_analysis(const PairAnalysis& p) {
   PairCell c;
@@ -48,6 +96,10 @@ PairCell cell_from_analysis(const PairAnalysis& p) {
     c.drift_hi_ppb = fitted.free_fit.band.drift_hi * 1e9;
   }
   c.drift_detectable = !fitted.zero_drift;
+  c.role_offset_ticks = c.offset_ticks;
+  c.role_offset_lo_ticks = c.offset_lo_ticks;
+  c.role_offset_hi_ticks = c.offset_hi_ticks;
+  c.role_band_feasible = c.band_feasible;
   c.rtt_min_ticks = static_cast<double>(p.rtt_ticks.min());
   c.rtt_p50_ticks = static_cast<double>(p.rtt_ticks.value_at_percentile(50));
   c.causality_violations = p.fwd_classes.causality_violation + p.rev_classes.causality_violation;
@@ -127,29 +179,33 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const PairCells& cell
           r.disagreeing.push_back(off);
         }
       }
+      // The antisymmetry is the roles' own: each estimate set by its role's delays.
       const PairCell& ba = cell(b, a);
-      if (finite(ab.offset_ticks) && finite(ba.offset_ticks)) {
-        const double anti = ab.offset_ticks + ba.offset_ticks;
+      const RoleView ra = role_of(ab), rb = role_of(ba);
+      if (finite(ra.offset) && finite(rb.offset)) {
+        const double anti = ra.offset + rb.offset;
         r.antisymmetry_ticks[a * n + b] = anti;
         if (a < b) {
           if (!finite(r.max_antisymmetry_ticks) || std::fabs(anti) > std::fabs(r.max_antisymmetry_ticks)) {
             r.max_antisymmetry_ticks = anti;
           }
-          // The two roles measure the same θ: θ_ab ∈ band_ab and −θ_ba ∈ −band_ba must meet.
-          if (ab.band_feasible && ba.band_feasible) {
-            const double lo = std::max(ab.offset_lo_ticks, -ba.offset_hi_ticks);
-            const double hi = std::min(ab.offset_hi_ticks, -ba.offset_lo_ticks);
-            if (lo > hi) {
-              PairDisagreement roles;
-              roles.a = cpus[a];
-              roles.b = cpus[b];
-              roles.kind = PairDisagreement::Kind::roles_disagree;
-              roles.lo_ticks = ab.offset_lo_ticks;
-              roles.hi_ticks = ab.offset_hi_ticks;
-              roles.other_lo_ticks = -ba.offset_hi_ticks;
-              roles.other_hi_ticks = -ba.offset_lo_ticks;
-              r.disagreeing.push_back(roles);
-            }
+          // The two roles measure the same θ: no one line fits both (the pair's band), or,
+          // where they were not joined, θ_ab ∈ band_ab and −θ_ba ∈ −band_ba do not meet.
+          const bool joined = ab.band_source == BandSource::both_roles;
+          bool apart = ab.roles_disagree;
+          if (!joined && !apart && ra.feasible && rb.feasible) {
+            apart = std::max(ra.lo, -rb.hi) > std::min(ra.hi, -rb.lo);
+          }
+          if (apart) {
+            PairDisagreement roles;
+            roles.a = cpus[a];
+            roles.b = cpus[b];
+            roles.kind = PairDisagreement::Kind::roles_disagree;
+            roles.lo_ticks = ra.lo;
+            roles.hi_ticks = ra.hi;
+            roles.other_lo_ticks = -rb.hi;
+            roles.other_hi_ticks = -rb.lo;
+            r.disagreeing.push_back(roles);
           }
         }
       }
@@ -162,7 +218,7 @@ CpuOffsets solve_cpu_offsets(const std::vector<int>& cpus, const PairCells& cell
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
       if (a == b) continue;
-      const double ab = cell(a, b).offset_ticks, ba = cell(b, a).offset_ticks;
+      const double ab = role_of(cell(a, b)).offset, ba = role_of(cell(b, a)).offset;
       if (finite(ab) && finite(ba)) {
         psi[a * n + b] = (ab - ba) / 2;
       } else if (finite(ab)) {
@@ -203,9 +259,21 @@ void MatrixBuilder::add(const PairAnalysis& p) {
     return it->second;
   };
   const std::size_t a = index_of(p.a), b = index_of(p.b);
-  PairCell& c = m_.cells[a * m_.cpus.size() + b];
+  const std::size_t n = m_.cpus.size();
+  PairCell& c = m_.cells[a * n + b];
   if (c.measured) throw InputError(p.source + ": a second analysis of the pair " + p.a + "->" + p.b);
   c = cell_from_analysis(p);
+  // One pair, one band: the first role's hulls wait for the second's (docs/method.md §3.7).
+  const bool joinable = a != b && p.steps.empty() && p.free_fit.band.feasible && !too_few_rounds(p.rounds);
+  if (joinable) {
+    const auto other = waiting_.find(b * n + a);
+    if (other != waiting_.end()) {
+      join_roles(c, m_.cells[b * n + a], p.hulls, other->second);
+      waiting_.erase(other);
+    } else if (!m_.cells[b * n + a].measured) {
+      waiting_.emplace(a * n + b, p.hulls);
+    }
+  }
   if (first_) {
     m_.send = p.send;
     m_.recv = p.recv;
@@ -216,6 +284,7 @@ void MatrixBuilder::add(const PairAnalysis& p) {
 }
 
 MatrixResult MatrixBuilder::finish() {
+  waiting_.clear();
   m_.cpu = solve_cpu_offsets(m_.cpus, m_.cells, m_.quantum_ticks);
   return std::move(m_);
 }

@@ -15,8 +15,14 @@
 
 namespace tscaudit {
 
-/// \pre `p` analyzed at least one round.
+/// \pre `p` analyzed at least one round. The band is the role's own (BandSource::role).
 PairCell cell_from_analysis(const PairAnalysis& p);
+
+/// One pair, one band (docs/method.md §3.7): fits the two roles' hulls as one set
+/// (fit_both_roles) and, where one line fits them, makes it the band of both cells, `ab`'s
+/// in a->b's orientation and `ba`'s turned; where none does, marks both roles_disagree.
+/// Nothing changes when the hulls cannot be joined (coordinates beyond ±2^62).
+void join_roles(PairCell& ab, PairCell& ba, const FrameHulls& ab_hulls, const FrameHulls& ba_hulls);
 
 /// A pair that does not fit the rest of the matrix.
 struct PairDisagreement {
@@ -91,8 +97,9 @@ struct MatrixResult {
   }
 };
 
-/// Builds a matrix one pair analysis at a time, keeping only each pair's cell: the pairs
-/// can be analyzed, written and forgotten one by one (docs/performance.md, memory).
+/// Builds a matrix one pair analysis at a time, keeping only each pair's cell (and the
+/// hulls of a role until its other role comes, to join them): the pairs can be analyzed,
+/// written and forgotten one by one (docs/performance.md, memory).
 class MatrixBuilder {
  public:
   explicit MatrixBuilder(std::vector<int> cpus);
@@ -105,6 +112,9 @@ class MatrixBuilder {
  private:
   MatrixResult m_;
   std::map<std::string, std::size_t, std::less<>> index_;  // CPU number as written -> position
+  /// The hulls of roles whose other role is not in yet, by cell index (a·n + b): a few
+  /// hundred points each, dropped when the pair is joined.
+  std::map<std::size_t, FrameHulls> waiting_;
   bool first_ = true;
 };
 

@@ -16,19 +16,39 @@ namespace tscaudit {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
+/// Where a cell's band comes from (docs/method.md §3.7, "One pair, one band").
+enum class BandSource {
+  role,        // this ordered pair's rounds alone: the other role is not measured, a role
+               // stepped or has no band or too few rounds, or the two fit no one line
+  both_roles,  // every round of both roles, every visit, on one line (estimate/role_hulls.hpp)
+};
+
 /// What the matrix keeps of one ordered pair's analysis.
 struct PairCell {
   bool measured = false;
   std::uint64_t rounds = 0;
-  std::string incomplete;             // why the pair's data is not complete; empty when it is
-  double offset_ticks = kNoValue;     // θ = TSC_b − TSC_a at the pair's reference time
+  std::string incomplete;  // why the pair's data is not complete; empty when it is
+  // The pair's proof, in this cell's orientation (θ = TSC_b − TSC_a): both roles' rounds
+  // together where band_source says so, else this role's. What the check, the findings,
+  // the per-CPU bounds and the heatmaps read.
+  double offset_ticks = kNoValue;     // θ at the band's reference time
   double offset_lo_ticks = kNoValue;  // hard band; NaN when infeasible
   double offset_hi_ticks = kNoValue;
   double drift_ppb = kNoValue;
   double drift_lo_ppb = kNoValue;  // hard band of the drift-free fit; NaN when infeasible
   double drift_hi_ppb = kNoValue;
-  bool drift_detectable = false;  // the analysis' drift decision (design "Drift decision")
+  bool drift_detectable = false;  // the drift decision (design "Drift decision")
   bool band_feasible = false;
+  BandSource band_source = BandSource::role;
+  /// Both roles are measured, each with a band, and no one line fits the two together: the
+  /// offset moved between them (or a read ran early in one). A failure of the pair.
+  bool roles_disagree = false;
+  // This ordered pair's own fit (a initiates), whatever band_source says: the role's view,
+  // which the antisymmetry, the loop closure and "The pair" of a report show.
+  double role_offset_ticks = kNoValue;
+  double role_offset_lo_ticks = kNoValue;
+  double role_offset_hi_ticks = kNoValue;
+  bool role_band_feasible = false;
   double rtt_min_ticks = kNoValue;
   double rtt_p50_ticks = kNoValue;
   std::uint64_t causality_violations = 0;  // forward + reverse

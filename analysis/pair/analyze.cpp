@@ -406,6 +406,10 @@ PairAnalysis analyze_rounds(const Run& run, std::span<const Round> rounds, const
   // the drift is exactly 0). At x = 0 the refit's offset lies inside it.
   p.fit = p.free_fit;
   if (p.zero_drift) p.fit.line = fit_zero_drift(upper_set(chosen), lower_set(chosen), q).line;
+  p.hulls.t_ref_tick = p.t_ref_tick;
+  p.hulls.upper.assign(upper_set(chosen).begin(), upper_set(chosen).end());
+  p.hulls.lower.assign(lower_set(chosen).begin(), lower_set(chosen).end());
+  p.hulls.quantum_ticks = q;
 
   // A chunk at a time: its latencies into small arrays (cache-resident) that the
   // histograms take in one batch each, then the per-round tests, which the chunk's

@@ -13,6 +13,7 @@
 #include "core/run.hpp"
 #include "estimate/blocks.hpp"
 #include "estimate/fit.hpp"
+#include "estimate/role_hulls.hpp"
 #include "pair/run_pieces.hpp"
 #include "pair/verdict.hpp"
 
@@ -81,6 +82,9 @@ struct PairAnalysis : PairIdentity {
   EnvelopeFit fit;               // the reported fit: free_fit's band, and its line or,
                                  // with no detectable drift, the zero-drift refit's line
   bool zero_drift = false;       // no detectable drift: 0 lies in the drift band
+  /// The constraint set free_fit was made on (the chosen k's hulls), in this role's frame:
+  /// what the matrix joins with the other role's into the pair's band (estimate/role_hulls.hpp).
+  FrameHulls hulls;
 
   DirectionClasses fwd_classes;
   DirectionClasses rev_classes;

@@ -212,6 +212,11 @@ void matrix_members(const MatrixResult& m, const json& cpu_places, Out& out) {
   field("drift_lo_ppb", [](const PairCell& c) { return number_or_null(c.drift_lo_ppb); });
   field("drift_hi_ppb", [](const PairCell& c) { return number_or_null(c.drift_hi_ppb); });
   field("drift_detectable", [](const PairCell& c) { return json(c.drift_detectable); });
+  field("band_source", [](const PairCell& c) { return json(band_source_name(c.band_source)); });
+  field("roles_disagree", [](const PairCell& c) { return json(c.roles_disagree); });
+  field("role_offset_ticks", [](const PairCell& c) { return number_or_null(c.role_offset_ticks); });
+  field("role_offset_lo_ticks", [](const PairCell& c) { return number_or_null(c.role_offset_lo_ticks); });
+  field("role_offset_hi_ticks", [](const PairCell& c) { return number_or_null(c.role_offset_hi_ticks); });
   field("rtt_min_ticks", [](const PairCell& c) { return number_or_null(c.rtt_min_ticks); });
   field("rtt_p50_ticks", [](const PairCell& c) { return number_or_null(c.rtt_p50_ticks); });
   field("causality_violations", [](const PairCell& c) { return json(c.causality_violations); });
@@ -229,6 +234,11 @@ void matrix_members(const MatrixResult& m, const json& cpu_places, Out& out) {
   }
   out.value("cpu_offset_ticks", std::move(offsets));
   out.value("cpu_offset_reference", m.cpus.empty() ? json(nullptr) : json(m.cpus.front()));
+  // Which per-CPU table this is: the one the check's findings and bound rest on.
+  out.value("cpu_offset_table",
+            "offset of each CPU minus the reference CPU's: estimate by least squares over the pairs' estimates; lo "
+            "and hi hard bounds from the pairs' bands (both roles, every visit, drift accounted) tightened along "
+            "chains of pairs; the findings compare groups on the same pair bands, direct pairs only");
   out.open("consistency");
   out.value("bands_consistent", m.cpu.bands_consistent);
   out.value("rms_residual_ticks", number_or_null(m.cpu.rms_residual_ticks));
@@ -448,20 +458,28 @@ json findings_json(const Diagnosis& d, double tsc_hz) {
   return out;
 }
 
-json check_json(const CheckResult& c, const CheckSettings& s) {
+json check_json(const CheckResult& c) {
+  const CheckSettings& s = c.settings;
   json j;
   j["schema"] = std::string(kCheckSchema);
   j["outcome"] = check_outcome_name(c.outcome);
   // A run cut short answers neither way: null, not false (docs/formats.md, "check --format json").
   j["synchronized"] = c.outcome == CheckOutcome::incomplete ? json(nullptr) : json(c.synchronized);
   if (c.outcome == CheckOutcome::incomplete) j["cut_short"] = c.cut_short;
+  j["inconclusive"] = c.outcome == CheckOutcome::inconclusive ? json(inconclusive_why_name(c.inconclusive)) : json(nullptr);
   j["reason"] = check_reason_text(c);
   j["bound_ticks"] = c.bound_ticks;
+  // What the bound rests on (docs/method.md §3.7): each pair's band over both roles and
+  // every visit, drift accounted.
+  j["bound_from"] = "pair bands: both roles, every visit";
   j["bound_ns"] = c.tsc_hz > 0 ? json(c.bound_ticks / c.tsc_hz * 1e9) : json(nullptr);
   j["tolerance_ticks"] = s.tolerance_ticks;
   j["drift_tolerance_ppb"] = s.drift_tolerance_ppb;
   j["max_bound_ticks"] = s.max_bound_ticks > 0 ? json(s.max_bound_ticks) : json(nullptr);
   j["pairs_checked"] = c.pairs_checked;
+  j["pairs_without_rounds"] = c.missing;
+  j["pairs_without_rounds_needed"] = c.missing_needed;
+  j["pairs_too_few_rounds"] = c.too_few_pairs;
   j["findings"] = findings_json(c.diagnosis, c.tsc_hz);
   j["cpus_off"] = c.cpus_off;
   json failures = json::array();

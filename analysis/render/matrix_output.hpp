@@ -63,7 +63,7 @@ inline constexpr std::size_t kSummaryPairs = 10;
 std::string matrix_text(const MatrixResult& m);
 
 /// {"schema": "tscaudit-check/1", "synchronized", "reason", "failures", "warnings", ...}.
-nlohmann::ordered_json check_json(const CheckResult& c, const CheckSettings& s);
+nlohmann::ordered_json check_json(const CheckResult& c);
 
 /// The findings as JSON (docs/formats.md, "Findings"): one object per finding with `kind`,
 /// `cpus`, `against`, `lo`, `hi`, `unit`, `estimate`, `name`, `against_name` (null where

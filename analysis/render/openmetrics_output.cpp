@@ -36,7 +36,11 @@ std::vector<MetricLabel> pair_labels(int a, int b) { return {{"a", std::to_strin
 
 /// The kind of the failure the reason names: the `reason` label of a failed check.
 std::string failure_reason(const CheckResult& c) {
-  if (c.outcome == CheckOutcome::inconclusive) return "inconclusive";
+  // Inconclusive by --max-bound keeps its old word; the other whys name themselves, so that a
+  // machine of one CPU ("one_cpu") is told from a check that could not answer.
+  if (c.outcome == CheckOutcome::inconclusive) {
+    return c.inconclusive == InconclusiveWhy::max_bound ? "inconclusive" : std::string(inconclusive_why_name(c.inconclusive));
+  }
   if (c.outcome == CheckOutcome::incomplete) return "interrupted";  // not a desynchronization: no verdict
   if (c.shown && *c.shown < c.failures.size()) return std::string(check_failure_kind_name(c.failures[*c.shown].kind));
   if (!c.failures.empty()) return std::string(check_failure_kind_name(c.failures.front().kind));
@@ -101,7 +105,8 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
 
   MetricFamily success = gauge("tscaudit_check_success", "",
                                "1 when the last check found every pair's offset band within the tolerance, 0 when not "
-                               "(reason: the kind of the failure its verdict names, inconclusive, or interrupted)");
+                               "(reason: the kind of the failure its verdict names; inconclusive (--max-bound), one_cpu, "
+                               "too_few_rounds, pairs_missing or unjudged; or interrupted)");
   if (c.synchronized) {
     add(success, 1);
   } else {

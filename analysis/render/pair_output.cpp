@@ -178,8 +178,9 @@ namespace {
 /// analysis_text wrapped to `width` columns (a segment's text is indented).
 std::string analysis_text_in(const PairAnalysis& p, std::size_t width) {
   const double hz = p.tsc_hz;
-  // The answer first: the file and its verdict; then what was measured.
-  std::string out = p.source + ": " + verdict_text(p.verdict) + "\n";
+  // The answer first: the file and its outcome, as check would decide it on this run alone,
+  // with the verdict that explains it; then what was measured.
+  std::string out = p.source + ": " + pair_answer_text(p) + "\n";
   out += "  run       CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name + ", " +
          std::to_string(p.rounds) + (p.rounds == 1 ? " round\n" : " rounds\n");
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";
@@ -288,6 +289,31 @@ std::string analysis_text_in(const PairAnalysis& p, std::size_t width) {
 }
 
 }  // namespace
+
+std::string pair_answer_text(const PairAnalysis& p) {
+  const CheckResult decision = decide_pair(p);
+  const std::string verdict = verdict_text(p.verdict);
+  switch (decision.outcome) {
+    case CheckOutcome::synchronized:
+      return p.verdict.kind == VerdictKind::synchronized ? verdict : "synchronized; " + verdict;
+    case CheckOutcome::not_synchronized: {
+      // The verdict says why where it is the fit's (an offset, a drift, a step); after early
+      // reads, the failure the decision names comes first.
+      const VerdictKind k = p.verdict.kind;
+      if (k == VerdictKind::offset || k == VerdictKind::drifting || k == VerdictKind::offset_stepped ||
+          !decision.shown) {
+        return "not synchronized: " + verdict;
+      }
+      return "not synchronized: " + check_failure_text(decision.failures[*decision.shown], decision) + "; " + verdict;
+    }
+    case CheckOutcome::inconclusive:
+      if (p.verdict.kind == VerdictKind::too_few_rounds) return "inconclusive: " + verdict;
+      return "inconclusive: " + too_few_rounds_text(decision.fewest_rounds) + "; " + verdict;
+    case CheckOutcome::incomplete:
+      return "incomplete, no verdict: " + p.incomplete.value_or(decision.cut_short) + "; the rounds it holds: " + verdict;
+  }
+  return verdict;
+}
 
 std::string analysis_text(const PairAnalysis& p) { return analysis_text_in(p, kTextColumns); }
 
@@ -405,6 +431,10 @@ nlohmann::ordered_json pair_json(const PairAnalysis& p) {
   for (const PairAnalysis& segment : p.segments) segments.push_back(pair_json(segment));
   e["verdict"] = verdict_text(p.verdict);
   e["verdict_kind"] = verdict_kind_name(p.verdict.kind);
+  // What check decides on this run alone (decide_pair), as every deciding command words it.
+  const CheckResult decision = decide_pair(p);
+  e["outcome"] = check_outcome_name(decision.outcome);
+  e["outcome_reason"] = check_reason_text(decision);
   return e;
 }
 

@@ -17,6 +17,11 @@ inline constexpr std::string_view kAnalysisSchema = "tscaudit-analysis/1";
 /// The verdict first, then the evidence: band, drift, classes, worst cases, percentiles.
 std::string analysis_text(const PairAnalysis& p);
 
+/// The first line's answer after the file name: the outcome check gives this run alone
+/// (decide_pair) with the verdict that explains it: "not synchronized: offset of 300 ticks
+/// ...", "inconclusive: too few rounds ...", "synchronized within the band: ...".
+std::string pair_answer_text(const PairAnalysis& p);
+
 /// The offset, drift and margin lines of a fit, as analysis_text and the monitor's text
 /// print them. `robust_what` says what a k > 1 is the k-th smallest of.
 std::string fit_lines_text(const EnvelopeFit& fit, const EnvelopeFit& free_fit, bool zero_drift, double span_ticks,

@@ -150,9 +150,8 @@ std::string_view check_failure_kind_name(CheckFailureKind kind) {
     case CheckFailureKind::drift: return "drift";
     case CheckFailureKind::self_inconsistent: return "self_inconsistent";
     case CheckFailureKind::no_band: return "no_band";
+    case CheckFailureKind::roles_disagree: return "roles_disagree";
     case CheckFailureKind::inconsistent_bands: return "inconsistent_bands";
-    case CheckFailureKind::incomplete: return "incomplete";
-    case CheckFailureKind::not_measured: return "not_measured";
   }
   return "?";
 }
@@ -160,8 +159,9 @@ std::string_view check_failure_kind_name(CheckFailureKind kind) {
 std::string check_failure_text(const CheckFailure& f, const CheckResult& c) {
   const std::string pair = "pair " + std::to_string(f.a) + "->" + std::to_string(f.b) + ": ";
   switch (f.kind) {
-    case CheckFailureKind::not_measured: return pair + "not measured";
-    case CheckFailureKind::incomplete: return pair + "the run is incomplete (" + f.incomplete + ")";
+    case CheckFailureKind::roles_disagree:
+      return pair + "no one offset line fits the rounds of both roles (" + std::to_string(f.a) + " initiating, then " +
+             std::to_string(f.b) + "): the offset moved between them, or a read ran early";
     case CheckFailureKind::self_inconsistent:
       return pair + std::to_string(f.self_inconsistent) + " rounds impossible for any offset under receive variant " +
              c.recv.name + ", which should order the read";
@@ -204,10 +204,28 @@ std::string cpus_off_text(const std::vector<int>& cpus) {
 }
 
 std::string checked_pairs_text(const CheckResult& c) {
+  if (!c.missing.empty()) {
+    return "the " + std::to_string(c.pairs_checked - c.missing.size()) + " ordered pairs with rounds" +
+           (c.sparse ? " of a sparse design" : "") + " over " + std::to_string(c.cpus) + " CPUs (of " +
+           std::to_string(c.pairs_checked) + " planned)";
+  }
   if (!c.sparse)
     return "all " + std::to_string(c.pairs_checked) + " ordered pairs of " + std::to_string(c.cpus) + " CPUs";
   return "the " + std::to_string(c.pairs_checked) + " ordered pairs of a sparse design over " + std::to_string(c.cpus) +
          " CPUs (of " + std::to_string(c.cpus * (c.cpus - 1)) + ")";
+}
+
+std::string missing_pairs_text(const CheckResult& c) {
+  if (c.missing.empty()) return "";
+  constexpr std::size_t kNamed = 4;
+  std::string names;
+  for (std::size_t i = 0; i < c.missing.size() && i < kNamed; ++i) names += (i == 0 ? "" : ", ") + c.missing[i];
+  if (c.missing.size() > kNamed) names += " and " + std::to_string(c.missing.size() - kNamed) + " more";
+  return count_of(c.missing.size(), "ordered pair", "ordered pairs") + " of " + std::to_string(c.pairs_checked) +
+         (c.missing.size() == 1 ? " has" : " have") + " no rounds (" + names + "): " +
+         (c.lost.empty() ? "the run holds none for " + std::string(c.missing.size() == 1 ? "it" : "them")
+                         : "lost from the run directory (evidence lost: " + c.lost.front() +
+                               (c.lost.size() > 1 ? "; and " + std::to_string(c.lost.size() - 1) + " more" : "") + ")");
 }
 
 std::string_view check_outcome_name(CheckOutcome outcome) {
@@ -235,6 +253,22 @@ std::string amount_text(double ticks, double tsc_hz) {
 }
 
 }  // namespace
+
+std::string_view inconclusive_why_name(InconclusiveWhy why) {
+  switch (why) {
+    case InconclusiveWhy::none: return "none";
+    case InconclusiveWhy::one_cpu: return "one_cpu";
+    case InconclusiveWhy::unjudged: return "unjudged";
+    case InconclusiveWhy::pairs_missing: return "pairs_missing";
+    case InconclusiveWhy::too_few_rounds: return "too_few_rounds";
+    case InconclusiveWhy::max_bound: return "max_bound";
+  }
+  return "?";
+}
+
+std::string_view band_source_name(BandSource source) {
+  return source == BandSource::both_roles ? "both_roles" : "role";
+}
 
 std::string bound_text(double ticks, double tsc_hz) { return "\u00b1" + amount_text(ticks, tsc_hz); }
 
@@ -291,7 +325,9 @@ std::string check_reason_text(const CheckResult& c) {
                                   : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +
       (variant_orders_earlier_loads(c.recv) ? ", no self-inconsistent rounds" : "");
   if (c.outcome == CheckOutcome::synchronized) {
-    return "synchronized to within " + bound_text(c.bound_ticks, c.tsc_hz) + ": " + passed;
+    std::string text = "synchronized to within " + bound_text(c.bound_ticks, c.tsc_hz) + ": " + passed;
+    if (!c.missing.empty()) text += "; " + missing_pairs_text(c) + ", and the rest still link every CPU";
+    return text;
   }
   const std::vector<Finding>& findings = c.diagnosis.findings;
   if (c.outcome == CheckOutcome::incomplete) {
@@ -301,9 +337,7 @@ std::string check_reason_text(const CheckResult& c) {
     if (!findings.empty()) {
       text += "; what was measured already shows that " + finding_text(findings.front(), c.tsc_hz);
       if (findings.size() > 1) text += "; and " + count_of(findings.size() - 1, "more finding", "more findings");
-    } else if (std::all_of(c.failures.begin(), c.failures.end(),
-                           [](const CheckFailure& f) { return f.kind == CheckFailureKind::not_measured; }) &&
-               c.failures.size() >= c.pairs_checked) {
+    } else if (c.missing.size() >= c.pairs_checked) {
       text += "; no pair was measured";
     } else {
       text += "; what was measured proves no difference between the counters";
@@ -311,6 +345,25 @@ std::string check_reason_text(const CheckResult& c) {
     return text;
   }
   if (c.outcome == CheckOutcome::inconclusive) {
+    const std::size_t measured = c.pairs_checked - c.missing.size();
+    const std::string rest =
+        measured > c.too_few_pairs && c.bound_ticks > 0 ? "; those measured are within " + bound_text(c.bound_ticks, c.tsc_hz) : "";
+    switch (c.inconclusive) {
+      case InconclusiveWhy::one_cpu:
+        return "inconclusive: one CPU only" + (c.only_cpu >= 0 ? " (CPU " + std::to_string(c.only_cpu) + ")" : "") +
+               ": there is no other counter to compare with";
+      case InconclusiveWhy::unjudged: return "inconclusive: " + c.unjudged;
+      case InconclusiveWhy::pairs_missing:
+        if (measured == 0) return "inconclusive: " + missing_pairs_text(c);
+        return "inconclusive: " + missing_pairs_text(c) + ", and the " +
+               count_of(measured, "pair", "pairs") + " with rounds do not link every CPU" + rest;
+      case InconclusiveWhy::too_few_rounds:
+        return "inconclusive: " + too_few_rounds_text(c.fewest_rounds) + ": " + std::to_string(c.too_few_pairs) +
+               " of " + std::to_string(measured) + " measured ordered pairs" +
+               (!c.missing.empty() ? "; " + missing_pairs_text(c) : "");
+      case InconclusiveWhy::max_bound:
+      case InconclusiveWhy::none: break;
+    }
     return "inconclusive: the offsets are proven only to within " + bound_text(c.bound_ticks, c.tsc_hz) +
            ", wider than --max-bound " + amount_text(s.max_bound_ticks, c.tsc_hz) + "; " + passed;
   }

@@ -30,13 +30,20 @@ std::string verdict_text(const PairVerdict& v);
 /// The monitor run's verdict: its parts joined by "; ".
 std::string verdict_text(const MonitorVerdict& v);
 
-/// The failure kind as JSON gives it ("kind"): "offset", "drift", "self_inconsistent",
-/// "no_band", "inconsistent_bands", "incomplete", "not_measured".
+/// The failure kind as JSON gives it ("kind"): "offset", "offset_stepped", "drift",
+/// "self_inconsistent", "no_band", "roles_disagree", "inconsistent_bands".
 std::string_view check_failure_kind_name(CheckFailureKind kind);
 
 /// "synchronized", "not_synchronized", "inconclusive", "incomplete" (JSON's `outcome`, the
 /// metrics' label).
 std::string_view check_outcome_name(CheckOutcome outcome);
+
+/// "one_cpu", "unjudged", "pairs_missing", "too_few_rounds", "max_bound" (JSON's
+/// `inconclusive`, the metrics' reason); "none".
+std::string_view inconclusive_why_name(InconclusiveWhy why);
+
+/// "both_roles" or "role" (matrix.json's `band_source`).
+std::string_view band_source_name(BandSource source);
 
 /// How tight a proof is: "±461 ns (1061 ticks)", or "±1061 ticks" when the frequency is
 /// unknown.
@@ -56,6 +63,10 @@ std::string check_failure_text(const CheckFailure& f, const CheckResult& c);
 /// "CPU 5 is off from the rest", "CPUs 5 and 9 are off from the rest" (up to 8 by number,
 /// then "and 3 more"); "" for none. `cpus`: CheckResult::cpus_off.
 std::string cpus_off_text(const std::vector<int>& cpus);
+
+/// "2 ordered pairs of 12 have no rounds (0->3, 3->0): lost from the run directory
+/// (evidence lost: ...)"; "" when every planned pair has rounds.
+std::string missing_pairs_text(const CheckResult& c);
 
 /// What the check covered: "all 12 ordered pairs of 4 CPUs", or for a sparse design "the
 /// 8800 ordered pairs of a sparse design over 256 CPUs (of 65280)".

@@ -142,6 +142,9 @@ SimulatedMachine::SimulatedMachine(MachineSpec machine) : spec_(std::move(machin
       bad("step", "the fraction " + format_sig(spec.step->at_fraction, 6) + " must be in [0, 1]");
     }
   }
+  if (!(spec.latency.second_role_slowdown >= 1 && spec.latency.second_role_slowdown <= 1000)) {
+    bad("second_role_slowdown", format_sig(spec.latency.second_role_slowdown, 6) + " must be in [1, 1000]");
+  }
   // The parameters every pair shares (quantum, gap, turnaround, start, tsc_hz), checked
   // once by the one-pair model, on the first pair.
   (void)pair_spec(spec.cpus[0].cpu, spec.cpus[1].cpu, 0);
@@ -186,6 +189,12 @@ SimulationSpec SimulatedMachine::pair_spec(int a, int b, std::uint64_t visit) co
   if (d == CpuDistance::cross_package) {
     // a->b is the fwd path: the slow way when a's package comes first.
     (pa.package < pb.package ? s.fwd : s.rev).base_ticks += spec.latency.cross_package_skew_ticks;
+  }
+  if (index_.at(a) > index_.at(b)) {
+    for (DelaySpec* delay : {&s.fwd, &s.rev}) {
+      delay->base_ticks *= spec.latency.second_role_slowdown;
+      delay->exp_mean_ticks *= spec.latency.second_role_slowdown;
+    }
   }
   s.spec_a = early_of(spec, a);  // a reads t4 when the reply arrives
   s.spec_b = early_of(spec, b);  // b reads t2 when the ping arrives
@@ -257,6 +266,7 @@ nlohmann::ordered_json SimulatedMachine::truth_json(const std::vector<MachinePai
       {"tsc_hz", spec.base.tsc_hz},
       {"latency", std::move(latency)},
       {"cross_package_skew_ticks", spec.latency.cross_package_skew_ticks},
+      {"second_role_slowdown", spec.latency.second_role_slowdown},
       {"step", std::move(step)},
   };
   nlohmann::ordered_json cpus = nlohmann::ordered_json::array();

@@ -66,6 +66,10 @@ struct MachineLatency {
   /// one of a higher-numbered package: paths slower one way than the other, which shift
   /// the pairs' estimates across packages by half of it while the counters agree.
   double cross_package_skew_ticks = 0;
+  /// Every one-way delay of a pair's second role (the CPU later in topology order
+  /// initiates) has its floor and spread multiplied by this (>= 1): the visits of one role
+  /// in a host's slow regime, the other's in its fast one. 1: both roles alike.
+  double second_role_slowdown = 1;
 
   [[nodiscard]] const DelaySpec& at(CpuDistance d) const;
 };

@@ -14,6 +14,7 @@
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_lines.hpp"
+#include "matrix/check.hpp"
 #include "monitor/interval_analysis.hpp"
 #include "pair/analyze.hpp"
 #include "render/monitor_output.hpp"
@@ -215,11 +216,12 @@ int run_analyze(const AnalyzeOptions& options) {
   }
   out.commit();
   if (!options.plot_dir.empty()) write_plots(options.plot_dir, monitors);
-  // Too little evidence is not a verdict: a run below the floor of rounds makes the
-  // answer inconclusive (docs/commands.md, "Exit codes").
-  const bool too_few = std::any_of(pairs.begin(), pairs.end(),
-                                   [](const PairAnalysis& p) { return p.verdict.kind == VerdictKind::too_few_rounds; });
-  return too_few ? kExitInconclusive : kExitOk;
+  // Each run decided as check decides it (decide_pair); the exit code is the most serious
+  // answer's (docs/commands.md, "Exit codes"). An interval log's analysis is reported, not
+  // decided: it changes no code.
+  std::vector<CheckOutcome> outcomes;
+  for (const PairAnalysis& p : pairs) outcomes.push_back(decide_pair(p).outcome);
+  return exit_code_of(most_serious(outcomes));
 }
 
 }  // namespace tscaudit

@@ -1,30 +1,15 @@
-// `tscaudit check`: measure the matrix, decide, exit 0 (synchronized) or 1 (not), with the
-// reason in one line. For scripts and fleets.
+// `tscaudit check`: measure the matrix (or, with --quick, the quick check's pairs), decide
+// (matrix/check.hpp), and answer for scripts: the reason in one line, the exit code of the
+// outcome (0 synchronized, 1 not, 5 inconclusive, 3 incomplete). For scripts and fleets.
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "app/matrix_command.hpp"
-#include "matrix/check.hpp"
+#include "app/matrix_types.hpp"
+#include "app/tolerance.hpp"
 #include "render/openmetrics_output.hpp"
 
 namespace tscaudit {
-
-/// A tolerance as typed: "40" or "40ticks" are ticks, "15ns" nanoseconds (converted with
-/// the TSC frequency once it is known).
-struct Tolerance {
-  double value = 0;
-  bool ns = false;
-};
-
-/// \throws UsageError naming the option and the text when it is not a number >= 0 with
-///         an optional "ticks" or "ns" unit.
-Tolerance parse_tolerance(const std::string& option, const std::string& text);
-
-/// `t` in ticks; one given in ns is converted with `tsc_hz`.
-/// \throws UsageError naming `option` when it is in ns and the frequency is unknown (<= 0).
-double tolerance_in_ticks(const std::string& option, const Tolerance& t, double tsc_hz);
 
 struct CheckOptions {
   MatrixOptions matrix;  // which CPUs, variants, rounds; out_dir keeps the evidence
@@ -41,15 +26,8 @@ struct CheckOptions {
   bool quick = false;
 };
 
-/// The warning codes that make a check's answer less trustworthy (printed, never failed).
-bool weakens_check(const std::string& warning_code);
-
-/// Those of `warnings` that weaken the check, as "code: message" lines.
-std::vector<std::string> check_warnings(const std::vector<Warning>& warnings);
-
-/// \returns 0 synchronized, 1 not, 5 inconclusive (every pair passes, but they prove the
-///          offsets only within more than --max-bound), 3 when a visit failed and the
-///          answer is incomplete (the reason says so; a failed visit never passes the check).
+/// \returns exit_code_of the decision (0 synchronized, 1 not, 5 inconclusive, 3 incomplete:
+///          cut short by a signal, a visit that failed, a run directory that says so).
 int run_check(const CheckOptions& options);
 
 }  // namespace tscaudit

@@ -383,6 +383,11 @@ void SimulateCli::add(CLI::App& app) {
                   "with --topology, added to every one-way delay from a lower-numbered package to a higher one "
                   "(paths slower one way)")
       ->capture_default_str();
+  sub->add_option("--second-role-slowdown", role_slowdown,
+                  "with --topology, FACTOR >= 1: the one-way delays of each pair's second role (the later CPU "
+                  "initiates) FACTOR times the first role's, as in a host's slow regime")
+      ->type_name("FACTOR")
+      ->capture_default_str();
   sub->footer(
       examples({{"tscaudit simulate --offset-ticks 300 --rounds 20000 --out pair.csv", "one pair"},
                 {"tscaudit simulate --topology \"synthetic:package:2 core:4 pu:2\" --step 3=900 --out sim", "16 CPUs"},
@@ -409,7 +414,7 @@ Command SimulateCli::build(const Args& /*args*/) const {
     if (o.all_pairs) throw UsageError("--all-pairs plans the pairs of a machine: give --topology");
     for (const char* name :
          {"--cpu-offset-ticks", "--package-offset-ticks", "--cpu-drift-ppb", "--early-reads", "--step",
-          "--cross-package-skew-ticks"}) {
+          "--cross-package-skew-ticks", "--second-role-slowdown"}) {
       if (sub->count(name) > 0) throw UsageError(std::string(name) + " describes a CPU of a machine: give --topology");
     }
     return o;
@@ -441,6 +446,10 @@ Command SimulateCli::build(const Args& /*args*/) const {
   if (o.machine.latency.cross_package_skew_ticks < 0) {
     throw UsageError("--cross-package-skew-ticks " + cross_package_skew + " must be >= 0");
   }
+  o.machine.latency.second_role_slowdown = parse_real("--second-role-slowdown", role_slowdown);
+  if (!(o.machine.latency.second_role_slowdown >= 1 && o.machine.latency.second_role_slowdown <= 1000)) {
+    throw UsageError("--second-role-slowdown " + role_slowdown + " must be between 1 and 1000");
+  }
   return o;
 }
 
@@ -450,13 +459,18 @@ void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
                                "CPUs to measure, taskset syntax (0-3,8) [default: every CPU this process may use]")
                     ->type_name("CPUS");
   if (variants) add_variant_options(cmd, variant, send, recv);
-  cmd.add_option("--visits", visits, "visits per ordered pair, spread over the whole run")->capture_default_str();
+  cmd.add_option("--visits", visits,
+                 budgeted ? "visits per ordered pair, spread over the whole run [default: 4 per 90 s of --budget, at "
+                            "least 4]"
+                          : "visits per ordered pair, spread over the whole run [default: 4; with --budget, 4 per 90 "
+                            "s of it]");
   if (budgeted) {
     cmd.add_option("--rounds", rounds,
                    "measured rounds per visit, not with --budget (a plan over the default budget needs --over-budget) "
                    "[default: as the budget allows]");
     cmd.add_option("--budget", budget,
-                   "measuring time to plan for: chooses all pairs or a sparse design, and the rounds per visit")
+                   "the most time measuring may take, on any machine: it chooses all pairs or a sparse design, the "
+                   "visits and the rounds per visit; more time buys more visits and a tighter answer")
         ->default_str(format_sig(kDefaultBudgetSeconds) + "s");
   } else {
     // matrix measures every ordered pair unless told otherwise: a budget would make it sparse.
@@ -490,7 +504,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
   const bool cpus_given = cpus_option->count() > 0;
   if (cpus_given) parse_cpus_option(cpus, true);  // an empty or malformed list fails here, named
   choose_variants(variant, send, recv, o.choice);
-  o.visits = parse_count("--visits", visits, 1, kMaxVisits);
+  if (!visits.empty()) o.visits = parse_count("--visits", visits, 1, kMaxVisits);
   if (!rounds.empty()) o.rounds_per_visit = parse_count("--rounds", rounds, 1, kMaxRounds);
   if (!budget.empty()) {
     o.budget_seconds = parse_duration_s("--budget", budget);
@@ -550,8 +564,9 @@ void CheckCli::add(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift")->capture_default_str();
   sub->add_option("--max-bound", max_bound,
-                  "the widest proof accepted: ticks (120) or ns (50ns); a run whose passing pairs prove |offset| "
-                  "only within more is inconclusive (exit 5); 0: no limit")
+                  "the widest proof accepted: ticks (120) or ns (50ns); the pairs not yet proven within it get more "
+                  "visits while the budget lasts, and a run that still proves |offset| only within more is "
+                  "inconclusive (exit 5); 0: no limit")
       ->capture_default_str();
   sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
   sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
@@ -568,6 +583,7 @@ void CheckCli::add(CLI::App& app) {
                 "the quick check of libtscaudit: a star of pairs, each measured until its band settles, in "
                 "milliseconds (--budget: its measuring time); the same decision, nothing kept");
   sub->footer(examples({{"tscaudit check", "measures the pairs within a 90-s budget, then answers"},
+                        {"tscaudit check --max-bound 50ns --budget 5m", "prove it within 50 ns, or say it cannot"},
                         {"tscaudit check --quick --budget 50ms", "the same decision in milliseconds"},
                         {"tscaudit check --tolerance 15ns --format openmetrics > tsc.prom", "for Prometheus"},
                         {"tscaudit check --dry-run", "the plan only: pairs, rounds, time, memory"}}));
@@ -676,13 +692,13 @@ void ReportCli::add(CLI::App& app) {
                 "skip the plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) + " matrix");
   sub->add_flag("--no-variants", no_variants, "skip the read variants (tscaudit variants) on the first two CPUs");
   sub->add_option("--max-bound", max_bound,
-                  "the widest proof accepted, as for check: a verdict whose pairs prove |offset| only within more "
-                  "reads inconclusive")
+                  "the widest proof accepted, as for check: the pairs not yet proven within it get more visits while "
+                  "the budget lasts; a verdict still proven only within more reads inconclusive")
       ->capture_default_str();
   sub->add_option("--variants-rounds", variants_rounds, "rounds per send/recv combination of the read variants")
       ->capture_default_str();
   sub->footer(examples({{"tscaudit report", "within a 90-s budget; writes ./report/report.html"},
-                        {"tscaudit report --budget 5m --out r5", "more rounds per pair"},
+                        {"tscaudit report --budget 5m --out r5", "more visits per pair: a tighter answer"},
                         {"tscaudit report --dry-run", "the plan only: pairs, rounds, time, memory"}}));
 }
 

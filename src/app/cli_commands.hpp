@@ -57,7 +57,7 @@ struct SimulateCli {
   std::map<std::string, std::string> reals;  // option name -> text, for every real parameter
   std::string step_ticks = "0", step_at = "0.5", steps;  // one offset step, or several
   // A whole machine (--topology): per-CPU and per-package values as KEY=VALUE texts.
-  std::string topology, step, cross_package_skew = "0";
+  std::string topology, step, cross_package_skew = "0", role_slowdown = "1";
   std::vector<std::string> cpu_offsets, package_offsets, cpu_drifts, early_reads;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
@@ -65,7 +65,7 @@ struct SimulateCli {
 
 /// The options that choose the CPUs and the plan, shared by matrix, check and report.
 struct PlanCli {
-  std::string cpus, variant, send, recv, visits = "4", rounds, budget, warmup = std::to_string(kMatrixWarmup),
+  std::string cpus, variant, send, recv, visits, rounds, budget, warmup = std::to_string(kMatrixWarmup),
                                          timeout_ms = "2000", topology, format = "text", out, from;
   bool parallel = false, sequential = false, all_pairs = false, dry_run = false, save_runs = false;
   bool over_budget = false;

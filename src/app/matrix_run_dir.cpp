@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "app/info_render.hpp"
+#include "app/matrix_pairs.hpp"
 #include "app/temp_dir.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "app/matrix_command.hpp"
+#include "app/matrix_types.hpp"
 #include "formats/run_dir.hpp"
 
 namespace tscaudit {

@@ -10,6 +10,7 @@
 #include "app/monitor_aggregator.hpp"
 #include "app/monitor_writers.hpp"
 #include "app/stop_signals.hpp"
+#include "measure/plan_runner.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "estimate/quantum.hpp"
@@ -105,7 +106,7 @@ int run_monitor(const MonitorOptions& o) {
         plan.hz};
   }
   {
-    StopSignals::Blocked blocked;  // the measuring threads inherit the block
+    const StopSignalsBlocked blocked;  // the measuring threads inherit the block
     start_monitor_threads(o.choice.send, o.choice.recv, threads);
   }
   wait_for_threads(threads);

@@ -38,6 +38,14 @@ class Progress {
                  minutes_seconds(elapsed).c_str(), minutes_seconds(left).c_str());
     shown_ = true;
   }
+  /// The same line with the time left as the caller knows it (a run with a deadline).
+  void show(const std::string& what, double left_seconds, const char* command) {
+    if (!tty_ || Clock::now() - start_ < kProgressAfter) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::fprintf(stderr, "\r  %s: %s, %s elapsed, about %s left   ", command, what.c_str(),
+                 minutes_seconds(elapsed).c_str(), minutes_seconds(left_seconds).c_str());
+    shown_ = true;
+  }
   ~Progress() {
     if (shown_) std::fputs("\n", stderr);
   }

@@ -6,9 +6,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "app/check_command.hpp"
 #include "app/info_command.hpp"
+#include "app/matrix_dir.hpp"
+#include "app/matrix_pairs.hpp"
 #include "app/matrix_run_dir.hpp"
+#include "app/matrix_source.hpp"
 #include "app/pictures.hpp"
 #include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
@@ -52,11 +54,18 @@ ReportMatrixRun report_run(MatrixOutcome&& o) {
   return run;
 }
 
+/// The parts of the report that share its budget: the ordering-read matrix, the plain one,
+/// the read variants; each gets an equal share (docs/commands.md, "report").
+double budget_parts(const ReportOptions& options) {
+  return 1.0 + (options.plain ? 1.0 : 0.0) + (options.variants ? 1.0 : 0.0);
+}
+
 /// The options of each of the report's matrices: the time budget is the report's, shared
-/// between the ordering-read matrix and the plain one.
+/// with the other parts, and the visits grow with it as check's do with its own.
 MatrixOptions matrix_options(const ReportOptions& options) {
   MatrixOptions m = options.matrix;
-  if (options.plain) m.budget_seconds /= 2;
+  m.budget_seconds /= budget_parts(options);
+  m.default_budget_seconds = kDefaultBudgetSeconds / budget_parts(options);
   return m;
 }
 
@@ -126,9 +135,11 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   ordered.out_dir = (root / kReportMatrixDir).string();
   ordered.command_line = options.command_line;
   ordered.from = from;
+  ordered.max_bound = options.max_bound;  // more visits for the pairs not yet proven within it
   MatrixOutcome o = [&] {
     if (!ordered.from.empty()) return rebuilt_matrix(ordered, w);
     PlannedMatrix planned = plan_matrix(ordered);
+    if (planned.one_cpu()) return measure_matrix(ordered, std::move(planned));
     // The plan is told after the answer: what was measured, for the record.
     w.after_answer.push_back(wrap_columns(
         "tscaudit report: the plan" + std::string(options.plain ? " of each matrix" : "") + ": " +
@@ -137,12 +148,10 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
     w.after_answer.push_back(wrap_columns(plan_text(planned.plan), kReportAnswerColumns, 18));
     return measure_matrix(ordered, std::move(planned));
   }();
-  CheckSettings settings;
-  settings.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
-  in.check = decide_check(o.matrix, settings, check_warnings(o.warnings));
-  if (!o.interrupted.empty()) mark_cut_short(in.check, o.interrupted);
-  for (const std::string& p : write_matrix_dir(ordered.out_dir, o, &in.check, &settings, &w.pictures)) {
-    w.problems.push_back(p);
+  in.check = decide_check(check_evidence(o), check_settings(o, Tolerance{}, 0, options.max_bound));
+  for (const std::string& p : write_matrix_dir(ordered.out_dir, o, in.check, &w.pictures)) w.problems.push_back(p);
+  if (o.added.max_bound_ticks > 0 && o.added.visits > 0) {
+    w.after_answer.push_back(wrap_columns("tscaudit report: " + added_visits_text(o.added, o.matrix.tsc_hz)));
   }
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
   w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
@@ -170,9 +179,10 @@ void measure_plain(const ReportOptions& options, const std::string& from, const 
     std::cerr << "tscaudit report: the same pairs again, plain " << variant_name(p.choice.recv) << " on both sides\n";
     return measure_matrix(p, std::move(planned));
   }();
-  for (const std::string& q : write_matrix_dir(p.out_dir, o, nullptr, nullptr, &w.pictures)) {
-    w.problems.push_back(q);
-  }
+  // The plain matrix's own decision colours its pictures; the report's verdict is the
+  // ordering read's (a plain read that runs early is the variant's fault, not the counters').
+  const CheckResult plain_check = decide_check(check_evidence(o), CheckSettings{});
+  for (const std::string& q : write_matrix_dir(p.out_dir, o, plain_check, &w.pictures)) w.problems.push_back(q);
   w.problems.insert(w.problems.end(), o.problems.begin(), o.problems.end());
   w.incomplete.insert(w.incomplete.end(), o.incomplete.begin(), o.incomplete.end());
   for (const RunDirLoss& loss : o.lost) w.lost.push_back("plain matrix: " + run_dir_loss_text(loss));
@@ -188,6 +198,7 @@ VariantsOptions read_variants_options(const ReportOptions& options, const fs::pa
   }
   v.out_dir = (root / kReportVariantsDir).string();
   v.command_line = options.command_line;
+  if (options.matrix.budget_seconds > 0) v.budget_seconds = options.matrix.budget_seconds / budget_parts(options);
   return v;
 }
 
@@ -234,7 +245,8 @@ std::optional<std::string> read_file(const fs::path& path) {
 /// what else the report would measure.
 int print_report_plan(const ReportOptions& options) {
   const PlannedMatrix planned = plan_matrix(matrix_options(options));
-  std::cout << plan_text(planned.plan, &planned.order);
+  print_plan(planned, OutputFormat::text);
+  if (planned.one_cpu()) return kExitOk;
   const double each = planned.plan.estimated_seconds;
   if (options.plain) {
     std::cout << "report            this plan twice (an ordering receive read, then plain "
@@ -244,7 +256,17 @@ int print_report_plan(const ReportOptions& options) {
       std::cout << " within a budget of " << human_duration(options.matrix.budget_seconds);
     std::cout << "\n";
   }
-  if (options.variants) std::cout << "report            then the read variants on one pair (tscaudit variants)\n";
+  if (options.variants) {
+    std::cout << "report            then the read variants on one pair (tscaudit variants)";
+    if (options.matrix.budget_seconds > 0) {
+      std::cout << ", within " << human_duration(options.matrix.budget_seconds / budget_parts(options));
+    }
+    std::cout << "\n";
+  }
+  if (options.matrix.budget_seconds > 0) {
+    std::cout << "report            everything it measures ends within the budget of "
+              << human_duration(options.matrix.budget_seconds) << "\n";
+  }
   return kExitOk;
 }
 
@@ -261,14 +283,22 @@ int run_report(const ReportOptions& options) {
     // Every input checked before anything is written: the CPUs, the plan's memory, the pair
     // of the read variants.
     const PlannedMatrix planned = plan_matrix(matrix_options(options));
-    if (options.variants) static_cast<void>(variants_cpus(read_variants_options(options, root)));
+    if (options.variants && !planned.one_cpu()) static_cast<void>(variants_cpus(read_variants_options(options, root)));
     // One line while it measures: the answer comes first when it is done, the plan after it.
     const double each = planned.plan.estimated_seconds;
-    std::cerr << wrap_columns("tscaudit report: measuring " + std::to_string(planned.plan.ordered_pairs) +
-                              " ordered pairs" + (options.plain ? " twice" : "") + " (about " +
-                              human_duration(options.plain ? 2 * each : each) + " estimated)" +
-                              (options.variants ? ", then the read variants" : "") +
-                              "; the answer comes first when it is done, then the plan");
+    const double budget = options.matrix.budget_seconds;
+    if (!planned.one_cpu()) {
+      std::cerr << wrap_columns(
+          "tscaudit report: measuring " + std::to_string(planned.plan.ordered_pairs) + " ordered pairs" +
+          (options.plain ? " twice" : "") + " (about " + human_duration(options.plain ? 2 * each : each) +
+          " estimated)" +
+          (options.variants ? ", then the read variants" +
+                                  (budget > 0 ? " (at most " + human_duration(budget / budget_parts(options)) + ")"
+                                              : std::string())
+                            : std::string()) +
+          (budget > 0 ? "; at most " + human_duration(budget) + " in all" : std::string()) +
+          "; the answer comes first when it is done, then the plan");
+    }
   }
   make_directories(options.out_dir);
   ReportInputs in;
@@ -324,7 +354,8 @@ int run_report(const ReportOptions& options) {
       plain_recorded = true;
     }
   }
-  const bool plain = options.plain && (source == ReportFrom::live || plain_recorded);
+  const bool one_cpu = in.ordered.matrix.size() < 2;
+  const bool plain = options.plain && !one_cpu && (source == ReportFrom::live || plain_recorded);
   if (written.interrupted) {
     // The user asked to stop: the report is written from what was measured, and says so.
     written.incomplete.push_back(
@@ -339,7 +370,7 @@ int run_report(const ReportOptions& options) {
         "the read variants are not rebuilt offline (a run directory keeps the matrices' rounds only); the earlier "
         "report's are in " +
         (fs::path(options.matrix.from) / kReportVariantsDir).string());
-  } else if (options.variants && source == ReportFrom::live && !written.interrupted) {
+  } else if (options.variants && source == ReportFrom::live && !written.interrupted && !one_cpu) {
     measure_read_variants(options, root, in, written);
   }
 
@@ -371,9 +402,10 @@ int run_report(const ReportOptions& options) {
   if (!written.pictures.not_drawn.empty()) {
     std::cerr << "tscaudit report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }
-  // A run cut short is incomplete, live or rebuilt (docs/method.md §10.3).
-  const bool cut_short = in.check.outcome == CheckOutcome::incomplete || written.interrupted;
-  return written.problems.empty() && !cut_short ? kExitOk : kExitRuntime;
+  // The answer's own code (docs/commands.md, "Exit codes"), as check's; a part that failed
+  // to measure or to draw, or a run cut short anywhere, is a runtime error.
+  if (!written.problems.empty() || written.interrupted) return kExitRuntime;
+  return exit_code_of(in.check.outcome);
 }
 
 }  // namespace tscaudit

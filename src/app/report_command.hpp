@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "app/check_command.hpp"
-#include "app/matrix_command.hpp"
+#include "app/matrix_types.hpp"
+#include "app/tolerance.hpp"
 #include "app/variants_command.hpp"
 
 namespace tscaudit {
@@ -23,8 +23,8 @@ struct ReportOptions {
   std::string command_line;
 };
 
-/// \returns 0 when the report is complete (whatever its verdict), 3 when a part failed
-///          (the report says which).
+/// \returns the check's exit code on the ordering-read matrix (exit_code_of: 0, 1, 5, 3),
+///          or 3 when a part failed or was cut short (the report says which).
 int run_report(const ReportOptions& options);
 
 }  // namespace tscaudit

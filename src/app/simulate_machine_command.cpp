@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "app/matrix_command.hpp"
+#include "app/matrix_types.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/simulate_command.hpp"
 #include "app/stop_signals.hpp"

@@ -36,14 +36,6 @@ extern "C" void record_stop_signal(int signal) {
   g_caught.store(signal);
 }
 
-sigset_t stop_set() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  return set;
-}
-
 }  // namespace
 
 StopSignals::StopSignals() {
@@ -72,13 +64,6 @@ StopSignals::~StopSignals() {
 
 int StopSignals::caught() noexcept { return g_caught.load(); }
 const std::atomic<int>& StopSignals::flag() noexcept { return g_caught; }
-
-StopSignals::Blocked::Blocked() {
-  const sigset_t set = stop_set();
-  pthread_sigmask(SIG_BLOCK, &set, &previous_);
-}
-
-StopSignals::Blocked::~Blocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 void install_cleanup_on_signal() {
   struct sigaction action {};

@@ -27,20 +27,6 @@ class StopSignals {
   /// What caught() reads, for a loop that checks it without knowing this class
   /// (ExchangeConfig::stop).
   [[nodiscard]] static const std::atomic<int>& flag() noexcept;
-
-  /// Blocks SIGINT and SIGTERM in the calling thread, so that threads created after this
-  /// call inherit the block (the measuring threads must not be interrupted); ~Blocked
-  /// restores the calling thread's mask.
-  class Blocked {
-   public:
-    Blocked();
-    ~Blocked();
-    Blocked(const Blocked&) = delete;
-    Blocked& operator=(const Blocked&) = delete;
-
-   private:
-    sigset_t previous_{};
-  };
 };
 
 /// Outside a StopSignals: SIGINT, SIGTERM and SIGHUP remove the temporaries the process has

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app/check_command.hpp"
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
 #include "app/stop_signals.hpp"
@@ -12,6 +11,7 @@
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "matrix/topology_order.hpp"
 #include "measure/exchange.hpp"
 #include "measure/pair_run.hpp"
 #include "measure/read_cost.hpp"
@@ -60,7 +60,7 @@ std::vector<Variant> supported_variants(const PlatformFacts& platform, std::vect
 
 /// The same-CPU (or SMT-sibling) control with plain reads on both sides.
 ControlSummary run_control(const VariantsOptions& options, int cpu_a, const PlatformFacts& platform,
-                           std::int64_t quantum_ticks) {
+                           std::int64_t quantum_ticks, Clock::time_point deadline) {
   const Combination plain = plain_combination(counter::kHostArch);
   int partner = cpu_a;
   const TopologyResult topology = load_topology();
@@ -75,6 +75,7 @@ ControlSummary run_control(const VariantsOptions& options, int cpu_a, const Plat
   // Every message costs a context switch here: a short warm-up is enough to settle it.
   config.warmup = std::min<std::uint64_t>(options.warmup, 200);
   config.timeout = options.timeout;
+  config.deadline = deadline;
   const ExchangeResult result = run_exchange(choice_of(plain), config);
   VisitsRun d;
   d.a = cpu_a;
@@ -89,7 +90,7 @@ ControlSummary run_control(const VariantsOptions& options, int cpu_a, const Plat
 
 /// The run that switches from plain to `recv` receive reads half-way.
 SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Variant recv,
-                     const PlatformFacts& platform) {
+                     const PlatformFacts& platform, Clock::time_point deadline) {
   SwitchRun s;
   s.first = plain_combination(counter::kHostArch);
   s.second = {s.first.send, recv};
@@ -101,6 +102,12 @@ SwitchRun run_switch(const VariantsOptions& options, int cpu_a, int cpu_b, Varia
   first.timeout = options.timeout;
   ExchangeConfig second = first;
   second.warmup = 0;  // the same threads, already warm: the series goes on without a gap
+  if (deadline != Clock::time_point{}) {
+    // Each half its half of the time left: a switch at the very end shows nothing.
+    const Clock::time_point now = Clock::now();
+    first.deadline = now + (deadline - std::min(now, deadline)) / 2;
+    second.deadline = deadline;
+  }
   const std::array<ExchangeResult, 2> results = run_switch_exchange(recv, first, second);
   std::array<VisitsRun, 2> halves;
   for (std::size_t i = 0; i < 2; ++i) {
@@ -173,12 +180,23 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
   r.passes = options.passes;
   const PlatformFacts platform = probe_platform();
   r.tsc_hz = platform.tsc.hz;
-  for (const Warning& w : platform_warnings(platform)) {
-    if (weakens_check(w.code)) r.warnings.push_back(w.code + ": " + w.message);
-  }
+  r.warnings = weakening_lines(platform_warnings(platform));
   const std::vector<Variant> variants = supported_variants(platform, r.left_out);
 
   const Clock::time_point start = Clock::now();
+  const Clock::time_point until =
+      options.budget_seconds > 0
+          ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.budget_seconds))
+          : Clock::time_point{};
+  // A visit's share of what is left of the budget, `left` visits (the control and the
+  // switching run count as one each) still to come; none without a budget.
+  const auto share = [&](std::size_t left) {
+    if (until == Clock::time_point{}) return Clock::time_point{};
+    const Clock::time_point now = Clock::now();
+    return now + (until - std::min(now, until)) / static_cast<long>(std::max<std::size_t>(1, left));
+  };
+  const std::size_t after_exchanges =
+      (options.control_rounds > 0 ? std::size_t{1} : std::size_t{0}) + (options.switch_rounds > 0 ? std::size_t{1} : std::size_t{0});
   // 1. What a read costs, on the initiator's CPU.
   for (const ReadCostSamples& s : measure_read_costs(cpu_a, variants, ReadCostConfig{})) {
     r.read_costs.push_back(summarize_read_cost(s, r.tsc_hz));
@@ -218,6 +236,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
         config.rounds = per_visit;
         config.warmup = options.warmup;
         config.timeout = options.timeout;
+        config.deadline = share(visits_total - visits_done + after_exchanges);
         append(d, run_exchange(choice_of(combinations[k]), config), config);
         ++visits_done;
         progress.update(visits_done, std::to_string(visits_done) + " of " + std::to_string(visits_total) + " visits",
@@ -255,14 +274,16 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
   }
 
   // 3. The control, then the verdict, then the switching run with the read it recommends.
-  if (options.control_rounds > 0) r.control = run_control(options, cpu_a, platform, r.quantum_ticks);
+  if (options.control_rounds > 0) {
+    r.control = run_control(options, cpu_a, platform, r.quantum_ticks, share(after_exchanges));
+  }
   r.reference_bands = reference_bands(r.exchanges);
   check_against_reference(r.exchanges, r.reference_bands);
   r.verdict = decide_variants(r.read_costs, r.exchanges, r.control, r.tsc_hz);
   if (options.switch_rounds > 0) {
     const std::optional<RecvStanding>& recommended = r.verdict.recommended;
     const Variant recv = recommended ? recommended->recv : default_recv_variant(counter::kHostArch);
-    r.switch_run = run_switch(options, cpu_a, cpu_b, recv, platform);
+    r.switch_run = run_switch(options, cpu_a, cpu_b, recv, platform, share(1));
     if (!r.switch_run->problem.empty()) r.problems.push_back("switching run: " + r.switch_run->problem);
   }
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();

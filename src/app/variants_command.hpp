@@ -32,6 +32,10 @@ struct VariantsOptions {
   std::uint64_t control_rounds = 20000;  // same-CPU control; 0: none
   std::uint64_t switch_rounds = 50000;   // per half of the switching run; 0: none
   std::chrono::milliseconds timeout{2000};
+  /// > 0: the measuring ends within this many seconds: each visit (and the control and the
+  /// switching run) ends by its share of what is left, with fewer rounds where the reads are
+  /// slow (cpuid under a hypervisor). 0: every round asked for, however long it takes.
+  double budget_seconds = 0;
   OutputFormat format = OutputFormat::text;
   std::string out_dir;     // empty: print only
   bool save_runs = false;  // also keep every combination's rounds in out_dir/runs

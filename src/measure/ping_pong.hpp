@@ -19,7 +19,8 @@
 //   SideOutcome& outcome();                         // where setup and errors go
 //   bool prepare();                                 // allocation after pinning; false: failed
 //   bool more(std::uint64_t i);                     // another round?
-//   bool at_chunk_edge(std::uint64_t i);            // false: stop (outcome().error says why)
+//   bool at_chunk_edge(std::uint64_t i);            // false: stop (outcome().error says why;
+//                                                   // none: the initiator chose to end there)
 //   void record(i, t1, const Reply&, t4);           // initiator
 //   Reply reply(seq, t2, t3); void record(i, t2, t3, const Message& request);  // responder
 //   void finish(std::uint64_t rounds_done);
@@ -261,7 +262,14 @@ void initiate(const PairConfig& config, TransportT& transport, PairControl& cont
   }
   out.rounds_done = i;
   side.finish(i);
-  if (!out.error.empty()) control.abort.store(true);
+  // A failure aborts the partner; an end the initiator chose (its side's rounds done, or a
+  // chunk edge that ended the run without an error: a deadline) stops it, waiting for a
+  // round that will not come.
+  if (!out.error.empty()) {
+    control.abort.store(true);
+  } else {
+    control.stop.store(true);
+  }
 }
 
 /// b's loop: wait for a's message, stamp, stamp again and reply; the side keeps its half.

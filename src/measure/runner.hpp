@@ -31,6 +31,10 @@ struct ExchangeConfig : PairConfig {
   /// When set, a non-zero value (a signal caught) ends the run at the next chunk edge, with
   /// the error kInterruptedError: the rounds done are kept as an interrupted run's.
   const std::atomic<int>* stop = nullptr;
+  /// When set (not the epoch), the initiator ends the run at its first chunk edge at or past
+  /// this time, with no error: the rounds done are a complete visit of fewer rounds (a plan
+  /// that must end within its budget, docs/method.md §10.1). Warm-up rounds count too.
+  std::chrono::steady_clock::time_point deadline{};
 
   [[nodiscard]] std::uint64_t total_rounds() const { return warmup + rounds; }
   [[nodiscard]] std::size_t chunk_edges() const {
@@ -63,7 +67,8 @@ class RecordingSide {
   static constexpr bool kCheckCpuInWait = false;  // a migration is flagged per chunk, not fatal
   using Reply = Message;
 
-  RecordingSide(const ExchangeConfig& config, SideRecord& record) : config_(config), record_(record) {}
+  RecordingSide(const ExchangeConfig& config, SideRecord& record, bool initiator)
+      : config_(config), record_(record), initiator_(initiator) {}
 
   SideOutcome& outcome() { return record_; }
   bool prepare() {
@@ -80,6 +85,12 @@ class RecordingSide {
     record_.edges[i / kChunkRounds] = take_snapshot();
     if (config_.stop != nullptr && config_.stop->load(std::memory_order_relaxed) != 0) [[unlikely]] {
       record_.error = kInterruptedError;
+      return false;
+    }
+    // Only the initiator ends a run by time: it knows the round, and the responder then
+    // stops at the owner's stop (ping_pong::initiate), never in the middle of a round.
+    if (initiator_ && config_.deadline != std::chrono::steady_clock::time_point{} &&
+        std::chrono::steady_clock::now() >= config_.deadline) [[unlikely]] {
       return false;
     }
     return true;
@@ -107,6 +118,7 @@ class RecordingSide {
  private:
   const ExchangeConfig& config_;
   SideRecord& record_;
+  bool initiator_ = false;
   std::uint64_t* first_ = nullptr;  // record_.first.data(), once prepare() sized it
   std::uint64_t* second_ = nullptr;
   std::uint64_t payload_sum_ = 0;
@@ -117,12 +129,12 @@ class RecordingSide {
 /// is plain code, once (runner.cpp).
 template <class Send, class Recv, class Wait, class TransportT>
 void initiate_on(const ExchangeConfig& config, void* transport, PairControl& control, SideRecord& record) {
-  RecordingSide side(config, record);
+  RecordingSide side(config, record, true);
   ping_pong::initiate<Send, Recv, Wait>(config, *static_cast<TransportT*>(transport), control, side);
 }
 template <class Send, class Recv, class Wait, class TransportT>
 void respond_on(const ExchangeConfig& config, void* transport, PairControl& control, SideRecord& record) {
-  RecordingSide side(config, record);
+  RecordingSide side(config, record, false);
   ping_pong::respond<Send, Recv, Wait>(config, *static_cast<TransportT*>(transport), control, side);
 }
 

@@ -6,16 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "core/warning.hpp"
 #include "platform/kernel_facts.hpp"
 #include "platform/platform.hpp"
 
 namespace tscaudit {
-
-struct Warning {
-  std::string code;     // stable identifier: virtual_machine, clocksource_not_tsc, ...
-  std::string message;  // what is the case here
-  std::string advice;   // what it means for the measurement and what to do
-};
 
 /// An enabled idle state with a longer exit latency than this is "deep": a CPU waking
 /// from it answers a message that much later (microseconds).

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "core/errors.hpp"
+#include "quick/c_result.hpp"
 #include "quick/quick_check.hpp"
 #include "tscaudit.h"
 #include "version.hpp"
@@ -120,21 +121,25 @@ std::string read_options(const tscaudit_options* options, tscaudit::QuickOptions
   return {};
 }
 
-void fill(tscaudit_result& r, const tscaudit::QuickAnswer& a) {
-  r.verdict = verdict_of(a.outcome);
+}  // namespace
+
+namespace tscaudit {
+
+void fill_result(tscaudit_result& r, const QuickAnswer& a) {
+  r.verdict = verdict_of(a.check.outcome);
   const double per_ns = a.counter_hz > 0 ? 1e9 / a.counter_hz : 0;
-  r.bound_ticks = a.bound_ticks;
-  r.bound_ns = a.bound_ticks * per_ns;
+  r.bound_ticks = a.check.bound_ticks;
+  r.bound_ns = a.check.bound_ticks * per_ns;
   r.proven_offset_ns = a.proven_offset_ticks * per_ns;
   r.worst_a = a.worst_a;
   r.worst_b = a.worst_b;
-  r.cpus = static_cast<int>(a.cpus);
+  r.cpus = a.pairs > 0 ? static_cast<int>(a.matrix.size()) : 0;  // measured: none when no pair was
   r.pairs = static_cast<int>(a.pairs);
   r.counter_hz = a.counter_hz;
   set_reason(r, a.reason);
 }
 
-}  // namespace
+}  // namespace tscaudit
 
 extern "C" {
 
@@ -162,7 +167,7 @@ int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit
       set_reason(r, why);
       code = TSCAUDIT_ERROR_INVALID_ARGUMENT;
     } else {
-      fill(r, tscaudit::run_quick_check(quick));
+      tscaudit::fill_result(r, tscaudit::run_quick_check(quick));
     }
   } catch (const tscaudit::UsageError& e) {
     set_reason(r, e.what());

@@ -126,11 +126,23 @@ void find_worst(const MatrixResult& m, QuickAnswer& answer) {
   }
 }
 
-/// The answer when the pairs could not be judged: inconclusive, with the first pair's error.
-QuickAnswer inconclusive(QuickAnswer answer, const std::string& why) {
-  answer.outcome = CheckOutcome::inconclusive;
-  answer.reason = "inconclusive: " + why;
-  return answer;
+CheckSettings settings_of(const QuickOptions& options, double counter_hz) {
+  CheckSettings settings;
+  settings.tolerance_ticks = options.tolerance_ns * counter_hz / 1e9;
+  settings.max_bound_ticks = options.max_bound_ns * counter_hz / 1e9;
+  return settings;
+}
+
+/// The decision on `matrix`, with what surrounds it, into `answer`.
+void decide_into(QuickAnswer& answer, MatrixResult matrix, const std::string& unjudged, const QuickOptions& options) {
+  CheckEvidence evidence(matrix);
+  evidence.unjudged = unjudged;
+  evidence.warnings = options.warnings;
+  if (options.cut_short) evidence.cut_short = options.cut_short();
+  answer.check = decide_check(evidence, settings_of(options, answer.counter_hz));
+  answer.reason = check_reason_text(answer.check);
+  find_worst(matrix, answer);
+  answer.matrix = std::move(matrix);
 }
 
 }  // namespace
@@ -139,18 +151,12 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   require_finite("the budget", options.budget_seconds);
   require_finite("the tolerance", options.tolerance_ns);
   require_finite("the largest bound", options.max_bound_ns);
-  QuickAnswer answer;
   const std::vector<int> cpus = chosen_cpus(options);
   if (cpus.empty()) throw UsageError("the CPU list '" + options.cpus.value_or("") + "' names no CPU");
-  if (cpus.size() < 2) {
-    answer.cpu_numbers = cpus;
-    return inconclusive(
-        answer, "one CPU only (CPU " + std::to_string(cpus.front()) + "): there is no other counter to compare with");
-  }
-  if (auto why = counter_unreadable()) return inconclusive(answer, *why);
+  if (cpus.size() < 2) return decide_unmeasured(cpus, "", options);
+  if (auto why = counter_unreadable()) return decide_unmeasured(cpus, *why, options);
 
   const QuickPlan quick = plan_quick(read_cpu_places(cpus), options.budget_seconds);
-  answer.cpu_numbers = quick.order.cpu_numbers();
   const MatrixPlan& plan = quick.plan;
   const ReadVariant send = plain_variant(counter::kHostArch);
   const ReadVariant recv = default_recv_variant(counter::kHostArch);
@@ -178,7 +184,7 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
     for (QuickPairResult& r : run_quick_slot(configs, send, recv)) {
       if (!r.error.empty()) {
         const std::string why = r.pinning_refused ? "pinning refused: " + r.error : r.error;
-        return inconclusive(answer, pair_name(r.a, r.b) + ": " + why);
+        return decide_unmeasured(quick.order.cpu_numbers(), pair_name(r.a, r.b) + ": " + why, options);
       }
       measured.emplace(std::make_pair(r.a, r.b), std::move(r));
     }
@@ -194,6 +200,16 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   QuickAnswer decided = decide_quick(quick, source, hz, options);
   decided.measuring_seconds = measuring_seconds;
   return decided;
+}
+
+QuickAnswer decide_unmeasured(const std::vector<int>& cpus, const std::string& unjudged, const QuickOptions& options) {
+  QuickAnswer answer;
+  answer.cpu_numbers = cpus;
+  MatrixResult matrix = MatrixBuilder(cpus).finish();
+  matrix.send = recorded_variant(plain_variant(counter::kHostArch));
+  matrix.recv = recorded_variant(default_recv_variant(counter::kHostArch));
+  decide_into(answer, std::move(matrix), unjudged, options);
+  return answer;
 }
 
 QuickPlan plan_quick(const std::vector<CpuPlace>& places, double budget_seconds) {
@@ -229,18 +245,8 @@ QuickAnswer decide_quick(const QuickPlan& quick, const PairRunSource& source, do
   context.recv = default_recv_variant(counter::kHostArch);
   context.tsc_hz = counter_hz;
   MatrixAnalysis analysis = analyze_matrix_pairs(quick.plan, quick.order, context, source);
-  CheckSettings settings;
-  settings.tolerance_ticks = options.tolerance_ns * counter_hz / 1e9;
-  settings.max_bound_ticks = options.max_bound_ns * counter_hz / 1e9;
-  CheckResult result = decide_check(analysis.matrix, settings, {});
-  answer.outcome = result.outcome;
-  answer.reason = check_reason_text(result);
-  answer.bound_ticks = result.bound_ticks;
-  answer.cpus = analysis.matrix.size();
   answer.pairs = analysis.analyzed;
-  find_worst(analysis.matrix, answer);
-  answer.matrix = std::move(analysis.matrix);
-  answer.check = std::move(result);
+  decide_into(answer, std::move(analysis.matrix), "", options);
   return answer;
 }
 

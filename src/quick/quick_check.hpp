@@ -5,10 +5,12 @@
 // entry point (c_api.cpp) and `tscaudit check --quick` both come through here.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/warning.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 #include "matrix/matrix_analysis.hpp"
@@ -22,21 +24,26 @@ struct QuickOptions {
   double budget_seconds = 0;        // 0: quick_default_budget_seconds
   double tolerance_ns = 0;
   double max_bound_ns = 0;  // 0: no limit
+  /// The platform's warnings, for the answer (those that weaken it are kept); the library
+  /// gives none (it does not probe the platform).
+  std::vector<Warning> warnings;
+  /// Asked once the pairs are measured: why the check was cut short (a signal `check
+  /// --quick` caught), or "" when it was not. Unset: never.
+  std::function<std::string()> cut_short;
 };
 
+/// What the quick check answers: the decision (decide_check, the same as `check`'s) on the
+/// matrix of the pairs it measured.
 struct QuickAnswer {
-  CheckOutcome outcome = CheckOutcome::inconclusive;
-  std::string reason;      // one line, as `check` words it
-  double bound_ticks = 0;  // CheckResult::bound_ticks; 0 when nothing was judged
-  double proven_offset_ticks = 0;
-  int worst_a = -1, worst_b = -1;
-  std::size_t cpus = 0;                // measured
-  std::size_t pairs = 0;               // ordered pairs measured
-  double counter_hz = 0;               // calibrated over the call against CLOCK_MONOTONIC_RAW
-  double measuring_seconds = 0;        // from the first slot's start to the last slot's end
-  std::vector<int> cpu_numbers;        // the CPUs, in topology order
-  std::optional<MatrixResult> matrix;  // what was decided on (absent when nothing was measured)
-  std::optional<CheckResult> check;
+  CheckResult check;                // outcome, bound, failures, findings, the reason's data
+  MatrixResult matrix;              // the CPUs chosen and the pairs measured (none when nothing was)
+  std::string reason;               // check_reason_text(check): one line, as `check` words it
+  double proven_offset_ticks = 0;   // the smallest offset the worst pair's band proves; 0 if none
+  int worst_a = -1, worst_b = -1;   // the pair behind it, else the bound's
+  std::size_t pairs = 0;            // ordered pairs measured
+  double counter_hz = 0;            // calibrated over the call against CLOCK_MONOTONIC_RAW
+  double measuring_seconds = 0;     // from the first slot's start to the last slot's end
+  std::vector<int> cpu_numbers;     // the CPUs, in topology order
 };
 
 /// What the quick check measures: the CPUs in topology order, the plan of quick_design's
@@ -58,6 +65,11 @@ QuickPlan plan_quick(const std::vector<CpuPlace>& places, double budget_seconds)
 /// tolerances converted with `counter_hz`; the reason, bound and worst pair filled. Pure.
 QuickAnswer decide_quick(const QuickPlan& plan, const PairRunSource& source, double counter_hz,
                          const QuickOptions& options);
+
+/// The answer when no pair is measured: the decision on the CPUs chosen alone (one CPU), or
+/// with `unjudged` saying why none could be (a counter user space may not read, a pair
+/// that failed). Pure.
+QuickAnswer decide_unmeasured(const std::vector<int>& cpus, const std::string& unjudged, const QuickOptions& options);
 
 /// \throws UsageError for options it cannot use (a CPU list it cannot parse, CPUs that do
 ///         not exist or may not be used, a budget or tolerance not finite and >= 0);

@@ -82,7 +82,9 @@ case "$case_name" in
     head -1 "$dir/stdout" | grep -q "^incomplete, no verdict: interrupted by SIGINT after " ||
       fail "the matrix text does not start with its answer, incomplete"
     grep -q "^cut short (interrupted by SIGINT after " "$dir/stdout" || fail "the matrix text is not marked cut short"
-    head -1 "$dir/again/matrix.txt" | grep -q "^cut short (" || fail "matrix.txt is not marked cut short"
+    head -1 "$dir/again/matrix.txt" | grep -q "^incomplete, no verdict: interrupted by SIGINT after " ||
+      fail "matrix.txt does not start with its answer, incomplete"
+    grep -q "^cut short (" "$dir/again/matrix.txt" || fail "matrix.txt is not marked cut short"
     grep -q "^# title: .* - cut short, a part of the run$" "$dir/again/offset_ticks.dat" ||
       fail "the heatmap's title does not say cut short"
     ;;

@@ -63,7 +63,12 @@ case "$case_name" in
       "$dir/stdout" || fail "it does not say what it kept"
     grep -q '^# status: interrupted$' "$dir/cut.run" || fail "the run's trailer does not say interrupted"
     grep -q '^# error: interrupted by SIGINT after [0-9]* of 20000000 rounds$' "$dir/cut.run" || fail "no error line"
-    "$tscaudit" analyze "$dir/cut.run" >"$dir/analyze.txt" 2>"$dir/stderr" || fail "analyze of the cut run failed"
+    # A run cut short is analyzed, and answers incomplete (exit 3) as check would.
+    "$tscaudit" analyze "$dir/cut.run" >"$dir/analyze.txt" 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" -eq 3 ] || fail "analyze of the cut run: exit $rc, expected 3"
+    head -2 "$dir/analyze.txt" | tr '\n' ' ' | tr -s ' ' | grep -q "^[^ ]*cut.run: incomplete, no verdict: status is 'interrupted'" ||
+      fail "analyze does not answer incomplete first: $(head -2 "$dir/analyze.txt")"
     grep -q 'NOT COMPLETE' "$dir/analyze.txt" || fail "analyze does not flag it"
     ;;
   variants)

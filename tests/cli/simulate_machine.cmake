@@ -89,10 +89,11 @@ if(rc EQUAL 0)
 endif()
 
 # matrix --from reads the machine back: 4 -> 3 is x_3 - x_4 = 400 - 150 ticks.
+# Its CPUs are apart: the answer is not synchronized, exit 1, as check's.
 execute_process(COMMAND ${TSCAUDIT} matrix --from ${DIR}/a --format json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "matrix --from failed (${rc}): ${err}")
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "matrix --from: exit ${rc}, expected 1: ${err}")
 endif()
 string(JSON cpu4 GET "${out}" cpus 4 cpu)
 string(JSON cpu3 GET "${out}" cpus 3 cpu)

@@ -35,6 +35,7 @@ MatrixResult two_cpus(ReadVariant recv, bool feasible) {
   for (std::size_t i : {1u, 2u}) {
     PairCell& c = m.cells[i];
     c.measured = true;
+    c.rounds = 1000;
     c.offset_ticks = 0;
     c.band_feasible = feasible;
     if (feasible) {
@@ -59,7 +60,9 @@ std::vector<std::string> failing_pairs(const CheckResult& r, CheckFailureKind ki
 
 TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   const MatrixResult m = matrix_of({0, 0, 0, 0}, {0, 0, 0, 0});
-  const CheckResult r = decide_check(m, CheckSettings{}, {"virtual_machine: ..."});
+  CheckEvidence evidence(m);
+  evidence.warnings = {{"virtual_machine", "...", "advice"}, {"smt_on", "not weakening", ""}};
+  const CheckResult r = decide_check(evidence, CheckSettings{});
   INFO(check_text(r, true));
   CHECK(r.synchronized);
   CHECK(r.failures.empty());
@@ -71,7 +74,7 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   CHECK(r.bound_ticks > 0);
   CHECK(check_reason_text(r).find('\n') == std::string::npos);
   CHECK(r.warnings == std::vector<std::string>{"virtual_machine: ..."});
-  const auto j = check_json(r, CheckSettings{});
+  const auto j = check_json(r);
   CHECK(j["schema"] == "tscaudit-check/1");
   CHECK(j["synchronized"] == true);
   CHECK(j["cpus_off"] == nlohmann::ordered_json::array());
@@ -79,7 +82,7 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
 
 TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
   const MatrixResult m = matrix_of({0, 0, 300, 0}, {0, 0, 0, 0});
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::offset) ==
@@ -93,22 +96,22 @@ TEST_CASE("check: one CPU offset fails exactly the pairs that involve it") {
   REQUIRE(r.diagnosis.findings.size() == 1);
   CHECK(r.diagnosis.findings[0].lo <= 300);  // the band holds the truth
   CHECK(r.diagnosis.findings[0].hi >= 300);
-  CHECK(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::ordered_json::array({2}));
+  CHECK(check_json(r)["cpus_off"] == nlohmann::ordered_json::array({2}));
   CHECK_THAT(check_reason_text(r), Contains("ahead of") || Contains("behind"));
   // A tolerance wider than the offset passes it.
   CheckSettings loose;
   loose.tolerance_ticks = 400;
-  CHECK(decide_check(m, loose, {}).synchronized);
+  CHECK(decide_check(CheckEvidence(m), loose).synchronized);
   // One narrower than the offset minus the band does not.
   loose.tolerance_ticks = 100;
-  CHECK_FALSE(decide_check(m, loose, {}).synchronized);
+  CHECK_FALSE(decide_check(CheckEvidence(m), loose).synchronized);
 }
 
 TEST_CASE("check: one CPU drifting fails on drift") {
   // 200 ppm over a simulated run of about 9.7 M ticks moves the offset by about 1900
   // ticks; the drift band of such a short run is tens of ppm wide.
   const MatrixResult m = matrix_of({0, 0, 0, 0}, {0, 0, 0, 200'000});
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::drift) ==
@@ -126,21 +129,23 @@ TEST_CASE("check: one CPU drifting fails on drift") {
   // A drift tolerance above it passes the drift test.
   CheckSettings loose;
   loose.drift_tolerance_ppb = 300'000;
-  CHECK(failing_pairs(decide_check(m, loose, {}), CheckFailureKind::drift).empty());
+  CHECK(failing_pairs(decide_check(CheckEvidence(m), loose), CheckFailureKind::drift).empty());
 }
 
 TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
-  // The pair 1->2 alone sees an offset of 400 ticks (e.g. a moved vCPU during its visits).
+  // The pair 1->2 alone sees an offset of 400 ticks (e.g. a moved vCPU during its visits):
+  // its two roles fit no one line, so the pair fails in both.
   const MatrixResult m = matrix_of({0, 0, 0, 0}, {0, 0, 0, 0}, [](std::size_t a, std::size_t b, SimulationSpec& s) {
     if (a == 1 && b == 2) s.offset_ticks = 400;
   });
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::offset) == std::vector<std::string>{"1->2"});
   CHECK(failing_pairs(r, CheckFailureKind::inconsistent_bands) == std::vector<std::string>{"-1->-1"});
   CHECK_THAT(check_reason_text(r), Contains("pair 1->2: CPU 2 is ahead of CPU 1"));
-  CHECK_THAT(check_reason_text(r), Contains("(1 of 12 ordered pairs fail; "));
+  CHECK(failing_pairs(r, CheckFailureKind::roles_disagree) == std::vector<std::string>{"1->2", "2->1"});
+  CHECK_THAT(check_reason_text(r), Contains("(2 of 12 ordered pairs fail; "));
   CHECK(r.cpus_off.empty());
   CHECK(r.diagnosis.findings.empty());  // CPUs 1 and 2 pass their other pairs
   CHECK_THAT(check_reason_text(r), StartsWith("not synchronized: pair 1->2: "));
@@ -149,10 +154,10 @@ TEST_CASE("check: one bad pair is failed and named, the bands contradict") {
   CHECK(named);
 }
 
-TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, missing pairs fail") {
+TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, a missing role leaves the verdict to the other") {
   MatrixResult m = two_cpus(ReadVariant::lfence_rdtsc, true);
   m.cells[1].self_inconsistent = 3;
-  CheckResult r = decide_check(m, CheckSettings{}, {});
+  CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::self_inconsistent) == std::vector<std::string>{"0->1"});
   CHECK(check_reason_text(r) ==
@@ -160,20 +165,35 @@ TEST_CASE("check: self-inconsistent rounds fail under an ordering receive only, 
         "lfence_rdtsc, which should order the read (1 of 2 ordered pairs fail; those that pass are within "
         "\u00b160 ticks)");
   m.recv = recorded_variant(ReadVariant::rdtsc);
-  r = decide_check(m, CheckSettings{}, {});
+  r = decide_check(CheckEvidence(m), CheckSettings{});
   CHECK(r.synchronized);
   CHECK(r.widest_band_ticks == Approx(110).margin(0));
   m.cells[2] = PairCell{};
-  r = decide_check(m, CheckSettings{}, {});
-  CHECK(failing_pairs(r, CheckFailureKind::not_measured) == std::vector<std::string>{"1->0"});
+  r = decide_check(CheckEvidence(m), CheckSettings{});
+  // The pair is still measured in one role: its CPUs are linked, and the verdict stands on it.
+  CHECK(r.outcome == CheckOutcome::synchronized);
+  CHECK(r.missing == std::vector<std::string>{"1->0"});
+  CHECK_FALSE(r.missing_needed);
   CHECK(check_reason_text(r) ==
-        "not synchronized: pair 1->0: not measured (1 of 2 ordered pairs fail; those that pass are within \u00b160 "
-        "ticks)");
+        "synchronized to within \u00b160 ticks: the 1 ordered pairs with rounds over 2 CPUs (of 2 planned) have "
+        "offset bands that contain 0, no detectable drift; 1 ordered pair of 2 has no rounds (1->0): the run holds "
+        "none for it, and the rest still link every CPU");
+  // Neither role: no pair links the two CPUs, and nothing is proven either way.
+  m.cells[1] = PairCell{};
+  CheckEvidence lost(m);
+  lost.lost = {"rounds/cpu-0.zst at byte 0: the zstd frame does not decompress"};
+  r = decide_check(lost, CheckSettings{});
+  CHECK(r.outcome == CheckOutcome::inconclusive);
+  CHECK(r.inconclusive == InconclusiveWhy::pairs_missing);
+  CHECK(exit_code_of(r.outcome) == 5);
+  CHECK(check_reason_text(r) ==
+        "inconclusive: 2 ordered pairs of 2 have no rounds (0->1, 1->0): lost from the run directory (evidence "
+        "lost: rounds/cpu-0.zst at byte 0: the zstd frame does not decompress)");
 }
 
 TEST_CASE("check: an infeasible band fails as unbounded, not as synchronized") {
   const MatrixResult m = two_cpus(ReadVariant::rdtsc, false);
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   CHECK_FALSE(r.synchronized);
   CHECK(failing_pairs(r, CheckFailureKind::no_band) == std::vector<std::string>{"0->1", "1->0"});
 }

@@ -116,7 +116,7 @@ TEST_CASE("findings: a synchronized machine has none, even with asymmetric paths
   const MatrixResult s = matrix_of(places(2), skewed);
   CHECK(std::fabs(s.cpu.offset_ticks[8] - s.cpu.offset_ticks[0]) > 100);  // the estimates see the skew
   CHECK(diagnose(s, {}).findings.empty());
-  CHECK(decide_check(s, {}, {}).synchronized);
+  CHECK(decide_check(CheckEvidence(s), {}).synchronized);
 }
 
 TEST_CASE("findings: a package off is one finding, named, with the band its pairs prove") {
@@ -134,15 +134,16 @@ TEST_CASE("findings: a package off is one finding, named, with the band its pair
   CHECK(f.hi == Approx(1100).margin(0));
   CHECK(f.estimate == Approx(600).margin(1e-6));
   CHECK(f.pairs == 2 * 8 * 8);
-  // Two halves alike: neither is singled out.
-  CHECK(d.cpus_off.empty());
+  // Two halves alike: the one that is not the reference (without the matrix's first CPU)
+  // is the finding's group, and its CPUs are named.
+  CHECK(d.cpus_off == range(8, 15));
   CHECK(d.offset_groups == 2);
   for (std::size_t i = 0; i < 16; ++i) CHECK(d.offset_group[i] == (i >= 8 ? 1 : 0));
   CHECK(finding_text(f, 0) == "package 1 (CPUs 8-15) is ahead of package 0 (CPUs 0-7) by 100 to 1100 ticks");
   CHECK(finding_text(f, 1e9) ==
         "package 1 (CPUs 8-15) is ahead of package 0 (CPUs 0-7) by 100 to 1100 ticks (100 to 1100 ns)");
   // The check's reason is this finding.
-  const CheckResult r = decide_check(m, {}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), {});
   CHECK(r.outcome == CheckOutcome::not_synchronized);
   CHECK(check_reason_text(r) ==
         "not synchronized: package 1 (CPUs 8-15) is ahead of package 0 (CPUs 0-7) by 100 to 1100 ticks (128 of 240 "
@@ -215,7 +216,7 @@ TEST_CASE("findings: one bad pair alone invents no group") {
   const Diagnosis d = diagnose(m, {});
   CHECK(d.findings.empty());
   CHECK(d.cpus_off.empty());
-  const CheckResult r = decide_check(m, {}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), {});
   CHECK_FALSE(r.synchronized);
   CHECK(check_reason_text(r).rfind("not synchronized: pair 2->3: CPU 3 is ahead of CPU 2 by 110 ticks", 0) == 0);
 }
@@ -251,6 +252,7 @@ TEST_CASE("findings: a drifting package, and a package off beside a drifting CPU
   CHECK(d.findings[0].cpus == range(8, 15));
   CHECK(d.findings[0].name == "package 1");
   CHECK(finding_text(d.findings[0], 0) == "package 1 (CPUs 8-15) runs 245 to 255 ppb slower than package 0 (CPUs 0-7)");
+  CHECK(d.cpus_off == range(8, 15));
 
   Truth both = offsets(16, [](int c) { return c >= 8 ? 600.0 : c == 5 ? 6000.0 : 0.0; });
   both.drift_ppb.assign(16, 0);
@@ -266,7 +268,8 @@ TEST_CASE("findings: a drifting package, and a package off beside a drifting CPU
   CHECK(d.findings[0].hi == Approx(1100).margin(0));
   CHECK(d.findings[1].kind == FindingKind::drift);
   CHECK(d.findings[1].cpus == std::vector<int>{5});
-  CHECK(d.cpus_off == std::vector<int>{5});
+  // Every finding's group is off: the drifting CPU and package 1, which is not the reference.
+  CHECK(d.cpus_off == std::vector<int>{5, 8, 9, 10, 11, 12, 13, 14, 15});
 }
 
 TEST_CASE("findings: a step is put on the CPU its pairs share, with the band of its jump") {
@@ -337,13 +340,13 @@ TEST_CASE("topology_name: the largest unit the set fills, else none") {
 
 TEST_CASE("check: the verdict states its width, --max-bound makes a wide proof inconclusive") {
   const MatrixResult m = matrix_of(places(2), offsets(16, [](int) { return 0.0; }));
-  CheckResult r = decide_check(m, {}, {});
+  CheckResult r = decide_check(CheckEvidence(m), {});
   CHECK(r.outcome == CheckOutcome::synchronized);
   CHECK(r.bound_ticks == Approx(500).margin(0));  // the pairs across packages: [-500, 500]
   CHECK(check_reason_text(r).rfind("synchronized to within \u00b1500 ticks: all 240 ordered pairs of 16 CPUs", 0) == 0);
   CheckSettings tight;
   tight.max_bound_ticks = 200;
-  r = decide_check(m, tight, {});
+  r = decide_check(CheckEvidence(m), tight);
   CHECK(r.outcome == CheckOutcome::inconclusive);
   CHECK_FALSE(r.synchronized);
   CHECK(r.failures.empty());
@@ -351,11 +354,11 @@ TEST_CASE("check: the verdict states its width, --max-bound makes a wide proof i
             "inconclusive: the offsets are proven only to within \u00b1500 ticks, wider than --max-bound 200 ticks; all "
             "240 ordered pairs",
             0) == 0);
-  CHECK(check_json(r, tight)["outcome"] == "inconclusive");
+  CHECK(check_json(r)["outcome"] == "inconclusive");
   tight.max_bound_ticks = 500;
-  CHECK(decide_check(m, tight, {}).outcome == CheckOutcome::synchronized);
+  CHECK(decide_check(CheckEvidence(m), tight).outcome == CheckOutcome::synchronized);
   // A proof of a difference is never inconclusive, however wide the bands.
   const MatrixResult off = matrix_of(places(2), offsets(16, [](int c) { return c == 5 ? 400.0 : 0.0; }));
   tight.max_bound_ticks = 10;
-  CHECK(decide_check(off, tight, {}).outcome == CheckOutcome::not_synchronized);
+  CHECK(decide_check(CheckEvidence(off), tight).outcome == CheckOutcome::not_synchronized);
 }

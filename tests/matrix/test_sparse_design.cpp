@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <map>
 #include <set>
 
@@ -187,7 +188,7 @@ void check_one_cpu_off(const OrderedCpus& order, const SparseDesign& d, std::siz
   const int cpu = m.cpus[bad];
   CAPTURE(cpu, shift);
   REQUIRE(m.cpu.bands_consistent);
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   REQUIRE_FALSE(r.synchronized);
   REQUIRE(r.pairs_checked == 2 * d.pairs.size());
   std::size_t with_bad = 0;
@@ -215,7 +216,7 @@ void check_one_cpu_off(const OrderedCpus& order, const SparseDesign& d, std::siz
   REQUIRE(f.cpus == std::vector<int>{cpu});
   REQUIRE(f.against.size() == n - 1);
   REQUIRE((f.lo <= shift && shift <= f.hi));
-  REQUIRE(check_json(r, CheckSettings{})["cpus_off"] == nlohmann::ordered_json::array({cpu}));
+  REQUIRE(check_json(r)["cpus_off"] == nlohmann::ordered_json::array({cpu}));
   // The per-CPU offsets put it where it is, within their hard bounds.
   const double x = m.cpu.offset_ticks[bad] - m.cpu.offset_ticks[0];
   CHECK(x == Approx(bad == 0 ? 0.0 : shift).margin(3));
@@ -413,7 +414,7 @@ TEST_CASE("sparse check: a synchronized machine passes on the sparse pairs alone
   const OrderedCpus order = machine(2, 0, 16, 2);
   const SparseDesign d = sparse_design(order);
   const MatrixResult m = sparse_matrix(order, d, std::vector<double>(64, 0));
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   CHECK(r.synchronized);
   CHECK(r.pairs_checked == 2 * d.pairs.size());
   CHECK(r.cpus_off.empty());
@@ -422,13 +423,16 @@ TEST_CASE("sparse check: a synchronized machine passes on the sparse pairs alone
   CHECK(check_reason_text(r).find(": the 2346 ordered pairs of a sparse design over 64 CPUs (of 4032) have offset "
                                   "bands that contain 0") != std::string::npos);
   CHECK(r.diagnosis.findings.empty());
-  // An unmeasured pair the plan did measure still fails.
+  // A planned pair without rounds is no failure: the others still link every CPU, so the
+  // verdict stands on them, and says what is missing.
   MatrixResult missing = m;
   const IndexPair p = d.pairs.front();
   missing.cells[p.first * 64 + p.second] = PairCell{};
-  const CheckResult r2 = decide_check(missing, CheckSettings{}, {});
-  REQUIRE(r2.failures.size() == 1);
-  CHECK(r2.failures[0].kind == CheckFailureKind::not_measured);
+  const CheckResult r2 = decide_check(CheckEvidence(missing), CheckSettings{});
+  CHECK(r2.failures.empty());
+  CHECK(r2.outcome == CheckOutcome::synchronized);
+  CHECK(r2.missing == std::vector<std::string>{std::to_string(p.first) + "->" + std::to_string(p.second)});
+  CHECK(check_reason_text(r2).find("; 1 ordered pair of 2346 has no rounds") != std::string::npos);
 }
 
 TEST_CASE("sparse check: one CPU off by 400 ticks is caught and named alone, for every CPU of 64", "[sparse]") {
@@ -445,15 +449,19 @@ TEST_CASE("sparse check: one CPU off by 400 ticks is caught and named alone, 256
     check_one_cpu_off(order, d, bad, 400);
 }
 
-TEST_CASE("sparse check: a whole package off fails the pairs across, and names no CPU", "[sparse]") {
+TEST_CASE("sparse check: a whole package off fails the pairs across, and names that package's CPUs", "[sparse]") {
   const OrderedCpus order = machine(2, 0, 16, 2);
   const SparseDesign d = sparse_design(order);
   std::vector<double> truth(64, 0);
   for (std::size_t i = 32; i < 64; ++i) truth[i] = 150;
   const MatrixResult m = sparse_matrix(order, d, truth);
-  const CheckResult r = decide_check(m, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   CHECK_FALSE(r.synchronized);
-  CHECK(r.cpus_off.empty());
+  // Two packages of one size: the one without the matrix's first CPU is the finding's, and
+  // its CPUs are off (docs/method.md §10.6).
+  std::vector<int> package_1(32);
+  std::iota(package_1.begin(), package_1.end(), 32);
+  CHECK(r.cpus_off == package_1);
   for (const CheckFailure& f : r.failures) {
     REQUIRE(f.kind == CheckFailureKind::offset);
     REQUIRE((f.a < 32) != (f.b < 32));  // across the packages

@@ -44,7 +44,7 @@ TEST_CASE("one round: too few rounds, not synchronized", "[floor]") {
   CHECK(one.free_fit.band.drift_lo == Approx(-1e-3));
   CHECK(one.free_fit.band.drift_hi == Approx(1e-3));
   const std::string text = analysis_text(one);
-  CHECK(text.substr(0, text.find('\n')) == "r.csv: too few rounds to bound the offset (1 round; at least 2 needed)");
+  CHECK(text.substr(0, text.find('\n')) == "r.csv: inconclusive: too few rounds to bound the offset (1 round; at least 2 needed)");
   CHECK(text.find("1 round\n") != std::string::npos);  // the header line says "1 round", not "1 rounds"
   const auto j = analysis_json({one});
   CHECK(j["pairs"][0]["verdict_kind"] == "too_few_rounds");

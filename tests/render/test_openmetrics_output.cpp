@@ -16,6 +16,15 @@ using namespace tscaudit;
 
 namespace {
 
+/// A result the decision marked cut short (decide_check with CheckEvidence::cut_short):
+/// what the renderers are given for a run stopped by a signal.
+void cut_short_by(CheckResult& r, std::string why) {
+  r.outcome = CheckOutcome::incomplete;
+  r.synchronized = false;
+  r.cut_short = std::move(why);
+}
+
+
 /// Three CPUs with x = {0, 5, 400} ticks at 1 GHz (a tick is a nanosecond): every pair
 /// measured with its band ±100 around θ_ab = x_b − x_a; 1000 rounds, 10 negative one-way
 /// latencies and one causality violation each; one drift band, one drift found.
@@ -99,7 +108,8 @@ TEST_CASE("check metrics: every family of a check that names CPU 2 off, exact") 
       exposition_text(check_metrics(three_cpus(), cpu2_off(), facts(), CheckExport{}), ExpositionDialect::openmetrics);
   CHECK(text ==
         "# HELP tscaudit_check_success 1 when the last check found every pair's offset band within the tolerance, 0 "
-        "when not (reason: the kind of the failure its verdict names, inconclusive, or interrupted)\n"
+        "when not (reason: the kind of the failure its verdict names; inconclusive (--max-bound), one_cpu, "
+      "too_few_rounds, pairs_missing or unjudged; or interrupted)\n"
         "# TYPE tscaudit_check_success gauge\n"
         "tscaudit_check_success{reason=\"offset\"} 0\n"
         "# HELP tscaudit_check_outcome 1 for the last check's outcome: synchronized, not_synchronized, inconclusive "
@@ -249,7 +259,7 @@ TEST_CASE("check metrics: a synchronized check has success 1 without a reason") 
 
 TEST_CASE("check metrics: a check cut short is incomplete, reason interrupted, no verdict in text or JSON") {
   CheckResult cut = cpu2_off();
-  mark_cut_short(cut, "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");
+  cut_short_by(cut, "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");
   CHECK(cut.outcome == CheckOutcome::incomplete);
   CHECK_FALSE(cut.synchronized);
   const std::string text =
@@ -260,7 +270,7 @@ TEST_CASE("check metrics: a check cut short is incomplete, reason interrupted, n
   CHECK(check_reason_text(cut).starts_with(
       "incomplete, no verdict: interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits); what was measured "
       "already shows that "));
-  const auto j = check_json(cut, cut.settings);
+  const auto j = check_json(cut);
   CHECK(j["outcome"] == "incomplete");
   CHECK(j["synchronized"].is_null());
   CHECK(j["cut_short"] == "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");

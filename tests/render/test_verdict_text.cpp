@@ -189,10 +189,10 @@ TEST_CASE("verdict text: the check's failures and reason") {
   CHECK(check_failure_text(failure(CheckFailureKind::no_band), c) ==
         "pair 1->2: no offset fits every round (causality violated under recv lfence_rdtsc): the offset cannot be "
         "bounded; use a receive variant that orders the read");
-  CheckFailure incomplete = failure(CheckFailureKind::incomplete);
-  incomplete.incomplete = "cut short at round 17";
-  CHECK(check_failure_text(incomplete, c) == "pair 1->2: the run is incomplete (cut short at round 17)");
-  CHECK(check_failure_text(failure(CheckFailureKind::not_measured), c) == "pair 1->2: not measured");
+  CHECK(check_failure_text(failure(CheckFailureKind::roles_disagree), c) ==
+        "pair 1->2: no one offset line fits the rounds of both roles (1 initiating, then 2): the offset moved "
+        "between them, or a read ran early");
+  CHECK(check_failure_kind_name(CheckFailureKind::roles_disagree) == "roles_disagree");
   CheckFailure bands = failure(CheckFailureKind::inconsistent_bands);
   bands.a = bands.b = -1;
   CHECK(check_failure_text(bands, c) ==
@@ -201,7 +201,7 @@ TEST_CASE("verdict text: the check's failures and reason") {
   CHECK(check_failure_kind_name(CheckFailureKind::inconsistent_bands) == "inconsistent_bands");
   CHECK(check_failure_kind_name(CheckFailureKind::no_band) == "no_band");
 
-  c.failures = {failure(CheckFailureKind::not_measured), offset};
+  c.failures = {failure(CheckFailureKind::drift), offset};
   c.shown = 1;
   c.failing_pairs = 1;
   c.pairs_checked = 6;
@@ -300,11 +300,11 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
         "ticks))");
   CHECK(checked_pairs_text(c) == "all 12 ordered pairs of 4 CPUs");
   // check.json and `check --format json` carry them as numbers.
-  const auto j = check_json(c, c.settings);
+  const auto j = check_json(c);
   CHECK(j["cpus_off"] == nlohmann::ordered_json::array({5, 9}));
   CHECK(j["reason"] == check_reason_text(c));
   c.cpus_off.clear();
-  CHECK(check_json(c, c.settings)["cpus_off"] == nlohmann::ordered_json::array());
+  CHECK(check_json(c)["cpus_off"] == nlohmann::ordered_json::array());
 }
 
 TEST_CASE("verdict text: why a reference band is missing") {

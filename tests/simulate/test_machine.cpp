@@ -280,7 +280,7 @@ TEST_CASE("machine at scale: one CPU 400 ticks ahead fails check, which names it
   MachineSpec spec = machine_spec();
   spec.cpu_offset_ticks = {{5, 400}};
   const AnalyzedMachine m = analyze(SimulatedMachine(spec));
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   INFO(check_text(r, true));
   CHECK_FALSE(r.synchronized);
   CHECK(failures_of(r, CheckFailureKind::offset) > 0);
@@ -315,7 +315,7 @@ TEST_CASE("machine at scale: cpus_off names the CPU off though its pairs across 
     spec.rounds_per_pair = 500;
     spec.cpu_offset_ticks = {{cpu, 400}};
     const AnalyzedMachine m = analyze(SimulatedMachine(spec));
-    const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+    const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
     INFO(check_text(r, true));
     REQUIRE_FALSE(r.synchronized);
     std::size_t across_passing = 0;
@@ -336,7 +336,7 @@ TEST_CASE("machine at scale: two CPUs off in different packages are both named")
   spec.rounds_per_pair = 500;
   spec.cpu_offset_ticks = {{3, 400}, {12, -400}};
   const AnalyzedMachine m = analyze(SimulatedMachine(spec));
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   INFO(check_text(r, true));
   REQUIRE_FALSE(r.synchronized);
   CHECK(r.cpus_off == std::vector<int>{3, 12});
@@ -346,23 +346,23 @@ TEST_CASE("machine at scale: two CPUs off in different packages are both named")
   CHECK(finding_on(r, FindingKind::offset, {12}, -400).against.size() == 14);
 }
 
-TEST_CASE("machine at scale: a package off beyond the bands across fails every pair across and names no CPU") {
+TEST_CASE("machine at scale: a package off beyond the bands across fails every pair across and names its CPUs") {
   // 3000 ticks: beyond every band across the packages (about 1000 ticks wide), so all 128
   // ordered pairs across fail and the 112 inside the packages pass. Either package's 8
-  // CPUs explain the failures as well as the other's: cpus_off names none, and the reason
-  // shows the largest offset failure.
+  // CPUs explain the failures as well as the other's: the finding's group is the one that is
+  // not the reference (without the matrix's first CPU), and cpus_off names its CPUs.
   MachineSpec spec = machine_spec();
   spec.rounds_per_pair = 500;
   spec.package_offset_ticks = {{1, 3000}};
   const AnalyzedMachine m = analyze(SimulatedMachine(spec));
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   INFO(check_text(r, true));
   REQUIRE_FALSE(r.synchronized);
   CHECK(failures_of(r, CheckFailureKind::offset) == 128);
   for (const CheckFailure& f : r.failures) {
     if (f.kind == CheckFailureKind::offset) CHECK((f.a / 8 != f.b / 8));
   }
-  CHECK(r.cpus_off.empty());
+  CHECK(r.cpus_off == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
   // The structure: one finding, the package against the other, named.
   REQUIRE(r.diagnosis.findings.size() == 1);
   const Finding& f = finding_on(r, FindingKind::offset, {8, 9, 10, 11, 12, 13, 14, 15}, 3000);
@@ -394,7 +394,7 @@ TEST_CASE("machine at scale: one package 150 ticks ahead shows in every CPU of i
   for (std::size_t i = 0; i < 8; ++i) highest_package0 = std::max(highest_package0, x.offset_ticks[i]);
   for (std::size_t i = 8; i < 16; ++i) lowest_package1 = std::min(lowest_package1, x.offset_ticks[i]);
   CHECK(lowest_package1 - highest_package0 > 100);
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   INFO(check_text(r, true));
   CHECK(r.synchronized);
 }
@@ -417,7 +417,7 @@ TEST_CASE("machine at scale: a drifting CPU is caught by the pairs' drift decisi
       }
     }
   }
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   CHECK(failures_of(r, CheckFailureKind::drift) == 30);  // 2 * 15 ordered pairs
   CHECK(common_cpus(r, CheckFailureKind::drift) == std::set<int>{11});
   // The diagnosis: CPU 11 drifts, and nothing else (its moving offset is not an offset finding).
@@ -477,7 +477,7 @@ TEST_CASE("machine at scale: minimum round trips follow SMT < L3 < package < cro
   CHECK(range[CpuDistance::smt].first >= 2 * l.smt.base_ticks - 1);
   CHECK(range[CpuDistance::cross_package].first >= 2 * l.cross_package.base_ticks - 1);
   // Nothing was offset: the machine passes.
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   INFO(check_text(r, true));
   CHECK(r.synchronized);
 }
@@ -501,7 +501,7 @@ TEST_CASE("machine at scale: a step of one CPU is proven in its nearest pairs an
   }
   // The diagnosis puts the step on CPU 9, with the band of its jump; its offset after the
   // jump is not a finding of its own.
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   CHECK(r.diagnosis.findings.size() == 1);
   const Finding& f = finding_on(r, FindingKind::step, {9}, 600);
   CHECK(f.against == std::vector<int>{8, 10, 11});
@@ -512,7 +512,7 @@ TEST_CASE("machine at scale: an L3 domain off is one finding, named") {
   MachineSpec spec = machine_spec();
   spec.rounds_per_pair = 500;
   spec.cpu_offset_ticks = {{4, 500}, {5, 500}, {6, 500}, {7, 500}};
-  const CheckResult r = decide_check(analyze(SimulatedMachine(spec)).matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(analyze(SimulatedMachine(spec)).matrix), CheckSettings{});
   REQUIRE(r.diagnosis.findings.size() == 1);
   CHECK(finding_on(r, FindingKind::offset, {4, 5, 6, 7}, 500).name == "L3 1");
   CHECK(r.cpus_off == std::vector<int>{4, 5, 6, 7});
@@ -522,22 +522,22 @@ TEST_CASE("machine at scale: a drifting package, and a package off beside a drif
   MachineSpec spec = machine_spec();
   spec.rounds_per_pair = 500;
   for (int cpu = 8; cpu < 16; ++cpu) spec.cpu_drift_ppb[cpu] = -100'000;
-  CheckResult r = decide_check(analyze(SimulatedMachine(spec)).matrix, CheckSettings{}, {});
+  CheckResult r = decide_check(CheckEvidence(analyze(SimulatedMachine(spec)).matrix), CheckSettings{});
   REQUIRE(r.diagnosis.findings.size() == 1);
   CHECK(finding_on(r, FindingKind::drift, {8, 9, 10, 11, 12, 13, 14, 15}, -100'000).name == "package 1");
-  CHECK(r.cpus_off.empty());
+  CHECK(r.cpus_off == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
 
   spec = machine_spec();
   spec.rounds_per_pair = 500;
   spec.package_offset_ticks = {{1, 3000}};
   spec.cpu_drift_ppb = {{5, 100'000}};
-  r = decide_check(analyze(SimulatedMachine(spec)).matrix, CheckSettings{}, {});
+  r = decide_check(CheckEvidence(analyze(SimulatedMachine(spec)).matrix), CheckSettings{});
   REQUIRE(r.diagnosis.findings.size() == 2);
   const Finding& package = finding_on(r, FindingKind::offset, {8, 9, 10, 11, 12, 13, 14, 15}, 3000);
   CHECK(package.against == std::vector<int>{0, 1, 2, 3, 4, 6, 7});
   CHECK(package.against_name == "package 0");
   finding_on(r, FindingKind::drift, {5}, 100'000);
-  CHECK(r.cpus_off == std::vector<int>{5});
+  CHECK(r.cpus_off == std::vector<int>{5, 8, 9, 10, 11, 12, 13, 14, 15});
   CHECK_THAT(check_reason_text(r), Catch::Matchers::StartsWith("not synchronized: package 1 (CPUs 8-15) is ahead of "
                                                                "package 0 (CPUs 0-4,6-7) by "));
 }
@@ -549,7 +549,7 @@ TEST_CASE("machine at scale: synchronized with paths slower one way and early re
   spec.early_reads[6] = {0.01, 1500, 1800};
   const AnalyzedMachine m = analyze(SimulatedMachine(spec));
   CHECK(std::fabs(m.matrix.cpu.offset_ticks[8] - m.matrix.cpu.offset_ticks[0]) > 100);
-  const CheckResult r = decide_check(m.matrix, CheckSettings{}, {});
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
   INFO(check_text(r, true));
   CHECK(r.diagnosis.findings.empty());
   CHECK(r.cpus_off.empty());

@@ -1,0 +1,60 @@
+#include "app/matrix_pairs.hpp"
+
+#include <filesystem>
+#include <optional>
+
+#include "formats/output_file.hpp"
+#include "formats/run_format.hpp"
+#include "render/matrix_output.hpp"
+#include "render/pair_output.hpp"
+
+namespace tscaudit {
+namespace {
+
+std::string pair_file_stem(int a, int b) { return "pair_" + std::to_string(a) + "_" + std::to_string(b); }
+
+}  // namespace
+
+PairOutputs pair_outputs(const MatrixOptions& options) { return {options.out_dir, options.save_runs}; }
+
+void analyze_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRunSource& source,
+                    const PairOutputs& outputs) {
+  namespace fs = std::filesystem;
+  std::optional<OutputFile> json_file;
+  std::optional<AnalysisJsonStream> stream;
+  const fs::path pairs_dir = fs::path(outputs.dir) / "pairs";
+  if (!outputs.dir.empty()) {
+    make_directories(pairs_dir.string());
+    json_file.emplace((fs::path(outputs.dir) / "analysis.json").string());
+    stream.emplace([&](std::string_view text) { json_file->write(text); });
+  }
+  PairAnalyzed write_pair;
+  if (stream) {
+    write_pair = [&](int a, int b, const Run& run, const PairAnalysis& analysis) {
+      stream->add(analysis);
+      write_text_file((pairs_dir / (pair_file_stem(a, b) + ".txt")).string(), analysis_text(analysis));
+      if (outputs.save_runs) {
+        OutputFile out((pairs_dir / (pair_file_stem(a, b) + ".csv")).string());
+        write_run(run, [&](std::string_view text) { out.write(text); });
+        out.commit();
+      }
+    };
+  }
+  MatrixAnalysis analysis = analyze_matrix_pairs(o.planned.plan, o.planned.order,
+                                                 {choice.send, choice.recv, o.platform.tsc.hz}, source, write_pair);
+  if (stream) {
+    stream->finish();
+    json_file->commit();
+  }
+  if (!analysis.unmeasured.empty()) {
+    // Measured now, a pair without rounds is a failure; read from a directory, it is what
+    // the directory holds (pairs may be missing).
+    (o.offline ? o.incomplete : o.problems).push_back(unmeasured_pairs_note(analysis.unmeasured));
+  }
+  if (!analysis.incomplete.empty()) {
+    o.incomplete.push_back(incomplete_pairs_note(analysis.incomplete, analysis.analyzed));
+  }
+  o.matrix = std::move(analysis.matrix);
+}
+
+}  // namespace tscaudit
