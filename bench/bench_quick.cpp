@@ -11,6 +11,9 @@
 //   simulated rounds cut to the quick check's sizes
 //
 //   tscaudit_bench_quick [--calls N] [--full-bound-ns X] [--seeds S]   (defaults 50, none, 200)
+//   tscaudit_bench_quick --threads T [--calls N] [--budget-ms B]       (T threads at once, N calls
+//                                                                       each, budget B ms: p99
+//                                                                       against budget + slack)
 //
 // Time to verdict: N calls of tscaudit_quick_check(NULL, &r) one after the other, each timed
 // with std::chrono::steady_clock around the call alone. The table gives the quantiles of the
@@ -24,10 +27,13 @@
 // and the share of them called not synchronized (false alarms); then S seeds each with
 // CPU 1 ahead by 1w, 2w and 4w: the rate at which the quick check's decision
 // (decide_quick) proves it (not synchronized, with a proven offset).
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_stats.hpp"
@@ -82,6 +88,53 @@ void time_to_verdict(int calls, double full_bound_ns) {
         quantile(ratio, 1), static_cast<long>(within2), ratio.size(),
         100.0 * static_cast<double>(within2) / static_cast<double>(ratio.size()));
   }
+}
+
+/// Several threads at once: `threads` threads released together, each making `calls` calls
+/// with `budget_ms` of budget, one after the other; each call timed around itself. The
+/// library promises a call within its budget plus kQuickSlackSeconds (docs/library.md,
+/// "Several threads"): one check measures at a time, the others take its answer.
+void concurrent_calls(int threads, int calls, double budget_ms) {
+  std::vector<std::vector<double>> ms(static_cast<std::size_t>(threads));
+  std::vector<std::array<int, 4>> counts(static_cast<std::size_t>(threads), {0, 0, 0, 0});  // verdicts, busy
+  std::atomic<int> ready{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      tscaudit_options options;
+      tscaudit_options_init(&options);
+      options.budget_seconds = budget_ms / 1000;
+      ready.fetch_add(1);
+      while (ready.load() < threads) std::this_thread::yield();
+      for (int i = 0; i < calls; ++i) {
+        tscaudit_result r{};
+        r.size = sizeof r;
+        const auto t0 = std::chrono::steady_clock::now();
+        const int rc = tscaudit_quick_check(&options, &r);
+        const auto t1 = std::chrono::steady_clock::now();
+        ms[static_cast<std::size_t>(t)].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        auto& c = counts[static_cast<std::size_t>(t)];
+        if (rc == TSCAUDIT_OK && r.verdict >= 0 && r.verdict <= 2) ++c[static_cast<std::size_t>(r.verdict)];
+        if (std::string(r.reason).find("busy:") != std::string::npos) ++c[3];
+      }
+    });
+  }
+  for (std::thread& t : pool) t.join();
+  std::vector<double> all;
+  std::array<int, 4> total{0, 0, 0, 0};
+  for (std::size_t t = 0; t < ms.size(); ++t) {
+    all.insert(all.end(), ms[t].begin(), ms[t].end());
+    for (std::size_t k = 0; k < 4; ++k) total[k] += counts[t][k];
+  }
+  const double limit = budget_ms + kQuickSlackSeconds * 1000;
+  const auto within = std::count_if(all.begin(), all.end(), [&](double x) { return x <= limit; });
+  std::printf("\n%d threads at once, %d calls each, budget %.1f ms (budget + slack %.1f ms):\n", threads, calls,
+              budget_ms, limit);
+  std::printf("  wall ms: median %.2f  p90 %.2f  p99 %.2f  max %.2f;  within budget + slack: %ld of %zu\n",
+              median(all), quantile(all, 0.9), quantile(all, 0.99), quantile(all, 1.0), static_cast<long>(within),
+              all.size());
+  std::printf("  verdicts: %d synchronized, %d not synchronized, %d inconclusive (%d busy)\n", total[0], total[1],
+              total[2], total[3]);
 }
 
 void planned_measuring() {
@@ -165,8 +218,8 @@ void detection(int seeds) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int calls = 50, seeds = 200;
-  double full_bound_ns = 0;
+  int calls = 50, seeds = 200, threads = 0;
+  double full_bound_ns = 0, budget_ms = 5;
   for (const auto& [name, value] : bench::option_pairs(argc, argv)) {
     if (name == "--calls") {
       calls = std::stoi(value);
@@ -174,13 +227,23 @@ int main(int argc, char** argv) {
       full_bound_ns = std::stod(value);
     } else if (name == "--seeds") {
       seeds = std::stoi(value);
+    } else if (name == "--threads") {
+      threads = std::stoi(value);
+    } else if (name == "--budget-ms") {
+      budget_ms = std::stod(value);
     } else {
-      std::fprintf(stderr, "usage: tscaudit_bench_quick [--calls N] [--full-bound-ns X] [--seeds S]\n");
+      std::fprintf(stderr,
+                   "usage: tscaudit_bench_quick [--calls N] [--full-bound-ns X] [--seeds S] [--threads T "
+                   "[--budget-ms B]]\n");
       return 2;
     }
   }
   std::printf("libtscaudit %s\n", tscaudit_version());
-  if (calls > 0) time_to_verdict(calls, full_bound_ns);
+  if (calls > 0 && threads == 0) time_to_verdict(calls, full_bound_ns);
+  if (threads > 0) {
+    concurrent_calls(threads, calls, budget_ms);
+    return 0;
+  }
   planned_measuring();
   if (seeds > 0) detection(seeds);
   return 0;

@@ -1,6 +1,7 @@
 #include "estimate/role_hulls.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/run.hpp"
 
@@ -70,22 +71,41 @@ std::optional<BothRolesFit> fit_both_roles(const FrameHulls& ab, const FrameHull
       if (!within(p.x) || !within(p.y)) return std::nullopt;
     }
   }
-  // The reference time: the middle of every bound's time, where the band is narrowest.
+  for (std::vector<Point>* set : {&upper, &lower}) std::sort(set->begin(), set->end(), by_x);
+  const std::int64_t quantum = std::max(ab.quantum_ticks, ba.quantum_ticks);
+  // The reference time: where the band is narrowest. The two roles' bounds need not span
+  // the same time (a role in a slow regime takes longer), and away from a role's own rounds
+  // its bounds allow more drift; the width of the band, hi(x) − lo(x), is convex in x (a
+  // maximum of lines minus a minimum of lines), so a ternary search over the bounds' time
+  // finds its least.
   std::int64_t first = upper.front().x, last = upper.front().x;
   for (const std::vector<Point>* set : {&upper, &lower}) {
-    for (const Point& p : *set) {
-      first = std::min(first, p.x);
-      last = std::max(last, p.x);
+    first = std::min(first, set->front().x);
+    last = std::max(last, set->back().x);
+  }
+  std::int64_t at = first / 2 + last / 2 + (first % 2 + last % 2) / 2;
+  {
+    const EnvelopeFit probe = fit_hulls(lower_hull(upper), upper_hull(lower), quantum);
+    if (probe.band.feasible) {
+      const auto width = [&](double x) { return probe.band.offset_hi_at(x) - probe.band.offset_lo_at(x); };
+      double lo = static_cast<double>(first), hi = static_cast<double>(last);
+      for (int i = 0; i < 200 && hi - lo > 1; ++i) {
+        const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if (width(m1) <= width(m2)) {
+          hi = m2;
+        } else {
+          lo = m1;
+        }
+      }
+      at = std::clamp(static_cast<std::int64_t>(std::llround((lo + hi) / 2)), first, last);
     }
   }
-  const std::int64_t middle = first / 2 + last / 2 + (first % 2 + last % 2) / 2;
   for (std::vector<Point>* set : {&upper, &lower}) {
-    for (Point& p : *set) p.x -= middle;  // both within ±2^62: the difference fits
-    std::sort(set->begin(), set->end(), by_x);
+    for (Point& p : *set) p.x -= at;  // both within ±2^62: the difference fits
   }
   BothRolesFit fit;
-  fit.t_ref_tick = ab.t_ref_tick + static_cast<std::uint64_t>(middle);
-  fit.quantum_ticks = std::max(ab.quantum_ticks, ba.quantum_ticks);
+  fit.t_ref_tick = ab.t_ref_tick + static_cast<std::uint64_t>(at);
+  fit.quantum_ticks = quantum;
   std::vector<Point> u_hull = lower_hull(upper), l_hull = upper_hull(lower);
   fit.free_fit = fit_hulls(u_hull, l_hull, fit.quantum_ticks);
   const HardBand& band = fit.free_fit.band;

@@ -41,7 +41,7 @@ std::optional<FrameHulls> responder_frame(const FrameHulls& hulls);
 
 /// The fit of both roles together, in the frame of `ab` (a's counter, θ = TSC_b − TSC_a).
 struct BothRolesFit {
-  std::uint64_t t_ref_tick = 0;  // on a's counter: the middle of the two roles' bounds
+  std::uint64_t t_ref_tick = 0;  // on a's counter: where the band is narrowest
   EnvelopeFit free_fit;          // drift free within ±kMaxDrift: its band is the pair's
   bool zero_drift = false;       // 0 lies in the drift band
   LineEstimate line;             // the zero-drift refit's line when zero_drift, else free_fit's

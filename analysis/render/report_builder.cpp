@@ -334,6 +334,13 @@ ReportSection verdict_section(const ReportInputs& in) {
   add_source(in, s);
   s.blocks.push_back(
       {Kind::verdict, check_reason_text(check) + ".", {}, std::string(check_outcome_name(check.outcome)), ""});
+  if (m.size() < 2) {
+    // One CPU: nothing was measured, and there is nothing else to show.
+    s.blocks.push_back(paragraph("One CPU has no pair: there is no other counter to compare its counter with, so "
+                                 "nothing was measured. Run the report where the process may use two CPUs or more "
+                                 "(taskset, cgroups and --cpus limit it)."));
+    return s;
+  }
   const bool sparse = pairs_left_out(m) > 0;
   const std::string pairs = sparse ? "the " + std::to_string(in.ordered.ordered_pairs) +
                                          " ordered pairs of a sparse design, of " +
@@ -838,6 +845,15 @@ ReportDoc build_report_doc(const ReportInputs& in) {
   ReportDoc doc;
   doc.title = "tscaudit report of " + in.host;
   doc.sections.push_back(verdict_section(in));
+  if (in.ordered.matrix.size() < 2) {
+    // One CPU: the verdict and the platform, nothing measured to show between them.
+    ReportSection platform;
+    platform.title = "Platform";
+    platform.blocks.push_back(pre(in.info_text));
+    doc.sections.push_back(std::move(platform));
+    doc.sections.push_back(how_made_section(in));
+    return doc;
+  }
   doc.sections.push_back(diagnosis_section(in));
   if (auto kernel = kernel_word_section(in)) doc.sections.push_back(std::move(*kernel));
   if (in.ordered.matrix.size() == 2) {

@@ -483,7 +483,8 @@ void PlanCli::add(CLI::App& cmd, bool variants, bool budgeted_command) {
   }
   cmd.add_flag("--all-pairs", all_pairs, "measure every ordered pair, however many CPUs (no sparse design)");
   cmd.add_flag("--over-budget", over_budget,
-               "measure a plan whose estimate exceeds --budget (refused otherwise; --dry-run shows it)");
+               "measure a plan whose estimate exceeds --budget, whole, past the budget (refused otherwise; "
+               "--dry-run shows it)");
   cmd.add_option("--warmup", warmup, "rounds before each visit, discarded")->capture_default_str();
   cmd.add_option("--timeout-ms", timeout_ms, "longest wait for the partner before a visit is aborted")
       ->capture_default_str();

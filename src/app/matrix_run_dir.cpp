@@ -273,22 +273,11 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   if (auto v = parse_variant(manifest.recv)) choice.recv = *v;
   // A pair is read past damage (RunDirReader::try_read_pair); one that lost every visit is
   // not measured.
-  std::atomic<std::size_t> pairs_read{0};
   analyze_matrix(
-      o, choice,
-      [&](int a, int b) -> std::optional<Run> {
-        std::optional<Run> run = reader.try_read_pair(a, b);
-        if (run) ++pairs_read;
-        return run;
-      },
-      outputs);
+      o, choice, [&](int a, int b) -> std::optional<Run> { return reader.try_read_pair(a, b); }, outputs);
+  // Damage that leaves no pair to analyse is still evidence of a run: the check says what
+  // was lost and that nothing is proven (inconclusive), as it does for a few pairs lost.
   o.lost = reader.losses();
-  if (pairs_read == 0 && !o.lost.empty()) {
-    // Damage that leaves nothing to analyse is an input error, as a directory that is not one.
-    std::string what = dir + ": no pair could be read; evidence lost: " + run_dir_loss_text(o.lost.front());
-    if (o.lost.size() > 1) what += " (and " + std::to_string(o.lost.size() - 1) + " more)";
-    throw InputError(what);
-  }
   return o;
 }
 

@@ -139,6 +139,10 @@ MatrixOutcome one_cpu_outcome(const MatrixOptions& options, PlannedMatrix planne
   o.planned = std::move(planned);
   o.has_plan = false;
   o.matrix = MatrixBuilder(o.planned.order.cpu_numbers()).finish();
+  for (const CpuPlace& p : o.planned.order.cpus) {
+    o.matrix.labels.push_back(std::to_string(p.cpu));
+    o.matrix.places.push_back(p);
+  }
   o.matrix.tsc_hz = o.platform.tsc.hz;
   o.matrix.send = recorded_variant(options.choice.send);
   o.matrix.recv = recorded_variant(options.choice.recv);
@@ -266,7 +270,10 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
           ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.spec.budget_seconds))
           : Clock::time_point{};
   Progress progress(plan.slots.size());
-  SlotsOutcome run = runner.run_slots(plan.slots, plan.spec.rounds_per_visit, until, [&](const PlanRunProgress& p) {
+  // --over-budget: the plan whole, past its budget (the user asked for it); else each slot
+  // within its share.
+  const Clock::time_point plan_until = options.over_budget ? Clock::time_point{} : until;
+  SlotsOutcome run = runner.run_slots(plan.slots, plan.spec.rounds_per_visit, plan_until, [&](const PlanRunProgress& p) {
     progress.show(std::to_string(p.visits_done) + " of " + std::to_string(p.visits) + " pair visits", p.left_seconds,
                   "matrix");
   });

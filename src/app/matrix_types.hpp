@@ -44,8 +44,9 @@ struct MatrixOptions {
   /// The budget that plans kDefaultVisits (PlanRequest::default_budget_seconds).
   double default_budget_seconds = kDefaultBudgetSeconds;
   bool all_pairs = false;  // with a budget: the full matrix whatever the size
-  /// Measure a plan whose estimate exceeds budget_seconds (--over-budget); without it such a
-  /// plan is refused before anything is measured (docs/commands.md, "The plan and its budget").
+  /// Measure a plan whose estimate exceeds budget_seconds (--over-budget), whole, past the
+  /// budget; without it such a plan is refused before anything is measured (docs/commands.md,
+  /// "The plan and its budget").
   bool over_budget = false;
   /// --max-bound (check, report): with a budget, the pairs not yet proven within it after
   /// the plan get more visits until they are or the budget ends (docs/method.md §10.1); 0:

@@ -76,7 +76,9 @@ Run assemble_run(const ExchangeResult& result, const ExchangeConfig& config) {
   run.trailer.set("payload_check", payload_ok ? "ok" : "mismatch");
   std::string error = result.error;
   if (error.empty() && !payload_ok) error = "a TSC value arrived altered (payload checksum mismatch)";
-  if (error.empty() && done < config.total_rounds()) error = "fewer rounds than asked for";
+  // A run ended at its deadline is complete, with the rounds it had time for.
+  if (error.empty() && done < config.total_rounds() && !result.a.deadline_reached) error = "fewer rounds than asked for";
+  if (result.a.deadline_reached) run.trailer.set("ended_at_deadline", "yes");
   if (!error.empty()) run.trailer.set("error", error);
   return run;
 }

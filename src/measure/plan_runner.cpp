@@ -55,9 +55,14 @@ SlotsOutcome PlanRunner::run_slots(std::span<const PlanSlot> slots, std::uint64_
     }
     const PlanSlot& slot = slots[s];
     const Clock::time_point slot_start = Clock::now();
-    // The slot's share of what is left: the slots after it get theirs whatever this one takes.
+    // The slot's share of what is left: the slots after it get theirs whatever this one
+    // takes. Its exchange ends early enough that writing its rounds (as long, per second of
+    // exchange, as the slots before took) fits in the share too.
+    const auto share = (until - std::min(slot_start, until)) / static_cast<long>(slots.size() - s);
+    const double write_per_exchange = exchange_seconds_ > 0 ? write_seconds_ / exchange_seconds_ : 0;
     const Clock::time_point deadline =
-        timed ? slot_start + (until - std::min(slot_start, until)) / static_cast<long>(slots.size() - s) : Clock::time_point{};
+        timed ? slot_start + std::chrono::duration_cast<Clock::duration>(share / (1 + write_per_exchange))
+              : Clock::time_point{};
     std::vector<ExchangeConfig> configs(slot.pairs.size());
     std::vector<ExchangeResult> results(slot.pairs.size());
     for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
@@ -83,7 +88,8 @@ SlotsOutcome PlanRunner::run_slots(std::span<const PlanSlot> slots, std::uint64_
         for (std::thread& t : threads) t.join();
       }
     }
-    const double slot_seconds = std::chrono::duration<double>(Clock::now() - slot_start).count();
+    const Clock::time_point exchanged = Clock::now();
+    const double slot_seconds = std::chrono::duration<double>(exchanged - slot_start).count();
     for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
       const PairVisit& v = slot.pairs[i];
       const Run visit = assemble_run(results[i], configs[i]);
@@ -103,6 +109,8 @@ SlotsOutcome PlanRunner::run_slots(std::span<const PlanSlot> slots, std::uint64_
         out.problems.push_back("pair " + pair_text(v.a, v.b) + ", visit " + std::to_string(v.visit + 1) + ": " + error);
       }
     }
+    exchange_seconds_ += slot_seconds;
+    write_seconds_ += std::chrono::duration<double>(Clock::now() - exchanged).count();
     out.visits_done += slot.pairs.size();
     ++out.slots_done;
     if (progress) {

@@ -99,6 +99,8 @@ class PlanRunner {
   std::map<std::pair<int, int>, std::pair<std::uint64_t, std::uint64_t>> pairs_;  // (a, b) -> (visits, next seq)
   double pair_seconds_ = 0;                                                    // visit time summed over pairs
   std::uint64_t rounds_ = 0;
+  double exchange_seconds_ = 0;  // the slots' exchanges, wall time
+  double write_seconds_ = 0;     // writing their rounds to the run directory, wall time
 };
 
 }  // namespace tscaudit

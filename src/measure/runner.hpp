@@ -48,6 +48,7 @@ struct SideRecord : SideOutcome {
   std::vector<std::uint64_t> second;  // a: t4, b: t3
   std::vector<ThreadSnapshot> edges;  // at the start of each chunk, and one after the last round
   std::uint64_t payload_sum = 0;      // wrapping sum of the TSC values received
+  bool deadline_reached = false;      // a: the run ended at ExchangeConfig::deadline, complete
 };
 
 /// Both sides after join(). `error` is the first side's error, empty for a complete run.
@@ -91,6 +92,7 @@ class RecordingSide {
     // stops at the owner's stop (ping_pong::initiate), never in the middle of a round.
     if (initiator_ && config_.deadline != std::chrono::steady_clock::time_point{} &&
         std::chrono::steady_clock::now() >= config_.deadline) [[unlikely]] {
+      record_.deadline_reached = true;
       return false;
     }
     return true;

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
@@ -147,7 +150,86 @@ void decide_into(QuickAnswer& answer, MatrixResult matrix, const std::string& un
 
 }  // namespace
 
+namespace {
+
+/// What a check asks, for telling whether another call's answer is this one's.
+struct CheckKey {
+  std::vector<int> cpus;  // sorted
+  double budget_seconds = 0, tolerance_ns = 0, max_bound_ns = 0;
+  friend bool operator==(const CheckKey&, const CheckKey&) = default;
+};
+
+/// One check measures at a time in a process (docs/library.md, "Several threads"): its
+/// threads spin on the caller's CPUs, and two checks at once would each take CPUs the other
+/// needs and both run late. A call that finds one under way waits for it and takes its
+/// answer when it asks the same; else it measures after it, if its own time allows.
+class CheckTurns {
+ public:
+  /// What a call gets: the answer of the check that was under way, or the turn to measure,
+  /// or neither (the CPUs stayed busy past the call's time).
+  struct Outcome {
+    std::optional<QuickAnswer> shared;
+    bool turn = false;
+  };
+
+  /// No check under way: the turn. One under way: waits for it until `wait_until`; its
+  /// answer when it asked `key`; else the turn when it ended by `start_by`.
+  Outcome wait(const CheckKey& key, Clock::time_point start_by, Clock::time_point wait_until) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!busy_) {
+      busy_ = true;
+      return {std::nullopt, true};
+    }
+    const std::uint64_t seen = finished_;
+    while (busy_ && cv_.wait_until(lock, wait_until) != std::cv_status::timeout) {
+    }
+    if (finished_ != seen && last_ && last_key_ == key) return {*last_, false};
+    if (!busy_ && Clock::now() <= start_by) {
+      busy_ = true;
+      return {std::nullopt, true};
+    }
+    return {};
+  }
+
+  /// Ends the turn wait() gave, leaving `answer` (when measured) to the calls waiting.
+  void done(const CheckKey& key, const QuickAnswer* answer) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      busy_ = false;
+      ++finished_;
+      if (answer != nullptr) {
+        last_ = *answer;
+        last_key_ = key;
+      } else {
+        last_.reset();
+      }
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool busy_ = false;
+  std::uint64_t finished_ = 0;
+  std::optional<QuickAnswer> last_;  // the last check's answer, for the calls that waited on it
+  CheckKey last_key_;
+};
+
+/// The process's turns: made on first use and never destroyed (a caller's thread may still
+/// call while the process exits).
+CheckTurns& check_turns() {
+  static CheckTurns* turns = new CheckTurns;
+  return *turns;
+}
+
+/// The measuring and the decision, once the turn is this call's.
+QuickAnswer measure_and_decide(const QuickOptions& options, const QuickPlan& quick);
+
+}  // namespace
+
 QuickAnswer run_quick_check(const QuickOptions& options) {
+  const Clock::time_point called = Clock::now();
   require_finite("the budget", options.budget_seconds);
   require_finite("the tolerance", options.tolerance_ns);
   require_finite("the largest bound", options.max_bound_ns);
@@ -156,7 +238,34 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   if (cpus.size() < 2) return decide_unmeasured(cpus, "", options);
   if (auto why = counter_unreadable()) return decide_unmeasured(cpus, *why, options);
 
+  CheckKey key{cpus, options.budget_seconds, options.tolerance_ns, options.max_bound_ns};
+  std::sort(key.cpus.begin(), key.cpus.end());
   const QuickPlan quick = plan_quick(read_cpu_places(cpus), options.budget_seconds);
+  // The budget this call plans for (its own, else the default for its CPUs), and its slack.
+  const double budget = quick.budget_seconds;
+  const auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
+  const Clock::time_point wait_until = called + seconds(budget + kQuickSlackSeconds);
+  const Clock::time_point start_by = called + seconds(kQuickSlackSeconds / 2);
+  CheckTurns& turns = check_turns();
+  CheckTurns::Outcome turn = turns.wait(key, start_by, wait_until);
+  if (turn.shared) return std::move(*turn.shared);
+  if (!turn.turn) {
+    return decide_unmeasured(cpus, "busy: another check in this process held the CPUs past this call's budget",
+                             options);
+  }
+  try {
+    QuickAnswer answer = measure_and_decide(options, quick);
+    turns.done(key, &answer);
+    return answer;
+  } catch (...) {
+    turns.done(key, nullptr);
+    throw;
+  }
+}
+
+namespace {
+
+QuickAnswer measure_and_decide(const QuickOptions& options, const QuickPlan& quick) {
   const MatrixPlan& plan = quick.plan;
   const ReadVariant send = plain_variant(counter::kHostArch);
   const ReadVariant recv = default_recv_variant(counter::kHostArch);
@@ -201,6 +310,8 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   decided.measuring_seconds = measuring_seconds;
   return decided;
 }
+
+}  // namespace
 
 QuickAnswer decide_unmeasured(const std::vector<int>& cpus, const std::string& unjudged, const QuickOptions& options) {
   QuickAnswer answer;

@@ -71,10 +71,19 @@ QuickAnswer decide_quick(const QuickPlan& plan, const PairRunSource& source, dou
 /// that failed). Pure.
 QuickAnswer decide_unmeasured(const std::vector<int>& cpus, const std::string& unjudged, const QuickOptions& options);
 
+/// What a call may take beyond its budget when another thread of the process is checking:
+/// it waits for that check at most its budget and this, then takes that check's answer
+/// when it asked the same (the CPUs, the budget, the tolerances), else measures itself when
+/// that check ended within half this, else answers inconclusive, "busy"
+/// (docs/library.md, "Several threads").
+inline constexpr double kQuickSlackSeconds = 0.050;
+
 /// \throws UsageError for options it cannot use (a CPU list it cannot parse, CPUs that do
 ///         not exist or may not be used, a budget or tolerance not finite and >= 0);
 ///         RuntimeError, IoError, std::bad_alloc, std::system_error when the system fails it.
 /// Never changes the calling thread's affinity: only threads of its own are pinned.
+/// One check measures at a time in a process: see kQuickSlackSeconds for a call that finds
+/// another under way.
 QuickAnswer run_quick_check(const QuickOptions& options);
 
 }  // namespace tscaudit

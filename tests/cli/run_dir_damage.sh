@@ -5,8 +5,8 @@
 # rounds/cpu-0.zst overwritten. check --from, matrix --from and report --from analyse the
 # rest: the exit code is the analysis' (the same as before the damage: 0 or 1, never 2), and
 # the loss is named in the text, the JSON and the HTML report. Every frame of every file
-# destroyed leaves nothing to analyse: exit 2. Exit 0: as documented; 1: not (the reason is
-# printed).
+# destroyed leaves no pair with rounds: inconclusive, exit 5, the losses named. Exit 0: as
+# documented; 1: not (the reason is printed).
 set -u
 tscaudit=$1
 work=$2
@@ -59,13 +59,15 @@ grep -q 'Evidence lost' "$work/report/report.html" || fail "report.html does not
 grep -q 'rounds/cpu-0\.zst at byte ' "$work/report/report.html" || fail "report.html does not name the loss"
 grep -q 'evidence lost: rounds/cpu-0\.zst' "$work/report.err" || fail "report --from: no loss on stderr"
 
-# Nothing readable: an input error.
+# Nothing readable: no pair has rounds, and nothing is proven either way: inconclusive
+# (exit 5), with what was lost.
 for f in "$run"/rounds/cpu-*.zst; do
   head -c 4096 /dev/zero >"$f"
 done
-"$tscaudit" check --from "$run" >/dev/null 2>"$work/nothing.err"
+"$tscaudit" check --from "$run" >"$work/nothing.out" 2>"$work/nothing.err"
 rc=$?
-[ "$rc" -eq 2 ] || fail "check --from with nothing readable: exit $rc, expected 2"
-grep -q 'no pair could be read; evidence lost: rounds/cpu-0\.zst at byte 0' "$work/nothing.err" ||
-  fail "check --from with nothing readable: $(cat "$work/nothing.err")"
+[ "$rc" -eq 5 ] || fail "check --from with nothing readable: exit $rc, expected 5"
+tr '\n' ' ' <"$work/nothing.out" | tr -s ' ' |
+  grep -q '^inconclusive: 2 ordered pairs of 2 have no rounds (0->1, 1->0): lost from the run directory (evidence lost: rounds/cpu-0\.zst at byte 0' ||
+  fail "check --from with nothing readable: $(cat "$work/nothing.out")"
 echo "ok"

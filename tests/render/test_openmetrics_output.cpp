@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cut_short.hpp"
 #include "render/exposition.hpp"
 #include "render/matrix_output.hpp"
 #include "render/openmetrics_output.hpp"
@@ -15,15 +16,6 @@
 using namespace tscaudit;
 
 namespace {
-
-/// A result the decision marked cut short (decide_check with CheckEvidence::cut_short):
-/// what the renderers are given for a run stopped by a signal.
-void cut_short_by(CheckResult& r, std::string why) {
-  r.outcome = CheckOutcome::incomplete;
-  r.synchronized = false;
-  r.cut_short = std::move(why);
-}
-
 
 /// Three CPUs with x = {0, 5, 400} ticks at 1 GHz (a tick is a nanosecond): every pair
 /// measured with its band ±100 around θ_ab = x_b − x_a; 1000 rounds, 10 negative one-way
@@ -259,7 +251,7 @@ TEST_CASE("check metrics: a synchronized check has success 1 without a reason") 
 
 TEST_CASE("check metrics: a check cut short is incomplete, reason interrupted, no verdict in text or JSON") {
   CheckResult cut = cpu2_off();
-  cut_short_by(cut, "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");
+  testing::cut_short_by(cut, "interrupted by SIGTERM after 3 of 12 slots (6 of 24 pair visits)");
   CHECK(cut.outcome == CheckOutcome::incomplete);
   CHECK_FALSE(cut.synchronized);
   const std::string text =

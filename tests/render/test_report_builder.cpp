@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cut_short.hpp"
 #include "render/matrix_output.hpp"
 #include "render/report_builder.hpp"
 #include "render/variants_output.hpp"
@@ -15,15 +16,6 @@
 using namespace tscaudit;
 
 namespace {
-
-/// A result the decision marked cut short (decide_check with CheckEvidence::cut_short):
-/// what the renderers are given for a run stopped by a signal.
-void cut_short_by(CheckResult& r, std::string why) {
-  r.outcome = CheckOutcome::incomplete;
-  r.synchronized = false;
-  r.cut_short = std::move(why);
-}
-
 
 /// Two CPUs, both ordered pairs measured. rtt_min 300 and 320 (upper median 320), rtt_p50
 /// 340 and 360 (360); at 2 GHz a tick is 0.5 ns.
@@ -221,7 +213,7 @@ TEST_CASE("report builder: a run cut short or with lost visits does not claim ev
     return b.text.starts_with("Measured 2 CPUs (2 ordered pairs, visited up to 4 times each, the lost visits aside, ");
   }));
   ReportInputs cut = full();
-  cut_short_by(cut.check, "interrupted by SIGINT after 1 of 4 slots (1 of 4 pair visits)");
+  testing::cut_short_by(cut.check, "interrupted by SIGINT after 1 of 4 slots (1 of 4 pair visits)");
   const ReportDoc doc = build_report_doc(cut);
   const ReportSection& s = doc.sections.front();
   CHECK(s.blocks[0].text.starts_with("incomplete, no verdict: interrupted by SIGINT after 1 of 4 slots"));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "estimate/role_hulls.hpp"
 #include "error_messages.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
@@ -553,6 +554,44 @@ TEST_CASE("machine at scale: synchronized with paths slower one way and early re
   INFO(check_text(r, true));
   CHECK(r.diagnosis.findings.empty());
   CHECK(r.cpus_off.empty());
+}
+
+TEST_CASE("machine at scale: roles that saw different paths: the bound is the pairs' bands over both roles") {
+  // The second role of every pair in a host's slow regime, four times the delays: alone its
+  // bands are four times as wide, and a bound over the roles' own bands would be theirs.
+  MachineSpec spec = machine_spec();
+  spec.rounds_per_pair = 500;
+  spec.latency.second_role_slowdown = 4;
+  const AnalyzedMachine m = analyze(SimulatedMachine(spec));
+  const CheckResult r = decide_check(CheckEvidence(m.matrix), CheckSettings{});
+  INFO(check_text(r, true));
+  REQUIRE(r.outcome == CheckOutcome::synchronized);
+  double widest_joined = 0, widest_role = 0;
+  for (int a = 0; a < 16; ++a) {
+    for (int b = a + 1; b < 16; ++b) {
+      // The pair's band, joined here from the two analyses, exactly as the matrix joins them.
+      const auto& ab = m.analyses[static_cast<std::size_t>(a * 15 + (b - 1))];
+      const auto& ba = m.analyses[static_cast<std::size_t>(b * 15 + a)];
+      REQUIRE(ab.a == std::to_string(a));
+      REQUIRE(ba.a == std::to_string(b));
+      const std::optional<BothRolesFit> joined = fit_both_roles(ab.hulls, ba.hulls);
+      REQUIRE(joined);
+      const HardBand& band = joined->free_fit.band;
+      REQUIRE(band.feasible);
+      const double reach = std::max(std::fabs(band.offset_lo_ticks), std::fabs(band.offset_hi_ticks));
+      widest_joined = std::max(widest_joined, reach);
+      // Never looser than the pair's own band over both roles.
+      CHECK(r.bound_ticks >= reach - 1e-6);
+      for (const PairCell* c : {&m.cell(a, b), &m.cell(b, a)}) {
+        CHECK(c->band_source == BandSource::both_roles);
+        widest_role = std::max({widest_role, std::fabs(c->role_offset_lo_ticks), std::fabs(c->role_offset_hi_ticks)});
+      }
+    }
+  }
+  // The headline bound is the widest of the pairs' bands over both roles, within a tick,
+  // and far inside what the slow roles alone prove.
+  CHECK(r.bound_ticks == Approx(widest_joined).margin(1));
+  CHECK(r.bound_ticks < widest_role / 2);
 }
 
 TEST_CASE("machine: truth.json's text puts each CPU and each pair on one line") {
