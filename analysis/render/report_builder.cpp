@@ -615,19 +615,25 @@ ReportSection pair_section(const ReportInputs& in) {
     return s;
   }
   std::vector<std::string> rows = {
-      "pair\toffset\tband, ticks\tone-way latency bound (rtt min / 2)\tcausality violations\tcheck"};
+      "role\toffset\tits own band, ticks\tone-way latency bound (rtt min / 2)\tcausality violations\tcheck"};
   for (const CellIndex& k : pairs) {
     const PairCell& c = m.at(k.a, k.b);
-    rows.push_back(pair_label(m, k.a, k.b) + "\t" + signed_ticks(c.offset_ticks, hz) + "\t" +
-                   band_text(c.offset_lo_ticks, c.offset_hi_ticks) + "\t" + ticks_with_ns(c.rtt_min_ticks / 2, hz) +
-                   "\t" + std::to_string(c.causality_violations) + "\t" + check_text_of(failing, m, k.a, k.b));
+    rows.push_back(pair_label(m, k.a, k.b) + "\t" + signed_ticks(c.role_offset_ticks, hz) + "\t" +
+                   band_text(c.role_offset_lo_ticks, c.role_offset_hi_ticks) + "\t" +
+                   ticks_with_ns(c.rtt_min_ticks / 2, hz) + "\t" + std::to_string(c.causality_violations) + "\t" +
+                   check_text_of(failing, m, k.a, k.b));
   }
   s.blocks.push_back(table(std::move(rows)));
-  const double lo = m.cpu.lo_ticks.size() == 2 ? m.cpu.lo_ticks[1] : kNoValue;
-  const double hi = m.cpu.hi_ticks.size() == 2 ? m.cpu.hi_ticks[1] : kNoValue;
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return s;
-  std::string text = std::string(pairs.size() == 2 ? "Together the two bands" : "The band") + " put " + counter + "_" +
-                     b + " - " + counter + "_" + a + " in " + band_text(lo, hi) + " ticks";
+  // The pair's band: every round of both roles and every visit on one line (docs/method.md
+  // §3.7), what the verdict rests on; else the one role's.
+  const PairCell& first = m.at(0, 1).measured ? m.at(0, 1) : m.at(1, 0);
+  double lo = first.offset_lo_ticks, hi = first.offset_hi_ticks;
+  if (&first != &m.at(0, 1)) std::tie(lo, hi) = std::pair{0.0 - hi, 0.0 - lo};
+  if (!first.band_feasible || !std::isfinite(lo) || !std::isfinite(hi)) return s;
+  const bool joined = first.band_source == BandSource::both_roles;
+  std::string text = std::string(joined ? "Together, every round of both roles" : "The band") + " put" +
+                     (joined ? "s " : " ") + counter + "_" + b + " - " + counter + "_" + a + " in " + band_text(lo, hi) +
+                     " ticks";
   if (hz > 0) text += " (" + band_text(ns_of(lo, hz), ns_of(hi, hz)) + " ns)";
   if (lo <= 0 && hi >= 0) {
     text += ": 0 is inside, so the two counters may agree to within that.";
@@ -643,7 +649,7 @@ ReportSection pair_section(const ReportInputs& in) {
   s.blocks.push_back(paragraph(std::move(text)));
   // Estimates that are not opposite (beyond one quantum) look like a contradiction: they are not.
   if (pairs.size() == 2) {
-    const double x = m.at(pairs[0].a, pairs[0].b).offset_ticks, y = m.at(pairs[1].a, pairs[1].b).offset_ticks;
+    const double x = m.at(pairs[0].a, pairs[0].b).role_offset_ticks, y = m.at(pairs[1].a, pairs[1].b).role_offset_ticks;
     if (std::fabs(x + y) > static_cast<double>(std::max<std::int64_t>(m.quantum_ticks, 1))) {
       s.blocks.push_back(paragraph("The two estimates, " + signed_ticks(x, hz) + " and " + signed_ticks(y, hz) +
                                    ", are not opposite, and need not be: each is one point inside its own band, set "
@@ -663,13 +669,13 @@ ReportSection worst_section(const ReportInputs& in) {
   s.title = "Worst CPUs and pairs";
   s.blocks.push_back(paragraph(in.check.cpus_off.empty() ? "The check names no CPU off from the rest."
                                                          : "By the check, " + cpus_off_text(in.check.cpus_off) + "."));
-  // What distances are measured from: the median offset of the CPUs that agree with the
-  // most others (the diagnosis' reference group), else of all.
+  // What distances are measured from: the median offset of the diagnosis' reference group
+  // (the group the findings compare the others with: docs/method.md §10.6), else of all.
   const std::string reference =
       w.reference_group_cpus > 0
           ? "the median per-CPU offset of the reference group (the " + std::to_string(w.reference_group_cpus) +
                 (w.reference_group_cpus == 1 ? " CPU" : " CPUs") +
-                " whose counters agree with the most others: " + signed_ticks(w.reference_offset_ticks, hz, 1) +
+                " the findings compare the others with: " + signed_ticks(w.reference_offset_ticks, hz, 1) +
                 " relative to CPU " + first_cpu(m) + ")"
           : "the median per-CPU offset (" + signed_ticks(w.reference_offset_ticks, hz, 1) + " relative to CPU " +
                 first_cpu(m) + ")";

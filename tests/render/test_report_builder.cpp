@@ -506,7 +506,7 @@ TEST_CASE("report builder: the worst CPUs and pairs") {
   const ReportSection s = section(build_report_doc(one_cpu_off()), "Worst CPUs and pairs", 8);
   CHECK(s.blocks[0].text == "By the check, CPU 3 is off from the rest.");
   const std::string reference =
-      "the median per-CPU offset of the reference group (the 3 CPUs whose counters agree with the most others: 0.0 "
+      "the median per-CPU offset of the reference group (the 3 CPUs the findings compare the others with: 0.0 "
       "ticks (0.0 ns) relative to CPU 0)";
   CHECK(s.blocks[1].text == "The CPUs of the findings first, in turn from each, then those farthest from " + reference +
                                 ", more than one quantum (2 ticks (1.0 ns)) from it, with the hard bounds on their "
@@ -791,12 +791,19 @@ TEST_CASE("report builder: wrap_columns keeps a line's spaces, cuts at the last 
 
 TEST_CASE("report builder: two CPUs make one pair: its bands, no worst CPUs and no median of two") {
   ReportInputs in = full();
+  // Each role's own band, and the pair's over both roles, [-74, -2] in 0->1's frame.
   for (PairCell& c : in.ordered.matrix.cells) {
     if (!c.measured) continue;
-    c.band_feasible = true;
-    c.offset_lo_ticks = c.offset_ticks - 40;
-    c.offset_hi_ticks = c.offset_ticks + 36;
+    c.role_offset_ticks = c.offset_ticks;
+    c.role_band_feasible = c.band_feasible = true;
+    c.role_offset_lo_ticks = c.offset_ticks - 40;
+    c.role_offset_hi_ticks = c.offset_ticks + 36;
+    c.band_source = BandSource::both_roles;
   }
+  PairCell& ab = in.ordered.matrix.cells[1];
+  PairCell& ba = in.ordered.matrix.cells[2];
+  ab.offset_lo_ticks = -74, ab.offset_hi_ticks = -2;
+  ba.offset_lo_ticks = 2, ba.offset_hi_ticks = 74;
   in.ordered.matrix.cpu = solve_cpu_offsets(in.ordered.matrix.cpus, in.ordered.matrix.cells, 2);
   const ReportDoc doc = build_report_doc(in);
   CHECK(titles(doc) == std::vector<std::string>{"Verdict", "Diagnosis", "The pair", "Offsets", "Latency",
@@ -810,12 +817,12 @@ TEST_CASE("report builder: two CPUs make one pair: its bands, no worst CPUs and 
         "offset of 1->0 is minus that of 0->1).");
   CHECK(s.blocks[1].items ==
         std::vector<std::string>{
-            "pair\toffset\tband, ticks\tone-way latency bound (rtt min / 2)\tcausality violations\tcheck",
+            "role\toffset\tits own band, ticks\tone-way latency bound (rtt min / 2)\tcausality violations\tcheck",
             "0->1\t-38 ticks (-19.0 ns)\t[-78, -2]\t150 ticks (75.0 ns)\t0\tpasses",
             "1->0\t+38 ticks (+19.0 ns)\t[-2, 74]\t160 ticks (80.0 ns)\t0\tpasses"});
-  CHECK(s.blocks[2].text.starts_with("Together the two bands put TSC_1 - TSC_0 in ["));
+  CHECK(s.blocks[2].text.starts_with("Together, every round of both roles puts TSC_1 - TSC_0 in [-74, -2] ticks"));
   // Opposite estimates need no word; others do.
-  in.ordered.matrix.cells[2].offset_ticks = 20;
+  in.ordered.matrix.cells[2].role_offset_ticks = 20;
   CHECK(section(build_report_doc(in), "The pair", 4).blocks[3].text ==
         "The two estimates, -38 ticks (-19.0 ns) and +20 ticks (+10.0 ns), are not opposite, and need not be: each "
         "is one point inside its own band, set by that role's delays. Read the bands.");
