@@ -34,9 +34,10 @@ std::string pair_label(int a, int b) { return std::to_string(a) + "->" + std::to
 
 /// The failures of one measured ordered pair, in the order they are found. Returns the
 /// offset band's gap to the tolerance (0 when they meet or there is no band).
-double check_pair(const MatrixResult& m, const PairCell& c, int a, int b, const CheckSettings& s, CheckResult& r) {
+double check_pair(const RecordedVariant& recv, const PairCell& c, int a, int b, const CheckSettings& s,
+                  CheckResult& r) {
   auto fail = [&](CheckFailureKind kind) -> CheckFailure& { return r.failures.emplace_back(failure(a, b, kind)); };
-  if (c.self_inconsistent > 0 && variant_orders_earlier_loads(m.recv)) {
+  if (c.self_inconsistent > 0 && variant_orders_earlier_loads(recv)) {
     fail(CheckFailureKind::self_inconsistent).self_inconsistent = c.self_inconsistent;
   }
   if (!c.steps.empty()) {
@@ -187,7 +188,7 @@ CheckResult decide_check(const CheckEvidence& evidence, const CheckSettings& s) 
         continue;
       }
       const std::size_t before = r.failures.size();
-      const double gap = check_pair(m, c, a, b, s, r);
+      const double gap = check_pair(m.recv, c, a, b, s, r);
       if (gap > worst_offset_gap && gap > 0) {
         worst_offset_gap = gap;
         for (std::size_t k = before; k < r.failures.size(); ++k) {
@@ -229,6 +230,14 @@ CheckResult decide_check(const CheckEvidence& evidence, const CheckSettings& s) 
     conclude(r, CheckOutcome::synchronized);
   }
   return r;
+}
+
+PairStanding pair_standing(const PairCell& c, const CheckSettings& s, const RecordedVariant& recv) {
+  if (too_few_rounds(c.rounds)) return PairStanding::too_few_rounds;
+  CheckResult scratch;
+  check_pair(recv, c, -1, -1, s, scratch);
+  if (!scratch.failures.empty()) return PairStanding::fails;
+  return s.max_bound_ticks > 0 && scratch.bound_ticks > s.max_bound_ticks ? PairStanding::loose : PairStanding::proven;
 }
 
 CheckResult decide_pair(const PairAnalysis& p) {

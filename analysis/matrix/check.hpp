@@ -158,6 +158,12 @@ struct CheckResult {
 /// offset failure (one of a CPU in cpus_off when there is one), else the most important kind.
 CheckResult decide_check(const CheckEvidence& evidence, const CheckSettings& settings);
 
+/// Where one measured ordered pair stands under decide_check's rules (the same rules, one
+/// pair): below kMinRoundsForVerdict; failing; passing and proven within
+/// settings.max_bound_ticks (or with no limit); passing, but reaching beyond it.
+enum class PairStanding { too_few_rounds, fails, proven, loose };
+PairStanding pair_standing(const PairCell& cell, const CheckSettings& settings, const RecordedVariant& recv);
+
 /// The decision on one ordered pair's run alone (`analyze`): the same rules, on a matrix of
 /// that one ordered pair (its a and b as CPU numbers where they are numbers, else 0 and 1),
 /// no tolerance: a pair whose band misses 0 is not synchronized, one below

@@ -142,6 +142,7 @@ int run_check(const CheckOptions& options) {
   MatrixOptions matrix = options.matrix;
   matrix.max_bound = options.max_bound;  // with a budget: more visits for the pairs not yet proven within it
   matrix.tolerance = options.tolerance;
+  matrix.drift_tolerance_ppb = options.drift_tolerance_ppb;
   const MatrixOutcome o = obtain_matrix(matrix, "check", false);
   const CheckSettings settings = check_settings(o, options.tolerance, options.drift_tolerance_ppb, options.max_bound);
   const CheckResult result = decide_check(check_evidence(o), settings);

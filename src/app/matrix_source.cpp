@@ -46,13 +46,20 @@ std::optional<PairCell> pair_band_so_far(const RunDirReader& reader, int a, int 
   return builder.finish().at(0, 1);
 }
 
-/// Whether the pair still needs visits to be proven within `bound_ticks`: it passes (its
-/// band meets the tolerance, no step, no disagreement) but reaches further than that.
-bool needs_visits(const PairCell& c, double tolerance_ticks, double bound_ticks) {
-  if (too_few_rounds(c.rounds)) return true;
-  if (!c.band_feasible || !c.steps.empty() || c.roles_disagree) return false;  // a failure: no more to prove
-  if (c.offset_lo_ticks > tolerance_ticks || c.offset_hi_ticks < -tolerance_ticks) return false;
-  return std::max(std::fabs(c.offset_lo_ticks), std::fabs(c.offset_hi_ticks)) > bound_ticks;
+/// Whether the pair still needs visits: the check's rules (pair_standing) find it passing
+/// but not proven within the bound, or with too few rounds; a failure needs no more.
+bool needs_visits(const PairCell& c, const CheckSettings& settings, const RecordedVariant& recv) {
+  const PairStanding standing = pair_standing(c, settings, recv);
+  return standing == PairStanding::loose || standing == PairStanding::too_few_rounds;
+}
+
+/// The settings the visits after the plan are judged by: the check's.
+CheckSettings visit_settings(const MatrixOutcome& o, const MatrixOptions& options) {
+  CheckSettings s;
+  s.tolerance_ticks = tolerance_in_ticks("--tolerance", options.tolerance, o.platform.tsc.hz);
+  s.drift_tolerance_ppb = options.drift_tolerance_ppb;
+  s.max_bound_ticks = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
+  return s;
 }
 
 /// After the plan, while the budget lasts: the pairs not yet proven within --max-bound get
@@ -61,9 +68,9 @@ bool needs_visits(const PairCell& c, double tolerance_ticks, double bound_ticks)
 void add_visits(MatrixOutcome& o, const MatrixOptions& options, PlanRunner& runner, const std::string& run_dir,
                 Clock::time_point until, Progress& progress, SlotsOutcome& total) {
   const MatrixPlan& plan = o.planned.plan;
-  const double bound = tolerance_in_ticks("--max-bound", options.max_bound, o.platform.tsc.hz);
-  const double tolerance = tolerance_in_ticks("--tolerance", options.tolerance, o.platform.tsc.hz);
-  o.added.max_bound_ticks = bound;
+  const CheckSettings settings = visit_settings(o, options);
+  const RecordedVariant recv = recorded_variant(options.choice.recv);
+  o.added.max_bound_ticks = settings.max_bound_ticks;
   std::vector<IndexPair> candidates;
   for (std::size_t i = 0; i < plan.spec.cpus.size(); ++i) {
     for (std::size_t j = i + 1; j < plan.spec.cpus.size(); ++j) {
@@ -82,7 +89,7 @@ void add_visits(MatrixOutcome& o, const MatrixOptions& options, PlanRunner& runn
     for (const IndexPair& p : candidates) {
       const int a = plan.spec.cpus[p.first], b = plan.spec.cpus[p.second];
       const std::optional<PairCell> cell = pair_band_so_far(reader, a, b);
-      if (!cell || needs_visits(*cell, tolerance, bound)) unproven.push_back(p);
+      if (!cell || needs_visits(*cell, settings, recv)) unproven.push_back(p);
     }
     candidates = std::move(unproven);
     if (candidates.empty()) break;
@@ -119,13 +126,13 @@ void add_visits(MatrixOutcome& o, const MatrixOptions& options, PlanRunner& runn
   }
 }
 
-/// The added visits' pairs still not proven within the bound, from the final matrix.
-std::size_t still_unproven(const MatrixResult& m, double tolerance_ticks, double bound_ticks) {
+/// The pairs still not proven within the bound, from the final matrix.
+std::size_t still_unproven(const MatrixResult& m, const CheckSettings& settings) {
   std::size_t count = 0;
   for (std::size_t i = 0; i < m.size(); ++i) {
     for (std::size_t j = i + 1; j < m.size(); ++j) {
       const PairCell& c = m.at(i, j);
-      if (c.measured && m.at(j, i).measured && needs_visits(c, tolerance_ticks, bound_ticks)) ++count;
+      if (c.measured && m.at(j, i).measured && needs_visits(c, settings, m.recv)) ++count;
     }
   }
   return count;
@@ -305,10 +312,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
       o, options.choice, [&](int a, int b) -> std::optional<Run> { return reader.try_read_pair(a, b); },
       pair_outputs(options));
   o.lost = reader.losses();
-  if (o.added.max_bound_ticks > 0) {
-    o.added.unproven = still_unproven(o.matrix, tolerance_in_ticks("--tolerance", options.tolerance, o.platform.tsc.hz),
-                                      o.added.max_bound_ticks);
-  }
+  if (o.added.max_bound_ticks > 0) o.added.unproven = still_unproven(o.matrix, visit_settings(o, options));
   if (place.kept()) o.run_dir = place.path();
   return o;
 }

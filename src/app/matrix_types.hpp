@@ -50,9 +50,11 @@ struct MatrixOptions {
   bool over_budget = false;
   /// --max-bound (check, report): with a budget, the pairs not yet proven within it after
   /// the plan get more visits until they are or the budget ends (docs/method.md §10.1); 0:
-  /// none. `tolerance` says which pairs pass at all (a pair that fails needs no more).
+  /// none. `tolerance` and `drift_tolerance_ppb` say which pairs pass at all (a pair that
+  /// fails needs no more).
   Tolerance max_bound;
   Tolerance tolerance;
+  double drift_tolerance_ppb = 0;
   std::uint64_t warmup = kMatrixWarmup;
   std::chrono::milliseconds timeout{2000};
   bool parallel = false;
