@@ -9,7 +9,8 @@
 #include <tuple>
 #include <vector>
 
-#include "app/cli.hpp"
+#include "app/cli_values.hpp"
+#include "app/command.hpp"
 
 namespace tscaudit::cli {
 

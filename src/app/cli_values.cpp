@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string_view>
 
-#include "app/cli.hpp"
+#include "app/cli_values.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"

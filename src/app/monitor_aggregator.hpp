@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "app/monitor_command.hpp"
+#include "app/monitor_options.hpp"
 #include "app/monitor_writers.hpp"
 #include "core/run.hpp"
 #include "measure/monitor_runner.hpp"

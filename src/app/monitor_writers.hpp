@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "app/monitor_command.hpp"
+#include "app/monitor_options.hpp"
 #include "app/progress.hpp"
 #include "core/interval_summary.hpp"
 #include "core/run.hpp"
