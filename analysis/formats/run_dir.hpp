@@ -34,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/run.hpp"
+#include "formats/dir_lock.hpp"
 
 namespace tscaudit {
 
@@ -46,8 +47,6 @@ inline constexpr int kRunDirMajorVersion = 1;
 inline constexpr std::string_view kManifestName = "manifest.json";
 inline constexpr std::string_view kTopologyName = "topology.xml";
 inline constexpr std::string_view kRoundsDirName = "rounds";
-/// The lock file of a directory being written (hidden: the readers pass it by).
-inline constexpr std::string_view kLockName = ".lock";
 
 /// Where a run stands: running from create() to finish(); then complete, interrupted (a
 /// signal, the user) or aborted (an error ended it).
@@ -107,10 +106,7 @@ enum class EarlierRun {
             // when the new run starts writing
 };
 
-/// A run directory held by its one writer: DIR/.lock, locked with an open file description
-/// lock (fcntl F_OFD_SETLK, whole file, write lock) and holding the writer's pid and command
-/// as text. The kernel drops the lock when the process ends, however it ends: a lock file that
-/// a writer which died left behind holds nothing and blocks nobody.
+/// A run directory held by its one writer: DIR/.lock (DirLock, formats/dir_lock.hpp).
 class RunDirLock {
  public:
   /// Creates `dir` (and its parents) unless it is there, and locks it: of writers that start
@@ -141,27 +137,16 @@ class RunDirLock {
   /// and removes the directory when nothing else is in it. Never throws.
   void give_up() noexcept;
 
-  [[nodiscard]] const std::string& dir() const { return dir_; }
+  [[nodiscard]] const std::string& dir() const { return lock_.dir(); }
 
  private:
-  RunDirLock(std::string dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
-  std::string dir_;
-  int fd_ = -1;
+  explicit RunDirLock(DirLock lock) : lock_(std::move(lock)) {}
+  DirLock lock_;
   std::vector<std::string> earlier_;  // an earlier run's entries, to remove before writing
 };
 
-/// Who writes the run directory `dir`, asked without taking its lock (F_OFD_GETLK: a reader
-/// never holds a writer up).
-struct RunDirWriterState {
-  enum class Kind {
-    no_lock_file,  // none: finished, or written by a version without the lock, or copied
-    stopped,       // a lock file that nobody holds: its writer ended without finishing
-    writing,       // a live process holds the lock
-    unknown,       // a lock file on a file system that keeps no locks: nobody can tell
-  };
-  Kind kind = Kind::no_lock_file;
-  std::string who;  // "pid N (COMMAND)" from the lock file, printable; empty when it names none
-};
+/// Who writes the run directory `dir` (dir_writer_state).
+using RunDirWriterState = DirWriterState;
 RunDirWriterState run_dir_writer_state(const std::string& dir);
 
 /// Writes a run directory while a run measures. append_visit may be called from several

@@ -17,9 +17,16 @@ namespace tscaudit {
 /// Temporaries open at once that a signal can remove (a command has a handful).
 inline constexpr std::size_t kTemporarySlots = 64;
 
+/// What a temporary is, and so how a signal removes it.
+enum class TemporaryKind {
+  file,       // unlink(2)
+  tree,       // a directory and everything in it, links never followed
+  empty_dir,  // rmdir(2): removed only when empty
+};
+
 /// Registers `path` (an absolute or relative path, as the process opened it). \returns the
 /// slot to give unregister_temporary, or -1 when it was not registered.
-int register_temporary(std::string_view path) noexcept;
+int register_temporary(std::string_view path, TemporaryKind kind = TemporaryKind::file) noexcept;
 
 /// Forgets a slot (the temporary was renamed or removed). -1: nothing.
 void unregister_temporary(int slot) noexcept;

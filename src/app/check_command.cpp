@@ -7,9 +7,11 @@
 #include <optional>
 
 #include "app/matrix_dir.hpp"
+#include "app/matrix_run_dir.hpp"
 #include "app/matrix_source.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
+#include "formats/output_dir.hpp"
 #include "formats/output_file.hpp"
 #include "platform/platform_warnings.hpp"
 #include "quick/quick_check.hpp"
@@ -140,19 +142,43 @@ int run_check(const CheckOptions& options) {
   if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);
   if (options.quick) return run_quick(options, metrics_file);
   MatrixOptions matrix = options.matrix;
+  // --out is built aside and put in place whole when everything is written (docs/formats.md,
+  // "Output directories"); taken first, so that a directory in use is refused at once.
+  std::optional<OutputDir> out;
+  // The evidence is looked at first: a --from that holds no run is said as such, before
+  // an output directory is made for it.
+  if (!options.matrix.from.empty()) static_cast<void>(find_run(options.matrix.from));
+  if (!options.matrix.out_dir.empty()) {
+    out.emplace(OutputDir::begin(options.matrix.out_dir, OutputKind::matrix));
+    matrix.out_dir = out->aside();
+  }
   matrix.max_bound = options.max_bound;  // with a budget: more visits for the pairs not yet proven within it
   matrix.tolerance = options.tolerance;
   matrix.drift_tolerance_ppb = options.drift_tolerance_ppb;
-  const MatrixOutcome o = obtain_matrix(matrix, "check", false);
-  const CheckSettings settings = check_settings(o, options.tolerance, options.drift_tolerance_ppb, options.max_bound);
-  const CheckResult result = decide_check(check_evidence(o), settings);
-  if (!options.matrix.out_dir.empty()) {
-    PictureReport pictures;
-    for (const std::string& p : write_matrix_dir(options.matrix.out_dir, o, result, &pictures)) {
-      std::cerr << "tscaudit check: " << p << "\n";
+  // What is written aside is named where it is put, in every message (OutputDir::placed).
+  const auto [o, result] = [&] {
+    try {
+      MatrixOutcome outcome = obtain_matrix(matrix, "check", false);
+      const CheckSettings settings =
+          check_settings(outcome, options.tolerance, options.drift_tolerance_ppb, options.max_bound);
+      CheckResult decided = decide_check(check_evidence(outcome), settings);
+      if (out) {
+        PictureReport pictures;
+        for (const std::string& p : write_matrix_dir(out->aside(), outcome, decided, &pictures)) {
+          std::cerr << "tscaudit check: " << out->placed(p) << "\n";
+        }
+        pictures.rename([&](std::string path) { return out->placed(std::move(path)); });
+        out->commit();
+        if (!pictures.not_drawn.empty()) {
+          std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
+        }
+      }
+      return std::pair{std::move(outcome), std::move(decided)};
+    } catch (...) {
+      if (out) rethrow_placed(*out);
+      throw;
     }
-    if (!pictures.not_drawn.empty()) std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
-  }
+  }();
   if (o.added.max_bound_ticks > 0 && o.added.visits > 0) {
     std::cerr << wrap_lines("tscaudit check: " + added_visits_text(o.added, o.matrix.tsc_hz) + "\n");
   }

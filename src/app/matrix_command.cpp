@@ -1,12 +1,16 @@
 #include "app/matrix_command.hpp"
 
 #include <iostream>
+#include <optional>
 
 #include "app/matrix_dir.hpp"
+#include "app/matrix_run_dir.hpp"
 #include "app/matrix_source.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
+#include "core/files.hpp"
 #include "core/format.hpp"
+#include "formats/output_dir.hpp"
 #include "render/matrix_output.hpp"
 #include "render/matrix_text.hpp"
 #include "render/plan_output.hpp"
@@ -22,15 +26,40 @@ int run_matrix(const MatrixOptions& options) {
     return kExitOk;
   }
   const StopSignals signals;  // a signal ends the measuring cleanly (measure_matrix)
-  const MatrixOutcome o = obtain_matrix(options, "matrix", true);
-  // The answer first: the check's verdict over these pairs (no tolerance, no --max-bound)
-  // and its worst finding, as `check` words it; then the figures.
-  const CheckResult verdict = decide_check(check_evidence(o), CheckSettings{});
-  std::vector<std::string> problems = o.problems;
-  PictureReport pictures;
+  // --out is built aside and put in place whole when everything is written (docs/formats.md,
+  // "Output directories"); taken first, so that a directory in use is refused at once.
+  std::optional<OutputDir> out;
+  MatrixOptions aside = options;
+  // The evidence is looked at first: a --from that holds no run is said as such, before
+  // an output directory is made for it.
+  if (!options.from.empty()) static_cast<void>(find_run(options.from));
   if (!options.out_dir.empty()) {
-    for (const std::string& p : write_matrix_dir(options.out_dir, o, verdict, &pictures)) problems.push_back(p);
+    out.emplace(OutputDir::begin(options.out_dir, OutputKind::matrix));
+    aside.out_dir = out->aside();
   }
+  std::vector<std::string> problems;
+  PictureReport pictures;
+  // What is written aside is named where it is put, in every message (OutputDir::placed).
+  const auto [o, verdict] = [&] {
+    try {
+      MatrixOutcome outcome = obtain_matrix(aside, "matrix", true);
+      // The answer first: the check's verdict over these pairs (no tolerance, no
+      // --max-bound) and its worst finding, as `check` words it; then the figures.
+      CheckResult decided = decide_check(check_evidence(outcome), CheckSettings{});
+      problems = outcome.problems;
+      if (out) {
+        for (const std::string& p : write_matrix_dir(out->aside(), outcome, decided, &pictures)) {
+          problems.push_back(out->placed(p));
+        }
+        pictures.rename([&](std::string path) { return out->placed(std::move(path)); });
+        out->commit();
+      }
+      return std::pair{std::move(outcome), std::move(decided)};
+    } catch (...) {
+      if (out) rethrow_placed(*out);
+      throw;
+    }
+  }();
   if (options.format == OutputFormat::json) {
     json extra = json::object();
     extra["check"] = check_json(verdict);
@@ -51,9 +80,7 @@ int run_matrix(const MatrixOptions& options) {
   for (const std::string& note : o.incomplete) std::cerr << "  not complete: " << note << "\n";
   for (const RunDirLoss& loss : o.lost) std::cerr << "  evidence lost: " << run_dir_loss_text(loss) << "\n";
   if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
-  if (!options.out_dir.empty()) {
-    std::cerr << "  wrote " << options.out_dir << "/matrix.json" << pictures_written(pictures, "heatmaps") << "\n";
-  }
+  if (out) std::cerr << "  wrote " << printable_text(join_path(out->path(), "matrix.json")) << pictures_written(pictures, "heatmaps") << "\n";
   // A failure of the machine (a visit that failed, a picture gnuplot could not draw) is
   // a runtime error; else the answer's own code (docs/commands.md, "Exit codes").
   return problems.empty() ? exit_code_of(verdict.outcome) : kExitRuntime;

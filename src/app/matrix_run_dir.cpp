@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <iostream>
 #include <optional>
 #include <system_error>
 
@@ -16,7 +17,9 @@
 #include "app/matrix_pairs.hpp"
 #include "app/temp_dir.hpp"
 #include "core/errors.hpp"
+#include "core/files.hpp"
 #include "core/format.hpp"
+#include "formats/run_dir_copy.hpp"
 #include "measure/pair_run.hpp"
 #include "platform/topology.hpp"
 #include "render/plan_output.hpp"
@@ -170,18 +173,129 @@ RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& option
   return m;
 }
 
-std::string resolve_run_dir(const std::string& from) {
-  const fs::path dir(from);
-  std::error_code ec;
-  if (fs::exists(dir / kManifestName, ec)) return from;
-  if (fs::is_directory(dir / kRunSubdir, ec)) return (dir / kRunSubdir).string();
-  return from;
+namespace {
+
+/// `dir` holds nothing but its lock file (a new output directory, not yet in place).
+bool only_a_lock(const std::string& dir) {
+  for (const std::string& name : list_dir(dir)) {
+    if (name != kLockName) return false;
+  }
+  return true;
 }
 
-MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
+/// `dir` holds a regular file whose name does not start with '.' (what a plain directory's
+/// reader reads).
+bool holds_a_file(const std::string& dir) {
+  for (const std::string& name : list_dir(dir)) {
+    if (name.front() != '.' && is_regular_file(join_path(dir, name))) return true;
+  }
+  return false;
+}
+
+/// Refuses `dir` when it holds no readable run yet because a writer is making it (a new
+/// output directory that holds only its lock file; a run directory without its manifest whose
+/// lock file is there): being written, or its writer stopped (docs/formats.md, "What a reader
+/// may conclude from a directory's state").
+void refuse_in_the_making(const std::string& dir) {
+  if (exists(join_path(dir, kManifestName))) return;
+  if (!only_a_lock(dir) && !exists(join_path(dir, kRoundsDirName))) return;
+  const DirWriterState writer = dir_writer_state(dir);
+  const std::string shown = printable_text(dir);
+  switch (writer.kind) {
+    case DirWriterState::Kind::writing:
+    case DirWriterState::Kind::unknown:
+      throw IoError(shown + ": it is being written by " + (writer.who.empty() ? "another process" : writer.who) +
+                    ": nothing is in place until it ends");
+    case DirWriterState::Kind::stopped:
+      throw IoError(shown + ": its writer" + (writer.who.empty() ? "" : " (" + writer.who + ")") +
+                    " stopped before it put its output in place" +
+                    (!writer.aside.empty() && exists(writer.aside)
+                         ? "; what it had written is in " + writer.aside
+                         : std::string(only_a_lock(dir) ? "; nothing of it is left" : "")));
+    case DirWriterState::Kind::no_lock_file: break;
+  }
+}
+
+}  // namespace
+
+RunSource find_run(const std::string& from) {
+  const std::string shown = printable_text(from);
+  if (!exists(from)) throw InputError("--from " + shown + ": no such directory");
+  if (!is_directory(from)) {
+    throw InputError("--from " + shown +
+                     ": not a directory (a run directory, a report, or the --out of matrix or check)");
+  }
+  refuse_in_the_making(from);
+  RunSource source{from, "", ""};
+  if (const DirWriterState writer = dir_writer_state(from); writer.kind == DirWriterState::Kind::writing &&
+                                                            !writer.mine() && !exists(join_path(from, kManifestName))) {
+    // An output directory whose next output is being built aside: what it holds now is whole.
+    source.note = shown + " is being replaced by " + (writer.who.empty() ? "another process" : writer.who) +
+                  "; what it holds now is read, whole";
+  }
+  const fs::path dir(from);
   std::error_code ec;
-  if (!fs::is_directory(from, ec)) throw UsageError("--from " + from + ": not a directory");
-  const std::string dir = resolve_run_dir(from);
+  if (exists((dir / kManifestName).string()) || exists((dir / kRoundsDirName).string())) return source;
+  if (fs::is_directory(dir / kRunSubdir, ec)) {
+    source.dir = (dir / kRunSubdir).string();
+    source.what = "the run of the matrix in " + shown;
+  } else if (fs::is_directory(dir / "matrix" / kRunSubdir, ec)) {
+    source.dir = (dir / "matrix" / kRunSubdir).string();
+    source.what = "the ordering-read matrix of the report in " + shown;
+  } else if (!holds_a_file(from)) {
+    throw InputError(shown +
+                     ": holds no run (a run directory has manifest.json; the --out of matrix or check, run/; a "
+                     "report, matrix/run/; a directory of run files, files with '# a:' and '# b:' lines)");
+  }
+  refuse_in_the_making(source.dir);
+  return source;
+}
+
+MatrixOutcome rebuild_matrix(const std::string& from, const PairOutputs& outputs) {
+  const RunSource source = find_run(from);
+  if (!source.note.empty()) std::cerr << "tscaudit: note: " << source.note << "\n";
+  if (!outputs.dir.empty()) make_directories(outputs.dir);
+  MatrixOutcome o = load_matrix(source.dir, outputs);
+  if (!outputs.dir.empty()) {
+    // The evidence of the answer goes with it: the output directory reads back (--from) as
+    // the run it was made from (a run still growing, as it was when it was read).
+    copy_run_dir(source.dir, (fs::path(outputs.dir) / kRunSubdir).string());
+  }
+  o.run_dir = source.dir;
+  o.run_dir_what = source.what;
+  return o;
+}
+
+MatrixResult one_cpu_matrix(const OrderedCpus& order, double tsc_hz, RecordedVariant send, RecordedVariant recv) {
+  MatrixResult m = MatrixBuilder(order.cpu_numbers()).finish();
+  for (const CpuPlace& p : order.cpus) {
+    m.labels.push_back(std::to_string(p.cpu));
+    m.places.push_back(p);
+  }
+  m.tsc_hz = tsc_hz;
+  m.send = std::move(send);
+  m.recv = std::move(recv);
+  return m;
+}
+
+RunDirManifest one_cpu_manifest(const MatrixOutcome& o, const MatrixOptions& options) {
+  RunDirManifest m;
+  m.started_utc = format_utc(std::chrono::system_clock::now());
+  m.ended_utc = m.started_utc;
+  m.status = RunDirStatus::complete;
+  m.cpus = o.planned.order.cpu_numbers();
+  m.send = variant_name(options.choice.send);
+  m.recv = variant_name(options.choice.recv);
+  m.tsc_hz = o.platform.tsc.hz;
+  m.platform = {{"host", o.platform.host}, {"warnings", warnings_json(o.warnings)}};
+  return m;
+}
+
+std::string rebuilt_from_text(const MatrixOutcome& o) {
+  return "rebuilt from " + printable_text(o.run_dir) + (o.run_dir_what.empty() ? "" : " (" + o.run_dir_what + ")");
+}
+
+MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   const RunDirReader reader = open_run_dir(dir);
   const RunDirManifest& manifest = reader.manifest();
 
@@ -198,23 +312,25 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   } else {
     for (int cpu : manifest.cpus) places.push_back(CpuPlace{.cpu = cpu});
   }
-  if (manifest.cpus.size() < 2) {
-    throw InputError(dir + ": a matrix needs runs of at least two CPUs; the directory names " +
-                     std::to_string(manifest.cpus.size()));
-  }
+  if (manifest.cpus.empty()) throw InputError(printable_text(dir) + ": the run names no CPU");
   o.planned.order = order_by_topology(places, manifest.cpus);
   // The plan that ran, rebuilt from its spec in the manifest; a directory of run files
-  // (no manifest) was measured by no plan: one visit of every pair stands in.
-  PlanSpec spec;
-  if (const auto it = manifest.plan.find("spec"); it != manifest.plan.end()) {
-    // The spec lists the CPUs in the live topology order, which --from has rebuilt.
-    spec = spec_from_json(*it, o.planned.order.cpu_numbers(), (fs::path(dir) / kManifestName).string());
+  // (no manifest) was measured by no plan: one visit of every pair stands in. One CPU (what
+  // `matrix --cpus N --out D` keeps) has no pair and no plan.
+  if (manifest.cpus.size() >= 2) {
+    PlanSpec spec;
+    if (const auto it = manifest.plan.find("spec"); it != manifest.plan.end()) {
+      // The spec lists the CPUs in the live topology order, which --from has rebuilt.
+      spec = spec_from_json(*it, o.planned.order.cpu_numbers(), (fs::path(dir) / kManifestName).string());
+    } else {
+      spec.cpus = o.planned.order.cpu_numbers();
+      spec.visits = 1;
+      spec.rounds_per_visit = 1;
+    }
+    o.planned.plan = make_plan(spec, kMeasuredCosts);
   } else {
-    spec.cpus = o.planned.order.cpu_numbers();
-    spec.visits = 1;
-    spec.rounds_per_visit = 1;
+    o.has_plan = false;
   }
-  o.planned.plan = make_plan(spec, kMeasuredCosts);
 
   // How long the measuring took, from the manifest's times (to the millisecond).
   const std::optional<double> started = utc_seconds(manifest.started_utc), ended = utc_seconds(manifest.ended_utc);
@@ -268,6 +384,13 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
     }
   }
 
+  if (manifest.cpus.size() == 1) {
+    // Nothing measured: the matrix of that CPU alone, which the check answers inconclusive.
+    o.matrix = one_cpu_matrix(o.planned.order, manifest.tsc_hz, recorded_variant(std::string_view(manifest.send)),
+                              recorded_variant(std::string_view(manifest.recv)));
+    o.lost = reader.losses();
+    return o;
+  }
   ExchangeChoice choice;
   if (auto v = parse_variant(manifest.send)) choice.send = *v;
   if (auto v = parse_variant(manifest.recv)) choice.recv = *v;

@@ -54,11 +54,24 @@ RunDirManifest live_manifest(const MatrixOutcome& outcome, const MatrixOptions& 
 /// design's pairs included). Every writer of a run directory with a plan records it so.
 nlohmann::ordered_json manifest_plan_json(const MatrixPlan& plan);
 
-/// The run directory `from` names: `from` itself when it holds manifest.json or no
-/// `run/` subdirectory (a plain directory of run files), else `from`/run (a matrix's --out).
-std::string resolve_run_dir(const std::string& from);
+/// The run a `--from` directory holds (docs/formats.md, "What a reader may conclude").
+struct RunSource {
+  std::string dir;   // the run directory to read
+  std::string what;  // which run answers when it is not `from` itself ("the run of the matrix in D"); else ""
+  std::string note;  // a line for the user (another process is replacing it), or ""
+};
 
-/// Opens the run directory `from` names and rebuilds what a live matrix would have had
+/// The run directory that `from` names: `from` itself when it holds manifest.json (or
+/// rounds/, or run files), `from`/run for a matrix's or check's --out, `from`/matrix/run for a
+/// report. A directory being written for the first time, or whose writer stopped before it
+/// put anything in place, holds no run yet: that is said, with the writer named.
+/// \throws InputError "--from DIR: no such directory", "... not a directory", "DIR: holds no
+///         run ..."; IoError "DIR: it is being written by pid N (COMMAND) ..." or "DIR: its
+///         writer (pid N ...) stopped before it put its output in place ..." (exit 3: no
+///         answer yet, as for a run still being written).
+RunSource find_run(const std::string& from);
+
+/// Opens the run directory `run_dir` and rebuilds what a live matrix would have had
 /// before its analysis: the CPUs in topology order (topology.xml when the run has one; no
 /// groups without), the plan (from the manifest's spec; a plain directory has none: one
 /// visit per pair), the TSC frequency, the host and warnings; then analyses every pair
@@ -66,6 +79,23 @@ std::string resolve_run_dir(const std::string& from);
 /// damage passed over (RunDirReader::losses) into `lost`.
 /// \throws IoError, InputError (a bad run directory: the file and the line named; damage
 ///         that leaves no pair readable).
-MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs);
+MatrixOutcome load_matrix(const std::string& run_dir, const PairOutputs& outputs);
+
+/// The matrix of `--from FROM`: the run find_run names, read as load_matrix reads it. With an
+/// output directory (`outputs.dir`), the run is then copied into DIR/run (copy_run_dir), so
+/// that DIR reads back as FROM does. The outcome's run_dir and run_dir_what say which run
+/// answered.
+MatrixOutcome rebuild_matrix(const std::string& from, const PairOutputs& outputs);
+
+/// The matrix of one CPU alone (no pair): what a one-CPU matrix, live or read back, holds.
+MatrixResult one_cpu_matrix(const OrderedCpus& order, double tsc_hz, RecordedVariant send, RecordedVariant recv);
+
+/// The manifest of a one-CPU run (nothing measured, complete at once): what `matrix --cpus N
+/// --out D` keeps in D/run, so that D reads back as the same inconclusive answer.
+RunDirManifest one_cpu_manifest(const MatrixOutcome& outcome, const MatrixOptions& options);
+
+/// "rebuilt from DIR" and, when it is a run inside the directory named, which ("rebuilt from
+/// R/matrix/run (the ordering-read matrix of the report in R)").
+std::string rebuilt_from_text(const MatrixOutcome& outcome);
 
 }  // namespace tscaudit

@@ -145,15 +145,20 @@ MatrixOutcome one_cpu_outcome(const MatrixOptions& options, PlannedMatrix planne
   o.warnings = platform_warnings(o.platform);
   o.planned = std::move(planned);
   o.has_plan = false;
-  o.matrix = MatrixBuilder(o.planned.order.cpu_numbers()).finish();
-  for (const CpuPlace& p : o.planned.order.cpus) {
-    o.matrix.labels.push_back(std::to_string(p.cpu));
-    o.matrix.places.push_back(p);
-  }
-  o.matrix.tsc_hz = o.platform.tsc.hz;
-  o.matrix.send = recorded_variant(options.choice.send);
-  o.matrix.recv = recorded_variant(options.choice.recv);
+  o.matrix = one_cpu_matrix(o.planned.order, o.platform.tsc.hz, recorded_variant(options.choice.send),
+                            recorded_variant(options.choice.recv));
   o.ended_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (!options.out_dir.empty()) {
+    // Its run directory, complete at once, so that --out reads back (check --from) as this answer.
+    RunDirPlace place(options.out_dir);
+    RunDirManifest manifest = one_cpu_manifest(o, options);
+    const std::string ended = manifest.ended_utc;
+    const std::unique_ptr<RunDirWriter> writer = RunDirWriter::create(
+        place.take_lock(), std::move(manifest),
+        o.planned.topology_xml.empty() ? std::nullopt : std::optional<std::string_view>(o.planned.topology_xml));
+    writer->finish(RunDirStatus::complete, "", ended);
+    o.run_dir = place.path();
+  }
   return o;
 }
 
@@ -319,9 +324,8 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
 
 MatrixOutcome obtain_matrix(const MatrixOptions& options, const char* command, bool announce_plan) {
   if (!options.from.empty()) {
-    if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
-    MatrixOutcome o = load_matrix(options.from, pair_outputs(options));
-    std::cerr << "tscaudit " << command << ": rebuilt from " << o.run_dir << "\n";
+    MatrixOutcome o = rebuild_matrix(options.from, pair_outputs(options));
+    std::cerr << wrap_lines("tscaudit " + std::string(command) + ": " + rebuilt_from_text(o) + "\n");
     return o;
   }
   PlannedMatrix planned = plan_matrix(options);

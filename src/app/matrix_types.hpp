@@ -98,6 +98,9 @@ struct MatrixOutcome {
   /// The run directory the analysis read: DIR/run of --out, a `--from` directory, or ""
   /// (a temporary one, removed).
   std::string run_dir;
+  /// --from: which run inside the directory named answers, when it is not that directory
+  /// itself ("the run of the matrix in R", "the ordering-read matrix of the report in R").
+  std::string run_dir_what;
   bool offline = false;     // rebuilt from a run directory (--from), not measured now
   std::string started_utc;  // offline: the manifest's start and end ("" when not recorded)
   std::string ended_utc;

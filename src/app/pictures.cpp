@@ -50,6 +50,15 @@ bool Plotter::draw(const std::string& script, const std::string& in, const std::
   }
 }
 
+void PictureReport::rename(const std::function<std::string(std::string)>& transform) {
+  for (std::string& p : drawn) p = transform(p);
+  for (std::string& p : not_drawn) p = transform(p);
+  for (PictureFailure& f : failed) {
+    f.path = transform(f.path);
+    f.why = transform(f.why);
+  }
+}
+
 std::string not_drawn_message(const std::vector<std::string>& not_drawn) {
   if (not_drawn.empty()) return "";
   std::string out = "gnuplot not found: install gnuplot-nox; not drawn";

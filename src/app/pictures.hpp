@@ -4,6 +4,7 @@
 // said to be, which is not an error: their .dat inputs are written all the same.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,8 @@ struct PictureReport {
   std::vector<std::string> not_drawn;  // skipped because gnuplot is not installed
   std::vector<PictureFailure> failed;  // every other picture not drawn
   void add(const PictureReport& other);
+  /// Every path with `transform` applied (a directory built aside, named where it is put).
+  void rename(const std::function<std::string(std::string)>& transform);
   /// "PATH: why" for each failure, for a command's list of problems.
   [[nodiscard]] std::vector<std::string> failure_lines() const;
 };

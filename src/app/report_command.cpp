@@ -17,6 +17,7 @@
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "core/human_units.hpp"
+#include "formats/output_dir.hpp"
 #include "formats/output_file.hpp"
 #include "measure/variant.hpp"
 #include "render/kernel_tsc_text.hpp"
@@ -78,12 +79,10 @@ ReportFrom report_from(const std::string& from) {
   if (from.empty()) return ReportFrom::live;
   const fs::path dir(from);
   std::error_code ec;
-  // An earlier report: its matrix's run directory, or its platform facts (a report whose
-  // run directory is missing is named as such, not taken for a plain directory).
-  if (fs::exists(dir / kReportMatrixDir / kRunSubdir / kManifestName, ec) || fs::exists(dir / "info.txt", ec) ||
-      fs::exists(dir / "info.json", ec)) {
-    return ReportFrom::report;
-  }
+  // An earlier report of a machine: its platform facts (a report whose run directory is
+  // missing is named as such, not taken for a plain directory). A report rebuilt from one run
+  // has none: it is read as that run (find_run takes its matrix/run).
+  if (fs::exists(dir / "info.txt", ec) || fs::exists(dir / "info.json", ec)) return ReportFrom::report;
   return ReportFrom::run;
 }
 
@@ -120,9 +119,8 @@ std::optional<KernelTscLog> recorded_kernel_tsc(const std::string& info_json) {
 /// A matrix rebuilt from the run directory options.from, as `matrix --from` reads it; where
 /// it was read from is told after the answer.
 MatrixOutcome rebuilt_matrix(const MatrixOptions& options, Written& w) {
-  if (!options.out_dir.empty()) prepare_out_dir(options.out_dir);
-  MatrixOutcome o = load_matrix(options.from, pair_outputs(options));
-  w.after_answer.push_back("tscaudit report: rebuilt from " + o.run_dir);
+  MatrixOutcome o = rebuild_matrix(options.from, pair_outputs(options));
+  w.after_answer.push_back(wrap_columns("tscaudit report: " + rebuilt_from_text(o)));
   return o;
 }
 
@@ -270,40 +268,10 @@ int print_report_plan(const ReportOptions& options) {
   return kExitOk;
 }
 
-}  // namespace
-
-int run_report(const ReportOptions& options) {
-  if (options.matrix.dry_run) return print_report_plan(options);
-  // A signal ends the measuring under way cleanly and the report is written from what was
-  // measured (measure_matrix, measure_read_variants); a second one ends it at once.
-  const StopSignals signals;
-  const fs::path root(options.out_dir);
-  const ReportFrom source = report_from(options.matrix.from);
-  if (source == ReportFrom::live) {
-    // Every input checked before anything is written: the CPUs, the plan's memory, the pair
-    // of the read variants.
-    const PlannedMatrix planned = plan_matrix(matrix_options(options));
-    if (options.variants && !planned.one_cpu()) static_cast<void>(variants_cpus(read_variants_options(options, root)));
-    // One line while it measures: the answer comes first when it is done, the plan after it.
-    const double each = planned.plan.estimated_seconds;
-    const double budget = options.matrix.budget_seconds;
-    if (!planned.one_cpu()) {
-      std::cerr << wrap_columns(
-          "tscaudit report: measuring " + std::to_string(planned.plan.ordered_pairs) + " ordered pairs" +
-          (options.plain ? " twice" : "") + " (about " + human_duration(options.plain ? 2 * each : each) +
-          " estimated)" +
-          (options.variants ? ", then the read variants" +
-                                  (budget > 0 ? " (at most " + human_duration(budget / budget_parts(options)) + ")"
-                                              : std::string())
-                            : std::string()) +
-          (budget > 0 ? "; at most " + human_duration(budget) + " in all" : std::string()) +
-          "; the answer comes first when it is done, then the plan");
-    }
-  }
-  make_directories(options.out_dir);
-  ReportInputs in;
-  Written written;
-
+/// Everything the report measures or reads, and the platform facts it keeps, into `root`
+/// (where the report is built): the matrices, the read variants, info.txt and info.json.
+void measure_report(const ReportOptions& options, ReportFrom source, const fs::path& root, ReportInputs& in,
+                    Written& written) {
   const fs::path from(options.matrix.from);
   if (source == ReportFrom::report) {
     // The facts of the machine that was measured, as its report recorded them.
@@ -316,10 +284,8 @@ int run_report(const ReportOptions& options) {
     }
     in.info_text = *text;
     in.kernel_tsc = recorded_kernel_tsc(*json);
-    if (fs::path(options.out_dir) != from) {
-      write_text_file((root / "info.txt").string(), *text);
-      write_text_file((root / "info.json").string(), *json);
-    }
+    write_text_file((root / "info.txt").string(), *text);
+    write_text_file((root / "info.json").string(), *json);
   } else if (source == ReportFrom::live) {
     const InfoReport info = gather_info(0);
     in.info_text = info_text(info);
@@ -374,19 +340,77 @@ int run_report(const ReportOptions& options) {
     measure_read_variants(options, root, in, written);
   }
 
-  in.generated_utc = format_utc(std::chrono::system_clock::now());
-  in.tool_version = kToolVersion;
-  in.command_line = options.command_line;
-  in.problems = written.problems;
-  for (const std::string& note : written.incomplete) in.problems.push_back("not complete: " + note);
-  in.incomplete = written.incomplete;
-  in.lost = written.lost;
-  in.missing_pictures = missing_pictures(root, written.pictures);
-  const ReportDoc doc = build_report_doc(in);
-  write_text_file((root / kReportPairsFile).string(), report_pairs_text(in));
-  write_text_file((root / "report.md").string(), report_markdown(doc));
-  write_text_file((root / "report.html").string(),
-                  report_html(doc, [&](const std::string& path) { return read_file(root / path); }));
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& options) {
+  if (options.matrix.dry_run) return print_report_plan(options);
+  // A signal ends the measuring under way cleanly and the report is written from what was
+  // measured (measure_matrix, measure_read_variants); a second one ends it at once.
+  const StopSignals signals;
+  const ReportFrom source = report_from(options.matrix.from);
+  if (source == ReportFrom::live) {
+    // Every input checked before anything is written: the CPUs, the plan's memory, the pair
+    // of the read variants.
+    const PlannedMatrix planned = plan_matrix(matrix_options(options));
+    if (options.variants && !planned.one_cpu()) {
+      static_cast<void>(variants_cpus(read_variants_options(options, fs::path(options.out_dir))));
+    }
+    // One line while it measures: the answer comes first when it is done, the plan after it.
+    const double each = planned.plan.estimated_seconds;
+    const double budget = options.matrix.budget_seconds;
+    if (!planned.one_cpu()) {
+      std::cerr << wrap_columns(
+          "tscaudit report: measuring " + std::to_string(planned.plan.ordered_pairs) + " ordered pairs" +
+          (options.plain ? " twice" : "") + " (about " + human_duration(options.plain ? 2 * each : each) +
+          " estimated)" +
+          (options.variants ? ", then the read variants" +
+                                  (budget > 0 ? " (at most " + human_duration(budget / budget_parts(options)) + ")"
+                                              : std::string())
+                            : std::string()) +
+          (budget > 0 ? "; at most " + human_duration(budget) + " in all" : std::string()) +
+          "; the answer comes first when it is done, then the plan");
+    }
+  }
+  // The evidence is looked at first: a --from that holds no run is said as such, before an
+  // output directory is made for it.
+  if (source != ReportFrom::live) {
+    static_cast<void>(find_run(source == ReportFrom::report ? (fs::path(options.matrix.from) / kReportMatrixDir).string()
+                                                            : options.matrix.from));
+  }
+  // The report is built aside and put in place whole when everything is written
+  // (docs/formats.md, "Output directories"): the directory holds the earlier report until then.
+  OutputDir out = OutputDir::begin(options.out_dir, OutputKind::report);
+  const fs::path root(out.aside());
+  ReportInputs in;
+  Written written;
+
+  try {
+    measure_report(options, source, root, in, written);
+    // What was written aside is named where it is put (OutputDir::placed).
+    for (std::vector<std::string>* lines : {&written.problems, &written.incomplete, &written.lost, &written.after_answer}) {
+      for (std::string& line : *lines) line = out.placed(line);
+    }
+    written.pictures.rename([&](std::string path) { return out.placed(std::move(path)); });
+    in.generated_utc = format_utc(std::chrono::system_clock::now());
+    in.tool_version = kToolVersion;
+    in.command_line = options.command_line;
+    in.problems = written.problems;
+    for (const std::string& note : written.incomplete) in.problems.push_back("not complete: " + note);
+    in.incomplete = written.incomplete;
+    in.lost = written.lost;
+    in.missing_pictures = missing_pictures(options.out_dir, written.pictures);
+    const ReportDoc doc = build_report_doc(in);
+    write_text_file((root / kReportPairsFile).string(), report_pairs_text(in));
+    write_text_file((root / "report.md").string(), report_markdown(doc));
+    write_text_file((root / "report.html").string(),
+                    report_html(doc, [&](const std::string& path) { return read_file(root / path); }));
+    out.commit();
+  } catch (...) {
+    rethrow_placed(out);
+  }
+  const fs::path placed(options.out_dir);
 
   // The answer first (flushed, so that it leads where stdout and stderr share a pipe), then
   // where it came from and the plan, then what went wrong.
@@ -394,8 +418,8 @@ int run_report(const ReportOptions& options) {
   for (const std::string& line : written.after_answer) {
     std::cerr << line << (line.ends_with('\n') ? "" : "\n");
   }
-  std::cerr << "tscaudit report: wrote " << (root / "report.md").string() << " and " << (root / "report.html").string()
-            << "\n";
+  std::cerr << "tscaudit report: wrote " << printable_text((placed / "report.md").string()) << " and "
+            << printable_text((placed / "report.html").string()) << "\n";
   for (const std::string& p : written.problems) std::cerr << "tscaudit report: problem: " << p << "\n";
   for (const std::string& note : written.incomplete) std::cerr << "tscaudit report: not complete: " << note << "\n";
   for (const std::string& loss : written.lost) std::cerr << "tscaudit report: evidence lost: " << loss << "\n";

@@ -22,6 +22,8 @@
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "core/files.hpp"
+#include "formats/output_dir.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_dir.hpp"
 #include "matrix/plan_choice.hpp"
@@ -33,23 +35,6 @@ namespace tscaudit {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// A run directory mixing two simulations would be read as one machine: refuse any
-/// directory that holds something already (before RunDirWriter, which refuses it too, so
-/// that the message says what to do and the exit code is that of a usage error).
-void require_empty_directory(const std::string& dir) {
-  std::error_code ec;
-  const auto status = fs::status(dir, ec);
-  if (ec || !fs::exists(status)) return;  // absent: created by RunDirWriter
-  if (!fs::is_directory(status)) {
-    throw UsageError("--out " + dir + " exists and is not a directory (with --topology, --out names a directory)");
-  }
-  if (!fs::is_empty(dir, ec) || ec) {
-    throw UsageError("--out " + dir +
-                     " is not empty: a simulated machine goes into a new or empty directory, so that no "
-                     "earlier run is mistaken for one of its pairs");
-  }
-}
 
 /// The plan `check` would choose for this machine (docs/performance.md, "The default
 /// plan"): the default budget, disjoint pairs at once, 4 visits; `rounds_per_visit` > 0
@@ -132,17 +117,6 @@ std::vector<MachinePairTruth> simulate_slot(const SimulatedMachine& machine, con
   return truth;
 }
 
-/// Removes what a failed simulation wrote into `dir`, leaving `dir` as it was found (absent
-/// or empty): no half machine that could pass for a whole one.
-void remove_contents(const std::string& dir, bool existed) {
-  std::error_code ignored;
-  if (!existed) {
-    fs::remove_all(dir, ignored);
-    return;
-  }
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ignored)) fs::remove_all(e.path(), ignored);
-}
-
 }  // namespace
 
 int run_simulate_machine(const SimulateOptions& options) {
@@ -177,13 +151,14 @@ int run_simulate_machine(const SimulateOptions& options) {
   manifest.plan = manifest_plan_json(plan);
   manifest.platform = {{"host", "simulated"}, {"warnings", nlohmann::ordered_json::array()}};
 
-  require_empty_directory(options.out);
   const StopSignals signals;  // seen between slots: what was written is removed
-  std::error_code ec;
-  const bool existed = fs::exists(options.out, ec);
+  // Built aside and put in place whole (docs/formats.md, "Output directories"): no directory
+  // of half a machine ever passes for a whole one, and an earlier machine there is replaced
+  // only by a whole one.
+  OutputDir out = OutputDir::begin(options.out, OutputKind::run);
   try {
     const std::unique_ptr<RunDirWriter> writer =
-        RunDirWriter::create(options.out, manifest, std::optional<std::string_view>(topology.xml));
+        RunDirWriter::create(out.aside(), manifest, std::optional<std::string_view>(topology.xml));
     std::vector<std::uint64_t> next_seq(n * n, 0);  // per ordered pair: seq of its next round
     const unsigned workers = std::max(1U, std::thread::hardware_concurrency());
     std::vector<MachinePairTruth> truth;
@@ -204,18 +179,16 @@ int run_simulate_machine(const SimulateOptions& options) {
     std::stable_sort(truth.begin(), truth.end(), [&](const MachinePairTruth& x, const MachinePairTruth& y) {
       return std::tuple(index.at(x.a), index.at(x.b), x.visit) < std::tuple(index.at(y.a), index.at(y.b), y.visit);
     });
-    write_text_file(options.out + "/truth.json", truth_json_text(machine.truth_json(truth)));
+    write_text_file(join_path(out.aside(), "truth.json"), truth_json_text(machine.truth_json(truth)));
     // Last: the manifest says complete once every visit and the truth are written.
     const double end_tick = start_tick + static_cast<double>(plan.spec.visits * spec.visit_spacing_ticks);
     writer->finish(RunDirStatus::complete, "", simulated_utc(end_tick, spec.base.tsc_hz));
+    out.commit();
   } catch (...) {
-    // A value that fails one pair (an offset that would read a counter below 0), a full
-    // disk: leave no directory of half a machine that could pass for a whole one.
-    remove_contents(options.out, existed);
-    throw;
+    rethrow_placed(out);  // what is written aside is named where it is put
   }
   const std::string summary =
-      "wrote " + options.out + ": " + std::to_string(n) + " CPUs, " +
+      "wrote " + printable_text(options.out) + ": " + std::to_string(n) + " CPUs, " +
       (plan.spec.design == PlanDesign::sparse ? "sparse" : "all-pairs") + " design, " +
       std::to_string(plan.ordered_pairs) + " ordered pairs, " + std::to_string(plan.spec.visits) + " visits of " +
       std::to_string(plan.spec.rounds_per_visit) + " rounds each (run directory, topology.xml, truth.json)\n";

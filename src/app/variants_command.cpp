@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
 #include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/files.hpp"
+#include "core/format.hpp"
+#include "formats/output_dir.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
 #include "matrix/topology_order.hpp"
@@ -346,21 +350,32 @@ int run_variants(const VariantsOptions& options) {
   // Before anything is made: a signal never leaves half of it, bad CPUs fail before --out.
   const StopSignals signals;
   static_cast<void>(variants_cpus(options));
-  // Made before measuring: a directory that cannot be made fails in a moment.
-  const bool made_out = !options.out_dir.empty() && !std::filesystem::exists(options.out_dir);
-  if (!options.out_dir.empty()) make_directories(options.out_dir);
+  // Taken before measuring (docs/formats.md, "Output directories"): a directory that cannot
+  // be written, or that another process writes, fails in a moment; the output is built aside
+  // and put in place whole.
+  std::optional<OutputDir> out;
+  if (!options.out_dir.empty()) out.emplace(OutputDir::begin(options.out_dir, OutputKind::variants));
   const VariantsOutcome o = measure_variants(options, &StopSignals::flag());
   if (!o.interrupted.empty()) {
-    std::error_code ignored;
-    if (made_out) std::filesystem::remove(options.out_dir, ignored);  // only when still empty
     std::cerr << "tscaudit variants: " << o.interrupted
               << ": nothing written (variants measured over unequal passes do not compare)"
-              << (made_out ? "; removed the empty " + options.out_dir : std::string()) << "\n";
+              << (out ? "; " + printable_text(out->path()) + " is as it was" : std::string()) << "\n";
     return kExitRuntime;
   }
   std::vector<std::string> problems;
   PictureReport pictures;
-  if (!options.out_dir.empty()) problems = write_variants_dir(options.out_dir, o, options.save_runs, &pictures);
+  if (out) {
+    // What is written aside is named where it is put, in every message (OutputDir::placed).
+    try {
+      for (const std::string& p : write_variants_dir(out->aside(), o, options.save_runs, &pictures)) {
+        problems.push_back(out->placed(p));
+      }
+      pictures.rename([&](std::string path) { return out->placed(std::move(path)); });
+      out->commit();
+    } catch (...) {
+      rethrow_placed(*out);
+    }
+  }
   if (options.format == OutputFormat::json) {
     std::cout << variants_json(o.result).dump(2) << "\n";
   } else {
@@ -370,8 +385,9 @@ int run_variants(const VariantsOptions& options) {
   std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
   if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
-  if (!options.out_dir.empty()) {
-    std::cerr << "  wrote " << options.out_dir << "/variants.json" << pictures_written(pictures, "plots") << "\n";
+  if (out) {
+    std::cerr << "  wrote " << printable_text(join_path(out->path(), "variants.json")) << pictures_written(pictures, "plots")
+              << "\n";
   }
   const bool failed_visit = std::any_of(o.result.exchanges.begin(), o.result.exchanges.end(),
                                         [](const ExchangeSummary& e) { return !e.problems.empty(); });

@@ -74,19 +74,19 @@ SlotsOutcome PlanRunner::run_slots(std::span<const PlanSlot> slots, std::uint64_
       configs[i].deadline = deadline;
     }
     {
-      // The measuring threads inherit the block: a signal waits for the slot to end.
-      const StopSignalsBlocked blocked;
-      if (slot.pairs.size() == 1) {
-        results[0] = run_exchange(settings_.choice, configs[0]);
-      } else {
-        // Disjoint pairs at once: each exchange pins its own two threads; these only wait.
-        std::vector<std::thread> threads;
-        threads.reserve(slot.pairs.size());
+      // Each pair's exchange in a thread of its own (it pins its own two threads; these only
+      // wait), started with SIGINT and SIGTERM blocked, which they inherit: a signal waits for
+      // the slot to end. This thread only waits, signals open: the first is recorded (the
+      // next slot does not start), a second ends the process at once (stop_signals.hpp).
+      std::vector<std::thread> threads;
+      threads.reserve(slot.pairs.size());
+      {
+        const StopSignalsBlocked blocked;
         for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
           threads.emplace_back([&, i] { results[i] = run_exchange(settings_.choice, configs[i]); });
         }
-        for (std::thread& t : threads) t.join();
       }
+      for (std::thread& t : threads) t.join();
     }
     const Clock::time_point exchanged = Clock::now();
     const double slot_seconds = std::chrono::duration<double>(exchanged - slot_start).count();

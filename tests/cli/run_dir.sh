@@ -20,12 +20,23 @@ timeless() { grep -v '^  "elapsed_seconds": ' "$1"; }
 
 needs_two_cpus() { if [ "$(nproc)" -lt 2 ]; then echo "skipped: fewer than two usable CPUs"; exit 4; fi; }
 
-# interrupt PID WHAT ROUNDS_DIR: waits (at most 60 s) until both CPUs' rounds files in
-# ROUNDS_DIR hold a visit, sends SIGINT to PID, waits (at most 60 s) for it to end; its exit
-# code in $rc. WHAT names the command in messages.
+# The first directory that the glob PATTERN names (an output directory is built aside, in
+# OUT.tmp.XXXXXX, until it is complete); PATTERN itself when none.
+first_match() { compgen -G "$1" | head -1 || echo "$1"; }
+
+# visits_on_disk PATTERN: both CPUs' rounds files in the directory PATTERN names hold a visit.
+visits_on_disk() {
+  local rounds
+  rounds=$(first_match "$1")
+  [ -s "$rounds/cpu-0.zst" ] && [ -s "$rounds/cpu-1.zst" ]
+}
+
+# interrupt PID WHAT ROUNDS: waits (at most 60 s) until both CPUs' rounds files in the
+# directory the glob ROUNDS names hold a visit, sends SIGINT to PID, waits (at most 60 s) for
+# it to end; its exit code in $rc. WHAT names the command in messages.
 interrupt() {
   local pid=$1 what=$2 rounds=$3 waited=0
-  until [ -s "$rounds/cpu-0.zst" ] && [ -s "$rounds/cpu-1.zst" ]; do
+  until visits_on_disk "$rounds"; do
     sleep 0.1
     waited=$((waited + 1))
     [ "$waited" -lt 600 ] || { kill -KILL "$pid"; fail "no visit on disk after 60 s"; }
@@ -66,7 +77,7 @@ case "$case_name" in
     needs_two_cpus
     # Long enough that the signal, sent once the first visit is on disk, comes mid-run.
     "$tscaudit" matrix --cpus 0,1 --visits 400 --rounds 100000 --out "$dir/m" >/dev/null 2>"$dir/stderr" &
-    interrupt $! matrix "$dir/m/run/rounds"
+    interrupt $! matrix "$dir/m.tmp.*/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     grep -q "interrupted by SIGINT after" "$dir/stderr" || fail "stderr does not say it was interrupted"
     [ "$(json_field "$dir/m/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
@@ -92,7 +103,7 @@ case "$case_name" in
     needs_two_cpus
     # A live report stopped by SIGINT in its first matrix, then rebuilt with report --from.
     "$tscaudit" report --no-variants --visits 400 --rounds 100000 --over-budget --out "$dir/r" >/dev/null 2>"$dir/stderr" &
-    interrupt $! report "$dir/r/matrix/run/rounds"
+    interrupt $! report "$dir/r.tmp.*/matrix/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
     [ "$(json_field "$dir/r/matrix/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
     [ ! -e "$dir/r/matrix_plain_rdtsc/run" ] || fail "the plain matrix was measured after the signal"
@@ -120,7 +131,7 @@ case "$case_name" in
     "$tscaudit" matrix --cpus 0,1 --rounds 100000 --visits 4 --out "$dir/out" >/dev/null 2>"$dir/stderr.first" &
     first=$!
     waited=0
-    until grep -qx "pid: $first" "$dir/out/run/.lock" 2>/dev/null; do
+    until grep -qx "pid: $first" "$dir/out/.lock" 2>/dev/null; do
       sleep 0.05
       waited=$((waited + 1))
       [ "$waited" -lt 1200 ] || { kill -KILL "$first"; fail "the first matrix holds no lock after 60 s"; }
@@ -131,32 +142,46 @@ case "$case_name" in
     rc=$?
     ms=$((($(date +%s%N) - start) / 1000000))
     [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "the second writer exited $rc, expected 3"; }
-    grep -q "cannot write the run directory $dir/out/run: it is being written by pid $first (.*tscaudit matrix --cpus 0,1" \
+    grep -q "cannot write $dir/out: it is being written by pid $first (.*tscaudit matrix --cpus 0,1" \
       "$dir/stderr" || { kill -KILL "$first"; fail "the refusal does not name the first writer"; }
     [ "$ms" -lt 1000 ] || { kill -KILL "$first"; fail "the second writer was refused after $ms ms, not at once"; }
     echo "the second writer was refused in $ms ms: $(cat "$dir/stderr")"
     # A reader meanwhile (once both CPUs' rounds files hold a visit) says who is still
     # writing, unless the first has finished by then.
     waited=0
-    until [ -s "$dir/out/run/rounds/cpu-0.zst" ] && [ -s "$dir/out/run/rounds/cpu-1.zst" ]; do
+    until visits_on_disk "$dir/out.tmp.*/run/rounds"; do
       sleep 0.05
       waited=$((waited + 1))
       [ "$waited" -lt 1200 ] || { kill -KILL "$first"; fail "no visit on disk after 60 s"; }
       kill -0 "$first" 2>/dev/null || break
     done
+    # The directory named holds nothing until the first puts its output in place: a reader is
+    # told who is writing it; the directory being built aside reads as a run still running.
+    aside=$(first_match "$dir/out.tmp.*")
     "$tscaudit" matrix --from "$dir/out" --out "$dir/during" >/dev/null 2>"$dir/stderr"
     rc=$?
     if kill -0 "$first" 2>/dev/null; then
-      [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from a run being written exited $rc, expected 3"; }
-      grep -q "manifest.json says running: it is still being written by pid $first (" "$dir/stderr" ||
-        { kill -KILL "$first"; fail "--from a run being written does not say who writes it"; }
-      echo "a reader meanwhile: $(grep -m1 'still being written' "$dir/stderr")"
+      [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from a directory being written exited $rc, expected 3"; }
+      grep -q "$dir/out: it is being written by pid $first (.*): nothing is in place until it ends" "$dir/stderr" ||
+        { kill -KILL "$first"; fail "--from a directory being written does not say who writes it"; }
+      [ ! -e "$dir/during" ] || { kill -KILL "$first"; fail "a refused reader made its --out"; }
+      echo "a reader meanwhile: $(cat "$dir/stderr")"
+      "$tscaudit" matrix --from "$aside" --out "$dir/during" >/dev/null 2>"$dir/stderr"
+      rc=$?
+      if kill -0 "$first" 2>/dev/null; then
+        [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from the run being built exited $rc, expected 3"; }
+        grep -q "manifest.json says running: it is still being written by pid $first (" "$dir/stderr" ||
+          { kill -KILL "$first"; fail "--from the run being built does not say who writes it"; }
+        echo "a reader of $aside meanwhile: $(grep -m1 'still being written' "$dir/stderr")"
+      fi
     fi
     wait "$first"
     rc=$?
     [ "$rc" -eq 0 ] || { cp "$dir/stderr.first" "$dir/stderr"; fail "the first matrix exited $rc"; }
     [ "$(json_field "$dir/out/run/manifest.json" status)" = complete ] || fail "the first run is not complete"
     [ ! -e "$dir/out/run/.lock" ] || fail "a finished run directory keeps its lock file"
+    [ ! -e "$dir/out/.lock" ] || fail "a finished output directory keeps its lock file"
+    [ -z "$(compgen -G "$dir/out.*")" ] || fail "the writer left $(compgen -G "$dir/out.*")"
     [ -s "$dir/out/matrix.json" ] || fail "the first matrix wrote no matrix.json"
     "$tscaudit" matrix --from "$dir/out" --out "$dir/offline" >/dev/null 2>"$dir/stderr" || fail "--from: exit $?"
     ! grep -q "not complete" "$dir/stderr" || fail "--from says the first run is not complete"

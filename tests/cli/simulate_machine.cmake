@@ -104,10 +104,21 @@ if(NOT cpu4 EQUAL 4 OR NOT cpu3 EQUAL 3 OR lo GREATER 250 OR hi LESS 250 OR NOT 
   message(FATAL_ERROR "matrix --from: 4 -> 3 has ${rounds43} rounds, band [${lo}, ${hi}] misses 250")
 endif()
 
-# A directory that holds something already is refused, and left as it was.
+# An earlier machine is replaced whole; a directory that holds anything else is refused,
+# and left as it was.
+file(MD5 ${DIR}/a/rounds/cpu-0.zst before)
+execute_process(COMMAND ${TSCAUDIT} simulate --topology "${topology}" --seed 99 --out ${DIR}/a
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+file(MD5 ${DIR}/a/rounds/cpu-0.zst after)
+file(GLOB aside ${DIR}/a.*)
+if(NOT rc EQUAL 0 OR before STREQUAL after OR aside)
+  message(FATAL_ERROR "simulate over an earlier machine: exit ${rc}, rounds ${before} -> ${after}, left ${aside}: ${err}")
+endif()
+file(WRITE ${DIR}/a/notes.txt "mine\n")
 execute_process(COMMAND ${TSCAUDIT} simulate --topology "${topology}" --out ${DIR}/a
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "is not empty")
-  message(FATAL_ERROR "simulate into a full directory: exit ${rc}, ${err}")
+file(MD5 ${DIR}/a/rounds/cpu-0.zst again)
+if(NOT rc EQUAL 3 OR NOT err MATCHES "it holds notes.txt, which tscaudit does not write there" OR NOT again STREQUAL after)
+  message(FATAL_ERROR "simulate into a directory holding another file: exit ${rc}, ${err}")
 endif()
 message(STATUS "56 pairs x 4 visits, same bytes for the same seed; 4 -> 3 band [${lo}, ${hi}]")

@@ -183,7 +183,7 @@ TEST_CASE("run directory lock: the holder named in the message is printable", "[
   REQUIRE(::fcntl(fd, F_OFD_SETLK, &l) == 0);
   CHECK(what_thrown<IoError>([&] { (void)RunDirLock::acquire(dir, EarlierRun::refuse); }) ==
         "cannot write the run directory " + dir +
-            ": it is being written by pid 4242 (tscaudit matrix --out \\x1b[31mred\\x01\\xff) (one writer per run "
+            ": it is being written by pid 4242 (tscaudit matrix --out \\x1b[31mred\\x01\\xff) (one writer per "
             "directory: give another --out, or wait for it to end)");
   ::close(fd);
   // Released: the lock file alone does not make the directory busy nor not empty.
