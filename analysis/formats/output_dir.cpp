@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/files.hpp"
@@ -130,13 +132,17 @@ std::optional<Holds> dir_ours(Holds h, std::string_view name) {
   return std::nullopt;
 }
 
-/// The first entry under `dir` that a directory holding `h` does not hold ("" when none),
-/// relative to the top (`prefix` + name). Links are never followed.
+/// The first entry under `dir`, in name order, that a directory holding `h` does not hold
+/// ("" when none), relative to the top (`prefix` + name). Links are never followed.
 std::string foreign_in(const fs::path& dir, Holds h, const std::string& prefix) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
   if (ec) throw InputError("cannot read the directory " + printable_text(dir.string()) + ": " + ec.message());
-  for (const fs::directory_entry& e : it) {
+  std::vector<fs::directory_entry> entries;
+  for (const fs::directory_entry& e : it) entries.push_back(e);
+  std::sort(entries.begin(), entries.end(),
+            [](const fs::directory_entry& x, const fs::directory_entry& y) { return x.path() < y.path(); });
+  for (const fs::directory_entry& e : entries) {
     const std::string name = e.path().filename().string();
     const fs::file_status st = e.symlink_status(ec);
     if (ec) throw InputError("cannot read " + printable_text(e.path().string()) + ": " + ec.message());
