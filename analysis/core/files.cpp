@@ -10,12 +10,13 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
 
 [[noreturn]] void fail_open_for_reading(const std::string& path, int err) {
-  throw InputError("cannot open " + path + " for reading: " + std::strerror(err));
+  throw InputError("cannot open " + printable_text(path) + " for reading: " + std::strerror(err));
 }
 
 }  // namespace
@@ -27,7 +28,7 @@ FilePtr open_for_reading(const std::string& path) {
 }
 
 FilePtr open_input_file(const std::string& path) {
-  if (is_directory(path)) throw InputError("cannot read " + path + ": it is a directory");
+  if (is_directory(path)) throw InputError("cannot read " + printable_text(path) + ": it is a directory");
   return open_for_reading(path);
 }
 
@@ -43,8 +44,8 @@ void read_at(int fd, const std::string& path, std::uint64_t offset, std::string&
   while (done < size) {
     const ssize_t n = ::pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError("cannot read " + path + ": " + std::strerror(errno));
-    if (n == 0) throw IoError("cannot read " + path + ": it became shorter while it was read");
+    if (n < 0) throw IoError("cannot read " + printable_text(path) + ": " + std::strerror(errno));
+    if (n == 0) throw IoError("cannot read " + printable_text(path) + ": it became shorter while it was read");
     done += static_cast<std::size_t>(n);
   }
 }
@@ -66,7 +67,7 @@ bool is_regular_file(const std::string& path) {
 
 std::vector<std::string> list_dir(const std::string& dir) {
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) throw InputError("cannot read the directory " + dir + ": " + std::strerror(errno));
+  if (d == nullptr) throw InputError("cannot read the directory " + printable_text(dir) + ": " + std::strerror(errno));
   std::vector<std::string> names;
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/format.hpp"
 #include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
@@ -98,7 +99,7 @@ struct Field {
 /// (run_format.cpp): same line splitter, same field parser, same cut-line rule.
 class IntervalLogParser {
  public:
-  explicit IntervalLogParser(std::string_view source) : source_(source) {}
+  explicit IntervalLogParser(std::string_view source) : source_(printable_text(source)) {}
 
   /// One line, without its line end (for_each_line). `terminated` is false only for a
   /// last line that the input ended in the middle of: if that one is not a whole, valid
@@ -438,7 +439,7 @@ class IntervalLogParser {
 };
 
 [[noreturn]] void fail_empty(std::string_view source) {
-  throw InputError(std::string(source) + ":1:1: empty file (expected '# schema: " + std::string(kMonitorSchema) +
+  throw InputError(printable_text(source) + ":1:1: empty file (expected '# schema: " + std::string(kMonitorSchema) +
                    "' first)");
 }
 

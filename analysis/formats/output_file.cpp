@@ -15,6 +15,7 @@
 
 #include "core/errors.hpp"
 #include "formats/temporaries.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -70,7 +71,7 @@ int create_aside_file(const std::string& target, std::string_view suffix, std::s
     }
     err = errno;
   }
-  throw IoError("cannot create " + target + ": " + std::strerror(err));
+  throw IoError("cannot create " + printable_text(target) + ": " + std::strerror(err));
 }
 
 bool OutputFile::open_in_place() {
@@ -88,7 +89,7 @@ bool OutputFile::open_in_place() {
     if (!own_or_root_link(st) || ::stat(path_.c_str(), &st) != 0) return false;
     follow = 0;
   }
-  if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path_ + ": it is a directory");
+  if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + printable_text(path_) + ": it is a directory");
   if (S_ISREG(st.st_mode)) return false;
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | follow);
   if (fd_ < 0) fail("cannot open", errno);
@@ -108,10 +109,10 @@ OutputFile::OutputFile(std::string path, const std::string& visible_suffix) : pa
   if (fd_ < 0) {
     const int err = errno;
     if (err == EEXIST) {
-      throw IoError("cannot create " + temp +
+      throw IoError("cannot create " + printable_text(temp) +
                     ": it exists (left by a run that was cut short? analyze it, then remove it)");
     }
-    throw IoError("cannot create " + temp + ": " + std::strerror(err));
+    throw IoError("cannot create " + printable_text(temp) + ": " + std::strerror(err));
   }
   temp_path_ = temp;
 }
@@ -122,7 +123,7 @@ void OutputFile::sync() {
   struct stat st {};
   if (::fstat(fd_, &st) != 0) fail("cannot write", errno);
   if (st.st_nlink == 0) {
-    throw IoError("cannot write " + path_ + ": " + temp_path_ +
+    throw IoError("cannot write " + printable_text(path_) + ": " + printable_text(temp_path_) +
                   " was removed while it was written (its directory deleted?); what it held is lost");
   }
 }
@@ -142,7 +143,7 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::fail(std::string_view what, int err) const {
-  throw IoError(std::string(what) + " " + (path_ == "-" ? std::string("standard output") : path_) + ": " +
+  throw IoError(std::string(what) + " " + (path_ == "-" ? std::string("standard output") : printable_text(path_)) + ": " +
                 std::strerror(err));
 }
 
@@ -189,7 +190,7 @@ void write_text_file(const std::string& path, std::string_view text) {
 void make_directories(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw IoError(dir + ": cannot create the directory: " + ec.message());
+  if (ec) throw IoError(printable_text(dir) + ": cannot create the directory: " + ec.message());
 }
 
 }  // namespace tscaudit

@@ -16,6 +16,7 @@
 #include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 #include "formats/text_lines.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -58,7 +59,7 @@ struct RoundColumns {
 /// Takes a run line by line (from a string or a file read in chunks) and builds the Run.
 class RunParser {
  public:
-  explicit RunParser(std::string_view source) : source_(source) {}
+  explicit RunParser(std::string_view source) : source_(printable_text(source)) {}
 
   /// Room for `rounds` rounds, taken when the first round arrives (a file that fails
   /// before it never allocates) and only if the memory is there: it is a hint.
@@ -389,7 +390,7 @@ void write_run(const Run& run, const TextSink& sink) {
 }
 
 Run parse_run(std::string_view text, std::string_view source) {
-  if (text.empty()) throw InputError(std::string(source) + ": empty file");
+  if (text.empty()) throw InputError(printable_text(source) + ": empty file");
   RunParser parser(source);
   for_each_line(text, source, [&](std::string_view line, std::size_t line_no, bool terminated) {
     parser.line(line, line_no, terminated);
@@ -405,7 +406,7 @@ Run read_run_stream(std::FILE* file, std::string_view source, std::size_t chunk_
   const std::size_t total = for_each_line(
       file, source, chunk_bytes,
       [&](std::string_view line, std::size_t line_no, bool terminated) { parser.line(line, line_no, terminated); });
-  if (total == 0) throw InputError(std::string(source) + ": empty file");
+  if (total == 0) throw InputError(printable_text(source) + ": empty file");
   return parser.finish();
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/format.hpp"
 #include "core/lines.hpp"
 
 namespace tscaudit {
@@ -31,7 +32,7 @@ inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 16;
 inline constexpr std::size_t kReadChunkBytes = std::size_t{4} << 20;
 
 [[noreturn]] inline void fail_long_line(std::string_view source, std::size_t line_no) {
-  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(kMaxLineBytes + 1) +
+  throw InputError(printable_text(source) + ":" + std::to_string(line_no) + ":" + std::to_string(kMaxLineBytes + 1) +
                    ": line longer than " + std::to_string(kMaxLineBytes) +
                    " bytes (not a text table, or a line end is missing)");
 }
@@ -40,7 +41,7 @@ inline constexpr std::size_t kReadChunkBytes = std::size_t{4} << 20;
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 [[noreturn]] inline void fail_lone_cr(std::string_view source, std::size_t line_no, std::size_t column) {
-  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) +
+  throw InputError(printable_text(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) +
                    ": a carriage return (\\r) inside the line (line ends must be LF or CRLF)");
 }
 
@@ -59,7 +60,7 @@ inline std::size_t first_control_byte(std::string_view line) {
                                        std::size_t column) {
   char hex[8];
   std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(line[column - 1])));
-  throw InputError(std::string(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": byte " +
+  throw InputError(printable_text(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": byte " +
                    hex + " is not text (a binary or compressed file?)");
 }
 

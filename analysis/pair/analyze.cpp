@@ -269,7 +269,7 @@ class Segments {
     const std::span<const Round> part = rounds_.subspan(first, last - first);
     return analyze_rounds(
         run_, part,
-        p_.source + " [rounds " + std::to_string(part.front().seq) + ".." + std::to_string(part.back().seq) + "]",
+        printable_text(p_.source) + " [rounds " + std::to_string(part.front().seq) + ".." + std::to_string(part.back().seq) + "]",
         false);
   }
 

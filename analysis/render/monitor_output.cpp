@@ -79,7 +79,7 @@ std::string one_line(std::string s) {
 std::string monitor_text(const MonitorAnalysis& m) {
   const double hz = m.tsc_hz;
   // The answer first: the log and its verdict; then what it holds.
-  std::string out = m.source + ": " + verdict_text(m.verdict) + "\n";
+  std::string out = printable_text(m.source) + ": " + verdict_text(m.verdict) + "\n";
   out += "  log       monitor, CPU " + m.a + " -> CPU " + m.b + ", send " + m.send.name + ", recv " + m.recv.name +
          ", " + std::to_string(m.intervals) + (m.intervals == 1 ? " interval, " : " intervals, ") +
          std::to_string(m.totals.rounds) + (m.totals.rounds == 1 ? " round" : " rounds") +

@@ -180,7 +180,7 @@ std::string analysis_text_in(const PairAnalysis& p, std::size_t width) {
   const double hz = p.tsc_hz;
   // The answer first: the file and its outcome, as check would decide it on this run alone,
   // with the verdict that explains it; then what was measured.
-  std::string out = p.source + ": " + pair_answer_text(p) + "\n";
+  std::string out = printable_text(p.source) + ": " + pair_answer_text(p) + "\n";
   out += "  run       CPU " + p.a + " -> CPU " + p.b + ", send " + p.send.name + ", recv " + p.recv.name + ", " +
          std::to_string(p.rounds) + (p.rounds == 1 ? " round\n" : " rounds\n");
   if (p.incomplete) out += "  NOT COMPLETE: " + *p.incomplete + "\n";

@@ -292,7 +292,7 @@ void add_source(const ReportInputs& in, ReportSection& s) {
         src.started_utc.empty()
             ? "at a time not recorded"
             : "from " + src.started_utc + " to " + (src.ended_utc.empty() ? "an end not recorded" : src.ended_utc);
-    s.blocks.push_back(paragraph("Rebuilt from saved rounds, nothing measured now: " + src.dir + ", measured on " +
+    s.blocks.push_back(paragraph("Rebuilt from saved rounds, nothing measured now: " + printable_text(src.dir) + ", measured on " +
                                  (src.host.empty() ? "a host not recorded" : src.host) + " " + when + "."));
   }
   if (!in.incomplete.empty()) {
@@ -904,7 +904,7 @@ std::string report_answer_text(const ReportInputs& in, std::string_view report_d
   } else {
     read = "read: not named (the rounds record no read variant, and the read variants were not measured)";
   }
-  std::string dir(report_dir);
+  std::string dir = printable_text(report_dir);
   if (!dir.empty() && !dir.ends_with('/')) dir += '/';
   return wrap_columns(check_reason_text(in.check)) + wrap_columns(read) +
          wrap_columns("report: " + dir + "report.html (report.md beside it)");

@@ -19,6 +19,7 @@
 #include "pair/analyze.hpp"
 #include "render/monitor_output.hpp"
 #include "render/pair_output.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -118,12 +119,12 @@ void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
   for (std::size_t i = 0; i < monitors.size(); ++i) {
     const fs::path dat = fs::path(dir) / (names[i] + ".dat");
     write_text_file(dat.string(), monitor_timeseries_dat(monitors[i].analysis, monitors[i].log));
-    std::cerr << "  wrote " << dat.string();
+    std::cerr << "  wrote " << printable_text(dat.string());
     for (const char* ext : {".png", ".svg"}) {
       const fs::path picture = fs::path(dir) / (names[i] + ext);
       const std::size_t failed_before = plotter.report().failed.size();
       if (plotter.draw("monitor_timeseries.gp", dat.string(), picture.string())) {
-        std::cerr << ", " << picture.filename().string();
+        std::cerr << ", " << printable_text(picture.filename().string());
       } else if (plotter.report().failed.size() > failed_before) {  // not for a missing gnuplot: said once below
         std::cerr << "\ntscaudit analyze: warning: " << plotter.report().failure_lines().back();
       }

@@ -21,6 +21,7 @@
 #include "render/text_wrap.hpp"
 #include "render/verdict_text.hpp"
 #include "version.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -61,7 +62,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     if (metrics_file) {
       metrics_file->write(text);
       metrics_file->commit();
-      std::cerr << "tscaudit check: wrote " << options.openmetrics_file << "\n";
+      std::cerr << "tscaudit check: wrote " << printable_text(options.openmetrics_file) << "\n";
     }
     if (options.openmetrics_stdout) std::cout << text;
   }

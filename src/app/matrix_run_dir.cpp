@@ -307,7 +307,7 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   if (manifest.has_topology) {
     const TopologyResult topology =
         load_topology(TopologySource{TopologySource::Kind::xml, (fs::path(dir) / kTopologyName).string()});
-    if (!topology.ok) throw InputError((fs::path(dir) / kTopologyName).string() + ": " + topology.problem);
+    if (!topology.ok) throw InputError(printable_text((fs::path(dir) / kTopologyName).string()) + ": " + topology.problem);
     places = topology.summary.places;
   } else {
     for (int cpu : manifest.cpus) places.push_back(CpuPlace{.cpu = cpu});
@@ -339,7 +339,8 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   o.started_utc = manifest.started_utc;
   o.ended_utc = manifest.ended_utc;
   o.platform.tsc.hz = manifest.tsc_hz;
-  o.platform.host = plan_value<std::string>(manifest.platform, "host", "");
+  // What the manifest says is quoted in messages and reports: printable, whatever it holds.
+  o.platform.host = printable_text(plan_value<std::string>(manifest.platform, "host", ""));
   // The facts every pair's header records (add_platform_metadata), where the manifest has them.
   if (const auto v = manifest.pair_header.get("clocksource"); v && *v != "unknown") o.platform.clocksource = *v;
   if (const auto v = manifest.pair_header.get("hypervisor")) {
@@ -349,8 +350,9 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   }
   if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {
     for (const json& w : *it) {
-      o.warnings.push_back({plan_value<std::string>(w, "code", ""), plan_value<std::string>(w, "message", ""),
-                            plan_value<std::string>(w, "advice", "")});
+      o.warnings.push_back({printable_text(plan_value<std::string>(w, "code", "")),
+                            printable_text(plan_value<std::string>(w, "message", "")),
+                            printable_text(plan_value<std::string>(w, "advice", ""))});
     }
   }
   for (const std::string& note : reader.incomplete_notes()) o.incomplete.push_back(note);

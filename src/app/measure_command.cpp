@@ -90,7 +90,7 @@ int run_measure(const MeasureOptions& options) {
   // The human summary, its answer first: what was measured and where it went. On standard
   // output when the rounds went to a file; on stderr when they went to standard output.
   const double hz = platform.tsc.hz;
-  const std::string where = options.out == "-" ? std::string("standard output") : options.out;
+  const std::string where = options.out == "-" ? std::string("standard output") : printable_text(options.out);
   const std::string status = signal != 0 ? "interrupted" : complete ? "complete" : "aborted";
   std::string text =
       "tscaudit measure: " +

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/plot.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 
@@ -17,7 +18,7 @@ void PictureReport::add(const PictureReport& other) {
 
 std::vector<std::string> PictureReport::failure_lines() const {
   std::vector<std::string> lines;
-  for (const PictureFailure& f : failed) lines.push_back(f.path + ": " + f.why);
+  for (const PictureFailure& f : failed) lines.push_back(printable_text(f.path) + ": " + f.why);
   return lines;
 }
 
@@ -68,12 +69,12 @@ std::string not_drawn_message(const std::vector<std::string>& not_drawn) {
     const fs::path path(p);
     const std::string here = path.parent_path().string();
     if (first || here != dir) {
-      out += (first ? " in " : "; in ") + (here.empty() ? std::string(".") : here) + ": ";
+      out += (first ? " in " : "; in ") + (here.empty() ? std::string(".") : printable_text(here)) + ": ";
       dir = here;
     } else {
       out += ", ";
     }
-    out += path.filename().string();
+    out += printable_text(path.filename().string());
     first = false;
   }
   return out + " (the .dat files beside them are their input)";

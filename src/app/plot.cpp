@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/format.hpp"
 #include "formats/output_file.hpp"
 #include "formats/temporaries.hpp"
 
@@ -144,12 +145,12 @@ std::string mark_images_pixelated(const std::string& path) {
   {
     Fd f;
     f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (f.fd < 0) return "cannot read " + path + ": " + errno_text(errno);
+    if (f.fd < 0) return "cannot read " + printable_text(path) + ": " + errno_text(errno);
     char buf[65536];
     while (true) {
       const ssize_t n = ::read(f.fd, buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return "cannot read " + path + ": " + errno_text(errno);
+      if (n < 0) return "cannot read " + printable_text(path) + ": " + errno_text(errno);
       if (n == 0) break;
       svg.append(buf, static_cast<std::size_t>(n));
     }
@@ -167,17 +168,17 @@ std::string mark_images_pixelated(const std::string& path) {
   marked.append(svg, from, std::string::npos);
   Fd f;
   f.fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-  if (f.fd < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+  if (f.fd < 0) return "cannot rewrite " + printable_text(path) + ": " + errno_text(errno);
   std::string_view left(marked);
   while (!left.empty()) {
     const ssize_t n = ::write(f.fd, left.data(), left.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+    if (n < 0) return "cannot rewrite " + printable_text(path) + ": " + errno_text(errno);
     left.remove_prefix(static_cast<std::size_t>(n));
   }
   const int fd = f.fd;
   f.fd = -1;
-  if (::close(fd) != 0) return "cannot rewrite " + path + ": " + errno_text(errno);
+  if (::close(fd) != 0) return "cannot rewrite " + printable_text(path) + ": " + errno_text(errno);
   return "";
 }
 
@@ -239,8 +240,8 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   if (rc != 0) return fail("cannot start gnuplot: " + errno_text(rc));
 
   const Outcome o = collect(pid, read_end.fd, started + timeout);
-  const std::string what = "gnuplot -c " + script + " " + in;
-  const std::string said = trimmed(o.output);
+  const std::string what = "gnuplot -c " + script + " " + printable_text(in);
+  const std::string said = printable_text(trimmed(o.output));  // one line, whatever gnuplot wrote
   if (o.timed_out) {
     return fail(what + ": no result after " + std::to_string(timeout.count()) + " ms, killed" +
                 (said.empty() ? "" : ": " + said));

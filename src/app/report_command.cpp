@@ -90,7 +90,7 @@ ReportFrom report_from(const std::string& from) {
 /// machine (the host, the TSC frequency, the platform warnings), and what it does not.
 std::string one_run_platform_text(const std::string& from, const ReportInputs& in, double tsc_hz) {
   std::string text =
-      "Rebuilt from one run (" + from +
+      "Rebuilt from one run (" + printable_text(from) +
       "): the platform facts of `tscaudit info` are not recorded in a run directory, so they are not here.\n"
       "What the run's manifest records of the machine:\n";
   text += "  host      " + (in.host.empty() ? std::string("not recorded") : in.host) + "\n";
@@ -278,7 +278,7 @@ void measure_report(const ReportOptions& options, ReportFrom source, const fs::p
     const std::optional<std::string> text = read_file(from / "info.txt");
     const std::optional<std::string> json = read_file(from / "info.json");
     if (!text || !json) {
-      throw InputError((from / (text ? "info.json" : "info.txt")).string() +
+      throw InputError(printable_text((from / (text ? "info.json" : "info.txt")).string()) +
                        ": missing: the directory of an earlier report has its platform facts (or give "
                        "report --from a run directory)");
     }
@@ -302,9 +302,9 @@ void measure_report(const ReportOptions& options, ReportFrom source, const fs::p
     in.info_text = one_run_platform_text(options.matrix.from, in, in.ordered.matrix.tsc_hz);
     in.info_files = false;
     // A plain directory of run files names no host: the title names the run instead.
-    if (in.host.empty()) in.host = "the run in " + options.matrix.from;
+    if (in.host.empty()) in.host = "the run in " + printable_text(options.matrix.from);
     written.incomplete.push_back(
-        "rebuilt from one run (" + options.matrix.from +
+        "rebuilt from one run (" + printable_text(options.matrix.from) +
         "): no plain-" + std::string(variant_name(plain_variant(counter::kHostArch))) +
         " matrix to compare with, no read variants, and no platform facts but the host and the warnings its "
         "manifest records");
@@ -335,7 +335,7 @@ void measure_report(const ReportOptions& options, ReportFrom source, const fs::p
     written.incomplete.push_back(
         "the read variants are not rebuilt offline (a run directory keeps the matrices' rounds only); the earlier "
         "report's are in " +
-        (fs::path(options.matrix.from) / kReportVariantsDir).string());
+        printable_text((fs::path(options.matrix.from) / kReportVariantsDir).string()));
   } else if (options.variants && source == ReportFrom::live && !written.interrupted && !one_cpu) {
     measure_read_variants(options, root, in, written);
   }

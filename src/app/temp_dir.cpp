@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "core/format.hpp"
+
 namespace tscaudit {
 
 TempDir make_temp_dir(std::string_view prefix, std::string_view what) {
@@ -11,7 +13,7 @@ TempDir make_temp_dir(std::string_view prefix, std::string_view what) {
   const std::string parent = tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp");
   std::string name = parent + "/" + std::string(prefix) + "-XXXXXX";
   if (::mkdtemp(name.data()) == nullptr) {
-    return {"", "cannot make a directory for " + std::string(what) + " in " + parent + ": " +
+    return {"", "cannot make a directory for " + std::string(what) + " in " + printable_text(parent) + ": " +
                     std::generic_category().message(errno)};
   }
   return {name, ""};
