@@ -2,9 +2,11 @@
 # SIGINT and SIGTERM in the commands that measure or make runs (docs/commands.md, "Signals"),
 # one case per call:   signals.sh TSCAUDIT WORKDIR CASE
 # Each command says what it kept, exits 3, and leaves no temporary file and no empty output
-# directory. Exit 0: as documented; 1: not (the reason is printed); 4: skipped. No timing is
-# asserted: a wait only lets the command reach the state under test, and every wait is
-# bounded (no hang can pass).
+# directory; a signal that ends a command while gnuplot draws leaves no gnuplot and no
+# picture behind.
+# Exit 0: as documented; 1: not (the reason is printed); 4: skipped. No timing is asserted: a
+# wait only lets the command reach the state under test, and every wait is bounded (no hang
+# can pass); where a race is involved, every one of several tries must hold.
 set -u
 tscaudit=$1
 work=$2
@@ -43,6 +45,72 @@ no_temporaries() {
   left=$(find "$dir" -name '*.tmp.*' -o -name '*.partial' | head -3)
   [ -z "$left" ] || fail "temporaries left: $left"
 }
+
+# The bit of signal number $2 in the hexadecimal mask $1 (a line of /proc/PID/status).
+mask_has() { [ -n "$1" ] && (((16#$1 >> ($2 - 1)) & 1)); }
+
+# status_field PID FIELD: FIELD of /proc/PID/status in $field_value, read by the shell alone
+# (no process started: the loops below poll it as fast as it changes).
+status_field() {
+  local key value
+  field_value=
+  while IFS=$'\t' read -r key value; do
+    if [ "$key" = "$2:" ]; then
+      field_value=$value
+      return 0
+    fi
+  done 2>/dev/null <"/proc/$1/status"
+  return 1
+}
+
+# pending PID SIGNUM: SIGNUM was sent to PID and not delivered yet.
+pending() {
+  { status_field "$1" ShdPnd && mask_has "$field_value" "$2"; } ||
+    { status_field "$1" SigPnd && mask_has "$field_value" "$2"; }
+}
+
+# wait_for PID CONDITION: waits (at most 60 s) until the shell command CONDITION holds while
+# PID runs.
+wait_for() {
+  local pid=$1 condition=$2 waited=0
+  until eval "$condition"; do
+    sleep 0.02
+    waited=$((waited + 1))
+    [ "$waited" -lt 3000 ] || { kill -KILL "$pid"; fail "never reached the state to signal in ($condition)"; }
+    kill -0 "$pid" 2>/dev/null || fail "the command ended before the signal"
+  done
+}
+
+# wait_end PID: waits (at most 60 s) for PID to end; its exit code in $rc.
+wait_end() {
+  local waited=0
+  while kill -0 "$1" 2>/dev/null; do
+    sleep 0.05
+    waited=$((waited + 1))
+    [ "$waited" -lt 1200 ] || { kill -KILL "$1"; fail "did not end within 60 s of the signal (a hang)"; }
+  done
+  wait "$1"
+  rc=$?
+}
+
+# A gnuplot that draws slowly: it notes its pid (it leads its own process group) in
+# $FAKE_GNUPLOT_PIDS, sleeps (a child of its own, in its group), then writes its picture
+# (gnuplot -c SCRIPT IN OUT: $4) as a real one still drawing would, late.
+make_slow_gnuplot() {
+  mkdir -p "$dir/bin"
+  cat >"$dir/bin/gnuplot" <<'GNUPLOT'
+#!/bin/sh
+echo $$ >>"$FAKE_GNUPLOT_PIDS"
+sleep 600
+printf 'a picture written late' >"$4"
+GNUPLOT
+  chmod +x "$dir/bin/gnuplot"
+  # Whatever happens, no fake gnuplot outlives the test.
+  trap 'for g in $(cat "$dir"/gnuplot*.pids 2>/dev/null); do kill -KILL -- "-$g" 2>/dev/null; done' EXIT
+}
+
+# group_runs PGID: a process of that group runs (a zombie, ended and not reaped, does not).
+group_runs() { ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }'; }
 
 case "$case_name" in
   measure)
@@ -122,6 +190,38 @@ case "$case_name" in
     rc=$?
     [ "$rc" = 143 ] || [ "$rc" = 3 ] || fail "exit $rc, expected 143 (killed) or 3 (stopped cleanly)"
     no_temporaries
+    ;;
+  gnuplot-second-sigint | gnuplot-sighup)
+    # A signal that ends a command while gnuplot draws its picture aside (NAME.tmp.XXXXXX.png):
+    # a second SIGINT (the first is recorded, and matrix --from goes on), or one SIGHUP. gnuplot
+    # is killed with its group and reaped before the temporaries go, so nothing writes the
+    # picture again after the end. Five tries, every one must hold.
+    "$tscaudit" simulate --topology "synthetic:package:1 core:4 pu:1" --rounds 2000 --out "$dir/machine" \
+      >/dev/null 2>"$dir/stderr" || fail "simulate failed"
+    make_slow_gnuplot
+    for try in 1 2 3 4 5; do
+      pids="$dir/gnuplot$try.pids"
+      FAKE_GNUPLOT_PIDS=$pids PATH="$dir/bin:$PATH" "$tscaudit" matrix --from "$dir/machine" --out "$dir/out$try" \
+        >/dev/null 2>"$dir/stderr" &
+      pid=$!
+      wait_for "$pid" '[ -s "$pids" ] && compgen -G "$dir/out$try/*.tmp.*" >/dev/null'  # drawing
+      if [ "$case_name" = gnuplot-sighup ]; then
+        kill -HUP "$pid"
+        expected=129
+      else
+        kill -INT "$pid"
+        wait_for "$pid" '! pending "$pid" 2'  # the first one is recorded
+        kill -INT "$pid"
+        expected=130
+      fi
+      wait_end "$pid"
+      [ "$rc" = "$expected" ] || fail "try $try: exit $rc, expected $expected (killed by the signal)"
+      group=$(head -1 "$pids")
+      if group_runs "$group"; then
+        fail "try $try: gnuplot (process group $group) still runs after the command ended"
+      fi
+      no_temporaries
+    done
     ;;
   inputs-first)
     # Every input is checked before anything is written: a bad CPU leaves no output directory.
