@@ -2,8 +2,8 @@
 # SIGINT and SIGTERM in the commands that measure or make runs (docs/commands.md, "Signals"),
 # one case per call:   signals.sh TSCAUDIT WORKDIR CASE
 # Each command says what it kept, exits 3, and leaves no temporary file and no empty output
-# directory; a signal that ends a command while gnuplot draws leaves no gnuplot and no
-# picture behind.
+# directory; a signal before measuring begins is seen as one a moment later; a signal that
+# ends a command while gnuplot draws leaves no gnuplot and no picture behind.
 # Exit 0: as documented; 1: not (the reason is printed); 4: skipped. No timing is asserted: a
 # wait only lets the command reach the state under test, and every wait is bounded (no hang
 # can pass); where a race is involved, every one of several tries must hold.
@@ -63,6 +63,13 @@ status_field() {
   return 1
 }
 
+# catches PID SIGNUM: PID runs tscaudit (exec done) and has a handler of SIGNUM.
+tscaudit_exe=$(readlink -f "$tscaudit")
+catches() {
+  status_field "$1" SigCgt && mask_has "$field_value" "$2" &&
+    [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$tscaudit_exe" ]
+}
+
 # pending PID SIGNUM: SIGNUM was sent to PID and not delivered yet.
 pending() {
   { status_field "$1" ShdPnd && mask_has "$field_value" "$2"; } ||
@@ -91,6 +98,14 @@ wait_end() {
   done
   wait "$1"
   rc=$?
+}
+
+# Runs "$@" (tscaudit and its arguments) with a SIGTERM pending from the start: the process
+# that execs it blocks SIGTERM and sends it to itself; a mask and a pending signal survive
+# exec. A signal that comes before the tool's first instruction that could see it.
+with_sigterm_pending() {
+  perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGTERM)) or die "sigprocmask: $!";
+                   kill "TERM", $$; exec { $ARGV[0] } @ARGV or die "exec: $!"' "$@"
 }
 
 # A gnuplot that draws slowly: it notes its pid (it leads its own process group) in
@@ -220,6 +235,81 @@ case "$case_name" in
       if group_runs "$group"; then
         fail "try $try: gnuplot (process group $group) still runs after the command ended"
       fi
+      no_temporaries
+    done
+    ;;
+  early-check-quick)
+    needs_two_cpus
+    # A SIGTERM before anything (pending when the process starts): the quick check answers
+    # incomplete, exit 3, and its metrics say so instead of the previous file's.
+    for try in 1 2 3; do
+      echo previous >"$dir/tscaudit.prom"
+      with_sigterm_pending "$tscaudit" check --quick --cpus 0,1 --openmetrics "$dir/tscaudit.prom" \
+        >"$dir/stdout" 2>"$dir/stderr"
+      rc=$?
+      [ "$rc" = 3 ] || fail "try $try: exit $rc, expected 3 (incomplete)"
+      head -1 "$dir/stdout" | grep -q '^incomplete, no verdict: interrupted by SIGTERM' ||
+        fail "try $try: the answer is not incomplete: $(head -1 "$dir/stdout")"
+      grep -q '^tscaudit_check_success{reason="interrupted"} 0$' "$dir/tscaudit.prom" ||
+        fail "try $try: the metrics do not say interrupted: $(head -3 "$dir/tscaudit.prom")"
+      no_temporaries
+    done
+    # A SIGTERM as soon as the process has its handler, ten times: wherever it lands, the check
+    # answers (incomplete, or its verdict when it landed after the measuring) and writes its
+    # metrics; it is never killed with the previous metrics left as if current.
+    for try in $(seq 10); do
+      echo previous >"$dir/tscaudit.prom"
+      "$tscaudit" check --quick --cpus 0,1 --openmetrics "$dir/tscaudit.prom" >"$dir/stdout" 2>"$dir/stderr" &
+      pid=$!
+      until catches "$pid" 15; do kill -0 "$pid" 2>/dev/null || break; done
+      kill -TERM "$pid" 2>/dev/null
+      wait_end "$pid"
+      ! grep -q '^previous$' "$dir/tscaudit.prom" || fail "try $try: exit $rc, and the previous metrics stay"
+      tail -1 "$dir/tscaudit.prom" | grep -q '^# EOF$' || fail "try $try: the metrics are not whole"
+      case "$rc" in
+        3)
+          head -1 "$dir/stdout" | grep -q '^incomplete, no verdict: interrupted by SIGTERM' ||
+            fail "try $try: exit 3 without an incomplete answer: $(head -1 "$dir/stdout")"
+          grep -q 'reason="interrupted"' "$dir/tscaudit.prom" || fail "try $try: the metrics do not say interrupted"
+          ;;
+        0 | 1 | 5 | 143) ;;  # a verdict (143: the signal came after the metrics were written)
+        *) fail "try $try: exit $rc" ;;
+      esac
+      no_temporaries
+    done
+    ;;
+  early-monitor)
+    needs_two_cpus
+    # A SIGTERM before anything: the monitor stops before its first round (exit 3, it says so),
+    # and its metrics file is rewritten to say it has ended, not left as the previous run's.
+    echo previous >"$dir/monitor.prom"
+    with_sigterm_pending "$tscaudit" monitor --cpus 0,1 --duration 5 --out "$dir/m.log" \
+      --openmetrics "$dir/monitor.prom" >/dev/null 2>"$dir/stderr"
+    rc=$?
+    [ "$rc" = 3 ] || fail "exit $rc, expected 3"
+    grep -q 'interrupted by SIGTERM before the first round; no log was written' "$dir/stderr" ||
+      fail "it does not say it was interrupted"
+    grep -q '^tscaudit_monitor_running{a="0",b="1"} 0$' "$dir/monitor.prom" || fail "the metrics do not say ended"
+    [ ! -e "$dir/m.log" ] || fail "a log was written"
+    no_temporaries
+    # As soon as the process has its handler, ten times: interrupted, before its first round
+    # (exit 3) or with the rounds so far in a log that says so (exit 0); never killed.
+    for try in $(seq 10); do
+      rm -f "$dir/m.log"
+      echo previous >"$dir/monitor.prom"
+      "$tscaudit" monitor --cpus 0,1 --interval 0.1 --duration 5 --out "$dir/m.log" \
+        --openmetrics "$dir/monitor.prom" >/dev/null 2>"$dir/stderr" &
+      pid=$!
+      until catches "$pid" 15; do kill -0 "$pid" 2>/dev/null || break; done
+      kill -TERM "$pid" 2>/dev/null
+      wait_end "$pid"
+      grep -q '^tscaudit_monitor_running{a="0",b="1"} 0$' "$dir/monitor.prom" ||
+        fail "try $try: exit $rc, and the metrics do not say ended: $(head -1 "$dir/monitor.prom")"
+      case "$rc" in
+        3) grep -q 'interrupted by SIGTERM before the first round' "$dir/stderr" || fail "try $try: exit 3, not interrupted" ;;
+        0) grep -q '^# status: interrupted$' "$dir/m.log" || fail "try $try: the log does not say interrupted" ;;
+        *) fail "try $try: exit $rc, expected 3 or 0" ;;
+      esac
       no_temporaries
     done
     ;;
