@@ -57,7 +57,9 @@ int main(int argc, char** argv) {
     const cli::Command command = cli::parse(args);
     settle_early_signal(measures(command));
     const int rc = run(command);
-    finish_standard_output();  // results on a full disk are an I/O error, not exit 0
+    // Results on a full disk are an I/O error, not exit 0; a reader that went away (`| head`)
+    // ends the command quietly, its files written.
+    if (!finish_standard_output()) return kExitOutputClosed;
     return rc;
   } catch (const UsageError& e) {
     settle_early_signal(false);  // a command line refused measures nothing
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
     return exit_code_of(e);
   } catch (const std::exception& e) {
     settle_early_signal(false);
+    if (standard_output_closed(e)) return kExitOutputClosed;
     return report_error("tscaudit", e);
   }
 }

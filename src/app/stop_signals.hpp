@@ -44,8 +44,8 @@ class StopSignals {
 /// whoever started the process stays ignored), those three unblocked (a mask inherited from
 /// the starter would hold a stop request back for the whole run), and SIGPIPE ignored for
 /// the whole process (a reader that goes away is a write error, EPIPE, that each writer
-/// handles, instead of the end of the process halfway). From here on the first SIGINT or
-/// SIGTERM is recorded, until settle_early_signal.
+/// handles: standard output ends the command quietly, formats/standard_output.hpp). From here
+/// on the first SIGINT or SIGTERM is recorded, until settle_early_signal.
 void install_signal_handling();
 
 /// Called once the command is known (or the command line refused). A command that

@@ -3,7 +3,8 @@
 # one case per call:   signals.sh TSCAUDIT WORKDIR CASE
 # Each command says what it kept, exits 3, and leaves no temporary file and no empty output
 # directory; a signal before measuring begins is seen as one a moment later; a signal that
-# ends a command while gnuplot draws leaves no gnuplot and no picture behind.
+# ends a command while gnuplot draws leaves no gnuplot and no picture behind; a reader of
+# standard output that goes away ends the command quietly (exit 141), its files whole.
 # Exit 0: as documented; 1: not (the reason is printed); 4: skipped. No timing is asserted: a
 # wait only lets the command reach the state under test, and every wait is bounded (no hang
 # can pass); where a race is involved, every one of several tries must hold.
@@ -312,6 +313,43 @@ case "$case_name" in
       esac
       no_temporaries
     done
+    ;;
+  closed-pipe)
+    # Standard output's reader goes away (| head -1): the command ends quietly with 141, says
+    # nothing more on standard error than without the pipe, and its --out files are whole: the
+    # same bytes as without the pipe. The output (about 400 KB of JSON) is larger than a pipe
+    # holds, so the reader is gone before the last write, every time.
+    "$tscaudit" simulate --topology "synthetic:package:2 core:8 pu:2" --rounds 200 --out "$dir/machine" \
+      >/dev/null 2>"$dir/stderr" || fail "simulate failed"
+    "$tscaudit" matrix --from "$dir/machine" --format json --out "$dir/whole" >"$dir/whole.json" 2>"$dir/whole.err"
+    expected_rc=$?
+    [ "$(wc -c <"$dir/whole.json")" -gt 262144 ] || fail "the output is too small for the test"
+    sed "s#$dir/whole#OUT#g" "$dir/whole.err" >"$dir/expected.err"
+    for try in $(seq 10); do
+      "$tscaudit" matrix --from "$dir/machine" --format json 2>"$dir/stderr" | head -1 >"$dir/first"
+      rc=${PIPESTATUS[0]}
+      [ "$rc" = 141 ] || fail "try $try: exit $rc, expected 141"
+      grep -v 'wrote OUT' "$dir/expected.err" | cmp -s - "$dir/stderr" || fail "try $try: more on standard error"
+      [ "$(cat "$dir/first")" = "{" ] || fail "try $try: the first line is $(cat "$dir/first")"
+    done
+    for try in 1 2 3; do
+      out="$dir/out$try"
+      "$tscaudit" matrix --from "$dir/machine" --format json --out "$out" 2>"$dir/stderr" | head -1 >/dev/null
+      rc=${PIPESTATUS[0]}
+      [ "$rc" = 141 ] || fail "try $try with --out: exit $rc, expected 141 (without the pipe: $expected_rc)"
+      sed "s#$out#OUT#g" "$dir/stderr" | cmp -s - "$dir/expected.err" || fail "try $try with --out: more on standard error"
+      (cd "$dir/whole" && find . -type f | sort) >"$dir/files"
+      (cd "$out" && find . -type f | sort) | cmp -s - "$dir/files" || fail "try $try: not the same files in $out"
+      while read -r f; do cmp -s "$dir/whole/$f" "$out/$f" || fail "try $try: $out/$f is not whole"; done <"$dir/files"
+    done
+    # A command that writes standard output as a file (simulate --out -): the same quiet end,
+    # its other file whole.
+    "$tscaudit" simulate --rounds 200000 --out - --truth "$dir/truth.json" 2>"$dir/stderr" | head -1 >/dev/null
+    rc=${PIPESTATUS[0]}
+    [ "$rc" = 141 ] || fail "simulate --out - | head -1: exit $rc, expected 141"
+    [ ! -s "$dir/stderr" ] || fail "simulate --out - | head -1 said something"
+    tail -1 "$dir/truth.json" | grep -q '^}$' || fail "simulate --out - | head -1: the truth is not whole"
+    no_temporaries
     ;;
   inputs-first)
     # Every input is checked before anything is written: a bad CPU leaves no output directory.
