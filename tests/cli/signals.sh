@@ -220,7 +220,9 @@ case "$case_name" in
       FAKE_GNUPLOT_PIDS=$pids PATH="$dir/bin:$PATH" "$tscaudit" matrix --from "$dir/machine" --out "$dir/out$try" \
         >/dev/null 2>"$dir/stderr" &
       pid=$!
-      wait_for "$pid" '[ -s "$pids" ] && compgen -G "$dir/out$try/*.tmp.*" >/dev/null'  # drawing
+      # gnuplot runs (the tool blocks the signals from its spawn until it has registered it,
+      # so a signal from here on finds it registered), wherever the directory is being built.
+      wait_for "$pid" '[ -s "$pids" ]'
       if [ "$case_name" = gnuplot-sighup ]; then
         kill -HUP "$pid"
         expected=129
