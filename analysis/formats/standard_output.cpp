@@ -1,11 +1,14 @@
 #include "formats/standard_output.hpp"
 
+#include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "core/errors.hpp"
 
@@ -43,6 +46,8 @@ bool FdOutputBuffer::drain() {
 }
 
 namespace {
+bool g_reader_gone = false;  // standard_output_closed saw it (the main thread's)
+
 FdOutputBuffer& stdout_buffer() {
   // Never destroyed: std::cout is flushed once more when the process exits, after the
   // function-local statics are gone.
@@ -53,11 +58,25 @@ FdOutputBuffer& stdout_buffer() {
 
 void install_standard_output() { std::cout.rdbuf(&stdout_buffer()); }
 
-void finish_standard_output() {
+bool finish_standard_output() {
   std::cout.flush();
-  if (const int err = stdout_buffer().first_error(); err != 0) {
-    throw IoError(std::string("cannot write standard output: ") + std::strerror(err));
-  }
+  const int err = stdout_buffer().first_error();
+  if (err == EPIPE || g_reader_gone) return false;
+  if (err != 0) throw IoError(std::string("cannot write standard output: ") + std::strerror(err));
+  return true;
+}
+
+bool standard_output_closed(const std::exception& e) {
+  if (dynamic_cast<const IoError*>(&e) == nullptr) return false;
+  if (std::string_view(e.what()).find("standard output") == std::string_view::npos) return false;
+  // The write's errno is gone with the message; the descriptor still says it: a pipe or a
+  // socket whose reader has gone polls as an error (a hung-up terminal is not one of these).
+  struct stat st {};
+  if (::fstat(STDOUT_FILENO, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return false;
+  pollfd p{STDOUT_FILENO, POLLOUT, 0};
+  if (::poll(&p, 1, 0) != 1 || (p.revents & (POLLERR | POLLHUP)) == 0) return false;
+  g_reader_gone = true;
+  return true;
 }
 
 }  // namespace tscaudit

@@ -13,6 +13,7 @@
 #include "formats/interval_log.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "formats/standard_output.hpp"
 #include "formats/text_lines.hpp"
 #include "matrix/check.hpp"
 #include "monitor/interval_analysis.hpp"
@@ -136,6 +137,44 @@ void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
   }
 }
 
+/// The results, in the format asked for, into `out`, committed. \throws IoError.
+void write_results(const AnalyzeOptions& options, const std::vector<PairAnalysis>& pairs,
+                   const std::vector<Monitor>& monitors, const std::vector<std::pair<bool, std::size_t>>& order,
+                   OutputFile& out) {
+  switch (options.format) {
+    case OutputFormat::text: {
+      std::string text;
+      for (const auto& [is_monitor, i] : order) {
+        text += (is_monitor ? monitor_text(monitors[i].analysis) : analysis_text(pairs[i])) + "\n";
+      }
+      out.write(text);
+      break;
+    }
+    case OutputFormat::json: {
+      nlohmann::ordered_json j = analysis_json(pairs);
+      nlohmann::ordered_json& arr = j["monitors"] = nlohmann::ordered_json::array();
+      for (const Monitor& m : monitors) arr.push_back(monitor_json(m.analysis));
+      // Strings from the input (send, recv, a file name) may hold bytes that are not
+      // UTF-8: they become U+FFFD instead of an exception from the JSON writer.
+      out.write(j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      break;
+    }
+    case OutputFormat::csv: {
+      // Two tables when both kinds were given: the pairs, a blank line, the intervals.
+      std::string text;
+      if (!pairs.empty() || monitors.empty()) text += analysis_csv(pairs);
+      if (!monitors.empty()) {
+        if (!text.empty()) text += "\n";
+        text += monitor_csv_header();
+        for (const Monitor& m : monitors) text += monitor_csv_rows(m.analysis, m.log);
+      }
+      out.write(text);
+      break;
+    }
+  }
+  out.commit();
+}
+
 }  // namespace
 
 int run_analyze(const AnalyzeOptions& options) {
@@ -184,38 +223,13 @@ int run_analyze(const AnalyzeOptions& options) {
                 << "); analyzing the " << m.analysis.intervals << " intervals it holds\n";
     }
   }
-  switch (options.format) {
-    case OutputFormat::text: {
-      std::string text;
-      for (const auto& [is_monitor, i] : order) {
-        text += (is_monitor ? monitor_text(monitors[i].analysis) : analysis_text(pairs[i])) + "\n";
-      }
-      out.write(text);
-      break;
-    }
-    case OutputFormat::json: {
-      nlohmann::ordered_json j = analysis_json(pairs);
-      nlohmann::ordered_json& arr = j["monitors"] = nlohmann::ordered_json::array();
-      for (const Monitor& m : monitors) arr.push_back(monitor_json(m.analysis));
-      // Strings from the input (send, recv, a file name) may hold bytes that are not
-      // UTF-8: they become U+FFFD instead of an exception from the JSON writer.
-      out.write(j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
-      break;
-    }
-    case OutputFormat::csv: {
-      // Two tables when both kinds were given: the pairs, a blank line, the intervals.
-      std::string text;
-      if (!pairs.empty() || monitors.empty()) text += analysis_csv(pairs);
-      if (!monitors.empty()) {
-        if (!text.empty()) text += "\n";
-        text += monitor_csv_header();
-        for (const Monitor& m : monitors) text += monitor_csv_rows(m.analysis, m.log);
-      }
-      out.write(text);
-      break;
-    }
+  // A reader of standard output that went away (`| head`) ends the results there, not the
+  // command: the plots are still drawn, then it ends quietly (formats/standard_output.hpp).
+  try {
+    write_results(options, pairs, monitors, order, out);
+  } catch (const IoError& e) {
+    if (!standard_output_closed(e)) throw;
   }
-  out.commit();
   if (!options.plot_dir.empty()) write_plots(options.plot_dir, monitors);
   // Each run decided as check decides it (decide_pair); the exit code is the most serious
   // answer's (docs/commands.md, "Exit codes"). An interval log's analysis is reported, not

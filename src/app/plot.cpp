@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -68,10 +69,45 @@ struct Outcome {
   std::string output;  // its stdout and stderr, the last kKeptOutputBytes
 };
 
+/// A running child in the registry of formats/temporaries.hpp, so that a signal that ends
+/// the process kills its group first (else gnuplot, still drawing, writes the picture
+/// written aside again after the handler removed it).
+struct RegisteredChild {
+  pid_t pid = -1;
+  int slot = -1;
+  RegisteredChild() = default;
+  RegisteredChild(const RegisteredChild&) = delete;
+  RegisteredChild& operator=(const RegisteredChild&) = delete;
+  ~RegisteredChild() { unregister_child(slot); }
+
+  enum class Reaped { yes, running, gone };
+
+  /// Waits for the child to end (`block`: until it does), leaves the registry, then reaps it:
+  /// a zombie's pid is given to no other process, so a signal meanwhile kills no stranger.
+  /// \returns yes (its status in `status`), running (not blocking), or gone (not our child:
+  /// nothing to reap).
+  Reaped reap(int& status, bool block) {
+    siginfo_t info{};
+    while (true) {
+      info.si_pid = 0;
+      const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | (block ? 0 : WNOHANG));
+      if (w == 0 && info.si_pid == pid) break;  // ended, not reaped yet
+      if (w == 0) return Reaped::running;
+      if (errno != EINTR) return Reaped::gone;
+    }
+    unregister_child(slot);
+    slot = -1;
+    while (::waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) return Reaped::gone;
+    }
+    return Reaped::yes;
+  }
+};
+
 /// Reads the child's output until EOF, then waits for it; kills its process group at
-/// the deadline. Preconditions: `pid` leads its own process group and `read_fd` is the
+/// the deadline. Preconditions: `child.pid` leads its own process group and `read_fd` is the
 /// only parent-side end of its output pipe.
-Outcome collect(pid_t pid, int read_fd, Clock::time_point deadline) {
+Outcome collect(RegisteredChild& child, int read_fd, Clock::time_point deadline) {
   Outcome o;
   bool eof = false;
   std::vector<char> buf(4096);
@@ -96,9 +132,7 @@ Outcome collect(pid_t pid, int read_fd, Clock::time_point deadline) {
   }
   // Output closed: gnuplot has exited or is about to. Wait, still bounded by the deadline.
   while (!o.timed_out) {
-    const pid_t w = ::waitpid(pid, &o.status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) break;
+    if (child.reap(o.status, false) != RegisteredChild::Reaped::running) break;
     if (Clock::now() >= deadline) {
       o.timed_out = true;
       break;
@@ -106,9 +140,8 @@ Outcome collect(pid_t pid, int read_fd, Clock::time_point deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (o.timed_out) {
-    ::kill(-pid, SIGKILL);  // the whole group: gnuplot and whatever it started
-    while (::waitpid(pid, &o.status, 0) < 0 && errno == EINTR) {
-    }
+    ::kill(-child.pid, SIGKILL);  // the whole group: gnuplot and whatever it started
+    static_cast<void>(child.reap(o.status, true));
   }
   if (o.output.size() > kKeptOutputBytes) o.output.erase(0, o.output.size() - kKeptOutputBytes);
   return o;
@@ -226,9 +259,17 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
 
   std::string arg0 = "gnuplot", arg1 = "-c", arg2 = script, arg3 = in, arg4 = aside.path;
   char* argv[] = {arg0.data(), arg1.data(), arg2.data(), arg3.data(), arg4.data(), nullptr};
-  pid_t pid = -1;
+  RegisteredChild child;
   const auto started = Clock::now();
-  const int rc = ::posix_spawnp(&pid, "gnuplot", &actions, &attr, argv, environ);
+  // The signals that end the process wait until the child is in the registry: a handler
+  // that ran in between would not know the group to kill.
+  sigset_t ending, previous;
+  sigemptyset(&ending);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&ending, s);
+  pthread_sigmask(SIG_BLOCK, &ending, &previous);
+  const int rc = ::posix_spawnp(&child.pid, "gnuplot", &actions, &attr, argv, environ);
+  if (rc == 0) child.slot = register_child(child.pid);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   write_end.close();  // the child holds its copies; EOF comes when it is done
@@ -239,7 +280,7 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
   }
   if (rc != 0) return fail("cannot start gnuplot: " + errno_text(rc));
 
-  const Outcome o = collect(pid, read_end.fd, started + timeout);
+  const Outcome o = collect(child, read_end.fd, started + timeout);
   const std::string what = "gnuplot -c " + script + " " + printable_text(in);
   const std::string said = printable_text(trimmed(o.output));  // one line, whatever gnuplot wrote
   if (o.timed_out) {

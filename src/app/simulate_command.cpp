@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "formats/standard_output.hpp"
 #include "version.hpp"
 
 namespace tscaudit {
@@ -21,8 +22,18 @@ int run_simulate(const SimulateOptions& options) {
   run.header.set("tool_version", std::string(kToolVersion));
   OutputFile rounds(options.out);
   OutputFile truth_file(options.truth_out);
-  write_run(run, [&](std::string_view text) { rounds.write(text); });
-  truth_file.write(truth_json(options.spec, truth).dump(2) + "\n");
+  // A reader of standard output that went away (`--out - | head`) ends what goes there, not
+  // the other file: it is written whole, then the command ends quietly
+  // (formats/standard_output.hpp).
+  const auto unless_reader_gone = [](const auto& write) {
+    try {
+      write();
+    } catch (const IoError& e) {
+      if (!standard_output_closed(e)) throw;
+    }
+  };
+  unless_reader_gone([&] { write_run(run, [&](std::string_view text) { rounds.write(text); }); });
+  unless_reader_gone([&] { truth_file.write(truth_json(options.spec, truth).dump(2) + "\n"); });
   rounds.commit();
   truth_file.commit();
   return 0;

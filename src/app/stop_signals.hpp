@@ -1,6 +1,14 @@
-// SIGINT and SIGTERM as a request to end a long run cleanly (monitor): the handler only
-// records the signal; the aggregator sees it at its next wake-up (the signal also cuts its
-// sleep short) and writes what it has.
+// SIGINT and SIGTERM as a request to end a run cleanly, and SIGHUP (and a second request)
+// as the end of the process without anything half-made left behind (docs/commands.md,
+// "Signals").
+//
+// One handler, from main()'s first statement on, for SIGINT, SIGTERM and SIGHUP. While
+// signals are recorded (main's first moments, then a StopSignals' life), the first SIGINT or
+// SIGTERM is only recorded: the command sees it at its next check (the aggregator's wake-up,
+// a slot's end) and ends cleanly, saying what it kept. Otherwise, and for SIGHUP and for a
+// second signal, the handler ends the process: it kills the children, removes the
+// temporaries (formats/temporaries.hpp), and lets the signal end the process as it would have
+// (exit 128 + N in a shell).
 #pragma once
 
 #include <atomic>
@@ -11,13 +19,16 @@ namespace tscaudit {
 
 class StopSignals {
  public:
-  /// Installs the handlers (without SA_RESTART, so a sleep returns at once), ignores
-  /// SIGPIPE (a closed pipe becomes a write error), and forgets any signal caught before. A
-  /// second signal while one is recorded ends the process at once, without its temporaries.
-  /// Nested instances (a command around a phase that has its own) do nothing: the outermost
-  /// one holds the handlers and the signal. Made and ended on the main thread.
+  /// Records SIGINT and SIGTERM from here on (its handler also for a SIGINT ignored by
+  /// whoever started the process: a script's background job, stopped on purpose), without
+  /// SA_RESTART, so a sleep returns at once. A signal recorded before (main's first moments)
+  /// is kept: the command sees it at its first check, as if it came a moment later. A second
+  /// signal while one is recorded ends the process at once, without its temporaries. Nested
+  /// instances (a command around a phase that has its own) do nothing: the outermost one holds
+  /// the handlers. Made and ended on the main thread.
   StopSignals();
-  /// Puts the previous handlers back (the outermost instance).
+  /// Puts the previous handlers back (the outermost instance): from then on a signal ends
+  /// the process.
   ~StopSignals();
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
@@ -29,10 +40,19 @@ class StopSignals {
   [[nodiscard]] static const std::atomic<int>& flag() noexcept;
 };
 
-/// Outside a StopSignals: SIGINT, SIGTERM and SIGHUP remove the temporaries the process has
-/// open (formats/temporaries.hpp) and then end it as the signal does by default. Called once,
-/// first thing in main(); a StopSignals puts this back when it ends.
-void install_cleanup_on_signal();
+/// main()'s first statement: the handler of SIGINT, SIGTERM and SIGHUP (a signal ignored by
+/// whoever started the process stays ignored), those three unblocked (a mask inherited from
+/// the starter would hold a stop request back for the whole run), and SIGPIPE ignored for
+/// the whole process (a reader that goes away is a write error, EPIPE, that each writer
+/// handles: standard output ends the command quietly, formats/standard_output.hpp). From here
+/// on the first SIGINT or SIGTERM is recorded, until settle_early_signal.
+void install_signal_handling();
+
+/// Called once the command is known (or the command line refused). A command that
+/// `measures` keeps recording until its StopSignals ends, and sees a signal recorded so far at
+/// its first check. Any other ends the process by a signal recorded so far (its temporaries
+/// removed), and from here on a signal ends it at once. Only the first call counts.
+void settle_early_signal(bool measures);
 
 /// "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);
