@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "app/cli_values.hpp"
+
+#include <algorithm>
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -74,6 +76,30 @@ std::string quote_command_line(const std::vector<std::string>& args) {
                           std::string::npos;
     if (plain) {
       out += a;
+      continue;
+    }
+    const bool printable_ascii = std::all_of(a.begin(), a.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
+    if (!printable_ascii) {
+      // Bash's $'...': a line end, an escape sequence or a byte that is not ASCII is written
+      // as \n or \xNN, so the line stays one printable line that a shell still runs as given.
+      out += "$'";
+      for (char c : a) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\\' || c == '\'') {
+          out += '\\';
+          out += c;
+        } else if (c == '\n') {
+          out += "\\n";
+        } else if (u < 0x20 || u >= 0x7f) {
+          static constexpr char kHex[] = "0123456789abcdef";
+          out += "\\x";
+          out += kHex[u >> 4];
+          out += kHex[u & 0xf];
+        } else {
+          out += c;
+        }
+      }
+      out += '\'';
       continue;
     }
     out += '\'';

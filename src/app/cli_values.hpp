@@ -13,7 +13,8 @@
 
 namespace tscaudit::cli {
 
-/// The command line as one shell-quoted string, for provenance.
+/// The command line as one shell-quoted string, for provenance: one line of printable ASCII
+/// (an argument with other bytes in bash's $'...' with \n and \xNN) that a shell runs as given.
 std::string quote_command_line(const std::vector<std::string>& args);
 
 /// Parses a decimal real option value ("1e6", "-150", "0.05"), locale-independent.

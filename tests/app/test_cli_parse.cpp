@@ -201,6 +201,10 @@ TEST_CASE("info options and their defaults") {
 TEST_CASE("the command line is quoted for provenance") {
   CHECK(cli::quote_command_line({"tscaudit", "measure", "--out", "a b.csv", "--x", "it's", ""}) ==
         "tscaudit measure --out 'a b.csv' --x 'it'\\''s' ''");
+  // One printable line whatever the arguments hold (a run file's `# command:` line, the
+  // report's provenance), still a command a shell runs as given.
+  CHECK(cli::quote_command_line({"tscaudit", "check", "--out", "evil\n\x1b[31m\xff it's\\"}) ==
+        "tscaudit check --out $'evil\\n\\x1b[31m\\xff it\\'s\\\\'");
 }
 
 TEST_CASE("variants options and their defaults") {
