@@ -82,7 +82,8 @@ bool is_leftover(std::string_view name) {
 bool file_ours(Holds h, std::string_view name) {
   switch (h) {
     case Holds::run: return name == "manifest.json" || name == "topology.xml" || name == "truth.json";
-    case Holds::rounds: return name.starts_with("cpu-") && name.ends_with(".zst") && is_number(name.substr(4, name.size() - 8));
+    case Holds::rounds:
+      return name.starts_with("cpu-") && name.ends_with(".zst") && is_number(name.substr(4, name.size() - 8));
     case Holds::matrix:
       return name == "analysis.json" || name == "matrix.json" || name == "matrix.txt" ||
              word_with(name, "", {".dat", ".png", ".svg"});
@@ -96,7 +97,8 @@ bool file_ours(Holds h, std::string_view name) {
       return name == "info.json" || name == "info.txt" || name == "pair_verdicts.txt" || name == "report.md" ||
              name == "report.html";
     case Holds::variants:
-      return name == "variants.json" || name == "variants.txt" || word_with(name, "variants_", {".dat", ".png", ".svg"});
+      return name == "variants.json" || name == "variants.txt" ||
+             word_with(name, "variants_", {".dat", ".png", ".svg"});
     case Holds::runs: {
       if (!name.ends_with(".csv") || name.size() <= 4) return false;
       for (char c : name) {
@@ -215,8 +217,9 @@ OutputDir OutputDir::begin(const std::string& named, OutputKind kind) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   const std::string base = fs::path(dir).filename().string();
   if (dir.empty() || base.empty() || base == "." || base == ".." || dir == "/") {
-    throw UsageError("--out " + printable_text(named) +
-                     ": name the directory itself (tscaudit builds it beside where it goes, then renames it into place)");
+    throw UsageError(
+        "--out " + printable_text(named) +
+        ": name the directory itself (tscaudit builds it beside where it goes, then renames it into place)");
   }
   struct stat st {};
   bool created = false;
@@ -234,8 +237,9 @@ OutputDir OutputDir::begin(const std::string& named, OutputKind kind) {
     // A link is followed only when it is this user's own or root's (as OutputFile follows one
     // to a device): one that another user planted in a shared directory is refused.
     if (st.st_uid != 0 && st.st_uid != ::geteuid()) {
-      throw IoError(refusal + ": it is a symbolic link that another user made (a directory is written through a "
-                              "link only when the link is yours or root's)");
+      throw IoError(refusal +
+                    ": it is a symbolic link that another user made (a directory is written through a "
+                    "link only when the link is yours or root's)");
     }
     char resolved[PATH_MAX];
     if (::realpath(dir.c_str(), resolved) == nullptr || ::lstat(resolved, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -303,7 +307,8 @@ void OutputDir::commit() {
   if (committed_) return;
   const std::string where = " (the output is in " + printable_text(aside_) + ")";
   // mkdtemp made it private while it was written: now the permissions of the directory it replaces.
-  if (::chmod(aside_.c_str(), mode_) != 0) throw IoError("cannot put " + printable_text(named_) + " in place: " + std::strerror(errno) + where);
+  if (::chmod(aside_.c_str(), mode_) != 0)
+    throw IoError("cannot put " + printable_text(named_) + " in place: " + std::strerror(errno) + where);
   sync_directory(aside_);
   std::string earlier = aside_;  // after the exchange, the earlier output is there
   if (::renameat2(AT_FDCWD, aside_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {

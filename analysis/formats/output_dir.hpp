@@ -65,15 +65,16 @@ class OutputDir {
   void commit();
 
  private:
-  OutputDir(std::string named, std::string dir, DirLock lock) : named_(std::move(named)), dir_(std::move(dir)), lock_(std::move(lock)) {}
+  OutputDir(std::string named, std::string dir, DirLock lock)
+      : named_(std::move(named)), dir_(std::move(dir)), lock_(std::move(lock)) {}
   void forget_temporaries() noexcept;
 
   std::string named_;  // as given
   std::string dir_;    // where it is, a link this user made followed
   DirLock lock_;
   std::string aside_;
-  bool created_ = false;  // this object made dir_
-  unsigned mode_ = 0755;  // dir_'s permissions, given to the output at commit()
+  bool created_ = false;                                  // this object made dir_
+  unsigned mode_ = 0755;                                  // dir_'s permissions, given to the output at commit()
   int aside_slot_ = -1, lock_slot_ = -1, dir_slot_ = -1;  // formats/temporaries.hpp
   bool committed_ = false;
 };

@@ -102,8 +102,9 @@ TEST_CASE("output directory: what each kind holds, and the first entry that is n
   make_matrix_output(r / "matrix");
   make_matrix_output(r / "matrix_plain_rdtsc");
   fs::create_directories(r / "variants" / "runs");
-  for (const char* name : {"report.md", "report.html", "info.txt", "info.json", "pair_verdicts.txt",
-                           "variants/variants.json", "variants/variants_cost.png", "variants/runs/send-rdtsc_recv-rdtsc_0-1.csv"}) {
+  for (const char* name :
+       {"report.md", "report.html", "info.txt", "info.json", "pair_verdicts.txt", "variants/variants.json",
+        "variants/variants_cost.png", "variants/runs/send-rdtsc_recv-rdtsc_0-1.csv"}) {
     spit(r / name, "earlier");
   }
   CHECK(first_foreign_entry(r.string(), OutputKind::report).empty());
