@@ -20,14 +20,17 @@
 // plain directory); what they share is in run_dir_internal.hpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -312,7 +315,10 @@ class RunDirReader {
   std::vector<std::string> notes_;
   struct LossLog {
     std::mutex mutex;
-    std::vector<RunDirLoss> losses;
+    std::vector<RunDirLoss> losses;  // in the order found
+    /// (file, offset, bytes) of each loss: a loss found again is known in O(log n), so that
+    /// a file of n frames given twice costs n log n (docs/formats.md, "Limits").
+    std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> seen;
   };
   std::shared_ptr<LossLog> lost_ = std::make_shared<LossLog>();  // shared: a reader is moved
 };
