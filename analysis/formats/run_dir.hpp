@@ -52,6 +52,17 @@ inline constexpr std::string_view kRoundsDirName = "rounds";
 /// The lock file of a directory being written (hidden: the readers pass it by).
 inline constexpr std::string_view kLockName = ".lock";
 
+/// The limits of what a reader takes from a run directory (docs/formats.md, "Run directory",
+/// "Limits"): beyond them a directory is refused (exit 2) before anything that grows with them
+/// is allocated, so that a directory of N bytes costs O(N) memory and O(N log N) time.
+/// A simulated 4096-CPU machine's run directory (`simulate --topology "synthetic:package:4
+/// core:512 pu:2"`, its sparse plan) has a manifest of 5.1 MB and a topology.xml of 1.8 MB;
+/// anything beyond these is not a manifest or a topology.
+inline constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{64} << 20;
+inline constexpr std::uint64_t kMaxTopologyBytes = std::uint64_t{64} << 20;
+/// The keys of the manifest's pair_header (a run's header has about 40).
+inline constexpr std::size_t kMaxPairHeaderKeys = 4096;
+
 /// Where a run stands: running from create() to finish(); then complete, interrupted (a
 /// signal, the user) or aborted (an error ended it).
 enum class RunDirStatus { running, complete, interrupted, aborted };

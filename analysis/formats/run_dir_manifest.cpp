@@ -182,24 +182,8 @@ class ManifestReader {
 
 }  // namespace
 
-std::string read_whole_file(const std::string& path, std::uint64_t max_bytes) {
-  const FilePtr f = open_for_reading(path);
-  std::string text;
-  std::vector<char> buf(std::size_t{1} << 16);
-  while (true) {
-    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f.get());
-    if (n == 0) break;
-    text.append(buf.data(), n);
-    if (text.size() > max_bytes) {
-      throw InputError(path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: not a manifest");
-    }
-  }
-  if (std::ferror(f.get()) != 0) throw IoError(path + ": read error");
-  return text;
-}
-
 RunDirManifest read_manifest_file(const std::string& path) {
-  return ManifestReader(path, read_whole_file(path, kMaxManifestBytes)).read();
+  return ManifestReader(path, read_regular_file(path, kMaxManifestBytes, "a manifest")).read();
 }
 
 std::string_view run_dir_status_name(RunDirStatus status) {

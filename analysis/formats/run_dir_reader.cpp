@@ -53,7 +53,7 @@ std::optional<std::string> RunDirReader::topology_xml() const {
   if (!exists(file)) {
     throw InputError(file + ": missing, but " + join_path(path_, kManifestName) + " names it (\"topology\")");
   }
-  return read_whole_file(file, kMaxManifestBytes);
+  return read_regular_file(file, kMaxTopologyBytes, "a topology.xml");
 }
 
 std::vector<std::pair<int, int>> RunDirReader::pairs() const {

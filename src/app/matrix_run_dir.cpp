@@ -190,10 +190,12 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   o.run_dir = dir;
   o.has_plan = reader.has_manifest();
   std::vector<CpuPlace> places;
-  if (manifest.has_topology) {
-    const TopologyResult topology =
-        load_topology(TopologySource{TopologySource::Kind::xml, (fs::path(dir) / kTopologyName).string()});
-    if (!topology.ok) throw InputError((fs::path(dir) / kTopologyName).string() + ": " + topology.problem);
+  if (std::optional<std::string> xml = reader.topology_xml()) {
+    // The bytes the reader read (a regular file, bounded), never the path: hwloc would open
+    // a FIFO or a device there and wait on it, or read it without end.
+    const std::string path = (fs::path(dir) / kTopologyName).string();
+    const TopologyResult topology = load_topology_xml(*xml, path);
+    if (!topology.ok) throw InputError(path + ": " + topology.problem);
     places = topology.summary.places;
   } else {
     for (int cpu : manifest.cpus) places.push_back(CpuPlace{.cpu = cpu});
