@@ -319,6 +319,9 @@ class RunDirReader {
   std::string path_;
   bool has_manifest_ = false;
   RunDirManifest manifest_;
+  std::vector<int> sorted_cpus_;  // the manifest's CPUs, ascending: is a CPU the run's, in O(log n)
+  /// The plan's spec.rounds_per_visit: a visit that claims more is lost, never decoded.
+  std::optional<std::uint64_t> max_visit_rounds_;
   std::vector<std::string> files_;  // rounds files, full paths
   std::map<std::pair<int, int>, PairEntry> pairs_;
   std::map<int, std::string> file_cut_short_;  // initiator -> a frame cut whose pair is unknown
