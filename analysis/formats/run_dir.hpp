@@ -299,6 +299,7 @@ class RunDirReader {
   friend RunDirReader open_run_dir(const std::string& path);
   struct PlainFile {
     std::string path;
+    std::string shown;  // the path as messages give it (printable_text of the file's name)
     std::string send, recv;
     std::size_t send_line = 0, recv_line = 0;
   };
@@ -315,6 +316,7 @@ class RunDirReader {
   [[nodiscard]] std::optional<Run> read_manifest_pair(int a, int b, const PairEntry& entry) const;
   void add_loss(RunDirLoss loss) const;
   [[nodiscard]] Run read_plain_pair(int a, int b, const PairEntry& entry) const;
+  [[nodiscard]] Run read_plain_files(int a, int b, const PairEntry& entry) const;
 
   std::string path_;
   bool has_manifest_ = false;

@@ -57,11 +57,12 @@ class ManifestReader {
     RunDirManifest m;
     m.status = status_of(j);
     m.detail = printable_text(optional_string(j, "detail"));
-    m.started_utc = optional_string(j, "started_utc");
-    m.ended_utc = optional_string(j, "ended_utc");
+    // What the manifest says is repeated in messages and outputs: printable, whatever it holds.
+    m.started_utc = printable_text(optional_string(j, "started_utc"));
+    m.ended_utc = printable_text(optional_string(j, "ended_utc"));
     m.cpus = cpus_of(j);
-    m.send = optional_string(j, "send");
-    m.recv = optional_string(j, "recv");
+    m.send = printable_text(optional_string(j, "send"));
+    m.recv = printable_text(optional_string(j, "recv"));
     if (j.contains("tsc_hz") && !j["tsc_hz"].is_null()) {
       if (!j["tsc_hz"].is_number() || j["tsc_hz"].get<double>() < 0) {
         fail("tsc_hz", "tsc_hz: expected a number of Hz >= 0 (0: unknown)");
@@ -83,7 +84,7 @@ class ManifestReader {
           fail(key, "pair_header: \"" + printable(key) +
                         "\": expected a string value under a key of [a-z0-9_] (a '# key: value' line)");
         }
-        m.pair_header.set(key, value.get<std::string>());
+        m.pair_header.set(key, printable_text(value.get<std::string>()));
       }
     }
     for (auto [key, target] : {std::pair{"plan", &m.plan}, std::pair{"platform", &m.platform}}) {

@@ -251,7 +251,8 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   o.started_utc = manifest.started_utc;
   o.ended_utc = manifest.ended_utc;
   o.platform.tsc.hz = manifest.tsc_hz;
-  o.platform.host = plan_value<std::string>(manifest.platform, "host", "");
+  // What the manifest says is repeated in outputs: printable, whatever it holds.
+  o.platform.host = printable_text(plan_value<std::string>(manifest.platform, "host", ""));
   // The facts every pair's header records (add_platform_metadata), where the manifest has them.
   if (const auto v = manifest.pair_header.get("clocksource"); v && *v != "unknown") o.platform.clocksource = *v;
   if (const auto v = manifest.pair_header.get("hypervisor")) {
@@ -261,8 +262,9 @@ MatrixOutcome load_matrix(const std::string& from, const PairOutputs& outputs) {
   }
   if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {
     for (const json& w : *it) {
-      o.warnings.push_back({plan_value<std::string>(w, "code", ""), plan_value<std::string>(w, "message", ""),
-                            plan_value<std::string>(w, "advice", "")});
+      o.warnings.push_back({printable_text(plan_value<std::string>(w, "code", "")),
+                            printable_text(plan_value<std::string>(w, "message", "")),
+                            printable_text(plan_value<std::string>(w, "advice", ""))});
     }
   }
   for (const std::string& note : reader.incomplete_notes()) o.incomplete.push_back(note);
