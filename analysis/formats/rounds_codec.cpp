@@ -282,15 +282,16 @@ bool decompress_into(std::string_view frame, std::string_view source, LineFeeder
     ZSTD_outBuffer o{buffer.get(), kOutChunkBytes, 0};
     const std::size_t ret = ZSTD_decompressStream(dctx, &o, &in);
     if (ZSTD_isError(ret)) fail_frame(source, ret);
+    if (o.pos > 0 && !feeder.feed(std::string_view(buffer.get(), o.pos))) {
+      stopped = true;
+      return false;
+    }
+    // Checked after the feeder had its chunk: what wants only the header stops before.
     out_bytes += o.pos;
     if (out_bytes > most) {
       throw InputError(std::string(source) + ": the zstd frame decompresses to more than " + std::to_string(most) +
                        " bytes, " + std::to_string(kMaxFrameRatio) + " times its " + std::to_string(frame.size()) +
                        " bytes and " + std::to_string(kFrameSlackBytes) + " more: not a visit");
-    }
-    if (o.pos > 0 && !feeder.feed(std::string_view(buffer.get(), o.pos))) {
-      stopped = true;
-      return false;
     }
     if (ret == 0) return true;
     // Output full: call again to drain; otherwise zstd needs input.
