@@ -406,7 +406,7 @@ Json other_type(Rng& rng, const Json& was) {
       case 0: j = nullptr; break;
       case 1: j = pick(rng, 2) == 0; break;
       case 2: j = edge_number(rng); break;
-      case 3: j = "\x1b[31m\xff text"; break;
+      case 3: j = "\x1b[31m text \xc3\xa9"; break;  // an escape sequence (JSON strings are UTF-8)
       case 4: j = Json::array({0, 1}); break;
       default: j = Json::object(); break;
     }
@@ -485,7 +485,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
     } catch (const Json::exception&) {  // a pointer into a value of another type
       return LLVMFuzzerMutate(data, size, max_size);
     }
-    manifest = m.dump(pick(rng, 2) == 0 ? -1 : 2);
+    manifest = m.dump(pick(rng, 2) == 0 ? -1 : 2, ' ', false, Json::error_handler_t::replace);
   }
   const std::string out = pack(ops, manifest, parts);
   if (out.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
