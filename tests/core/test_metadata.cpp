@@ -28,7 +28,7 @@ TEST_CASE("Metadata: 100,000 keys keep the order they were set in, each is found
   CHECK_FALSE(m.get("k").has_value());
 }
 
-TEST_CASE("Metadata: a copy has its own index; an empty key and value are kept", "[metadata]") {
+TEST_CASE("Metadata: a copy has its own index, and an empty key and value are kept", "[metadata]") {
   Metadata m;
   m.set("b", "1");
   m.set("a", "2");

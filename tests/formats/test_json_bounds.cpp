@@ -62,7 +62,7 @@ TEST_CASE("parse_ordered_json: what ordered_json::parse gives, keys in order, a 
   CHECK(parse_ordered_json("{\"a\": 1, \"b\": 2, \"a\": 3}").dump() == "{\"a\":3,\"b\":2}");
 }
 
-TEST_CASE("parse_ordered_json: 100,000 keys of one object, in order; errors as nlohmann's", "[json]") {
+TEST_CASE("parse_ordered_json: 100,000 keys of one object, in order, and errors as nlohmann's", "[json]") {
   std::string text = "{";
   for (int i = 0; i < 100000; ++i) text += (i == 0 ? "\"k" : ",\"k") + std::to_string(i) + "\":" + std::to_string(i);
   text += ",\"k5\":\"again\"}";
