@@ -191,7 +191,8 @@ std::string target_path(const fs::path& dir, char target) {
   return "";
 }
 
-/// Applies the header's operations to the directory: what is at each target is replaced.
+/// Applies the header's operations to the directory: what is at each target is replaced, as
+/// far as the operations before leave a place for it (a FIFO at rounds/ holds no rounds file).
 /// Nothing made here is opened by the harness.
 void apply_ops(const fs::path& dir, const std::string& ops) {
   for (std::size_t i = 0; i + 1 < ops.size(); i += 2) {
@@ -206,7 +207,9 @@ void apply_ops(const fs::path& dir, const std::string& ops) {
       case 'L': fs::create_symlink(fs::path(path).filename(), path, ec); break;
       case 'N': fs::create_symlink("nowhere", path, ec); break;
       case 'D': fs::create_directory(path, ec); break;
-      case 'W': write_file(path, ops[i + 1] == 't' ? "<topology/>\n" : "x"); break;
+      case 'W':  // where an earlier operation left no directory for it, nothing is made
+        std::ofstream(path, std::ios::binary) << (ops[i + 1] == 't' ? "<topology/>\n" : "x");
+        break;
       default: break;  // 'M' and unknown: nothing there
     }
   }
