@@ -1,25 +1,43 @@
 // Fuzz harness of the run directory's reader (analysis/formats/run_dir.hpp): the manifest
-// and the zstd frames of the rounds files, damage included.
+// and the zstd frames of the rounds files, damage included, and what a directory can hold in
+// place of a file.
 //
-// An input becomes a directory. It is cut at every occurrence of the separator
-// kFileSeparator ("@@tscaudit-file@@"): the first part is manifest.json, part i (from 1)
-// is rounds/cpu-<i-1>.zst, at most kMaxRoundsFiles of them; an empty part is a file that is
-// not there (a missing rounds file), and an input without a separator has no rounds/. The
-// files are written under one directory per process (mkdtemp once, rewritten per input).
+// An input becomes a directory. It may start with a header of directory operations,
+//   @@tscaudit-dir:OPS@@
+// OPS a sequence of two-character operations, an operation and its target, applied after the
+// files are written (unknown ones are passed over):
+//   operation  F a FIFO, Z a link to /dev/zero, L a link to itself (a loop), N a link to
+//              nothing, D a directory, M missing, W a regular file (topology.xml: "<topology/>")
+//   target     m manifest.json, t topology.xml, r rounds/, 0-7 rounds/cpu-<N>.zst,
+//              e rounds/extra (not a rounds file's name), E extra (beside the manifest)
+// e.g. "@@tscaudit-dir:FmWt@@": manifest.json is a FIFO, topology.xml a small file. The harness
+// never opens what it made this way: only the reader does, and it must refuse it at once.
+// The rest is cut at every occurrence of the separator kFileSeparator ("@@tscaudit-file@@"):
+// the first part is manifest.json, part i (from 1) is rounds/cpu-<i-1>.zst, at most
+// kMaxRoundsFiles of them; an empty part is a file that is not there (a missing rounds file),
+// and an input without a separator has no rounds/. The files are written under one directory
+// per process (mkdtemp once, rewritten per input).
 // A real run directory DIR with CPUs 0 and 1 packs so:
 //   { cat DIR/manifest.json; for c in 0 1; do printf '@@tscaudit-file@@'; cat DIR/rounds/cpu-$c.zst; done; }
 //
-// Then: open_run_dir; for every pair it lists, try_read_pair twice; losses() and the notes.
+// Then: open_run_dir; topology_xml(); for every pair it lists, try_read_pair twice; losses()
+// and the notes.
 // Findings:
-//  - any exception but InputError, a crash, a sanitizer report;
-//  - a refusal that is not "FILE: what" or "FILE:LINE:COLUMN: what" with FILE in the
-//    directory, or that holds a byte outside printable ASCII; for the manifest, LINE and
+//  - any exception but InputError, a crash, a sanitizer report, a hang (libFuzzer's -timeout);
+//  - a refusal that is not "FILE: what", "FILE:LINE:COLUMN: what" or "cannot open FILE for
+//    reading: why" with FILE in the directory, or that holds a byte outside printable ASCII; for the manifest, LINE and
 //    COLUMN inside its text (in bytes: a CR is a column, as JSON counts);
 //  - a pair that reads differently the second time, or whose rounds are not what the index
 //    promised less what was lost; losses that change when read again;
 //  - a loss outside its file, overlapping another or an indexed visit, or whose text is not
 //    printable; a note that is not printable.
+//
+// In the libFuzzer build (TSCAUDIT_FUZZ) a structure-aware mutator (LLVMFuzzerCustomMutator)
+// works on the manifest as JSON (nesting near and far past the depth limit, arrays and objects
+// near and past their limits, values of the wrong type, numbers at the edges) and on the
+// header's operations; a third of its calls are libFuzzer's byte mutations.
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -46,6 +64,8 @@ using tscaudit::fuzz::outcome_of;
 
 constexpr std::string_view kTarget = "run_dir";
 constexpr std::string_view kFileSeparator = "@@tscaudit-file@@";
+constexpr std::string_view kDirHeader = "@@tscaudit-dir:";
+constexpr std::string_view kDirHeaderEnd = "@@";
 constexpr std::size_t kMaxRoundsFiles = 8;
 /// Pairs whose visit lines promise more rounds than this are not read: a visit line may
 /// promise any count, and decompressing that many is the input's own size, not a finding.
@@ -121,6 +141,9 @@ void check_refusal(const std::string& message, const std::string& manifest) {
     }
     return;
   }
+  // A file that cannot be opened (a link to nothing, a loop of links) is named as every
+  // reader names one: "cannot open PATH for reading: REASON".
+  if (message.starts_with("cannot open " + dir + "/") && message.find(" for reading: ") != std::string::npos) return;
   if (!message.starts_with(dir)) finding(kTarget, "a message that does not name the directory: '" + message + "'");
   const std::size_t colon = message.find(':', dir.size());
   if (colon == std::string::npos) finding(kTarget, "a message without 'FILE: ': '" + message + "'");
@@ -136,6 +159,60 @@ std::vector<std::string_view> split(std::string_view text) {
     text.remove_prefix(at + kFileSeparator.size());
   }
   return parts;
+}
+
+/// An input: the directory operations of its header (pairs of characters) and the rest.
+struct Packed {
+  std::string ops;
+  std::string_view rest;
+};
+
+Packed unpack(std::string_view input) {
+  Packed p{"", input};
+  if (!input.starts_with(kDirHeader)) return p;
+  const std::size_t end = input.find(kDirHeaderEnd, kDirHeader.size());
+  if (end == std::string_view::npos) return p;
+  p.ops = std::string(input.substr(kDirHeader.size(), end - kDirHeader.size()));
+  p.rest = input.substr(end + kDirHeaderEnd.size());
+  return p;
+}
+
+/// The path a target character names, or "" for none.
+std::string target_path(const fs::path& dir, char target) {
+  switch (target) {
+    case 'm': return (dir / "manifest.json").string();
+    case 't': return (dir / "topology.xml").string();
+    case 'r': return (dir / "rounds").string();
+    case 'e': return (dir / "rounds" / "extra").string();
+    case 'E': return (dir / "extra").string();
+    default: break;
+  }
+  if (target >= '0' && target <= '7') return (dir / "rounds" / ("cpu-" + std::string(1, target) + ".zst")).string();
+  return "";
+}
+
+/// Applies the header's operations to the directory: what is at each target is replaced, as
+/// far as the operations before leave a place for it (a FIFO at rounds/ holds no rounds file).
+/// Nothing made here is opened by the harness.
+void apply_ops(const fs::path& dir, const std::string& ops) {
+  for (std::size_t i = 0; i + 1 < ops.size(); i += 2) {
+    const std::string path = target_path(dir, ops[i + 1]);
+    if (path.empty()) continue;
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    fs::remove_all(path, ec);
+    switch (ops[i]) {
+      case 'F': static_cast<void>(::mkfifo(path.c_str(), 0600)); break;
+      case 'Z': fs::create_symlink("/dev/zero", path, ec); break;
+      case 'L': fs::create_symlink(fs::path(path).filename(), path, ec); break;
+      case 'N': fs::create_symlink("nowhere", path, ec); break;
+      case 'D': fs::create_directory(path, ec); break;
+      case 'W':  // where an earlier operation left no directory for it, nothing is made
+        std::ofstream(path, std::ios::binary) << (ops[i + 1] == 't' ? "<topology/>\n" : "x");
+        break;
+      default: break;  // 'M' and unknown: nothing there
+    }
+  }
 }
 
 struct PairReading {
@@ -191,8 +268,8 @@ void check_losses(const std::vector<tscaudit::RunDirLoss>& losses, const tscaudi
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const std::vector<std::string_view> parts = split(input);
+  const Packed packed = unpack(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::vector<std::string_view> parts = split(packed.rest);
   if (parts.size() > kMaxRoundsFiles + 1) return 0;
   const fs::path dir(work_dir());
   std::error_code ec;
@@ -208,12 +285,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
 
+  apply_ops(dir, packed.ops);
+
   const auto opened = outcome_of(kTarget, "open_run_dir", [&] { return tscaudit::open_run_dir(dir.string()); });
   if (const auto* message = std::get_if<std::string>(&opened)) {
     check_refusal(*message, manifest);
     return 0;
   }
   const tscaudit::RunDirReader& reader = std::get<tscaudit::RunDirReader>(opened);
+  const auto topology = outcome_of(kTarget, "topology_xml", [&] { return reader.topology_xml(); });
+  if (const auto* message = std::get_if<std::string>(&topology)) check_refusal(*message, manifest);
   for (const std::string& note : reader.incomplete_notes()) {
     if (!printable(note)) finding(kTarget, "a note that is not printable: '" + note + "'");
   }
@@ -256,3 +337,162 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   return 0;
 }
+
+#ifdef TSCAUDIT_FUZZ_MUTATOR
+// The structure-aware mutator (libFuzzer build only): see the top of this file.
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "formats/json_bounds.hpp"
+
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Rng = std::minstd_rand;
+
+std::size_t pick(Rng& rng, std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(rng() % n); }
+
+/// The JSON pointers of the values of `j`, at most 64 deep (the reader's limit).
+void pointers(const Json& j, const Json::json_pointer& at, std::vector<Json::json_pointer>& out, std::size_t depth) {
+  out.push_back(at);
+  if (depth >= 64) return;
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) pointers(value, at / key, out, depth + 1);
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) pointers(j[i], at / i, out, depth + 1);
+  }
+}
+
+/// Arrays or objects inside each other, `depth` of them.
+Json nested(std::size_t depth, bool objects) {
+  Json j = objects ? Json::object() : Json::array();
+  for (std::size_t i = 1; i < depth; ++i) j = objects ? Json{{"a", std::move(j)}} : Json::array({std::move(j)});
+  return j;
+}
+
+/// A count near a limit of the reader (4096 CPUs, 4096 keys), or far past it.
+std::size_t edge_count(Rng& rng) {
+  static constexpr std::size_t counts[] = {0, 1, 2, 63, 64, 65, 4095, 4096, 4097, 8192, 10000};
+  return counts[pick(rng, std::size(counts))];
+}
+
+Json edge_number(Rng& rng) {
+  switch (pick(rng, 14)) {
+    case 0: return 1e308;
+    case 1: return -1;
+    case 2: return std::numeric_limits<std::uint64_t>::max();
+    case 3: return std::uint64_t{1} << 63;
+    case 4: return 1.8e19;
+    case 5: return -0.0;
+    case 6: return 4096;
+    case 7: return 4097;
+    case 8: return 8191;
+    case 9: return 8192;
+    case 10: return 2147483648.0;
+    case 11: return 1e-320;
+    case 12: return std::numeric_limits<std::int64_t>::min();
+    default: return 0;
+  }
+}
+
+Json other_type(Rng& rng, const Json& was) {
+  for (int tries = 0; tries < 8; ++tries) {
+    Json j;
+    switch (pick(rng, 6)) {
+      case 0: j = nullptr; break;
+      case 1: j = pick(rng, 2) == 0; break;
+      case 2: j = edge_number(rng); break;
+      case 3: j = "\x1b[31m text \xc3\xa9"; break;  // an escape sequence (JSON strings are UTF-8)
+      case 4: j = Json::array({0, 1}); break;
+      default: j = Json::object(); break;
+    }
+    if (j.type() != was.type()) return j;
+  }
+  return nullptr;
+}
+
+/// One change of the manifest's JSON.
+void mutate_manifest(Json& m, Rng& rng) {
+  std::vector<Json::json_pointer> at;
+  pointers(m, Json::json_pointer(), at, 0);
+  const Json::json_pointer& target = at[pick(rng, at.size())];
+  switch (pick(rng, 7)) {
+    case 0: m[target] = nested(std::min<std::size_t>(edge_count(rng), 2000), pick(rng, 2) == 0); break;
+    case 1: {  // a huge array where the reader iterates one
+      static const char* const arrays[] = {"/cpus", "/plan/spec/cpus", "/plan/spec/pairs", "/platform/warnings"};
+      const Json::json_pointer where(arrays[pick(rng, std::size(arrays))]);
+      Json a = Json::array();
+      const std::size_t n = edge_count(rng);
+      for (std::size_t i = 0; i < n; ++i) {
+        a.push_back(where.back() == "pairs" ? Json::array({i, i + 1}) : Json(i));
+      }
+      m[where] = std::move(a);
+      break;
+    }
+    case 2: {  // many keys
+      Json o = Json::object();
+      const std::size_t n = edge_count(rng);
+      for (std::size_t i = 0; i < n; ++i) o["k" + std::to_string(i)] = "v";
+      m[pick(rng, 2) == 0 ? Json::json_pointer("/pair_header") : target] = std::move(o);
+      break;
+    }
+    case 3: m[target] = other_type(rng, m[target]); break;
+    case 4: m[target] = edge_number(rng); break;
+    case 5: m["/plan/spec/rounds_per_visit"_json_pointer] = pick(rng, 400); break;  // visits that claim more
+    default: m[target] = nested(std::size_t{62} + pick(rng, 5), pick(rng, 2) == 0); break;
+  }
+}
+
+std::string pack(const std::string& ops, const std::string& manifest, const std::vector<std::string_view>& rounds) {
+  std::string out;
+  if (!ops.empty()) out = std::string(kDirHeader) + ops + std::string(kDirHeaderEnd);
+  out += manifest;
+  for (const std::string_view part : rounds) out += std::string(kFileSeparator) + std::string(part);
+  return out;
+}
+
+}  // namespace
+
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
+  Rng rng(seed);
+  if (pick(rng, 3) == 0) return LLVMFuzzerMutate(data, size, max_size);
+  const Packed packed = unpack(std::string_view(reinterpret_cast<const char*>(data), size));
+  std::vector<std::string_view> parts = split(packed.rest);
+  std::string ops = packed.ops;
+  std::string manifest(parts[0]);
+  parts.erase(parts.begin());
+  if (pick(rng, 4) == 0) {  // a directory operation
+    static constexpr std::string_view operations = "FZLNDMW", targets = "mtr01e E";
+    ops += operations[pick(rng, operations.size())];
+    ops += targets[pick(rng, targets.size())];
+    if (ops.size() > 16) ops.erase(0, 2);
+  } else {
+    // Not JSON, or too deep to copy safely here: bytes instead.
+    try {
+      tscaudit::check_json_depth(manifest, "manifest", 2000);
+    } catch (const tscaudit::InputError&) {
+      return LLVMFuzzerMutate(data, size, max_size);
+    }
+    Json m = Json::parse(manifest, nullptr, false);
+    if (m.is_discarded() || !m.is_object()) return LLVMFuzzerMutate(data, size, max_size);
+    try {
+      mutate_manifest(m, rng);
+    } catch (const Json::exception&) {  // a pointer into a value of another type
+      return LLVMFuzzerMutate(data, size, max_size);
+    }
+    manifest = m.dump(pick(rng, 2) == 0 ? -1 : 2, ' ', false, Json::error_handler_t::replace);
+  }
+  const std::string out = pack(ops, manifest, parts);
+  if (out.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
+  std::memcpy(data, out.data(), out.size());
+  return out.size();
+}
+#endif  // TSCAUDIT_FUZZ_MUTATOR

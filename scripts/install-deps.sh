@@ -23,12 +23,15 @@ sets[build]="
   libcli11-dev
   nlohmann-json3-dev
   libzstd-dev
-  file"
+  file
+  python3 zstd time"
 # build: binutils gives objdump (the asm-shape test) and readelf, libboost-dev Boost.Lockfree,
 # libeigen3-dev the least squares, catch2 (2.13) the tests, gnuplot-nox the pictures (pngcairo,
 # svg), libhwloc-dev the topology, pkgconf the way CMake finds hwloc, libcli11-dev the command
 # line, nlohmann-json3-dev JSON in and out, libzstd-dev the rounds of a run directory, file what
-# the static binary's test asks first (priority standard: a minimal system may lack it).
+# the static binary's test asks first (priority standard: a minimal system may lack it);
+# python3 and zstd (the command) make the hostile run directories of tests/cli/hostile_dirs.sh
+# (tests/house/hostile_dirs.py), time (/usr/bin/time) measures bench/bench_hostile_dirs.sh.
 sets[fuzz]="clang libclang-rt-14-dev llvm"
 # fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
 # (llvm-symbolizer, for symbolized stack traces in the reports).

@@ -10,6 +10,11 @@ namespace tscaudit {
 /// The largest CPU number accepted; Linux's NR_CPUS tops out at 8192.
 inline constexpr int kMaxCpu = 8191;
 
+/// The most CPUs a matrix takes (make_plan; a run directory's manifest): its cells grow
+/// with the square of the CPUs and the per-CPU offsets' shortest paths with the cube (16.8 M
+/// ordered pairs at 4096). Beyond it a plan and a run directory are refused (exit 2).
+inline constexpr int kMaxMatrixCpus = 4096;
+
 /// Parses a CPU list, keeping the order written and any repeats ("1,0" is {1, 0};
 /// "0,0" is {0, 0}), so an ordered pair can be written as a list.
 /// \throws UsageError naming the list and the character position of the problem.

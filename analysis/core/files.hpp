@@ -29,11 +29,20 @@ FilePtr open_for_reading(const std::string& path);
 /// \throws InputError "cannot read PATH: it is a directory", or as open_for_reading.
 FilePtr open_input_file(const std::string& path);
 
+/// What a reader accepts at a path it opens.
+enum class OpenAs {
+  any_file,      // whatever open(2) opens
+  regular_file,  // a regular file (or a link to one) only: opened without waiting (O_NONBLOCK,
+                 // so that a FIFO never blocks the open), then fstat must say regular
+};
+
 /// A file descriptor open for reading (open(2), O_RDONLY | O_CLOEXEC), closed with it.
 class ReadOnlyFd {
  public:
-  /// \throws InputError "cannot open PATH for reading: REASON", as open_for_reading.
-  explicit ReadOnlyFd(const std::string& path);
+  /// \throws InputError "cannot open PATH for reading: REASON", as open_for_reading; with
+  ///         OpenAs::regular_file, "PATH: not a regular file (a FIFO)" (a directory, a
+  ///         character device, ...) as read_regular_file.
+  explicit ReadOnlyFd(const std::string& path, OpenAs as = OpenAs::any_file);
   ~ReadOnlyFd();
   ReadOnlyFd(const ReadOnlyFd&) = delete;
   ReadOnlyFd& operator=(const ReadOnlyFd&) = delete;
@@ -42,6 +51,17 @@ class ReadOnlyFd {
  private:
   int fd_;
 };
+
+/// The whole of the regular file at `path` (or where a link to one leads), at most
+/// `max_bytes` of it: what a reader of a file that a hostile directory may hold reads whole.
+/// The open never waits (O_NONBLOCK: a FIFO is refused, not waited on), anything but a
+/// regular file is refused before a byte is read (a FIFO, a device such as /dev/zero, a
+/// directory, a socket), and the read stops past `max_bytes` even when the file grows
+/// while it is read. `what` names the file in the message ("a manifest").
+/// \throws InputError "cannot open PATH for reading: REASON"; "PATH: not a regular file (a
+///         FIFO)"; "PATH: N bytes, more than the M bytes WHAT may hold"; IoError "cannot read
+///         PATH: REASON".
+std::string read_regular_file(const std::string& path, std::uint64_t max_bytes, std::string_view what = "a file");
 
 /// Reads `size` bytes at `offset` of an open file into `out` (resized to `size`).
 /// \throws IoError "cannot read PATH: REASON", or when the file ends before.

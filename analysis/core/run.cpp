@@ -3,20 +3,23 @@
 namespace tscaudit {
 
 void Metadata::set(std::string key, std::string value) {
-  for (auto& [k, v] : entries_) {
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
+  const auto [it, added] = index_.try_emplace(key, entries_.size());
+  if (!added) {
+    entries_[it->second].second = std::move(value);
+    return;
   }
-  entries_.emplace_back(std::move(key), std::move(value));
+  try {
+    entries_.emplace_back(std::move(key), std::move(value));
+  } catch (...) {
+    index_.erase(it);
+    throw;
+  }
 }
 
 std::optional<std::string_view> Metadata::get(std::string_view key) const {
-  for (const auto& [k, v] : entries_) {
-    if (k == key) return std::string_view(v);
-  }
-  return std::nullopt;
+  const auto it = index_.find(key);
+  if (it == index_.end()) return std::nullopt;
+  return std::string_view(entries_[it->second].second);
 }
 
 PairIdentity pair_identity(const Metadata& header) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,15 +78,19 @@ inline void prefetch_ahead(const Round* rounds, std::size_t i, std::size_t n) {
   __builtin_prefetch(rounds + std::min(i + kPrefetchRounds, n - 1));
 }
 
-/// `# key: value` lines, in file order. Keys are unique.
+/// `# key: value` lines, in file order. Keys are unique. set and get take O(log n) for n
+/// keys (an index beside the lines): a header of many keys from a hostile file costs
+/// n log n, not n² (docs/formats.md, "Run directory", "Limits").
 class Metadata {
  public:
+  /// Sets `key` to `value`: where the key is already, in its place; else as the last line.
   void set(std::string key, std::string value);
   [[nodiscard]] std::optional<std::string_view> get(std::string_view key) const;
   [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& entries() const { return entries_; }
 
  private:
   std::vector<std::pair<std::string, std::string>> entries_;
+  std::map<std::string, std::size_t, std::less<>> index_;  // key -> its place in entries_
 };
 
 /// Whom and how a run or a monitor log measured, as its header says: the ordered pair

@@ -274,6 +274,10 @@ bool decompress_into(std::string_view frame, std::string_view source, LineFeeder
   thread_local std::unique_ptr<char[]> buffer(new char[kOutChunkBytes]);
   ZSTD_inBuffer in{frame.data(), std::min(frame.size(), input_step), 0};
   stopped = false;
+  // A frame whose header gives no size (a stream's) is stopped where one that gives it would
+  // have been refused (max_frame_content_bytes).
+  const std::uint64_t most = max_frame_content_bytes(frame.size());
+  std::uint64_t out_bytes = 0;
   while (true) {
     ZSTD_outBuffer o{buffer.get(), kOutChunkBytes, 0};
     const std::size_t ret = ZSTD_decompressStream(dctx, &o, &in);
@@ -281,6 +285,13 @@ bool decompress_into(std::string_view frame, std::string_view source, LineFeeder
     if (o.pos > 0 && !feeder.feed(std::string_view(buffer.get(), o.pos))) {
       stopped = true;
       return false;
+    }
+    // Checked after the feeder had its chunk: what wants only the header stops before.
+    out_bytes += o.pos;
+    if (out_bytes > most) {
+      throw InputError(std::string(source) + ": the zstd frame decompresses to more than " + std::to_string(most) +
+                       " bytes, " + std::to_string(kMaxFrameRatio) + " times its " + std::to_string(frame.size()) +
+                       " bytes and " + std::to_string(kFrameSlackBytes) + " more: not a visit");
     }
     if (ret == 0) return true;
     // Output full: call again to drain; otherwise zstd needs input.
@@ -391,7 +402,24 @@ VisitHeader parse_visit_text(std::string_view text, std::string_view source, std
   return parser.finish();
 }
 
+std::optional<std::uint64_t> frame_content_bytes(std::string_view frame) {
+  const unsigned long long n = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR) return std::nullopt;
+  return static_cast<std::uint64_t>(n);
+}
+
+std::string frame_too_large(std::string_view frame) {
+  const std::optional<std::uint64_t> content = frame_content_bytes(frame);
+  if (!content || *content <= max_frame_content_bytes(frame.size())) return "";
+  return "its zstd header says it decompresses to " + std::to_string(*content) + " bytes, more than " +
+         std::to_string(kMaxFrameRatio) + " times its " + std::to_string(frame.size()) + " bytes and " +
+         std::to_string(kFrameSlackBytes) + " more: not a visit";
+}
+
 VisitHeader decode_visit_frame(std::string_view frame, std::string_view source, std::vector<Round>* rounds) {
+  if (rounds != nullptr) {
+    if (const std::string why = frame_too_large(frame); !why.empty()) throw InputError(std::string(source) + ": " + why);
+  }
   VisitTextParser parser(source, rounds);
   LineFeeder feeder(source, parser);
   bool stopped = false;

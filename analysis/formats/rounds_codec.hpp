@@ -73,10 +73,34 @@ VisitHeader parse_visit_text(std::string_view text, std::string_view source, std
 
 /// Decompresses one whole frame (as next_frame found it) and parses it, like
 /// parse_visit_text; the text is never held whole. With `rounds` null only the visit line
-/// is decompressed and read (what an index needs; error stays empty).
+/// is decompressed and read (what an index needs; error stays empty). With `rounds`, a frame
+/// that says it decompresses to more than max_frame_content_bytes is refused before a byte
+/// is decompressed, and one that does not say is stopped there.
 /// \throws InputError for a frame that does not decompress (corrupt, checksum wrong,
-///         truncated) or whose text is malformed; "SOURCE:LINE:COLUMN" as above.
+///         truncated, too large) or whose text is malformed; "SOURCE:LINE:COLUMN" as above.
 VisitHeader decode_visit_frame(std::string_view frame, std::string_view source, std::vector<Round>* rounds);
+
+/// The most a visit's frame may decompress to: kMaxFrameRatio times its own size, and
+/// kFrameSlackBytes more (a small visit's header and rounds compress less). A visit's text
+/// compresses 2 to 3 times (`zstd -lv` on the run directories of tests/data, simulated and
+/// measured); a frame that claims far more is not a visit a writer made, and decompressing it
+/// would cost memory the file does not hold (docs/formats.md, "Run directory", "Limits").
+inline constexpr std::uint64_t kMaxFrameRatio = 256;
+inline constexpr std::uint64_t kFrameSlackBytes = 4096;
+
+/// kMaxFrameRatio × frame_bytes + kFrameSlackBytes, saturated.
+constexpr std::uint64_t max_frame_content_bytes(std::uint64_t frame_bytes) {
+  return frame_bytes > (UINT64_MAX - kFrameSlackBytes) / kMaxFrameRatio ? UINT64_MAX
+                                                                         : frame_bytes * kMaxFrameRatio + kFrameSlackBytes;
+}
+
+/// What the header of the zstd frame at frame[0] says it decompresses to (ZSTD_getFrameContentSize);
+/// nullopt when it does not say (written by a stream), or the header is not whole or not zstd's.
+std::optional<std::uint64_t> frame_content_bytes(std::string_view frame);
+
+/// Why the frame is too large to decompress ("its zstd header says it decompresses to N bytes,
+/// more than 256 times its M bytes and 4 KiB"), or "" when it is not.
+std::string frame_too_large(std::string_view frame);
 
 /// Where the next zstd frame of a byte sequence ends.
 enum class FrameKind {

@@ -20,14 +20,17 @@
 // plain directory); what they share is in run_dir_internal.hpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -47,6 +50,17 @@ inline constexpr int kRunDirMajorVersion = 1;
 inline constexpr std::string_view kManifestName = "manifest.json";
 inline constexpr std::string_view kTopologyName = "topology.xml";
 inline constexpr std::string_view kRoundsDirName = "rounds";
+
+/// The limits of what a reader takes from a run directory (docs/formats.md, "Run directory",
+/// "Limits"): beyond them a directory is refused (exit 2) before anything that grows with them
+/// is allocated, so that a directory of N bytes costs O(N) memory and O(N log N) time.
+/// A simulated 4096-CPU machine's run directory (`simulate --topology "synthetic:package:4
+/// core:512 pu:2"`, its sparse plan) has a manifest of 5.1 MB and a topology.xml of 1.8 MB;
+/// anything beyond these is not a manifest or a topology.
+inline constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{64} << 20;
+inline constexpr std::uint64_t kMaxTopologyBytes = std::uint64_t{64} << 20;
+/// The keys of the manifest's pair_header (a run's header has about 40).
+inline constexpr std::size_t kMaxPairHeaderKeys = 4096;
 
 /// Where a run stands: running from create() to finish(); then complete, interrupted (a
 /// signal, the user) or aborted (an error ended it).
@@ -270,6 +284,7 @@ class RunDirReader {
   friend RunDirReader open_run_dir(const std::string& path);
   struct PlainFile {
     std::string path;
+    std::string shown;  // the path as messages give it (printable_text of the file's name)
     std::string send, recv;
     std::size_t send_line = 0, recv_line = 0;
   };
@@ -286,10 +301,14 @@ class RunDirReader {
   [[nodiscard]] std::optional<Run> read_manifest_pair(int a, int b, const PairEntry& entry) const;
   void add_loss(RunDirLoss loss) const;
   [[nodiscard]] Run read_plain_pair(int a, int b, const PairEntry& entry) const;
+  [[nodiscard]] Run read_plain_files(int a, int b, const PairEntry& entry) const;
 
   std::string path_;
   bool has_manifest_ = false;
   RunDirManifest manifest_;
+  std::vector<int> sorted_cpus_;  // the manifest's CPUs, ascending: is a CPU the run's, in O(log n)
+  /// The plan's spec.rounds_per_visit: a visit that claims more is lost, never decoded.
+  std::optional<std::uint64_t> max_visit_rounds_;
   std::vector<std::string> files_;  // rounds files, full paths
   std::map<std::pair<int, int>, PairEntry> pairs_;
   std::map<int, std::string> file_cut_short_;  // initiator -> a frame cut whose pair is unknown
@@ -297,7 +316,10 @@ class RunDirReader {
   std::vector<std::string> notes_;
   struct LossLog {
     std::mutex mutex;
-    std::vector<RunDirLoss> losses;
+    std::vector<RunDirLoss> losses;  // in the order found
+    /// (file, offset, bytes) of each loss: a loss found again is known in O(log n), so that
+    /// a file of n frames given twice costs n log n (docs/formats.md, "Limits").
+    std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> seen;
   };
   std::shared_ptr<LossLog> lost_ = std::make_shared<LossLog>();  // shared: a reader is moved
 };

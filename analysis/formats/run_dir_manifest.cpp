@@ -7,8 +7,11 @@
 #include <cstdio>
 #include <set>
 
+#include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/format.hpp"
+#include "formats/json_bounds.hpp"
 #include "core/schema_name.hpp"
 #include "formats/text_fields.hpp"
 
@@ -17,21 +20,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// "LINE:COLUMN" of byte `offset` of `text` (both from 1).
-std::string line_column(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
-}
-
 /// Reads the manifest's JSON and names the file, the line and the column of what is wrong:
 /// the position of a key is that of its first occurrence in the text.
 class ManifestReader {
@@ -39,15 +27,17 @@ class ManifestReader {
   ManifestReader(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
 
   RunDirManifest read() {
+    // Before the parser: a value nested this deep would be copied (recursively) below.
+    check_json_depth(text_, path_);
     Json j;
     try {
-      j = Json::parse(text_);
+      j = parse_ordered_json(text_);
     } catch (const Json::parse_error& e) {
       // e.byte is the 1-based position just past the character that failed.
       const std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
       std::string what = e.what();
       if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos) what = what.substr(c + 2);
-      throw InputError(path_ + ":" + line_column(text_, at) + ": not JSON: " + printable_text(what));
+      throw InputError(path_ + ":" + json_line_column(text_, at) + ": not JSON: " + printable_text(what));
     } catch (const Json::exception& e) {
       // The parser's other refusal: a number beyond a double ("number overflow parsing
       // '1e999'", out_of_range), which names the number and not where it is: its first place
@@ -57,7 +47,7 @@ class ManifestReader {
       std::string where;
       if (const std::size_t q = what.find('\''), q2 = what.rfind('\''); q != std::string::npos && q2 > q + 1) {
         if (const std::size_t at = text_.find(what.substr(q + 1, q2 - q - 1)); at != std::string::npos) {
-          where = ":" + line_column(text_, at);
+          where = ":" + json_line_column(text_, at);
         }
       }
       throw InputError(path_ + where + ": not JSON: " + printable_text(what));
@@ -67,11 +57,12 @@ class ManifestReader {
     RunDirManifest m;
     m.status = status_of(j);
     m.detail = printable_text(optional_string(j, "detail"));
-    m.started_utc = optional_string(j, "started_utc");
-    m.ended_utc = optional_string(j, "ended_utc");
+    // What the manifest says is repeated in messages and outputs: printable, whatever it holds.
+    m.started_utc = printable_text(optional_string(j, "started_utc"));
+    m.ended_utc = printable_text(optional_string(j, "ended_utc"));
     m.cpus = cpus_of(j);
-    m.send = optional_string(j, "send");
-    m.recv = optional_string(j, "recv");
+    m.send = printable_text(optional_string(j, "send"));
+    m.recv = printable_text(optional_string(j, "recv"));
     if (j.contains("tsc_hz") && !j["tsc_hz"].is_null()) {
       if (!j["tsc_hz"].is_number() || j["tsc_hz"].get<double>() < 0) {
         fail("tsc_hz", "tsc_hz: expected a number of Hz >= 0 (0: unknown)");
@@ -81,6 +72,10 @@ class ManifestReader {
     if (j.contains("pair_header")) {
       const Json& h = j["pair_header"];
       if (!h.is_object()) fail("pair_header", "pair_header: expected an object of \"key\": \"value\" strings");
+      if (h.size() > kMaxPairHeaderKeys) {
+        fail("pair_header", "pair_header: " + std::to_string(h.size()) + " keys, more than the " +
+                                std::to_string(kMaxPairHeaderKeys) + " a manifest's pair_header may hold");
+      }
       for (const auto& [key, value] : h.items()) {
         const bool key_ok = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -89,7 +84,7 @@ class ManifestReader {
           fail(key, "pair_header: \"" + printable(key) +
                         "\": expected a string value under a key of [a-z0-9_] (a '# key: value' line)");
         }
-        m.pair_header.set(key, value.get<std::string>());
+        m.pair_header.set(key, printable_text(value.get<std::string>()));
       }
     }
     for (auto [key, target] : {std::pair{"plan", &m.plan}, std::pair{"platform", &m.platform}}) {
@@ -111,7 +106,7 @@ class ManifestReader {
     std::string where;
     if (!key.empty()) {
       const std::string quoted = "\"" + std::string(key) + "\"";
-      if (const std::size_t at = text_.find(quoted); at != std::string::npos) where = ":" + line_column(text_, at);
+      if (const std::size_t at = text_.find(quoted); at != std::string::npos) where = ":" + json_line_column(text_, at);
     }
     throw InputError(path_ + where + ": " + what);
   }
@@ -163,11 +158,21 @@ class ManifestReader {
 
   std::vector<int> cpus_of(const Json& j) const {
     if (!j.contains("cpus") || !j["cpus"].is_array()) fail("cpus", "no \"cpus\" array of CPU numbers");
+    // Before anything grows with them: a matrix's cells grow with the square of the CPUs.
+    if (j["cpus"].size() > static_cast<std::size_t>(kMaxMatrixCpus)) {
+      fail("cpus", "cpus: " + std::to_string(j["cpus"].size()) + " CPUs, more than the " +
+                       std::to_string(kMaxMatrixCpus) + " a run directory may hold");
+    }
     std::vector<int> cpus;
+    cpus.reserve(j["cpus"].size());
     std::set<int> seen;
     for (const Json& c : j["cpus"]) {
       if (!c.is_number_integer() || c.get<std::int64_t>() < 0 || c.get<std::int64_t>() > INT_MAX) {
         fail("cpus", "cpus: " + printable(c.dump()) + " is not a CPU number");
+      }
+      if (c.get<std::int64_t>() > kMaxCpu) {
+        fail("cpus", "cpus: CPU " + std::to_string(c.get<std::int64_t>()) + " is beyond the largest CPU number, " +
+                         std::to_string(kMaxCpu));
       }
       const int cpu = c.get<int>();
       if (!seen.insert(cpu).second) fail("cpus", "cpus: CPU " + std::to_string(cpu) + " appears twice");
@@ -182,24 +187,8 @@ class ManifestReader {
 
 }  // namespace
 
-std::string read_whole_file(const std::string& path, std::uint64_t max_bytes) {
-  const FilePtr f = open_for_reading(path);
-  std::string text;
-  std::vector<char> buf(std::size_t{1} << 16);
-  while (true) {
-    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f.get());
-    if (n == 0) break;
-    text.append(buf.data(), n);
-    if (text.size() > max_bytes) {
-      throw InputError(path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB: not a manifest");
-    }
-  }
-  if (std::ferror(f.get()) != 0) throw IoError(path + ": read error");
-  return text;
-}
-
 RunDirManifest read_manifest_file(const std::string& path) {
-  return ManifestReader(path, read_whole_file(path, kMaxManifestBytes)).read();
+  return ManifestReader(path, read_regular_file(path, kMaxManifestBytes, "a manifest")).read();
 }
 
 std::string_view run_dir_status_name(RunDirStatus status) {

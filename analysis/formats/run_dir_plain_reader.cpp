@@ -6,8 +6,10 @@
 #include <set>
 #include <tuple>
 
+#include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/format.hpp"
 #include "core/schema_name.hpp"
 #include "formats/run_format.hpp"
 #include "formats/text_fields.hpp"
@@ -83,11 +85,21 @@ std::optional<std::pair<int, int>> pair_of_file_name(std::string_view name) {
   return std::make_pair(*a, *b);
 }
 
+/// DIR/NAME with NAME's bytes outside printable ASCII as \xNN: how messages name a file.
+std::string shown_path(const std::string& dir, const std::string& name) { return join_path(dir, printable_text(name)); }
+
+/// `text` with every `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
 }  // namespace
 
 void RunDirReader::open_plain_dir() {
   std::set<int> cpus;
-  std::map<std::pair<int, int>, std::string> first_file;  // pair -> the file that named it first
   for (const std::string& name : list_dir(path_)) {
     if (name.front() == '.') continue;
     const std::string file = join_path(path_, name);
@@ -96,62 +108,89 @@ void RunDirReader::open_plain_dir() {
       manifest_.has_topology = true;
       continue;
     }
-    const PlainHeader h = scan_plain_header(file);
-    if (h.empty) throw InputError(file + ": empty file (a run directory without a manifest holds run files only)");
-    if (h.schema && current_schema_name(h.schema->text) != kRunSchema) {
-      throw InputError(file + ":" + std::to_string(h.schema->line) + ":" + std::to_string(h.schema->column) +
-                       ": unknown schema '" + printable(h.schema->text) + "' (this version reads " +
-                       std::string(kRunSchema) + ")");
-    }
-    PlainHeader::Value a, b;
-    if (h.a && h.b) {
-      a = *h.a;
-      b = *h.b;
-    } else if (h.columns_a_b) {
-      // The pair is in the a and b columns: the parser takes it from the rows.
-      const Run run = read_run_file(file);
-      a.text = std::string(run.header.get("a").value_or(""));
-      b.text = std::string(run.header.get("b").value_or(""));
-    } else {
-      throw InputError(file + ": names no pair: a run directory without a manifest needs '# a: CPU' and '# b: CPU' " +
-                       "lines (or a and b columns) in each file");
-    }
-    auto where = [&](const PlainHeader::Value& v) {
-      return v.line == 0 ? file : file + ":" + std::to_string(v.line) + ":" + std::to_string(v.column);
-    };
-    const auto ca = cpu_number(a.text), cb = cpu_number(b.text);
-    if (!ca) throw InputError(where(a) + ": a '" + printable(a.text) + "' is not a CPU number");
-    if (!cb) throw InputError(where(b) + ": b '" + printable(b.text) + "' is not a CPU number");
-    if (const auto named = pair_of_file_name(name); named && *named != std::make_pair(*ca, *cb)) {
-      const bool a_wrong = named->first != *ca;
-      throw InputError(where(a_wrong ? a : b) + ": " + (a_wrong ? "a " : "b ") + printable(a_wrong ? a.text : b.text) +
-                       " disagrees with the file name, which names pair " + pair_text(named->first, named->second));
-    }
-    PairEntry& entry = pairs_[{*ca, *cb}];
-    PlainFile pf;
-    pf.path = file;
-    if (h.send) pf.send = h.send->text, pf.send_line = h.send->line;
-    if (h.recv) pf.recv = h.recv->text, pf.recv_line = h.recv->line;
-    // One pair, one pair of read variants: rounds read another way are another experiment.
-    for (const PlainFile& other : entry.plain) {
-      for (auto [mine, theirs, key, value] :
-           {std::tuple{&pf.send, &other.send, "send", h.send}, std::tuple{&pf.recv, &other.recv, "recv", h.recv}}) {
-        if (!mine->empty() && !theirs->empty() && *mine != *theirs) {
-          throw InputError(where(*value) + ": " + key + " '" + printable(*mine) + "' differs from '" +
-                           printable(*theirs) + "' in " + other.path + ", another file of pair " + pair_text(*ca, *cb) +
-                           " (one pair is measured with one pair of read variants)");
+    // A file name may hold any byte but '/': messages name it printably (shown_path).
+    const std::string shown = shown_path(path_, name);
+    const auto add_file = [&] {
+      const PlainHeader h = scan_plain_header(file);
+      if (h.empty) throw InputError(file + ": empty file (a run directory without a manifest holds run files only)");
+      if (h.schema && current_schema_name(h.schema->text) != kRunSchema) {
+        throw InputError(file + ":" + std::to_string(h.schema->line) + ":" + std::to_string(h.schema->column) +
+                         ": unknown schema '" + printable(h.schema->text) + "' (this version reads " +
+                         std::string(kRunSchema) + ")");
+      }
+      PlainHeader::Value a, b;
+      if (h.a && h.b) {
+        a = *h.a;
+        b = *h.b;
+      } else if (h.columns_a_b) {
+        // The pair is in the a and b columns: the parser takes it from the rows.
+        const Run run = read_run_file(file);
+        a.text = std::string(run.header.get("a").value_or(""));
+        b.text = std::string(run.header.get("b").value_or(""));
+      } else {
+        throw InputError(file + ": names no pair: a run directory without a manifest needs '# a: CPU' and '# b: CPU' " +
+                         "lines (or a and b columns) in each file");
+      }
+      auto where = [&](const PlainHeader::Value& v) {
+        return v.line == 0 ? file : file + ":" + std::to_string(v.line) + ":" + std::to_string(v.column);
+      };
+      const auto ca = cpu_number(a.text), cb = cpu_number(b.text);
+      if (!ca) throw InputError(where(a) + ": a '" + printable(a.text) + "' is not a CPU number");
+      if (!cb) throw InputError(where(b) + ": b '" + printable(b.text) + "' is not a CPU number");
+      if (const auto named = pair_of_file_name(name); named && *named != std::make_pair(*ca, *cb)) {
+        const bool a_wrong = named->first != *ca;
+        throw InputError(where(a_wrong ? a : b) + ": " + (a_wrong ? "a " : "b ") + printable(a_wrong ? a.text : b.text) +
+                         " disagrees with the file name, which names pair " + pair_text(named->first, named->second));
+      }
+      PairEntry& entry = pairs_[{*ca, *cb}];
+      PlainFile pf;
+      pf.path = file;
+      pf.shown = shown;
+      if (h.send) pf.send = h.send->text, pf.send_line = h.send->line;
+      if (h.recv) pf.recv = h.recv->text, pf.recv_line = h.recv->line;
+      // One pair, one pair of read variants: rounds read another way are another experiment.
+      for (const PlainFile& other : entry.plain) {
+        for (auto [mine, theirs, key, value] :
+             {std::tuple{&pf.send, &other.send, "send", h.send}, std::tuple{&pf.recv, &other.recv, "recv", h.recv}}) {
+          if (!mine->empty() && !theirs->empty() && *mine != *theirs) {
+            throw InputError(where(*value) + ": " + key + " '" + printable(*mine) + "' differs from '" +
+                             printable(*theirs) + "' in " + other.shown + ", another file of pair " + pair_text(*ca, *cb) +
+                             " (one pair is measured with one pair of read variants)");
+          }
         }
       }
+      entry.plain.push_back(std::move(pf));
+      cpus.insert(*ca);
+      cpus.insert(*cb);
+    };
+    try {
+      add_file();
+    } catch (const InputError& e) {
+      if (shown == file) throw;
+      throw InputError(replace_all(e.what(), file, shown));
     }
-    entry.plain.push_back(std::move(pf));
-    cpus.insert(*ca);
-    cpus.insert(*cb);
+  }
+  if (cpus.size() > static_cast<std::size_t>(kMaxMatrixCpus)) {
+    throw InputError(path_ + ": its files name " + std::to_string(cpus.size()) + " CPUs, more than the " +
+                     std::to_string(kMaxMatrixCpus) + " a run directory may hold");
   }
   manifest_.status = RunDirStatus::complete;
   manifest_.cpus.assign(cpus.begin(), cpus.end());
 }
 
 Run RunDirReader::read_plain_pair(int a, int b, const PairEntry& entry) const {
+  try {
+    return read_plain_files(a, b, entry);
+  } catch (const InputError& e) {
+    std::string what = e.what();
+    for (const PlainFile& f : entry.plain) {
+      if (f.shown != f.path) what = replace_all(what, f.path, f.shown);
+    }
+    throw InputError(what);
+  }
+}
+
+Run RunDirReader::read_plain_files(int a, int b, const PairEntry& entry) const {
   if (entry.plain.size() == 1) return read_run_file(entry.plain.front().path);
   // Several files of one pair: their rounds one after the other, in file-name order.
   // seq is kept where it already follows on from the files before; a file whose seqs
@@ -162,6 +201,7 @@ Run RunDirReader::read_plain_pair(int a, int b, const PairEntry& entry) const {
   std::string stopped_status;
   for (std::size_t k = 0; k < entry.plain.size(); ++k) {
     const std::string& file = entry.plain[k].path;
+    const std::string& shown = entry.plain[k].shown;
     Run part = read_run_file(file);
     if (k == 0) run.header = part.header;
     if (const auto q = metadata_i64(part.header, "quantum_ticks"); q && *q > 0) {
@@ -179,9 +219,9 @@ Run RunDirReader::read_plain_pair(int a, int b, const PairEntry& entry) const {
     }
     if (const auto reason = incomplete_reason(part)) {
       if (!part.trailer.get("status")) {
-        cut.push_back(file + ": " + *reason);
+        cut.push_back(shown + ": " + *reason);
       } else {
-        stopped.push_back(file + ": " + *reason);
+        stopped.push_back(shown + ": " + *reason);
         if (stopped_status.empty()) stopped_status = std::string(*part.trailer.get("status"));
       }
     }

@@ -53,7 +53,7 @@ std::optional<std::string> RunDirReader::topology_xml() const {
   if (!exists(file)) {
     throw InputError(file + ": missing, but " + join_path(path_, kManifestName) + " names it (\"topology\")");
   }
-  return read_whole_file(file, kMaxManifestBytes);
+  return read_regular_file(file, kMaxTopologyBytes, "a topology.xml");
 }
 
 std::vector<std::pair<int, int>> RunDirReader::pairs() const {
@@ -104,10 +104,14 @@ std::optional<Run> RunDirReader::try_read_pair(int a, int b) const {
 
 void RunDirReader::add_loss(RunDirLoss loss) const {
   const std::lock_guard<std::mutex> lock(lost_->mutex);
-  for (const RunDirLoss& l : lost_->losses) {
-    if (l.file == loss.file && l.offset == loss.offset && l.bytes == loss.bytes) return;  // found again
+  const auto [at, added] = lost_->seen.emplace(loss.file, loss.offset, loss.bytes);
+  if (!added) return;  // found again
+  try {
+    lost_->losses.push_back(std::move(loss));
+  } catch (...) {
+    lost_->seen.erase(at);
+    throw;
   }
-  lost_->losses.push_back(std::move(loss));
 }
 
 std::vector<RunDirLoss> RunDirReader::losses() const {

@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/files.hpp"
+#include "core/format.hpp"
 #include "formats/rounds_codec.hpp"
 #include "formats/run_format.hpp"
 
@@ -79,6 +80,13 @@ void RunDirReader::open_manifest_dir() {
                        (manifest_.detail.empty() ? "" : ": " + manifest_.detail));
       break;
   }
+  sorted_cpus_ = manifest_.cpus;
+  std::sort(sorted_cpus_.begin(), sorted_cpus_.end());
+  if (const auto spec = manifest_.plan.find("spec"); spec != manifest_.plan.end() && spec->is_object()) {
+    if (const auto r = spec->find("rounds_per_visit"); r != spec->end() && r->is_number_unsigned()) {
+      max_visit_rounds_ = r->get<std::uint64_t>();
+    }
+  }
   const std::string rounds_dir = join_path(path_, kRoundsDirName);
   if (!exists(rounds_dir)) {  // no visit was written
     note_missing_files(rounds_dir);
@@ -91,11 +99,14 @@ void RunDirReader::open_manifest_dir() {
     std::optional<int> cpu;
     if (name.starts_with("cpu-") && name.ends_with(".zst")) cpu = cpu_number(name.substr(4, name.size() - 8));
     if (!cpu || name != "cpu-" + std::to_string(*cpu) + ".zst") {
-      throw InputError(file + ": not a rounds file (expected cpu-<A>.zst, A a CPU number)");
+      // The name made printable: it may hold any byte but '/' (past here it is cpu-<A>.zst).
+      throw InputError(join_path(rounds_dir, printable_text(name)) +
+                       ": not a rounds file (expected cpu-<A>.zst, A a CPU number)");
     }
-    if (std::find(manifest_.cpus.begin(), manifest_.cpus.end(), *cpu) == manifest_.cpus.end()) {
+    if (!std::binary_search(sorted_cpus_.begin(), sorted_cpus_.end(), *cpu)) {
       throw InputError(file + ": CPU " + std::to_string(*cpu) + " is not among the manifest's cpus");
     }
+    // Asked again of the open file (index_rounds_file): a FIFO put here now is refused, not waited on.
     if (!is_regular_file(file)) throw InputError(file + ": not a regular file");
     index_rounds_file(file, *cpu);
   }
@@ -145,9 +156,14 @@ void RunDirReader::note_missing_files(const std::string& rounds_dir) {
   std::uint64_t visits = 0, rounds_per_visit = 0;
   try {
     std::vector<int> cpus;
+    // Not a spec this version wrote, where it names more CPUs or others than the run's: it
+    // tells nothing of the files to expect (and `--from` refuses it: the plan's CPUs are not
+    // the run's).
+    if (spec->at("cpus").size() > manifest_.cpus.size()) return;
     for (const auto& c : spec->at("cpus")) {
       const auto cpu = count(c);
-      if (!cpu || *cpu > static_cast<std::uint64_t>(INT_MAX)) return;  // not a spec this version wrote
+      if (!cpu || *cpu > static_cast<std::uint64_t>(INT_MAX)) return;
+      if (!std::binary_search(sorted_cpus_.begin(), sorted_cpus_.end(), static_cast<int>(*cpu))) return;
       cpus.push_back(static_cast<int>(*cpu));
     }
     const auto v = count(spec->at("visits")), r = count(spec->at("rounds_per_visit"));
@@ -184,14 +200,18 @@ void RunDirReader::note_missing_files(const std::string& rounds_dir) {
 }
 
 void RunDirReader::index_rounds_file(const std::string& file, int cpu) {
-  const ReadOnlyFd fd(file);
+  const ReadOnlyFd fd(file, OpenAs::regular_file);
   struct stat st {};
   const std::uint64_t file_size = ::fstat(fd.get(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   const auto file_index = static_cast<std::uint32_t>(files_.size());
   files_.push_back(file);
   const std::string name = std::string(kRoundsDirName) + "/" + file.substr(file.rfind('/') + 1);
-  const auto known_cpu = [&](int c) {
-    return std::find(manifest_.cpus.begin(), manifest_.cpus.end(), c) != manifest_.cpus.end();
+  const auto known_cpu = [&](int c) { return std::binary_search(sorted_cpus_.begin(), sorted_cpus_.end(), c); };
+  // Why a visit whose line says `rounds` is lost before it is decoded, or "".
+  const auto claims_too_much = [&](std::uint64_t rounds) -> std::string {
+    if (!max_visit_rounds_ || rounds <= *max_visit_rounds_) return "";
+    return "claims " + std::to_string(rounds) + " rounds, the plan's visits hold at most " +
+           std::to_string(*max_visit_rounds_);
   };
   std::string buf;         // bytes from file offset `base` on
   std::uint64_t base = 0;  // file offset of buf[0]
@@ -292,8 +312,13 @@ void RunDirReader::index_rounds_file(const std::string& file, int cpu) {
     const std::string_view frame = std::string_view(buf).substr(pos, e.size_bytes);
     std::vector<Round> scratch;
     try {
-      const VisitHeader h = decode_visit_frame(frame, source_at(base + pos), &scratch);
-      return h.a == cpu && known_cpu(h.b);
+      // The visit line first: a visit that claims more than the plan holds ends the damage
+      // without being decoded, and is lost on its own below.
+      const VisitHeader h = decode_visit_frame(frame, source_at(base + pos), nullptr);
+      if (h.a != cpu || !known_cpu(h.b)) return false;
+      if (!claims_too_much(h.rounds).empty() || !frame_too_large(frame).empty()) return true;
+      static_cast<void>(decode_visit_frame(frame, source_at(base + pos), &scratch));
+      return true;
     } catch (const InputError&) {
       return false;
     }
@@ -384,6 +409,27 @@ void RunDirReader::index_rounds_file(const std::string& file, int cpu) {
       start_damage("b=" + std::to_string(h.b) + " is not among the manifest's cpus", h, false);
       continue;
     }
+    std::string too_much = claims_too_much(h.rounds);
+    if (too_much.empty()) too_much = frame_too_large(rest.substr(0, e.size_bytes));
+    if (!too_much.empty()) {
+      // Whole and well-formed, but more than a visit of this run holds: lost, never decoded
+      // (its rounds would cost memory that the file does not hold).
+      RunDirLoss loss;
+      loss.file = name;
+      loss.offset = offset;
+      loss.bytes = e.size_bytes;
+      loss.frame = frames;
+      loss.a = h.a;
+      loss.b = h.b;
+      loss.visit = h.visit;
+      loss.rounds = h.rounds;
+      loss.what = std::move(too_much);
+      add_loss(std::move(loss));
+      last.reset();
+      ++frames;
+      pos += e.size_bytes;
+      continue;
+    }
     VisitEntry v;
     v.file = file_index;
     v.offset = offset;
@@ -426,7 +472,7 @@ std::optional<Run> RunDirReader::read_manifest_pair(int a, int b, const PairEntr
   std::vector<std::string> lost;
   std::size_t kept = 0;
   const std::string& file = files_[entry.visits.front().file];  // every visit of a -> b is in a's file
-  const ReadOnlyFd fd(file);
+  const ReadOnlyFd fd(file, OpenAs::regular_file);
   std::string frame;
   for (const VisitEntry& v : entry.visits) {
     read_at(fd.get(), file, v.offset, frame, v.size);

@@ -21,6 +21,11 @@ void check_cpu_count(std::size_t cpu_count) {
   if (cpu_count < 2) {
     throw UsageError("a matrix needs at least 2 CPUs, got " + std::to_string(cpu_count));
   }
+  // Its cells grow with the square of the CPUs, the per-CPU offsets' paths with the cube.
+  if (cpu_count > static_cast<std::size_t>(kMaxMatrixCpus)) {
+    throw UsageError("a matrix of " + std::to_string(cpu_count) + " CPUs is more than the " +
+                     std::to_string(kMaxMatrixCpus) + " it may have (select fewer CPUs)");
+  }
 }
 
 void check_visits(std::uint64_t visits) {

@@ -138,8 +138,9 @@ std::uint64_t plan_slot_count(const PlanSpec& spec);
 double estimate_plan_seconds(std::uint64_t slots, std::uint64_t rounds_and_warmup, const PlanCosts& costs);
 
 /// Builds the plan (see the schedule at the top of this file).
-/// \throws UsageError for fewer than 2 CPUs, a CPU listed twice, 0 visits, 0 rounds per
-///         visit, or a plan beyond kMaxPairVisits or 64-bit round counts.
+/// \throws UsageError for fewer than 2 CPUs or more than kMaxMatrixCpus (core/cpu_list.hpp),
+///         a CPU listed twice, 0 visits, 0 rounds per visit, or a plan beyond kMaxPairVisits
+///         or 64-bit round counts.
 /// \throws std::invalid_argument for a sparse plan with no pairs, a pair out of range, not
 ///         ordered (first < second) or listed twice.
 /// \throws std::invalid_argument for costs that are not positive and finite (seconds per

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -83,9 +84,34 @@ PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::
     spec.warmup_per_visit = whole(j.at("warmup_per_visit"), UINT64_MAX);
     spec.parallel = j.at("parallel").get<bool>();
     spec.design = j.at("design").get<std::string>() == "sparse" ? PlanDesign::sparse : PlanDesign::all_pairs;
-    for (const json& p : j.at("pairs")) {
-      spec.pairs.emplace_back(static_cast<std::uint32_t>(whole(p.at(0), UINT32_MAX)),
-                              static_cast<std::uint32_t>(whole(p.at(1), UINT32_MAX)));
+    // A sparse design's pairs: each [i, j] with i < j < the CPUs, once; so at most every
+    // unordered pair, checked before the list is taken.
+    const json& pairs = j.at("pairs");
+    const std::uint64_t n = cpus.size();
+    if (!pairs.is_array() || pairs.size() > n * (n - 1) / 2) {
+      throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: its pairs are not a list of at " +
+                       "most the " + std::to_string(n * (n - 1) / 2) + " pairs of " + std::to_string(n) + " CPUs");
+    }
+    spec.pairs.reserve(pairs.size());
+    for (const json& p : pairs) {
+      if (!p.is_array() || p.size() != 2) {
+        throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(p.dump()) +
+                         " is not a pair [i, j]");
+      }
+      const auto i = static_cast<std::uint32_t>(whole(p.at(0), n - 1)), k = static_cast<std::uint32_t>(whole(p.at(1), n - 1));
+      if (i >= k) {
+        throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(p.dump()) +
+                         " is not a pair [i, j] with i < j");
+      }
+      spec.pairs.emplace_back(i, k);
+    }
+    if (spec.design == PlanDesign::sparse) {
+      std::vector<IndexPair> sorted = spec.pairs;
+      std::sort(sorted.begin(), sorted.end());
+      if (sorted.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+        throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: a sparse design " +
+                         (sorted.empty() ? std::string("without pairs") : "that lists a pair twice"));
+      }
     }
     spec.design_reason = j.at("design_reason").get<std::string>();
     spec.budget_seconds = j.at("budget_seconds").get<double>();
@@ -304,10 +330,12 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   o.run_dir = dir;
   o.has_plan = reader.has_manifest();
   std::vector<CpuPlace> places;
-  if (manifest.has_topology) {
-    const TopologyResult topology =
-        load_topology(TopologySource{TopologySource::Kind::xml, (fs::path(dir) / kTopologyName).string()});
-    if (!topology.ok) throw InputError(printable_text((fs::path(dir) / kTopologyName).string()) + ": " + topology.problem);
+  if (std::optional<std::string> xml = reader.topology_xml()) {
+    // The bytes the reader read (a regular file, bounded), never the path: hwloc would open
+    // a FIFO or a device there and wait on it, or read it without end.
+    const std::string path = (fs::path(dir) / kTopologyName).string();
+    const TopologyResult topology = load_topology_xml(*xml, path);
+    if (!topology.ok) throw InputError(printable_text(path) + ": " + topology.problem);
     places = topology.summary.places;
   } else {
     for (int cpu : manifest.cpus) places.push_back(CpuPlace{.cpu = cpu});
@@ -339,7 +367,7 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   o.started_utc = manifest.started_utc;
   o.ended_utc = manifest.ended_utc;
   o.platform.tsc.hz = manifest.tsc_hz;
-  // What the manifest says is quoted in messages and reports: printable, whatever it holds.
+  // What the manifest says is repeated in messages and outputs: printable, whatever it holds.
   o.platform.host = printable_text(plan_value<std::string>(manifest.platform, "host", ""));
   // The facts every pair's header records (add_platform_metadata), where the manifest has them.
   if (const auto v = manifest.pair_header.get("clocksource"); v && *v != "unknown") o.platform.clocksource = *v;

@@ -15,8 +15,10 @@
 #include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/files.hpp"
 #include "core/format.hpp"
 #include "core/human_units.hpp"
+#include "formats/json_bounds.hpp"
 #include "formats/output_dir.hpp"
 #include "formats/output_file.hpp"
 #include "measure/variant.hpp"
@@ -100,10 +102,24 @@ std::string one_run_platform_text(const std::string& from, const ReportInputs& i
   return text;
 }
 
-/// The kernel log's TSC events that an earlier report's info.json recorded; nullopt where
-/// it recorded none (its log unreadable, or an info.json from before they were recorded)
-/// or the file is not JSON.
-std::optional<KernelTscLog> recorded_kernel_tsc(const std::string& info_json) {
+/// The most an earlier report's info.txt or info.json may hold: `info` of a 4096-CPU machine
+/// writes well under 1 MiB of either.
+constexpr std::uint64_t kMaxRecordedInfoBytes = std::uint64_t{64} << 20;
+
+/// An earlier report's info.txt or info.json, read whole (a regular file, bounded: a FIFO
+/// or a device there is refused, never waited on); nullopt when it is not there.
+/// \throws InputError as read_regular_file.
+std::optional<std::string> read_recorded_info(const fs::path& path) {
+  if (!exists(path.string())) return std::nullopt;
+  return read_regular_file(path.string(), kMaxRecordedInfoBytes, "a report's " + path.filename().string());
+}
+
+/// The kernel log's TSC events that an earlier report's info.json (at `path`) recorded;
+/// nullopt where it recorded none (its log unreadable, or an info.json from before they were
+/// recorded) or the file is not JSON.
+/// \throws InputError "PATH:LINE:COLUMN: nested deeper than 64" (check_json_depth).
+std::optional<KernelTscLog> recorded_kernel_tsc(const std::string& info_json, const std::string& path) {
+  check_json_depth(info_json, path);
   const nlohmann::json j = nlohmann::json::parse(info_json, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("kernel_facts")) return std::nullopt;
   const nlohmann::json& facts = j["kernel_facts"];
@@ -275,15 +291,15 @@ void measure_report(const ReportOptions& options, ReportFrom source, const fs::p
   const fs::path from(options.matrix.from);
   if (source == ReportFrom::report) {
     // The facts of the machine that was measured, as its report recorded them.
-    const std::optional<std::string> text = read_file(from / "info.txt");
-    const std::optional<std::string> json = read_file(from / "info.json");
+    const std::optional<std::string> text = read_recorded_info(from / "info.txt");
+    const std::optional<std::string> json = read_recorded_info(from / "info.json");
     if (!text || !json) {
       throw InputError(printable_text((from / (text ? "info.json" : "info.txt")).string()) +
                        ": missing: the directory of an earlier report has its platform facts (or give "
                        "report --from a run directory)");
     }
     in.info_text = *text;
-    in.kernel_tsc = recorded_kernel_tsc(*json);
+    in.kernel_tsc = recorded_kernel_tsc(*json, (from / "info.json").string());
     write_text_file((root / "info.txt").string(), *text);
     write_text_file((root / "info.json").string(), *json);
   } else if (source == ReportFrom::live) {

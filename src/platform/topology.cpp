@@ -3,6 +3,7 @@
 #include <hwloc.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -96,12 +97,18 @@ TopologySource parse_topology_source(const std::string& option_value) {
   return TopologySource{TopologySource::Kind::xml, option_value};
 }
 
-TopologyResult load_topology(const TopologySource& source, bool export_xml) {
+namespace {
+
+/// load_topology, or, where `xml_name` is given, load_topology_xml of `xml_bytes`.
+TopologyResult load_topology_from(const TopologySource& source, bool export_xml, std::string_view xml_bytes,
+                                  const std::string& xml_name) {
   TopologyResult r;
-  if (source.kind == TopologySource::Kind::xml) {
+  const bool from_buffer = !xml_name.empty();
+  if (source.kind == TopologySource::Kind::xml && !from_buffer) {
     r.problem = unreadable_file_problem(source.text);
     if (!r.problem.empty()) return r;
   }
+  const std::string& xml_source = from_buffer ? xml_name : source.text;
   hwloc_topology_t t = nullptr;
   if (hwloc_topology_init(&t) != 0) {
     r.problem = std::string("hwloc_topology_init: ") + std::strerror(errno);
@@ -115,17 +122,28 @@ TopologyResult load_topology(const TopologySource& source, bool export_xml) {
       }
       break;
     case TopologySource::Kind::xml:
-      // hwloc parses the file here and reports only an errno (details go to stderr when
-      // HWLOC_XML_VERBOSE=1 is set); well-formed XML of another kind fails in load instead.
+      // hwloc parses the file (or the buffer) here and reports only an errno (details go to
+      // stderr when HWLOC_XML_VERBOSE=1 is set); well-formed XML of another kind fails in
+      // load instead.
       errno = 0;
-      if (hwloc_topology_set_xml(t, source.text.c_str()) != 0) r.problem = not_hwloc_xml(source.text);
+      if (from_buffer) {
+        // A copy ends with a NUL: the size hwloc takes counts it, as
+        // hwloc_topology_export_xmlbuffer gives it.
+        const std::string copy(xml_bytes);
+        if (copy.size() >= static_cast<std::size_t>(INT_MAX) ||
+            hwloc_topology_set_xmlbuffer(t, copy.c_str(), static_cast<int>(copy.size() + 1)) != 0) {
+          r.problem = not_hwloc_xml(xml_source);
+        }
+      } else if (hwloc_topology_set_xml(t, source.text.c_str()) != 0) {
+        r.problem = not_hwloc_xml(xml_source);
+      }
       break;
   }
   if (r.problem.empty()) {
     errno = 0;
     if (hwloc_topology_load(t) != 0) {
       r.problem = source.kind == TopologySource::Kind::xml
-                      ? not_hwloc_xml(source.text)
+                      ? not_hwloc_xml(xml_source)
                       : std::string("hwloc_topology_load: ") + std::strerror(errno);
     } else {
       r.ok = true;
@@ -146,6 +164,16 @@ TopologyResult load_topology(const TopologySource& source, bool export_xml) {
   }
   hwloc_topology_destroy(t);
   return r;
+}
+
+}  // namespace
+
+TopologyResult load_topology(const TopologySource& source, bool export_xml) {
+  return load_topology_from(source, export_xml, {}, {});
+}
+
+TopologyResult load_topology_xml(std::string_view xml, const std::string& name) {
+  return load_topology_from(TopologySource{TopologySource::Kind::xml, name}, false, xml, name);
 }
 
 TopologyResult load_topology(const std::string& synthetic) {

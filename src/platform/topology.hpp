@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/cpu_place.hpp"
@@ -51,6 +52,12 @@ TopologySource parse_topology_source(const std::string& option_value);
 /// Never throws: on failure ok is false and `problem` names the description or the file
 /// and what is wrong with it.
 TopologyResult load_topology(const TopologySource& source, bool export_xml = false);
+
+/// Loads the topology from hwloc XML already read: a run directory's topology.xml, which
+/// its reader reads whole and bounded (RunDirReader::topology_xml), so that hwloc never opens
+/// a FIFO or a device in its place. `name` (the file it came from) names it in `problem`.
+/// Never throws, as load_topology.
+TopologyResult load_topology_xml(std::string_view xml, const std::string& name);
 
 /// Loads this machine's topology, or a synthetic one ("package:2 core:4 pu:2", for tests),
 /// and summarizes it. Never throws.
