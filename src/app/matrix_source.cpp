@@ -303,10 +303,13 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   o.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   o.ended_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   signals.reset();
-  writer->amend_plan("measured",
-                     {{"rounds_per_second_per_pair", o.rounds_per_second},
-                      {"visits_cut_by_deadline", o.visits_cut},
-                      {"added_visits", added_visits_json(o.added)}});
+  // What was measured, not what it proves: the pairs still unproven are known only once the
+  // matrix is analyzed below, and a reader judges them again from the rounds.
+  nlohmann::ordered_json added = added_visits_json(o.added);
+  added.erase("unproven");
+  writer->amend_plan("measured", {{"rounds_per_second_per_pair", o.rounds_per_second},
+                                  {"visits_cut_by_deadline", o.visits_cut},
+                                  {"added_visits", std::move(added)}});
   writer->finish(o.interrupted.empty() ? RunDirStatus::complete : RunDirStatus::interrupted, o.interrupted,
                  format_utc(std::chrono::system_clock::now()));
   if (!o.interrupted.empty()) o.problems.push_back(o.interrupted);

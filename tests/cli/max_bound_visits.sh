@@ -6,8 +6,9 @@
 # wide): every sweep after the plan goes to the one pair of CPUs 0 and 1, the answer is
 # inconclusive (exit 5), the JSON names the visits added and the pair, and the run directory's
 # manifest records them. The plan of 2 CPUs takes about a second of the 6 s, so the budget
-# leaves time for sweeps on any machine; no timing is asserted. Exit 0 as documented; 1 not
-# (why printed); 4 skipped (fewer than two CPUs).
+# leaves time for sweeps on a machine that is not overloaded; no timing is asserted. Exit 0 as
+# documented; 1 not (why printed); 4 skipped (fewer than two CPUs, or a host so loaded that
+# the plan's visits used the whole budget).
 set -u
 tscaudit=$1 dir=$2
 fail() { echo "FAIL: $*"; exit 1; }
@@ -24,6 +25,13 @@ field() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(eva
 if command -v python3 >/dev/null; then
   [ "$(field "$dir/check.json" "j['inconclusive']")" = max_bound ] || fail "not inconclusive by the bound"
   visits=$(field "$dir/check.json" "j['added_visits']['visits']")
+  # A loaded host can make the plan itself use the whole budget (its visits then end at their
+  # deadlines): nothing is left for visits after it, which is right, but not this test's case.
+  cut=$(field "$dir/c/run/manifest.json" "j['plan']['measured']['visits_cut_by_deadline']")
+  if [ "$visits" = 0 ] && [ "$cut" -gt 0 ]; then
+    echo "SKIPPED: the plan used the whole budget on this host now ($cut visits ended at their deadline)"
+    exit 4
+  fi
   [ "$visits" -ge 2 ] || fail "no visits added after the plan: $visits"
   [ "$(field "$dir/check.json" "j['added_visits']['pairs']")" = "['0-1']" ] || fail "the visits went elsewhere"
   [ "$(field "$dir/check.json" "j['added_visits']['unproven']")" = 1 ] || fail "the pair is said proven"
