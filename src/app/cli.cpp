@@ -9,8 +9,10 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "app/cli_commands.hpp"
+#include "app/command_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "version.hpp"
@@ -161,13 +163,10 @@ void name_placeholders(CLI::App& app) {
   }
 }
 
-/// The commands, in the order --help lists them (the order of CommandTables).
+/// The commands, in the order --help lists them (the command list's).
 std::vector<std::string> command_names() {
-  CLI::App app;
-  CommandTables tables;
-  std::apply([&](auto&... table) { (table.add(app), ...); }, tables);
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  for (const CommandEntry& entry : command_list()) names.emplace_back(entry.name);
   return names;
 }
 
@@ -283,7 +282,16 @@ void build_parser(CLI::App& app, CommandTables& tables, std::size_t help_width =
   app.set_version_flag("--version", std::string(kToolVersion));
   app.require_subcommand(1);
   app.footer(kTopExamples);
-  std::apply([&](auto&... table) { (table.add(app), ...); }, tables);
+  // CLI11 lists the subcommands in the order they are added: the command list's.
+  for (const CommandEntry& entry : command_list()) {
+    const auto add_if_named = [&](auto& table) {
+      if (table.kName == entry.name) table.add(app);
+    };
+    std::apply([&](auto&... table) { (add_if_named(table), ...); }, tables);
+  }
+  if (app.get_subcommands({}).size() != std::tuple_size_v<CommandTables>) {
+    throw std::logic_error("the command list and the option tables name different commands");
+  }
   for (CLI::App* sub : app.get_subcommands({})) sub->group("Commands");
   name_placeholders(app);
 }
@@ -338,6 +346,38 @@ std::string help_text(const std::string& command, std::size_t width) {
   build_parser(app, tables, width);
   if (command.empty()) return app.help();
   return app.get_subcommand(command)->help("tscaudit");
+}
+
+std::vector<CommandDoc> command_docs() {
+  CLI::App app{kDescription, "tscaudit"};
+  CommandTables tables;
+  build_parser(app, tables);
+  std::vector<CommandDoc> docs;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    CommandDoc doc{sub->get_name(), sub->get_description(), {}};
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (opt == sub->get_help_ptr()) continue;
+      OptionDoc o;
+      o.positional = opt->get_positional();
+      o.name = o.positional ? opt->get_name() : "--" + opt->get_lnames().front();
+      if (opt->get_type_size() != 0 && !o.positional) o.placeholder = opt->get_type_name();
+      o.description = opt->get_description();
+      if (opt->get_type_size() != 0) o.default_value = opt->get_default_str();
+      // A default that is no value ("every CPU this process may use") is written at the end
+      // of the description; it is the default all the same.
+      const std::string mark = " [default: ";
+      const std::size_t at = o.description.rfind(mark);
+      if (o.default_value.empty() && at != std::string::npos && o.description.back() == ']') {
+        o.default_value = o.description.substr(at + mark.size(), o.description.size() - at - mark.size() - 1);
+        o.description.resize(at);
+      }
+      o.required = opt->get_required();
+      o.repeatable = opt->get_expected_max() == CLI::detail::expected_max_vector_size;
+      doc.options.push_back(o);
+    }
+    docs.push_back(doc);
+  }
+  return docs;
 }
 
 Command parse(const std::vector<std::string>& args) {

@@ -25,6 +25,26 @@ inline constexpr std::size_t kHelpWidth = 100;
 /// `width` columns (the tests compare it with a layout too wide to wrap).
 std::string help_text(const std::string& command, std::size_t width = kHelpWidth);
 
+/// One option as its command's table registers it: what `--help` prints of it, in parts.
+struct OptionDoc {
+  std::string name;           // "--budget"; a positional's placeholder ("FILE")
+  std::string placeholder;    // what it takes ("SECONDS"); empty for a flag
+  std::string description;    // without the default
+  std::string default_value;  // "90s"; empty when it has none
+  bool positional = false, required = false, repeatable = false;
+};
+
+/// One command: its name and summary (the command list's), the usage line's arguments, and
+/// its options in the order `--help` lists them (--help itself left out).
+struct CommandDoc {
+  std::string name, summary;
+  std::vector<OptionDoc> options;
+};
+
+/// Every command of the command list, in its order: what the reference parts of the man
+/// page, docs/commands.md and the bash completion are generated from (cli_reference.hpp).
+std::vector<CommandDoc> command_docs();
+
 /// Wraps `text` at spaces into lines of at most `width` characters (a word longer than
 /// that stands alone on its line); a newline in `text` always breaks. No word is split.
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width);

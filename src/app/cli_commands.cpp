@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
+#include "app/command_list.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
@@ -63,10 +65,17 @@ std::string examples(const std::vector<std::pair<std::string, std::string>>& lin
   return out;
 }
 
+/// The command's subcommand, named and summarized as the command list has it.
+CLI::App* add_listed_command(CLI::App& app, std::string_view name) {
+  const CommandEntry* entry = find_command(name);
+  if (entry == nullptr) throw std::logic_error("no command " + std::string(name) + " in the command list");
+  return app.add_subcommand(std::string(name), std::string(entry->summary));
+}
+
 }  // namespace
 
 void InfoCli::add(CLI::App& app) {
-  sub = app.add_subcommand("info", "Platform facts a measurement depends on, and warnings with advice");
+  sub = add_listed_command(app, kName);
   sub->add_option("--format", format, "text or json")->capture_default_str();
   sub->add_option("--ntp-seconds", ntp_seconds,
                   "also calibrate the TSC against CLOCK_REALTIME (NTP-disciplined) for this long, at most 1 h; "
@@ -91,7 +100,7 @@ Command InfoCli::build(const Args& /*args*/) const {
 }
 
 void MeasureCli::add(CLI::App& app) {
-  sub = app.add_subcommand("measure", "One ordered pair of CPUs, every round saved for analyze");
+  sub = add_listed_command(app, kName);
   sub->add_option("--cpus", cpus, "the initiator A and the responder B (A,A: the same-CPU control)")
       ->required()
       ->type_name("A,B");
@@ -127,7 +136,7 @@ Command MeasureCli::build(const Args& args) const {
 }
 
 void MonitorCli::add(CLI::App& app) {
-  sub = app.add_subcommand("monitor", "One pair for hours, a line per interval, in memory that does not grow");
+  sub = add_listed_command(app, kName);
   sub->add_option("--cpus", cpus, "the initiator A and the responder B (two different CPUs)")
       ->required()
       ->type_name("A,B");
@@ -195,8 +204,7 @@ Command MonitorCli::build(const Args& args) const {
 }
 
 void AnalyzeCli::add(CLI::App& app) {
-  sub = app.add_subcommand("analyze",
-                           "Saved runs, imported rounds or monitor logs: offset, drift, bounds, a verdict per pair");
+  sub = add_listed_command(app, kName);
   sub->add_option("FILE", files,
                   "runs (tscaudit-run/1), interval logs of monitor (tscaudit-monitor/1) or tables with t1,t2,t3,t4 "
                   "columns, in any mix; - reads stdin")
@@ -339,7 +347,7 @@ MachineStep step_of(const std::string& text) {
 }  // namespace
 
 void SimulateCli::add(CLI::App& app) {
-  sub = app.add_subcommand("simulate", "Synthetic rounds of a pair or a whole machine, with the truth to compare");
+  sub = add_listed_command(app, kName);
   rounds = std::to_string(sim.spec.rounds);
   seed = std::to_string(sim.spec.seed);
   quantum = std::to_string(sim.spec.quantum_ticks);
@@ -543,7 +551,7 @@ MatrixOptions PlanCli::build(const Args& args) const {
 }
 
 void MatrixCli::add(CLI::App& app) {
-  sub = app.add_subcommand("matrix", "Every ordered pair of the CPUs: offset, drift and latency matrices, heatmaps");
+  sub = add_listed_command(app, kName);
   plan.add(*sub, true, false);
   sub->add_option("--format", plan.format, "text or json (stdout)")->capture_default_str();
   sub->add_option("--out", plan.out, "directory for matrix.json, the matrices, heatmaps and per-pair analyses")
@@ -558,7 +566,7 @@ void MatrixCli::add(CLI::App& app) {
 Command MatrixCli::build(const Args& args) const { return plan.build(args); }
 
 void CheckCli::add(CLI::App& app) {
-  sub = app.add_subcommand("check", "An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason");
+  sub = add_listed_command(app, kName);
   plan.add(*sub, true, true);
   sub->add_option("--tolerance", tolerance,
                   "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
@@ -644,7 +652,7 @@ Command CheckCli::build(const Args& args) const {
 }
 
 void VariantsCli::add(CLI::App& app) {
-  sub = app.add_subcommand("variants", "Which way of reading the TSC to trust here, and what each costs");
+  sub = add_listed_command(app, kName);
   sub->add_option("--cpus", cpus, "the pair [default: the first two CPUs this process may use]")->type_name("A,B");
   sub->add_option("--rounds", rounds, "rounds per combination, both roles together")->capture_default_str();
   sub->add_option("--passes", passes, "each combination's rounds split over this many interleaved visits per role")
@@ -685,7 +693,7 @@ Command VariantsCli::build(const Args& args) const {
 }
 
 void ReportCli::add(CLI::App& app) {
-  sub = app.add_subcommand("report", "The main job: facts, every pair, read variants, verdict, heatmaps, report.html");
+  sub = add_listed_command(app, kName);
   plan.out = "report";
   plan.add(*sub, false, true);
   sub->add_option("--out", plan.out, "the report directory")->capture_default_str()->type_name("DIR");

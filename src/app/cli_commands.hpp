@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace tscaudit::cli {
 using Args = std::vector<std::string>;
 
 struct InfoCli {
+  static constexpr std::string_view kName = "info";
   CLI::App* sub = nullptr;
   std::string format = "text", ntp_seconds = "0";
   void add(CLI::App& app);
@@ -25,6 +27,7 @@ struct InfoCli {
 };
 
 struct MeasureCli {
+  static constexpr std::string_view kName = "measure";
   CLI::App* sub = nullptr;
   std::string cpus, variant, send, recv, transport = "slot", out;
   std::string rounds = "1000000", warmup = "10000", timeout_ms = "2000";
@@ -33,6 +36,7 @@ struct MeasureCli {
 };
 
 struct MonitorCli {
+  static constexpr std::string_view kName = "monitor";
   CLI::App* sub = nullptr;
   std::string cpus, variant, send, recv, out;
   std::string interval = "1", duration, timeout_ms = "2000", openmetrics, duty = "1";
@@ -43,6 +47,7 @@ struct MonitorCli {
 };
 
 struct AnalyzeCli {
+  static constexpr std::string_view kName = "analyze";
   CLI::App* sub = nullptr;
   std::vector<std::string> files;
   std::string format = "text", out = "-", plot;
@@ -51,6 +56,7 @@ struct AnalyzeCli {
 };
 
 struct SimulateCli {
+  static constexpr std::string_view kName = "simulate";
   CLI::App* sub = nullptr;
   SimulateOptions sim;
   std::string rounds, seed, quantum;
@@ -80,6 +86,7 @@ struct PlanCli {
 };
 
 struct MatrixCli {
+  static constexpr std::string_view kName = "matrix";
   CLI::App* sub = nullptr;
   PlanCli plan;
   void add(CLI::App& app);
@@ -87,6 +94,7 @@ struct MatrixCli {
 };
 
 struct CheckCli {
+  static constexpr std::string_view kName = "check";
   CLI::App* sub = nullptr;
   PlanCli plan;
   std::string tolerance = "0", drift_tolerance = "0", max_bound = "0", openmetrics, export_cpus;
@@ -96,6 +104,7 @@ struct CheckCli {
 };
 
 struct VariantsCli {
+  static constexpr std::string_view kName = "variants";
   CLI::App* sub = nullptr;
   std::string cpus, rounds = "200000", passes = "4", warmup = std::to_string(kVariantsWarmup), control_rounds = "20000",
                     switch_rounds = "50000", timeout_ms = "2000", format = "text", out;
@@ -105,6 +114,7 @@ struct VariantsCli {
 };
 
 struct ReportCli {
+  static constexpr std::string_view kName = "report";
   CLI::App* sub = nullptr;
   PlanCli plan;
   bool no_plain = false, no_variants = false;
@@ -113,12 +123,8 @@ struct ReportCli {
   [[nodiscard]] Command build(const Args& args) const;
 };
 
-/// Every command's table, in the order `tscaudit --help` lists them: the order people use
-/// them in. report first (the main job, everything at once), check (the answer for scripts),
-/// info (the platform, the first thing to look at when an answer surprises), variants and
-/// matrix (the two halves of a report, one at a time), monitor (one pair for hours), then
-/// the tools behind them: measure one pair, analyze what was saved, simulate input. Each
-/// binds CLI11 to its own members: construct in place, never move or copy after add().
+/// Every command's table; the command list (command_list.hpp) says their order. Each binds
+/// CLI11 to its own members: construct in place, never move or copy after add().
 using CommandTables =
     std::tuple<ReportCli, CheckCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
 

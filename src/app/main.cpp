@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/command_list.hpp"
 #include "app/report_error.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
@@ -12,18 +13,10 @@
 
 namespace {
 
+/// Runs the parsed command through the command list (nothing to run after --help).
 int run(const tscaudit::cli::Command& command) {
-  using namespace tscaudit;
-  if (const auto* info = std::get_if<cli::InfoCommand>(&command)) return run_info(info->format, info->ntp_seconds);
-  if (const auto* measure = std::get_if<MeasureOptions>(&command)) return run_measure(*measure);
-  if (const auto* analyze = std::get_if<AnalyzeOptions>(&command)) return run_analyze(*analyze);
-  if (const auto* simulate = std::get_if<SimulateOptions>(&command)) return run_simulate(*simulate);
-  if (const auto* matrix = std::get_if<MatrixOptions>(&command)) return run_matrix(*matrix);
-  if (const auto* check = std::get_if<CheckOptions>(&command)) return run_check(*check);
-  if (const auto* report = std::get_if<ReportOptions>(&command)) return run_report(*report);
-  if (const auto* variants = std::get_if<VariantsOptions>(&command)) return run_variants(*variants);
-  if (const auto* monitor = std::get_if<MonitorOptions>(&command)) return run_monitor(*monitor);
-  return kExitOk;
+  const tscaudit::cli::CommandEntry* entry = tscaudit::cli::command_entry_of(command);
+  return entry != nullptr ? entry->run(command) : tscaudit::kExitOk;
 }
 
 /// Whether `command` measures: a signal before it begins is then its to see (it answers
