@@ -53,22 +53,27 @@ for lib in "$@"; do
     found=1
     continue
   fi
-  # "LIB:OBJECT:   U NAME", one line per undefined symbol of each object.
-  while IFS= read -r line; do
-    seen=$((seen + 1))
-    rest=${line#"$lib":}
-    object=${rest%%:*}
-    symbol=$(printf '%s' "${rest#*:}" | sed -E 's/^[[:space:]]*[Uw][[:space:]]+//')
-    denied=""
-    case "$deny_exact" in *" $symbol "*) denied=1 ;; esac
-    for p in "${deny_prefix[@]}"; do
-      [[ "$symbol" == "$p"* ]] && denied=1
-    done
-    if [ -n "$denied" ]; then
-      echo "FAIL: $(basename "$lib"): $object$(sources_of "$lib" "$object") calls $symbol"
-      found=1
-    fi
-  done < <("$nm" -A -u -C "$lib")
+  # "LIB:OBJECT:   U NAME", one line per undefined symbol of each object; awk prints
+  # "count N" once, then "OBJECT<TAB>NAME" for each denied one.
+  report=$("$nm" -A -u -C "$lib" | awk -v lib="$lib" -v exact="$deny_exact" -v prefixes="${deny_prefix[*]}" '
+    BEGIN { n = split(exact, e, " "); for (i = 1; i <= n; i++) denied[e[i]] = 1; np = split(prefixes, p, " ") }
+    {
+      rest = substr($0, length(lib) + 2)
+      object = substr(rest, 1, index(rest, ":") - 1)
+      symbol = substr(rest, index(rest, ":") + 1)
+      sub(/^[[:space:]]*[Uw][[:space:]]+/, "", symbol)
+      count++
+      hit = (symbol in denied)
+      for (i = 1; i <= np && !hit; i++) hit = index(symbol, p[i]) == 1
+      if (hit) hits[++nh] = object "\t" symbol
+    }
+    END { print "count " count + 0; for (i = 1; i <= nh; i++) print hits[i] }')
+  first=${report%%$'\n'*}
+  seen=$((seen + ${first#count }))
+  while IFS=$'\t' read -r object symbol; do
+    echo "FAIL: $(basename "$lib"): $object$(sources_of "$lib" "$object") calls $symbol"
+    found=1
+  done < <(printf '%s\n' "$report" | tail -n +2)
   # The strings of every read-only data section, per object ("File: LIB(OBJECT)" before each).
   sections=$("$readelf" -W -S "$lib" | grep -o '\.rodata[^ ]*' | sort -u)
   for section in $sections; do
@@ -82,7 +87,7 @@ for lib in "$@"; do
           found=1
           ;;
       esac
-    done < <("$readelf" -p "$section" "$lib" 2>/dev/null)
+    done < <("$readelf" -p "$section" "$lib" 2>/dev/null | grep -E '^File: |/proc/|/sys/')
   done
 done
 
