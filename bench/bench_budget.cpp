@@ -21,7 +21,7 @@
 #include "app/temp_dir.hpp"
 #include "bench_stats.hpp"
 #include "core/cpu_list.hpp"
-#include "formats/run_dir.hpp"
+#include "io/run_dir_writer.hpp"
 #include "matrix/matrix_plan.hpp"
 #include "measure/plan_runner.hpp"
 #include "platform/affinity.hpp"

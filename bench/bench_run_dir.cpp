@@ -28,6 +28,7 @@
 #include "bench_stats.hpp"
 #include "core/errors.hpp"
 #include "formats/run_dir.hpp"
+#include "io/run_dir_writer.hpp"
 #include "simulate/simulate.hpp"
 
 using namespace tscaudit;

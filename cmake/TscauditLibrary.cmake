@@ -64,8 +64,8 @@ tscaudit_set_warnings(tscaudit_shared)
 # linked into one object (ld -r pulls archive members as a final link would), then
 # everything but tscaudit_* localized.
 set(tscaudit_rooms tscaudit_quick tscaudit_measure tscaudit_platform tscaudit_render tscaudit_matrix
-    tscaudit_monitor tscaudit_variants tscaudit_pair tscaudit_simulate tscaudit_formats tscaudit_estimate
-    tscaudit_core)
+    tscaudit_monitor tscaudit_variants tscaudit_pair tscaudit_simulate tscaudit_io tscaudit_formats
+    tscaudit_estimate tscaudit_core)
 set(tscaudit_room_files "")
 foreach(room IN LISTS tscaudit_rooms)
   list(APPEND tscaudit_room_files $<TARGET_FILE:${room}>)

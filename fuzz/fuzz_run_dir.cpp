@@ -287,7 +287,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   apply_ops(dir, packed.ops);
 
-  const auto opened = outcome_of(kTarget, "open_run_dir", [&] { return tscaudit::open_run_dir(dir.string()); });
+  // No input makes a lock file: the writer of a manifest that says running is nobody's, as
+  // the lock the tool asks (io/run_dir_lock.hpp) would say of this directory.
+  const auto no_lock_file = [](const std::string&) { return tscaudit::RunDirWriterState{}; };
+  const auto opened =
+      outcome_of(kTarget, "open_run_dir", [&] { return tscaudit::open_run_dir(dir.string(), no_lock_file); });
   if (const auto* message = std::get_if<std::string>(&opened)) {
     check_refusal(*message, manifest);
     return 0;

@@ -7,21 +7,22 @@
 //   DIR/rounds/cpu-<A>.zst   every visit whose initiator is CPU A, one zstd frame each
 //                            (rounds_codec.hpp), appended and written out visit by visit
 //   DIR/.lock                while a writer holds the directory: its pid and command, under
-//                            an open file description lock (run_dir_lock.cpp)
+//                            an open file description lock (io/run_dir_lock.hpp)
 //
 // One rounds file per initiating CPU: the number of files grows with the CPUs, not with
 // the pairs. A plain directory of `tscaudit-run/1` files or import tables, each naming its
 // pair with `# a:` and `# b:` lines, reads as a run directory too (open_run_dir).
 //
-// One file per concern: run_dir_manifest.cpp (manifest.json), run_dir_lock.cpp (one writer
-// at a time), run_dir_writer.cpp,
+// One file per concern: run_dir_manifest.cpp (manifest.json),
 // run_dir_reader.cpp (opening, and what both kinds of directory answer alike),
 // run_dir_zstd_reader.cpp (a directory with a manifest) and run_dir_plain_reader.cpp (a
-// plain directory); what they share is in run_dir_internal.hpp.
+// plain directory); what they share is in run_dir_internal.hpp. The lock (one writer at a
+// time) and the writer are the machine side's: io/run_dir_lock.hpp, io/run_dir_writer.hpp.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,7 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/run.hpp"
-#include "formats/dir_lock.hpp"
+#include "formats/dir_writer_state.hpp"
 
 namespace tscaudit {
 
@@ -113,108 +114,8 @@ std::string run_dir_loss_text(const RunDirLoss& loss);
 /// not known.
 nlohmann::ordered_json run_dir_loss_json(const RunDirLoss& loss);
 
-/// What RunDirLock::acquire does with a directory that holds an earlier run directory.
-enum class EarlierRun {
-  refuse,   // a directory that is not empty is refused
-  replace,  // one that holds only a run directory (manifest.json, topology.xml, rounds/) is emptied
-            // when the new run starts writing
-};
-
-/// A run directory held by its one writer: DIR/.lock (DirLock, formats/dir_lock.hpp).
-class RunDirLock {
- public:
-  /// Creates `dir` (and its parents) unless it is there, and locks it: of writers that start
-  /// at once, exactly one gets it and the others are refused at once (never a wait). The
-  /// directory must then be empty but for the lock file (or, with EarlierRun::replace, hold
-  /// only a run directory, which clear_earlier_run removes); a directory refused for that
-  /// keeps no lock file of ours. On a file system that keeps no locks, the directory is taken unlocked.
-  /// \throws IoError "cannot write the run directory DIR: it is being written by pid N
-  ///         (COMMAND) ..." when a live process holds it; "... it exists and is not empty ...",
-  ///         "... it exists and is not a directory", or the reason it cannot be created.
-  static RunDirLock acquire(const std::string& dir, EarlierRun earlier);
-  RunDirLock(RunDirLock&& other) noexcept;
-  RunDirLock& operator=(RunDirLock&& other) = delete;
-  RunDirLock(const RunDirLock&) = delete;
-  RunDirLock& operator=(const RunDirLock&) = delete;
-  /// Releases the lock and leaves the lock file (what a run that did not finish leaves).
-  ~RunDirLock();
-
-  /// Removes the lock file, then releases the lock: the run is finished. Never throws.
-  void release_and_remove() noexcept;
-
-  /// Removes the earlier run directory that acquire(dir, EarlierRun::replace) found, as the
-  /// new run starts to write (RunDirWriter::create): a run that stops before (a refused
-  /// option) leaves it whole. \throws IoError naming the directory.
-  void clear_earlier_run();
-
-  /// The lock of a run that never started writing: removes the lock file, releases the lock,
-  /// and removes the directory when nothing else is in it. Never throws.
-  void give_up() noexcept;
-
-  [[nodiscard]] const std::string& dir() const { return lock_.dir(); }
-
- private:
-  explicit RunDirLock(DirLock lock) : lock_(std::move(lock)) {}
-  DirLock lock_;
-  std::vector<std::string> earlier_;  // an earlier run's entries, to remove before writing
-};
-
-/// Who writes the run directory `dir` (dir_writer_state).
+/// Who writes the run directory `dir`, as its lock file tells (io/run_dir_lock.hpp asks it).
 using RunDirWriterState = DirWriterState;
-RunDirWriterState run_dir_writer_state(const std::string& dir);
-
-/// Writes a run directory while a run measures. append_visit may be called from several
-/// threads at once (disjoint pairs measured in parallel).
-class RunDirWriter {
- public:
-  /// Creates `dir` (and its parents) and rounds/ in it, writes topology.xml when
-  /// `topology_xml` is given and the manifest with status running.
-  /// \throws IoError (naming the path) when `dir` exists and is not empty, or when
-  ///         anything cannot be written.
-  /// Locks it first (RunDirLock::acquire: a directory that another process is writing is
-  /// refused at once) and holds the lock until finish() or its end.
-  static std::unique_ptr<RunDirWriter> create(const std::string& dir, RunDirManifest manifest,
-                                              std::optional<std::string_view> topology_xml);
-  /// The same in a directory locked already (RunDirLock::acquire, which created it).
-  static std::unique_ptr<RunDirWriter> create(RunDirLock lock, RunDirManifest manifest,
-                                              std::optional<std::string_view> topology_xml);
-  ~RunDirWriter();
-  RunDirWriter(const RunDirWriter&) = delete;
-  RunDirWriter& operator=(const RunDirWriter&) = delete;
-
-  /// Appends one visit of the ordered pair a -> b to rounds/cpu-<a>.zst as one zstd frame
-  /// and writes it out (write(2): it survives the process; finish() syncs to disk).
-  /// `visit` counts from 0; round i is stored with seq first_seq + rounds[i].seq (the
-  /// rounds of one visit count from 0, as assemble_run gives them). `error` is empty
-  /// when the visit ended well.
-  /// \pre a and b are in the manifest's CPUs; first_seq + seq <= kMaxSeq.
-  /// \throws IoError naming the file; UsageError for a CPU not in the manifest.
-  void append_visit(int a, int b, std::uint64_t visit, std::uint64_t first_seq, std::span<const Round> rounds,
-                    std::uint64_t quantum_ticks, std::string_view error);
-
-  /// Adds `key` to the manifest's plan (what the run measured besides the plan: the rate,
-  /// visits added), written with the manifest at finish(). \pre before finish().
-  void amend_plan(const std::string& key, nlohmann::ordered_json value);
-
-  /// Syncs every rounds file and rewrites the manifest (aside, then renamed) with the
-  /// final status, its detail and the end time, then removes the lock file and releases the
-  /// lock. Later append_visit calls throw.
-  /// \pre status != running. \throws IoError.
-  void finish(RunDirStatus status, std::string detail, std::string ended_utc);
-
-  [[nodiscard]] const std::string& dir() const { return dir_; }
-
- private:
-  RunDirWriter(RunDirLock lock, RunDirManifest manifest);
-  void write_manifest();
-
-  RunDirLock lock_;
-  std::string dir_;
-  RunDirManifest manifest_;
-  std::mutex mutex_;          // guards files_ and finished_; compression runs outside it
-  std::map<int, int> files_;  // initiator CPU -> file descriptor of rounds/cpu-<A>.zst
-  bool finished_ = false;
-};
 
 /// A run directory opened for reading: the manifest and an index of every visit, never
 /// the rounds themselves until a pair is asked for.
@@ -281,7 +182,8 @@ class RunDirReader {
   [[nodiscard]] std::span<const VisitEntry> visits_of(int a, int b) const;
 
  private:
-  friend RunDirReader open_run_dir(const std::string& path);
+  friend RunDirReader open_run_dir(const std::string& path,
+                                   const std::function<RunDirWriterState(const std::string& dir)>& writer_of);
   struct PlainFile {
     std::string path;
     std::string shown;  // the path as messages give it (printable_text of the file's name)
@@ -294,7 +196,7 @@ class RunDirReader {
     std::string cut_short;           // a visit of this pair was cut off its file's end
   };
 
-  void open_manifest_dir();
+  void open_manifest_dir(const std::function<RunDirWriterState(const std::string& dir)>& writer_of);
   void index_rounds_file(const std::string& name, int cpu);
   void note_missing_files(const std::string& rounds_dir);
   void open_plain_dir();
@@ -333,6 +235,10 @@ class RunDirReader {
 ///         (or "FILE: what") for a missing manifest beside rounds/, a manifest that is not
 ///         JSON or of another schema, a file in rounds/ that is not cpu-<A>.zst of a CPU of
 ///         the manifest, two files that disagree about a pair, a file of another schema.
-RunDirReader open_run_dir(const std::string& path);
+/// `writer_of` is asked once, for a manifest that says running: who still writes the
+/// directory (a lock this room neither takes nor asks; io/run_dir_lock.hpp gives the one
+/// the commands use, open_run_dir(path)).
+RunDirReader open_run_dir(const std::string& path,
+                          const std::function<RunDirWriterState(const std::string& dir)>& writer_of);
 
 }  // namespace tscaudit

@@ -26,7 +26,8 @@ std::optional<int> cpu_number(std::string_view text) {
 
 std::string pair_text(int a, int b) { return std::to_string(a) + " -> " + std::to_string(b); }
 
-RunDirReader open_run_dir(const std::string& path) {
+RunDirReader open_run_dir(const std::string& path,
+                          const std::function<RunDirWriterState(const std::string& dir)>& writer_of) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw InputError("cannot open the run directory " + path + ": " + std::strerror(errno));
@@ -36,7 +37,7 @@ RunDirReader open_run_dir(const std::string& path) {
   const std::string manifest = join_path(path, kManifestName);
   if (exists(manifest)) {
     r.has_manifest_ = true;
-    r.open_manifest_dir();
+    r.open_manifest_dir(writer_of);
   } else if (exists(join_path(path, kRoundsDirName))) {
     throw InputError(manifest + ": missing, but " + join_path(path, kRoundsDirName) +
                      " is there: a run directory without its manifest (the manifest is written first, so it "

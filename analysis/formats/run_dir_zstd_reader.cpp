@@ -51,15 +51,15 @@ std::string loss_what(std::string_view message, std::string_view source) {
 
 }  // namespace
 
-void RunDirReader::open_manifest_dir() {
+void RunDirReader::open_manifest_dir(const std::function<RunDirWriterState(const std::string& dir)>& writer_of) {
   const std::string manifest_path = join_path(path_, kManifestName);
   manifest_ = read_manifest_file(manifest_path);
   switch (manifest_.status) {
     case RunDirStatus::complete: break;
     case RunDirStatus::running: {
-      // Its lock file tells a run still being written from one whose writer died (asked
-      // without taking the lock: the writer goes on undisturbed).
-      const RunDirWriterState writer = run_dir_writer_state(path_);
+      // Its lock file tells a run still being written from one whose writer died (asked by
+      // the caller, without taking the lock: the writer goes on undisturbed).
+      const RunDirWriterState writer = writer_of(path_);
       const std::string who = writer.who.empty() ? "" : " (" + writer.who + ")";
       switch (writer.kind) {
         case RunDirWriterState::Kind::writing:

@@ -11,7 +11,7 @@
 #include "app/pictures.hpp"
 #include "core/errors.hpp"
 #include "formats/interval_log.hpp"
-#include "formats/output_file.hpp"
+#include "io/output_file.hpp"
 #include "formats/run_format.hpp"
 #include "formats/standard_output.hpp"
 #include "formats/text_lines.hpp"

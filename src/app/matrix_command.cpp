@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "core/files.hpp"
 #include "core/format.hpp"
-#include "formats/output_dir.hpp"
+#include "io/output_dir.hpp"
 #include "render/matrix_output.hpp"
 #include "render/matrix_text.hpp"
 #include "render/plan_output.hpp"

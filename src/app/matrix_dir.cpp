@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "app/info_render.hpp"
-#include "formats/output_file.hpp"
+#include "io/output_file.hpp"
 #include "render/cpu_offsets_text.hpp"
 #include "render/matrix_grids.hpp"
 #include "render/matrix_output.hpp"

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "io/output_file.hpp"
 #include "render/matrix_output.hpp"
 #include "render/pair_output.hpp"
 

@@ -9,6 +9,7 @@
 
 #include "app/matrix_types.hpp"
 #include "formats/run_dir.hpp"
+#include "io/run_dir_lock.hpp"
 
 namespace tscaudit {
 

@@ -15,6 +15,8 @@
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/human_units.hpp"
+#include "io/run_dir_lock.hpp"
+#include "io/run_dir_writer.hpp"
 #include "matrix/matrix_analysis.hpp"
 #include "measure/pair_run.hpp"
 #include "measure/plan_runner.hpp"

@@ -15,7 +15,7 @@
 #include "core/format.hpp"
 #include "estimate/quantum.hpp"
 #include "formats/interval_log.hpp"
-#include "formats/output_file.hpp"
+#include "io/output_file.hpp"
 #include "measure/monitor_threads.hpp"
 #include "measure/pair_run.hpp"
 #include "monitor/interval_analysis.hpp"

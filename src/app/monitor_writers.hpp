@@ -13,7 +13,7 @@
 #include "app/progress.hpp"
 #include "core/interval_summary.hpp"
 #include "core/run.hpp"
-#include "formats/output_file.hpp"
+#include "io/output_file.hpp"
 #include "monitor/monitor_run.hpp"
 #include "monitor/rtt_buckets.hpp"
 #include "render/openmetrics_output.hpp"

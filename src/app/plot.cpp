@@ -18,8 +18,8 @@
 
 #include "core/errors.hpp"
 #include "core/format.hpp"
-#include "formats/output_file.hpp"
-#include "formats/temporaries.hpp"
+#include "io/output_file.hpp"
+#include "io/temporaries.hpp"
 
 extern char** environ;
 
@@ -45,7 +45,7 @@ std::string trimmed(std::string s) {
 struct AsideFile {
   std::string path;
   bool keep = false;
-  int slot = -1;  // formats/temporaries.hpp: a signal while gnuplot draws removes it
+  int slot = -1;  // io/temporaries.hpp: a signal while gnuplot draws removes it
   ~AsideFile() {
     if (!keep && !path.empty()) ::unlink(path.c_str());
     unregister_temporary(slot);
@@ -69,7 +69,7 @@ struct Outcome {
   std::string output;  // its stdout and stderr, the last kKeptOutputBytes
 };
 
-/// A running child in the registry of formats/temporaries.hpp, so that a signal that ends
+/// A running child in the registry of io/temporaries.hpp, so that a signal that ends
 /// the process kills its group first (else gnuplot, still drawing, writes the picture
 /// written aside again after the handler removed it).
 struct RegisteredChild {

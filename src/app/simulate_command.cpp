@@ -2,9 +2,9 @@
 
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
-#include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
 #include "formats/standard_output.hpp"
+#include "io/output_file.hpp"
 #include "version.hpp"
 
 namespace tscaudit {

@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include "formats/temporaries.hpp"
+#include "io/temporaries.hpp"
 
 namespace tscaudit {
 namespace {

@@ -7,7 +7,7 @@
 // SIGTERM is only recorded: the command sees it at its next check (the aggregator's wake-up,
 // a slot's end) and ends cleanly, saying what it kept. Otherwise, and for SIGHUP and for a
 // second signal, the handler ends the process: it kills the children, removes the
-// temporaries (formats/temporaries.hpp), and lets the signal end the process as it would have
+// temporaries (io/temporaries.hpp), and lets the signal end the process as it would have
 // (exit 128 + N in a shell).
 #pragma once
 

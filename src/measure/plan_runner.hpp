@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "formats/run_dir.hpp"
+#include "io/run_dir_writer.hpp"
 #include "matrix/matrix_plan.hpp"
 #include "measure/exchange.hpp"
 

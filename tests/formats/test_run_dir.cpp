@@ -16,6 +16,7 @@
 #include "formats/rounds_codec.hpp"
 #include "formats/run_dir.hpp"
 #include "formats/run_format.hpp"
+#include "io/run_dir_writer.hpp"
 #include "pair/analyze.hpp"
 #include "render/pair_output.hpp"
 #include "run_text.hpp"

@@ -14,6 +14,7 @@
 #include "formats/rounds_codec.hpp"
 #include "formats/run_dir.hpp"
 #include "formats/run_format.hpp"
+#include "io/run_dir_writer.hpp"
 #include "temp_files.hpp"
 
 using namespace tscaudit;

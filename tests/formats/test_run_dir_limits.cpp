@@ -17,6 +17,7 @@
 #include "formats/rounds_codec.hpp"
 #include "formats/run_dir.hpp"
 #include "hostile_dir_fixture.hpp"
+#include "io/run_dir_writer.hpp"
 #include "skip.hpp"
 #include "temp_files.hpp"
 

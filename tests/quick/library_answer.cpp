@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "formats/run_dir.hpp"
+#include "io/run_dir_lock.hpp"
 #include "matrix/matrix_plan.hpp"
 #include "matrix/topology_order.hpp"
 #include "quick/c_result.hpp"

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "formats/output_file.hpp"
 #include "formats/run_format.hpp"
+#include "io/output_file.hpp"
 #include "render/variants_output.hpp"
 #include "variants/variants.hpp"
 

@@ -1,4 +1,4 @@
-// The registry a signal's cleanup reads (formats/temporaries.hpp): trees removed whole without
+// The registry a signal's cleanup reads (io/temporaries.hpp): trees removed whole without
 // following a link, empty directories only while empty, children killed with their group
 // and reaped before any file goes.
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "file_tree.hpp"
-#include "formats/temporaries.hpp"
+#include "io/temporaries.hpp"
 #include "temp_files.hpp"
 
 extern char** environ;

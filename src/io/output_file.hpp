@@ -60,7 +60,7 @@ class OutputFile {
 
   std::string path_;       // what the user named
   std::string temp_path_;  // the aside file; empty when writing in place
-  int temp_slot_ = -1;     // its entry in formats/temporaries.hpp (a signal removes it); -1 none
+  int temp_slot_ = -1;     // its entry in io/temporaries.hpp (a signal removes it); -1 none
   int fd_ = -1;
   bool owns_fd_ = true;
   bool committed_ = false;

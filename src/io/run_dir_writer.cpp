@@ -1,6 +1,6 @@
 // Writing a run directory while a run measures: the manifest first, then each visit as
 // one zstd frame appended to its initiator's rounds file, the manifest again at the end.
-#include "formats/run_dir.hpp"
+#include "io/run_dir_writer.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,8 +12,8 @@
 
 #include "core/errors.hpp"
 #include "core/files.hpp"
-#include "formats/output_file.hpp"
 #include "formats/rounds_codec.hpp"
+#include "io/output_file.hpp"
 
 namespace tscaudit {
 

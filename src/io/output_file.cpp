@@ -1,4 +1,4 @@
-#include "formats/output_file.hpp"
+#include "io/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/random.h>
@@ -14,7 +14,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
-#include "formats/temporaries.hpp"
+#include "io/temporaries.hpp"
 #include "core/format.hpp"
 
 namespace tscaudit {

@@ -13,10 +13,10 @@
 
 #include "core/errors.hpp"
 #include "error_messages.hpp"
-#include "formats/dir_lock.hpp"
-#include "formats/output_dir.hpp"
 #include "formats/run_dir.hpp"
-#include "formats/run_dir_copy.hpp"
+#include "io/dir_lock.hpp"
+#include "io/output_dir.hpp"
+#include "io/run_dir_copy.hpp"
 #include "temp_files.hpp"
 
 using namespace tscaudit;

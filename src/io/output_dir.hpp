@@ -2,7 +2,7 @@
 // beside it (DIR.tmp.XXXXXX, private to this user while it is written), and put in place in
 // one rename when it is complete, so that DIR holds one run, whole, at every moment: the
 // earlier output until the new one is complete, then the new one. A writer holds DIR/.lock
-// (formats/dir_lock.hpp) from the start to the rename: a second writer of DIR is refused at
+// (io/dir_lock.hpp) from the start to the rename: a second writer of DIR is refused at
 // once, and a reader of a DIR that holds nothing yet is told who is writing it.
 //
 // A DIR that holds anything a tscaudit output of its kind does not hold is refused, never
@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "formats/dir_lock.hpp"
+#include "io/dir_lock.hpp"
 
 namespace tscaudit {
 
@@ -35,7 +35,7 @@ class OutputDir {
   /// Takes the directory `dir` for this process' output of `kind`: creates it when it is not
   /// there (its parents too), locks it, checks what it holds, and makes the directory beside it
   /// where the output is built (aside()). A signal that ends the process removes what was
-  /// built and the lock file (formats/temporaries.hpp).
+  /// built and the lock file (io/temporaries.hpp).
   /// \throws IoError "cannot write DIR: ..." when another process writes it (its pid and
   ///         command), it is not a directory, it holds what tscaudit does not write, it is '.',
   ///         a link another user made, or the directory beside it cannot be made.
@@ -75,7 +75,7 @@ class OutputDir {
   std::string aside_;
   bool created_ = false;                                  // this object made dir_
   unsigned mode_ = 0755;                                  // dir_'s permissions, given to the output at commit()
-  int aside_slot_ = -1, lock_slot_ = -1, dir_slot_ = -1;  // formats/temporaries.hpp
+  int aside_slot_ = -1, lock_slot_ = -1, dir_slot_ = -1;  // io/temporaries.hpp
   bool committed_ = false;
 };
 

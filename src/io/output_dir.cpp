@@ -1,5 +1,5 @@
 // A command's --out directory, whole (docs/formats.md, "Output directories").
-#include "formats/output_dir.hpp"
+#include "io/output_dir.hpp"
 
 #include <fcntl.h>
 #include <stdio.h>  // renameat2, RENAME_EXCHANGE (glibc 2.28)
@@ -20,8 +20,8 @@
 #include "core/errors.hpp"
 #include "core/files.hpp"
 #include "core/format.hpp"
-#include "formats/output_file.hpp"
-#include "formats/temporaries.hpp"
+#include "io/output_file.hpp"
+#include "io/temporaries.hpp"
 
 namespace tscaudit {
 namespace {
@@ -70,14 +70,14 @@ bool word_with(std::string_view name, std::string_view prefix, std::initializer_
 }
 
 /// What tscaudit's own writing leaves when it is cut off: a lock file, a file written aside
-/// (NAME.tmp.XXXXXX, formats/output_file.hpp).
+/// (NAME.tmp.XXXXXX, io/output_file.hpp).
 bool is_leftover(std::string_view name) {
   if (name == kLockName) return true;
   const std::size_t at = name.find(".tmp.");
   return at != std::string_view::npos && at > 0 && name.size() >= at + 5 + 6;
 }
 
-/// The files each kind of directory holds (the commands that write them: formats/run_dir.hpp,
+/// The files each kind of directory holds (the commands that write them: io/run_dir_writer.hpp,
 /// app/matrix_dir.cpp and matrix_pairs.cpp, app/report_command.cpp, app/variants_command.cpp).
 bool file_ours(Holds h, std::string_view name) {
   switch (h) {

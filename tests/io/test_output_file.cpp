@@ -15,9 +15,9 @@
 
 #include "core/errors.hpp"
 #include "error_messages.hpp"
-#include "formats/output_file.hpp"
 #include "formats/standard_output.hpp"
-#include "formats/temporaries.hpp"
+#include "io/output_file.hpp"
+#include "io/temporaries.hpp"
 #include "temp_files.hpp"
 
 using namespace tscaudit;

@@ -1,12 +1,14 @@
 // One writer per directory (docs/formats.md, "The lock"): DIR/.lock, under an open file
 // description lock, holding the writer's pid and command (and, for an output directory built
 // aside, where it is being built) for the message that refuses a second writer and for a
-// reader that finds the directory unfinished. Run directories (RunDirLock, run_dir.hpp) and
+// reader that finds the directory unfinished. Run directories (RunDirLock, run_dir_lock.hpp) and
 // the commands' --out directories (OutputDir, output_dir.hpp) both lock so.
 #pragma once
 
 #include <string>
 #include <string_view>
+
+#include "formats/dir_writer_state.hpp"
 
 namespace tscaudit {
 
@@ -60,20 +62,6 @@ class DirLock {
 };
 
 /// Who writes `dir`, asked without taking its lock (F_OFD_GETLK: a reader never holds a writer up).
-struct DirWriterState {
-  enum class Kind {
-    no_lock_file,  // none: finished, or written by a version without the lock, or copied
-    stopped,       // a lock file that nobody holds: its writer ended without finishing
-    writing,       // a live process holds the lock
-    unknown,       // a lock file on a file system that keeps no locks: nobody can tell
-  };
-  Kind kind = Kind::no_lock_file;
-  std::string who;    // "pid N (COMMAND)" from the lock file, printable; empty when it names none
-  long pid = 0;       // N; 0 when it names none
-  std::string aside;  // the lock file's "aside:" line: where an output directory is being built
-  /// This process holds it (a command that reads the directory it is about to replace).
-  [[nodiscard]] bool mine() const;
-};
 DirWriterState dir_writer_state(const std::string& dir);
 
 /// Refuses `dir` (IoError "REFUSAL: it is being written by ...", as DirLock::take) when a live

@@ -1,5 +1,7 @@
 // One writer per run directory (docs/formats.md, "The lock"): the directory's lock file
-// (formats/dir_lock.hpp), and what a run directory may hold when a writer takes it.
+// (io/dir_lock.hpp), and what a run directory may hold when a writer takes it.
+#include "io/run_dir_lock.hpp"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,8 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/files.hpp"
-#include "formats/output_file.hpp"
-#include "formats/run_dir.hpp"
+#include "io/output_file.hpp"
 
 namespace tscaudit {
 namespace {
@@ -97,5 +98,7 @@ RunDirLock RunDirLock::acquire(const std::string& dir, EarlierRun earlier) {
 }
 
 RunDirWriterState run_dir_writer_state(const std::string& dir) { return dir_writer_state(dir); }
+
+RunDirReader open_run_dir(const std::string& path) { return open_run_dir(path, run_dir_writer_state); }
 
 }  // namespace tscaudit

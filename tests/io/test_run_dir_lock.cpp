@@ -16,6 +16,7 @@
 #include "error_messages.hpp"
 #include "formats/run_dir.hpp"
 #include "formats/run_format.hpp"
+#include "io/run_dir_writer.hpp"
 #include "temp_files.hpp"
 
 using namespace tscaudit;

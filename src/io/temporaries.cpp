@@ -1,4 +1,4 @@
-#include "formats/temporaries.hpp"
+#include "io/temporaries.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

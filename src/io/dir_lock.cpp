@@ -5,7 +5,7 @@
 // writers and readers see each other too) and the kernel drops them when the process ends;
 // unlike flock they can be asked about without being taken (F_OFD_GETLK), so a reader never
 // holds a writer up; unlike POSIX locks, closing another descriptor of the file keeps them.
-#include "formats/dir_lock.hpp"
+#include "io/dir_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -226,8 +226,6 @@ DirLock DirLock::take(const std::string& dir, const std::string& refusal) {
                 " times while this process tried to take it");
 }
 
-bool DirWriterState::mine() const { return kind == Kind::writing && pid == static_cast<long>(::getpid()); }
-
 DirWriterState dir_writer_state(const std::string& dir) {
   DirWriterState state;
   const int fd = ::open(join_path(dir, kLockName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -236,6 +234,7 @@ DirWriterState dir_writer_state(const std::string& dir) {
   state.who = holder_of(text);
   state.aside = text.aside;
   state.pid = std::strtol(text.pid.c_str(), nullptr, 10);
+  state.this_process = state.pid == static_cast<long>(::getpid());
   const std::optional<bool> held = lock_is_held(fd);
   state.kind = !held   ? DirWriterState::Kind::unknown
                : *held ? DirWriterState::Kind::writing

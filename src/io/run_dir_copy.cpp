@@ -1,5 +1,5 @@
 // A copy of a run directory: what a reader of it reads, byte for byte.
-#include "formats/run_dir_copy.hpp"
+#include "io/run_dir_copy.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
