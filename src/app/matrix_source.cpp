@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "core/human_units.hpp"
 #include "matrix/matrix_analysis.hpp"
+#include "matrix/plan_json.hpp"
 #include "measure/pair_run.hpp"
 #include "measure/plan_runner.hpp"
 #include "pair/verdict.hpp"

@@ -27,6 +27,7 @@
 #include "formats/output_file.hpp"
 #include "formats/run_dir.hpp"
 #include "matrix/plan_choice.hpp"
+#include "matrix/plan_json.hpp"
 #include "platform/topology.hpp"
 #include "render/text_wrap.hpp"
 #include "version.hpp"
