@@ -10,9 +10,6 @@
 
 namespace tscaudit {
 
-/// What a command prints its results as (--format).
-enum class OutputFormat { text, json, csv };
-
 /// `value` with `significant` significant digits, shortest form ("2.3e+09", "0.0123").
 std::string format_sig(double value, int significant = 4);
 

@@ -1,8 +1,9 @@
 // What Linux's kernel log says about the synchronization of the TSCs: its verdicts (a warp
 // measured between two CPUs at their bring-up, the TSC marked unstable, CPUs found ahead of
 // or behind another) and what it did to TSC_ADJUST. Plain data: read from the log by
-// src/platform (kernel_log.cpp), worded by render/kernel_tsc_text.hpp, compared with the
-// tool's own findings by render/kernel_agreement.hpp.
+// src/platform (kernel_log.cpp), written and read as JSON by formats/kernel_tsc_json.hpp,
+// compared with the tool's own findings by matrix/kernel_agreement.hpp, worded by
+// render/kernel_tsc_text.hpp and render/kernel_agreement.hpp.
 #pragma once
 
 #include <cstddef>

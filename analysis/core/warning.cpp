@@ -12,11 +12,20 @@ bool weakens_answer(std::string_view code) {
   return std::find(kWeakening.begin(), kWeakening.end(), code) != kWeakening.end();
 }
 
-std::vector<std::string> weakening_lines(const std::vector<Warning>& warnings) {
-  std::vector<std::string> lines;
+std::vector<Warning> weakening(const std::vector<Warning>& warnings) {
+  std::vector<Warning> kept;
   for (const Warning& w : warnings) {
-    if (weakens_answer(w.code)) lines.push_back(w.code + ": " + w.message);
+    if (weakens_answer(w.code)) kept.push_back(w);
   }
+  return kept;
+}
+
+std::string warning_line(const Warning& w) { return w.code + ": " + w.message; }
+
+std::vector<std::string> warning_lines(const std::vector<Warning>& warnings) {
+  std::vector<std::string> lines;
+  lines.reserve(warnings.size());
+  for (const Warning& w : warnings) lines.push_back(warning_line(w));
   return lines;
 }
 

@@ -20,7 +20,14 @@ struct Warning {
 /// never change it.
 bool weakens_answer(std::string_view code);
 
-/// Those of `warnings` that weaken an answer, as "code: message" lines, in order.
-std::vector<std::string> weakening_lines(const std::vector<Warning>& warnings);
+/// Those of `warnings` that weaken an answer (weakens_answer), in order: the one filter that
+/// every command's answer asks (check, matrix, report, variants, the library's quick check).
+std::vector<Warning> weakening(const std::vector<Warning>& warnings);
+
+/// "code: message": a warning on one line, as every answer prints it.
+std::string warning_line(const Warning& w);
+
+/// warning_line of each, in order (the `warnings` of check's and variants' JSON).
+std::vector<std::string> warning_lines(const std::vector<Warning>& warnings);
 
 }  // namespace tscaudit

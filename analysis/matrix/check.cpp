@@ -146,7 +146,7 @@ void conclude(CheckResult& r, CheckOutcome outcome, InconclusiveWhy why = Inconc
 CheckResult decide_check(const CheckEvidence& evidence, const CheckSettings& s) {
   const MatrixResult& m = evidence.matrix;
   CheckResult r;
-  r.warnings = weakening_lines(evidence.warnings);
+  r.warnings = weakening(evidence.warnings);
   r.settings = s;
   r.tsc_hz = m.tsc_hz;
   r.recv = m.recv;

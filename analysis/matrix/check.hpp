@@ -107,7 +107,7 @@ struct CheckResult {
   std::vector<CheckFailure> failures;  // every pair that fails, in matrix order
   std::optional<std::size_t> shown;    // the failure the reason names when no finding is proven (none when it passes)
   std::size_t failing_pairs = 0;       // ordered pairs among the failures
-  std::vector<std::string> warnings;   // what makes the answer less trustworthy (do not fail it)
+  std::vector<Warning> warnings;       // what makes the answer less trustworthy (do not fail it): weakening()
   /// CPUs off from the rest: Diagnosis::cpus_off, every CPU of a finding's group (never of
   /// the reference group): one CPU off, drifting or stepping, one package of two off
   /// (docs/method.md §10.3, §10.6). In matrix order.

@@ -1,12 +1,9 @@
 #include "render/kernel_tsc_text.hpp"
 
 #include "core/cpu_list.hpp"
-#include "core/errors.hpp"
 
 namespace tscaudit {
 namespace {
-
-using OrderedJson = nlohmann::ordered_json;
 
 std::string kernel_cpu_word(int cpu) {
   return cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("a CPU not named");
@@ -20,11 +17,6 @@ std::string kernel_cycles_text(const std::optional<std::int64_t>& v) {
 std::string kernel_number_text(const std::optional<std::int64_t>& v) {
   return v ? std::to_string(*v) : std::string("?");
 }
-
-OrderedJson kernel_optional_json(const std::optional<std::int64_t>& v) {
-  return v ? OrderedJson(*v) : OrderedJson(nullptr);
-}
-OrderedJson kernel_cpu_json(int cpu) { return cpu >= 0 ? OrderedJson(cpu) : OrderedJson(nullptr); }
 
 }  // namespace
 
@@ -93,77 +85,6 @@ std::string kernel_tsc_event_quote(const KernelTscEvent& e) {
 std::string kernel_tsc_event_line(const KernelTscEvent& e) {
   const std::string quote = kernel_tsc_event_quote(e);
   return kernel_tsc_event_text(e) + (quote.empty() ? std::string() : ": " + quote);
-}
-
-OrderedJson kernel_tsc_events_json(const KernelTscLog& log) {
-  OrderedJson out = OrderedJson::array();
-  for (const KernelTscEvent& e : log.events) {
-    out.push_back({{"kind", kernel_tsc_kind_name(e.kind)},
-                   {"cpu", kernel_cpu_json(e.cpu)},
-                   {"other_cpu", kernel_cpu_json(e.other_cpu)},
-                   {"cpus", format_cpu_list(e.cpus)},
-                   {"value", kernel_optional_json(e.value)},
-                   {"value2", kernel_optional_json(e.value2)},
-                   {"reason", e.reason.empty() ? OrderedJson(nullptr) : OrderedJson(e.reason)},
-                   {"timestamp_s", e.timestamp_s ? OrderedJson(*e.timestamp_s) : OrderedJson(nullptr)},
-                   {"lines", e.lines},
-                   {"text", kernel_tsc_event_text(e)}});
-  }
-  return out;
-}
-
-KernelTscLog kernel_tsc_log_from_json(const nlohmann::json& events, std::size_t left_out) {
-  KernelTscLog log;
-  log.left_out = left_out;
-  if (!events.is_array()) return log;
-  auto read_cpu = [](const nlohmann::json& v, int& cpu) {
-    if (v.is_null()) return true;
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > (1 << 30)) return false;
-    cpu = v.get<int>();
-    return true;
-  };
-  auto read_value = [](const nlohmann::json& v, std::optional<std::int64_t>& out) {
-    if (v.is_null()) return true;
-    if (!v.is_number_integer()) return false;
-    out = v.get<std::int64_t>();
-    return true;
-  };
-  for (const nlohmann::json& j : events) {
-    KernelTscEvent e;
-    const auto kind = j.is_object() && j.contains("kind") && j["kind"].is_string()
-                          ? kernel_tsc_kind_from_name(j["kind"].get<std::string>())
-                          : std::nullopt;
-    bool ok = kind.has_value();
-    if (ok) {
-      e.kind = *kind;
-      const nlohmann::json null;
-      auto field = [&](const char* name) -> const nlohmann::json& { return j.contains(name) ? j[name] : null; };
-      ok = read_cpu(field("cpu"), e.cpu) && read_cpu(field("other_cpu"), e.other_cpu) &&
-           read_value(field("value"), e.value) && read_value(field("value2"), e.value2);
-      const nlohmann::json& cpus = field("cpus");
-      if (ok && cpus.is_string() && !cpus.get<std::string>().empty()) {
-        try {
-          e.cpus = sorted_cpus(parse_cpu_list(cpus.get<std::string>()));
-        } catch (const UsageError&) {
-          ok = false;
-        }
-      }
-      if (ok && field("reason").is_string()) e.reason = field("reason").get<std::string>();
-      if (ok && field("timestamp_s").is_number()) e.timestamp_s = field("timestamp_s").get<double>();
-      const nlohmann::json& lines = field("lines");
-      if (ok && lines.is_array()) {
-        for (const nlohmann::json& l : lines) {
-          if (l.is_string()) e.lines.push_back(l.get<std::string>());
-        }
-      }
-    }
-    if (!ok) {
-      ++log.left_out;
-      continue;
-    }
-    log.add(std::move(e));
-  }
-  return log;
 }
 
 }  // namespace tscaudit

@@ -490,7 +490,7 @@ json check_json(const CheckResult& c) {
                         {"what", check_failure_text(f, c)}});
   }
   j["failures"] = std::move(failures);
-  j["warnings"] = c.warnings;
+  j["warnings"] = warning_lines(c.warnings);
   return j;
 }
 
@@ -500,7 +500,7 @@ std::string check_text(const CheckResult& c, bool details) {
   if (details) {
     for (const Finding& f : c.diagnosis.findings) out += "  finding: " + finding_text(f, c.tsc_hz) + "\n";
     for (const CheckFailure& f : c.failures) out += "  fail: " + check_failure_text(f, c) + "\n";
-    for (const std::string& w : c.warnings) out += "  warning: " + w + "\n";
+    for (const Warning& w : c.warnings) out += "  warning: " + warning_line(w) + "\n";
   }
   return wrap_lines(out);
 }

@@ -91,39 +91,4 @@ std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given) {
          ", or --over-budget to measure it anyway (--dry-run shows the plan)";
 }
 
-nlohmann::ordered_json plan_json(const MatrixPlan& plan) {
-  const PlanSpec& s = plan.spec;
-  nlohmann::ordered_json first_slots = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < plan.slots.size() && i < kPlanJsonSlots; ++i) {
-    nlohmann::ordered_json slot = nlohmann::ordered_json::array();
-    for (const PairVisit& p : plan.slots[i].pairs) slot.push_back({{"a", p.a}, {"b", p.b}, {"visit", p.visit}});
-    first_slots.push_back(std::move(slot));
-  }
-  return {
-      {"schema", "tscaudit-plan/1"},
-      {"cpus", s.cpus},
-      {"cpu_list", format_cpu_list(s.cpus)},
-      {"parallel", s.parallel},
-      {"design", s.design == PlanDesign::sparse ? "sparse" : "all_pairs"},
-      {"design_reason", s.design_reason},
-      {"unordered_pairs", plan.unordered_pairs},
-      {"ordered_pairs", plan.ordered_pairs},
-      {"visits_per_pair", s.visits},
-      {"rounds_per_visit", s.rounds_per_visit},
-      {"warmup_per_visit", s.warmup_per_visit},
-      {"pair_visits", plan.pair_visits},
-      {"total_rounds", plan.total_rounds},
-      {"slots", plan.slots.size()},
-      {"slots_per_sweep", plan.slots_per_sweep},
-      {"pairs_at_once", plan.pairs_at_once},
-      {"estimated_seconds", plan.estimated_seconds},
-      {"budget_seconds", s.budget_seconds > 0 ? nlohmann::ordered_json(s.budget_seconds) : nullptr},
-      {"memory_bytes", plan.memory_bytes},
-      {"memory_bytes_streaming", plan.memory_bytes_streaming},
-      {"costs",
-       {{"rounds_per_second", plan.costs.rounds_per_second}, {"seconds_per_visit", plan.costs.seconds_per_visit}}},
-      {"first_slots", std::move(first_slots)},
-  };
-}
-
 }  // namespace tscaudit

@@ -1,10 +1,8 @@
-// The matrix plan for people (a few aligned lines) and for scripts (JSON,
-// "tscaudit-plan/1"): what will run, how long it takes, what it holds in memory.
+// The matrix plan for people (a few aligned lines; for scripts, matrix/plan_json.hpp): what
+// will run, how long it takes, what it holds in memory.
 #pragma once
 
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "matrix/matrix_plan.hpp"
 #include "matrix/topology_order.hpp"
@@ -20,13 +18,5 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology = null
 /// and --budget exclude each other), or --over-budget. Precondition: the plan has a budget
 /// (spec.budget_seconds > 0) and its estimate exceeds it.
 std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given);
-
-/// The plan's figures as JSON: "schema": "tscaudit-plan/1", the CPUs in plan order, the
-/// design ("all_pairs" or "sparse") and why, counts, costs, estimate, budget (null: none),
-/// memory (kept, and streamed), and the first kPlanJsonSlots slots (not the whole list, which
-/// runs to millions of entries on big machines).
-nlohmann::ordered_json plan_json(const MatrixPlan& plan);
-
-inline constexpr std::size_t kPlanJsonSlots = 4;
 
 }  // namespace tscaudit

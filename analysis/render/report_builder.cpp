@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/format.hpp"
+#include "matrix/matrix_totals.hpp"
 #include "matrix/matrix_worst.hpp"
 #include "matrix/pair_distance.hpp"
 #include "render/matrix_output.hpp"
@@ -55,35 +56,6 @@ ReportBlock picture(const ReportInputs& in, std::string caption, std::string svg
 }
 
 std::string in_dir(std::string_view dir, std::string_view file) { return std::string(dir) + "/" + std::string(file); }
-
-std::uint64_t total_violations(const MatrixResult& m) {
-  std::uint64_t n = 0;
-  for (const PairCell& c : m.cells) n += c.causality_violations;
-  return n;
-}
-
-std::uint64_t total_self_inconsistent(const MatrixResult& m) {
-  std::uint64_t n = 0;
-  for (const PairCell& c : m.cells) n += c.self_inconsistent;
-  return n;
-}
-
-std::uint64_t total_rounds(const MatrixResult& m) {
-  std::uint64_t n = 0;
-  for (const PairCell& c : m.cells) n += c.rounds;
-  return n;
-}
-
-/// Median over the measured pairs of one field (the upper median of an even count).
-double median_of(const MatrixResult& m, double (*field)(const PairCell&)) {
-  std::vector<double> v;
-  for (const PairCell& c : m.cells) {
-    if (c.measured) v.push_back(field(c));
-  }
-  if (v.empty()) return kNoValue;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 double rtt_min(const PairCell& c) { return c.rtt_min_ticks; }
 double rtt_p50(const PairCell& c) { return c.rtt_p50_ticks; }
@@ -180,38 +152,6 @@ std::string each_pair(const MatrixResult& m, const std::vector<CellIndex>& pairs
   return text;
 }
 
-/// The smallest value of one field over the measured pairs; kNoValue for none.
-double smallest_of(const MatrixResult& m, double (*field)(const PairCell&)) {
-  double v = kNoValue;
-  for (const PairCell& c : m.cells) {
-    if (c.measured && std::isfinite(field(c)) && (!std::isfinite(v) || field(c) < v)) v = field(c);
-  }
-  return v;
-}
-
-/// Whether a pair's hard band is known and leaves 0 out.
-bool band_excludes_zero(const PairCell& c) {
-  return c.measured && std::isfinite(c.offset_lo_ticks) && std::isfinite(c.offset_hi_ticks) &&
-         (c.offset_lo_ticks > 0 || c.offset_hi_ticks < 0);
-}
-
-/// The index of CPU `cpu` in `m`, or m.size() when it is not there.
-std::size_t index_of(const MatrixResult& m, int cpu) {
-  return static_cast<std::size_t>(std::find(m.cpus.begin(), m.cpus.end(), cpu) - m.cpus.begin());
-}
-
-/// Whether the plain run's pair (i, j) has a band that leaves 0 out while the verdict's run
-/// has the same pair's band holding 0: an offset that only the plain reads show.
-bool false_plain_offset(const ReportInputs& in, std::size_t i, std::size_t j) {
-  const MatrixResult& pm = in.plain->matrix;
-  const MatrixResult& m = in.ordered.matrix;
-  if (!band_excludes_zero(pm.at(i, j))) return false;
-  const std::size_t a = index_of(m, pm.cpus[i]), b = index_of(m, pm.cpus[j]);
-  if (a >= m.size() || b >= m.size()) return false;
-  const PairCell& c = m.at(a, b);
-  return c.measured && std::isfinite(c.offset_lo_ticks) && !band_excludes_zero(c);
-}
-
 /// Why plain pairs show an offset band that excludes 0 where the verdict's run finds none:
 /// "" when no plain pair does.
 std::string false_offsets_text(const ReportInputs& in) {
@@ -223,7 +163,7 @@ std::string false_offsets_text(const ReportInputs& in) {
     for (std::size_t j = 0; j < pm.size(); ++j) {
       if (i == j || !pm.at(i, j).measured) continue;
       ++measured;
-      if (false_plain_offset(in, i, j)) ++n;
+      if (false_plain_offset(pm, m, i, j)) ++n;
     }
   }
   if (n == 0) return "";
@@ -272,7 +212,7 @@ std::vector<std::string> pair_verdicts(const ReportMatrixRun& run, std::string_v
       const std::string a = std::to_string(m.cpus[i]), b = std::to_string(m.cpus[j]);
       std::string item = a;
       item.append("->").append(b).append(": ").append(verdict_text(m.at(i, j).verdict));
-      if (plain_of != nullptr && false_plain_offset(*plain_of, i, j)) {
+      if (plain_of != nullptr && false_plain_offset(m, plain_of->ordered.matrix, i, j)) {
         item.append(" (a false offset of the early plain reads, as said above)");
       }
       item.append(" (details: ");
@@ -320,7 +260,7 @@ std::string sentence(std::string text, bool capital) {
 
 /// "virtual_machine: running under a hypervisor (KVM). The counters measured are ...": the
 /// code, then the message and the advice each as a sentence of its own.
-std::string warning_text(const ReportWarning& w) {
+std::string warning_text(const Warning& w) {
   std::string text = w.code + ": " + sentence(w.message, false);
   if (!w.advice.empty()) text += " " + sentence(w.advice, true);
   return text;
@@ -368,7 +308,7 @@ ReportSection verdict_section(const ReportInputs& in) {
                          "\"Read variants\"."));
   }
   std::vector<std::string> warnings;
-  for (const ReportWarning& w : in.warnings) warnings.push_back(warning_text(w));
+  for (const Warning& w : in.warnings) warnings.push_back(warning_text(w));
   if (!warnings.empty()) {
     s.blocks.push_back(paragraph("What on this platform makes the answer less certain:"));
     s.blocks.push_back(bullets(warnings));
@@ -492,8 +432,8 @@ ReportSection latency_section(const ReportInputs& in) {
     s.blocks.push_back(
         paragraph("Round trip (t4 - t1) - (t3 - t2) per pair: same-clock on both sides, so no offset is in it. Median "
                   "over pairs of the minimum: " +
-                  ticks_with_ns(median_of(m, rtt_min), m.tsc_hz) +
-                  "; of the median: " + ticks_with_ns(median_of(m, rtt_p50), m.tsc_hz) + "."));
+                  ticks_with_ns(median_over_pairs(m, rtt_min), m.tsc_hz) +
+                  "; of the median: " + ticks_with_ns(median_over_pairs(m, rtt_p50), m.tsc_hz) + "."));
   }
   s.blocks.push_back(picture(in, "Minimum round trip per pair, ticks", in_dir(kReportMatrixDir, "rtt_min_ticks.svg")));
   s.blocks.push_back(picture(in, "Median round trip per pair, ticks", in_dir(kReportMatrixDir, "rtt_p50_ticks.svg")));
@@ -510,15 +450,15 @@ ReportSection plain_section(const ReportInputs& in) {
   s.title = "Plain " + plain + ": what speculation does here";
   s.blocks.push_back(paragraph(
       "The same pairs with plain " + plain + " on both sides (" + std::to_string(total_rounds(pm)) +
-      " rounds): " + std::to_string(total_violations(pm)) +
+      " rounds): " + std::to_string(total_causality_violations(pm)) +
       " one-way latencies below every offset the rest of the run allows "
       "(causality violations: a receive read ran before the message arrived), and " +
       std::to_string(total_self_inconsistent(pm)) + " rounds impossible for any offset. With receive " + m.recv.name +
-      ": " + std::to_string(total_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) + ". " +
+      ": " + std::to_string(total_causality_violations(m)) + " and " + std::to_string(total_self_inconsistent(m)) + ". " +
       (m.size() <= 2 ? "Smallest round trip of the pair" : "Median minimum round trip") + ": plain " +
-      ticks_with_ns(m.size() <= 2 ? smallest_of(pm, rtt_min) : median_of(pm, rtt_min), hz) + ", " + m.recv.name + " " +
-      ticks_with_ns(m.size() <= 2 ? smallest_of(m, rtt_min) : median_of(m, rtt_min), hz) + "." +
-      (smallest_of(pm, rtt_min) < smallest_of(m, rtt_min)
+      ticks_with_ns(m.size() <= 2 ? smallest_over_pairs(pm, rtt_min) : median_over_pairs(pm, rtt_min), hz) + ", " + m.recv.name + " " +
+      ticks_with_ns(m.size() <= 2 ? smallest_over_pairs(m, rtt_min) : median_over_pairs(m, rtt_min), hz) + "." +
+      (smallest_over_pairs(pm, rtt_min) < smallest_over_pairs(m, rtt_min)
            ? " The plain round trip is shorter not because the pair is faster: the plain read is cheaper, and a "
              "receive read that runs early stamps the message before it has arrived. The ordering read's round trip "
              "is the one to trust."
@@ -540,11 +480,11 @@ ReportSection variants_section(const ReportInputs& in) {
       std::to_string(v.passes) + " passes; read costs on CPU " + std::to_string(v.cpu_a) + "."));
   s.blocks.push_back(bullets(variants_findings(v.verdict)));
   if (in.plain && v.verdict.cheapest_clean && v.verdict.cheapest_clean->recv == v.verdict.plain_read &&
-      total_violations(in.plain->matrix) > 0) {
+      total_causality_violations(in.plain->matrix) > 0) {
     const std::string plain(variant_name(v.verdict.plain_read));
     s.blocks.push_back(paragraph(
         "Plain " + plain + " showed no causality violation in this run, but " +
-        std::to_string(total_violations(in.plain->matrix)) + " in the plain " + plain +
+        std::to_string(total_causality_violations(in.plain->matrix)) + " in the plain " + plain +
         " matrix above: early reads are rare and come and go from run to run, which is why a clean run of a read "
         "that does not wait for earlier loads proves nothing."));
   }

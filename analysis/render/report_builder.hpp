@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/kernel_tsc.hpp"
+#include "core/warning.hpp"
 #include "matrix/check.hpp"
 #include "matrix/matrix.hpp"
 #include "pair/analyze.hpp"
@@ -46,11 +47,6 @@ struct ReportMatrixRun {
   double elapsed_seconds = 0;       // of the measuring
 };
 
-/// A platform warning (platform_warnings.hpp's Warning, as plain text).
-struct ReportWarning {
-  std::string code, message, advice;
-};
-
 /// Where a report rebuilt from saved rounds (--from) read them, and what their manifest says.
 struct ReportSource {
   std::string dir;          // the run directory of the verdict's run, as given
@@ -71,7 +67,7 @@ struct ReportInputs {
   std::vector<std::string> lost;
   ReportMatrixRun ordered;                 // with the ordering receive read: the verdict's run
   CheckResult check;                       // its verdict
-  std::vector<ReportWarning> warnings;     // what on this platform makes the answer less certain
+  std::vector<Warning> warnings;           // what on this platform makes the answer less certain
   std::optional<ReportMatrixRun> plain;    // the same pairs with plain reads on both sides
   std::optional<VariantsResult> variants;  // the read variants on one pair
   std::string info_text;                   // `tscaudit info`'s text of this machine

@@ -198,7 +198,7 @@ std::string variants_text(const VariantsResult& r) {
   }
   if (!r.warnings.empty()) {
     out += "\nwarnings\n";
-    for (const std::string& w : r.warnings) out += "  - " + w + "\n";
+    for (const Warning& w : r.warnings) out += "  - " + warning_line(w) + "\n";
   }
   return wrap_lines(out);
 }
@@ -342,7 +342,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
   auto& standings = j["standings"] = nlohmann::ordered_json::array();
   for (const RecvStanding& s : v.standings) standings.push_back(standing_json(s, r.tsc_hz));
   j["findings"] = variants_findings(v);
-  j["warnings"] = r.warnings;
+  j["warnings"] = warning_lines(r.warnings);
   j["problems"] = r.problems;
   if (!r.left_out.empty()) j["left_out"] = r.left_out;
   return j;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/run.hpp"
+#include "core/warning.hpp"
 #include "variants/read_cost_summary.hpp"
 #include "variants/variants.hpp"
 
@@ -40,7 +41,7 @@ struct VariantsResult {
   std::optional<ControlSummary> control;
   std::optional<SwitchRun> switch_run;
   VariantsVerdict verdict;
-  std::vector<std::string> warnings;  // platform warnings (VM, clocksource ...), one line each
+  std::vector<Warning> warnings;  // the platform warnings that weaken the answer (weakening: VM, clocksource ...)
   std::vector<std::string> problems;  // visits that failed, parts left out
   std::vector<std::string> left_out;  // variants this CPU cannot run (no RDTSCP, no FEAT_ECV), each with
                                       // why: what the machine is, not a problem of the measurement

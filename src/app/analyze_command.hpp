@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/format.hpp"
+#include "app/output_format.hpp"
 
 namespace tscaudit {
 

@@ -69,7 +69,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
   if (options.openmetrics_stdout) {
     // the metrics are the output; the reason and the warnings go to standard error
     std::cerr << "tscaudit check: " << check_reason_text(c.result) << "\n";
-    for (const std::string& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
+    for (const Warning& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << warning_line(w) << "\n";
   } else if (options.matrix.format == OutputFormat::json) {
     nlohmann::ordered_json j = check_json(c.result);
     j["check"] = c.check;
@@ -85,7 +85,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     std::cout << check_text(c.result, options.details);
     for (const RunDirLoss& loss : c.lost) std::cout << wrap_lines("evidence lost: " + run_dir_loss_text(loss) + "\n");
     if (!options.details) {
-      for (const std::string& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << w << "\n";
+      for (const Warning& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << warning_line(w) << "\n";
     }
   }
 }

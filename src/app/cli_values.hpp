@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/output_format.hpp"
 #include "core/format.hpp"
 #include "measure/exchange.hpp"
 

@@ -2,8 +2,8 @@
 // worded by app/info_render.hpp.
 #pragma once
 
+#include "app/output_format.hpp"
 #include "app/info_render.hpp"
-#include "core/format.hpp"
 
 namespace tscaudit {
 

@@ -4,6 +4,8 @@
 
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
+#include "formats/kernel_tsc_json.hpp"
+#include "formats/warnings_json.hpp"
 #include "render/kernel_tsc_text.hpp"
 #include "render/labelled_lines.hpp"
 #include "render/text_wrap.hpp"
@@ -521,7 +523,7 @@ Json info_json(const InfoReport& r) {
         {"arch_timer_line", l.arch_timer_mhz ? Json(l.arch_timer_line) : Json(nullptr)},
         {"timer_workarounds", l.timer_workarounds},
         {"cntvct_trapped_cpus", format_cpu_list(l.cntvct_trapped_cpus)},
-        {"tsc_events", kernel_tsc_events_json(l.tsc_events)},
+        {"tsc_events", kernel_tsc_events_json(l.tsc_events, kernel_tsc_event_text)},
         {"tsc_events_left_out", l.tsc_events.left_out}};
   });
   kernel["cmdline"] = fact_json(k.cmdline, [](const BootParams& b) {
@@ -575,12 +577,6 @@ Json info_json(const InfoReport& r) {
   j["tsc_adjust"] = adjust;
   j["warnings"] = warnings_json(r.warnings);
   return j;
-}
-
-Json warnings_json(const std::vector<Warning>& warnings) {
-  Json out = Json::array();
-  for (const Warning& w : warnings) out.push_back({{"code", w.code}, {"message", w.message}, {"advice", w.advice}});
-  return out;
 }
 
 }  // namespace tscaudit

@@ -46,8 +46,4 @@ std::string info_text(const InfoReport& report);
 /// "unreadable" | "malformed", "reason": "..."} where its value would be. Pure.
 nlohmann::ordered_json info_json(const InfoReport& report);
 
-/// The platform's warnings as JSON, in order: [{"code", "message", "advice"}] (info.json,
-/// matrix.json, a run directory's manifest). Pure.
-nlohmann::ordered_json warnings_json(const std::vector<Warning>& warnings);
-
 }  // namespace tscaudit

@@ -75,7 +75,7 @@ int run_matrix(const MatrixOptions& options) {
   }
   if (!o.offline && o.matrix.size() >= 2) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   // What makes the answer less certain (emulated, a hypervisor, the clocksource), as check says.
-  for (const std::string& w : verdict.warnings) std::cerr << "  warning: " << w << "\n";
+  for (const Warning& w : verdict.warnings) std::cerr << "  warning: " << warning_line(w) << "\n";
   for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "  not complete: " << note << "\n";
   for (const RunDirLoss& loss : o.lost) std::cerr << "  evidence lost: " << run_dir_loss_text(loss) << "\n";

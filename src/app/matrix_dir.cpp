@@ -2,13 +2,13 @@
 
 #include <filesystem>
 
-#include "app/info_render.hpp"
 #include "io/output_file.hpp"
+#include "formats/warnings_json.hpp"
+#include "matrix/plan_json.hpp"
 #include "render/cpu_offsets_text.hpp"
 #include "render/matrix_grids.hpp"
 #include "render/matrix_output.hpp"
 #include "render/matrix_text.hpp"
-#include "render/plan_output.hpp"
 #include "render/verdict_text.hpp"
 
 namespace tscaudit {

@@ -14,17 +14,17 @@
 #include <optional>
 #include <system_error>
 
-#include "app/info_render.hpp"
 #include "app/matrix_pairs.hpp"
 #include "app/temp_dir.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
 #include "core/format.hpp"
+#include "formats/warnings_json.hpp"
 #include "io/run_dir_copy.hpp"
 #include "io/run_dir_lock.hpp"
+#include "matrix/plan_json.hpp"
 #include "measure/pair_run.hpp"
 #include "platform/topology.hpp"
-#include "render/plan_output.hpp"
 
 namespace tscaudit {
 namespace {
@@ -43,83 +43,6 @@ T plan_value(const json& plan, const char* key, T fallback) {
   } catch (const json::exception&) {
     return fallback;
   }
-}
-
-/// The plan's spec, whole: what --from needs to rebuild the very plan that ran (a sparse
-/// design's pairs included).
-json spec_json(const PlanSpec& spec) {
-  json pairs = json::array();
-  for (const auto& [i, j] : spec.pairs) pairs.push_back({i, j});
-  return {{"cpus", spec.cpus},
-          {"visits", spec.visits},
-          {"rounds_per_visit", spec.rounds_per_visit},
-          {"warmup_per_visit", spec.warmup_per_visit},
-          {"parallel", spec.parallel},
-          {"design", spec.design == PlanDesign::sparse ? "sparse" : "all_pairs"},
-          {"pairs", std::move(pairs)},
-          {"design_reason", spec.design_reason},
-          {"budget_seconds", spec.budget_seconds}};
-}
-
-/// The spec spec_json wrote, in the order of `cpus` (the topology order --from rebuilt).
-/// \throws InputError naming the manifest when it is not one spec_json wrote.
-PlanSpec spec_from_json(const json& j, const std::vector<int>& cpus, const std::string& manifest_path) {
-  PlanSpec spec;
-  // A whole number from 0 to `max`: nlohmann's get<int> of 1.8e19 or -1 is a conversion out of
-  // range (undefined behaviour), not an exception.
-  const auto whole = [&](const json& v, std::uint64_t max) {
-    const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
-    if (!ok || v.get<std::uint64_t>() > max) {
-      throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(v.dump()) +
-                       " is not a whole number from 0 to " + std::to_string(max));
-    }
-    return v.get<std::uint64_t>();
-  };
-  try {
-    std::vector<int> plan_cpus;
-    for (const json& c : j.at("cpus")) plan_cpus.push_back(static_cast<int>(whole(c, INT_MAX)));
-    if (plan_cpus != cpus) throw InputError(manifest_path + ": the plan's CPUs are not the run's CPUs");
-    spec.cpus = cpus;
-    spec.visits = whole(j.at("visits"), UINT64_MAX);
-    spec.rounds_per_visit = whole(j.at("rounds_per_visit"), UINT64_MAX);
-    spec.warmup_per_visit = whole(j.at("warmup_per_visit"), UINT64_MAX);
-    spec.parallel = j.at("parallel").get<bool>();
-    spec.design = j.at("design").get<std::string>() == "sparse" ? PlanDesign::sparse : PlanDesign::all_pairs;
-    // A sparse design's pairs: each [i, j] with i < j < the CPUs, once; so at most every
-    // unordered pair, checked before the list is taken.
-    const json& pairs = j.at("pairs");
-    const std::uint64_t n = cpus.size();
-    if (!pairs.is_array() || pairs.size() > n * (n - 1) / 2) {
-      throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: its pairs are not a list of at " +
-                       "most the " + std::to_string(n * (n - 1) / 2) + " pairs of " + std::to_string(n) + " CPUs");
-    }
-    spec.pairs.reserve(pairs.size());
-    for (const json& p : pairs) {
-      if (!p.is_array() || p.size() != 2) {
-        throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(p.dump()) +
-                         " is not a pair [i, j]");
-      }
-      const auto i = static_cast<std::uint32_t>(whole(p.at(0), n - 1)), k = static_cast<std::uint32_t>(whole(p.at(1), n - 1));
-      if (i >= k) {
-        throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + printable(p.dump()) +
-                         " is not a pair [i, j] with i < j");
-      }
-      spec.pairs.emplace_back(i, k);
-    }
-    if (spec.design == PlanDesign::sparse) {
-      std::vector<IndexPair> sorted = spec.pairs;
-      std::sort(sorted.begin(), sorted.end());
-      if (sorted.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-        throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: a sparse design " +
-                         (sorted.empty() ? std::string("without pairs") : "that lists a pair twice"));
-      }
-    }
-    spec.design_reason = j.at("design_reason").get<std::string>();
-    spec.budget_seconds = j.at("budget_seconds").get<double>();
-  } catch (const json::exception& e) {
-    throw InputError(manifest_path + ": plan.spec is not a plan this version wrote: " + e.what());
-  }
-  return spec;
 }
 
 /// Seconds since the epoch of a format_utc time ("2026-11-25T07:35:39.567Z"), or nullopt
@@ -170,12 +93,6 @@ RunDirPlace::~RunDirPlace() {
     std::error_code ec;
     fs::remove_all(owned_parent_, ec);  // nothing to do about a failure: a leftover in TMPDIR
   }
-}
-
-json manifest_plan_json(const MatrixPlan& plan) {
-  json j = plan_json(plan);
-  j["spec"] = spec_json(plan.spec);
-  return j;
 }
 
 RunDirManifest live_manifest(const MatrixOutcome& o, const MatrixOptions& options) {
@@ -350,7 +267,7 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
     PlanSpec spec;
     if (const auto it = manifest.plan.find("spec"); it != manifest.plan.end()) {
       // The spec lists the CPUs in the live topology order, which --from has rebuilt.
-      spec = spec_from_json(*it, o.planned.order.cpu_numbers(), (fs::path(dir) / kManifestName).string());
+      spec = plan_spec_from_json(*it, o.planned.order.cpu_numbers(), (fs::path(dir) / kManifestName).string());
     } else {
       spec.cpus = o.planned.order.cpu_numbers();
       spec.visits = 1;
@@ -377,12 +294,8 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
   } else {
     o.platform.cpuid.hypervisor = "";  // not recorded: unknown
   }
-  if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end() && it->is_array()) {
-    for (const json& w : *it) {
-      o.warnings.push_back({printable_text(plan_value<std::string>(w, "code", "")),
-                            printable_text(plan_value<std::string>(w, "message", "")),
-                            printable_text(plan_value<std::string>(w, "advice", ""))});
-    }
+  if (const auto it = manifest.platform.find("warnings"); it != manifest.platform.end()) {
+    o.warnings = warnings_from_json(*it);
   }
   for (const std::string& note : reader.incomplete_notes()) o.incomplete.push_back(note);
   // A run cut short is read as one (docs/method.md §10.3): what it measured is analysed, and

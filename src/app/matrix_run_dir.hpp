@@ -50,11 +50,6 @@ inline constexpr const char* kRunSubdir = "run";
 /// the platform's host and warnings (what `check` and `report` need offline).
 RunDirManifest live_manifest(const MatrixOutcome& outcome, const MatrixOptions& options);
 
-/// The manifest's `plan` of a run that ran `plan`: plan_json (what --dry-run prints) with
-/// `spec`, the plan's whole spec, which load_matrix reads to rebuild the very plan (a sparse
-/// design's pairs included). Every writer of a run directory with a plan records it so.
-nlohmann::ordered_json manifest_plan_json(const MatrixPlan& plan);
-
 /// The run a `--from` directory holds (docs/formats.md, "What a reader may conclude").
 struct RunSource {
   std::string dir;   // the run directory to read

@@ -18,6 +18,7 @@
 #include "io/run_dir_lock.hpp"
 #include "io/run_dir_writer.hpp"
 #include "matrix/matrix_analysis.hpp"
+#include "matrix/plan_json.hpp"
 #include "measure/pair_run.hpp"
 #include "measure/plan_runner.hpp"
 #include "pair/verdict.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "app/output_format.hpp"
 #include "app/tolerance.hpp"
-#include "core/format.hpp"
 #include "core/warning.hpp"
 #include "formats/run_dir.hpp"
 #include "matrix/matrix.hpp"

@@ -11,7 +11,7 @@
 
 #include "app/cli_reference.hpp"
 #include "core/files.hpp"
-#include "formats/output_file.hpp"
+#include "io/output_file.hpp"
 
 namespace {
 

@@ -19,10 +19,10 @@
 #include "core/format.hpp"
 #include "core/human_units.hpp"
 #include "formats/json_bounds.hpp"
+#include "formats/kernel_tsc_json.hpp"
 #include "io/output_dir.hpp"
 #include "io/output_file.hpp"
 #include "measure/variant.hpp"
-#include "render/kernel_tsc_text.hpp"
 #include "render/plan_output.hpp"
 #include "render/report_builder.hpp"
 #include "render/report_doc.hpp"
@@ -98,7 +98,7 @@ std::string one_run_platform_text(const std::string& from, const ReportInputs& i
   text += "  host      " + (in.host.empty() ? std::string("not recorded") : in.host) + "\n";
   text += "  TSC       " + (tsc_hz > 0 ? format_sig(tsc_hz / 1e6, 7) + " MHz" : std::string("not recorded")) + "\n";
   if (in.warnings.empty()) text += "  warnings  none recorded\n";
-  for (const ReportWarning& w : in.warnings) text += "  warning   " + w.code + ": " + w.message + "\n";
+  for (const Warning& w : in.warnings) text += "  warning   " + w.code + ": " + w.message + "\n";
   return text;
 }
 
@@ -112,24 +112,6 @@ constexpr std::uint64_t kMaxRecordedInfoBytes = std::uint64_t{64} << 20;
 std::optional<std::string> read_recorded_info(const fs::path& path) {
   if (!exists(path.string())) return std::nullopt;
   return read_regular_file(path.string(), kMaxRecordedInfoBytes, "a report's " + path.filename().string());
-}
-
-/// The kernel log's TSC events that an earlier report's info.json (at `path`) recorded;
-/// nullopt where it recorded none (its log unreadable, or an info.json from before they were
-/// recorded) or the file is not JSON.
-/// \throws InputError "PATH:LINE:COLUMN: nested deeper than 64" (check_json_depth).
-std::optional<KernelTscLog> recorded_kernel_tsc(const std::string& info_json, const std::string& path) {
-  check_json_depth(info_json, path);
-  const nlohmann::json j = nlohmann::json::parse(info_json, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("kernel_facts")) return std::nullopt;
-  const nlohmann::json& facts = j["kernel_facts"];
-  if (!facts.is_object() || !facts.contains("log") || !facts["log"].is_object()) return std::nullopt;
-  const nlohmann::json& log = facts["log"];
-  if (!log.contains("tsc_events") || !log["tsc_events"].is_array()) return std::nullopt;
-  const std::size_t left_out = log.contains("tsc_events_left_out") && log["tsc_events_left_out"].is_number_unsigned()
-                                   ? log["tsc_events_left_out"].get<std::size_t>()
-                                   : 0;
-  return kernel_tsc_log_from_json(log["tsc_events"], left_out);
 }
 
 /// A matrix rebuilt from the run directory options.from, as `matrix --from` reads it; where
@@ -173,7 +155,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   w.interrupted = !o.offline && !o.interrupted.empty();
   in.host = o.platform.host;
   if (o.offline) in.rebuilt_from = ReportSource{o.run_dir, o.platform.host, o.started_utc, o.ended_utc};
-  for (const Warning& warning : o.warnings) in.warnings.push_back({warning.code, warning.message, warning.advice});
+  in.warnings = o.warnings;
   in.ordered = report_run(std::move(o));
 }
 
@@ -299,7 +281,7 @@ void measure_report(const ReportOptions& options, ReportFrom source, const fs::p
                        "report --from a run directory)");
     }
     in.info_text = *text;
-    in.kernel_tsc = recorded_kernel_tsc(*json, (from / "info.json").string());
+    in.kernel_tsc = kernel_tsc_from_info_json(*json, (from / "info.json").string());
     write_text_file((root / "info.txt").string(), *text);
     write_text_file((root / "info.json").string(), *json);
   } else if (source == ReportFrom::live) {

@@ -28,6 +28,7 @@
 #include "io/output_file.hpp"
 #include "io/run_dir_writer.hpp"
 #include "matrix/plan_choice.hpp"
+#include "matrix/plan_json.hpp"
 #include "platform/topology.hpp"
 #include "render/text_wrap.hpp"
 #include "version.hpp"

@@ -184,7 +184,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
   r.passes = options.passes;
   const PlatformFacts platform = probe_platform();
   r.tsc_hz = platform.tsc.hz;
-  r.warnings = weakening_lines(platform_warnings(platform));
+  r.warnings = weakening(platform_warnings(platform));
   const std::vector<Variant> variants = supported_variants(platform, r.left_out);
 
   const Clock::time_point start = Clock::now();

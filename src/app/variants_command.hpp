@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "app/output_format.hpp"
 #include "app/pictures.hpp"
-#include "core/format.hpp"
 #include "core/run.hpp"
 #include "pair/analyze.hpp"
 #include "render/variants_output.hpp"

@@ -73,7 +73,7 @@ TEST_CASE("check: a synchronized machine passes, with the reason in one line") {
   CHECK(r.outcome == CheckOutcome::synchronized);
   CHECK(r.bound_ticks > 0);
   CHECK(check_reason_text(r).find('\n') == std::string::npos);
-  CHECK(r.warnings == std::vector<std::string>{"virtual_machine: ..."});
+  CHECK(warning_lines(r.warnings) == std::vector<std::string>{"virtual_machine: ..."});
   const auto j = check_json(r);
   CHECK(j["schema"] == "tscaudit-check/1");
   CHECK(j["synchronized"] == true);

@@ -1,5 +1,5 @@
-// The kernel log's TSC events in words and in JSON (both ways), and compare_with_kernel on a
-// fabricated matrix and diagnosis: every answer, exact sentences.
+// The kernel log's TSC events in words, and compare_with_kernel on a fabricated matrix and
+// diagnosis: every answer, exact sentences.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -136,43 +136,6 @@ TEST_CASE("kernel TSC events in words") {
   CHECK(kernel_tsc_event_quote(two) ==
         "\"[0.5] TSC synchronization [CPU#0 -> CPU#5]:\" \"[0.5] Measured 1482 cycles TSC warp between CPUs, "
         "turning off TSC clock.\"");
-}
-
-TEST_CASE("kernel TSC events in JSON, and read back") {
-  KernelTscEvent w = warp(0, 5, 1482);
-  w.lines = {"[0.512345] TSC synchronization [CPU#0 -> CPU#5]:", "[0.512350] Measured 1482 cycles TSC warp"};
-  w.timestamp_s = 0.51235;
-  KernelTscEvent ahead = event(KernelTscEventKind::cpus_ahead, 1, -1, {2, 3});
-  ahead.lines = {"CPUs 2-3 ahead of CPU 1 for clocksource tsc."};
-  KernelTscEvent unstable = event(KernelTscEventKind::unstable);
-  unstable.reason = "check_tsc_sync_source failed";
-  const KernelTscLog log = log_of({w, ahead, unstable});
-  const nlohmann::ordered_json j = kernel_tsc_events_json(log);
-  CHECK(j.dump() ==
-        R"j([{"kind":"warp","cpu":0,"other_cpu":5,"cpus":"","value":1482,"value2":null,"reason":null,)j"
-        R"j("timestamp_s":0.51235,"lines":["[0.512345] TSC synchronization [CPU#0 -> CPU#5]:",)j"
-        R"j("[0.512350] Measured 1482 cycles TSC warp"],"text":"the kernel measured 1482 cycles of TSC warp )j"
-        R"j(between CPU 0 and CPU 5 when it brought CPU 5 up, and turned the TSC clocksource off"},)j"
-        R"j({"kind":"cpus_ahead","cpu":1,"other_cpu":null,"cpus":"2-3","value":null,"value2":null,"reason":null,)j"
-        R"j("timestamp_s":null,"lines":["CPUs 2-3 ahead of CPU 1 for clocksource tsc."],"text":"the kernel found )j"
-        R"j(the TSC of CPUs 2-3 ahead of CPU 1's (its per-CPU check after the TSC was marked unstable)"},)j"
-        R"j({"kind":"unstable","cpu":null,"other_cpu":null,"cpus":"","value":null,"value2":null,)j"
-        R"j("reason":"check_tsc_sync_source failed","timestamp_s":null,"lines":[],)j"
-        R"j("text":"the kernel marked the TSC unstable (check_tsc_sync_source failed)"}])j");
-  // Read back: the same JSON again, and what was left out carried over.
-  const KernelTscLog back = kernel_tsc_log_from_json(nlohmann::json::parse(j.dump()), 3);
-  CHECK(kernel_tsc_events_json(back) == j);
-  CHECK(back.left_out == 3);
-  // An element it cannot read is left out and counted; so is a field of the wrong type.
-  const KernelTscLog odd = kernel_tsc_log_from_json(
-      nlohmann::json::parse(R"([{"kind":"warp","cpu":0,"other_cpu":5,"value":7},{"kind":"frobnicated"},)"
-                            R"({"kind":"warp","cpu":"zero"},{"kind":"cpus_ahead","cpu":0,"cpus":"2-x"},3])"),
-      0);
-  REQUIRE(odd.events.size() == 1);
-  CHECK(odd.events[0].value == 7);
-  CHECK(odd.events[0].other_cpu == 5);
-  CHECK(odd.left_out == 4);
-  CHECK(kernel_tsc_log_from_json(nlohmann::json::object(), 0).events.empty());
 }
 
 TEST_CASE("the kernel's word against the diagnosis: agrees, smaller, disagrees, opposite, not compared, mixed") {

@@ -1,4 +1,4 @@
-// The plan as text and JSON: exact lines and keys.
+// The plan as text: exact lines.
 #include <catch2/catch.hpp>
 
 #include "matrix/matrix.hpp"
@@ -100,42 +100,4 @@ TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
         "the plan's estimated 0.03 s of measuring exceeds its budget of 0.01 s (6 slots, one pair at a time): run "
         "pairs in parallel, or give fewer --cpus, --visits or --rounds, or --over-budget to measure it anyway "
         "(--dry-run shows the plan)");
-}
-
-TEST_CASE("plan_json: schema, figures and the first slots only", "[plan]") {
-  PlanSpec spec;
-  spec.cpus = {0, 1, 2, 3};
-  spec.visits = 2;
-  spec.rounds_per_visit = 500;
-  spec.warmup_per_visit = 10;
-  spec.parallel = true;
-  const nlohmann::ordered_json j = plan_json(make_plan(spec, PlanCosts{1e6, 0.5}));
-  CHECK(j.at("schema") == "tscaudit-plan/1");
-  CHECK(j.at("cpus") == nlohmann::ordered_json::array({0, 1, 2, 3}));
-  CHECK(j.at("cpu_list") == "0-3");
-  CHECK(j.at("parallel") == true);
-  CHECK(j.at("unordered_pairs") == 6);
-  CHECK(j.at("ordered_pairs") == 12);
-  CHECK(j.at("visits_per_pair") == 2);
-  CHECK(j.at("rounds_per_visit") == 500);
-  CHECK(j.at("warmup_per_visit") == 10);
-  CHECK(j.at("pair_visits") == 24);
-  CHECK(j.at("total_rounds") == 12000);
-  CHECK(j.at("slots") == 12);
-  CHECK(j.at("slots_per_sweep") == 6);
-  CHECK(j.at("pairs_at_once") == 2);
-  CHECK(j.at("estimated_seconds").get<double>() == Approx(12 * (0.5 + 510 / 1e6)).epsilon(1e-12));
-  CHECK(j.at("design") == "all_pairs");
-  CHECK(j.at("design_reason") == "");
-  CHECK(j.at("budget_seconds").is_null());
-  CHECK(j.at("memory_bytes") == 12000 * 40 + 510 * 32 * 2);
-  // Two pairs at once (raw buffers and their visit's rounds), one pair's rounds, the 4×4
-  // index of the cells and the solver's arrays, the 12 measured cells.
-  CHECK(j.at("memory_bytes_streaming") == 2 * (510 * 32 + 500 * 40) + 2 * 500 * 40 +
-                                              16 * (kCellIndexBytes + kSolverBytesPerCell) + 12 * sizeof(PairCell));
-  CHECK(j.at("costs") == nlohmann::ordered_json{{"rounds_per_second", 1e6}, {"seconds_per_visit", 0.5}});
-  REQUIRE(j.at("first_slots").size() == kPlanJsonSlots);
-  CHECK(j.at("first_slots").at(0) ==
-        nlohmann::ordered_json::array({{{"a", 0}, {"b", 3}, {"visit", 0}}, {{"a", 1}, {"b", 2}, {"visit", 0}}}));
-  CHECK(j.size() == 22);
 }
