@@ -195,18 +195,13 @@ bool band_excludes_zero(const PairCell& c) {
          (c.offset_lo_ticks > 0 || c.offset_hi_ticks < 0);
 }
 
-/// The index of CPU `cpu` in `m`, or m.size() when it is not there.
-std::size_t index_of(const MatrixResult& m, int cpu) {
-  return static_cast<std::size_t>(std::find(m.cpus.begin(), m.cpus.end(), cpu) - m.cpus.begin());
-}
-
 /// Whether the plain run's pair (i, j) has a band that leaves 0 out while the verdict's run
 /// has the same pair's band holding 0: an offset that only the plain reads show.
 bool false_plain_offset(const ReportInputs& in, std::size_t i, std::size_t j) {
   const MatrixResult& pm = in.plain->matrix;
   const MatrixResult& m = in.ordered.matrix;
   if (!band_excludes_zero(pm.at(i, j))) return false;
-  const std::size_t a = index_of(m, pm.cpus[i]), b = index_of(m, pm.cpus[j]);
+  const std::size_t a = m.index_of(pm.cpus[i]), b = m.index_of(pm.cpus[j]);
   if (a >= m.size() || b >= m.size()) return false;
   const PairCell& c = m.at(a, b);
   return c.measured && std::isfinite(c.offset_lo_ticks) && !band_excludes_zero(c);
