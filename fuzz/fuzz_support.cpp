@@ -117,7 +117,7 @@ std::vector<std::pair<std::string, std::string>> as_written(const tscaudit::Meta
     for (char& c : written) {
       if (c == '\n' || c == '\r') c = ' ';
     }
-    out.emplace_back(key, std::string(tscaudit::trim_spaces(written)));
+    out.emplace_back(key, std::string(tscaudit::trim(written, " ")));
   }
   return out;
 }

@@ -66,17 +66,22 @@ std::string format_utc(std::chrono::system_clock::time_point t) {
   return buf.data();
 }
 
+void append_hex_escape(std::string& out, char c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  out += "\\x";
+  out += kHex[u >> 4];
+  out += kHex[u & 0xf];
+}
+
 std::string printable_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
+    if (is_printable_byte(c)) {
       out += c;
     } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
+      append_hex_escape(out, c);
     }
   }
   return out;

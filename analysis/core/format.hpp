@@ -37,6 +37,25 @@ std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz);
 /// start_utc and end_utc of saved runs, and the time a report was made).
 std::string format_utc(std::chrono::system_clock::time_point t);
 
+/// Whether `c` is printable ASCII (0x20 to 0x7e): the one test of what a message, a report or
+/// a reason may quote as it is. Any other byte (a control byte, an escape sequence, a byte of
+/// UTF-8 or of binary garbage) is escaped (append_hex_escape) or replaced where it is quoted.
+constexpr bool is_printable_byte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 0x20 && u < 0x7f;
+}
+
+/// Whether every byte of `text` is printable ASCII (is_printable_byte).
+constexpr bool all_printable(std::string_view text) {
+  for (const char c : text) {
+    if (!is_printable_byte(c)) return false;
+  }
+  return true;
+}
+
+/// Appends `c` as "\xNN", two lowercase hex digits: how every quotation escapes a byte.
+void append_hex_escape(std::string& out, char c);
+
 /// `field` with every byte outside printable ASCII as \xNN, cut to `max_bytes` (40) and
 /// "...": safe to quote in a message whatever the input holds (binary garbage, escape
 /// sequences).

@@ -27,6 +27,19 @@ LineFlow call_on_line(OnLine& on_line, Args&&... args) {
 }
 }  // namespace detail
 
+/// `s` without the trailing characters of `chars`.
+constexpr std::string_view trim_end(std::string_view s, std::string_view chars) {
+  return s.substr(0, s.find_last_not_of(chars) + 1);  // npos + 1 is 0: nothing left
+}
+
+/// `s` without the leading and trailing characters of `chars`: the fields of runs and
+/// tables are trimmed of spaces (" "), the values of /proc and /sys of their blanks
+/// (kBlanks, platform/kernel_facts.hpp).
+constexpr std::string_view trim(std::string_view s, std::string_view chars) {
+  const std::size_t first = s.find_first_not_of(chars);
+  return first == std::string_view::npos ? std::string_view() : trim_end(s.substr(first), chars);
+}
+
 /// Calls on_line(line) for every line of `text`, without its '\n' (nothing else is taken
 /// off: a '\r' stays); a last line without '\n' is a line too, an empty text has none.
 /// Stops after a line for which on_line returns LineFlow::stop.

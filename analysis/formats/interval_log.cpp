@@ -188,7 +188,7 @@ class IntervalLogParser {
     std::size_t i = 0;
     while (true) {
       const std::size_t end = std::min(line.find(',', start), line.size());
-      const std::string_view name = trim_spaces(line.substr(start, end - start));
+      const std::string_view name = trim(line.substr(start, end - start), " ");
       if (i == 0 && !name.empty() && name.find_first_not_of("0123456789") == std::string_view::npos) {
         fail(1, "no column header row before the first interval (expected '" + std::string(expected[0]) + "," +
                     std::string(expected[1]) + ",...')");
@@ -215,7 +215,7 @@ class IntervalLogParser {
 
   /// One field of `column` at byte `at` (0-based) of the line.
   Field parse_field(std::string_view text, std::size_t column, std::size_t at) const {
-    const std::string_view field = trim_spaces(text);
+    const std::string_view field = trim(text, " ");
     const std::string name(name_of(column));
     Field f;
     if (field == "-") {

@@ -83,7 +83,7 @@ class VisitTextParser {
       return rounds_ != nullptr;  // an index wants the visit line only
     }
     if (!line.empty() && line.front() == '#') {
-      if (count_ == 0 && line.starts_with(kErrorPrefix)) header_.error = printable_text(trim_spaces(line.substr(8)));
+      if (count_ == 0 && line.starts_with(kErrorPrefix)) header_.error = printable_text(trim(line.substr(8), " "));
       return true;
     }
     add_round(line);

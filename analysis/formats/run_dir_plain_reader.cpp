@@ -48,7 +48,7 @@ PlainHeader scan_plain_header(const std::string& path) {
       std::size_t start = 0;
       while (true) {
         const std::size_t end = std::min(line.find(delimiter, start), line.size());
-        const std::string_view name = trim_spaces(line.substr(start, end - start));
+        const std::string_view name = trim(line.substr(start, end - start), " ");
         has_a = has_a || name == "a";
         has_b = has_b || name == "b";
         if (end == line.size()) break;

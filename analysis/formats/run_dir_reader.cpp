@@ -18,7 +18,7 @@ namespace tscaudit {
 
 std::optional<int> cpu_number(std::string_view text) {
   std::uint64_t v = 0;
-  if (parse_u64_field(trim_spaces(text), v) != FieldProblem::ok || v > static_cast<std::uint64_t>(INT_MAX)) {
+  if (parse_u64_field(trim(text, " "), v) != FieldProblem::ok || v > static_cast<std::uint64_t>(INT_MAX)) {
     return std::nullopt;
   }
   return static_cast<int>(v);

@@ -161,7 +161,7 @@ class RunParser {
     std::size_t start = 0;
     while (true) {
       const std::size_t end = std::min(line.find(delimiter_, start), line.size());
-      const std::string_view name = trim_spaces(line.substr(start, end - start));
+      const std::string_view name = trim(line.substr(start, end - start), " ");
       const Column c = column_of(name);
       if (c != Column::other) {
         for (Column seen : columns_) {
@@ -217,7 +217,7 @@ class RunParser {
       if (index >= columns_.size()) {
         fail(start + 1, "more fields than the " + std::to_string(columns_.size()) + " columns of the header");
       }
-      const std::string_view field = trim_spaces(line.substr(start, end - start));
+      const std::string_view field = trim(line.substr(start, end - start), " ");
       const std::size_t column = start + 1;
       switch (columns_[index]) {
         case Column::seq: {

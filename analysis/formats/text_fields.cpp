@@ -32,7 +32,7 @@ FieldProblem parse_i64_field(std::string_view field, std::int64_t& out) { return
 std::optional<std::int64_t> metadata_i64(const Metadata& meta, std::string_view key) {
   const auto v = meta.get(key);
   std::int64_t out = 0;
-  if (!v || parse_i64_field(trim_spaces(*v), out) != FieldProblem::ok) return std::nullopt;
+  if (!v || parse_i64_field(trim(*v, " "), out) != FieldProblem::ok) return std::nullopt;
   return out;
 }
 
@@ -46,19 +46,13 @@ std::string field_problem_message(FieldProblem problem, std::string_view field, 
   return "'" + printable(field) + "' is not " + std::string(what);
 }
 
-std::string_view trim_spaces(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
 std::optional<std::pair<std::string, std::string>> parse_metadata_line(std::string_view line) {
   if (line.size() < 2 || line[0] != '#' || line[1] != ' ') return std::nullopt;
   std::size_t i = 2;
   while (i < line.size() && is_key_char(line[i])) ++i;
   if (i == 2 || i >= line.size() || line[i] != ':') return std::nullopt;
   std::string key(line.substr(2, i - 2));
-  return std::make_pair(std::move(key), std::string(trim_spaces(line.substr(i + 1))));
+  return std::make_pair(std::move(key), std::string(trim(line.substr(i + 1), " ")));
 }
 
 void append_metadata_line(std::string& out, std::string_view key, std::string_view value) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/format.hpp"  // printable, which every reader quotes its input with
+#include "core/lines.hpp"  // trim, which the readers take spaces off fields with
 #include "core/run.hpp"
 
 namespace tscaudit {
@@ -25,9 +26,6 @@ FieldProblem parse_i64_field(std::string_view field, std::int64_t& out);
 /// The message for a field that is not a `what` ("an unsigned decimal number", "a signed
 /// decimal number"), quoting it printably. \pre problem != FieldProblem::ok.
 std::string field_problem_message(FieldProblem problem, std::string_view field, std::string_view what);
-
-/// `s` without leading and trailing spaces.
-std::string_view trim_spaces(std::string_view s);
 
 /// The value of `key` in `meta` as a signed decimal (spaces around it allowed); nullopt
 /// when absent or not such a number.

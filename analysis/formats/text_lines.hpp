@@ -58,8 +58,8 @@ inline std::size_t first_control_byte(std::string_view line) {
 /// \pre column names a byte of `line` (from 1).
 [[noreturn]] inline void fail_not_text(std::string_view source, std::size_t line_no, std::string_view line,
                                        std::size_t column) {
-  char hex[8];
-  std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(line[column - 1])));
+  std::string hex;
+  append_hex_escape(hex, line[column - 1]);
   throw InputError(printable_text(source) + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": byte " +
                    hex + " is not text (a binary or compressed file?)");
 }

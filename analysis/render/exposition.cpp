@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/format.hpp"
+
 namespace tscaudit {
 namespace {
 
@@ -42,14 +44,13 @@ void append_value(std::string& out, double v) {
 
 void append_label_value(std::string& out, std::string_view value) {
   for (const char ch : value) {
-    const auto c = static_cast<unsigned char>(ch);
     if (ch == '\\') {
       out += "\\\\";
     } else if (ch == '"') {
       out += "\\\"";
     } else if (ch == '\n') {
       out += "\\n";
-    } else if (c < 0x20 || c > 0x7e) {
+    } else if (!is_printable_byte(ch)) {
       out += '?';
     } else {
       out += ch;

@@ -18,6 +18,7 @@
 #include "matrix/matrix.hpp"
 #include "pair/analyze.hpp"
 #include "render/report_doc.hpp"
+#include "render/text_wrap.hpp"
 #include "render/variants_output.hpp"
 
 namespace tscaudit {
@@ -102,18 +103,14 @@ struct ReportInputs {
 /// ("gnuplot not found; its input is matrix/offset_ticks.dat").
 ReportDoc build_report_doc(const ReportInputs& in);
 
-/// The terminal's answer lines are at most this many columns (a longer line is wrapped at
-/// a space, its continuation indented by two; a word longer than that stays whole).
-inline constexpr std::size_t kReportAnswerColumns = 100;
-
 /// What `report` prints first: the verdict (check_reason_text), the read to use (the
 /// recommended receive read with its cost; else why none is named), and where the report is
-/// ("report: DIR/report.html (report.md beside it)"), each wrapped at kReportAnswerColumns,
-/// one line break after each.
+/// ("report: DIR/report.html (report.md beside it)"), each wrapped at kTextColumns
+/// (wrap_columns), one line break after each.
 std::string report_answer_text(const ReportInputs& in, std::string_view report_dir);
 
 /// Each line of `text` wrapped as wrap_words (render/text_wrap.hpp) does, the continuation
 /// lines indented by `indent` spaces, and each line ending with a line break.
-std::string wrap_columns(std::string_view text, std::size_t columns = kReportAnswerColumns, std::size_t indent = 2);
+std::string wrap_columns(std::string_view text, std::size_t columns = kTextColumns, std::size_t indent = 2);
 
 }  // namespace tscaudit

@@ -15,11 +15,17 @@ inline constexpr std::size_t kTextColumns = 100;
 /// How many columns `line` takes: its UTF-8 code points ("±" and "θ" take one each).
 std::size_t text_columns(std::string_view line);
 
+/// Whether a continuation line may start with an option's name ("--budget"). In --help's
+/// description column such a line would read as an option of its own (docs/commands.md,
+/// "Text output"), so there the word before the name goes along with it, where the two fit.
+enum class OptionBreak { anywhere, never_before_option };
+
 /// `text` with every line longer than `width` columns broken at spaces: the words that do
 /// not fit go on continuation lines that start with `indent`. A word longer than the line
 /// stays whole on its own line (a path, a number: never cut). Lines that fit, and the
 /// spaces inside them, are kept as they are; a last line without '\n' stays without one.
-std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent);
+std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent,
+                       OptionBreak option_break = OptionBreak::anywhere);
 
 /// wrap_words with each line's own hanging indent: a labelled line ("  offset    0 ticks
 /// ...", "kernel tsc flags    constant_tsc ...": the label followed by two spaces or more,

@@ -277,7 +277,7 @@ nlohmann::ordered_json variants_json(const VariantsResult& r) {
       e["rtt_p50_over_plain_ticks"] = nullptr;
     }
     auto& roles = e["roles"] = nlohmann::ordered_json::array();
-    for (const PairAnalysis* p : x.roles) {
+    for (const auto& p : x.roles) {
       const HardBand& band = p->fit.band;
       nlohmann::ordered_json role;
       role["a"] = p->a;

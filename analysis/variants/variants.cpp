@@ -45,21 +45,21 @@ double ExchangeSummary::violations_per_million() const {
   return one_way == 0 ? 0.0 : 1e6 * static_cast<double>(violations) / static_cast<double>(one_way);
 }
 
-ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
-                                   const std::vector<const PairAnalysis*>& analyses) {
+ExchangeSummary summarize_exchange(const Combination& combination, std::vector<std::shared_ptr<const Run>> runs,
+                                   std::vector<std::shared_ptr<const PairAnalysis>> analyses) {
   ExchangeSummary s;
   s.combination = combination;
   s.recv_orders_earlier_loads = variant_orders_earlier_loads(combination.recv);
-  s.roles = analyses;
-  s.runs = runs;
-  for (const Run* run : runs) {
+  s.roles = std::move(analyses);
+  s.runs = std::move(runs);
+  for (const auto& run : s.runs) {
     for (const Round& r : run->rounds) {
       s.one_way_ticks.record(fwd_ticks(r));
       s.one_way_ticks.record(rev_ticks(r));
       s.rtt_ticks.record(rtt_ticks(r));
     }
   }
-  for (const PairAnalysis* p : analyses) {
+  for (const auto& p : s.roles) {
     s.rounds += p->rounds;
     for (auto [sum, part] : {std::pair{&s.fwd, &p->fwd_classes}, std::pair{&s.rev, &p->rev_classes}}) {
       sum->normal += part->normal;
@@ -92,7 +92,7 @@ std::vector<ReferenceBand> reference_bands(const std::vector<ExchangeSummary>& e
     return bands.back();
   };
   for (const ExchangeSummary& e : exchanges) {
-    for (const PairAnalysis* p : e.roles) {
+    for (const auto& p : e.roles) {
       ReferenceBand& r = band_of(p->a, p->b);
       if (!e.recv_orders_earlier_loads) continue;
       if (r.problem != ReferenceBand::Problem::none && r.from > 0) continue;  // already ruled out

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -72,9 +73,11 @@ struct ExchangeSummary {
   std::uint64_t violations = 0;
   std::uint64_t self_inconsistent = 0;     // rounds with rtt < -2q
   std::int64_t quantum_ticks = 1;          // the largest of the roles'
-  std::vector<const PairAnalysis*> roles;  // the analyses behind it (owned by the caller)
-  std::vector<const Run*> runs;            // their runs, same order (owned by the caller)
-  std::vector<std::string> problems;       // visits that failed
+  /// The analyses behind it and their runs, same order: held by the summary as long as it
+  /// lives, shared with whoever else keeps them (the command that saves the runs).
+  std::vector<std::shared_ptr<const PairAnalysis>> roles;
+  std::vector<std::shared_ptr<const Run>> runs;
+  std::vector<std::string> problems;  // visits that failed
 
   /// `violations` per million one-way latencies (0 when none were measured).
   [[nodiscard]] double violations_per_million() const;
@@ -84,8 +87,8 @@ struct ExchangeSummary {
 
 /// Sums the analyses of the roles of one combination and pools the latencies of their
 /// runs. \pre runs.size() == analyses.size() >= 1, runs[i] is what analyses[i] analyzed.
-ExchangeSummary summarize_exchange(const Combination& combination, const std::vector<const Run*>& runs,
-                                   const std::vector<const PairAnalysis*>& analyses);
+ExchangeSummary summarize_exchange(const Combination& combination, std::vector<std::shared_ptr<const Run>> runs,
+                                   std::vector<std::shared_ptr<const PairAnalysis>> analyses);
 
 /// The offset band of one role (a initiates, b responds) that the receive reads which wait
 /// for earlier loads establish: the intersection of their hard bands. Such reads cannot be

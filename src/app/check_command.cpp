@@ -131,10 +131,7 @@ int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_fi
 }  // namespace
 
 int run_check(const CheckOptions& options) {
-  if (options.matrix.dry_run) {
-    print_plan(plan_matrix(options.matrix), options.matrix.format);
-    return kExitOk;
-  }
+  if (options.matrix.dry_run) return print_dry_run(options.matrix);
   // From here on a signal is recorded, not fatal: the measuring ends at its next check and
   // the answer, incomplete, is written with its metrics (a second signal ends it at once).
   const StopSignals signals;
@@ -143,16 +140,7 @@ int run_check(const CheckOptions& options) {
   if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);
   if (options.quick) return run_quick(options, metrics_file);
   MatrixOptions matrix = options.matrix;
-  // --out is built aside and put in place whole when everything is written (docs/formats.md,
-  // "Output directories"); taken first, so that a directory in use is refused at once.
-  std::optional<OutputDir> out;
-  // The evidence is looked at first: a --from that holds no run is said as such, before
-  // an output directory is made for it.
-  if (!options.matrix.from.empty()) static_cast<void>(find_run(options.matrix.from));
-  if (!options.matrix.out_dir.empty()) {
-    out.emplace(OutputDir::begin(options.matrix.out_dir, OutputKind::matrix));
-    matrix.out_dir = out->aside();
-  }
+  std::optional<OutputDir> out = begin_matrix_out(matrix);
   matrix.max_bound = options.max_bound;  // with a budget: more visits for the pairs not yet proven within it
   matrix.tolerance = options.tolerance;
   matrix.drift_tolerance_ppb = options.drift_tolerance_ppb;

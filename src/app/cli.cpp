@@ -1,6 +1,6 @@
 // The command line's entry: one CLI11 parser whose subcommands are the option tables of
 // cli_commands.hpp; the chosen table builds the command's options. The help is laid out
-// here (HelpFormatter: 100 columns, words never split, placeholders and defaults that say
+// here (HelpFormatter: kTextColumns, words never split, placeholders and defaults that say
 // what an option takes), and every error of CLI11 is put in the tool's own words.
 #include "app/cli.hpp"
 
@@ -15,6 +15,8 @@
 #include "app/command_list.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "core/lines.hpp"
+#include "render/text_wrap.hpp"
 #include "version.hpp"
 
 namespace tscaudit::cli {
@@ -34,7 +36,16 @@ const char* const kTopExamples =
     "  tscaudit check --quick           # in milliseconds: exit 0 synchronized, 1 not\n"
     "  tscaudit check --help            # one command's options and examples";
 
-/// Lays the help out in kHelpWidth columns: descriptions wrapped at spaces, the placeholder
+/// `text` wrapped at `width` as every command's text is (render/text_wrap.hpp), except that
+/// no line starts with an option's name: in the help it would read as an option.
+std::vector<std::string> help_lines(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  for_each_line(wrap_words(text, width, "", OptionBreak::never_before_option),
+                [&](std::string_view line) { lines.emplace_back(line); });
+  return lines;
+}
+
+/// Lays the help out in kTextColumns columns: descriptions wrapped at spaces, the placeholder
 /// after the option's name, its default at the end of its description.
 class HelpFormatter : public CLI::Formatter {
  public:
@@ -73,7 +84,7 @@ class HelpFormatter : public CLI::Formatter {
     const std::string desc = app->get_description();
     if (desc.empty()) return {};
     std::string out;
-    for (const std::string& line : wrap_words(desc, width_)) out += line + "\n";
+    for (const std::string& line : help_lines(desc, width_)) out += line + "\n";
     return out;
   }
 
@@ -82,7 +93,7 @@ class HelpFormatter : public CLI::Formatter {
   /// a name that reaches the column puts the description on the next line.
   std::string columns(const std::string& name, const std::string& desc, std::size_t column) const {
     std::string out = "  " + name;
-    const std::vector<std::string> lines = wrap_words(desc, width_ - column);
+    const std::vector<std::string> lines = help_lines(desc, width_ - column);
     if (lines.empty()) return out + "\n";
     if (out.size() + 1 > column) {
       out += "\n";
@@ -277,7 +288,7 @@ UsageError in_our_words(const CLI::ParseError& e, const CLI::App& app, const CLI
 }
 
 /// The parser of the whole command line, bound to `tables`.
-void build_parser(CLI::App& app, CommandTables& tables, std::size_t help_width = kHelpWidth) {
+void build_parser(CLI::App& app, CommandTables& tables, std::size_t help_width = kTextColumns) {
   app.formatter(std::make_shared<HelpFormatter>(help_width));
   app.set_version_flag("--version", std::string(kToolVersion));
   app.require_subcommand(1);
@@ -297,42 +308,6 @@ void build_parser(CLI::App& app, CommandTables& tables, std::size_t help_width =
 }
 
 }  // namespace
-
-std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::istringstream paragraphs(text);
-  for (std::string paragraph; std::getline(paragraphs, paragraph);) {
-    std::istringstream in(paragraph);
-    std::vector<std::string> words;
-    for (std::string w; in >> w;) words.push_back(w);
-    std::vector<std::string> line;
-    std::size_t length = 0;
-    auto flush = [&](std::size_t keep_back) {
-      // The last `keep_back` words start the next line.
-      std::vector<std::string> next(line.end() - static_cast<std::ptrdiff_t>(keep_back), line.end());
-      line.resize(line.size() - keep_back);
-      std::string joined_line;
-      for (const std::string& w : line) joined_line += (joined_line.empty() ? "" : " ") + w;
-      lines.push_back(joined_line);
-      line = next;
-      length = 0;
-      for (const std::string& w : line) length += (length == 0 ? 0 : 1) + w.size();
-    };
-    for (const std::string& w : words) {
-      const std::size_t with = length + (line.empty() ? 0 : 1) + w.size();
-      if (!line.empty() && with > width) {
-        // A line never starts with an option's name ("--budget"): it would read as one.
-        const bool dash = w.rfind("--", 0) == 0;
-        const std::size_t keep = dash && line.size() > 1 && line.back().size() + 1 + w.size() <= width ? 1 : 0;
-        flush(keep);
-      }
-      length += (line.empty() ? 0 : 1) + w.size();
-      line.push_back(w);
-    }
-    if (!line.empty() || words.empty()) flush(0);
-  }
-  return lines;
-}
 
 std::string command_of(const std::vector<std::string>& args) {
   if (args.size() < 2) return {};

@@ -7,6 +7,7 @@
 
 #include "app/cli_values.hpp"
 #include "app/command.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit::cli {
 
@@ -18,12 +19,9 @@ Command parse(const std::vector<std::string>& args);
 /// that follows an error, "see 'tscaudit check --help'".
 std::string command_of(const std::vector<std::string>& args);
 
-/// Every line of every --help fits a terminal this wide.
-inline constexpr std::size_t kHelpWidth = 100;
-
 /// The help `tscaudit [COMMAND] --help` prints (COMMAND "" for the top level), laid out for
 /// `width` columns (the tests compare it with a layout too wide to wrap).
-std::string help_text(const std::string& command, std::size_t width = kHelpWidth);
+std::string help_text(const std::string& command, std::size_t width = kTextColumns);
 
 /// One option as its command's table registers it: what `--help` prints of it, in parts.
 struct OptionDoc {
@@ -44,9 +42,5 @@ struct CommandDoc {
 /// Every command of the command list, in its order: what the reference parts of the man
 /// page, docs/commands.md and the bash completion are generated from (cli_reference.hpp).
 std::vector<CommandDoc> command_docs();
-
-/// Wraps `text` at spaces into lines of at most `width` characters (a word longer than
-/// that stands alone on its line); a newline in `text` always breaks. No word is split.
-std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 
 }  // namespace tscaudit::cli

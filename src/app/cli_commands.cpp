@@ -11,11 +11,13 @@
 #include "core/format.hpp"
 #include "measure/variant.hpp"
 #include "platform/topology.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit::cli {
 namespace {
 
-/// Rounds are kept in memory until the run ends (32 bytes recorded, 48 assembled).
+/// Rounds are kept in memory until the run ends: 32 bytes recorded (the four stamps,
+/// SideRecord in measure/runner.hpp), 40 assembled (sizeof(Round), core/run.hpp).
 constexpr std::uint64_t kMaxRounds = 20'000'000;
 constexpr std::uint64_t kMaxTimeoutMs = 3'600'000;
 constexpr std::uint64_t kMaxNtpSeconds = 3600;
@@ -48,12 +50,12 @@ std::chrono::milliseconds parse_timeout(const std::string& text) {
 
 /// A command's examples, its help's footer: each a command line that works as written, and
 /// what it does after '#' (so that the line can be pasted into a shell): beside the
-/// commands, aligned, where every line fits kHelpWidth; else on a line of its own above each.
+/// commands, aligned, where every line fits kTextColumns; else on a line of its own above each.
 std::string examples(const std::vector<std::pair<std::string, std::string>>& lines) {
   std::size_t width = 0;
   for (const auto& [command, what] : lines) width = std::max(width, command.size());
   bool beside = true;
-  for (const auto& [command, what] : lines) beside = beside && 2 + width + 4 + what.size() <= kHelpWidth;
+  for (const auto& [command, what] : lines) beside = beside && 2 + width + 4 + what.size() <= kTextColumns;
   std::string out = "Examples:";
   for (const auto& [command, what] : lines) {
     if (beside) {

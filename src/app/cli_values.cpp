@@ -78,23 +78,18 @@ std::string quote_command_line(const std::vector<std::string>& args) {
       out += a;
       continue;
     }
-    const bool printable_ascii = std::all_of(a.begin(), a.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
-    if (!printable_ascii) {
+    if (!all_printable(a)) {
       // Bash's $'...': a line end, an escape sequence or a byte that is not ASCII is written
       // as \n or \xNN, so the line stays one printable line that a shell still runs as given.
       out += "$'";
       for (char c : a) {
-        const auto u = static_cast<unsigned char>(c);
         if (c == '\\' || c == '\'') {
           out += '\\';
           out += c;
         } else if (c == '\n') {
           out += "\\n";
-        } else if (u < 0x20 || u >= 0x7f) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\x";
-          out += kHex[u >> 4];
-          out += kHex[u & 0xf];
+        } else if (!is_printable_byte(c)) {
+          append_hex_escape(out, c);
         } else {
           out += c;
         }

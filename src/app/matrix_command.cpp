@@ -20,23 +20,10 @@ namespace tscaudit {
 
 int run_matrix(const MatrixOptions& options) {
   using json = nlohmann::ordered_json;
-  if (options.dry_run) {
-    const PlannedMatrix planned = plan_matrix(options);
-    print_plan(planned, options.format);
-    return kExitOk;
-  }
+  if (options.dry_run) return print_dry_run(options);
   const StopSignals signals;  // a signal ends the measuring cleanly (measure_matrix)
-  // --out is built aside and put in place whole when everything is written (docs/formats.md,
-  // "Output directories"); taken first, so that a directory in use is refused at once.
-  std::optional<OutputDir> out;
   MatrixOptions aside = options;
-  // The evidence is looked at first: a --from that holds no run is said as such, before
-  // an output directory is made for it.
-  if (!options.from.empty()) static_cast<void>(find_run(options.from));
-  if (!options.out_dir.empty()) {
-    out.emplace(OutputDir::begin(options.out_dir, OutputKind::matrix));
-    aside.out_dir = out->aside();
-  }
+  std::optional<OutputDir> out = begin_matrix_out(aside);
   std::vector<std::string> problems;
   PictureReport pictures;
   // What is written aside is named where it is put, in every message (OutputDir::placed).

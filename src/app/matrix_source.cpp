@@ -104,10 +104,8 @@ void add_visits(MatrixOutcome& o, const MatrixOptions& options, PlanRunner& runn
     spec.parallel = plan.spec.parallel;
     spec.design = PlanDesign::sparse;
     spec.pairs = candidates;
-    MatrixPlan sweep = make_plan(spec, kMeasuredCosts);
-    for (PlanSlot& slot : sweep.slots) {
-      for (PairVisit& v : slot.pairs) v.visit = runner.visits_of(v.a, v.b);
-    }
+    // Each visit is appended as its pair's next one (RunDirVisits): the runner numbers them.
+    const MatrixPlan sweep = make_plan(spec, kMeasuredCosts);
     const SlotsOutcome done = runner.run_slots(
         sweep.slots, spec.rounds_per_visit, until, [&](const PlanRunProgress& p) {
           progress.show(std::to_string(candidates.size()) + " pairs not yet within the bound, sweep " +
@@ -255,6 +253,19 @@ void print_plan(const PlannedMatrix& planned, OutputFormat format) {
   } else {
     std::cout << plan_text(planned.plan, &planned.order);
   }
+}
+
+int print_dry_run(const MatrixOptions& options) {
+  print_plan(plan_matrix(options), options.format);
+  return kExitOk;
+}
+
+std::optional<OutputDir> begin_matrix_out(MatrixOptions& options) {
+  if (!options.from.empty()) static_cast<void>(find_run(options.from));
+  if (options.out_dir.empty()) return std::nullopt;
+  std::optional<OutputDir> out(OutputDir::begin(options.out_dir, OutputKind::matrix));
+  options.out_dir = out->aside();
+  return out;
 }
 
 MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned) {

@@ -4,7 +4,10 @@
 // on. What `matrix`, `check` and `report` ask for a matrix.
 #pragma once
 
+#include <optional>
+
 #include "app/matrix_types.hpp"
+#include "formats/output_dir.hpp"
 #include "matrix/check.hpp"
 
 namespace tscaudit {
@@ -19,6 +22,18 @@ PlannedMatrix plan_matrix(const MatrixOptions& options);
 /// --dry-run: the plan on standard output, as text (plan_text, with the topology) or JSON
 /// (plan_json); for one CPU, that there is no pair to plan.
 void print_plan(const PlannedMatrix& planned, OutputFormat format);
+
+/// --dry-run of `matrix` and `check`: the plan of `options` (plan_matrix), printed
+/// (print_plan) in options.format. \returns the exit code: kExitOk.
+int print_dry_run(const MatrixOptions& options);
+
+/// What `matrix` and `check` do before they obtain a matrix with --out: the evidence is
+/// looked at first (a --from that holds no run is said as such, before an output directory
+/// is made for it); then --out is taken, built aside and put in place whole when everything
+/// is written (docs/formats.md, "Output directories"), so that a directory in use is refused
+/// at once. options.out_dir then names the aside directory.
+/// \returns the output directory; nullopt without --out.
+std::optional<OutputDir> begin_matrix_out(MatrixOptions& options);
 
 /// Measures every visit of the plan into a run directory (DIR/run of --out, else a
 /// temporary one), each slot within its share of the budget; with --max-bound, adds visits

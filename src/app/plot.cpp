@@ -18,6 +18,7 @@
 
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "core/lines.hpp"
 #include "io/output_file.hpp"
 #include "io/temporaries.hpp"
 
@@ -34,11 +35,6 @@ constexpr std::size_t kKeptOutputBytes = 4096;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
 }
 
 /// Owns the aside file until release(): removed on every failure path.
@@ -282,7 +278,7 @@ PlotResult render(const std::string& script, const std::string& in, const std::s
 
   const Outcome o = collect(child, read_end.fd, started + timeout);
   const std::string what = "gnuplot -c " + script + " " + printable_text(in);
-  const std::string said = printable_text(trimmed(o.output));  // one line, whatever gnuplot wrote
+  const std::string said = printable_text(trim_end(o.output, " \r\n"));  // one line, whatever gnuplot wrote
   if (o.timed_out) {
     return fail(what + ": no result after " + std::to_string(timeout.count()) + " ms, killed" +
                 (said.empty() ? "" : ": " + said));

@@ -141,7 +141,7 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
         "tscaudit report: the plan" + std::string(options.plain ? " of each matrix" : "") + ": " +
         std::string(design_name(planned.plan.spec.design)) + ", send " +
         std::string(variant_name(ordered.choice.send)) + ", recv " + std::string(variant_name(ordered.choice.recv))));
-    w.after_answer.push_back(wrap_columns(plan_text(planned.plan), kReportAnswerColumns, 18));
+    w.after_answer.push_back(wrap_columns(plan_text(planned.plan), kTextColumns, 18));
     return measure_matrix(ordered, std::move(planned));
   }();
   in.check = decide_check(check_evidence(o), check_settings(o, Tolerance{}, 0, options.max_bound));

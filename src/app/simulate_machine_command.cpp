@@ -29,6 +29,7 @@
 #include "io/run_dir_writer.hpp"
 #include "matrix/plan_choice.hpp"
 #include "matrix/plan_json.hpp"
+#include "measure/plan_runner.hpp"
 #include "platform/topology.hpp"
 #include "render/text_wrap.hpp"
 #include "version.hpp"
@@ -78,13 +79,13 @@ Metadata shared_pair_header(const Metadata& visit_header, const PlanSpec& spec) 
   return h;
 }
 
-/// Simulates `slot`'s pair visits on up to `workers` threads and appends each as one frame.
-/// A slot's pairs are disjoint, so each rounds file gets at most one frame per slot and its
-/// bytes do not depend on which thread finishes first. \returns the truth, in slot order.
-std::vector<MachinePairTruth> simulate_slot(const SimulatedMachine& machine, const PlanSlot& slot, RunDirWriter& writer,
-                                            std::vector<std::uint64_t>& next_seq,
-                                            const std::map<int, std::size_t>& index, unsigned workers) {
-  const std::size_t n = index.size();
+/// Simulates `slot`'s pair visits on up to `workers` threads and appends each as one frame,
+/// the pair's next visit (RunDirVisits: the slots run in order, so its number is the plan's
+/// PairVisit::visit, which the simulation is seeded with). A slot's pairs are disjoint, so
+/// each rounds file gets at most one frame per slot and its bytes do not depend on which
+/// thread finishes first. \returns the truth, in slot order.
+std::vector<MachinePairTruth> simulate_slot(const SimulatedMachine& machine, const PlanSlot& slot,
+                                            RunDirVisits& visits, unsigned workers) {
   std::vector<MachinePairTruth> truth(slot.pairs.size());
   std::vector<std::exception_ptr> errors(slot.pairs.size());
   auto one = [&](std::size_t i) {
@@ -92,9 +93,7 @@ std::vector<MachinePairTruth> simulate_slot(const SimulatedMachine& machine, con
       const PairVisit& v = slot.pairs[i];
       MachinePairRun pair = machine.simulate_pair(v.a, v.b, v.visit);
       const std::uint64_t quantum = std::stoull(std::string(pair.run.header.get("quantum_ticks").value_or("1")));
-      std::uint64_t& seq = next_seq[index.at(v.a) * n + index.at(v.b)];
-      writer.append_visit(v.a, v.b, v.visit, seq, pair.run.rounds, quantum, "");
-      seq += pair.run.rounds.size();
+      visits.append(v.a, v.b, pair.run.rounds, quantum, "");
       truth[i] = std::move(pair.truth);
     } catch (...) {
       errors[i] = std::current_exception();
@@ -161,7 +160,7 @@ int run_simulate_machine(const SimulateOptions& options) {
   try {
     const std::unique_ptr<RunDirWriter> writer =
         RunDirWriter::create(out.aside(), manifest, std::optional<std::string_view>(topology.xml));
-    std::vector<std::uint64_t> next_seq(n * n, 0);  // per ordered pair: seq of its next round
+    RunDirVisits visits(*writer);
     const unsigned workers = std::max(1U, std::thread::hardware_concurrency());
     std::vector<MachinePairTruth> truth;
     truth.reserve(plan.pair_visits);
@@ -173,7 +172,7 @@ int run_simulate_machine(const SimulateOptions& options) {
                            "written whole or not at all)");
       }
       ++slots_done;
-      for (MachinePairTruth& t : simulate_slot(machine, slot, *writer, next_seq, index, workers)) {
+      for (MachinePairTruth& t : simulate_slot(machine, slot, visits, workers)) {
         truth.push_back(std::move(t));
       }
     }

@@ -250,21 +250,18 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
   }
 
   if (!o.interrupted.empty()) return o;
-  o.analyses.reserve(combinations.size() * 2);  // never more: the summaries point into them
-  o.runs.reserve(combinations.size() * 2);
   for (std::size_t k = 0; k < combinations.size(); ++k) {
-    std::vector<const Run*> runs;
-    std::vector<const PairAnalysis*> analyses;
+    std::vector<std::shared_ptr<const Run>> runs;
+    std::vector<std::shared_ptr<const PairAnalysis>> analyses;
     std::vector<std::string> problems;
     for (VisitsRun& d : data[k]) {
       finish_visits_run(d, platform, choice_of(combinations[k]), options.command_line, options.passes, per_visit,
                         options.warmup);
       for (const std::string& e : d.errors) problems.push_back(role_name(combinations[k], d.a, d.b) + ": " + e);
       if (d.run.rounds.empty()) continue;
-      o.analyses.push_back(analyze_run(d.run, role_name(combinations[k], d.a, d.b)));
-      o.runs.push_back(std::move(d.run));
-      runs.push_back(&o.runs.back());
-      analyses.push_back(&o.analyses.back());
+      analyses.push_back(std::make_shared<const PairAnalysis>(analyze_run(d.run, role_name(combinations[k], d.a, d.b))));
+      runs.push_back(std::make_shared<const Run>(std::move(d.run)));
+      o.runs.push_back(runs.back());
     }
     r.problems.insert(r.problems.end(), problems.begin(), problems.end());
     if (analyses.empty()) {
@@ -311,7 +308,7 @@ std::vector<std::string> write_variants_dir(const std::string& dir, const Varian
       write_run(run, [&](std::string_view text) { out.write(text); });
       out.commit();
     };
-    for (const Run& run : outcome.runs) save(run, saved_run_stem(run));
+    for (const auto& run : outcome.runs) save(*run, saved_run_stem(*run));
     if (r.switch_run) {
       save(r.switch_run->first_run, "switch-1_" + saved_run_stem(r.switch_run->first_run));
       save(r.switch_run->second_run, "switch-2_" + saved_run_stem(r.switch_run->second_run));

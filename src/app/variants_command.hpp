@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,12 @@ struct VariantsOptions {
   std::string command_line;
 };
 
-/// Everything a variants run produced. The summaries point into `analyses` and `runs`,
-/// which are reserved before they are filled and never resized after: their elements
-/// keep their addresses, also when the outcome is moved.
+/// Everything a variants run produced.
 struct VariantsOutcome {
   VariantsResult result;
-  std::vector<PairAnalysis> analyses;  // one per (combination, role) measured
-  std::vector<Run> runs;               // same order
+  /// One per (combination, role) measured, shared with the summaries (result.exchanges)
+  /// that were made from them: what --save-runs writes.
+  std::vector<std::shared_ptr<const Run>> runs;
   double elapsed_seconds = 0;
   /// Why the measuring stopped before its last visit ("interrupted by SIGINT after 5 of 24
   /// visits"); empty when it did not. Nothing is analysed then: a comparison of variants

@@ -106,14 +106,20 @@ Metadata run_header(const PlatformFacts& platform, const ExchangeChoice& choice,
   return header;
 }
 
+std::uint64_t visit_quantum_ticks(const ExchangeResult& result) {
+  std::uint64_t quantum_ticks = 1;
+  for (const SideRecord* side : {&result.a, &result.b}) {
+    quantum_ticks = std::max(quantum_ticks, estimate_quantum(side->quantum_reads).quantum_ticks);
+  }
+  return quantum_ticks;
+}
+
 std::optional<std::string> append_visit(VisitsRun& d, const ExchangeResult& result, const ExchangeConfig& config) {
   Run visit = assemble_run(result, config);
   const std::uint64_t first_seq = d.run.rounds.size();
   // seq counts on across the visits (at most 1000 visits of 20 M rounds: far below kMaxSeq).
   for (const Round& r : visit.rounds) d.run.rounds.push_back(Round(first_seq + r.seq, r.t1, r.t2, r.t3, r.t4, r.flags));
-  for (const SideRecord* side : {&result.a, &result.b}) {
-    d.quantum_ticks = std::max<std::uint64_t>(d.quantum_ticks, estimate_quantum(side->quantum_reads).quantum_ticks);
-  }
+  d.quantum_ticks = std::max(d.quantum_ticks, visit_quantum_ticks(result));
   if (auto error = visit.trailer.get("error")) return std::string(*error);
   return std::nullopt;
 }

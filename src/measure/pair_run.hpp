@@ -24,6 +24,10 @@ void require_supported_variants(const ExchangeChoice& choice, const PlatformFact
 Metadata run_header(const PlatformFacts& platform, const ExchangeChoice& choice, int cpu_a, int cpu_b,
                     const std::string& command_line);
 
+/// The quantum of one visit's rounds: the larger of what the two sides' quantum reads
+/// showed (estimate_quantum), at least 1.
+std::uint64_t visit_quantum_ticks(const ExchangeResult& result);
+
 /// One ordered pair measured in several visits (matrix, variants) and kept as one run:
 /// the rounds of every visit, seq counting on across them, the largest quantum either
 /// side saw, and the error of each visit that failed.

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <thread>
 
-#include "estimate/quantum.hpp"
 #include "measure/pair_run.hpp"
 
 namespace tscaudit {
@@ -27,13 +26,30 @@ StopSignalsBlocked::StopSignalsBlocked() {
 
 StopSignalsBlocked::~StopSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
-PlanRunner::PlanRunner(const MatrixPlan& plan, RunDirWriter& writer, PlanRunSettings settings)
-    : plan_(plan), writer_(writer), settings_(std::move(settings)), start_(Clock::now()) {}
-
-std::uint64_t PlanRunner::visits_of(int a, int b) const {
-  const auto it = pairs_.find({a, b});
-  return it == pairs_.end() ? 0 : it->second.first;
+std::uint64_t RunDirVisits::append(int a, int b, std::span<const Round> rounds, std::uint64_t quantum_ticks,
+                                   std::string_view error) {
+  std::uint64_t visit = 0, first_seq = 0;
+  {
+    // Only the counting is under the lock: the writer compresses the visits of other pairs
+    // meanwhile (it locks for the file alone).
+    const std::lock_guard<std::mutex> lock(mutex_);
+    PairVisits& p = pairs_[{a, b}];
+    visit = p.visits++;
+    first_seq = p.next_seq;
+    p.next_seq += rounds.size();
+  }
+  writer_.append_visit(a, b, visit, first_seq, rounds, quantum_ticks, error);
+  return visit;
 }
+
+std::uint64_t RunDirVisits::visits_of(int a, int b) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = pairs_.find({a, b});
+  return it == pairs_.end() ? 0 : it->second.visits;
+}
+
+PlanRunner::PlanRunner(const MatrixPlan& plan, RunDirWriter& writer, PlanRunSettings settings)
+    : plan_(plan), visits_(writer), settings_(std::move(settings)), start_(Clock::now()) {}
 
 double PlanRunner::rounds_per_second() const {
   return pair_seconds_ > 0 ? static_cast<double>(rounds_) / pair_seconds_ : 0;
@@ -93,20 +109,14 @@ SlotsOutcome PlanRunner::run_slots(std::span<const PlanSlot> slots, std::uint64_
     for (std::size_t i = 0; i < slot.pairs.size(); ++i) {
       const PairVisit& v = slot.pairs[i];
       const Run visit = assemble_run(results[i], configs[i]);
-      std::uint64_t quantum_ticks = 1;
-      for (const SideRecord* side : {&results[i].a, &results[i].b}) {
-        quantum_ticks = std::max(quantum_ticks, estimate_quantum(side->quantum_reads).quantum_ticks);
-      }
       const std::string error(visit.trailer.get("error").value_or(""));
-      auto& [visits, seq] = pairs_[{v.a, v.b}];
-      writer_.append_visit(v.a, v.b, v.visit, seq, visit.rounds, quantum_ticks, error);
-      seq += visit.rounds.size();
-      ++visits;
+      const std::uint64_t number =
+          visits_.append(v.a, v.b, visit.rounds, visit_quantum_ticks(results[i]), error);
       rounds_ += visit.rounds.size();
       pair_seconds_ += slot_seconds;
       if (error.empty() && visit.rounds.size() < rounds_per_visit) ++out.visits_cut;
       if (!error.empty()) {
-        out.problems.push_back("pair " + pair_text(v.a, v.b) + ", visit " + std::to_string(v.visit + 1) + ": " + error);
+        out.problems.push_back("pair " + pair_text(v.a, v.b) + ", visit " + std::to_string(number + 1) + ": " + error);
       }
     }
     exchange_seconds_ += slot_seconds;

@@ -17,8 +17,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -70,8 +72,36 @@ class StopSignalsBlocked {
   sigset_t previous_{};
 };
 
-/// Measures visits into `writer`, each visit of an ordered pair appended with seq counting
-/// on from the pair's previous visit (the bookkeeping of one run directory).
+/// The visits of one run directory as they are appended (docs/formats.md, "Run
+/// directory"): each visit of an ordered pair takes the pair's next visit number (from 0)
+/// and its rounds' seq counts on from the pair's previous visit. The one bookkeeping of
+/// every writer of a run directory: the plan's runner, and a simulated machine.
+/// Appending visits of different ordered pairs from several threads at once is safe.
+class RunDirVisits {
+ public:
+  explicit RunDirVisits(RunDirWriter& writer) : writer_(writer) {}
+
+  /// Appends `rounds` (seq from 0, as assemble_run gives them) as the next visit of
+  /// a -> b (RunDirWriter::append_visit). \returns that visit's number, from 0.
+  /// \throws IoError as append_visit; the visit's number and seq are spent then.
+  std::uint64_t append(int a, int b, std::span<const Round> rounds, std::uint64_t quantum_ticks,
+                       std::string_view error);
+
+  /// The visits appended so far of the ordered pair a -> b.
+  [[nodiscard]] std::uint64_t visits_of(int a, int b) const;
+
+ private:
+  struct PairVisits {
+    std::uint64_t visits = 0;
+    std::uint64_t next_seq = 0;
+  };
+  RunDirWriter& writer_;
+  mutable std::mutex mutex_;                       // guards pairs_, not the writing
+  std::map<std::pair<int, int>, PairVisits> pairs_;  // (a, b) -> its visits so far
+};
+
+/// Measures visits into `writer`, each visit of an ordered pair appended as the pair's next
+/// (RunDirVisits: its number and seq are the runner's, whatever PairVisit::visit says).
 class PlanRunner {
  public:
   PlanRunner(const MatrixPlan& plan, RunDirWriter& writer, PlanRunSettings settings);
@@ -85,7 +115,7 @@ class PlanRunner {
                          const std::function<void(const PlanRunProgress&)>& progress);
 
   /// The visits measured so far of the ordered pair a -> b (planned and added).
-  [[nodiscard]] std::uint64_t visits_of(int a, int b) const;
+  [[nodiscard]] std::uint64_t visits_of(int a, int b) const { return visits_.visits_of(a, b); }
   /// When the runner was made.
   [[nodiscard]] std::chrono::steady_clock::time_point started() const { return start_; }
   /// Measured rounds per second per pair, over every visit so far (0 before the first).
@@ -93,11 +123,10 @@ class PlanRunner {
 
  private:
   const MatrixPlan& plan_;
-  RunDirWriter& writer_;
+  RunDirVisits visits_;
   PlanRunSettings settings_;
   std::chrono::steady_clock::time_point start_;
-  std::map<std::pair<int, int>, std::pair<std::uint64_t, std::uint64_t>> pairs_;  // (a, b) -> (visits, next seq)
-  double pair_seconds_ = 0;                                                    // visit time summed over pairs
+  double pair_seconds_ = 0;  // visit time summed over pairs
   std::uint64_t rounds_ = 0;
   double exchange_seconds_ = 0;  // the slots' exchanges, wall time
   double write_seconds_ = 0;     // writing their rounds to the run directory, wall time

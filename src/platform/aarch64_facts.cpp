@@ -159,8 +159,8 @@ Fact<std::vector<CpuMidr>> read_sysfs_midrs(const std::string& root) {
       continue;  // an offline CPU has no regs/ directory
     }
     if (!text.ok()) return Fact<std::vector<CpuMidr>>::fail(text.state, text.reason);
-    const auto value = parse_number(trim_blanks(text.value));
-    if (!value) return malformed_midrs(path, quote_for_message(trim_blanks(text.value)) + " is not a hex number");
+    const auto value = parse_number(trim(text.value, kBlanks));
+    if (!value) return malformed_midrs(path, quote_for_message(trim(text.value, kBlanks)) + " is not a hex number");
     out.push_back({cpu, Midr{*value}});
   }
   return Fact<std::vector<CpuMidr>>::good(std::move(out));
@@ -176,8 +176,8 @@ Fact<std::vector<CpuMidr>> parse_cpuinfo_midrs(std::string_view text, const std:
   for_each_line(text, [&](std::string_view line) {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos || !problem.empty()) return;
-    const std::string_view key = trim_blanks(line.substr(0, colon));
-    const std::string_view value = trim_blanks(line.substr(colon + 1));
+    const std::string_view key = trim(line.substr(0, colon), kBlanks);
+    const std::string_view value = trim(line.substr(colon + 1), kBlanks);
     if (key == "processor") {
       const auto n = parse_number(value);
       if (!n) {

@@ -28,7 +28,7 @@ void parse_arch_timer_log_line(std::string_view line, KernelLogFacts& f) {
   // arch_timer_check_ool_workaround(): "Enabling %s workaround for %s".
   for (const std::string_view kind : {"Enabling local workaround for ", "Enabling global workaround for "}) {
     if (rest.substr(0, kind.size()) == kind) {
-      const std::string desc = printable_text(trim_blanks(rest.substr(kind.size())));
+      const std::string desc = printable_text(trim(rest.substr(kind.size()), kBlanks));
       if (!desc.empty() &&
           std::find(f.timer_workarounds.begin(), f.timer_workarounds.end(), desc) == f.timer_workarounds.end()) {
         f.timer_workarounds.push_back(desc);

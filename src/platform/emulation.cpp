@@ -9,7 +9,7 @@ std::optional<std::string> emulation_evidence(CounterArch binary, std::string_vi
   bool x86_kernel = false;
   bool arm64_kernel = false;
   for_each_line(cpuinfo_text, [&](std::string_view line) {
-    const std::string_view key = trim_blanks(line.substr(0, line.find(':')));
+    const std::string_view key = trim(line.substr(0, line.find(':')), kBlanks);
     x86_kernel = x86_kernel || key == "vendor_id";
     arm64_kernel = arm64_kernel || key == "CPU implementer";
   });

@@ -26,13 +26,6 @@ bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
-bool is_printable(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u >= 0x20 && u < 0x7f;
-  });
-}
-
 std::vector<std::string_view> split_blanks(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t pos = 0;
@@ -61,13 +54,6 @@ Fact<T> read_parsed(const std::string& path, Parser parse, std::size_t max_bytes
 }
 
 }  // namespace
-
-std::string_view trim_blanks(std::string_view s) {
-  const std::size_t first = s.find_first_not_of(kBlanks);
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = s.find_last_not_of(kBlanks);
-  return s.substr(first, last - first + 1);
-}
 
 std::string quote_for_message(std::string_view s) { return "'" + printable(s) + "'"; }
 
@@ -115,8 +101,8 @@ Fact<CpuinfoTscFlags> parse_cpuinfo_tsc_flags(std::string_view text, const std::
   for_each_line(text, [&](std::string_view line) {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) return;
-    const std::string_view key = trim_blanks(line.substr(0, colon));
-    const std::string_view value = trim_blanks(line.substr(colon + 1));
+    const std::string_view key = trim(line.substr(0, colon), kBlanks);
+    const std::string_view value = trim(line.substr(colon + 1), kBlanks);
     if (key == "processor") {
       entries.push_back({std::string(value), std::nullopt});
     } else if (key == "flags") {
@@ -224,7 +210,7 @@ Fact<BootParams> parse_cmdline(std::string_view text, const std::string& path) {
 }
 
 Fact<std::vector<int>> parse_cpu_list_file(std::string_view text, const std::string& path) {
-  const std::string_view t = trim_blanks(text);
+  const std::string_view t = trim(text, kBlanks);
   if (t.empty() || t == "(null)") return Fact<std::vector<int>>::good({});
   try {
     return Fact<std::vector<int>>::good(parse_cpu_list(t));
@@ -234,7 +220,7 @@ Fact<std::vector<int>> parse_cpu_list_file(std::string_view text, const std::str
 }
 
 Fact<std::string> parse_word(std::string_view text, const std::string& path) {
-  const std::string_view t = trim_blanks(text);
+  const std::string_view t = trim(text, kBlanks);
   if (t.empty()) return malformed<std::string>(path, "empty");
   if (!std::all_of(t.begin(), t.end(), is_word_char)) {
     return malformed<std::string>(path, quote_for_message(t) + " is not one word of letters, digits, '_', '.' and '-'");
@@ -256,14 +242,14 @@ Fact<std::vector<std::string>> parse_words(std::string_view text, const std::str
 }
 
 Fact<std::string> parse_line(std::string_view text, const std::string& path) {
-  const std::string_view t = trim_blanks(text.substr(0, text.find('\n')));
+  const std::string_view t = trim(text.substr(0, text.find('\n')), kBlanks);
   if (t.empty()) return malformed<std::string>(path, "empty");
-  if (!is_printable(t)) return malformed<std::string>(path, quote_for_message(t) + " is not printable text");
+  if (!all_printable(t)) return malformed<std::string>(path, quote_for_message(t) + " is not printable text");
   return Fact<std::string>::good(std::string(t));
 }
 
 Fact<std::uint64_t> parse_unsigned(std::string_view text, const std::string& path) {
-  const std::string_view t = trim_blanks(text);
+  const std::string_view t = trim(text, kBlanks);
   std::uint64_t v = 0;
   const char* last = t.data() + t.size();
   const auto [ptr, ec] = std::from_chars(t.data(), last, v);
@@ -274,7 +260,7 @@ Fact<std::uint64_t> parse_unsigned(std::string_view text, const std::string& pat
 }
 
 Fact<bool> parse_bool01(std::string_view text, const std::string& path) {
-  const std::string_view t = trim_blanks(text);
+  const std::string_view t = trim(text, kBlanks);
   if (t == "0") return Fact<bool>::good(false);
   if (t == "1") return Fact<bool>::good(true);
   return malformed<bool>(path, quote_for_message(t) + " is not 0 or 1");
@@ -283,11 +269,11 @@ Fact<bool> parse_bool01(std::string_view text, const std::string& path) {
 Fact<std::uint64_t> parse_mem_available(std::string_view meminfo, const std::string& path) {
   constexpr std::string_view kKey = "MemAvailable:";
   auto bytes_of = [&](std::string_view rest) {
-    rest = trim_blanks(rest);
+    rest = trim(rest, kBlanks);
     if (rest.size() < 3 || rest.substr(rest.size() - 3) != " kB") {
       return malformed<std::uint64_t>(path, "MemAvailable " + quote_for_message(rest) + " is not a number of kB");
     }
-    rest = trim_blanks(rest.substr(0, rest.size() - 3));
+    rest = trim(rest.substr(0, rest.size() - 3), kBlanks);
     std::uint64_t kib = 0;
     const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), kib);
     if (rest.empty() || ec != std::errc{} || ptr != rest.data() + rest.size() || kib > (UINT64_MAX >> 10)) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/kernel_tsc.hpp"
+#include "core/lines.hpp"  // trim, with kBlanks below
 
 namespace tscaudit {
 
@@ -198,10 +199,8 @@ Fact<std::string> read_text_file(const std::string& path, std::size_t max_bytes 
 
 // --- shared by the readers of /proc, /sys and the kernel log (and the architectures' fact files) ---
 
-/// The blanks of /proc and /sys text: space, tab, CR, LF.
+/// The blanks of /proc and /sys text: space, tab, CR, LF (what trim takes off their values).
 inline constexpr std::string_view kBlanks = " \t\r\n";
-/// `s` without leading and trailing blanks (kBlanks).
-std::string_view trim_blanks(std::string_view s);
 /// The text as it appears in a message: quoted, at most 40 characters, control and
 /// non-ASCII bytes as \xNN.
 std::string quote_for_message(std::string_view s);

@@ -36,13 +36,13 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
         line.remove_prefix(close + 1);
       }
     }
-    if (trim_blanks(line).empty()) return;
+    if (trim(line, kBlanks).empty()) return;
     ++f.lines;
     // "[    0.000065] text" -> "[0.000065] text": lines are quoted in reports.
     std::string normalized;
     std::optional<double> stamp_s;
     if (const std::size_t close = line.find(']'); line[0] == '[' && close != std::string_view::npos) {
-      const std::string_view stamp = trim_blanks(line.substr(1, close - 1));
+      const std::string_view stamp = trim(line.substr(1, close - 1), kBlanks);
       double s = 0;
       const auto [ptr, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), s);
       if (ec == std::errc{} && ptr == stamp.data() + stamp.size()) stamp_s = s;
@@ -57,7 +57,7 @@ KernelLogFacts parse_kernel_log(std::string_view text) {
     parse_arch_timer_log_line(line, f);
     constexpr std::string_view kSwitched = "Switched to clocksource ";
     if (const std::size_t p = line.find(kSwitched); p != std::string_view::npos) {
-      const std::string_view rest = trim_blanks(line.substr(p + kSwitched.size()));
+      const std::string_view rest = trim(line.substr(p + kSwitched.size()), kBlanks);
       if (!rest.empty()) f.last_clocksource_switch = std::string(rest.substr(0, rest.find_first_of(kBlanks)));
     }
   });

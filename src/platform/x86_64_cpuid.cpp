@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "core/lines.hpp"
 #include "platform/platform.hpp"
 #include "platform/x86_64_facts.hpp"
 
@@ -33,13 +34,8 @@ std::string regs_text(std::initializer_list<unsigned> words) {
   return s;
 }
 
-std::string trim(std::string s) {
-  s.erase(std::find(s.begin(), s.end(), '\0'), s.end());
-  const auto not_space = [](char c) { return c != ' '; };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  return s;
-}
+/// A CPUID string as text: up to its first NUL, without the spaces that pad it.
+std::string cpuid_text(std::string_view s) { return std::string(trim(s.substr(0, s.find('\0')), " ")); }
 
 }  // namespace
 
@@ -63,7 +59,7 @@ CpuidFacts read_cpuid() {
       const Regs r = cpuid(leaf);
       brand += regs_text({r.a, r.b, r.c, r.d});
     }
-    f.brand = trim(brand);
+    f.brand = cpuid_text(brand);
   }
   if (max_ext >= 0x80000001) f.rdtscp = (cpuid(0x80000001).d >> 27) & 1;
   if (max_ext >= 0x80000007) f.invariant_tsc = (cpuid(0x80000007).d >> 8) & 1;
@@ -84,7 +80,7 @@ CpuidFacts read_cpuid() {
   }
   if ((leaf1.c >> 31) & 1) {
     const Regs hv = cpuid(0x40000000);
-    f.hypervisor = trim(regs_text({hv.b, hv.c, hv.d}));
+    f.hypervisor = cpuid_text(regs_text({hv.b, hv.c, hv.d}));
     f.max_hypervisor_leaf = hv.a;
     if (hv.a >= 0x40000010) {
       const unsigned khz = cpuid(0x40000010).a;

@@ -9,6 +9,7 @@
 
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -56,14 +57,13 @@ std::string printable_line(std::string_view line) {
   std::string out;
   out.reserve(line.size());
   for (char c : line) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x80) {
-      out += '?';
-    } else if (u >= 0x20 && u != 0x7f) {
+    if (is_printable_byte(c)) {
       out += c;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      out += '?';
     }
   }
-  return std::string(trim_blanks(out));
+  return std::string(trim(out, kBlanks));
 }
 
 /// A clocksource name of the TSC's: "tsc" or "tsc-early".
@@ -87,7 +87,7 @@ void parse_tsc_event(std::string_view line, std::optional<double> stamp_s, Kerne
     const auto source = cpu_number(integer_at(line, p + kSync.size(), end));
     const auto target = source ? cpu_number(integer_after(line, " -> CPU#", end, end)) : std::nullopt;
     // "...]: passed" is the debug message of a check that passed.
-    if (!target || trim_blanks(line.substr(end)) != "]:") return;
+    if (!target || trim(line.substr(end), kBlanks) != "]:") return;
     if (state.warp) f.tsc_events.add(std::move(*state.warp));
     KernelTscEvent e = event(KernelTscEventKind::warp);
     e.cpu = *source;
@@ -153,13 +153,13 @@ void parse_tsc_event(std::string_view line, std::optional<double> stamp_s, Kerne
     const auto reference = cpu_number(integer_at(line, w + word.size(), end));
     constexpr std::string_view kFor = " for clocksource ";
     if (!reference || line.substr(end, kFor.size()) != kFor) return;
-    std::string_view name = trim_blanks(line.substr(end + kFor.size()));
+    std::string_view name = trim(line.substr(end + kFor.size()), kBlanks);
     if (!name.empty() && name.back() == '.') name.remove_suffix(1);
     if (!is_tsc_clocksource(name)) return;
     KernelTscEvent e = event(kind);
     e.cpu = *reference;
     try {
-      e.cpus = sorted_cpus(parse_cpu_list(trim_blanks(line.substr(c + 5, w - c - 5))));
+      e.cpus = sorted_cpus(parse_cpu_list(trim(line.substr(c + 5, w - c - 5), kBlanks)));
     } catch (const UsageError&) {
       return;
     }
@@ -174,29 +174,25 @@ void parse_tsc_event(std::string_view line, std::optional<double> stamp_s, Kerne
     f.tsc_events.add(event(KernelTscEventKind::adjust_differs));
     return;
   }
-  constexpr std::string_view kDiffers = "TSC ADJUST differs: CPU";
-  if (const std::size_t p = line.find(kDiffers); p != std::string_view::npos) {
-    const auto cpu = cpu_number(integer_at(line, p + kDiffers.size(), end));
-    const auto was = cpu ? integer_after(line, " ", end, end) : std::nullopt;
-    const auto found = was ? integer_after(line, " --> ", end, end) : std::nullopt;
-    if (!found) return;
-    KernelTscEvent e = event(KernelTscEventKind::adjust_restored);
+  // A CPU and two numbers: "TSC ADJUST differs: CPU%u %lld --> %lld" (was, restored to)
+  // and "TSC ADJUST compensate: CPU%u observed %lld warp. Adjust: %lld".
+  struct TwoValues {
+    std::string_view prefix, before_value, before_value2;
+    KernelTscEventKind kind;
+  };
+  for (const TwoValues& t : {TwoValues{"TSC ADJUST differs: CPU", " ", " --> ", KernelTscEventKind::adjust_restored},
+                             TwoValues{"TSC ADJUST compensate: CPU", " observed ", "Adjust: ",
+                                       KernelTscEventKind::adjust_compensated}}) {
+    const std::size_t p = line.find(t.prefix);
+    if (p == std::string_view::npos) continue;
+    const auto cpu = cpu_number(integer_at(line, p + t.prefix.size(), end));
+    const auto value = cpu ? integer_after(line, t.before_value, end, end) : std::nullopt;
+    const auto value2 = value ? integer_after(line, t.before_value2, end, end) : std::nullopt;
+    if (!value2) return;
+    KernelTscEvent e = event(t.kind);
     e.cpu = *cpu;
-    e.value = was;
-    e.value2 = found;
-    f.tsc_events.add(std::move(e));
-    return;
-  }
-  constexpr std::string_view kCompensate = "TSC ADJUST compensate: CPU";
-  if (const std::size_t p = line.find(kCompensate); p != std::string_view::npos) {
-    const auto cpu = cpu_number(integer_at(line, p + kCompensate.size(), end));
-    const auto observed = cpu ? integer_after(line, " observed ", end, end) : std::nullopt;
-    const auto adjust = observed ? integer_after(line, "Adjust: ", end, end) : std::nullopt;
-    if (!adjust) return;
-    KernelTscEvent e = event(KernelTscEventKind::adjust_compensated);
-    e.cpu = *cpu;
-    e.value = observed;
-    e.value2 = adjust;
+    e.value = value;
+    e.value2 = value2;
     f.tsc_events.add(std::move(e));
     return;
   }
@@ -205,7 +201,7 @@ void parse_tsc_event(std::string_view line, std::optional<double> stamp_s, Kerne
     const auto cpu = cpu_number(integer_at(line, p + kAdjust.size(), end));
     const auto value = cpu && line.substr(end, 2) == ": " ? integer_at(line, end + 2, end) : std::nullopt;
     if (!value) return;
-    const std::string_view rest = trim_blanks(line.substr(end));
+    const std::string_view rest = trim(line.substr(end), kBlanks);
     if (rest != "force to 0" && rest != "NOT forced to 0") return;
     KernelTscEvent e =
         event(rest == "force to 0" ? KernelTscEventKind::adjust_forced : KernelTscEventKind::adjust_not_forced);

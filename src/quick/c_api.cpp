@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "core/errors.hpp"
+#include "core/format.hpp"
 #include "quick/c_result.hpp"
 #include "quick/quick_check.hpp"
 #include "tscaudit.h"
@@ -18,7 +19,9 @@
 
 namespace {
 
+using tscaudit::append_hex_escape;
 using tscaudit::CheckOutcome;
+using tscaudit::is_printable_byte;
 
 /// The first version's sizes: what every caller passes at least.
 constexpr std::size_t kOptionsV1 = offsetof(tscaudit_options, max_bound_ns) + sizeof(double);
@@ -57,13 +60,11 @@ std::size_t utf8_length(const std::string& text, std::size_t i) {
 /// `text` as one printable line: control characters and bytes that are not UTF-8 (the CPU
 /// list a caller gave may hold anything, and is quoted in reasons) as \xNN.
 std::string one_printable_line(const std::string& text) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_length(text, i);
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (n == 0 || (n == 1 && (b < 0x20 || b == 0x7F))) {
-      out += {'\\', 'x', kHex[b >> 4], kHex[b & 0xF]};
+    if (n == 0 || (n == 1 && !is_printable_byte(text[i]))) {
+      append_hex_escape(out, text[i]);
       ++i;
     } else {
       out.append(text, i, n);

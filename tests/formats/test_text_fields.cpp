@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/lines.hpp"
 #include "formats/text_fields.hpp"
 
 using namespace tscaudit;
@@ -75,6 +76,23 @@ TEST_CASE("text_fields: messages quote the field printably") {
                               "a signed decimal number") == "'2\\x003\\x1b[2J' is not a signed decimal number");
 }
 
+TEST_CASE("printable ASCII is 0x20 to 0x7e, and every other byte is escaped in lowercase hex") {
+  std::string printable_bytes, escaped;
+  for (int b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    if (is_printable_byte(c)) printable_bytes += c;
+  }
+  CHECK(printable_bytes.size() == 95);
+  CHECK(printable_bytes.front() == ' ');
+  CHECK(printable_bytes.back() == '~');
+  CHECK(all_printable(printable_bytes));
+  CHECK(all_printable(""));
+  CHECK_FALSE(all_printable("ok\x7f"));
+  CHECK_FALSE(all_printable("\xc3\xa9"));  // UTF-8 too
+  for (const char c : {'\0', '\n', '\x1b', '\x7f', '\x80', '\xab', '\xff'}) append_hex_escape(escaped, c);
+  CHECK(escaped == "\\x00\\x0a\\x1b\\x7f\\x80\\xab\\xff");
+}
+
 TEST_CASE("text_fields: printable escapes every byte outside printable ASCII and cuts at 40") {
   CHECK(printable("abc ~") == "abc ~");
   CHECK(printable("\t\r\n\x7f\x80\xff"s + '\0') == "\\x09\\x0d\\x0a\\x7f\\x80\\xff\\x00");
@@ -83,11 +101,16 @@ TEST_CASE("text_fields: printable escapes every byte outside printable ASCII and
   CHECK(printable(std::string(100000, '\xff')).size() == 40 * 4 + 3);
 }
 
-TEST_CASE("text_fields: trim_spaces trims spaces only") {
-  CHECK(trim_spaces("  5 ") == "5");
-  CHECK(trim_spaces("   ").empty());
-  CHECK(trim_spaces("\t5\t") == "\t5\t");
-  CHECK(trim_spaces("5 6") == "5 6");
+TEST_CASE("trim takes the characters given off both ends, and nothing inside") {
+  CHECK(trim("  5 ", " ") == "5");
+  CHECK(trim("   ", " ").empty());
+  CHECK(trim("", " ").empty());
+  CHECK(trim("\t5\t", " ") == "\t5\t");  // the readers of runs trim spaces only
+  CHECK(trim("5 6", " ") == "5 6");
+  CHECK(trim(" \t\r\n5 6\n\r\t ", " \t\r\n") == "5 6");  // /proc and /sys: their blanks
+  static_assert(trim(" x ", " ") == "x");
+  CHECK(trim_end(" 5 \r\n", " \r\n") == " 5");  // what gnuplot said, its line end off
+  CHECK(trim_end("\n\n", "\n").empty());
 }
 
 TEST_CASE("text_fields: metadata lines are '# key: value' with a key of [a-z0-9_]") {

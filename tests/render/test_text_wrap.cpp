@@ -30,6 +30,24 @@ TEST_CASE("wrap_words breaks long lines at spaces and keeps short ones whole", "
   CHECK(wrap_words("\u00b11 \u00b12", 5, "") == "\u00b11 \u00b12");
 }
 
+TEST_CASE("wrap_words for --help: never a line starting with an option's name", "[format]") {
+  constexpr OptionBreak kHelp = OptionBreak::never_before_option;
+  CHECK(wrap_words("", 10, "", kHelp).empty());
+  CHECK(wrap_words("one two three", 9, "", kHelp) == "one two\nthree");
+  CHECK(wrap_words("one two three", 13, "", kHelp) == "one two three");
+  CHECK(wrap_words("a\nb c", 80, "", kHelp) == "a\nb c");
+  CHECK(wrap_words("averyveryverylongword x", 5, "", kHelp) == "averyveryverylongword\nx");
+  // "--budget" would start a line: the word before it goes along.
+  CHECK(wrap_words("give a --budget", 10, "", kHelp) == "give\na --budget");
+  CHECK(wrap_words("give a --budget", 10, "") == "give a\n--budget");  // other text: anywhere
+  // Unless the two would not fit together, or the word before is the line's only one.
+  CHECK(wrap_words("give a --budget", 8, "", kHelp) == "give a\n--budget");
+  CHECK(wrap_words("give --budget", 10, "", kHelp) == "give\n--budget");
+  // The continuation's indent counts: "  a --budget" is 12 columns.
+  CHECK(wrap_words("give a --budget", 11, "  ", kHelp) == "give a\n  --budget");
+  CHECK(wrap_words("give a --budget x", 12, "  ", kHelp) == "give\n  a --budget\n  x");
+}
+
 TEST_CASE("wrap_lines hangs a labelled line under its text, others two columns in", "[format]") {
   CHECK(wrap_lines("  stats     one two three four\n", 24) == "  stats     one two\n            three four\n");
   CHECK(wrap_lines("verdict: one two three\n", 14) == "verdict: one\n  two three\n");

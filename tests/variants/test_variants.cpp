@@ -1,7 +1,7 @@
 // The variants decision on simulated exchanges with known early reads, and its writers.
 #include <catch2/catch.hpp>
 
-#include <deque>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -34,16 +34,13 @@ ReadCost cost(const std::string& name, double p50, CostMethod believe = CostMeth
   return c;
 }
 
-/// Owns the simulated runs and their analyses; the summaries point into them.
+/// Makes the summaries of simulated exchanges (each holds its runs and analyses).
 struct Bench {
-  std::deque<Run> runs;
-  std::deque<PairAnalysis> analyses;
-
   /// Both roles of one combination: early receive reads on both sides at `early_rate`.
   ExchangeSummary exchange(ReadVariant send, ReadVariant recv, double early_rate, std::uint64_t seed,
                            double extra_delay_ticks = 0) {
-    std::vector<const Run*> rs;
-    std::vector<const PairAnalysis*> as;
+    std::vector<std::shared_ptr<const Run>> rs;
+    std::vector<std::shared_ptr<const PairAnalysis>> as;
     for (int role = 0; role < 2; ++role) {
       SimulationSpec spec;
       spec.rounds = 20'000;
@@ -62,11 +59,9 @@ struct Bench {
       run.header.set("b", role == 0 ? "1" : "0");
       run.header.set("send", std::string(variant_name(send)));
       run.header.set("recv", std::string(variant_name(recv)));
-      runs.push_back(std::move(run));
-      analyses.push_back(
-          analyze_run(runs.back(), std::string(variant_name(send)) + "/" + std::string(variant_name(recv))));
-      rs.push_back(&runs.back());
-      as.push_back(&analyses.back());
+      rs.push_back(std::make_shared<const Run>(std::move(run)));
+      as.push_back(std::make_shared<const PairAnalysis>(
+          analyze_run(*rs.back(), std::string(variant_name(send)) + "/" + std::string(variant_name(recv)))));
     }
     return summarize_exchange({send, recv}, rs, as);
   }
@@ -376,8 +371,6 @@ TEST_CASE("variants: the switching run's time series, exactly", "[variants]") {
 TEST_CASE("variants: early reads are found against the band of the ordering reads", "[variants]") {
   // One pair, offset 60 ticks, in both roles: plain receive reads early on both sides at
   // 2 %, 400-600 ticks early; an ordering receive read never early.
-  std::deque<Run> runs;
-  std::deque<PairAnalysis> analyses;
   std::vector<SimulationTruth> truths;
   auto role = [&](int a, int b, double early_rate, std::uint64_t seed) {
     SimulationSpec spec;
@@ -395,9 +388,9 @@ TEST_CASE("variants: early reads are found against the band of the ordering read
     run.header.set("a", std::to_string(a));
     run.header.set("b", std::to_string(b));
     truths.push_back(truth);
-    runs.push_back(std::move(run));
-    analyses.push_back(analyze_run(runs.back(), "sim"));
-    return std::pair{&runs.back(), &analyses.back()};
+    auto shared_run = std::make_shared<const Run>(std::move(run));
+    auto analysis = std::make_shared<const PairAnalysis>(analyze_run(*shared_run, "sim"));
+    return std::pair{std::move(shared_run), std::move(analysis)};
   };
   std::vector<ExchangeSummary> ex;
   for (const auto& [recv, rate, seed] :

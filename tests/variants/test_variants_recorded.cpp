@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
-#include <deque>
+#include <memory>
 #include <fstream>
 #include <sstream>
 
@@ -55,8 +55,6 @@ std::vector<ReadCost> recorded_costs() {
 }
 
 struct Recorded {
-  std::deque<Run> runs;
-  std::deque<PairAnalysis> analyses;
   VariantsResult result;
 };
 
@@ -69,18 +67,16 @@ Recorded recorded() {
   r.passes = 1;
   r.read_costs = recorded_costs();
   for (const std::string recv : {"rdtsc", "rdtsc_lfence", "lfence_rdtsc", "rdtscp"}) {
-    std::vector<const Run*> runs;
-    std::vector<const PairAnalysis*> analyses;
+    std::vector<std::shared_ptr<const Run>> runs;
+    std::vector<std::shared_ptr<const PairAnalysis>> analyses;
     for (const char* role : {"0_1", "1_0"}) {
       const std::string name = "rdtsc_" + recv + "_" + role + ".csv";
-      rec.runs.push_back(read_run_file(kDir + name));
-      rec.analyses.push_back(analyze_run(rec.runs.back(), name));
-      runs.push_back(&rec.runs.back());
-      analyses.push_back(&rec.analyses.back());
+      runs.push_back(std::make_shared<const Run>(read_run_file(kDir + name)));
+      analyses.push_back(std::make_shared<const PairAnalysis>(analyze_run(*runs.back(), name)));
     }
     r.exchanges.push_back(summarize_exchange({ReadVariant::rdtsc, *parse_variant(recv)}, runs, analyses));
   }
-  r.tsc_hz = std::stod(std::string(*rec.runs.front().header.get("tsc_hz")));
+  r.tsc_hz = std::stod(std::string(*r.exchanges.front().runs.front()->header.get("tsc_hz")));
   for (const ExchangeSummary& e : r.exchanges) r.quantum_ticks = std::max(r.quantum_ticks, e.quantum_ticks);
   r.reference_bands = reference_bands(r.exchanges);
   check_against_reference(r.exchanges, r.reference_bands);
@@ -98,7 +94,7 @@ TEST_CASE("variants recorded: the figures match the raw rounds", "[variants]") {
     const ExchangeSummary& e = r.exchanges[k];
     std::uint64_t negative = 0;
     std::int64_t rtt_min = INT64_MAX;
-    for (const Run* run : e.runs) {
+    for (const auto& run : e.runs) {
       for (const Round& x : run->rounds) {
         negative += (fwd_ticks(x) < 0 ? 1u : 0u) + (rev_ticks(x) < 0 ? 1u : 0u);
         rtt_min = std::min(rtt_min, rtt_ticks(x));
