@@ -1,6 +1,7 @@
 # libtscaudit (docs/library.md): the quick check's C entry points (src/quick/c_api.cpp) over
 # the rooms, as
-#   libtscaudit.so.0   SONAME libtscaudit.so.0; exports tscaudit_* only (libtscaudit.map);
+#   libtscaudit.so.0   SONAME libtscaudit.so.0 (the file libtscaudit.so.<ABI version>, below);
+#                      exports tscaudit_* only (libtscaudit.map);
 #                      needs nothing beyond libc, libm and the C++ runtime (--as-needed drops
 #                      hwloc and zstd, which the quick check never calls)
 #   libtscaudit.a      one relocatable object, every symbol but tscaudit_* made local, so that
@@ -49,13 +50,25 @@ tscaudit_set_warnings(tscaudit_library_objects)
 # the test "lib: abi" compares them with src/quick/libtscaudit.abi.
 target_compile_options(tscaudit_library_objects PRIVATE $<$<CONFIG:Debug,RelWithDebInfo>:-g>)
 
+# The library's own version, its ABI's, not the tool's (docs/library.md, "Versions"): the
+# file is libtscaudit.so.MAJOR.MINOR.PATCH, the SONAME libtscaudit.so.MAJOR.
+#   MAJOR  only when a program built against the library could fail with the new one: a
+#          function or field removed or changed, a meaning changed. Never while the ABI only
+#          grows. The Debian package's name follows it (libtscaudit0).
+#   MINOR  when a release adds to the ABI (a function; a field at the end of a struct).
+#   PATCH  when a release changes the library without changing its ABI.
+# The test "lib: abi" tells an addition from a change; the packages and tests/lib read the
+# version from this target's properties.
+set(TSCAUDIT_ABI_VERSION 0.1.0)
+string(REGEX MATCH "^[0-9]+" tscaudit_abi_major ${TSCAUDIT_ABI_VERSION})
 add_library(tscaudit_shared SHARED $<TARGET_OBJECTS:tscaudit_library_objects>)
 target_link_libraries(tscaudit_shared PRIVATE tscaudit_quick)
 target_link_options(tscaudit_shared PRIVATE
   LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/quick/libtscaudit.map
   LINKER:--as-needed LINKER:--no-undefined LINKER:--gc-sections)
 set_target_properties(tscaudit_shared PROPERTIES
-  OUTPUT_NAME tscaudit VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+  OUTPUT_NAME tscaudit VERSION ${TSCAUDIT_ABI_VERSION}
+  SOVERSION ${tscaudit_abi_major}
   LIBRARY_OUTPUT_DIRECTORY ${TSCAUDIT_LIB_DIR}
   LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/quick/libtscaudit.map)
 tscaudit_set_warnings(tscaudit_shared)

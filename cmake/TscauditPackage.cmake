@@ -16,7 +16,10 @@ set(TSCAUDIT_DEB_MAINTAINER "tscaudit maintainers <tscaudit@example.org>" CACHE 
 # Relative to the prefix: /usr/lib/systemd/system in the package (Debian 12 merges /lib into /usr/lib).
 set(TSCAUDIT_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING "Where the systemd units are installed")
 
-set(tscaudit_library_package libtscaudit${PROJECT_VERSION_MAJOR})  # named after the SONAME, as Debian wants
+# Named after the SONAME, as Debian wants (policy 8.1): libtscaudit.so.0 is libtscaudit0. The
+# SONAME's number is the library's ABI's (cmake/TscauditLibrary.cmake), not the tool's version.
+get_target_property(tscaudit_library_soversion tscaudit_shared SOVERSION)
+set(tscaudit_library_package libtscaudit${tscaudit_library_soversion})
 set(tscaudit_development_package libtscaudit-dev)
 
 # The binary alone: the plot scripts are compiled in.
@@ -53,7 +56,8 @@ install(FILES contrib/prometheus/tscaudit.rules.yml DESTINATION ${CMAKE_INSTALL_
 # symbolic links, which Debian prefers to .so requests (policy 12.1). The links are made here
 # and installed as links.
 set(tscaudit_man3_links "")
-foreach(name tscaudit_options_init tscaudit_version tscaudit_error_name tscaudit_verdict_name)
+foreach(name tscaudit_options_init tscaudit_result_init tscaudit_result_init_size tscaudit_version
+             tscaudit_version_number tscaudit_error_name tscaudit_verdict_name)
   file(CREATE_LINK tscaudit_quick_check.3.gz ${tscaudit_package_dir}/${name}.3.gz SYMBOLIC)
   list(APPEND tscaudit_man3_links ${tscaudit_package_dir}/${name}.3.gz)
 endforeach()

@@ -1,6 +1,7 @@
 // libtscaudit's C entry points (include/tscaudit.h): arguments checked, the C++ quick check
 // run behind a wall that no exception crosses, the answer copied into the caller's struct as
 // far as its size reaches. errno is the caller's again on return.
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
@@ -8,6 +9,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "core/errors.hpp"
@@ -32,6 +34,42 @@ static_assert(kResultV1 == sizeof(tscaudit_result), "a new result field needs it
 /// that they are zero, and a size far beyond any version is a wrong pointer or size, not a
 /// newer caller (reading that far could leave the caller's memory).
 constexpr std::size_t kOptionsMaxSize = 4096;
+
+/// The version in `text` ("MAJOR.MINOR.PATCH") as TSCAUDIT_VERSION_NUMBER counts it; -1 where
+/// `text` is not three numbers, or MINOR or PATCH is 100 or more (the count would repeat).
+constexpr long version_number_of(std::string_view text) {
+  long parts[3] = {0, 0, 0};
+  std::size_t part = 0;
+  bool digit_seen = false;
+  for (const char c : text) {
+    if (c == '.' && digit_seen && part < 2) {
+      ++part;
+      digit_seen = false;
+    } else if (c >= '0' && c <= '9' && parts[part] < 100000) {
+      parts[part] = parts[part] * 10 + (c - '0');
+      digit_seen = true;
+    } else {
+      return -1;
+    }
+  }
+  if (part != 2 || !digit_seen || parts[1] >= 100 || parts[2] >= 100) return -1;
+  return parts[0] * 10000 + parts[1] * 100 + parts[2];
+}
+// The header's version macros are the project's (CMakeLists.txt, which version.hpp is made
+// from): a release that moves one without the other does not build.
+static_assert(version_number_of(tscaudit::kToolVersion) >= 0, "the project's version is not MAJOR.MINOR.PATCH below .100.100");
+static_assert(version_number_of(tscaudit::kToolVersion) == TSCAUDIT_VERSION_NUMBER,
+              "include/tscaudit.h's TSCAUDIT_VERSION_MAJOR/MINOR/PATCH are not the project's version");
+static_assert(TSCAUDIT_VERSION_MINOR < 100 && TSCAUDIT_VERSION_PATCH < 100, "TSCAUDIT_VERSION_NUMBER would repeat");
+
+/// An unanswered result of this version: what tscaudit_result_init gives, and what
+/// tscaudit_quick_check starts from (its size is the caller's, set by each).
+constexpr tscaudit_result unanswered_result() {
+  tscaudit_result r{};
+  r.verdict = TSCAUDIT_INCONCLUSIVE;
+  r.worst_a = r.worst_b = -1;
+  return r;
+}
 
 /// Restores errno when the call returns, whatever the library's system calls left in it.
 class ErrnoKeeper {
@@ -146,8 +184,23 @@ extern "C" {
 
 void tscaudit_options_init(struct tscaudit_options* options) {
   if (options == nullptr) return;
+  // The first version's struct, whatever later versions add: a caller built against this
+  // header has no room for more (static_assert above; docs/library.md, "Versions").
   *options = tscaudit_options{};
-  options->size = sizeof(tscaudit_options);
+  options->size = kOptionsV1;
+}
+
+// `size_t` as the header spells it, not `std::size_t`: the ABI's description (abidw, the test
+// "lib: abi") would otherwise name a type of namespace std and take all of it in.
+void tscaudit_result_init_size(struct tscaudit_result* result, size_t size) {
+  if (result == nullptr) return;
+  tscaudit_result defaults = unanswered_result();
+  defaults.size = size;
+  // Only the caller's bytes: a smaller (older) struct gets the fields that fit, a larger
+  // (newer) one zeros past this version's fields.
+  const std::size_t known = std::min(size, sizeof defaults);
+  std::memcpy(result, &defaults, known);
+  if (size > known) std::memset(reinterpret_cast<unsigned char*>(result) + known, 0, size - known);
 }
 
 int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit_result* result) {
@@ -157,10 +210,8 @@ int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit
   // Only this version's fields are written; a newer caller's larger struct keeps the rest.
   tscaudit_result& r = *result;
   const std::size_t caller_size = r.size;
-  r = tscaudit_result{};
+  r = unanswered_result();
   r.size = caller_size;
-  r.verdict = TSCAUDIT_INCONCLUSIVE;
-  r.worst_a = r.worst_b = -1;
   int code = TSCAUDIT_OK;
   try {
     tscaudit::QuickOptions quick;
@@ -192,6 +243,9 @@ int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit
 }
 
 const char* tscaudit_version(void) { return tscaudit::kToolVersion.data(); }
+
+// The header it was built with: the static_assert above makes that the project's version.
+unsigned tscaudit_version_number(void) { return TSCAUDIT_VERSION_NUMBER; }
 
 const char* tscaudit_error_name(int code) {
   switch (code) {

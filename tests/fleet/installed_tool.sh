@@ -51,7 +51,9 @@ case $case_name in
     # The declarations one a line, blanks collapsed: the header's without its comments, and
     # the SYNOPSIS's as the page renders (wide enough for no line to wrap).
     squeeze() { sed -E 's/[[:space:]]+/ /g; s/^ //; s/ $//' | grep -v '^$'; }
-    header=$(perl -0777 -pe 's{/\*.*?\*/}{}gs' "$src/include/tscaudit.h")
+    # An inline function of the header is declared by its first line: the SYNOPSIS shows what
+    # a caller calls, not the body.
+    header=$(perl -0777 -pe 's{/\*.*?\*/}{}gs; s#^(static inline [^\n\{]*\))\s*\{.*?^\}#$1;#gms' "$src/include/tscaudit.h")
     text=$(groff -man -Tascii -P-cbou -rLL=250n "$page" 2>/dev/null)
     synopsis=$(sed -n '/^SYNOPSIS$/,/^DESCRIPTION$/p' <<<"$text" | sed '1d;$d' | squeeze)
     for s in tscaudit_options tscaudit_result; do

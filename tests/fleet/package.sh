@@ -59,7 +59,11 @@ case $case_name in
       ./usr/lib/systemd/system/tscaudit.service ./usr/lib/systemd/system/tscaudit.timer \
       ./usr/lib/tscaudit/tscaudit-check-failed ./usr/share/doc/tscaudit/copyright ./usr/share/doc/tscaudit/changelog.gz \
       ./usr/share/doc/tscaudit/examples/tscaudit.rules.yml
-    has_files "$lib_deb" ".$libdir/libtscaudit.so.0" ".$libdir/libtscaudit.so.$version" \
+    # The library's file is named by its own (ABI) version, not the package's (docs/library.md,
+    # "Versions"): libtscaudit.so.MAJOR.MINOR.PATCH, one of them.
+    lib_files=$(dpkg-deb -c "$lib_deb" | awk '{ print $6 }' | grep -E "^\.$libdir/libtscaudit\.so\.[0-9]+\.[0-9]+\.[0-9]+\$")
+    [ "$(wc -w <<<"$lib_files")" = 1 ] || fail "$lib_package holds not one libtscaudit.so.M.m.p: '$lib_files'"
+    has_files "$lib_deb" ".$libdir/libtscaudit.so.0" "$lib_files" \
       "./usr/share/doc/$lib_package/copyright" "./usr/share/doc/$lib_package/changelog.gz"
     has_files "$dev_deb" ./usr/include/tscaudit.h ".$libdir/pkgconfig/tscaudit.pc" ".$libdir/libtscaudit.so" \
       ".$libdir/libtscaudit.a" ./usr/share/man/man3/tscaudit_quick_check.3.gz ./usr/share/man/man3/tscaudit_version.3.gz \
@@ -90,6 +94,15 @@ case $case_name in
     for package in "$deb" "$lib_deb" "$dev_deb"; do
       dpkg-deb -x "$package" "$dir/root"
     done
+    # The package is named after the SONAME (Debian policy 8.1: libtscaudit.so.0 is
+    # libtscaudit0), and the SONAME is the name the link in the package has.
+    soname=$(readelf -dW "$dir/root${lib_files#.}" | sed -n 's/.*(SONAME).*Library soname: \[\(.*\)\]/\1/p')
+    [ -n "$soname" ] || fail "${lib_files#.} has no SONAME"
+    [ "$lib_package" = "$(sed 's/\.so\.\([0-9]*\)$/\1/' <<<"$soname")" ] ||
+      fail "the package $lib_package holds the SONAME $soname (it would be $(sed 's/\.so\.\([0-9]*\)$/\1/' <<<"$soname"))"
+    [ "$(readlink "$dir/root$libdir/$soname")" = "$(basename "$lib_files")" ] ||
+      fail "$libdir/$soname links to '$(readlink "$dir/root$libdir/$soname")', not $(basename "$lib_files")"
+    echo "$lib_package: SONAME $soname, file $(basename "$lib_files"), package version $version"
     if command -v file >/dev/null; then
       file "$dir/root/usr/bin/tscaudit" | grep -q ', stripped' || fail "the binary is not stripped"
       file -L "$dir/root$libdir/libtscaudit.so.0" | grep -q ', stripped' || fail "the shared library is not stripped"

@@ -10,6 +10,9 @@
  *                        older and newer callers' structs
  *   consumer layout      the structs' sizes and offsets, which the Python consumer compares
  *                        with its ctypes declarations
+ *   consumer versions V  without measuring: the header's version is V (the project's), its
+ *                        number the library's (tscaudit_version_number, tscaudit_version),
+ *                        the named enums, and tscaudit_result_init's values, field by field
  * Exit 0: every check held; 1: one failed (each printed on stderr); 2: the test could not run. */
 #define _GNU_SOURCE /* sched_getaffinity and the CPU_* macros, in C99 */
 
@@ -34,8 +37,7 @@ static int mode_check(void) {
         "tscaudit_options_init left a field set");
   tscaudit_options_init(NULL); /* documented as harmless */
 
-  memset(&result, 0, sizeof result);
-  result.size = sizeof result;
+  tscaudit_result_init(&result);
   call = consumer_quick_check(&options, &result);
   consumer_print("default options", call.rc, &result);
   consumer_check_call(call, "default options");
@@ -295,6 +297,94 @@ static int mode_arguments(void) {
   return consumer_failures == 0 ? 0 : 1;
 }
 
+/* `r`'s fields are an unanswered result's (tscaudit_result_init), its size `size`. */
+static void expect_unanswered(const struct tscaudit_result *r, size_t size, const char *what) {
+  size_t i, reason_set = 0;
+  for (i = 0; i < sizeof r->reason; ++i) reason_set += r->reason[i] != 0;
+  CHECK(r->size == size, "%s: size %zu, not %zu", what, r->size, size);
+  CHECK(r->verdict == TSCAUDIT_INCONCLUSIVE, "%s: verdict %d", what, r->verdict);
+  CHECK(r->bound_ns == 0 && r->proven_offset_ns == 0 && r->elapsed_seconds == 0 && r->bound_ticks == 0 &&
+            r->counter_hz == 0,
+        "%s: bound %g ns, proven %g ns, %g s, bound %g ticks, %g Hz", what, r->bound_ns, r->proven_offset_ns,
+        r->elapsed_seconds, r->bound_ticks, r->counter_hz);
+  CHECK(r->worst_a == -1 && r->worst_b == -1, "%s: worst %d -> %d", what, r->worst_a, r->worst_b);
+  CHECK(r->cpus == 0 && r->pairs == 0, "%s: %d CPUs, %d pairs", what, r->cpus, r->pairs);
+  CHECK(reason_set == 0, "%s: %zu bytes of reason not 0", what, reason_set);
+}
+
+/* The version the header says against `project` (the build's), and the library's against the
+ * header's; the enums by name; tscaudit_result_init. Nothing is measured. */
+static int mode_versions(const char *project) {
+  char header[64];
+  unsigned major = 0, minor = 0, patch = 0;
+  int fields = 0, consumed = 0;
+  enum tscaudit_verdict verdict = TSCAUDIT_NOT_SYNCHRONIZED;
+  enum tscaudit_error error = TSCAUDIT_ERROR_UNSUPPORTED;
+  struct tscaudit_result result;
+  consumer_check_version();
+
+  snprintf(header, sizeof header, "%d.%d.%d", TSCAUDIT_VERSION_MAJOR, TSCAUDIT_VERSION_MINOR,
+           TSCAUDIT_VERSION_PATCH);
+  CHECK(strcmp(header, project) == 0, "the header says version %s, the project %s", header, project);
+  CHECK(TSCAUDIT_VERSION_NUMBER == TSCAUDIT_VERSION_MAJOR * 10000 + TSCAUDIT_VERSION_MINOR * 100 + TSCAUDIT_VERSION_PATCH,
+        "TSCAUDIT_VERSION_NUMBER is %d", TSCAUDIT_VERSION_NUMBER);
+  CHECK(tscaudit_version_number() == (unsigned)TSCAUDIT_VERSION_NUMBER,
+        "tscaudit_version_number() is %u, TSCAUDIT_VERSION_NUMBER %d", tscaudit_version_number(),
+        TSCAUDIT_VERSION_NUMBER);
+  fields = sscanf(tscaudit_version(), "%u.%u.%u%n", &major, &minor, &patch, &consumed);
+  CHECK(fields == 3 && tscaudit_version()[consumed] == '\0' &&
+            tscaudit_version_number() == major * 10000 + minor * 100 + patch,
+        "tscaudit_version() '%s' and tscaudit_version_number() %u disagree", tscaudit_version(),
+        tscaudit_version_number());
+  printf("header %s (%d), library %s (%u)\n", header, TSCAUDIT_VERSION_NUMBER, tscaudit_version(),
+         tscaudit_version_number());
+
+  /* The enums are types of their own whose values are the ints the functions take. */
+  CHECK(sizeof verdict == sizeof(int) && sizeof error == sizeof(int), "the enums are not int-sized");
+  CHECK(strcmp(tscaudit_verdict_name(verdict), "not synchronized") == 0, "%s", tscaudit_verdict_name(verdict));
+  CHECK(strcmp(tscaudit_error_name(error), "unsupported") == 0, "%s", tscaudit_error_name(error));
+
+  /* Whatever was there before: an unanswered result. */
+  memset(&result, 0xA5, sizeof result);
+  tscaudit_result_init(&result);
+  expect_unanswered(&result, sizeof result, "tscaudit_result_init");
+  tscaudit_result_init(NULL);               /* documented as harmless */
+  tscaudit_result_init_size(NULL, 4096);    /* likewise */
+
+  /* A caller built against a newer header: its fields past this library's are zeroed. */
+  {
+    struct {
+      struct tscaudit_result known;
+      unsigned char newer[40];
+    } larger;
+    size_t i, newer_set = 0;
+    memset(&larger, 0xC3, sizeof larger);
+    tscaudit_result_init_size(&larger.known, sizeof larger);
+    expect_unanswered(&larger.known, sizeof larger, "a larger result");
+    for (i = 0; i < sizeof larger.newer; ++i) newer_set += larger.newer[i] != 0;
+    CHECK(newer_set == 0, "a larger result: %zu bytes past this version's fields not 0", newer_set);
+  }
+  /* A caller with less room than this version's struct: not one byte past its size is written,
+   * and the fields within it are set. */
+  {
+    union {
+      struct tscaudit_result r;
+      unsigned char bytes[sizeof(struct tscaudit_result)];
+    } u;
+    const size_t size = offsetof(struct tscaudit_result, reason);
+    size_t i, past_written = 0;
+    memset(&u, 0x5A, sizeof u);
+    tscaudit_result_init_size(&u.r, size);
+    for (i = size; i < sizeof u.bytes; ++i) past_written += u.bytes[i] != 0x5A;
+    CHECK(past_written == 0, "a smaller result: %zu bytes past its size written", past_written);
+    CHECK(u.r.size == size && u.r.verdict == TSCAUDIT_INCONCLUSIVE && u.r.worst_a == -1 && u.r.worst_b == -1 &&
+              u.r.pairs == 0 && u.r.elapsed_seconds == 0,
+          "a smaller result: size %zu, verdict %d, worst %d -> %d, %d pairs", u.r.size, u.r.verdict, u.r.worst_a,
+          u.r.worst_b, u.r.pairs);
+  }
+  return consumer_failures == 0 ? 0 : 1;
+}
+
 /* name size, then each field's name and offset, one a line, as lib_ctypes.py reads them. */
 static int mode_layout(void) {
 #define FIELD(s, f) printf("%s.%s %zu %zu\n", #s, #f, offsetof(struct s, f), sizeof(((struct s *)0)->f))
@@ -328,6 +418,7 @@ int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "one-cpu") == 0) return mode_one_cpu();
   if (argc == 2 && strcmp(argv[1], "arguments") == 0) return mode_arguments();
   if (argc == 2 && strcmp(argv[1], "layout") == 0) return mode_layout();
-  fprintf(stderr, "usage: %s check|one-cpu|arguments|layout\n", argv[0]);
+  if (argc == 3 && strcmp(argv[1], "versions") == 0) return mode_versions(argv[2]);
+  fprintf(stderr, "usage: %s check|one-cpu|arguments|layout|versions PROJECT_VERSION\n", argv[0]);
   return 2;
 }

@@ -93,9 +93,26 @@ def main():
     lib.tscaudit_error_name.argtypes = [ctypes.c_int]
     lib.tscaudit_verdict_name.argtypes = [ctypes.c_int]
 
+    lib.tscaudit_version_number.restype = ctypes.c_uint
+    lib.tscaudit_result_init_size.argtypes = [ctypes.POINTER(Result), ctypes.c_size_t]
+    lib.tscaudit_result_init_size.restype = None
+
     version = lib.tscaudit_version().decode()
     check(len(version.split(".")) == 3 and all(p.isdigit() for p in version.split(".")),
           f"tscaudit_version() is '{version}'")
+    if len(version.split(".")) == 3 and all(p.isdigit() for p in version.split(".")):
+        major, minor, patch = (int(p) for p in version.split("."))
+        check(lib.tscaudit_version_number() == major * 10000 + minor * 100 + patch,
+              f"tscaudit_version_number() is {lib.tscaudit_version_number()}, tscaudit_version() '{version}'")
+
+    # tscaudit_result_init is inline in the header: from Python, the function it calls, with the
+    # size of the struct declared here.
+    fresh = Result(size=7, verdict=5, worst_a=3, pairs=9, bound_ns=1.5, reason=b"left over")
+    lib.tscaudit_result_init_size(ctypes.byref(fresh), ctypes.sizeof(Result))
+    check((fresh.size, fresh.verdict, fresh.worst_a, fresh.worst_b, fresh.pairs, fresh.bound_ns, fresh.reason) ==
+          (ctypes.sizeof(Result), INCONCLUSIVE, -1, -1, 0, 0.0, b""),
+          f"tscaudit_result_init_size: size {fresh.size}, verdict {fresh.verdict}, worst {fresh.worst_a} -> "
+          f"{fresh.worst_b}, {fresh.pairs} pairs, bound {fresh.bound_ns}, reason {fresh.reason!r}")
 
     def quick_check(options):
         """One call with errno set to the sentinel (ctypes swaps its private errno in and out

@@ -12,6 +12,10 @@
 #   one-cpu    the C program under taskset on one CPU
 #   arguments  the C program's bad arguments
 #   exports    what the installed libraries export and need, SONAME, the .pc's version
+#   header     the installed header alone, compiled as C99, C11, C17 and C++98 to C++20 with
+#              -Wall -Wextra -pedantic -Werror and more (header_only.c)
+#   versions   the C program, without measuring: the header's version is the project's, its
+#              number the library's; tscaudit_result_init's values
 # Exit 0: every check held; 1: one did not (each printed); 4: skipped, with the reason.
 set -u
 settings=$1 mode=$2
@@ -37,15 +41,15 @@ if [ "$mode" = install ]; then
   # .pc finds its prefix from where it lies (${pcfiledir}), so /usr in it is never read.
   DESTDIR=$stage run "$cmake" --install "$build_dir" --prefix "$install_prefix" >"$work/install.log" 2>&1 ||
     { cat "$work/install.log"; die "cmake --install failed"; }
-  for f in "$lib/libtscaudit.so.$version" "$lib/libtscaudit.a" "$pcdir/tscaudit.pc" "$root/include/tscaudit.h"; do
+  for f in "$lib/libtscaudit.so.$abi_version" "$lib/libtscaudit.a" "$pcdir/tscaudit.pc" "$root/include/tscaudit.h"; do
     [ -f "$f" ] && [ ! -L "$f" ] || fail "not installed as a file: $f"
   done
   # The links a program's link and its loader follow: the development name to the SONAME, the
   # SONAME to the file.
-  [ "$(readlink "$lib/libtscaudit.so")" = libtscaudit.so.$major ] ||
-    fail "libtscaudit.so links to '$(readlink "$lib/libtscaudit.so")', not libtscaudit.so.$major"
-  [ "$(readlink "$lib/libtscaudit.so.$major")" = libtscaudit.so.$version ] ||
-    fail "libtscaudit.so.$major links to '$(readlink "$lib/libtscaudit.so.$major")', not libtscaudit.so.$version"
+  [ "$(readlink "$lib/libtscaudit.so")" = libtscaudit.so.$soversion ] ||
+    fail "libtscaudit.so links to '$(readlink "$lib/libtscaudit.so")', not libtscaudit.so.$soversion"
+  [ "$(readlink "$lib/libtscaudit.so.$soversion")" = libtscaudit.so.$abi_version ] ||
+    fail "libtscaudit.so.$soversion links to '$(readlink "$lib/libtscaudit.so.$soversion")', not libtscaudit.so.$abi_version"
   [ $failures -eq 0 ] || exit 1
   echo "installed into $stage (prefix $install_prefix):"
   (cd "$stage" && find . -path "*tscaudit*" -type f -o -path "*tscaudit*" -type l | sort | sed 's/^/  /')
@@ -84,7 +88,7 @@ needed() { "$readelf" -dW "$1" | sed -n 's/.*(NEEDED).*Shared library: \[\(.*\)\
 
 # The C program's shared link names the library by its SONAME.
 expect_shared_link() {
-  needed "$1" | grep -qx "libtscaudit.so.$major" || fail "$1 does not need libtscaudit.so.$major: $(needed "$1" | tr '\n' ' ')"
+  needed "$1" | grep -qx "libtscaudit.so.$soversion" || fail "$1 does not need libtscaudit.so.$soversion: $(needed "$1" | tr '\n' ' ')"
 }
 
 case $mode in
@@ -134,7 +138,7 @@ case $mode in
     run "${emulator[@]}" "$out/consumer_static" check || fail "the static program's checks failed (exit $?)"
     ;;
   python)
-    [ -z "$crosscompiling" ] || skip "this host's python3 cannot load the ${processor} libtscaudit.so.$major"
+    [ -z "$crosscompiling" ] || skip "this host's python3 cannot load the ${processor} libtscaudit.so.$soversion"
     command -v "$python" >/dev/null || skip "$python is not installed (scripts/install-deps.sh package)"
     preload=()
     case $sanitize in
@@ -155,7 +159,7 @@ case $mode in
     esac
     build_c_shared "$out/consumer"
     run "$out/consumer" layout >"$out/layout.txt" || die "the C program's layout mode failed"
-    run "${preload[@]}" "$python" "$here/lib_ctypes.py" "$lib/libtscaudit.so.$major" "$out/layout.txt" ||
+    run "${preload[@]}" "$python" "$here/lib_ctypes.py" "$lib/libtscaudit.so.$soversion" "$out/layout.txt" ||
       fail "the Python checks failed (exit $?)"
     ;;
   one-cpu)
@@ -170,10 +174,12 @@ case $mode in
     run "${emulator[@]}" "$out/consumer" arguments || fail "the C program's argument checks failed (exit $?)"
     ;;
   exports)
-    so=$lib/libtscaudit.so.$version
+    so=$lib/libtscaudit.so.$abi_version
     # The functions the installed header declares: exactly what the library exports, each at
     # the version node TSCAUDIT_0, which nm lists as an absolute symbol of its own.
-    declared=$(grep -oE '^[a-z].*[ *](tscaudit_[a-z_]+)\(' "$root/include/tscaudit.h" | grep -oE 'tscaudit_[a-z_]+' | sort)
+    # (An inline function of the header, static, is the caller's own code: exported by none.)
+    declared=$(grep -vE '^static ' "$root/include/tscaudit.h" | grep -oE '^[a-z].*[ *](tscaudit_[a-z_]+)\(' |
+      grep -oE 'tscaudit_[a-z_]+' | sort)
     [ -n "$declared" ] || die "no function declarations found in $root/include/tscaudit.h"
     exported=$("$nm" -D --defined-only "$so" | awk '{print $NF}' | sort)
     echo "exported by $so:"
@@ -190,7 +196,7 @@ case $mode in
       grep -qx "$function@@TSCAUDIT_0" <<<"$exported" || fail "$function is declared but not exported at TSCAUDIT_0"
     done
     soname=$("$readelf" -dW "$so" | sed -n 's/.*(SONAME).*Library soname: \[\(.*\)\]/\1/p')
-    [ "$soname" = "libtscaudit.so.$major" ] || fail "SONAME is '$soname', not libtscaudit.so.$major"
+    [ "$soname" = "libtscaudit.so.$soversion" ] || fail "SONAME is '$soname', not libtscaudit.so.$soversion"
     # Nothing beyond the C and C++ runtimes (hwloc and zstd are the tool's, not the quick
     # check's); a sanitizer build needs its runtimes too.
     echo "needed: $(needed "$so" | tr '\n' ' ')"
@@ -220,6 +226,30 @@ case $mode in
       "$root/include/tscaudit.h")
     [ "$(pkg-config --modversion tscaudit)" = "$header_version" ] ||
       fail "tscaudit.pc says version $(pkg-config --modversion tscaudit), tscaudit.h $header_version"
+    ;;
+  header)
+    # Each standard a caller may build with; the warnings a strict project turns on. The C++
+    # compiler is the build's; `-x c++` reads the C file as C++.
+    c_warnings=(-Wall -Wextra -pedantic -Werror -Wundef -Wshadow -Wconversion -Wsign-conversion -Wstrict-prototypes
+                -Wmissing-prototypes -Wold-style-definition -Wc++-compat)
+    cxx_warnings=(-Wall -Wextra -pedantic -Werror -Wundef -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast
+                  -Wzero-as-null-pointer-constant)
+    # -Wuseless-cast is GCC's alone: where the compiler knows it, it is on too.
+    if "${cxx[@]}" -Werror -Wuseless-cast -x c++ -fsyntax-only /dev/null 2>/dev/null; then
+      cxx_warnings+=(-Wuseless-cast)
+    fi
+    for std in c99 c11 c17; do
+      run "${cc[@]}" "-std=$std" "${c_warnings[@]}" "${pc_cflags[@]}" -c "$here/header_only.c" -o "$out/header_$std.o" ||
+        fail "tscaudit.h does not compile as -std=$std with ${c_warnings[*]}"
+    done
+    for std in c++98 c++11 c++17 c++20; do
+      run "${cxx[@]}" "-std=$std" "${cxx_warnings[@]}" "${pc_cflags[@]}" -x c++ -c "$here/header_only.c" \
+        -o "$out/header_$std.o" || fail "tscaudit.h does not compile as -std=$std with ${cxx_warnings[*]}"
+    done
+    ;;
+  versions)
+    build_c_shared "$out/consumer"
+    run "${emulator[@]}" "$out/consumer" versions "$tool_version" || fail "the C program's version checks failed (exit $?)"
     ;;
   *)
     echo "unknown mode '$mode'" >&2
