@@ -123,3 +123,19 @@ $ tscaudit info --format json
 >   "warnings": [
 > ...
 > }
+
+# Standard output on a full device: exit 3, naming it.
+## measure: standard output full
+$ tscaudit measure --cpus 0,0 --rounds 2000 --out - > /dev/full
+2> tscaudit: error: cannot write standard output: No space left on device
+[3]
+
+## info: standard output full
+$ tscaudit info > /dev/full
+2> tscaudit: error: cannot write standard output: No space left on device
+[3]
+
+## info: JSON on a full standard output
+$ tscaudit info --format json > /dev/full
+2> tscaudit: error: cannot write standard output: No space left on device
+[3]
