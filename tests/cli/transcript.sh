@@ -26,9 +26,10 @@
 # machine to machine:
 #   {N}     a number: -12, 3.5, 1e+06         {CPU}   a CPU number
 #   {CPUS}  a CPU list: 0-15, 0,2,4-7         {PATH}  a word without blanks (a path, a name)
-#   {TEXT}  any text up to the end of that part of the line
+#   {TEXT}  any text within the line, none included
 # The step's working directory is SCRATCH (made empty first, left for inspection; every step
 # of the file shares it); $TSCAUDIT is the binary, $SCRATCH and $SOURCE the two directories.
+# Standard input is /dev/null; a step still running after 600 s is stopped (exit 124).
 # Their absolute paths in the output read as "$TSCAUDIT", "$SCRATCH" and "$SOURCE".
 # A failure names FILE:LINE, the case, the command, the expected and the actual line, then
 # prints both streams. TSCAUDIT_TRANSCRIPT_UPDATE=1 (a maintainer's tool; the tests unset it)

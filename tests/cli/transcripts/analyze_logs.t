@@ -1,6 +1,7 @@
 # analyze: interval logs of monitor
 
 ## analyze an interval log
+# Interval logs of monitor (tests/data/monitor, made by test_interval_analysis.cpp).
 $ tscaudit analyze tests/data/monitor/step.log
 > tests/data/monitor/step.log: offset stepped 1 time: by 5000 ticks (2173.9 ns) at interval 25 (383.3
 >   s into the run): a TSC write, a vCPU moved, or a migration; last piece: offset of 4850 ticks

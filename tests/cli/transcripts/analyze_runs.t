@@ -21,6 +21,7 @@ $ tscaudit analyze tests/data/runs/header_only.csv
 [2]
 
 ## analyze: a directory
+# An input that cannot be opened is an input error (exit 2), naming the path and why.
 $ tscaudit analyze tests/data/runs
 2> tscaudit: error: cannot read tests/data/runs: it is a directory
 [2]
@@ -70,6 +71,8 @@ $ tscaudit analyze tests/data/runs/crlf_import.csv
 >
 
 ## analyze: a run of the aarch64 build
+# A run measured on aarch64 (under an emulator) is analyzed here like any other: its variants
+# by name, and its 16 ns tick long enough for the quantum and the band to be given in ns too.
 $ tscaudit analyze tests/data/runs/arm64_emulated_isb_cntvct.csv
 > tests/data/runs/arm64_emulated_isb_cntvct.csv: synchronized within the band: the offset lies in
 >   [-63, 63] ticks, which contains 0
@@ -124,6 +127,8 @@ $ tscaudit analyze tests/data/runs/cut_short.csv
 [3]
 
 ## analyze: an import with metadata is not a run cut short
+# An import table has no status line by design: its metadata lines do not make it a run cut
+# short. Only a last line without its line end that is not a whole round is flagged.
 $ tscaudit analyze tests/data/runs/import_metadata.csv
 > tests/data/runs/import_metadata.csv: synchronized within the band: the offset lies in [-51, 51]
 >   ticks, which contains 0
@@ -351,6 +356,7 @@ $ tscaudit analyze tests/data/runs/import_cut.csv
 [3]
 
 ## analyze: BOM and CRLF import
+# Hostile input: exit 2 with SOURCE:LINE:COLUMN; accepted variants read as documented.
 $ tscaudit analyze --format json tests/data/runs/bom_crlf_import.csv
 > {
 >   "schema": "tscaudit-analysis/1",
@@ -538,6 +544,7 @@ $ tscaudit analyze tests/data/runs/lone_cr.csv
 [2]
 
 ## analyze: counter runs backwards in an import
+# A counter that runs backwards within a round is evidence, not malformed text: analyzed.
 $ tscaudit analyze tests/data/runs/counter_backwards.csv
 > tests/data/runs/counter_backwards.csv: inconclusive: too few rounds to bound the offset (1 round; at
 >   least 2 needed); unsafe reads: causality violated under this variant (send ?, recv ?): 0 forward
@@ -777,6 +784,7 @@ $ tscaudit analyze /dev/zero
 [2]
 
 ## analyze: JSON of a send column that is not UTF-8
+# Bytes that are not UTF-8 in a send column: replaced in the JSON, not an exception.
 $ tscaudit analyze --format json tests/data/runs/not_utf8_send.csv
 > {
 >   "schema": "tscaudit-analysis/1",

@@ -1,6 +1,7 @@
 # the command line: help, commands, options, their errors
 
 ## help names the program
+# --help names the program and the command in its usage line.
 $ tscaudit --help
 > tscaudit: are the time stamp counters of all CPUs in this machine synchronized?
 > Usage: tscaudit [OPTIONS] COMMAND
@@ -70,6 +71,7 @@ $ tscaudit help check > help.txt && tscaudit check --help | diff help.txt - && e
 > the same
 
 ## no command
+# Command-line errors in the tool's words, each ending with the help that answers it.
 $ tscaudit
 2> tscaudit: error: which command? give one of report, check, info, variants, matrix, monitor, measure, analyze or simulate
 2> see 'tscaudit --help'
@@ -124,6 +126,8 @@ $ tscaudit report --visits 0
 [2]
 
 ## a bad duration
+# Durations: one rule for every duration option (a plain number in the option's unit, or
+# with ms, s, m or h).
 $ tscaudit check --budget 90x
 2> tscaudit: error: --budget '90x' is not a duration > 0 (seconds, or a number with ms, s, m or h: 500ms, 90s, 2m, 1h)
 2> see 'tscaudit check --help'

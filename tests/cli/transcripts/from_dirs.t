@@ -1,6 +1,8 @@
 # check, matrix and report --from run directories, and files of tscsync
 
 ## a run file written by tscsync
+# Files written by the tool under its former name (tscsync 0.1.0; data/former_name/README.md):
+# read as the same formats, analyzed as they were then.
 $ tscaudit analyze tests/data/former_name/run.csv
 > tests/data/former_name/run.csv: not synchronized: offset of 304 ticks (132.2 ns): b's counter is
 >   ahead of a's; the band [109, 499] ticks excludes 0; 591 negative one-way latencies, none beyond
@@ -90,6 +92,7 @@ $ tscaudit analyze tests/data/former_name/monitor.log
 >
 
 ## --from: a manifest of another schema
+# Bad run directories: exit 2, the file (and the line and column where there is one) named.
 $ tscaudit matrix --from tests/data/rundirs/foreign
 2> tscaudit: error: tests/data/rundirs/foreign/manifest.json:2:3: schema 'tscaudit-monitor/1' is not a tscaudit run directory's (expected 'tscaudit-rundir/1')
 [2]
@@ -105,6 +108,7 @@ $ tscaudit matrix --from tests/data/rundirs/newer
 [2]
 
 ## --from: a rounds file that is not zstd, nothing else to read
+# Nothing else to read: no pair has rounds, nothing is proven; the loss is named.
 $ tscaudit matrix --from tests/data/rundirs/not_zstd
 > inconclusive: 2 ordered pairs of 2 have no rounds (0->1, 1->0): lost from the run directory
 >   (evidence lost: rounds/cpu-0.zst at byte 0 (frame 0, 26 bytes): pair 0 -> ?: not a zstd file (no

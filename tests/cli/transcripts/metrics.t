@@ -1,6 +1,9 @@
 # metrics for Prometheus: values and outputs refused
 
 ## check: bad format
+# Bad values exit 2 naming the option; outputs that cannot be written exit 3 (a live check
+# opens its metrics file before it measures). The metrics themselves, against promtool and
+# node_exporter, are in tests/fleet.
 $ tscaudit check --format xml
 2> tscaudit: error: --format 'xml' is not text, json or openmetrics
 2> see 'tscaudit check --help'

@@ -44,6 +44,9 @@ $ tscaudit matrix --dry-run --parallel --format json --topology 'synthetic:packa
 > }
 
 ## check plan of 64 CPUs fits the budget
+# The default plan of check and report fits 90 s of measuring and 1 GB streamed at 64, 256,
+# 768 and 1024 CPUs (docs/performance.md, "The default plan"): all pairs at 64, sparse above;
+# a third of the budget for each of the report's two matrices and its read variants.
 $ tscaudit check --dry-run --topology 'synthetic:package:2 core:16 pu:2'
 > cpus              0-63 (64 CPUs in topology order: 2 packages)
 > design            all pairs: every one of the 4032 ordered pairs gets at least 2000 rounds within the 90 s budget and 40 M rounds in all
@@ -239,6 +242,8 @@ $ tscaudit matrix --dry-run --parallel --budget 60 --topology 'synthetic:package
 > parallel          128 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 
 ## a plan over its budget is refused
+# A plan whose estimate exceeds its budget is refused before anything is measured, and
+# measured when asked for (--over-budget, in live.t): 2 slots of at least 2000 rounds need 0.018 s.
 $ tscaudit matrix --cpus 0,1 --budget 0.01 --visits 1 --warmup 0 --sequential
 2> tscaudit: error: the plan's estimated 0.018 s of measuring exceeds its budget of 0.01 s (2 slots, one pair at a time): run pairs in parallel, or give fewer --cpus, --visits or --rounds, a larger --budget, or --over-budget to measure it anyway (--dry-run shows the plan)
 2> see 'tscaudit matrix --help'
@@ -251,6 +256,8 @@ $ tscaudit check --cpus 0,1 --sequential --rounds 20000000 --visits 100
 [2]
 
 ## check --budget 90s
+# --budget 90s wherever a budget is taken (report plans its two matrices within the budget
+# together).
 $ tscaudit check --dry-run --budget 90s --topology 'synthetic:package:1 core:4 pu:2'
 > cpus              0-7 (8 CPUs in topology order: 1 package)
 > design            all pairs: every one of the 56 ordered pairs gets at least 2000 rounds within the 90 s budget and 40 M rounds in all
