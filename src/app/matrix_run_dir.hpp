@@ -54,7 +54,8 @@ RunDirManifest live_manifest(const MatrixOutcome& outcome, const MatrixOptions& 
 /// design's pairs included). Every writer of a run directory with a plan records it so.
 nlohmann::ordered_json manifest_plan_json(const MatrixPlan& plan);
 
-/// The run a `--from` directory holds (docs/formats.md, "What a reader may conclude").
+/// The run a `--from` directory holds (docs/formats.md, "What a reader may conclude from a
+/// directory's state").
 struct RunSource {
   std::string dir;   // the run directory to read
   std::string what;  // which run answers when it is not `from` itself ("the run of the matrix in D"); else ""

@@ -75,7 +75,7 @@ QuickAnswer decide_unmeasured(const std::vector<int>& cpus, const std::string& u
 /// it waits for that check at most its budget and this, then takes that check's answer
 /// when it asked the same (the CPUs, the budget, the tolerances), else measures itself when
 /// that check ended within half this, else answers inconclusive, "busy"
-/// (docs/library.md, "Several threads").
+/// (docs/library.md, "What it promises").
 inline constexpr double kQuickSlackSeconds = 0.050;
 
 /// \throws UsageError for options it cannot use (a CPU list it cannot parse, CPUs that do
