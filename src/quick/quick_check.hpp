@@ -1,4 +1,4 @@
-// The quick check (docs/method.md §10.7, docs/library.md): the CPUs the caller may use,
+// The quick check (docs/machine.md §10.7, docs/library.md): the CPUs the caller may use,
 // paired by quick_design, measured a slot at a time until each pair's band settles
 // (quick_exchange.hpp), analyzed and decided as `check` decides (analyze_matrix_pairs,
 // decide_check). What libtscaudit's tscaudit_quick_check answers, in C++ terms; the C
