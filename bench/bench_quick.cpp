@@ -1,4 +1,4 @@
-// Benchmark: libtscaudit's quick check against its targets (docs/performance.md, "The quick
+// Benchmark: libtscaudit's quick check against its targets (bench/README.md, "The quick
 // check"):
 //
 //   time to verdict on this machine, median of --calls calls     <= 10 ms  (wall time seen by
