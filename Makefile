@@ -106,9 +106,10 @@ package: tool library
 	@bash scripts/install-deps.sh package
 	cd $(BUILD_DIR) && cpack -G DEB
 
-# libtscaudit's ABI baseline (docs/testing.md, "lib:"): abidw of this build's x86-64 library,
-# with the options that "lib: abi" describes the built library with. Only when the ABI changes
-# on purpose: the test fails on any difference from the committed file.
+# libtscaudit's ABI baseline (tests/lib/README.md, "When the ABI changes on purpose"): abidw
+# of this build's x86-64 library, with the options that "lib: abi" describes the built library
+# with. Only when the ABI changes on purpose: the test fails on any difference from the
+# committed file.
 abi-baseline: library
 	@bash scripts/install-deps.sh package
 	bash tests/lib/abi.sh write $(BUILD_DIR)/lib/libtscaudit.so.0 src/quick/libtscaudit.abi include

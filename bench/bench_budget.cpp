@@ -1,4 +1,4 @@
-// Benchmark: the budget is a ceiling on any machine (docs/method.md §10.1, "The budget
+// Benchmark: the budget is a ceiling on any machine (docs/machine.md §10.1, "The budget
 // holds"). The plan's cost model is made 8 times too fast for this machine, so that a plan
 // sized to fill its budget under the model would take about 8 budgets; the plan's runner
 // (measure/plan_runner.hpp) must still end within the budget, each slot by its share.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What hostile run directories cost `tscaudit check --from DIR` (docs/performance.md, "Hostile
+# What hostile run directories cost `tscaudit check --from DIR` (bench/README.md, "Hostile
 # run directories"; the limits in docs/formats.md, "Run directory"): for each kind and size,
 # tests/house/hostile_dirs.py makes the directory from a small simulated run, and GNU time
 # measures check --from on it. Prints one row per case: the kind, its size n, the directory's

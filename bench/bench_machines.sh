@@ -1,5 +1,5 @@
 #!/bin/sh
-# Offline analysis of whole simulated machines (docs/performance.md, "Simulated machines"):
+# Offline analysis of whole simulated machines (bench/README.md, "Simulated machines"):
 # for each CPU count, `tscaudit simulate --topology` writes the run directory of the plan
 # `check` would run there (its default rounds), then `matrix --from DIR --out OUT`,
 # `check --from DIR` and `report --from DIR --out REPORT` rebuild everything from it. Prints,

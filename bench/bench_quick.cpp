@@ -1,4 +1,4 @@
-// Benchmark: libtscaudit's quick check against its targets (docs/performance.md, "The quick
+// Benchmark: libtscaudit's quick check against its targets (bench/README.md, "The quick
 // check"):
 //
 //   time to verdict on this machine, median of --calls calls     <= 10 ms  (wall time seen by
@@ -93,7 +93,7 @@ void time_to_verdict(int calls, double full_bound_ns) {
 /// Several threads at once: `threads` threads released together, each making `calls` calls
 /// with `budget_ms` of budget, one after the other; each call timed around itself. The
 /// library promises a call within its budget plus kQuickSlackSeconds (docs/library.md,
-/// "Several threads"): one check measures at a time, the others take its answer.
+/// "What it promises"): one check measures at a time, the others take its answer.
 void concurrent_calls(int threads, int calls, double budget_ms) {
   std::vector<std::vector<double>> ms(static_cast<std::size_t>(threads));
   std::vector<std::array<int, 4>> counts(static_cast<std::size_t>(threads), {0, 0, 0, 0});  // verdicts, busy

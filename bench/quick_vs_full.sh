@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The quick check's bound against the full check's, interleaved on the same machine
-# (docs/performance.md, "The quick check"): a full check of --budget S seconds, then
+# (bench/README.md, "The quick check"): a full check of --budget S seconds, then
 # tscaudit_bench_quick's calls with that check's bound, then a second full check, whose
 # bound the calls are compared with too. The latency between CPUs of a shared machine swings
 # between regimes within seconds, so the two full checks say how much the reference itself

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The systemd timer's check, N times in a row, as the unit runs it (docs/performance.md,
-# "The timer's check, repeated"): the ExecStart= line of contrib/systemd/tscaudit.service
+# The systemd timer's check, N times in a row, as the unit runs it
+# (docs/results/2026-11-27-amd-epyc-long-runs.md, "The timer's check, a hundred times in a
+# row"): the ExecStart= line of contrib/systemd/tscaudit.service
 # with its Environment= defaults, the metrics file in a textfile directory of its own. After
 # every run: its exit status, wall time and peak RSS, the files in the directory (only the
 # metrics file may be there) and the file's size. Fails when anything else is left behind or

@@ -1,4 +1,4 @@
-// When a pair's band has settled: the quick check's stopping rule (docs/method.md §10.7),
+// When a pair's band has settled: the quick check's stopping rule (docs/machine.md §10.7),
 // judged after every block of rounds while the pair is measured. Pure.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Per-node offsets from pairwise offsets (docs/method.md §10.2): the least-squares
+// Per-node offsets from pairwise offsets (docs/machine.md §10.2): the least-squares
 // x with x_0 = 0 for θ_ab ≈ x_b − x_a over every measured edge, the network effect that
 // lets every pair's measurement sharpen every node's offset.
 #pragma once

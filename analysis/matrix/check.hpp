@@ -1,4 +1,4 @@
-// The one decision (docs/method.md §10.3): the evidence of a check (the pairs' cells, and
+// The one decision (docs/machine.md §10.3): the evidence of a check (the pairs' cells, and
 // what surrounds them: a run cut short, pairs without rounds, nothing measurable, the
 // platform's warnings) becomes synchronized, not synchronized, inconclusive or incomplete,
 // with how tight, why (the findings of matrix/findings.hpp) and every failing pair, as data.
@@ -30,7 +30,7 @@ struct CheckSettings {
   double max_bound_ticks = 0;
 };
 
-/// The four answers of a check (docs/method.md §10.3), the same in text, JSON, metrics,
+/// The four answers of a check (docs/machine.md §10.3), the same in text, JSON, metrics,
 /// the report and the library; exit codes 0, 1, 5 and 3.
 enum class CheckOutcome {
   synchronized,      // every pair passes, each proven within the bound (and --max-bound)
@@ -110,7 +110,7 @@ struct CheckResult {
   std::vector<Warning> warnings;       // what makes the answer less trustworthy (do not fail it): weakening()
   /// CPUs off from the rest: Diagnosis::cpus_off, every CPU of a finding's group (never of
   /// the reference group): one CPU off, drifting or stepping, one package of two off
-  /// (docs/method.md §10.3, §10.6). In matrix order.
+  /// (docs/machine.md §10.3, §10.6). In matrix order.
   std::vector<int> cpus_off;
   std::size_t cpus = 0;
   int only_cpu = -1;              // InconclusiveWhy::one_cpu: that CPU (-1: none chosen)
@@ -140,7 +140,7 @@ struct CheckResult {
   RecordedVariant recv;
 };
 
-/// Decides (docs/method.md §10.3), asking in this order:
+/// Decides (docs/machine.md §10.3), asking in this order:
 ///  1. one CPU only: inconclusive;
 ///  2. nothing measured (CheckEvidence::unjudged): inconclusive;
 ///  3. cut short (CheckEvidence::cut_short, or a measured pair whose run is not complete):

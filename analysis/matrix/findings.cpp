@@ -51,7 +51,7 @@ Quantity offset_quantity(const MatrixResult& m, double tolerance) {
 }
 
 /// The drift: per-CPU estimates by least squares over the pairs' drift estimates (as the
-/// offsets', docs/method.md §10.2); a pair fails as check judges it (detectable, and the
+/// offsets', docs/machine.md §10.2); a pair fails as check judges it (detectable, and the
 /// band misses the tolerance).
 Quantity drift_quantity(const MatrixResult& m, double tolerance) {
   Quantity q;

@@ -1,4 +1,4 @@
-// What is wrong with a whole machine, as its structure (docs/method.md §10.6): the groups of
+// What is wrong with a whole machine, as its structure (docs/machine.md §10.6): the groups of
 // CPUs whose counters agree, and for each group that differs from the largest one, its
 // difference as a hard band, named by the topology where a unit of it matches. Offsets,
 // drifts and steps alike. Pure: decided over a MatrixResult's pair bands.

@@ -1,6 +1,6 @@
 // The all-pairs picture: one cell per ordered pair (a initiates, b responds), reduced from
 // that pair's analysis, and the per-CPU offsets that explain every pair at once
-// (docs/method.md §10.2: θ_ab ≈ x_b − x_a). Pure.
+// (docs/machine.md §10.2: θ_ab ≈ x_b − x_a). Pure.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // How far apart the two CPUs of a pair sit in the machine (SMT siblings, same L3, same
 // package, other package), and the matrix summarised by that distance: how many pairs of
 // each class were measured, and the ranges of their one-way latency bound and offset.
-// Latency and the width of the offset bands grow with the distance (docs/method.md §10),
+// Latency and the width of the offset bands grow with the distance (docs/machine.md §10),
 // so a reader compares each pair with its own class. Pure.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The plan `report` and `check` run by default, and `matrix --budget`: a design (all pairs
 // or sparse), the visits and the rounds per visit that fit a time budget and a data budget
-// (docs/method.md §10.1, "Sparse designs"; docs/performance.md, "The default plan"). Pure.
+// (docs/machine.md §10.1, "Sparse designs"; docs/performance.md, "The default plan"). Pure.
 //
 // The rule, for n CPUs and a budget B (the command's default share D: 90 s for check):
 //  - visits V: 4 per D of budget, at least 4, at most kMaxBudgetVisits (--visits instead when

@@ -1,4 +1,4 @@
-// The quick check's design (docs/method.md §10.7): which CPUs it pairs, how long it may
+// The quick check's design (docs/machine.md §10.7): which CPUs it pairs, how long it may
 // measure, and when a pair's band has settled. Pure: the library (src/quick/) measures what
 // this decides, and analyzes it as `check` does.
 //

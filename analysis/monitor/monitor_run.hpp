@@ -52,7 +52,7 @@ struct MonitorTrailerFacts {
   std::uint64_t self_stalls_b = 0;
 };
 
-/// The interval log's trailer (docs/formats.md, "Interval log"): the end, the counts, and
+/// The interval log's trailer (docs/formats.md, "The interval log"): the end, the counts, and
 /// the status with the signal or the error. A run still `running` is written complete.
 Metadata monitor_trailer(const MonitorEnd& end, const MonitorTrailerFacts& facts, const IntervalSequencer& sequencer);
 

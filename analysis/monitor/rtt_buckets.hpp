@@ -1,6 +1,6 @@
 // The round trips of a monitor run counted into a few fixed buckets of seconds, from the
 // start of the run: the opt-in histogram of `monitor --openmetrics`
-// (docs/formats.md, "Metrics for Prometheus"). Pure; constant memory.
+// (docs/fleets.md, "Metrics for Prometheus"). Pure; constant memory.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // Text expositions for Prometheus: metric families written as OpenMetrics 1.0 text, or as
 // the Prometheus text format (0.0.4) that node_exporter's textfile collector and promtool
-// parse (docs/formats.md, "Metrics for Prometheus"). The two differ only in how a counter is
+// parse (docs/fleets.md, "Metrics for Prometheus"). The two differ only in how a counter is
 // named (OpenMetrics: the family without `_total`; Prometheus text: with it), the `# UNIT`
 // lines and the `# EOF` terminator. No sample carries a timestamp: the textfile collector
 // refuses them. Pure.

@@ -463,7 +463,7 @@ json check_json(const CheckResult& c) {
   json j;
   j["schema"] = std::string(kCheckSchema);
   j["outcome"] = check_outcome_name(c.outcome);
-  // A run cut short answers neither way: null, not false (docs/formats.md, "check --format json").
+  // A run cut short answers neither way: null, not false (docs/json.md, "Check").
   j["synchronized"] = c.outcome == CheckOutcome::incomplete ? json(nullptr) : json(c.synchronized);
   if (c.outcome == CheckOutcome::incomplete) j["cut_short"] = c.cut_short;
   j["inconclusive"] = c.outcome == CheckOutcome::inconclusive ? json(inconclusive_why_name(c.inconclusive)) : json(nullptr);

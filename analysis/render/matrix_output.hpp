@@ -65,7 +65,7 @@ std::string matrix_text(const MatrixResult& m);
 /// {"schema": "tscaudit-check/1", "synchronized", "reason", "failures", "warnings", ...}.
 nlohmann::ordered_json check_json(const CheckResult& c);
 
-/// The findings as JSON (docs/formats.md, "Findings"): one object per finding with `kind`,
+/// The findings as JSON (docs/json.md, "Findings"): one object per finding with `kind`,
 /// `cpus`, `against`, `lo`, `hi`, `unit`, `estimate`, `name`, `against_name` (null where
 /// no topology unit matches), `pairs`, `what` (its sentence); `step_round` for a step.
 nlohmann::ordered_json findings_json(const Diagnosis& d, double tsc_hz);

@@ -3,7 +3,7 @@
 // node_exporter's, `a` and `b` for a pair (a initiates, b responds). Every figure is one the
 // analysis already made (the matrix's per-CPU offsets and hard bounds, the check, the
 // monitor's interval summaries), converted from ticks to seconds with the TSC frequency.
-// The names, labels and series counts are documented in docs/formats.md, "Metrics for
+// The names, labels and series counts are documented in docs/fleets.md, "Metrics for
 // Prometheus". Pure.
 #pragma once
 
@@ -35,7 +35,7 @@ struct CheckRunFacts {
 
 /// Per-CPU series (three each, and a fourth for a CPU named off) are written for at most
 /// this many CPUs by default, so that the exposition of any machine stays under 1,000
-/// series: 23 + 4 × 240 = 983 at the most (docs/formats.md, "Metrics for Prometheus").
+/// series: 23 + 4 × 240 = 983 at the most (docs/fleets.md, "Metrics for Prometheus").
 inline constexpr std::size_t kDefaultExportCpus = 240;
 
 /// Which series grow with the machine.

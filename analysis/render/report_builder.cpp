@@ -610,7 +610,7 @@ ReportSection worst_section(const ReportInputs& in) {
   s.blocks.push_back(paragraph(in.check.cpus_off.empty() ? "The check names no CPU off from the rest."
                                                          : "By the check, " + cpus_off_text(in.check.cpus_off) + "."));
   // What distances are measured from: the median offset of the diagnosis' reference group
-  // (the group the findings compare the others with: docs/method.md §10.6), else of all.
+  // (the group the findings compare the others with: docs/machine.md §10.6), else of all.
   const std::string reference =
       w.reference_group_cpus > 0
           ? "the median per-CPU offset of the reference group (the " + std::to_string(w.reference_group_cpus) +

@@ -1,5 +1,5 @@
 // Text output that fits a 100-column terminal: the one wrapping helper of every command's
-// text (docs/commands.md, "Text output"), and the width it keeps to.
+// text (docs/commands.md, "Conventions"), and the width it keeps to.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 
 namespace tscaudit {
 
-/// The width every command's text output fits (docs/commands.md, "Text output"): a
+/// The width every command's text output fits (docs/commands.md, "Conventions"): a
 /// 100-column terminal. JSON, CSV and raw tables (.dat files) are exempt.
 inline constexpr std::size_t kTextColumns = 100;
 

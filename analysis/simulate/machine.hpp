@@ -146,7 +146,7 @@ class SimulatedMachine {
   [[nodiscard]] std::vector<std::pair<int, int>> ordered_pairs() const;
 
   /// {"schema": kMachineTruthSchema, "model": {...}, "cpus": [per CPU], "pairs": [`pairs`]}
-  /// (docs/formats.md, "Machine truth").
+  /// (docs/json.md, "Machine truth").
   [[nodiscard]] nlohmann::ordered_json truth_json(const std::vector<MachinePairTruth>& pairs) const;
 
  private:

@@ -39,7 +39,7 @@ struct CheckOutputs {
   const AddedVisits* added = nullptr;  // visits added for --max-bound
 };
 
-/// The check's metrics as OpenMetrics text (docs/formats.md, "Metrics for Prometheus").
+/// The check's metrics as OpenMetrics text (docs/fleets.md, "Metrics for Prometheus").
 std::string check_exposition(const CheckOutputs& c, const CheckExport& what) {
   CheckRunFacts facts;
   facts.version = kToolVersion;

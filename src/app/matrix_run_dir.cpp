@@ -298,7 +298,7 @@ MatrixOutcome load_matrix(const std::string& dir, const PairOutputs& outputs) {
     o.warnings = warnings_from_json(*it);
   }
   for (const std::string& note : reader.incomplete_notes()) o.incomplete.push_back(note);
-  // A run cut short is read as one (docs/method.md §10.3): what it measured is analysed, and
+  // A run cut short is read as one (docs/machine.md §10.3): what it measured is analysed, and
   // the check answers incomplete.
   switch (manifest.status) {
     case RunDirStatus::complete: break;

@@ -50,7 +50,8 @@ inline constexpr const char* kRunSubdir = "run";
 /// the platform's host and warnings (what `check` and `report` need offline).
 RunDirManifest live_manifest(const MatrixOutcome& outcome, const MatrixOptions& options);
 
-/// The run a `--from` directory holds (docs/formats.md, "What a reader may conclude").
+/// The run a `--from` directory holds (docs/formats.md, "What a reader may conclude from a
+/// directory's state").
 struct RunSource {
   std::string dir;   // the run directory to read
   std::string what;  // which run answers when it is not `from` itself ("the run of the matrix in D"); else ""

@@ -67,7 +67,7 @@ CheckSettings visit_settings(const MatrixOutcome& o, const MatrixOptions& option
 
 /// After the plan, while the budget lasts: the pairs not yet proven within --max-bound get
 /// one more visit in each role per sweep, in slots of disjoint pairs, and are judged again
-/// from the run directory after each sweep (docs/method.md §10.1, "Time buys precision").
+/// from the run directory after each sweep (docs/machine.md §10.1, "Time buys precision").
 void add_visits(MatrixOutcome& o, const MatrixOptions& options, PlanRunner& runner, const std::string& run_dir,
                 Clock::time_point until, Progress& progress, SlotsOutcome& total) {
   const MatrixPlan& plan = o.planned.plan;

@@ -49,7 +49,7 @@ struct MatrixOptions {
   /// "The plan and its budget").
   bool over_budget = false;
   /// --max-bound (check, report): with a budget, the pairs not yet proven within it after
-  /// the plan get more visits until they are or the budget ends (docs/method.md §10.1); 0:
+  /// the plan get more visits until they are or the budget ends (docs/machine.md §10.1); 0:
   /// none. `tolerance` and `drift_tolerance_ppb` say which pairs pass at all (a pair that
   /// fails needs no more).
   Tolerance max_bound;

@@ -22,7 +22,7 @@ namespace tscaudit {
 
 /// `--openmetrics FILE`: the metrics for Prometheus, rewritten whole (aside, then renamed)
 /// after every interval, so node_exporter's textfile collector never reads half a file
-/// (docs/formats.md, "Metrics for Prometheus"). Without a path it does nothing.
+/// (docs/fleets.md, "Metrics for Prometheus"). Without a path it does nothing.
 class MetricsWriter {
  public:
   /// \param hz  the counter's frequency (known: the monitor runs only where it is).

@@ -1,6 +1,6 @@
 // SIGINT and SIGTERM as a request to end a run cleanly, and SIGHUP (and a second request)
 // as the end of the process without anything half-made left behind (docs/commands.md,
-// "Signals").
+// "Conventions").
 //
 // One handler, from main()'s first statement on, for SIGINT, SIGTERM and SIGHUP. While
 // signals are recorded (main's first moments, then a StopSignals' life), the first SIGINT or

@@ -1,4 +1,4 @@
-// The plan's runner (docs/method.md §10.1): a matrix plan's slots measured one after the
+// The plan's runner (docs/machine.md §10.1): a matrix plan's slots measured one after the
 // other, the disjoint pairs of a slot at once on threads of their own, each visit's rounds
 // appended to the run directory as it ends. What `matrix`, `check` and `report` measure
 // with; the plan itself (which pairs, when, how many rounds) is analysis/matrix's.

@@ -1,4 +1,4 @@
-// The quick check's exchange (docs/method.md §10.7): the ping-pong of ping_pong.hpp between
+// The quick check's exchange (docs/machine.md §10.7): the ping-pong of ping_pong.hpp between
 // the pairs of one slot at once, each pair in blocks of kQuickBlockRounds rounds until its
 // band settles (BandSettling), its rounds run out or the slot's deadline passes.
 //

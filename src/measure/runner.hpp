@@ -33,7 +33,7 @@ struct ExchangeConfig : PairConfig {
   const std::atomic<int>* stop = nullptr;
   /// When set (not the epoch), the initiator ends the run at its first chunk edge at or past
   /// this time, with no error: the rounds done are a complete visit of fewer rounds (a plan
-  /// that must end within its budget, docs/method.md §10.1). Warm-up rounds count too.
+  /// that must end within its budget, docs/machine.md §10.1). Warm-up rounds count too.
   std::chrono::steady_clock::time_point deadline{};
 
   [[nodiscard]] std::uint64_t total_rounds() const { return warmup + rounds; }

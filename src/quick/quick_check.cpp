@@ -159,7 +159,7 @@ struct CheckKey {
   friend bool operator==(const CheckKey&, const CheckKey&) = default;
 };
 
-/// One check measures at a time in a process (docs/library.md, "Several threads"): its
+/// One check measures at a time in a process (docs/library.md, "What it promises"): its
 /// threads spin on the caller's CPUs, and two checks at once would each take CPUs the other
 /// needs and both run late. A call that finds one under way waits for it and takes its
 /// answer when it asks the same; else it measures after it, if its own time allows.

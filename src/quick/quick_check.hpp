@@ -1,4 +1,4 @@
-// The quick check (docs/method.md §10.7, docs/library.md): the CPUs the caller may use,
+// The quick check (docs/machine.md §10.7, docs/library.md): the CPUs the caller may use,
 // paired by quick_design, measured a slot at a time until each pair's band settles
 // (quick_exchange.hpp), analyzed and decided as `check` decides (analyze_matrix_pairs,
 // decide_check). What libtscaudit's tscaudit_quick_check answers, in C++ terms; the C
@@ -75,7 +75,7 @@ QuickAnswer decide_unmeasured(const std::vector<int>& cpus, const std::string& u
 /// it waits for that check at most its budget and this, then takes that check's answer
 /// when it asked the same (the CPUs, the budget, the tolerances), else measures itself when
 /// that check ended within half this, else answers inconclusive, "busy"
-/// (docs/library.md, "Several threads").
+/// (docs/library.md, "What it promises").
 inline constexpr double kQuickSlackSeconds = 0.050;
 
 /// \throws UsageError for options it cannot use (a CPU list it cannot parse, CPUs that do

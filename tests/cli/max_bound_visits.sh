@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check --max-bound on this machine (docs/method.md §10.1, "Time buys precision"): after the
+# check --max-bound on this machine (docs/machine.md §10.1, "Time buys precision"): after the
 # plan, the pairs not yet proven within the bound get more visits while the budget lasts.
 #   max_bound_visits.sh TSCAUDIT WORKDIR
 # A bound of 1 tick no pair can prove (a band is about twice the minimum one-way latency

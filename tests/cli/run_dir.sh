@@ -110,7 +110,7 @@ case "$case_name" in
     grep -q "interrupted by SIGINT" "$dir/r/report.md" || fail "report.md does not say the run was interrupted"
     "$tscaudit" report --from "$dir/r" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
-    # A run cut short is never a verdict, read back either (docs/method.md §10.3).
+    # A run cut short is never a verdict, read back either (docs/machine.md §10.3).
     [ "$rc" -eq 3 ] || fail "report --from an interrupted report: exit $rc, expected 3"
     grep -q "^incomplete, no verdict: interrupted by SIGINT after" "$dir/stdout" || fail "stdout: $(cat "$dir/stdout")"
     grep -q "planned to be visited 400 times each and cut short" "$dir/again/report.md" ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGINT and SIGTERM in the commands that measure or make runs (docs/commands.md, "Signals"),
+# SIGINT and SIGTERM in the commands that measure or make runs (docs/commands.md, "Conventions"),
 # one case per call:   signals.sh TSCAUDIT WORKDIR CASE
 # Each command says what it kept, exits 3, and leaves no temporary file and no empty output
 # directory; a signal before measuring begins is seen as one a moment later; a signal that

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every command's text output starts with its answer and fits 100 columns
-# (docs/commands.md, "Text output"), one case per call:
+# (docs/commands.md, "Conventions"), one case per call:
 #   text_output.sh TSCAUDIT WORKDIR DATADIR widths|first-lines
 # widths: each command's standard output and standard error, line by line, no wider than
 # 100 columns (UTF-8 characters, not bytes); a failure names the command and the line.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Hostile run directories: what an attacker (or a broken disk) can put where `--from DIR`
-reads (docs/formats.md, "What a reader may conclude").
+reads (docs/formats.md, "What a reader may conclude from a directory's state").
 
     hostile_dirs.py make KIND N DIR BASE    make DIR from the run directory BASE (a small one
                                            `tscaudit simulate --topology` wrote), KIND of size N

@@ -4,7 +4,7 @@
 #                                               they are the same ABI, 1 on any change (abidiff's
 #                                               report printed), 4 when it cannot be judged here
 #   abi.sh write LIBRARY BASELINE HEADERS_DIR   writes LIBRARY's ABI as the new baseline
-#                                               (`make abi-baseline`; docs/testing.md says when)
+#                                               (`make abi-baseline`; tests/lib/README.md says when)
 # Both describe LIBRARY with the same abidw command: the exported functions and the types of
 # the public header (HEADERS_DIR) they reach, without paths or line numbers, so that the
 # baseline changes only when the ABI does. abidw reads them from the library's DWARF; the
@@ -62,7 +62,7 @@ case $mode in
     # incompatible one. Any of them fails: the baseline changes only on purpose.
     if [ $rc -ne 0 ]; then
       echo "abidiff exit code $rc: $library differs from $baseline." >&2
-      echo "If the change is deliberate, refresh the baseline (make abi-baseline; docs/testing.md)." >&2
+      echo "If the change is deliberate, refresh the baseline (make abi-baseline; tests/lib/README.md)." >&2
       exit 1
     fi
     echo "$library: the same ABI as $baseline ($(grep -c "<elf-symbol name='tscaudit_" "$baseline") functions, $have)"

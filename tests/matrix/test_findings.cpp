@@ -26,7 +26,7 @@ std::vector<CpuPlace> places(int packages) {
 }
 
 /// The half-width of a pair's offset band by distance: SMT 60, L3 180, package 300,
-/// another package 500 ticks (about the round-trip floors of docs/method.md §10.5).
+/// another package 500 ticks (about the round-trip floors of docs/machine.md §10.5).
 double half_width(const CpuPlace& a, const CpuPlace& b) {
   if (a.core == b.core) return 60;
   if (a.l3 == b.l3) return 180;

@@ -458,7 +458,7 @@ TEST_CASE("sparse check: a whole package off fails the pairs across, and names t
   const CheckResult r = decide_check(CheckEvidence(m), CheckSettings{});
   CHECK_FALSE(r.synchronized);
   // Two packages of one size: the one without the matrix's first CPU is the finding's, and
-  // its CPUs are off (docs/method.md §10.6).
+  // its CPUs are off (docs/machine.md §10.6).
   std::vector<int> package_1(32);
   std::iota(package_1.begin(), package_1.end(), 32);
   CHECK(r.cpus_off == package_1);

@@ -309,7 +309,7 @@ TEST_CASE("machine at scale: one CPU 400 ticks ahead fails check, which names it
 TEST_CASE("machine at scale: cpus_off names the CPU off though its pairs across packages pass") {
   // Its pairs across packages have round trips near 1000 ticks, so their bands (about
   // 1000 ticks wide) contain 0 and pass; only its 7 pairs inside its package fail. The
-  // failures are still explained by it alone (docs/method.md §10.3).
+  // failures are still explained by it alone (docs/machine.md §10.3).
   for (const int cpu : {0, 10, 15}) {
     CAPTURE(cpu);
     MachineSpec spec = machine_spec();
