@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "app/matrix_types.hpp"
-#include "formats/output_dir.hpp"
+#include "io/output_dir.hpp"
 #include "matrix/check.hpp"
 
 namespace tscaudit {
