@@ -1,5 +1,5 @@
 // The kernel log's TSC events (core/kernel_tsc.hpp) as JSON, the writer and its reader side
-// by side: info.json carries them in kernel_facts.log (docs/formats.md, "info"), and a
+// by side: info.json carries them in kernel_facts.log (docs/json.md, "Info"), and a
 // report rebuilt from an earlier report reads them back from its info.json.
 #pragma once
 

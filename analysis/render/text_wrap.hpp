@@ -17,7 +17,7 @@ std::size_t text_columns(std::string_view line);
 
 /// Whether a continuation line may start with an option's name ("--budget"). In --help's
 /// description column such a line would read as an option of its own (docs/commands.md,
-/// "Text output"), so there the word before the name goes along with it, where the two fit.
+/// "Conventions"), so there the word before the name goes along with it, where the two fit.
 enum class OptionBreak { anywhere, never_before_option };
 
 /// `text` with every line longer than `width` columns broken at spaces: the words that do

@@ -320,7 +320,7 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
   // What was measured, not what it proves: the pairs still unproven are known only once the
   // matrix is analyzed below, and a reader judges them again from the rounds.
   nlohmann::ordered_json added = added_visits_json(o.added);
-  added.erase("unproven");
+  if (added.is_object()) added.erase("unproven");
   writer->amend_plan("measured", {{"rounds_per_second_per_pair", o.rounds_per_second},
                                   {"visits_cut_by_deadline", o.visits_cut},
                                   {"added_visits", std::move(added)}});

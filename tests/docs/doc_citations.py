@@ -119,7 +119,7 @@ def check_anchor(docs, rel, anchor):
 
 def check_sources(root, docs, report):
     cite = re.compile(r'docs/([a-z0-9_/\-]+\.md)(#[\w\-]+)?'
-                      r'(?:,? *"([^"]{1,120})"| *((?:§\d+(?:\.\d+)*(?:,? *(?:and )?)?)+))?')
+                      r'(?:(?:, *| +)"([^"]{1,120})"| *((?:§\d+(?:\.\d+)*(?:,? *(?:and )?)?)+))?')
     files = [os.path.join(root, f) for f in SOURCE_FILES]
     for d in SOURCE_DIRS:
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, d)):
