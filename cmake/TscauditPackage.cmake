@@ -1,6 +1,7 @@
 # What `make install` puts where Debian expects it, and the .debs that `make package` builds
-# with CPack (cmake/README.md; the commands: docs/development.md, "Installing and packaging"). The man pages, the bash
-# completion, the systemd units and the alert rules come from man/ and contrib/.
+# with CPack (cmake/README.md; the commands: docs/development.md, "Installing and packaging").
+# The man pages, the bash completion, the systemd units and the alert rules come from man/ and
+# contrib/.
 #
 # Three install components, one Debian package each, as Debian splits a tool with a library:
 #   tool          tscaudit             the tool, tscaudit(1), completion, units, alert rules
