@@ -14,7 +14,7 @@ struct Warning {
   std::string advice;   // what it means for the measurement and what to do
 };
 
-/// True for the warnings that make an answer about the counters less certain (docs/method.md
+/// True for the warnings that make an answer about the counters less certain (docs/machine.md
 /// §10.3): an emulator, a hypervisor, a clocksource other than the counter, a counter not
 /// invariant, marked unstable or with an erratum. They are printed with every answer and
 /// never change it.

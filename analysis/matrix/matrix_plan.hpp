@@ -40,7 +40,7 @@ struct PlanCosts {
       0.05;  // fixed cost of one visit: threads, pinning, pre-faulting, quantum reads, warm-up start
 };
 
-/// Which ordered pairs a plan measures (docs/method.md, "Sparse designs").
+/// Which ordered pairs a plan measures (docs/machine.md, "Sparse designs").
 enum class PlanDesign {
   all_pairs,  // every ordered pair: the full matrix
   sparse,     // the listed unordered pairs, each in both roles

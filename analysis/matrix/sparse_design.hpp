@@ -1,6 +1,6 @@
 // The sparse design: which unordered pairs a plan measures when every ordered pair cannot
 // get enough rounds (plan_choice.hpp decides when). Pure and deterministic: the same CPUs in
-// the same topology order give the same pairs on every machine (docs/method.md, "Sparse
+// the same topology order give the same pairs on every machine (docs/machine.md, "Sparse
 // designs").
 //
 // The pairs, each measured in both roles:

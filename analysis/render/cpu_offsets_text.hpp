@@ -1,4 +1,4 @@
-// The gnuplot-ready text of the per-CPU offsets of a matrix (MatrixResult::cpu, docs/method.md
+// The gnuplot-ready text of the per-CPU offsets of a matrix (MatrixResult::cpu, docs/machine.md
 // §10.2), the input of plots/cpu_offsets.gp. Layout:
 //   # title: TSC offset per CPU against CPU 0, estimate and hard bounds (ticks)
 //   # units: ticks

@@ -1,6 +1,6 @@
 // A simulated whole machine (`tscaudit simulate --topology`): every ordered pair of its CPUs
 // is a one-pair simulation (simulate/simulate.hpp) whose offset, drift, delays, early reads
-// and step follow from per-CPU truth and from where the two CPUs sit (docs/method.md,
+// and step follow from per-CPU truth and from where the two CPUs sit (docs/machine.md,
 // "Simulated machines").
 //
 // The model (ticks; true time T as in the one-pair model):

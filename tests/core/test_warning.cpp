@@ -1,5 +1,5 @@
 // The one filter of platform warnings (core/warning.hpp): which codes weaken an answer
-// (docs/method.md §10.3), exactly, and the lines every command prints of them.
+// (docs/machine.md §10.3), exactly, and the lines every command prints of them.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -317,7 +317,7 @@ $ tscaudit matrix --dry-run --budget 1.5m --topology 'synthetic:package:1 core:4
 > parallel          4 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 
 ## check --budget 10m plans 27 visits of each pair, the default 4
-# Time buys precision (docs/method.md §10.1): at least 3 times the default's rounds at 10
+# Time buys precision (docs/machine.md §10.1): at least 3 times the default's rounds at 10
 # minutes on 2 CPUs.
 $ tscaudit check --dry-run --topology 'synthetic:package:1 core:2 pu:1'
 > cpus              0-1 (2 CPUs in topology order: 1 package)
