@@ -6,7 +6,7 @@
 # topology groups come from the "# package_starts:", "# package_ids:", "# l3_starts:" and
 # "# l3_ids:" lines (positions, 0-based in the file's row order, not CPU numbers, where each
 # group begins, and its hwloc logical index): lines before the groups, and beyond 64 CPUs
-# the tick labels (docs/formats.md, "Matrix files for gnuplot"). A file without them gets
+# the tick labels (plots/README.md, "Matrix files for gnuplot"). A file without them gets
 # one level of lines from its "# boundaries: I J ..." line. The comment lines are read with
 # plots/matrix_info.awk, after plots/info_common.awk (needs awk, sh).
 # Output (ARG2): the terminal follows the extension: .png (pngcairo) or .svg (svg).
