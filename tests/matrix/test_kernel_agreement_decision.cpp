@@ -8,66 +8,20 @@
 #include <vector>
 
 #include "matrix/kernel_agreement.hpp"
+#include "kernel_agreement_fixture.hpp"
 
 using namespace tscaudit;
-
-namespace {
-
-KernelTscEvent ka_event(KernelTscEventKind kind, int cpu, int other, std::vector<int> cpus = {},
-                        std::optional<std::int64_t> value = std::nullopt) {
-  KernelTscEvent e;
-  e.kind = kind;
-  e.cpu = cpu;
-  e.other_cpu = other;
-  e.cpus = std::move(cpus);
-  e.value = value;
-  return e;
-}
-
-/// CPUs 0-3, CPU 3 1500 ticks ahead: 0->3 [1490, 1520], 3->0 [-1525, -1485], 0->1 [-30, 28].
-MatrixResult ka_matrix() {
-  MatrixResult m;
-  m.cpus = {0, 1, 2, 3};
-  m.cells.resize(16);
-  auto set = [&](std::size_t a, std::size_t b, double lo, double hi) {
-    PairCell& c = m.cells[a * 4 + b];
-    c.measured = true;
-    c.offset_lo_ticks = lo;
-    c.offset_hi_ticks = hi;
-  };
-  set(0, 3, 1490, 1520);
-  set(3, 0, -1525, -1485);
-  set(0, 1, -30, 28);
-  return m;
-}
-
-/// CPU 3 (package 1) against CPUs 0-2 (package 0), [1480, 1530].
-Diagnosis ka_diagnosis() {
-  Diagnosis d;
-  d.offset_group = {0, 0, 0, 1};
-  d.offset_groups = 2;
-  Finding f;
-  f.kind = FindingKind::offset;
-  f.cpus = {3};
-  f.against = {0, 1, 2};
-  f.lo = 1480;
-  f.hi = 1530;
-  d.findings = {f};
-  return d;
-}
-
-}  // namespace
 
 TEST_CASE("weigh_kernel_events: the events weighed, and each pair's answer", "[kernel_agreement]") {
   using K = KernelTscEventKind;
   KernelTscLog log;
-  log.add(ka_event(K::warp, 0, 3, {}, 4000));       // 0: a band below the warp
-  log.add(ka_event(K::unstable, -1, -1));           // 1: names no pair: not weighed
-  log.add(ka_event(K::warp, 3, 2, {}, -1482));      // 2: no band of its own: the finding's, turned
-  log.add(ka_event(K::cpus_behind, 0, -1, {}));     // 3: names no CPU: not weighed
-  log.add(ka_event(K::cpus_ahead, 0, -1, {1, 3, 9}));  // 4: mixed
-  log.add(ka_event(K::cpus_behind, 9, -1, {8}));    // 5: neither measured
-  const std::vector<KernelEventAnswer> answers = weigh_kernel_events(log, ka_matrix(), ka_diagnosis(), 0);
+  log.add(test::kernel_event(K::warp, 0, 3, {}, 4000));       // 0: a band below the warp
+  log.add(test::kernel_event(K::unstable, -1, -1));           // 1: names no pair: not weighed
+  log.add(test::kernel_event(K::warp, 3, 2, {}, -1482));      // 2: no band of its own: the finding's, turned
+  log.add(test::kernel_event(K::cpus_behind, 0, -1, {}));     // 3: names no CPU: not weighed
+  log.add(test::kernel_event(K::cpus_ahead, 0, -1, {1, 3, 9}));  // 4: mixed
+  log.add(test::kernel_event(K::cpus_behind, 9, -1, {8}));    // 5: neither measured
+  const std::vector<KernelEventAnswer> answers = weigh_kernel_events(log, test::four_cpus(), test::package_off(), 0);
   REQUIRE(answers.size() == 4);
 
   const KernelEventAnswer& smaller = answers[0];
@@ -115,15 +69,15 @@ TEST_CASE("weigh_kernel_events: the events weighed, and each pair's answer", "[k
 TEST_CASE("weigh_kernel_events: without a diagnosis, the pair's band at the tolerance, and the sign", "[kernel_agreement]") {
   using K = KernelTscEventKind;
   KernelTscLog log;
-  log.add(ka_event(K::cpus_behind, 0, -1, {3}));  // the tool finds 3 ahead
-  log.add(ka_event(K::warp, 0, 2, {}, 10));       // no band links 0 and 2
-  log.add(ka_event(K::warp, -1, 5, {}, 10));      // a CPU not named
-  const std::vector<KernelEventAnswer> a = weigh_kernel_events(log, ka_matrix(), Diagnosis{}, 0);
+  log.add(test::kernel_event(K::cpus_behind, 0, -1, {3}));  // the tool finds 3 ahead
+  log.add(test::kernel_event(K::warp, 0, 2, {}, 10));       // no band links 0 and 2
+  log.add(test::kernel_event(K::warp, -1, 5, {}, 10));      // a CPU not named
+  const std::vector<KernelEventAnswer> a = weigh_kernel_events(log, test::four_cpus(), Diagnosis{}, 0);
   REQUIRE(a.size() == 3);
   CHECK(a[0].agreement == KernelAgreement::opposite);
   CHECK(a[0].pairs[0].finding == -1);
   CHECK(a[1].pairs[0].why_not == KernelNotCompared::no_band);
   CHECK(a[2].pairs[0].why_not == KernelNotCompared::cpus_not_named);
   // A tolerance wider than the band: the counters agree within it.
-  CHECK(weigh_kernel_events(log, ka_matrix(), Diagnosis{}, 1600)[0].agreement == KernelAgreement::disagrees);
+  CHECK(weigh_kernel_events(log, test::four_cpus(), Diagnosis{}, 1600)[0].agreement == KernelAgreement::disagrees);
 }

@@ -7,67 +7,16 @@
 
 #include "render/kernel_agreement.hpp"
 #include "render/kernel_tsc_text.hpp"
+#include "kernel_agreement_fixture.hpp"
 
 using namespace tscaudit;
+using tscaudit::test::four_cpus;
+using tscaudit::test::package_off;
 
 namespace {
 
-KernelTscEvent event(KernelTscEventKind kind, int cpu = -1, int other = -1, std::vector<int> cpus = {},
-                     std::optional<std::int64_t> value = std::nullopt,
-                     std::optional<std::int64_t> value2 = std::nullopt) {
-  KernelTscEvent e;
-  e.kind = kind;
-  e.cpu = cpu;
-  e.other_cpu = other;
-  e.cpus = std::move(cpus);
-  e.value = value;
-  e.value2 = value2;
-  return e;
-}
-
 KernelTscEvent warp(int source, int target, std::optional<std::int64_t> cycles) {
-  return event(KernelTscEventKind::warp, source, target, {}, cycles);
-}
-
-/// CPUs 0-3; CPU 3's counter 1500 ticks ahead of the others'. Bands of TSC_b - TSC_a:
-/// 0->3 [1490, 1520] (width 30), 3->0 [-1525, -1485] (width 40), 0->1 [-30, 28]; 1->0, 2->3
-/// and the others not measured.
-MatrixResult four_cpus() {
-  MatrixResult m;
-  m.cpus = {0, 1, 2, 3};
-  m.labels = {"0", "1", "2", "3"};
-  m.cells.resize(16);
-  auto set = [&](std::size_t a, std::size_t b, double lo, double hi) {
-    PairCell& c = m.cells[a * 4 + b];
-    c.measured = true;
-    c.band_feasible = true;
-    c.offset_lo_ticks = lo;
-    c.offset_hi_ticks = hi;
-    c.offset_ticks = (lo + hi) / 2;
-  };
-  set(0, 3, 1490, 1520);
-  set(3, 0, -1525, -1485);
-  set(0, 1, -30, 28);
-  return m;
-}
-
-/// Two offset groups: CPUs 0-2 (the reference) and CPU 3, "package 1" against "package 0".
-Diagnosis package_off() {
-  Diagnosis d;
-  d.offset_group = {0, 0, 0, 1};
-  d.offset_groups = 2;
-  Finding f;
-  f.kind = FindingKind::offset;
-  f.cpus = {3};
-  f.against = {0, 1, 2};
-  f.lo = 1480;
-  f.hi = 1530;
-  f.estimate = 1505;
-  f.name = "package 1";
-  f.against_name = "package 0";
-  d.findings = {f};
-  d.cpus_off = {3};
-  return d;
+  return test::kernel_event(KernelTscEventKind::warp, source, target, {}, cycles);
 }
 
 std::vector<std::string> sentences(const std::vector<KernelComparison>& c) {
@@ -97,38 +46,38 @@ TEST_CASE("kernel TSC events in words") {
   CHECK(kernel_tsc_event_text(warp(0, 7, std::nullopt)) ==
         "the kernel measured an unknown number of cycles of TSC warp between CPU 0 and CPU 7 when it brought CPU 7 "
         "up, and turned the TSC clocksource off");
-  CHECK(kernel_tsc_event_text(event(K::warp_random)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::warp_random)) ==
         "the kernel saw the TSC warp randomly between the CPUs (each one went back behind the other)");
-  KernelTscEvent unstable = event(K::unstable);
+  KernelTscEvent unstable = test::kernel_event(K::unstable);
   unstable.reason = "clocksource watchdog";
   CHECK(kernel_tsc_event_text(unstable) == "the kernel marked the TSC unstable (clocksource watchdog)");
-  CHECK(kernel_tsc_event_text(event(K::unstable_after_boot)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::unstable_after_boot)) ==
         "the kernel found the TSC unstable after boot, and blamed the BIOS");
-  CHECK(kernel_tsc_event_text(event(K::watchdog_unstable, 1)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::watchdog_unstable, 1)) ==
         "the clocksource watchdog on CPU 1 found the TSC out of step with its reference clock, and marked it "
         "unstable");
-  CHECK(kernel_tsc_event_text(event(K::cpus_ahead, 1, -1, {2, 3})) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::cpus_ahead, 1, -1, {2, 3})) ==
         "the kernel found the TSC of CPUs 2-3 ahead of CPU 1's (its per-CPU check after the TSC was marked "
         "unstable)");
-  CHECK(kernel_tsc_event_text(event(K::cpus_behind, 1, -1, {0})) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::cpus_behind, 1, -1, {0})) ==
         "the kernel found the TSC of CPU 0 behind CPU 1's (its per-CPU check after the TSC was marked unstable)");
-  CHECK(kernel_tsc_event_text(event(K::sync_skipped)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::sync_skipped)) ==
         "the kernel skipped its synchronization check of the TSCs at each CPU's bring-up, the TSC being marked "
         "reliable");
-  CHECK(kernel_tsc_event_text(event(K::adjust_differs)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::adjust_differs)) ==
         "the firmware left TSC_ADJUST different among the CPUs of a socket; the kernel made them equal");
-  CHECK(kernel_tsc_event_text(event(K::adjust_forced, 0, -1, {}, -2011)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::adjust_forced, 0, -1, {}, -2011)) ==
         "the firmware left CPU 0's TSC_ADJUST at -2011; the kernel set it to 0");
-  CHECK(kernel_tsc_event_text(event(K::adjust_not_forced, 0, -1, {}, 77)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::adjust_not_forced, 0, -1, {}, 77)) ==
         "CPU 0's TSC_ADJUST was 77 at boot; the kernel left it (the sockets' TSCs are reset at different times "
         "here)");
-  CHECK(kernel_tsc_event_text(event(K::adjust_compensated, 28, -1, {}, 1482, 1482)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::adjust_compensated, 28, -1, {}, 1482, 1482)) ==
         "the kernel found CPU 28's TSC 1482 cycles behind the other CPU's when it brought it up, and wrote 1482 to "
         "its TSC_ADJUST to compensate");
-  CHECK(kernel_tsc_event_text(event(K::adjust_compensated, 28, -1, {}, -12, 1470)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::adjust_compensated, 28, -1, {}, -12, 1470)) ==
         "the kernel found CPU 28's TSC 12 cycles ahead of the other CPU's when it brought it up, and wrote 1470 to "
         "its TSC_ADJUST to compensate");
-  CHECK(kernel_tsc_event_text(event(K::adjust_restored, 3, -1, {}, 0, 4096)) ==
+  CHECK(kernel_tsc_event_text(test::kernel_event(K::adjust_restored, 3, -1, {}, 0, 4096)) ==
         "CPU 3's TSC_ADJUST changed from 0 to 4096 while the system ran (firmware wrote it); the kernel restored 0");
   KernelTscEvent two = warp(0, 5, 1482);
   two.lines = {"[0.5] TSC synchronization [CPU#0 -> CPU#5]:", "[0.5] Measured 1482 cycles TSC warp between CPUs, "
@@ -142,8 +91,8 @@ TEST_CASE("the kernel's word against the diagnosis: agrees, smaller, disagrees, 
   using K = KernelTscEventKind;
   const KernelTscLog log =
       log_of({warp(0, 3, 1482), warp(0, 3, 4000), warp(0, 1, 700), warp(0, 9, 50), warp(2, 3, 1482), warp(3, 2, 1482),
-              event(K::unstable), event(K::cpus_ahead, 0, -1, {3}), event(K::cpus_behind, 0, -1, {3}),
-              event(K::cpus_ahead, 0, -1, {1, 3, 9}), warp(-1, -1, 99)});
+              test::kernel_event(K::unstable), test::kernel_event(K::cpus_ahead, 0, -1, {3}), test::kernel_event(K::cpus_behind, 0, -1, {3}),
+              test::kernel_event(K::cpus_ahead, 0, -1, {1, 3, 9}), warp(-1, -1, 99)});
   CHECK(sentences(compare_with_kernel(log, four_cpus(), package_off(), 0)) ==
         std::vector<std::string>{
             "0 agrees: The kernel measured 1482 cycles of TSC warp between CPU 0 and CPU 3 when it brought CPU 3 up; "
