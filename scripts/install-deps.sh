@@ -43,7 +43,7 @@ sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl 
 # 1.0; systemd's systemd-analyze scores the service's sandbox (offline: no running systemd
 # needed; setpriv and unshare, which run the check in it, are util-linux's, always there). On
 # a machine that runs systemd, Debian starts the prometheus and node_exporter services when it
-# installs them (docs/testing.md, "What skips").
+# installs them (tests/README.md, "What skips").
 sets[package]="dpkg-dev lintian abigail-tools python3"
 # package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks); for the tests of what
 # `make install` puts in the package besides the tool, libtscaudit (tests/lib): abigail-tools's

@@ -13,8 +13,8 @@ documents themselves, and checks each citation against the headings of the docum
   colon, begins with Title ("lib:" names "`lib:` libtscaudit as its users have it");
 - `docs/X.md §N.M` (and the `§` numbers that follow it, "§6, §3.5"): X.md has a heading
   numbered N.M;
-- `docs/X.md#anchor`, and in README.md and docs/*.md the Markdown links `(X.md#anchor)`,
-  `(#anchor)`: X.md has a heading with that anchor, as GitHub makes them;
+- `docs/X.md#anchor`, and in README.md, docs/*.md and the READMEs next to the code the Markdown
+  links `(X.md#anchor)`, `(#anchor)`: X.md has a heading with that anchor, as GitHub makes them;
 - any other `docs/PATH.md`, and a Markdown link to a .md file: the file exists.
 
 Prints one line per citation that does not resolve (file:line: what), and a count.
@@ -165,6 +165,11 @@ def check_markdown(root, docs, report):
     results = os.path.join(root, "docs", "results")
     if os.path.isdir(results):
         mds += [os.path.join(results, n) for n in sorted(os.listdir(results)) if n.endswith(".md")]
+    # The READMEs next to the code (src/README.md, tests/cli/README.md, ...).
+    for d in SOURCE_DIRS:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, d)):
+            dirnames[:] = sorted(n for n in dirnames if not n.startswith("build"))
+            mds += [os.path.join(dirpath, n) for n in sorted(filenames) if n == "README.md"]
     for path in mds:
         if not os.path.isfile(path):
             continue
