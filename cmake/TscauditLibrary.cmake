@@ -78,7 +78,7 @@ tscaudit_set_warnings(tscaudit_shared)
 # everything but tscaudit_* localized.
 set(tscaudit_rooms tscaudit_quick tscaudit_measure tscaudit_platform tscaudit_render tscaudit_matrix
     tscaudit_monitor tscaudit_variants tscaudit_pair tscaudit_simulate tscaudit_io tscaudit_formats
-    tscaudit_estimate tscaudit_core)
+    tscaudit_estimate tscaudit_order tscaudit_core)
 set(tscaudit_room_files "")
 foreach(room IN LISTS tscaudit_rooms)
   list(APPEND tscaudit_room_files $<TARGET_FILE:${room}>)

@@ -56,6 +56,7 @@ void join_roles(PairCell& ab, PairCell& ba, const FrameHulls& ab_hulls, const Fr
   }
   const double rate = fit->line.drift;
   ab.offset_ticks = fit->line.offset_ticks;
+  ab.band_t_ref_tick = fit->t_ref_tick;
   ab.offset_lo_ticks = band.offset_lo_ticks;
   ab.offset_hi_ticks = band.offset_hi_ticks;
   ab.drift_ppb = rate * 1e9;
@@ -66,6 +67,10 @@ void join_roles(PairCell& ab, PairCell& ba, const FrameHulls& ab_hulls, const Fr
   ab.band_source = BandSource::both_roles;
   // The same proof from b's side: θ' = −θ, at the same instant.
   ba.offset_ticks = 0.0 - ab.offset_ticks;
+  // The same instant on b's counter, θ ticks on (within the band: a few hundred ticks,
+  // which the published table allows for: matrix/counter_table_of.cpp).
+  const double shift = std::isfinite(fit->line.offset_ticks) ? fit->line.offset_ticks : 0.0;
+  ba.band_t_ref_tick = fit->t_ref_tick + static_cast<std::uint64_t>(std::llround(shift));
   ba.offset_lo_ticks = 0.0 - ab.offset_hi_ticks;
   ba.offset_hi_ticks = 0.0 - ab.offset_lo_ticks;
   ba.drift_ppb = turned_rate(rate) * 1e9;
@@ -85,6 +90,7 @@ PairCell cell_from_analysis(const PairAnalysis& p) {
   // whole run has no line.
   const PairAnalysis& fitted = p.segments.empty() ? p : p.segments.back();
   c.offset_ticks = fitted.fit.line.offset_ticks;
+  c.band_t_ref_tick = fitted.t_ref_tick;
   c.band_feasible = fitted.fit.band.feasible;
   if (c.band_feasible) {
     c.offset_lo_ticks = fitted.fit.band.offset_lo_ticks;

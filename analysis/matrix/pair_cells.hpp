@@ -34,6 +34,9 @@ struct PairCell {
   double offset_ticks = kNoValue;     // θ at the band's reference time
   double offset_lo_ticks = kNoValue;  // hard band; NaN when infeasible
   double offset_hi_ticks = kNoValue;
+  /// The instant the band holds at, on this cell's initiator's counter (a's): the run's
+  /// middle for one role, where the joined band is narrowest for both (method.md §3.7).
+  std::uint64_t band_t_ref_tick = 0;
   double drift_ppb = kNoValue;
   double drift_lo_ppb = kNoValue;  // hard band of the drift-free fit; NaN when infeasible
   double drift_hi_ppb = kNoValue;

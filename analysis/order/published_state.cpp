@@ -1,0 +1,102 @@
+#include "order/published_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/cpu_list.hpp"
+
+namespace tscaudit {
+namespace {
+
+bool all_zero(const std::array<std::uint8_t, 16>& id) {
+  return std::all_of(id.begin(), id.end(), [](std::uint8_t b) { return b == 0; });
+}
+
+std::string seconds_text(double s) {
+  if (!std::isfinite(s)) return "no limit";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g s", s);
+  return buf;
+}
+
+}  // namespace
+
+StateStanding state_standing(const PublishedState& state, const MachineNow& now) {
+  StateStanding out;
+  out.age_seconds = std::numeric_limits<double>::quiet_NaN();
+  if (now.have_clocks && state.boottime_ns != 0) {
+    out.age_seconds = static_cast<double>(now.boottime_ns - state.boottime_ns) * 1e-9;
+  }
+  if (all_zero(state.boot_id)) {
+    out.status = StateStatus::other_boot;
+    out.reason = "the state records no boot (made from a run directory): it cannot be known to describe this boot";
+    return out;
+  }
+  if (!all_zero(now.boot_id) && now.boot_id != state.boot_id) {
+    out.status = StateStatus::other_boot;
+    out.reason = "published during another boot: the counters were set again since";
+    return out;
+  }
+  if (!now.online_cpus.empty() && !state.online_cpus.empty() && now.online_cpus != state.online_cpus) {
+    out.status = StateStatus::disrupted;
+    out.reason = "the online CPUs changed since publishing (then " + format_cpu_list(state.online_cpus) + ", now " +
+                 format_cpu_list(now.online_cpus) + ")";
+    return out;
+  }
+  if (!now.clocksource.empty() && !state.clocksource.empty() && now.clocksource != state.clocksource) {
+    out.status = StateStatus::disrupted;
+    out.reason = "the kernel's clocksource changed since publishing (then " + state.clocksource + ", now " +
+                 now.clocksource + ")";
+    return out;
+  }
+  if (now.have_clocks && state.boottime_ns != 0 && state.monotonic_ns != 0) {
+    const std::int64_t suspended = (now.boottime_ns - now.monotonic_ns) - (state.boottime_ns - state.monotonic_ns);
+    if (suspended > kSuspendNs) {
+      out.status = StateStatus::disrupted;
+      out.reason = "the machine was suspended since publishing (" + seconds_text(static_cast<double>(suspended) * 1e-9) +
+                   "): a counter may have been reset or moved";
+      return out;
+    }
+  }
+  if (now.have_clocks && now.have_counter && state.monotonic_raw_ns != 0 && state.table.counter_hz > 0) {
+    const double elapsed_s = static_cast<double>(now.monotonic_raw_ns - state.monotonic_raw_ns) * 1e-9;
+    if (elapsed_s >= 1) {
+      const double ticks = static_cast<double>(static_cast<std::int64_t>(now.counter - state.table.as_of_counter));
+      const double ppm = (ticks / elapsed_s / state.table.counter_hz - 1) * 1e6;
+      if (!(std::abs(ppm) <= kRateChangePpm)) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%.0f ppm from the published %.6g Hz", ppm, state.table.counter_hz);
+        out.status = StateStatus::disrupted;
+        out.reason = std::string("the counter's rate changed since publishing: ") + buf;
+        return out;
+      }
+    }
+  }
+  if (std::isfinite(out.age_seconds) && out.age_seconds > state.valid_seconds) {
+    out.status = StateStatus::aged;
+    out.reason = "older (" + seconds_text(out.age_seconds) + ") than the " + seconds_text(state.valid_seconds) +
+                 " for which the drift bands keep every CPU within ±" +
+                 std::to_string(static_cast<long long>(std::llround(state.tolerance_ns))) + " ns";
+    return out;
+  }
+  out.status = StateStatus::current;
+  return out;
+}
+
+double valid_seconds_of(const CounterTable& table, double tolerance_ticks) {
+  double valid_ticks = std::numeric_limits<double>::infinity();
+  for (const CpuCounterBand& b : table.bands) {
+    if (b.cpu < 0) continue;
+    if (b.offset_lo_ticks < -tolerance_ticks || b.offset_hi_ticks > tolerance_ticks) return 0;
+    // Δ ticks after the moment the band is [lo + ρ_lo·Δ, hi + ρ_hi·Δ] (Δ >= 0).
+    const double rho_lo = b.drift_lo_ppb * 1e-9;
+    const double rho_hi = b.drift_hi_ppb * 1e-9;
+    if (rho_lo < 0) valid_ticks = std::min(valid_ticks, (b.offset_lo_ticks + tolerance_ticks) / -rho_lo);
+    if (rho_hi > 0) valid_ticks = std::min(valid_ticks, (tolerance_ticks - b.offset_hi_ticks) / rho_hi);
+  }
+  return valid_ticks / table.counter_hz;
+}
+
+}  // namespace tscaudit
