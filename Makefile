@@ -66,10 +66,11 @@ test: build
 # stops at the first error, UBSan is made to (halt_on_error), and both exit 66, a code no
 # test expects.
 # Left to the plain build: the serial runs of every --help example, of every command's text
-# widths and of a reader that goes away while gnuplot draws. They run code paths other tests
-# run under the sanitizers too, and take 4 minutes of the sanitizer run's 10 (docs/testing.md,
-# "Sanitizers").
-SANITIZE_SKIP = ^cli: (every command's examples work|text output (fits 100 columns|starts with the answer)|a reader of standard output that goes away)
+# widths and of a reader that goes away while gnuplot draws, and the largest simulated
+# machines (256 CPUs, and the simulate command's whole machines): they run code paths that
+# other tests, on smaller machines, run under the sanitizers too, and took 6 minutes of the
+# sanitizer run's 13 (docs/testing.md, "Sanitizers").
+SANITIZE_SKIP = ^cli: (every command's examples work|text output (fits 100 columns|starts with the answer)|a reader of standard output that goes away|check --from a simulated 256-CPU machine|simulate a whole machine)
 SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:exitcode=66 \
                 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=66
 

@@ -87,6 +87,48 @@ std::string printable_text(std::string_view text) {
   return out;
 }
 
+std::string printable_utf8_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    // The length of a well-formed sequence starting here, 0 when none does.
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      n = 2;
+      cp = lead & 0x1Fu;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      n = 3;
+      cp = lead & 0x0Fu;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      n = 4;
+      cp = lead & 0x07u;
+    }
+    for (std::size_t k = 1; n > 0 && k < n; ++k) {
+      const unsigned c = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+      if ((c & 0xC0u) != 0x80u) {
+        n = 0;
+      } else {
+        cp = cp << 6 | (c & 0x3Fu);
+      }
+    }
+    const bool shortest = n == 2 || (n == 3 && cp >= 0x800) || (n == 4 && cp >= 0x10000);
+    if (n > 0 && shortest && cp >= 0xA0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
+      out.append(text.substr(i, n));
+      i += n;
+      continue;
+    }
+    if (is_printable_byte(text[i])) {
+      out += text[i];
+    } else {
+      append_hex_escape(out, text[i]);
+    }
+    ++i;
+  }
+  return out;
+}
+
 std::string printable(std::string_view field, std::size_t max_bytes) {
   std::string out = printable_text(field.substr(0, max_bytes));
   if (field.size() > max_bytes) out += "...";

@@ -66,4 +66,9 @@ std::string printable(std::string_view field, std::size_t max_bytes = 40);
 /// what a file says that a message or a report repeats in full (an error line, a status).
 std::string printable_text(std::string_view text);
 
+/// printable_text, but well-formed UTF-8 of printable characters (U+00A0 and above: "±",
+/// "θ") is kept as it is: for text the tool wrote itself that a file brings back (the check's
+/// reason in a published state), where a hostile byte is still shown as \xNN.
+std::string printable_utf8_text(std::string_view text);
+
 }  // namespace tscaudit

@@ -15,6 +15,10 @@ std::int64_t distance(std::uint64_t to, std::uint64_t from) { return static_cast
 bool offset_at(const CounterTable& table, int cpu, std::uint64_t counter, TickBand& out) {
   const CpuCounterBand* band = table.band_of(cpu);
   if (band == nullptr) return false;
+  if (cpu == table.reference_cpu) {  // its own counter: exactly 0, at every moment
+    out = {0, 0};
+    return true;
+  }
   const double lo0 = band->offset_lo_ticks;
   const double hi0 = band->offset_hi_ticks;
   const double rho_lo = band->drift_lo_ppb * 1e-9;

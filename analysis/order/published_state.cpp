@@ -85,6 +85,46 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
   return out;
 }
 
+bool carry_forward(PublishedState& fresh, const PublishedState& previous) {
+  if (all_zero(fresh.boot_id) || fresh.boot_id != previous.boot_id) return false;
+  CounterTable& t = fresh.table;
+  const CounterTable& p = previous.table;
+  if (t.reference_cpu != p.reference_cpu || t.reference_cpu < 0) return false;
+  if (fresh.clocksource.empty() || fresh.clocksource != previous.clocksource) return false;
+  if (fresh.online_cpus.empty() || fresh.online_cpus != previous.online_cpus) return false;
+  if (fresh.boottime_ns == 0 || previous.boottime_ns == 0 || fresh.monotonic_ns == 0 || previous.monotonic_ns == 0) {
+    return false;
+  }
+  const std::int64_t suspended = (fresh.boottime_ns - fresh.monotonic_ns) - (previous.boottime_ns - previous.monotonic_ns);
+  if (std::abs(suspended) > kSuspendNs) return false;
+  const auto span = static_cast<std::int64_t>(t.as_of_counter - p.as_of_counter);
+  if (span <= 0) return false;
+  const double dt = static_cast<double>(span);
+  std::vector<CpuCounterBand> carried = t.bands;
+  for (CpuCounterBand& b : carried) {
+    const CpuCounterBand* old = b.cpu >= 0 ? p.band_of(b.cpu) : nullptr;
+    if (old == nullptr || b.cpu == t.reference_cpu) continue;
+    // θ_new − θ_old = ρ·dt: ρ within [(lo_new − hi_old)/dt, (hi_new − lo_old)/dt], and
+    // within both tables' own drift bands. A little outward for the division's rounding.
+    const double slack_ppb = 1e-9 * (1 + std::abs(b.drift_lo_ppb) + std::abs(b.drift_hi_ppb));
+    const double rho_lo = std::max({b.drift_lo_ppb, old->drift_lo_ppb,
+                                    (b.offset_lo_ticks - old->offset_hi_ticks) / dt * 1e9 - slack_ppb});
+    const double rho_hi = std::min({b.drift_hi_ppb, old->drift_hi_ppb,
+                                    (b.offset_hi_ticks - old->offset_lo_ticks) / dt * 1e9 + slack_ppb});
+    if (!(rho_lo <= rho_hi)) return false;
+    const double lo = std::max(b.offset_lo_ticks, old->offset_lo_ticks + rho_lo * 1e-9 * dt - 1e-6);
+    const double hi = std::min(b.offset_hi_ticks, old->offset_hi_ticks + rho_hi * 1e-9 * dt + 1e-6);
+    if (!(lo <= hi)) return false;
+    b.drift_lo_ppb = rho_lo;
+    b.drift_hi_ppb = rho_hi;
+    b.offset_lo_ticks = lo;
+    b.offset_hi_ticks = hi;
+  }
+  t.bands = std::move(carried);
+  if (t.counter_hz > 0) fresh.valid_seconds = valid_seconds_of(t, fresh.tolerance_ns * t.counter_hz * 1e-9);
+  return true;
+}
+
 double valid_seconds_of(const CounterTable& table, double tolerance_ticks) {
   double valid_ticks = std::numeric_limits<double>::infinity();
   for (const CpuCounterBand& b : table.bands) {

@@ -51,6 +51,7 @@ struct MachineNow {
   std::vector<int> online_cpus;            // empty: not readable
   bool have_clocks = false;
   std::int64_t boottime_ns = 0;
+  std::int64_t realtime_ns = 0;
   std::int64_t monotonic_ns = 0;
   std::int64_t monotonic_raw_ns = 0;
   /// The counter read now, on any CPU (the table's offsets are a few hundred ticks; the
@@ -80,6 +81,17 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
 inline constexpr double kRateChangePpm = 1000;
 /// A suspend: CLOCK_BOOTTIME ran ahead of CLOCK_MONOTONIC by more than this since the moment.
 inline constexpr std::int64_t kSuspendNs = 100'000'000;
+
+/// A state published earlier in the same boot tightens a fresh one (docs/machine.md §10.8):
+/// the offset went from the previous band to the fresh one in the ticks between their
+/// moments, which bounds each CPU's drift over that whole span (a check of milliseconds
+/// cannot), and the previous band, carried forward by that drift, may cut the fresh one.
+/// It assumes what one table does: each offset a line since the earlier moment. false, with
+/// `fresh` as it was, when the two are not one machine state: a boot id that differs or is
+/// unknown, another reference CPU, clocksource or set of online CPUs, a suspend between them,
+/// a previous moment not earlier, or a CPU whose two bands no line within their drift bands
+/// joins (the offset moved: nothing carries over). valid_seconds is made again after.
+bool carry_forward(PublishedState& fresh, const PublishedState& previous);
 
 /// valid_seconds of a table: the longest time after its moment for which every CPU's band,
 /// widened by its drift band, stays within ±tolerance_ticks (counter_hz ticks per second).

@@ -26,11 +26,6 @@ std::string cell_text(double v, int width) {
   return s;
 }
 
-std::string pad_right(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
 /// Why a pair does not fit the rest, in one line.
 std::string disagreement_text(const PairDisagreement& d) {
   if (d.kind == PairDisagreement::Kind::off_solution) {

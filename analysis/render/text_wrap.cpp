@@ -110,4 +110,10 @@ std::string wrap_lines(std::string_view text, std::size_t width) {
   return wrap_each(text, width, OptionBreak::anywhere, [](std::string_view line) { return hanging_indent(line); });
 }
 
+std::string pad_right(std::string text, std::size_t width) {
+  const std::size_t columns = text_columns(text);
+  if (columns < width) text.append(width - columns, ' ');
+  return text;
+}
+
 }  // namespace tscaudit

@@ -33,4 +33,8 @@ std::string wrap_words(std::string_view text, std::size_t width, std::string_vie
 /// goes on two columns further in than it starts.
 std::string wrap_lines(std::string_view text, std::size_t width = kTextColumns);
 
+/// `text` left-aligned in `width` columns of a table (text_columns: "±" takes one): spaces
+/// added after it; as it is when it is as wide already.
+std::string pad_right(std::string text, std::size_t width);
+
 }  // namespace tscaudit

@@ -18,10 +18,6 @@ const CostStats& believed(const ReadCost& c) { return c.believe == CostMethod::d
 
 const char* method_name(CostMethod m) { return m == CostMethod::deltas ? "deltas" : "batch"; }
 
-/// Left-aligned in `width` columns (ASCII text only).
-std::string pad(const std::string& s, std::size_t width) {
-  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
-}
 /// Right-aligned.
 std::string rpad(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
@@ -99,20 +95,20 @@ std::string variants_text(const VariantsResult& r) {
 
   out += "\nread cost per call on CPU " + std::to_string(r.cpu_a) +
          " (ticks, the believed method's figures), cheapest first\n";
-  append_row(out, "  " + pad("clock", 21) + rpad("min", 9) + rpad("p50", 9) + rpad("mean", 9) + rpad("p99.9", 9) +
-                      rpad("p50 ns", 9) + "  " + pad("method", 8) + rpad("batch p50", 10) + rpad("delta p50", 10));
+  append_row(out, "  " + pad_right("clock", 21) + rpad("min", 9) + rpad("p50", 9) + rpad("mean", 9) + rpad("p99.9", 9) +
+                      rpad("p50 ns", 9) + "  " + pad_right("method", 8) + rpad("batch p50", 10) + rpad("delta p50", 10));
   std::vector<std::string> by_batch, by_deltas, trapped;
   for (const ReadCost* cp : ranked(r.read_costs)) {
     const ReadCost& c = *cp;
     if (!c.error.empty()) {
-      append_row(out, "  " + pad(c.name, 21) + "not measured: " + c.error);
+      append_row(out, "  " + pad_right(c.name, 21) + "not measured: " + c.error);
       continue;
     }
     (c.believe == CostMethod::deltas ? by_deltas : by_batch).push_back(c.name);
     const CostStats& s = believed(c);
-    append_row(out, "  " + pad(c.name, 21) + rpad(num(s.min), 9) + rpad(num(s.p50), 9) + rpad(num(s.mean), 9) +
+    append_row(out, "  " + pad_right(c.name, 21) + rpad(num(s.min), 9) + rpad(num(s.p50), 9) + rpad(num(s.mean), 9) +
                         rpad(num(s.p99_9), 9) + rpad(num(ticks_to_ns(s.p50, r.tsc_hz)), 9) + "  " +
-                        pad(method_name(c.believe), 8) + rpad(num(c.batch_ticks.p50), 10) +
+                        pad_right(method_name(c.believe), 8) + rpad(num(c.batch_ticks.p50), 10) +
                         rpad(num(c.delta_ticks.p50), 10) +
                         (read_looks_trapped(c, r.tsc_hz) ? std::string("  trapped") : std::string()));
     if (read_looks_trapped(c, r.tsc_hz)) trapped.push_back(c.name);
@@ -149,7 +145,7 @@ std::string variants_text(const VariantsResult& r) {
     label_width = std::max(label_width, combination_label(e.combination).size());
   label_width += 2;
   out += "\nexchange per send/recv, both roles (ticks)\n";
-  append_row(out, "  " + pad("send/recv", label_width) + rpad("rtt min", 8) + rpad("p50", 7) + rpad("p99", 8) +
+  append_row(out, "  " + pad_right("send/recv", label_width) + rpad("rtt min", 8) + rpad("p50", 7) + rpad("p99", 8) +
                       rpad("1-way min", 10) + rpad("min vs plain", 13));
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
     const ExchangeSummary& e = r.exchanges[i];
@@ -158,17 +154,17 @@ std::string variants_text(const VariantsResult& r) {
     if (f != nullptr && r.verdict.plain) {
       vs = (f->rtt_min_over_plain_ticks >= 0 ? "+" : "") + std::to_string(f->rtt_min_over_plain_ticks);
     }
-    append_row(out, "  " + pad(combination_label(e.combination), label_width) +
+    append_row(out, "  " + pad_right(combination_label(e.combination), label_width) +
                         rpad(std::to_string(e.rtt_ticks.min()), 8) +
                         rpad(std::to_string(e.rtt_ticks.value_at_percentile(50)), 7) +
                         rpad(std::to_string(e.rtt_ticks.value_at_percentile(99)), 8) +
                         rpad(std::to_string(e.one_way_ticks.min()), 10) + rpad(vs, 13));
   }
   out += "\nearly reads per send/recv, both roles (one-way latencies; rtt<-2q: rounds)\n";
-  append_row(out, "  " + pad("send/recv", label_width) + rpad("negative", 9) + rpad("own band", 9) +
+  append_row(out, "  " + pad_right("send/recv", label_width) + rpad("negative", 9) + rpad("own band", 9) +
                       rpad("ref band", 9) + rpad("per 1M", 9) + rpad("rtt<-2q", 8));
   for (const ExchangeSummary& e : r.exchanges) {
-    append_row(out, "  " + pad(combination_label(e.combination), label_width) + rpad(std::to_string(e.negative), 9) +
+    append_row(out, "  " + pad_right(combination_label(e.combination), label_width) + rpad(std::to_string(e.negative), 9) +
                         rpad(std::to_string(e.causality_violations), 9) +
                         rpad(e.reference_checked ? std::to_string(e.below_reference) : std::string("-"), 9) +
                         rpad(format_fixed(e.violations_per_million(), 1), 9) +

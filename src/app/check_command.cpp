@@ -9,6 +9,7 @@
 #include "app/matrix_dir.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/matrix_source.hpp"
+#include "app/state_publish.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "io/output_dir.hpp"
@@ -96,7 +97,7 @@ double unix_now_s() {
 
 /// check --quick: the library's quick check, then the same decision and outputs as the
 /// full check.
-int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_file) {
+int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_file, std::optional<OutputFile>& publish) {
   // A short calibration: the quick check calibrates the counter itself; the platform's
   // frequency only converts a tolerance given in ticks.
   const PlatformFacts platform = probe_platform(20);
@@ -125,6 +126,7 @@ int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_fi
   write_check_outputs(
       options, {answer.matrix, platform, answer.check, unix_now_s(), answer.measuring_seconds, "quick", {}},
       metrics_file);
+  if (publish) publish_check_state(*publish, answer.matrix, answer.check, PublishedFrom::quick, true);
   return exit_code_of(answer.check.outcome);
 }
 
@@ -138,7 +140,9 @@ int run_check(const CheckOptions& options) {
   // Opened before measuring: a metrics file that cannot be created fails at once.
   std::optional<OutputFile> metrics_file;
   if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);
-  if (options.quick) return run_quick(options, metrics_file);
+  std::optional<OutputFile> publish;
+  if (!options.publish_file.empty()) publish.emplace(options.publish_file);
+  if (options.quick) return run_quick(options, metrics_file, publish);
   MatrixOptions matrix = options.matrix;
   std::optional<OutputDir> out = begin_matrix_out(matrix);
   matrix.max_bound = options.max_bound;  // with a budget: more visits for the pairs not yet proven within it
@@ -174,6 +178,10 @@ int run_check(const CheckOptions& options) {
   const double duration_s = o.has_plan ? o.elapsed_seconds : std::numeric_limits<double>::quiet_NaN();
   write_check_outputs(options, {o.matrix, o.platform, result, o.ended_unix_s, duration_s, "full", o.problems, o.lost, &o.added},
                       metrics_file);
+  if (publish) {
+    publish_check_state(*publish, o.matrix, result, o.offline ? PublishedFrom::run_directory : PublishedFrom::live,
+                        !o.offline);
+  }
   for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
   for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";
   if (options.matrix.format == OutputFormat::json || options.openmetrics_stdout) {

@@ -21,6 +21,8 @@ struct CheckOptions {
   bool openmetrics_stdout = false;
   std::string openmetrics_file;  // --openmetrics FILE: the metrics written aside, then renamed
   CheckExport metrics;           // --export-cpus, --export-pairs
+  /// --publish FILE: the state for programs (app/state_publish.hpp), written aside, renamed.
+  std::string publish_file;
   /// --quick: libtscaudit's quick check (run_quick_check, quick/quick_check.hpp) instead of
   /// the matrix: milliseconds of measuring, the same decision; nothing kept (no --out).
   bool quick = false;

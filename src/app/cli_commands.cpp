@@ -101,6 +101,21 @@ Command InfoCli::build(const Args& /*args*/) const {
   return InfoCommand{parse_format(format, false), seconds};
 }
 
+void StateCli::add(CLI::App& app) {
+  sub = add_listed_command(app, kName);
+  sub->add_option("FILE", file, "the state file `check --publish` wrote")->default_str(kDefaultStatePath);
+  sub->add_option("--format", format, "text or json")->capture_default_str();
+  sub->footer(examples({{"tscaudit state", "the state the timer publishes: current, aged, another boot, disrupted"},
+                        {"tscaudit check --quick --publish s && tscaudit state s", "publish, then look"}}));
+}
+
+Command StateCli::build(const Args& /*args*/) const {
+  StateOptions s;
+  s.file = file.empty() ? std::string(kDefaultStatePath) : file;
+  s.format = parse_format(format, false);
+  return s;
+}
+
 void MeasureCli::add(CLI::App& app) {
   sub = add_listed_command(app, kName);
   sub->add_option("--cpus", cpus, "the initiator A and the responder B (A,A: the same-CPU control)")
@@ -590,12 +605,17 @@ void CheckCli::add(CLI::App& app) {
                   "metrics: per-CPU series for at most N CPUs (beyond, those farthest from the median), or all")
       ->default_str(std::to_string(kDefaultExportCpus));
   sub->add_flag("--export-pairs", export_pairs, "metrics: also four series per ordered pair measured");
+  sub->add_option("--publish", publish,
+                  "also write what the check proved for programs to FILE: the per-CPU table libtscaudit's "
+                  "tscaudit_state_* functions read, aside and then renamed, mode 0644")
+      ->type_name("FILE");
   sub->add_flag("--quick", quick,
                 "the quick check of libtscaudit: a star of pairs, each measured until its band settles, in "
                 "milliseconds (--budget: its measuring time); the same decision, nothing kept");
   sub->footer(examples({{"tscaudit check", "measures the pairs within a 90-s budget, then answers"},
                         {"tscaudit check --max-bound 50ns --budget 5m", "prove it within 50 ns, or say it cannot"},
                         {"tscaudit check --quick --budget 50ms", "the same decision in milliseconds"},
+                        {"tscaudit check --quick --publish /var/lib/tscaudit/state", "the table for programs"},
                         {"tscaudit check --tolerance 15ns --format openmetrics > tsc.prom", "for Prometheus"},
                         {"tscaudit check --dry-run", "the plan only: pairs, rounds, time, memory"}}));
 }
@@ -615,6 +635,14 @@ Command CheckCli::build(const Args& args) const {
                        "' must name a file (--format openmetrics writes them to standard output)");
     }
     c.openmetrics_file = openmetrics;
+  }
+  if (sub->count("--publish") > 0) {
+    if (publish.empty() || publish == "-") {
+      throw UsageError("--publish '" + publish + "' must name a file (a binary table for programs, not text)");
+    }
+    if (c.matrix.dry_run) throw UsageError("--dry-run measures nothing: there is nothing to publish");
+    if (publish == c.openmetrics_file) throw UsageError("--publish " + publish + " is the --openmetrics file too");
+    c.publish_file = publish;
   }
   const bool metrics = c.openmetrics_stdout || !c.openmetrics_file.empty();
   if (c.matrix.dry_run && metrics) throw UsageError("--dry-run measures nothing: there are no metrics to write");

@@ -26,6 +26,14 @@ struct InfoCli {
   [[nodiscard]] Command build(const Args& args) const;
 };
 
+struct StateCli {
+  static constexpr std::string_view kName = "state";
+  CLI::App* sub = nullptr;
+  std::string file, format = "text";
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
 struct MeasureCli {
   static constexpr std::string_view kName = "measure";
   CLI::App* sub = nullptr;
@@ -97,7 +105,7 @@ struct CheckCli {
   static constexpr std::string_view kName = "check";
   CLI::App* sub = nullptr;
   PlanCli plan;
-  std::string tolerance = "0", drift_tolerance = "0", max_bound = "0", openmetrics, export_cpus;
+  std::string tolerance = "0", drift_tolerance = "0", max_bound = "0", openmetrics, export_cpus, publish;
   bool details = false, export_pairs = false, quick = false;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;
@@ -126,6 +134,6 @@ struct ReportCli {
 /// Every command's table; the command list (command_list.hpp) says their order. Each binds
 /// CLI11 to its own members: construct in place, never move or copy after add().
 using CommandTables =
-    std::tuple<ReportCli, CheckCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
+    std::tuple<ReportCli, CheckCli, StateCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
 
 }  // namespace tscaudit::cli

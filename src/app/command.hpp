@@ -13,6 +13,7 @@
 #include "app/monitor_command.hpp"
 #include "app/report_command.hpp"
 #include "app/simulate_command.hpp"
+#include "app/state_command.hpp"
 #include "app/variants_command.hpp"
 
 namespace tscaudit::cli {
@@ -25,6 +26,6 @@ struct InfoCommand {
 struct Printed {};
 
 using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions,
-                             CheckOptions, ReportOptions, VariantsOptions, MonitorOptions>;
+                             CheckOptions, ReportOptions, VariantsOptions, MonitorOptions, StateOptions>;
 
 }  // namespace tscaudit::cli

@@ -32,12 +32,14 @@ constexpr CommandEntry listed_entry(std::string_view name, std::string_view summ
 
 }  // namespace
 
-const std::array<CommandEntry, 9>& command_list() {
-  static const std::array<CommandEntry, 9> kCommands = {
+const std::array<CommandEntry, 10>& command_list() {
+  static const std::array<CommandEntry, 10> kCommands = {
       listed_entry<ReportOptions, run_report>(
           "report", "The main job: facts, every pair, read variants, verdict, heatmaps, report.html"),
       listed_entry<CheckOptions, run_check>(
           "check", "An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason"),
+      listed_entry<StateOptions, run_state>(
+          "state", "What programs see of the published state: its status now, the check, each CPU's band"),
       listed_entry<InfoCommand, run_info_command>("info",
                                                   "Platform facts a measurement depends on, and warnings with advice"),
       listed_entry<VariantsOptions, run_variants>("variants",

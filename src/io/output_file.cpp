@@ -159,6 +159,11 @@ void OutputFile::write(std::string_view text) {
   }
 }
 
+void OutputFile::set_mode(unsigned mode) {
+  if (temp_path_.empty() || fd_ < 0) return;
+  if (::fchmod(fd_, static_cast<mode_t>(mode)) != 0) fail("cannot write", errno);
+}
+
 void OutputFile::commit() {
   if (temp_path_.empty()) {
     // In place (stdout or a device): a device such as /dev/full reports its error on

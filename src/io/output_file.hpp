@@ -36,6 +36,11 @@ class OutputFile {
   /// Flushes to stable storage and renames into place. \throws IoError.
   void commit();
 
+  /// Gives the file written aside these permission bits, whatever the umask (a file other
+  /// users' programs read: the published state, 0644). Nothing for output written in place.
+  /// \throws IoError.
+  void set_mode(unsigned mode);
+
   /// Flushes what was written so far to stable storage (for output that grows for hours),
   /// and checks that the file written aside still has a name: a directory removed under it
   /// would otherwise swallow every later write without an error. \throws IoError.
