@@ -66,6 +66,11 @@ std::string published_utc(const PublishedState& s) {
       std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(s.realtime_ns))));
 }
 
+/// The counter now means something beside the table only on the machine and boot it holds.
+bool shows_now(const StateStanding& standing, bool have_counter) {
+  return have_counter && standing.status != StateStatus::other_boot && standing.status != StateStatus::disrupted;
+}
+
 }  // namespace
 
 const char* state_status_name(StateStatus status) {
@@ -81,9 +86,7 @@ const char* state_status_name(StateStatus status) {
 std::string state_text(const std::string& path, const PublishedState& s, const StateStanding& standing,
                        bool have_counter, std::uint64_t counter_now) {
   const CounterTable& t = s.table;
-  // The counter now means something beside the table only on the machine and boot it holds.
-  const bool now_column =
-      have_counter && standing.status != StateStatus::other_boot && standing.status != StateStatus::disrupted;
+  const bool now_column = shows_now(standing, have_counter);
   std::string out = wrap_lines(std::string(state_status_name(standing.status)) +
                                (standing.status == StateStatus::current ? "" : ": " + standing.reason) + "\n");
   std::string answer = std::string("published ") + verdict_name(s.verdict);
@@ -126,6 +129,7 @@ std::string state_json(const std::string& path, const PublishedState& s, const S
                        bool have_counter, std::uint64_t counter_now) {
   using Json = nlohmann::ordered_json;
   const CounterTable& t = s.table;
+  const bool now_column = shows_now(standing, have_counter);
   Json j;
   j["schema"] = kStateSchema;
   j["file"] = path;
@@ -157,7 +161,7 @@ std::string state_json(const std::string& path, const PublishedState& s, const S
     c["drift_lo_ppb"] = b.drift_lo_ppb;
     c["drift_hi_ppb"] = b.drift_hi_ppb;
     TickBand now{};
-    const bool have_now = have_counter && offset_at(t, b.cpu, counter_now, now);
+    const bool have_now = now_column && offset_at(t, b.cpu, counter_now, now);
     c["now_lo_ticks"] = have_now ? Json(now.lo_ticks) : Json(nullptr);
     c["now_hi_ticks"] = have_now ? Json(now.hi_ticks) : Json(nullptr);
     cpus.push_back(std::move(c));

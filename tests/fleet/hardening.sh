@@ -43,13 +43,15 @@ unit_value() { sed -n "s/^$1=//p" "$unit" | tail -1; }
 unit_env() { sed -n -e "s/^Environment=\"$1=\(.*\)\"$/\1/p" -e "s/^Environment=$1=\(.*\)$/\1/p" "$unit" | tail -1; }
 
 # The unit's ExecStart= as words, $VAR and ${VAR} replaced by the Environment= defaults
-# (TSCAUDIT_METRICS by $1), the tool by the one under test.
+# (TSCAUDIT_METRICS by $1, TSCAUDIT_STATE by $2), the tool by the one under test.
 exec_start_words() {
   local line args
   line=$(unit_value ExecStart)
   args=$(unit_env TSCAUDIT_CHECK_ARGS)
   line=${line//\$\{TSCAUDIT_METRICS\}/$1}
   line=${line//\$TSCAUDIT_METRICS/$1}
+  line=${line//\$\{TSCAUDIT_STATE\}/$2}
+  line=${line//\$TSCAUDIT_STATE/$2}
   line=${line//\$\{TSCAUDIT_CHECK_ARGS\}/$args}
   line=${line//\$TSCAUDIT_CHECK_ARGS/$args}
   line=${line/\/usr\/bin\/tscaudit/$tscaudit}
@@ -114,8 +116,9 @@ case "$case_name" in
     }
     for who in root nobody; do
       target="$dir/textfile/tscaudit.prom"
-      [ "$who" = nobody ] && target="$dir/nobody/tscaudit.prom"
-      read -r -a words <<<"$(exec_start_words "$target")"
+      state="$dir/textfile/state"
+      [ "$who" = nobody ] && target="$dir/nobody/tscaudit.prom" state="$dir/nobody/state"
+      read -r -a words <<<"$(exec_start_words "$target" "$state")"
       echo "as $who: ${words[*]}"
       sandbox "$who" "${words[@]}" >"$dir/stdout" 2>"$dir/stderr"
       rc=$?
@@ -124,6 +127,11 @@ case "$case_name" in
       [ "$(stat -c %a "$target")" = 644 ] || fail "the metrics file is mode $(stat -c %a "$target"), not 644"
       grep -q '^tscaudit_check_success' "$target" || fail "no tscaudit_check_success in the metrics ($who)"
       [ "$(tail -1 "$target")" = "# EOF" ] || fail "the metrics file is not whole ($who)"
+      # The published state, for programs: 0644 whatever the umask, and read back whole.
+      [ -f "$state" ] || fail "no published state as $who"
+      [ "$(stat -c %a "$state")" = 644 ] || fail "the published state is mode $(stat -c %a "$state"), not 644"
+      "$tscaudit" state "$state" >"$dir/state.txt" 2>&1 || fail "tscaudit state exited $? on the state published as $who: $(cat "$dir/state.txt")"
+      head -1 "$dir/state.txt" | grep -Eq '^(current|aged)' || fail "the state published as $who is not this boot's: $(head -3 "$dir/state.txt")"
       if command -v promtool >/dev/null 2>&1; then
         promtool check metrics <"$target" >"$dir/promtool.out" 2>&1 || fail "promtool: $(cat "$dir/promtool.out")"
       fi

@@ -16,7 +16,7 @@ fail() {
   exit 1
 }
 
-commands="analyze check info matrix measure monitor report simulate variants"
+commands="analyze check info matrix measure monitor report simulate state variants"
 # The long options of `tscaudit COMMAND --help`, one per line (CLI11 prints them indented).
 options_of() { "$tscaudit" "$1" --help | grep -oE '^ +(-h,)?--[a-z0-9-]+' | sed -E 's/^ +(-h,)?//' | sort -u; }
 
@@ -82,7 +82,7 @@ case $case_name in
       printf '%s\n' "${COMPREPLY[@]}" | sort
     }
     got=$(complete_words tscaudit "" | tr '\n' ' ')
-    [ "$got" = "--help --version analyze check info matrix measure monitor report simulate variants " ] ||
+    [ "$got" = "--help --version analyze check info matrix measure monitor report simulate state variants " ] ||
       fail "commands: got '$got'"
     [ "$(complete_words tscaudit ch)" = check ] || fail "'ch' does not complete to check"
     for c in $commands; do
