@@ -120,7 +120,7 @@ bool decode_state(std::span<const std::uint8_t> b, PublishedState& out, std::str
     return false;
   };
   if (b.size() < 16 || std::memcmp(b.data(), kMagic, sizeof kMagic) != 0) {
-    if (b.empty()) return fail("empty: not a tscaudit state file");
+    if (b.empty()) return fail("0 bytes: not a tscaudit state file");
     return fail("not a tscaudit state file (no \"TSCSTATE\" at its start)");
   }
   const auto major = static_cast<std::uint16_t>(get(b, 8, 2));

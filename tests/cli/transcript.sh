@@ -335,8 +335,8 @@ if [[ $update == 1 ]] && ((${#replace_at[@]})); then
       ((k++))
     done
     # A last step that expected nothing.
-    [[ -n ${replace_at[$k]+set} ]] && printf '%s' "${replace_at[$k]}"
-  } >"$work/updated" && cp "$work/updated" "$file"
+    if [[ -n ${replace_at[$k]+set} ]]; then printf '%s' "${replace_at[$k]}"; fi
+  } >"$work/updated" && cp "$work/updated" "$src/$file"
   echo "updated ${#replace_at[@]} steps of $file: review the change (git diff)"
 fi
 echo "$cases cases, $steps steps of $file run, $failures failed"
