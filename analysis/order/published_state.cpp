@@ -106,11 +106,10 @@ bool carry_forward(PublishedState& fresh, const PublishedState& previous) {
     if (old == nullptr || b.cpu == t.reference_cpu) continue;
     // θ_new − θ_old = ρ·dt: ρ within [(lo_new − hi_old)/dt, (hi_new − lo_old)/dt], and
     // within both tables' own drift bands. A little outward for the division's rounding.
-    const double slack_ppb = 1e-9 * (1 + std::abs(b.drift_lo_ppb) + std::abs(b.drift_hi_ppb));
-    const double rho_lo = std::max({b.drift_lo_ppb, old->drift_lo_ppb,
-                                    (b.offset_lo_ticks - old->offset_hi_ticks) / dt * 1e9 - slack_ppb});
-    const double rho_hi = std::min({b.drift_hi_ppb, old->drift_hi_ppb,
-                                    (b.offset_hi_ticks - old->offset_lo_ticks) / dt * 1e9 + slack_ppb});
+    const double span_lo = (b.offset_lo_ticks - old->offset_hi_ticks) / dt * 1e9;
+    const double span_hi = (b.offset_hi_ticks - old->offset_lo_ticks) / dt * 1e9;
+    const double rho_lo = std::max({b.drift_lo_ppb, old->drift_lo_ppb, span_lo - 1e-9 * (1 + std::abs(span_lo))});
+    const double rho_hi = std::min({b.drift_hi_ppb, old->drift_hi_ppb, span_hi + 1e-9 * (1 + std::abs(span_hi))});
     if (!(rho_lo <= rho_hi)) return false;
     const double lo = std::max(b.offset_lo_ticks, old->offset_lo_ticks + rho_lo * 1e-9 * dt - 1e-6);
     const double hi = std::min(b.offset_hi_ticks, old->offset_hi_ticks + rho_hi * 1e-9 * dt + 1e-6);

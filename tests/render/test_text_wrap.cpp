@@ -73,3 +73,10 @@ TEST_CASE("wrap_lines hangs a labelled line under its text, others two columns i
 TEST_CASE("wrap_lines: a label of several words, at the start of the line", "[format]") {
   CHECK(wrap_lines("kernel tsc flags    a b c d\n", 25) == "kernel tsc flags    a b c\n                    d\n");
 }
+
+TEST_CASE("pad_right pads to a width in columns, and leaves wider text as it is", "[format]") {
+  CHECK(pad_right("ab", 5) == "ab   ");
+  CHECK(pad_right("\u00b1ab", 5) == "\u00b1ab  ");  // ± takes one column, not two bytes' worth
+  CHECK(pad_right("abcdef", 3) == "abcdef");
+  CHECK(pad_right("", 2) == "  ");
+}
