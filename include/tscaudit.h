@@ -203,16 +203,14 @@ int tscaudit_state_get_info(const struct tscaudit_state *state, struct tscaudit_
  * CPU's counter read `counter`: the table's band widened by the drift band over the distance
  * from its moment. No system call, lock or allocation. TSCAUDIT_ERROR_NO_BAND: the table has
  * no band for `cpu` (nothing written); TSCAUDIT_ERROR_INVALID_ARGUMENT: a NULL argument. */
-int tscaudit_state_offset(const struct tscaudit_state *state, int cpu, uint64_t counter, double *lo_ticks,
-                          double *hi_ticks);
+int tscaudit_state_offset(const struct tscaudit_state *state, int cpu, uint64_t counter, double *lo_ticks, double *hi_ticks);
 
 /* Whether stamp a (the counter `counter_a` read on CPU `cpu_a`) was read before or after
  * stamp b: *order a TSCAUDIT_BEFORE or TSCAUDIT_AFTER only where the table proves it, else
  * TSCAUDIT_UNORDERED. On one CPU the counters order the stamps. No system call, lock or
  * allocation. TSCAUDIT_ERROR_NO_BAND: the table has no band for either CPU (*order then
  * TSCAUDIT_UNORDERED); TSCAUDIT_ERROR_INVALID_ARGUMENT: a NULL argument. */
-int tscaudit_state_order(const struct tscaudit_state *state, int cpu_a, uint64_t counter_a, int cpu_b,
-                         uint64_t counter_b, int *order);
+int tscaudit_state_order(const struct tscaudit_state *state, int cpu_a, uint64_t counter_a, int cpu_b, uint64_t counter_b, int *order);
 
 /* Reads the counter and the CPU it was read on as one reading (x86-64: RDTSCP and the
  * TSC_AUX the kernel sets to the CPU's number; aarch64: see tscaudit_stamp(3)). No system
