@@ -24,6 +24,8 @@
 #              FIFO, a directory, 100 MB, missing
 #   state-threads  the C++ program: the fixture, then republished 1,000 times while four
 #              threads open and ask it
+#   docs-example  the state example of docs/library.md (merge.c), built as a reader would, run
+#              over stamps whose order the fixture proves or not: its output, line for line
 #   state-causality  the C++ program: a state of this machine (the installed tool's `check
 #              --quick --publish`), two pinned threads passing a token 100,000 times, stamping
 # Exit 0: every check held; 1: one did not (each printed); 4: skipped, with the reason.
@@ -294,6 +296,25 @@ case $mode in
     run "${emulator[@]}" "$TSCAUDIT_STATE_WRITER" versions "$out/versions" 10 || die "the state writer failed"
     run "${emulator[@]}" "$out/consumer_threads" state "$out/state" "$out/versions" 10 ||
       fail "the C++ program's state checks failed (exit $?)"
+    ;;
+  docs-example)
+    # The block that begins "/* merge.c:", as the document shows it.
+    awk '/^```c$/ { getline line; if (line ~ /^\/\* merge\.c:/) { inside = 1; print line }; next }
+         inside && /^```$/ { exit } inside' "$here/../../docs/library.md" >"$out/merge.c"
+    [ -s "$out/merge.c" ] || die "docs/library.md has no merge.c example"
+    run "${cc[@]}" -std=c99 -Wall -Wextra -pedantic -Werror -O1 "${san[@]}" "${pc_cflags[@]}" "$out/merge.c" -x none \
+      -o "$out/merge" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir" || die "the example of docs/library.md does not build"
+    read -r _ t _ c0 c1 _ < <("${emulator[@]}" "$TSCAUDIT_STATE_WRITER" current "$out/state") ||
+      die "the state writer failed"
+    [ -n "${c1:-}" ] || skip "one CPU online: the fixture has no second CPU to order against"
+    # The fixture's second CPU is 95 to 105 ticks ahead (state_fixture.h): b1, 50 ticks after a1
+    # by the counters, was read before it; a2 and b2, 100 apart, cannot be ordered.
+    printf '%s\n' "$c0 $t a1" "$c1 $((t + 50)) b1" "$c0 $((t + 200)) a2" "$c1 $((t + 300)) b2" "$c0 $((t + 1000)) a3" \
+      >"$out/events"
+    printf '%s\n' "$c1 $((t + 50)) b1" "$c0 $t a1" "$c0 $((t + 200)) a2 (order unproven)" \
+      "$c1 $((t + 300)) b2 (order unproven)" "$c0 $((t + 1000)) a3" >"$out/expected"
+    run "${emulator[@]}" "$out/merge" "$out/state" <"$out/events" >"$out/merged" || fail "the example failed (exit $?)"
+    diff "$out/expected" "$out/merged" || fail "the example merged the events otherwise"
     ;;
   state-causality)
     [ -z "$crosscompiling" ] || skip "an emulated machine's counters and CPUs are not what the table describes"

@@ -7,7 +7,8 @@
 // clocksource, aged, truncated, torn, major, garbage, empty; or
 //   tscaudit_test_state_writer versions DIR N   DIR/v0 .. v(N-1): the fixture with bound_ns
 //                                               FIXTURE_BOUND_NS + i (the republishing test)
-// Exit 0 written; 2 with a message otherwise.
+// Prints the fixture's moment and CPUs ("as_of_counter N cpus C0 C1 ..."), from which a test
+// makes stamps whose order it knows. Exit 0 written; 2 with a message otherwise.
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -81,6 +82,9 @@ void write(const std::string& path, const std::vector<std::uint8_t>& bytes) {
 
 std::vector<std::uint8_t> bytes_of(std::string_view kind) {
   PublishedState s = fixture();
+  std::cout << "as_of_counter " << s.table.as_of_counter << " cpus";
+  for (int c : s.online_cpus) std::cout << " " << c;
+  std::cout << "\n";
   if (kind == "current") return tscaudit::encode_state(s);
   if (kind == "other-boot") {
     s.boot_id[0] ^= 0xff;  // another boot's id: any other 16 bytes
