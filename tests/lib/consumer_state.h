@@ -126,6 +126,11 @@ static inline void consumer_check_fixture(const char *path) {
   CHECK(tscaudit_state_get_info(state, &info) == TSCAUDIT_ERROR_INVALID_ARGUMENT, "info smaller than the first version");
   CHECK(tscaudit_state_open(path, NULL, reason) == TSCAUDIT_ERROR_INVALID_ARGUMENT && reason[0] != '\0',
         "open into NULL: %s", reason);
+  CHECK(strcmp(tscaudit_error_name(TSCAUDIT_ERROR_NO_STATE), "no state") == 0 &&
+            strcmp(tscaudit_error_name(TSCAUDIT_ERROR_BAD_STATE), "bad state") == 0 &&
+            strcmp(tscaudit_error_name(TSCAUDIT_ERROR_NO_BAND), "no band") == 0,
+        "the state's error names: %s, %s, %s", tscaudit_error_name(TSCAUDIT_ERROR_NO_STATE),
+        tscaudit_error_name(TSCAUDIT_ERROR_BAD_STATE), tscaudit_error_name(TSCAUDIT_ERROR_NO_BAND));
   tscaudit_state_close(state);
   tscaudit_state_close(NULL); /* documented as harmless */
 }
