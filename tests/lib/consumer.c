@@ -21,6 +21,8 @@
 #define _GNU_SOURCE /* sched_getaffinity and the CPU_* macros, in C99 */
 
 #include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "consumer_checks.h"
@@ -390,8 +392,51 @@ static int mode_versions(const char *project) {
   return consumer_failures == 0 ? 0 : 1;
 }
 
+/* A process that made its counter reads fault (x86-64: prctl PR_SET_TSC): info reads no
+ * counter, the stamp is unsupported; neither faults. In a child, whose death by a signal
+ * the parent sees. */
+static void check_state_without_counter(const char *path) {
+#if defined(__x86_64__) && defined(PR_SET_TSC)
+  pid_t child;
+  int status = 0;
+  fflush(NULL);
+  child = fork();
+  if (child == 0) {
+    struct tscaudit_state *state = NULL;
+    struct tscaudit_state_info info;
+    char reason[256];
+    int cpu = -1;
+    uint64_t t = 0;
+    int rc;
+    if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) != 0) _exit(3);
+    rc = tscaudit_state_open(path, &state, reason);
+    CHECK(rc == TSCAUDIT_OK, "open without the counter: %s", reason);
+    tscaudit_state_info_init(&info);
+    rc = tscaudit_state_get_info(state, &info);
+    CHECK(rc == TSCAUDIT_OK && info.status == TSCAUDIT_STATE_CURRENT, "info without the counter: rc %d, status %d",
+          rc, info.status);
+    rc = tscaudit_stamp(&cpu, &t);
+    CHECK(rc == TSCAUDIT_ERROR_UNSUPPORTED, "a stamp without the counter: rc %d", rc);
+    tscaudit_state_close(state);
+    fflush(NULL);
+    _exit(consumer_failures == 0 ? 0 : 1);
+  }
+  CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork or waitpid failed");
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+    printf("prctl PR_SET_TSC is refused here: the state without the counter is not checked\n");
+    return;
+  }
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the process without the counter: %s %d",
+        WIFSIGNALED(status) ? "killed by signal" : "exit", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  printf("with counter reads made to fault: the state opened and judged, the stamp unsupported\n");
+#else
+  (void)path;
+#endif
+}
+
 static int mode_state(const char *path) {
   consumer_check_fixture(path);
+  check_state_without_counter(path); /* before the first stamp, whose answer is kept (fork copies it) */
   consumer_check_stamp();
   return consumer_failures == 0 ? 0 : 1;
 }
