@@ -7,7 +7,7 @@
 #   make test-arm64      the aarch64 build, cross-compiled and run under qemu-aarch64 (build-arm64/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
 #   make install  the tool, its man page, bash completion and systemd units, and libtscaudit
-#                 (the libraries, tscaudit.h, tscaudit.pc, tscaudit_quick_check(3)) (PREFIX=/usr/local)
+#                 (the libraries, tscaudit.h, tscaudit.pc, the library's man pages) (PREFIX=/usr/local)
 #   make package  the Debian packages tscaudit, libtscaudit0 and libtscaudit-dev in build/ (CPack)
 #   make abi-baseline  libtscaudit's ABI, as the test "lib: abi" compares it, written to
 #                 src/quick/libtscaudit.abi (after a deliberate change of the ABI)

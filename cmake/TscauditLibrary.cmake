@@ -1,4 +1,5 @@
-# libtscaudit (docs/library.md): the quick check's C entry points (src/quick/c_api.cpp) over
+# libtscaudit (docs/library.md): the C entry points (src/quick/c_api.cpp: the quick check;
+# src/quick/state_api.cpp: the published state) over
 # the rooms, as
 #   libtscaudit.so.0   SONAME libtscaudit.so.0 (the file libtscaudit.so.<ABI version>, below);
 #                      exports tscaudit_* only (libtscaudit.map);
@@ -41,7 +42,7 @@ if(tscaudit_multiarch_libdir AND tscaudit_libdir_before STREQUAL tscaudit_multia
 endif()
 set(TSCAUDIT_LIB_DIR ${CMAKE_BINARY_DIR}/lib)
 
-add_library(tscaudit_library_objects OBJECT quick/c_api.cpp)
+add_library(tscaudit_library_objects OBJECT quick/c_api.cpp quick/state_api.cpp)
 target_include_directories(tscaudit_library_objects PUBLIC ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(tscaudit_library_objects PUBLIC tscaudit_quick PRIVATE tscaudit_version)
 tscaudit_set_warnings(tscaudit_library_objects)
@@ -59,7 +60,7 @@ target_compile_options(tscaudit_library_objects PRIVATE $<$<CONFIG:Debug,RelWith
 #   PATCH  when a release changes the library without changing its ABI.
 # The test "lib: abi" tells an addition from a change; the packages and tests/lib read the
 # version from this target's properties.
-set(TSCAUDIT_ABI_VERSION 0.1.0)
+set(TSCAUDIT_ABI_VERSION 0.2.0)
 string(REGEX MATCH "^[0-9]+" tscaudit_abi_major ${TSCAUDIT_ABI_VERSION})
 add_library(tscaudit_shared SHARED $<TARGET_OBJECTS:tscaudit_library_objects>)
 target_link_libraries(tscaudit_shared PRIVATE tscaudit_quick)

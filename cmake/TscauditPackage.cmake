@@ -7,7 +7,8 @@
 #   tool          tscaudit             the tool, tscaudit(1), completion, units, alert rules
 #   library       libtscaudit0         libtscaudit.so.0 (cmake/TscauditLibrary.cmake)
 #   development   libtscaudit-dev      tscaudit.h, tscaudit.pc, libtscaudit.so and .a,
-#                                      tscaudit_quick_check(3)
+#                                      tscaudit_quick_check(3), tscaudit_state_open(3),
+#                                      tscaudit_stamp(3)
 # `make install` (cmake --install) installs all three, without what only the packages need
 # (EXCLUDE_FROM_ALL: installed only component by component, as CPack does).
 include(GNUInstallDirs)
@@ -33,6 +34,8 @@ set(tscaudit_package_dir ${CMAKE_CURRENT_BINARY_DIR}/package)
 file(MAKE_DIRECTORY ${tscaudit_package_dir})
 foreach(entry "man/tscaudit.1|tscaudit.1.gz|COMPONENT;tool"
               "man/tscaudit_quick_check.3|tscaudit_quick_check.3.gz|COMPONENT;development"
+              "man/tscaudit_state_open.3|tscaudit_state_open.3.gz|COMPONENT;development"
+              "man/tscaudit_stamp.3|tscaudit_stamp.3.gz|COMPONENT;development"
               "contrib/debian/changelog|changelog.gz|ALL_COMPONENTS")
   string(REPLACE "|" ";" entry "${entry}")
   list(GET entry 0 source)
@@ -53,16 +56,26 @@ install(FILES contrib/systemd/tscaudit.service contrib/systemd/tscaudit.timer DE
 install(PROGRAMS contrib/systemd/tscaudit-check-failed DESTINATION lib/tscaudit COMPONENT tool)
 install(FILES contrib/prometheus/tscaudit.rules.yml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT tool)
 
-# tscaudit_quick_check(3) documents the whole API; the other functions' names lead to it by
-# symbolic links, which Debian prefers to .so requests (policy 12.1). The links are made here
-# and installed as links.
+# tscaudit_quick_check(3) documents the quick check and the names every caller uses,
+# tscaudit_state_open(3) the published state, tscaudit_stamp(3) the stamp; the other functions'
+# names lead to their page by symbolic links, which Debian prefers to .so requests (policy
+# 12.1). The links are made here and installed as links.
 set(tscaudit_man3_links "")
-foreach(name tscaudit_options_init tscaudit_result_init tscaudit_result_init_size tscaudit_version
-             tscaudit_version_number tscaudit_error_name tscaudit_verdict_name)
-  file(CREATE_LINK tscaudit_quick_check.3.gz ${tscaudit_package_dir}/${name}.3.gz SYMBOLIC)
+foreach(name_page tscaudit_options_init|tscaudit_quick_check tscaudit_result_init|tscaudit_quick_check
+                  tscaudit_result_init_size|tscaudit_quick_check tscaudit_version|tscaudit_quick_check
+                  tscaudit_version_number|tscaudit_quick_check tscaudit_error_name|tscaudit_quick_check
+                  tscaudit_verdict_name|tscaudit_quick_check tscaudit_state_close|tscaudit_state_open
+                  tscaudit_state_info_init|tscaudit_state_open tscaudit_state_info_init_size|tscaudit_state_open
+                  tscaudit_state_get_info|tscaudit_state_open tscaudit_state_offset|tscaudit_state_open
+                  tscaudit_state_order|tscaudit_state_open)
+  string(REPLACE "|" ";" name_page "${name_page}")
+  list(GET name_page 0 name)
+  list(GET name_page 1 page)
+  file(CREATE_LINK ${page}.3.gz ${tscaudit_package_dir}/${name}.3.gz SYMBOLIC)
   list(APPEND tscaudit_man3_links ${tscaudit_package_dir}/${name}.3.gz)
 endforeach()
-install(FILES ${tscaudit_package_dir}/tscaudit_quick_check.3.gz ${tscaudit_man3_links}
+install(FILES ${tscaudit_package_dir}/tscaudit_quick_check.3.gz ${tscaudit_package_dir}/tscaudit_state_open.3.gz
+              ${tscaudit_package_dir}/tscaudit_stamp.3.gz ${tscaudit_man3_links}
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT development)
 
 # Every package has its own copyright and changelog in /usr/share/doc/PACKAGE (policy 12.5,

@@ -1,9 +1,17 @@
-/* tscaudit.h: the quick check of libtscaudit (docs/library.md, tscaudit_quick_check(3)).
+/* tscaudit.h: libtscaudit (docs/library.md, tscaudit_quick_check(3), tscaudit_state_open(3),
+ * tscaudit_stamp(3)).
  *
- * One call, at start-up or from a fleet's agent, that measures whether the time stamp
- * counters of the CPUs the caller may use agree, and how far apart they can be: pinned
- * threads of its own exchange counter readings through one cache line, each pair until
- * its hard band settles, within a budget of milliseconds.
+ * The quick check: one call, at start-up or from a fleet's agent, that measures whether the
+ * time stamp counters of the CPUs the caller may use agree, and how far apart they can be:
+ * pinned threads of its own exchange counter readings through one cache line, each pair
+ * until its hard band settles, within a budget of milliseconds.
+ *
+ * The state: the per-CPU table that `tscaudit check --publish` writes (by default the
+ * shipped timer's TSCAUDIT_STATE_PATH), opened once, then asked on the hot path, without a
+ * system call, a lock or an allocation, for a CPU's offset at a counter value and for the
+ * proven order of two stamps read on different CPUs; tscaudit_stamp reads such a stamp (the
+ * counter and the CPU it was read on, as one reading). tscaudit_state_get_info says whether the
+ * table still describes the machine now (current, aged, another boot, disrupted).
  *
  * C99 and C++. Every function is safe to call from several threads at once. The library
  * never aborts, never throws, never installs signal handlers, never changes the calling
@@ -20,6 +28,7 @@
 #define TSCAUDIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,7 +61,12 @@ enum tscaudit_error {
   TSCAUDIT_ERROR_INVALID_ARGUMENT = 1, /* a NULL result, a size too small, options the check
                                           cannot use (reason says which) */
   TSCAUDIT_ERROR_UNSUPPORTED = 2,      /* this machine or build cannot read its counters */
-  TSCAUDIT_ERROR_SYSTEM = 3            /* a system call or an allocation failed */
+  TSCAUDIT_ERROR_SYSTEM = 3,           /* a system call or an allocation failed */
+  TSCAUDIT_ERROR_NO_STATE = 4,         /* no state file at the path */
+  TSCAUDIT_ERROR_BAD_STATE = 5,        /* a file that is not a state file this library reads:
+                                          cut short, torn, damaged, of another major version,
+                                          not a regular file, too large (reason says which) */
+  TSCAUDIT_ERROR_NO_BAND = 6           /* the table has no band for that CPU */
 };
 
 struct tscaudit_options {
@@ -105,11 +119,104 @@ const char *tscaudit_version(void);
  * library the program runs with, where the macro is that of the header it was built with. */
 unsigned tscaudit_version_number(void);
 
-/* "ok", "invalid argument", "unsupported", "system error", or "unknown error". */
+/* "ok", "invalid argument", "unsupported", "system error", "no state", "bad state", "no band",
+ * or "unknown error". */
 const char *tscaudit_error_name(int code);
 
 /* "synchronized", "not synchronized", "inconclusive", or "unknown verdict". */
 const char *tscaudit_verdict_name(int verdict);
+
+/* ---- The published state (docs/library.md, "The state"; tscaudit_state_open(3)) ---- */
+
+/* Where the shipped timer publishes (`tscaudit check --quick --publish`). */
+#define TSCAUDIT_STATE_PATH "/var/lib/tscaudit/state"
+
+/* Whether a state still describes the machine now, as tscaudit_state_get_info computes it. */
+enum tscaudit_state_status {
+  TSCAUDIT_STATE_CURRENT = 0,    /* this boot, the same CPUs and clocksource, within valid_seconds */
+  TSCAUDIT_STATE_AGED = 1,       /* older than valid_seconds: the drift bands may have carried a
+                                    CPU beyond the tolerance; the bands still hold, wider */
+  TSCAUDIT_STATE_OTHER_BOOT = 2, /* published during another boot (or from a run directory,
+                                    which records none): the table says nothing of this one */
+  TSCAUDIT_STATE_DISRUPTED = 3   /* a CPU came or went, the clocksource changed, a suspend, or
+                                    the counter's rate moved: the table may no longer hold */
+};
+
+/* What tscaudit_state_order answers, as an int. */
+enum tscaudit_order {
+  TSCAUDIT_BEFORE = -1,   /* the first stamp was read before the second: proven */
+  TSCAUDIT_UNORDERED = 0, /* the bands allow both orders */
+  TSCAUDIT_AFTER = 1      /* the first stamp was read after the second: proven */
+};
+
+/* A state file, read and decoded: immutable after tscaudit_state_open, so any number of
+ * threads may use one at once. */
+struct tscaudit_state;
+
+/* Reads the state file at `path` (NULL: TSCAUDIT_STATE_PATH) whole and checks it (size,
+ * checksum, version, every field). On success *state is the new object (free it with
+ * tscaudit_state_close); on error *state is NULL and `reason` (may be NULL; 256 bytes) says
+ * why in one line. TSCAUDIT_ERROR_NO_STATE: no file there; TSCAUDIT_ERROR_BAD_STATE: not a
+ * state file this library reads (a FIFO, a directory, over 16 MiB, cut short, torn, another
+ * major version, ...); TSCAUDIT_ERROR_SYSTEM: it could not be read (permission, memory);
+ * TSCAUDIT_ERROR_INVALID_ARGUMENT: `state` NULL. */
+int tscaudit_state_open(const char *path, struct tscaudit_state **state, char reason[256]);
+
+/* Frees what tscaudit_state_open made. NULL: nothing. */
+void tscaudit_state_close(struct tscaudit_state *state);
+
+struct tscaudit_state_info {
+  size_t size;           /* set by tscaudit_state_info_init: sizeof(struct tscaudit_state_info) */
+  int status;            /* an enum tscaudit_state_status, computed now */
+  int verdict;           /* the publishing check's enum tscaudit_verdict */
+  double bound_ns;       /* every pair that check passed lay within +/- bound_ns; 0 if none */
+  double age_seconds;    /* since the table's moment, on CLOCK_BOOTTIME; NaN when unknown */
+  double valid_seconds;  /* how long after its moment every band stays within tolerance_ns
+                            (the drift bands widen it); +infinity: no drift moves any */
+  int cpus;              /* CPUs the table has a band for */
+  int reference_cpu;     /* the CPU every offset is against */
+  double counter_hz;     /* the counter's frequency; 0 unknown */
+  uint64_t as_of_counter; /* the table's moment, on the reference CPU's counter */
+  char reason[256];      /* why the status when not current, else the check's own line */
+  double tolerance_ns;   /* what valid_seconds keeps the bands within */
+  int64_t as_of_realtime_ns; /* the moment on CLOCK_REALTIME; 0 unknown */
+  int64_t quantum_ticks; /* a read r stands for a counter value in [r, r + quantum_ticks) */
+  /* more fields may follow */
+};
+
+/* Fills the first `size` bytes of `info` with zeros (age_seconds NaN, reference_cpu -1), size
+ * = `size`. NULL: nothing. Call it through tscaudit_state_info_init. */
+void tscaudit_state_info_init_size(struct tscaudit_state_info *info, size_t size);
+
+/* tscaudit_state_info_init_size with the caller's own struct size. */
+static inline void tscaudit_state_info_init(struct tscaudit_state_info *info) {
+  tscaudit_state_info_init_size(info, sizeof *info);
+}
+
+/* What the state says, and its status against the machine now (the boot id, the online CPUs,
+ * the clocksource, the clocks and the counter: a few reads of /proc and /sys). Writes at most
+ * info->size bytes. TSCAUDIT_ERROR_INVALID_ARGUMENT: a NULL argument or info->size below the
+ * first version's. */
+int tscaudit_state_get_info(const struct tscaudit_state *state, struct tscaudit_state_info *info);
+
+/* Hard bounds, in ticks, on CPU `cpu`'s counter minus the reference CPU's at the moment that
+ * CPU's counter read `counter`: the table's band widened by the drift band over the distance
+ * from its moment. No system call, lock or allocation. TSCAUDIT_ERROR_NO_BAND: the table has
+ * no band for `cpu` (nothing written); TSCAUDIT_ERROR_INVALID_ARGUMENT: a NULL argument. */
+int tscaudit_state_offset(const struct tscaudit_state *state, int cpu, uint64_t counter, double *lo_ticks, double *hi_ticks);
+
+/* Whether stamp a (the counter `counter_a` read on CPU `cpu_a`) was read before or after
+ * stamp b: *order a TSCAUDIT_BEFORE or TSCAUDIT_AFTER only where the table proves it, else
+ * TSCAUDIT_UNORDERED. On one CPU the counters order the stamps. No system call, lock or
+ * allocation. TSCAUDIT_ERROR_NO_BAND: the table has no band for either CPU (*order then
+ * TSCAUDIT_UNORDERED); TSCAUDIT_ERROR_INVALID_ARGUMENT: a NULL argument. */
+int tscaudit_state_order(const struct tscaudit_state *state, int cpu_a, uint64_t counter_a, int cpu_b, uint64_t counter_b, int *order);
+
+/* Reads the counter and the CPU it was read on as one reading (x86-64: RDTSCP and the
+ * TSC_AUX the kernel sets to the CPU's number; aarch64: see tscaudit_stamp(3)). No system
+ * call, lock or allocation. TSCAUDIT_ERROR_UNSUPPORTED: this CPU cannot (no RDTSCP);
+ * TSCAUDIT_ERROR_INVALID_ARGUMENT: a NULL argument. */
+int tscaudit_stamp(int *cpu, uint64_t *counter);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,8 @@
 #include "platform/machine_now.hpp"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <ctime>
 #include <string>
@@ -7,6 +10,7 @@
 #include "core/cpu_list.hpp"
 #include "core/files.hpp"
 #include "platform/counter.hpp"
+#include "platform/counter_access.hpp"
 
 namespace tscaudit {
 namespace {
@@ -23,9 +27,12 @@ std::string first_line(const char* path) {
   }
 }
 
-bool clock_ns(clockid_t id, std::int64_t& out) {
+/// A clock in ns. `vdso` false: through the system call itself, for a process whose counter
+/// reads fault (the vDSO's clock_gettime reads the counter where the clocksource is the TSC,
+/// and would fault with them).
+bool clock_ns(clockid_t id, std::int64_t& out, bool vdso) {
   struct timespec ts {};
-  if (::clock_gettime(id, &ts) != 0) return false;
+  if ((vdso ? ::clock_gettime(id, &ts) : static_cast<int>(::syscall(SYS_clock_gettime, id, &ts))) != 0) return false;
   out = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
   return true;
 }
@@ -70,10 +77,17 @@ MachineNow read_machine_now() noexcept {
   } catch (...) {
     now.online_cpus.clear();
   }
-  now.have_clocks = clock_ns(CLOCK_BOOTTIME, now.boottime_ns) && clock_ns(CLOCK_REALTIME, now.realtime_ns) &&
-                    clock_ns(CLOCK_MONOTONIC, now.monotonic_ns) && clock_ns(CLOCK_MONOTONIC_RAW, now.monotonic_raw_ns);
-  now.counter = counter::OrderedRead::read();
-  now.have_counter = true;
+  // A process that made its counter reads fault (prctl PR_SET_TSC) is a caller of the
+  // library's tscaudit_state_get_info too: the counter is not read then, nor the vDSO's clocks.
+  const bool counter_readable = !counter_unreadable();
+  now.have_clocks = clock_ns(CLOCK_BOOTTIME, now.boottime_ns, counter_readable) &&
+                    clock_ns(CLOCK_REALTIME, now.realtime_ns, counter_readable) &&
+                    clock_ns(CLOCK_MONOTONIC, now.monotonic_ns, counter_readable) &&
+                    clock_ns(CLOCK_MONOTONIC_RAW, now.monotonic_raw_ns, counter_readable);
+  if (counter_readable) {
+    now.counter = counter::OrderedRead::read();
+    now.have_counter = true;
+  }
   errno = saved_errno;
   return now;
 }

@@ -12,8 +12,9 @@ namespace tscaudit {
 /// current_clocksource, /sys/devices/system/cpu/online, CLOCK_BOOTTIME, CLOCK_REALTIME,
 /// CLOCK_MONOTONIC and CLOCK_MONOTONIC_RAW, and the counter (an ordered read on whichever CPU
 /// runs the caller: the table's offsets, a few hundred ticks, are nothing beside what the
-/// state's age and rate tests ask of it). A fact that cannot be read is left empty or 0; never
-/// throws, and leaves errno as it was.
+/// state's age and rate tests ask of it; not read where this process may not read it:
+/// counter_access.hpp). A fact that cannot be read is left empty or 0; never throws, and
+/// leaves errno as it was.
 MachineNow read_machine_now() noexcept;
 
 /// "0c3f...-..." as the kernel writes a boot id, into its 16 bytes; false when it is not one.

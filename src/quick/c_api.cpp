@@ -112,15 +112,7 @@ std::string one_printable_line(const std::string& text) {
   return out;
 }
 
-/// `text` into `reason` as one printable line, cut to fit (at a UTF-8 character's start)
-/// and NUL-terminated.
-void set_reason(tscaudit_result& r, const std::string& raw) {
-  const std::string text = one_printable_line(raw);
-  std::size_t n = std::min(text.size(), sizeof(r.reason) - 1);
-  while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-  std::memcpy(r.reason, text.data(), n);
-  r.reason[n] = '\0';
-}
+void set_reason(tscaudit_result& r, const std::string& raw) { tscaudit::copy_reason(r.reason, sizeof r.reason, raw); }
 
 int verdict_of(CheckOutcome outcome) {
   switch (outcome) {
@@ -163,6 +155,14 @@ std::string read_options(const tscaudit_options* options, tscaudit::QuickOptions
 }  // namespace
 
 namespace tscaudit {
+
+void copy_reason(char* out, std::size_t bytes, const std::string& raw) {
+  const std::string text = one_printable_line(raw);
+  std::size_t n = std::min(text.size(), bytes - 1);
+  while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  std::memcpy(out, text.data(), n);
+  out[n] = '\0';
+}
 
 void fill_result(tscaudit_result& r, const QuickAnswer& a) {
   r.verdict = verdict_of(a.check.outcome);
@@ -253,6 +253,9 @@ const char* tscaudit_error_name(int code) {
     case TSCAUDIT_ERROR_INVALID_ARGUMENT: return "invalid argument";
     case TSCAUDIT_ERROR_UNSUPPORTED: return "unsupported";
     case TSCAUDIT_ERROR_SYSTEM: return "system error";
+    case TSCAUDIT_ERROR_NO_STATE: return "no state";
+    case TSCAUDIT_ERROR_BAD_STATE: return "bad state";
+    case TSCAUDIT_ERROR_NO_BAND: return "no band";
     default: return "unknown error";
   }
 }

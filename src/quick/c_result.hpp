@@ -2,6 +2,9 @@
 // where the decision's outcome becomes a verdict code and its figures ns.
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include "quick/quick_check.hpp"
 #include "tscaudit.h"
 
@@ -12,5 +15,10 @@ namespace tscaudit {
 /// "incomplete", it is never cut short), the bound and proven offset in ticks and ns, the
 /// worst pair, the counts, the frequency and the reason as one printable line.
 void fill_result(tscaudit_result& result, const QuickAnswer& answer);
+
+/// `raw` into `out` (`bytes` of it, with the terminating 0) as one printable line: control
+/// characters and bytes that are not UTF-8 as \xNN, cut at a UTF-8 character's start. Every
+/// reason the library writes goes through it. \pre bytes >= 1.
+void copy_reason(char* out, std::size_t bytes, const std::string& raw);
 
 }  // namespace tscaudit

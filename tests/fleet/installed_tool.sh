@@ -2,9 +2,10 @@
 # The conventions of an installed tool, against the binary's own --help:
 #   installed_tool.sh TSCAUDIT SOURCE_DIR CASE        CASE: man-page | library-man-page | completion
 # man-page: tscaudit(1) renders without a warning (groff -ww, man -l) and names every option
-# of every command. library-man-page: tscaudit_quick_check(3) renders without a warning (groff
-# -ww, man --warnings, as lintian reads it), its SYNOPSIS declares the structs and functions
-# of include/tscaudit.h as the header does, and it names every constant of the header.
+# of every command. library-man-page: the library's pages (tscaudit_quick_check(3),
+# tscaudit_state_open(3), tscaudit_stamp(3)) render without a warning (groff -ww, man
+# --warnings, as lintian reads it), their SYNOPSIS sections declare the structs and functions
+# of include/tscaudit.h as the header does, and they name every constant of the header.
 # completion: the bash completion offers every command, every option of each, the read
 # variants and the formats. Exit 0 ok, 1 failed (the reason printed), 4 skipped.
 set -u
@@ -41,33 +42,43 @@ case $case_name in
 
   library-man-page)
     command -v groff >/dev/null || { echo "SKIPPED: groff is not installed"; exit 4; }
-    page="$src/man/tscaudit_quick_check.3"
-    warnings=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
-    [ -z "$warnings" ] || fail "groff warns: $warnings"
-    if command -v man >/dev/null; then
-      warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
-      [ -z "$warnings" ] || fail "man --warnings warns: $warnings"
-    fi
+    # The library's pages: tscaudit_quick_check(3), tscaudit_state_open(3), tscaudit_stamp(3).
+    pages=("$src"/man/tscaudit_*.3)
+    [ "${#pages[@]}" -ge 3 ] || fail "the library's man pages are not all there: ${pages[*]}"
+    for page in "${pages[@]}"; do
+      warnings=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
+      [ -z "$warnings" ] || fail "$page: groff warns: $warnings"
+      if command -v man >/dev/null; then
+        warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+        [ -z "$warnings" ] || fail "$page: man --warnings warns: $warnings"
+      fi
+    done
     # The declarations one a line, blanks collapsed: the header's without its comments, and
-    # the SYNOPSIS's as the page renders (wide enough for no line to wrap).
+    # the SYNOPSIS sections of the pages together as they render (wide enough for no line to
+    # wrap).
     squeeze() { sed -E 's/[[:space:]]+/ /g; s/^ //; s/ $//' | grep -v '^$'; }
     # An inline function of the header is declared by its first line: the SYNOPSIS shows what
     # a caller calls, not the body.
     header=$(perl -0777 -pe 's{/\*.*?\*/}{}gs; s#^(static inline [^\n\{]*\))\s*\{.*?^\}#$1;#gms' "$src/include/tscaudit.h")
-    text=$(groff -man -Tascii -P-cbou -rLL=250n "$page" 2>/dev/null)
-    synopsis=$(sed -n '/^SYNOPSIS$/,/^DESCRIPTION$/p' <<<"$text" | sed '1d;$d' | squeeze)
-    for s in tscaudit_options tscaudit_result; do
+    text="" synopsis=""
+    for page in "${pages[@]}"; do
+      one=$(groff -man -Tascii -P-cbou -rLL=250n "$page" 2>/dev/null)
+      text+=$one$'\n'
+      synopsis+=$(sed -n '/^SYNOPSIS$/,/^DESCRIPTION$/p' <<<"$one" | sed '1d;$d' | squeeze)$'\n'
+    done
+    for s in tscaudit_options tscaudit_result tscaudit_state_info; do
       want=$(sed -n "/^struct $s {/,/^};/p" <<<"$header" | squeeze)
       got=$(sed -n "/^struct $s {/,/^};/p" <<<"$synopsis")
       [ -n "$want" ] || fail "the header has no struct $s"
       [ "$got" = "$want" ] || fail "struct $s in the SYNOPSIS is not the header's: $(diff <(echo "$want") <(echo "$got"))"
     done
-    want=$(grep -E '\(.*\);$' <<<"$header" | squeeze)
-    got=$(grep -E '\(.*\);$' <<<"$synopsis")
-    [ "$(wc -l <<<"$want")" -ge 5 ] || fail "the header's functions were not found"
+    # Each function in one page's SYNOPSIS, in any order.
+    want=$(grep -E '\(.*\);$' <<<"$header" | squeeze | sort)
+    got=$(grep -E '\(.*\);$' <<<"$synopsis" | sort)
+    [ "$(wc -l <<<"$want")" -ge 12 ] || fail "the header's functions were not found"
     [ "$got" = "$want" ] || fail "the SYNOPSIS's functions are not the header's: $(diff <(echo "$want") <(echo "$got"))"
     for c in $(grep -oE '\bTSCAUDIT_[A-Z_]+' <<<"$header" | sort -u | grep -vx TSCAUDIT_H); do
-      grep -qw -- "$c" <<<"$text" || fail "$c is not in the page"
+      grep -qw -- "$c" <<<"$text" || fail "$c is not in the pages"
     done
     ;;
 

@@ -3,7 +3,7 @@
 #   package.sh BUILD_DIR WORKDIR CASE        CASE: lintian | apt-install
 # lintian: CPack builds the three .debs (what `make package` runs): tscaudit (the tool),
 # libtscaudit0 (the shared library, with its shlibs file and the ldconfig trigger) and
-# libtscaudit-dev (header, .pc, the libtscaudit.so link, libtscaudit.a, tscaudit_quick_check(3)),
+# libtscaudit-dev (header, .pc, the libtscaudit.so link, libtscaudit.a, the library's man pages),
 # with the files where Debian expects them, stripped binaries and Depends from dpkg-shlibdeps,
 # and lintian reports no error on any of them. apt-install: `apt-get install` of the three in
 # a throwaway root (an overlay of this machine's root, in a mount namespace of its own,
@@ -67,6 +67,8 @@ case $case_name in
       "./usr/share/doc/$lib_package/copyright" "./usr/share/doc/$lib_package/changelog.gz"
     has_files "$dev_deb" ./usr/include/tscaudit.h ".$libdir/pkgconfig/tscaudit.pc" ".$libdir/libtscaudit.so" \
       ".$libdir/libtscaudit.a" ./usr/share/man/man3/tscaudit_quick_check.3.gz ./usr/share/man/man3/tscaudit_version.3.gz \
+      ./usr/share/man/man3/tscaudit_state_open.3.gz ./usr/share/man/man3/tscaudit_state_order.3.gz \
+      ./usr/share/man/man3/tscaudit_stamp.3.gz \
       ./usr/share/doc/libtscaudit-dev/copyright ./usr/share/doc/libtscaudit-dev/changelog.gz
     # Each file in one package only: the library's files are in none of the tool's.
     if dpkg-deb -c "$deb" | grep -q 'libtscaudit\|tscaudit\.h\|tscaudit\.pc'; then
@@ -171,6 +173,11 @@ pc_libdir=$(in_root sh -c 'realpath "$(pkg-config --variable=libdir tscaudit)"')
 for page in tscaudit_quick_check tscaudit_options_init tscaudit_version tscaudit_error_name tscaudit_verdict_name; do
   in_root man -w "$page" | grep -qx /usr/share/man/man3/tscaudit_quick_check.3.gz || { echo "FAIL: man -w $page"; exit 1; }
 done
+# The state's functions lead to tscaudit_state_open(3).
+for page in tscaudit_state_open tscaudit_state_close tscaudit_state_get_info tscaudit_state_offset tscaudit_state_order; do
+  in_root man -w "$page" | grep -qx /usr/share/man/man3/tscaudit_state_open.3.gz || { echo "FAIL: man -w $page"; exit 1; }
+done
+in_root man -w tscaudit_stamp | grep -qx /usr/share/man/man3/tscaudit_stamp.3.gz || { echo "FAIL: man -w tscaudit_stamp"; exit 1; }
 cat >"$m/tmp/quick.c" <<'C'
 #include <stdio.h>
 #include <tscaudit.h>

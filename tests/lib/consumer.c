@@ -13,13 +13,20 @@
  *   consumer versions V  without measuring: the header's version is V (the project's), its
  *                        number the library's (tscaudit_version_number, tscaudit_version),
  *                        the named enums, and tscaudit_result_init's values, field by field
+ *   consumer state FILE  the published state FILE, state_writer's fixture (consumer_state.h):
+ *                        its status, fields, offsets and orders; tscaudit_stamp on each CPU
+ *   consumer state-hostile DIR  the files lib_test.sh made in DIR, each kind a reader may
+ *                        meet: the status or the error, with its reason
  * Exit 0: every check held; 1: one failed (each printed on stderr); 2: the test could not run. */
 #define _GNU_SOURCE /* sched_getaffinity and the CPU_* macros, in C99 */
 
 #include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "consumer_checks.h"
+#include "consumer_state.h"
 
 static int mode_check(void) {
   struct consumer_mask allowed = consumer_affinity();
@@ -385,6 +392,86 @@ static int mode_versions(const char *project) {
   return consumer_failures == 0 ? 0 : 1;
 }
 
+/* A process that made its counter reads fault (x86-64: prctl PR_SET_TSC): info reads no
+ * counter, the stamp is unsupported; neither faults. In a child, whose death by a signal
+ * the parent sees. */
+static void check_state_without_counter(const char *path) {
+#if defined(__x86_64__) && defined(PR_SET_TSC)
+  pid_t child;
+  int status = 0;
+  fflush(NULL);
+  child = fork();
+  if (child == 0) {
+    struct tscaudit_state *state = NULL;
+    struct tscaudit_state_info info;
+    char reason[256];
+    int cpu = -1;
+    uint64_t t = 0;
+    int rc;
+    if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) != 0) _exit(3);
+    rc = tscaudit_state_open(path, &state, reason);
+    CHECK(rc == TSCAUDIT_OK, "open without the counter: %s", reason);
+    tscaudit_state_info_init(&info);
+    rc = tscaudit_state_get_info(state, &info);
+    CHECK(rc == TSCAUDIT_OK && info.status == TSCAUDIT_STATE_CURRENT, "info without the counter: rc %d, status %d",
+          rc, info.status);
+    rc = tscaudit_stamp(&cpu, &t);
+    CHECK(rc == TSCAUDIT_ERROR_UNSUPPORTED, "a stamp without the counter: rc %d", rc);
+    tscaudit_state_close(state);
+    fflush(NULL);
+    _exit(consumer_failures == 0 ? 0 : 1);
+  }
+  CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork or waitpid failed");
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+    printf("prctl PR_SET_TSC is refused here: the state without the counter is not checked\n");
+    return;
+  }
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the process without the counter: %s %d",
+        WIFSIGNALED(status) ? "killed by signal" : "exit", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  printf("with counter reads made to fault: the state opened and judged, the stamp unsupported\n");
+#else
+  (void)path;
+#endif
+}
+
+static int mode_state(const char *path) {
+  consumer_check_fixture(path);
+  check_state_without_counter(path); /* before the first stamp, whose answer is kept (fork copies it) */
+  consumer_check_stamp();
+  return consumer_failures == 0 ? 0 : 1;
+}
+
+static int mode_state_hostile(const char *dir) {
+  static const struct {
+    const char *name;
+    int code, status;
+    const char *words;
+  } cases[] = {
+      {"current", TSCAUDIT_OK, TSCAUDIT_STATE_CURRENT, FIXTURE_REASON},
+      {"other-boot", TSCAUDIT_OK, TSCAUDIT_STATE_OTHER_BOOT, "another boot"},
+      {"no-boot", TSCAUDIT_OK, TSCAUDIT_STATE_OTHER_BOOT, "records no boot"},
+      {"cpus", TSCAUDIT_OK, TSCAUDIT_STATE_DISRUPTED, "the online CPUs changed since publishing (then "},
+      {"clocksource", TSCAUDIT_OK, TSCAUDIT_STATE_DISRUPTED, "clocksource changed since publishing (then test-clock"},
+      {"aged", TSCAUDIT_OK, TSCAUDIT_STATE_AGED, "older (3600 s) than the 60 s"},
+      {"truncated", TSCAUDIT_ERROR_BAD_STATE, 0, "cut short or torn"},
+      {"torn", TSCAUDIT_ERROR_BAD_STATE, 0, "its checksum does not match"},
+      {"major", TSCAUDIT_ERROR_BAD_STATE, 0, "state file version 2.0: this reader reads 1.x only"},
+      {"garbage", TSCAUDIT_ERROR_BAD_STATE, 0, "not a tscaudit state file"},
+      {"empty", TSCAUDIT_ERROR_BAD_STATE, 0, "empty"},
+      {"fifo", TSCAUDIT_ERROR_BAD_STATE, 0, "a FIFO, not a state file"},
+      {"directory", TSCAUDIT_ERROR_BAD_STATE, 0, "a directory, not a state file"},
+      {"large", TSCAUDIT_ERROR_BAD_STATE, 0, "104857600 bytes, more than the 16777216"},
+      {"missing", TSCAUDIT_ERROR_NO_STATE, 0, "no state file there"},
+  };
+  char path[4096];
+  size_t i;
+  for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    snprintf(path, sizeof path, "%s/%s", dir, cases[i].name);
+    consumer_check_hostile(cases[i].name, path, cases[i].code, cases[i].status, cases[i].words);
+  }
+  return consumer_failures == 0 ? 0 : 1;
+}
+
 /* name size, then each field's name and offset, one a line, as lib_ctypes.py reads them. */
 static int mode_layout(void) {
 #define FIELD(s, f) printf("%s.%s %zu %zu\n", #s, #f, offsetof(struct s, f), sizeof(((struct s *)0)->f))
@@ -407,6 +494,21 @@ static int mode_layout(void) {
   FIELD(tscaudit_result, reason);
   FIELD(tscaudit_result, bound_ticks);
   FIELD(tscaudit_result, counter_hz);
+  printf("tscaudit_state_info %zu\n", sizeof(struct tscaudit_state_info));
+  FIELD(tscaudit_state_info, size);
+  FIELD(tscaudit_state_info, status);
+  FIELD(tscaudit_state_info, verdict);
+  FIELD(tscaudit_state_info, bound_ns);
+  FIELD(tscaudit_state_info, age_seconds);
+  FIELD(tscaudit_state_info, valid_seconds);
+  FIELD(tscaudit_state_info, cpus);
+  FIELD(tscaudit_state_info, reference_cpu);
+  FIELD(tscaudit_state_info, counter_hz);
+  FIELD(tscaudit_state_info, as_of_counter);
+  FIELD(tscaudit_state_info, reason);
+  FIELD(tscaudit_state_info, tolerance_ns);
+  FIELD(tscaudit_state_info, as_of_realtime_ns);
+  FIELD(tscaudit_state_info, quantum_ticks);
 #undef FIELD
   return 0;
 }
@@ -419,6 +521,9 @@ int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "arguments") == 0) return mode_arguments();
   if (argc == 2 && strcmp(argv[1], "layout") == 0) return mode_layout();
   if (argc == 3 && strcmp(argv[1], "versions") == 0) return mode_versions(argv[2]);
-  fprintf(stderr, "usage: %s check|one-cpu|arguments|layout|versions PROJECT_VERSION\n", argv[0]);
+  if (argc == 3 && strcmp(argv[1], "state") == 0) return mode_state(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "state-hostile") == 0) return mode_state_hostile(argv[2]);
+  fprintf(stderr, "usage: %s check|one-cpu|arguments|layout|versions PROJECT_VERSION|state FILE|state-hostile DIR\n",
+          argv[0]);
   return 2;
 }

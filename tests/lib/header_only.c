@@ -32,9 +32,33 @@ const char *header_only_error(enum tscaudit_error error) {
     case TSCAUDIT_ERROR_INVALID_ARGUMENT: return tscaudit_error_name(TSCAUDIT_ERROR_INVALID_ARGUMENT);
     case TSCAUDIT_ERROR_UNSUPPORTED: return tscaudit_error_name(TSCAUDIT_ERROR_UNSUPPORTED);
     case TSCAUDIT_ERROR_SYSTEM: return tscaudit_error_name(TSCAUDIT_ERROR_SYSTEM);
+    case TSCAUDIT_ERROR_NO_STATE: return tscaudit_error_name(TSCAUDIT_ERROR_NO_STATE);
+    case TSCAUDIT_ERROR_BAD_STATE: return tscaudit_error_name(TSCAUDIT_ERROR_BAD_STATE);
+    case TSCAUDIT_ERROR_NO_BAND: return tscaudit_error_name(TSCAUDIT_ERROR_NO_BAND);
   }
   return "";
 }
+int header_only_status(enum tscaudit_state_status status);
+int header_only_status(enum tscaudit_state_status status) {
+  switch (status) {
+    case TSCAUDIT_STATE_CURRENT: return 0;
+    case TSCAUDIT_STATE_AGED: return 1;
+    case TSCAUDIT_STATE_OTHER_BOOT: return 2;
+    case TSCAUDIT_STATE_DISRUPTED: return 3;
+  }
+  return -1;
+}
+int header_only_order(enum tscaudit_order order);
+int header_only_order(enum tscaudit_order order) {
+  switch (order) {
+    case TSCAUDIT_BEFORE: return -1;
+    case TSCAUDIT_UNORDERED: return 0;
+    case TSCAUDIT_AFTER: return 1;
+  }
+  return 2;
+}
+/* The default path is a string literal. */
+const char header_only_state_path[] = TSCAUDIT_STATE_PATH;
 
 /* Each function as a pointer of the type the header gives it. */
 void header_only_functions(void);
@@ -47,6 +71,14 @@ void header_only_functions(void) {
   unsigned (*version_number)(void) = tscaudit_version_number;
   const char *(*error_name)(int) = tscaudit_error_name;
   const char *(*verdict_name)(int) = tscaudit_verdict_name;
+  int (*state_open)(const char *, struct tscaudit_state **, char *) = tscaudit_state_open;
+  void (*state_close)(struct tscaudit_state *) = tscaudit_state_close;
+  void (*state_info_init)(struct tscaudit_state_info *) = tscaudit_state_info_init;
+  void (*state_info_init_size)(struct tscaudit_state_info *, size_t) = tscaudit_state_info_init_size;
+  int (*state_get_info)(const struct tscaudit_state *, struct tscaudit_state_info *) = tscaudit_state_get_info;
+  int (*state_offset)(const struct tscaudit_state *, int, uint64_t, double *, double *) = tscaudit_state_offset;
+  int (*state_order)(const struct tscaudit_state *, int, uint64_t, int, uint64_t, int *) = tscaudit_state_order;
+  int (*stamp)(int *, uint64_t *) = tscaudit_stamp;
   (void)options_init;
   (void)result_init;
   (void)result_init_size;
@@ -55,4 +87,12 @@ void header_only_functions(void) {
   (void)version_number;
   (void)error_name;
   (void)verdict_name;
+  (void)state_open;
+  (void)state_close;
+  (void)state_info_init;
+  (void)state_info_init_size;
+  (void)state_get_info;
+  (void)state_offset;
+  (void)state_order;
+  (void)stamp;
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """libtscaudit from Python through ctypes, as a script that loads the installed library does.
 
-    lib_ctypes.py LIBRARY LAYOUT
+    lib_ctypes.py LIBRARY LAYOUT STATE
 
 LIBRARY is the installed libtscaudit.so.0; LAYOUT the output of `consumer layout` (the C
 compiler's sizes and offsets of the header's structs), against which the ctypes declarations
-below are held first: a struct declared wrong here would pass garbage both ways.
+below are held first: a struct declared wrong here would pass garbage both ways. STATE is
+state_writer's fixture (state_fixture.h): opened, asked, ordered, and a stamp read.
 Exit 0: every check held; 1: one failed (each printed); 2: the test could not run.
 """
 import ctypes
@@ -41,7 +42,30 @@ class Result(ctypes.Structure):
     ]
 
 
-OK, INVALID_ARGUMENT = 0, 1
+class StateInfo(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("status", ctypes.c_int),
+        ("verdict", ctypes.c_int),
+        ("bound_ns", ctypes.c_double),
+        ("age_seconds", ctypes.c_double),
+        ("valid_seconds", ctypes.c_double),
+        ("cpus", ctypes.c_int),
+        ("reference_cpu", ctypes.c_int),
+        ("counter_hz", ctypes.c_double),
+        ("as_of_counter", ctypes.c_uint64),
+        ("reason", ctypes.c_char * 256),
+        ("tolerance_ns", ctypes.c_double),
+        ("as_of_realtime_ns", ctypes.c_int64),
+        ("quantum_ticks", ctypes.c_int64),
+    ]
+
+
+OK, INVALID_ARGUMENT, UNSUPPORTED = 0, 1, 2
+NO_STATE, BAD_STATE, NO_BAND = 4, 5, 6
+STATE_CURRENT = 0
+BEFORE, UNORDERED, AFTER = -1, 0, 1
+FIXTURE_STEP_TICKS, FIXTURE_HALF_TICKS, FIXTURE_BOUND_NS = 100.0, 5.0, 1000.0  # state_fixture.h
 SYNCHRONIZED, NOT_SYNCHRONIZED, INCONCLUSIVE = 0, 1, 2
 VERDICT_NAMES = {SYNCHRONIZED: "synchronized", NOT_SYNCHRONIZED: "not synchronized", INCONCLUSIVE: "inconclusive"}
 ERRNO_SENTINEL = 12345
@@ -58,7 +82,7 @@ def check(cond, what):
 def check_layout(path):
     """The ctypes structs against the C compiler's: the same size, the same fields in the same
     order, each at C's offset with C's size."""
-    structs = {"tscaudit_options": Options, "tscaudit_result": Result}
+    structs = {"tscaudit_options": Options, "tscaudit_result": Result, "tscaudit_state_info": StateInfo}
     named = {name: [] for name in structs}
     with open(path) as f:
         for line in f:
@@ -79,8 +103,71 @@ def check_layout(path):
         check(named[struct] == declared, f"{struct}: C has the fields {named[struct]}, ctypes {declared}")
 
 
+def check_state(lib, path):
+    """The fixture through ctypes: open, info, an offset and an order at the bands' edge, a
+    missing file, a stamp."""
+    lib.tscaudit_state_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p]
+    lib.tscaudit_state_close.argtypes = [ctypes.c_void_p]
+    lib.tscaudit_state_close.restype = None
+    lib.tscaudit_state_info_init_size.argtypes = [ctypes.POINTER(StateInfo), ctypes.c_size_t]
+    lib.tscaudit_state_info_init_size.restype = None
+    lib.tscaudit_state_get_info.argtypes = [ctypes.c_void_p, ctypes.POINTER(StateInfo)]
+    lib.tscaudit_state_offset.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64,
+                                          ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]
+    lib.tscaudit_state_order.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64, ctypes.c_int, ctypes.c_uint64,
+                                         ctypes.POINTER(ctypes.c_int)]
+    lib.tscaudit_stamp.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_uint64)]
+
+    state = ctypes.c_void_p()
+    reason = ctypes.create_string_buffer(256)
+    rc = lib.tscaudit_state_open(path.encode(), ctypes.byref(state), reason)
+    check(rc == OK and state.value is not None, f"open {path}: rc {rc}: {reason.value.decode()}")
+    if rc != OK:
+        return
+    info = StateInfo()
+    lib.tscaudit_state_info_init_size(ctypes.byref(info), ctypes.sizeof(StateInfo))
+    rc = lib.tscaudit_state_get_info(state, ctypes.byref(info))
+    print(f"state: rc {rc}, status {info.status}, bound {info.bound_ns} ns, {info.cpus} CPUs against CPU "
+          f"{info.reference_cpu}, age {info.age_seconds:.3g} s: {info.reason.decode()}")
+    check(rc == OK and info.status == STATE_CURRENT and info.bound_ns == FIXTURE_BOUND_NS and info.cpus >= 1,
+          f"info: rc {rc}, status {info.status}, bound {info.bound_ns}, {info.cpus} CPUs")
+    cpus = []
+    lo, hi = ctypes.c_double(), ctypes.c_double()
+    for cpu in range(4096):
+        if lib.tscaudit_state_offset(state, cpu, info.as_of_counter, ctypes.byref(lo), ctypes.byref(hi)) == OK:
+            k = len(cpus)
+            cpus.append(cpu)
+            half = FIXTURE_HALF_TICKS if k else 0.0
+            check(k * FIXTURE_STEP_TICKS - half - 0.01 < lo.value <= k * FIXTURE_STEP_TICKS - half and
+                  k * FIXTURE_STEP_TICKS + half <= hi.value < k * FIXTURE_STEP_TICKS + half + 0.01,
+                  f"CPU {cpu}: [{lo.value}, {hi.value}]")
+    check(len(cpus) == info.cpus and cpus[0] == info.reference_cpu, f"banded CPUs {cpus}, info {info.cpus}")
+    order = ctypes.c_int(7)
+    if len(cpus) >= 2:
+        a, b, x = cpus[0], cpus[-1], info.as_of_counter + 1000
+        edge = int((len(cpus) - 1) * FIXTURE_STEP_TICKS + FIXTURE_HALF_TICKS) + 2
+        for gap, want in ((edge + 1, BEFORE), (edge - 1, UNORDERED)):
+            rc = lib.tscaudit_state_order(state, a, x, b, x + gap, ctypes.byref(order))
+            check(rc == OK and order.value == want, f"CPU {a} then {b} {gap} ticks later: rc {rc}, order {order.value}")
+    rc = lib.tscaudit_state_order(state, cpus[0], 1, 99999, 2, ctypes.byref(order))
+    check(rc == NO_BAND and order.value == UNORDERED, f"no band: rc {rc}, order {order.value}")
+    lib.tscaudit_state_close(state)
+
+    missing = path + ".missing"
+    state = ctypes.c_void_p(1)
+    rc = lib.tscaudit_state_open(missing.encode(), ctypes.byref(state), reason)
+    check(rc == NO_STATE and state.value is None and "no state file" in reason.value.decode(),
+          f"open {missing}: rc {rc}, state {state.value}: {reason.value.decode()}")
+    lib.tscaudit_state_close(None)
+
+    cpu, counter = ctypes.c_int(-1), ctypes.c_uint64(0)
+    rc = lib.tscaudit_stamp(ctypes.byref(cpu), ctypes.byref(counter))
+    check(rc == UNSUPPORTED or (rc == OK and cpu.value in os.sched_getaffinity(0)),
+          f"stamp: rc {rc}, CPU {cpu.value}")
+
+
 def main():
-    library_path, layout_path = sys.argv[1], sys.argv[2]
+    library_path, layout_path, state_path = sys.argv[1], sys.argv[2], sys.argv[3]
     check_layout(layout_path)
 
     lib = ctypes.CDLL(library_path, use_errno=True)
@@ -167,6 +254,8 @@ def main():
     reason = r.reason.decode("utf-8")
     print(f"cpus 0,x: rc {rc}: {reason}")
     check(rc == INVALID_ARGUMENT and "0,x" in reason, f"cpus 0,x: rc {rc}: {reason}")
+
+    check_state(lib, state_path)
 
     if failures:
         print(f"{len(failures)} checks failed", file=sys.stderr)

@@ -16,6 +16,18 @@
 #              -Wall -Wextra -pedantic -Werror and more (header_only.c)
 #   versions   the C program, without measuring: the header's version is the project's, its
 #              number the library's; tscaudit_result_init's values
+#   state      the C program over the state fixture (tests/lib/state_fixture.h, written by the
+#              build's tscaudit_test_state_writer, $TSCAUDIT_STATE_WRITER): status, fields,
+#              offsets, orders, tscaudit_stamp on each CPU
+#   state-hostile  the C program over every kind of file a reader may meet: another boot, CPUs
+#              or clocksource changed, aged, cut short, torn, a newer major, garbage, empty, a
+#              FIFO, a directory, 100 MB, missing
+#   state-threads  the C++ program: the fixture, then republished 1,000 times while four
+#              threads open and ask it
+#   docs-example  the state example of docs/library.md (merge.c), built as a reader would, run
+#              over stamps whose order the fixture proves or not: its output, line for line
+#   state-causality  the C++ program: a state of this machine (the installed tool's `check
+#              --quick --publish`), two pinned threads passing a token 100,000 times, stamping
 # Exit 0: every check held; 1: one did not (each printed); 4: skipped, with the reason.
 set -u
 settings=$1 mode=$2
@@ -83,6 +95,12 @@ build_c() {
 }
 build_c_shared() { build_c "$1" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir"; }
 
+# state_file KIND FILE: a state file of that kind, written by the build's state writer.
+state_file() {
+  [ -n "${TSCAUDIT_STATE_WRITER:-}" ] || die "TSCAUDIT_STATE_WRITER is not set (tests/lib/CMakeLists.txt sets it)"
+  run "${emulator[@]}" "$TSCAUDIT_STATE_WRITER" "$1" "$2" || die "the state writer failed to write a '$1' state"
+}
+
 # needed FILE: the NEEDED entries of FILE's dynamic section, one a line.
 needed() { "$readelf" -dW "$1" | sed -n 's/.*(NEEDED).*Shared library: \[\(.*\)\]/\1/p'; }
 
@@ -136,6 +154,8 @@ case $mode in
       fail "the static program does not define tscaudit_quick_check"
     echo "needed: $(needed "$out/consumer_static" | tr '\n' ' ')"
     run "${emulator[@]}" "$out/consumer_static" check || fail "the static program's checks failed (exit $?)"
+    state_file current "$out/state"
+    run "${emulator[@]}" "$out/consumer_static" state "$out/state" || fail "the static program's state checks failed (exit $?)"
     ;;
   python)
     [ -z "$crosscompiling" ] || skip "this host's python3 cannot load the ${processor} libtscaudit.so.$soversion"
@@ -159,7 +179,8 @@ case $mode in
     esac
     build_c_shared "$out/consumer"
     run "$out/consumer" layout >"$out/layout.txt" || die "the C program's layout mode failed"
-    run "${preload[@]}" "$python" "$here/lib_ctypes.py" "$lib/libtscaudit.so.$soversion" "$out/layout.txt" ||
+    state_file current "$out/state"
+    run "${preload[@]}" "$python" "$here/lib_ctypes.py" "$lib/libtscaudit.so.$soversion" "$out/layout.txt" "$out/state" ||
       fail "the Python checks failed (exit $?)"
     ;;
   one-cpu)
@@ -250,6 +271,66 @@ case $mode in
   versions)
     build_c_shared "$out/consumer"
     run "${emulator[@]}" "$out/consumer" versions "$tool_version" || fail "the C program's version checks failed (exit $?)"
+    ;;
+  state)
+    build_c_shared "$out/consumer"
+    state_file current "$out/state"
+    run "${emulator[@]}" "$out/consumer" state "$out/state" || fail "the C program's state checks failed (exit $?)"
+    ;;
+  state-hostile)
+    build_c_shared "$out/consumer"
+    for kind in current other-boot no-boot cpus clocksource aged truncated torn major garbage empty; do
+      state_file "$kind" "$out/$kind"
+    done
+    mkfifo "$out/fifo" || die "mkfifo failed"
+    mkdir "$out/directory"
+    truncate -s 100M "$out/large" || die "truncate failed" # sparse: 100 MB that take no disk
+    run "${emulator[@]}" "$out/consumer" state-hostile "$out" || fail "the C program's hostile state checks failed (exit $?)"
+    ;;
+  state-threads)
+    run "${cxx[@]}" -std=c++17 -Wall -Wextra -pedantic -Werror -O1 -g -pthread "${san[@]}" "${pc_cflags[@]}" \
+      "$here/consumer_threads.cpp" -o "$out/consumer_threads" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir" ||
+      die "the C++ program does not build with pkg-config's flags"
+    state_file current "$out/state"
+    mkdir "$out/versions"
+    run "${emulator[@]}" "$TSCAUDIT_STATE_WRITER" versions "$out/versions" 10 || die "the state writer failed"
+    run "${emulator[@]}" "$out/consumer_threads" state "$out/state" "$out/versions" 10 ||
+      fail "the C++ program's state checks failed (exit $?)"
+    ;;
+  docs-example)
+    # The block that begins "/* merge.c:", as the document shows it.
+    awk '/^```c$/ { getline line; if (line ~ /^\/\* merge\.c:/) { inside = 1; print line }; next }
+         inside && /^```$/ { exit } inside' "$here/../../docs/library.md" >"$out/merge.c"
+    [ -s "$out/merge.c" ] || die "docs/library.md has no merge.c example"
+    run "${cc[@]}" -std=c99 -Wall -Wextra -pedantic -Werror -O1 "${san[@]}" "${pc_cflags[@]}" "$out/merge.c" -x none \
+      -o "$out/merge" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir" || die "the example of docs/library.md does not build"
+    read -r _ t _ c0 c1 _ < <("${emulator[@]}" "$TSCAUDIT_STATE_WRITER" current "$out/state") ||
+      die "the state writer failed"
+    [ -n "${c1:-}" ] || skip "one CPU online: the fixture has no second CPU to order against"
+    # The fixture's second CPU is 95 to 105 ticks ahead (state_fixture.h): b1, 50 ticks after a1
+    # by the counters, was read before it; a2 and b2, 100 apart, cannot be ordered.
+    printf '%s\n' "$c0 $t a1" "$c1 $((t + 50)) b1" "$c0 $((t + 200)) a2" "$c1 $((t + 300)) b2" "$c0 $((t + 1000)) a3" \
+      >"$out/events"
+    printf '%s\n' "$c1 $((t + 50)) b1" "$c0 $t a1" "$c0 $((t + 200)) a2 (order unproven)" \
+      "$c1 $((t + 300)) b2 (order unproven)" "$c0 $((t + 1000)) a3" >"$out/expected"
+    run "${emulator[@]}" "$out/merge" "$out/state" <"$out/events" >"$out/merged" || fail "the example failed (exit $?)"
+    diff "$out/expected" "$out/merged" || fail "the example merged the events otherwise"
+    ;;
+  state-causality)
+    [ -z "$crosscompiling" ] || skip "an emulated machine's counters and CPUs are not what the table describes"
+    tool=$root/bin/tscaudit
+    [ -x "$tool" ] || die "the tool is not installed at $tool"
+    run "${cxx[@]}" -std=c++17 -Wall -Wextra -pedantic -Werror -O1 -g -pthread "${san[@]}" "${pc_cflags[@]}" \
+      "$here/consumer_threads.cpp" -o "$out/consumer_threads" "${pc_libs[@]}" "-Wl,-rpath,$pc_libdir" ||
+      die "the C++ program does not build with pkg-config's flags"
+    run "$tool" check --quick --publish "$out/state" >"$out/check.txt" 2>&1
+    rc=$?
+    cat "$out/check.txt"
+    [ -s "$out/state" ] || skip "check --quick published no state here (exit $rc)"
+    run "$out/consumer_threads" causality "$out/state"
+    rc=$?
+    [ $rc -eq 4 ] && exit 4
+    [ $rc -eq 0 ] || fail "the causality checks failed (exit $rc)"
     ;;
   *)
     echo "unknown mode '$mode'" >&2
