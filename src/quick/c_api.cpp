@@ -12,6 +12,11 @@
 #include <string_view>
 #include <system_error>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <ctime>
+
+#include "platform/counter_access.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
 #include "quick/c_result.hpp"
@@ -203,9 +208,27 @@ void tscaudit_result_init_size(struct tscaudit_result* result, size_t size) {
   if (size > known) std::memset(reinterpret_cast<unsigned char*>(result) + known, 0, size - known);
 }
 
+namespace {
+
+/// CLOCK_MONOTONIC in seconds: the vDSO's when the counter may be read, else the system call.
+double call_clock_seconds(bool vdso) {
+  struct timespec ts {};
+  if (vdso) {
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  } else {
+    ::syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+  }
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
 int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit_result* result) {
   const ErrnoKeeper errno_keeper;
-  const auto start = std::chrono::steady_clock::now();
+  // Where the counter may not be read (PR_SET_TSC), neither may the vDSO's clocks, which read
+  // it: the wall time of the call comes from the system call then.
+  const bool counter_readable = !tscaudit::counter_unreadable();
+  const double start = call_clock_seconds(counter_readable);
   if (result == nullptr || result->size < kResultV1) return TSCAUDIT_ERROR_INVALID_ARGUMENT;
   // Only this version's fields are written; a newer caller's larger struct keeps the rest.
   tscaudit_result& r = *result;
@@ -238,7 +261,7 @@ int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit
     code = TSCAUDIT_ERROR_SYSTEM;
   }
   if (code != TSCAUDIT_OK) r.verdict = TSCAUDIT_INCONCLUSIVE;
-  r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.elapsed_seconds = call_clock_seconds(counter_readable) - start;
   return code;
 }
 

@@ -229,7 +229,6 @@ QuickAnswer measure_and_decide(const QuickOptions& options, const QuickPlan& qui
 }  // namespace
 
 QuickAnswer run_quick_check(const QuickOptions& options) {
-  const Clock::time_point called = Clock::now();
   require_finite("the budget", options.budget_seconds);
   require_finite("the tolerance", options.tolerance_ns);
   require_finite("the largest bound", options.max_bound_ns);
@@ -237,6 +236,9 @@ QuickAnswer run_quick_check(const QuickOptions& options) {
   if (cpus.empty()) throw UsageError("the CPU list '" + options.cpus.value_or("") + "' names no CPU");
   if (cpus.size() < 2) return decide_unmeasured(cpus, "", options);
   if (auto why = counter_unreadable()) return decide_unmeasured(cpus, *why, options);
+  // Only now: steady_clock reads the counter through the vDSO where the clocksource is the
+  // TSC, which faults in a process that forbade its reads (PR_SET_TSC).
+  const Clock::time_point called = Clock::now();
 
   CheckKey key{cpus, options.budget_seconds, options.tolerance_ns, options.max_bound_ns};
   std::sort(key.cpus.begin(), key.cpus.end());

@@ -97,7 +97,7 @@ TEST_CASE("published_state_of: the verdict, the bound, the table at the median i
   CHECK(s->clocksource == "tsc");
 }
 
-TEST_CASE("published_state_of: nothing for a check cut short; no moment from a run directory", "[publish]") {
+TEST_CASE("published_state_of: nothing for a check cut short, and no moment from a run directory", "[publish]") {
   const MatrixResult m = two_cpus();
   CheckResult r;
   r.outcome = CheckOutcome::incomplete;
