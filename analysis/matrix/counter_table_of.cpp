@@ -65,22 +65,27 @@ CounterTable counter_table_of(const MatrixResult& m) {
   // drift band times Δ = as_of + x_a − band_t_ref_tick, plus the band's width and a tick for
   // an instant carried over to b's counter by the estimate (matrix.cpp, join_roles). x_a is
   // what is being solved for, so it is bounded by |x_a| <= B for every CPU, and B proven:
-  // the bands solved with B give every CPU within ±F(B); F grows by at most (n − 1)·R per
-  // unit of B (R the largest drift of a pair, a shortest path has at most n − 1 pairs), so
-  // when (n − 1)·R < 1 and F(B) <= B the true largest |x| is within B (were it B* > B, then
-  // B* <= F(B*) <= F(B) + (n − 1)R(B* − B) < B*). (The per-CPU bounds of the matrix do not
-  // serve: they join the pairs' bands at their own instants, which a drifting CPU's
+  // the bands solved with B put every CPU within ±F(B). A pair's moved band moves by at most
+  // R (its largest drift) per unit of B, and a shortest path leaves each CPU at most once,
+  // by a pair that CPU is in, so F grows by at most s = Σ over CPUs of the largest R of
+  // their pairs per unit of B. When s < 1 and F(B) <= B, the true largest |x| is within B
+  // (were it B* > B, then B* <= F(B) + s(B* − B) < B*). (The per-CPU bounds of the matrix
+  // do not serve: they join the pairs' bands at their own instants, which a drifting CPU's
   // contradict.)
-  double rate_max = 0;
+  std::vector<double> rate_of_cpu(n, 0);  // the largest R of the CPU's pairs
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
       if (!usable(a, b)) continue;
       double r_lo = 0, r_hi = 0;
       rate_box(m.at(a, b), r_lo, r_hi);
-      rate_max = std::max({rate_max, std::abs(r_lo), std::abs(r_hi)});
+      const double r = std::max(std::abs(r_lo), std::abs(r_hi));
+      rate_of_cpu[a] = std::max(rate_of_cpu[a], r);
+      rate_of_cpu[b] = std::max(rate_of_cpu[b], r);
     }
   }
-  if (!(static_cast<double>(n - 1) * rate_max < 1)) return t;
+  double slope = 0;
+  for (double r : rate_of_cpu) slope += r;
+  if (!(slope < 1)) return t;
   std::vector<std::uint8_t> bounded(n, 1);  // CPUs whose x the last solution bounds
   const auto moved = [&](double bound) {
     PairCells offsets;

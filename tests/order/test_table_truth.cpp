@@ -1,6 +1,7 @@
 // The published table against a simulated machine's known truth (docs/machine.md §10.8):
-// every ordered pair of 8 CPUs (2 packages of 4, package 1 600 ticks ahead, CPU 5 drifting
-// +300 ppb) simulated over 4 visits, analyzed as `check --from` analyzes a run directory
+// every ordered pair of 8 CPUs (2 packages of 4; package 1 600 ticks ahead and CPU 5
+// drifting +300 ppb, q = 26; or CPU 6 400 ticks ahead and CPU 3 drifting −2 ppm, q = 1)
+// simulated over 4 visits, analyzed as `check --from` analyzes a run directory
 // (analyze_matrix_pairs over each pair's visits in order), the table built by
 // counter_table_of and read back through the state file's codec. Then the table's bands
 // hold the true offset of every CPU at any counter, in the run and beyond it, and order_of
@@ -28,10 +29,6 @@ namespace {
 
 constexpr int kCpus = 8;
 constexpr std::uint64_t kVisits = 4;
-constexpr std::uint64_t kQuantum = 26;
-constexpr double kPackageAheadTicks = 600;  // package 1 (CPUs 4-7)
-constexpr int kDriftingCpu = 5;
-constexpr double kDriftPpb = 300;
 
 /// hwloc's "package:2 core:4 pu:1": CPUs 0-3 in package 0, 4-7 in package 1, one core each.
 std::vector<CpuPlace> places() {
@@ -40,14 +37,12 @@ std::vector<CpuPlace> places() {
   return p;
 }
 
-MachineSpec machine_spec() {
+MachineSpec machine_spec(std::uint64_t seed, std::uint64_t quantum) {
   MachineSpec m;
   m.cpus = places();
-  m.seed = 38;
+  m.seed = seed;
   m.rounds_per_pair = 2000;
-  m.base.quantum_ticks = kQuantum;
-  m.package_offset_ticks[1] = kPackageAheadTicks;
-  m.cpu_drift_ppb[kDriftingCpu] = kDriftPpb;
+  m.base.quantum_ticks = quantum;
   return m;
 }
 
@@ -55,7 +50,7 @@ MachineSpec machine_spec() {
 /// CPU 0 initiates, where CPU 0's counter is T itself; CPU 0 has no offset and no drift):
 /// θ_c(t) = counter_c − counter_0 = A_c + ρ_c · (t − start_tick) (analysis/simulate/README.md).
 /// Pairs that another CPU initiates run on that CPU's counter, which differs from CPU 0's by
-/// at most 600 + 9000 ticks: their lines differ from these by ρ · that, below 0.003 tick.
+/// at most 60,000 ticks here: their lines differ from these by ρ · that, below 0.1 tick.
 struct Truth {
   double start_tick = 0;
   std::vector<double> a_ticks;  // A_c
@@ -79,7 +74,8 @@ Truth truth_of(const SimulatedMachine& machine) {
   t.start_tick = static_cast<double>(machine.spec().base.start_tick);
   for (int c = 0; c < kCpus; ++c) {
     t.a_ticks.push_back(machine.cpu_offset_ticks(c));
-    t.rho.push_back(c == kDriftingCpu ? kDriftPpb * 1e-9 : 0.0);
+    const auto drift = machine.spec().cpu_drift_ppb.find(c);
+    t.rho.push_back(drift == machine.spec().cpu_drift_ppb.end() ? 0.0 : drift->second * 1e-9);
   }
   return t;
 }
@@ -121,10 +117,10 @@ CounterTable published(const CounterTable& table) {
 /// 53 random bits as a double in [0, 1): the same numbers with any standard library.
 double uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1p-53; }
 
-}  // namespace
-
-TEST_CASE("published table on a simulated machine: bands hold the truth, order_of is never wrong and as tight as the bands") {
-  const SimulatedMachine machine(machine_spec());
+/// The table of `spec`'s machine against its truth: (a) and (b) of the top of this file.
+void check_table_truth(const MachineSpec& spec) {
+  const SimulatedMachine machine(spec);
+  const auto q = static_cast<double>(spec.base.quantum_ticks);
   const Truth truth = truth_of(machine);
   std::vector<int> all;
   for (int c = 0; c < kCpus; ++c) all.push_back(c);
@@ -142,7 +138,7 @@ TEST_CASE("published table on a simulated machine: bands hold the truth, order_o
 
   const CounterTable table = published(counter_table_of(analysis.matrix));
   REQUIRE(table.reference_cpu == 0);
-  CHECK(table.quantum_ticks == static_cast<std::int64_t>(kQuantum));
+  CHECK(table.quantum_ticks == static_cast<std::int64_t>(spec.base.quantum_ticks));
   CHECK(table.counter_hz == Approx(2.3e9));
   REQUIRE(table.known() == kCpus);
 
@@ -186,8 +182,7 @@ TEST_CASE("published table on a simulated machine: bands hold the truth, order_o
   // (b) A million pairs of events: never a wrong BEFORE or AFTER, UNORDERED only within the
   // bands.
   {
-    std::mt19937_64 rng(3838);
-    const auto q = static_cast<double>(kQuantum);
+    std::mt19937_64 rng(spec.seed);
     // A stamp of CPU c at t = start + u: the true counter value, read on a lattice of q
     // ticks (r <= T < r + q).
     const auto stamp = [&](int c, double u) {
@@ -240,4 +235,20 @@ TEST_CASE("published table on a simulated machine: bands hold the truth, order_o
     CHECK(after > 400'000);
     CHECK(unordered > 10'000);
   }
+}
+
+}  // namespace
+
+TEST_CASE("published table on a simulated machine: a package ahead, a CPU drifting, q = 26") {
+  MachineSpec spec = machine_spec(38, 26);
+  spec.package_offset_ticks[1] = 600;  // CPUs 4-7
+  spec.cpu_drift_ppb[5] = 300;
+  check_table_truth(spec);
+}
+
+TEST_CASE("published table on a simulated machine: one CPU ahead, one drifting 2 ppm slow, q = 1") {
+  MachineSpec spec = machine_spec(3838, 1);
+  spec.cpu_offset_ticks[6] = 400;
+  spec.cpu_drift_ppb[3] = -2000;  // 60,000 ticks over the run
+  check_table_truth(spec);
 }
