@@ -118,10 +118,16 @@ TEST_CASE("state_standing: the thresholds of a suspend, a rate change and the ag
   const StateStanding s = state_standing(state(), slow);
   CHECK(s.status == StateStatus::disrupted);
   CHECK(s.reason == "the counter's rate changed since publishing: -1001 ppm from the published 2e+09 Hz");
-  // Under a second on CLOCK_MONOTONIC_RAW the rate is not judged, however far off.
+  // Under a second on CLOCK_MONOTONIC_RAW the rate is not judged, however far off; from a
+  // second on it is.
   MachineNow young = later(0.5);
   young.counter += 100'000'000;
   CHECK(state_standing(state(), young).status == StateStatus::current);
+  MachineNow second = later(1);
+  second.counter += 100'000'000;  // 5 %
+  const StateStanding fast = state_standing(state(), second);
+  CHECK(fast.status == StateStatus::disrupted);
+  CHECK(fast.reason == "the counter's rate changed since publishing: 50000 ppm from the published 2e+09 Hz");
 
   CHECK(state_standing(state(), later(100)).status == StateStatus::current);
   CHECK(state_standing(state(), later(100.001)).status == StateStatus::aged);
