@@ -172,7 +172,7 @@ TEST_CASE("offset_at: a band so wide that its widening overflows is infinite, ne
   CHECK(order(t, 0, 0, 1, std::numeric_limits<std::uint64_t>::max() / 2) == 0);
 }
 
-TEST_CASE("order_of: on one CPU the counter orders the stamps; a CPU without a band orders nothing") {
+TEST_CASE("order_of: on one CPU the counter orders the stamps, and a CPU without a band orders nothing") {
   const CounterTable t = table();
   CHECK(order(t, 2, 5, 2, 6) == -1);
   CHECK(order(t, 2, 6, 2, 5) == 1);
