@@ -196,3 +196,32 @@ TEST_CASE("valid_seconds_of: until the first band's widening reaches the toleran
   t.counter_hz = 2e9;
   CHECK(valid_seconds_of(t, 100) == Approx(0.175).epsilon(1e-12));
 }
+
+TEST_CASE("state_standing: clocks anywhere in int64, as a state file may hold them, do not overflow") {
+  // A state published at the far past of CLOCK_BOOTTIME and read at its far future: 1.8e10 s
+  // old (the difference does not fit in 64 bits), so aged, not current by a wrapped age.
+  PublishedState s = state();
+  s.boottime_ns = -9'000'000'000'000'000'000;
+  s.monotonic_ns = -9'000'000'000'000'000'000;
+  s.monotonic_raw_ns = -9'000'000'000'000'000'000;
+  MachineNow m = later(10);
+  m.boottime_ns = 9'000'000'000'000'000'000;
+  m.monotonic_ns = 9'000'000'000'000'000'000;
+  m.monotonic_raw_ns = 9'000'000'000'000'000'000;
+  m.have_counter = false;
+  const StateStanding r = state_standing(s, m);
+  CHECK(r.status == StateStatus::aged);
+  CHECK(r.age_seconds == Approx(1.8e10));
+  CHECK(r.reason == "older (1.8e+10 s) than the 100 s for which the drift bands keep every CPU within ±50 ns");
+  // Suspended by 1.8e10 s: boottime from one end to the other while monotonic stood still.
+  m.monotonic_ns = s.monotonic_ns;
+  const StateStanding suspended = state_standing(s, m);
+  CHECK(suspended.status == StateStatus::disrupted);
+  CHECK(suspended.reason ==
+        "the machine was suspended since publishing (1.8e+10 s): a counter may have been reset or moved");
+  // A tolerance of any finite size is told in whole ns.
+  s.tolerance_ns = 1e20;
+  m.monotonic_ns = m.boottime_ns;
+  CHECK(state_standing(s, m).reason ==
+        "older (1.8e+10 s) than the 100 s for which the drift bands keep every CPU within ±100000000000000000000 ns");
+}
