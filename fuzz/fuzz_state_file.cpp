@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "formats/state_file.hpp"
+#include "fuzz_support.hpp"
 #include "order/order.hpp"
 #include "order/published_state.hpp"
-#include "fuzz_support.hpp"
 
 namespace {
 
@@ -62,7 +62,8 @@ bool same(const tscaudit::PublishedState& a, const tscaudit::PublishedState& b) 
 void check_answers(const tscaudit::PublishedState& state, std::uint64_t salt) {
   const tscaudit::CounterTable& t = state.table;
   const std::uint64_t at = t.as_of_counter;
-  const std::uint64_t counters[] = {at, at + 1, at - 1, at + (1ULL << 40), at - (1ULL << 40), 0, ~0ULL, salt, at + salt % 100000};
+  const std::uint64_t counters[] = {at, at + 1, at - 1, at + (1ULL << 40), at - (1ULL << 40),
+                                    0,  ~0ULL,  salt,   at + salt % 100000};
   std::vector<int> cpus = {-1, static_cast<int>(t.bands.size())};
   for (const tscaudit::CpuCounterBand& b : t.bands) {
     if (b.cpu >= 0 && cpus.size() < 8) cpus.push_back(b.cpu);

@@ -229,7 +229,8 @@ TEST_CASE("state file: what is not a state file this reader can use is refused, 
   CHECK(refusal(says) == "cut short or torn: 536 bytes where its header says 540");
 
   // Torn or damaged: any byte flipped, the checksum's own included.
-  for (const std::size_t at : {std::size_t{24}, std::size_t{40}, std::size_t{200}, std::size_t{500}, std::size_t{535}}) {
+  for (const std::size_t at :
+       {std::size_t{24}, std::size_t{40}, std::size_t{200}, std::size_t{500}, std::size_t{535}}) {
     INFO("byte " << at);
     std::vector<std::uint8_t> torn = good;
     torn[at] ^= 0x20;

@@ -139,9 +139,9 @@ TEST_CASE("offset_at: bands of NaN, infinite or unordered bands, and drifts of h
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<CpuCounterBand> refused = {
-      band(1, nan, 140),           band(1, 100, nan),        band(1, 100, 140, nan, 0), band(1, 100, 140, 0, nan),
-      band(1, -inf, 140),          band(1, 100, inf),        band(1, 100, 140, -inf, 0), band(1, 140, 100),
-      band(1, 100, 140, 10, -10),  band(1, 100, 140, 0, 5e8), band(1, 100, 140, -5e8, 0), band(1, 100, 140, 0, 2e9)};
+      band(1, nan, 140),          band(1, 100, nan),         band(1, 100, 140, nan, 0),  band(1, 100, 140, 0, nan),
+      band(1, -inf, 140),         band(1, 100, inf),         band(1, 100, 140, -inf, 0), band(1, 140, 100),
+      band(1, 100, 140, 10, -10), band(1, 100, 140, 0, 5e8), band(1, 100, 140, -5e8, 0), band(1, 100, 140, 0, 2e9)};
   for (const CpuCounterBand& r : refused) {
     INFO(r.offset_lo_ticks << " " << r.offset_hi_ticks << " " << r.drift_lo_ppb << " " << r.drift_hi_ppb);
     CounterTable t = table();
@@ -225,7 +225,7 @@ TEST_CASE("order_of: the exact thresholds of two CPUs, q = 1 and q = 26") {
 
 TEST_CASE("order_of: two CPUs whose counters agree exactly still need q + 1 ticks between stamps") {
   const CounterTable t = table(1);
-  CHECK(order(t, 0, 1000, 4, 1002) == 0);   // q + 1 = 2 ticks, short of it by the slack
+  CHECK(order(t, 0, 1000, 4, 1002) == 0);  // q + 1 = 2 ticks, short of it by the slack
   CHECK(order(t, 0, 1000, 4, 1003) == -1);
   CHECK(order(t, 4, 1000, 0, 1003) == -1);
   CHECK(order(t, 4, 1003, 0, 1000) == 1);

@@ -65,10 +65,12 @@ TEST_CASE("state_standing: each status, asked in order: the first that holds is 
   std::vector<std::function<void(PublishedState&, MachineNow&)>> wrong = {
       [](PublishedState& s, MachineNow&) { s.boot_id = {}; },
       [](PublishedState&, MachineNow& m) { m.boot_id[0] = 0xee; },
-      [](PublishedState&, MachineNow& m) { m.online_cpus = {0, 1, 2}; },
+      [](PublishedState&, MachineNow& m) {
+        m.online_cpus = {0, 1, 2};
+      },
       [](PublishedState&, MachineNow& m) { m.clocksource = "hpet"; },
       [](PublishedState&, MachineNow& m) { m.boottime_ns += 2'000'000'000; },  // 2 s suspended
-      [](PublishedState&, MachineNow& m) { m.counter += 400'000'000; },      // 1000 ppm over 200 s, and more
+      [](PublishedState&, MachineNow& m) { m.counter += 400'000'000; },        // 1000 ppm over 200 s, and more
   };
   const std::vector<std::pair<StateStatus, std::string>> told = {
       {StateStatus::other_boot,
@@ -76,7 +78,8 @@ TEST_CASE("state_standing: each status, asked in order: the first that holds is 
       {StateStatus::other_boot, "published during another boot: the counters were set again since"},
       {StateStatus::disrupted, "the online CPUs changed since publishing (then 0-3, now 0-2)"},
       {StateStatus::disrupted, "the kernel's clocksource changed since publishing (then tsc, now hpet)"},
-      {StateStatus::disrupted, "the machine was suspended since publishing (2 s): a counter may have been reset or moved"},
+      {StateStatus::disrupted,
+       "the machine was suspended since publishing (2 s): a counter may have been reset or moved"},
       {StateStatus::disrupted, "the counter's rate changed since publishing: 1000 ppm from the published 2e+09 Hz"},
       {StateStatus::aged, "older (200 s) than the 100 s for which the drift bands keep every CPU within ±50 ns"},
   };

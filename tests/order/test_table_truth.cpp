@@ -226,8 +226,8 @@ void check_table_truth(const MachineSpec& spec) {
         }
       }
     }
-    std::cout << "published table: 10^6 pairs of events: " << before << " BEFORE, " << after << " AFTER, "
-              << unordered << " UNORDERED; " << wrong << " wrong, " << loose << " unordered beyond the bands\n";
+    std::cout << "published table: 10^6 pairs of events: " << before << " BEFORE, " << after << " AFTER, " << unordered
+              << " UNORDERED; " << wrong << " wrong, " << loose << " unordered beyond the bands\n";
     CHECK(wrong == 0);
     CHECK(loose == 0);
     // Both answers and the third occur (half the pairs are close enough to be unordered).
