@@ -1,5 +1,6 @@
 #include "formats/state_file.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -119,10 +120,16 @@ bool decode_state(std::span<const std::uint8_t> b, PublishedState& out, std::str
     error = std::move(why);
     return false;
   };
-  if (b.size() < 16 || std::memcmp(b.data(), kMagic, sizeof kMagic) != 0) {
-    if (b.empty()) return fail("0 bytes: not a tscaudit state file");
+  const auto cut_short = [&](std::size_t size) {
+    return fail("cut short: " + std::to_string(size) + " bytes, less than the " + std::to_string(kStateHeaderBytes) +
+                "-byte header");
+  };
+  if (b.empty()) return fail("empty: not a tscaudit state file");
+  if (std::memcmp(b.data(), kMagic, std::min(b.size(), sizeof kMagic)) != 0) {
     return fail("not a tscaudit state file (no \"TSCSTATE\" at its start)");
   }
+  // A start of the magic, or the magic without its version: a state file cut short.
+  if (b.size() < 16) return cut_short(b.size());
   const auto major = static_cast<std::uint16_t>(get(b, 8, 2));
   const auto minor = static_cast<std::uint16_t>(get(b, 10, 2));
   if (major != kStateMajor) {
@@ -130,10 +137,7 @@ bool decode_state(std::span<const std::uint8_t> b, PublishedState& out, std::str
                 std::to_string(kStateMajor) + ".x only" +
                 (major > kStateMajor ? " (written by a newer tscaudit)" : ""));
   }
-  if (b.size() < kStateHeaderBytes) {
-    return fail("cut short: " + std::to_string(b.size()) + " bytes, less than the " +
-                std::to_string(kStateHeaderBytes) + "-byte header");
-  }
+  if (b.size() < kStateHeaderBytes) return cut_short(b.size());
   const std::uint32_t header_bytes = u32(b, 12);
   const std::uint64_t file_bytes = get(b, 16, 8);
   if (file_bytes != b.size()) {

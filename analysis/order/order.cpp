@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tscaudit {
 namespace {
@@ -47,8 +48,12 @@ bool offset_at(const CounterTable& table, int cpu, std::uint64_t counter, TickBa
   // Outward by more than the rounding of these few operations (a relative 1e-12 of the
   // largest term, and a millionth of a tick), so that the band never excludes the truth.
   const double slack = 1e-12 * (std::abs(d0) * rho + m + w) + 1e-6;
-  out.lo_ticks = lo0 + move_lo - slack;
-  out.hi_ticks = hi0 + move_hi + slack;
+  const double lo = lo0 + move_lo - slack;
+  const double hi = hi0 + move_hi + slack;
+  // A band so wide that its widening overflows (finite bands near the largest double) gives
+  // ∞ − ∞ or 0·∞ above: it bounds nothing, which is the whole line, never NaN.
+  out.lo_ticks = std::isnan(lo) ? -std::numeric_limits<double>::infinity() : lo;
+  out.hi_ticks = std::isnan(hi) ? std::numeric_limits<double>::infinity() : hi;
   return true;
 }
 
@@ -61,18 +66,33 @@ int order_of(const CounterTable& table, int cpu_a, std::uint64_t counter_a, int 
     // One counter: its reads never decrease in time, so a smaller read came first.
     return counter_a < counter_b ? -1 : counter_a > counter_b ? 1 : 0;
   }
-  TickBand a{};
-  TickBand b{};
-  if (!offset_at(table, cpu_a, counter_a, a) || !offset_at(table, cpu_b, counter_b, b)) return 0;
+  // A stamp r stands for a true counter value T with r − 1 <= T < r + q: r <= T < r + q
+  // (docs/method.md §2), and a read inside a step returns the previous read + 1, one tick
+  // ahead of T. A counter runs forward against the reference's (its drift band is below half
+  // the rate), so the stamp's moment on the reference counter lies between the moments its
+  // counter read r − 1 and r + q: no earlier than r − 1 − hi(r − 1), before r + q − lo(r + q),
+  // each band taken where the counter read that value (with a drift band, the band at r
+  // alone can miss the moment of a later T by ρ·q).
+  const std::int64_t q = std::max<std::int64_t>(table.quantum_ticks, 1);
+  const auto early = [](std::uint64_t r) { return r - 1; };
+  const auto late = [q](std::uint64_t r) { return r + static_cast<std::uint64_t>(q); };
+  TickBand a_early{};
+  TickBand a_late{};
+  TickBand b_early{};
+  TickBand b_late{};
+  if (!offset_at(table, cpu_a, early(counter_a), a_early) || !offset_at(table, cpu_a, late(counter_a), a_late) ||
+      !offset_at(table, cpu_b, early(counter_b), b_early) || !offset_at(table, cpu_b, late(counter_b), b_late)) {
+    return 0;
+  }
   known = true;
-  // On the reference counter, stamp a stands for a moment in [r_a − hi_a, r_a − lo_a + q + 1)
-  // (the true value lies within q of the read, one tick more for a read inside a step),
-  // and b likewise. a came first when a's latest moment is no later than b's earliest:
-  // r_b − r_a >= hi_b − lo_a + q + 1. The distance r_b − r_a is exact as an integer.
-  const double reading = static_cast<double>(std::max<std::int64_t>(table.quantum_ticks, 1)) + 1;
+  // a came first when a's latest moment is no later than b's earliest:
+  // r_a + q − lo_a(r_a + q) <= r_b − 1 − hi_b(r_b − 1), that is
+  // r_b − r_a >= hi_b(r_b − 1) − lo_a(r_a + q) + q + 1. The distance r_b − r_a is exact as an
+  // integer.
+  const double reading = static_cast<double>(q) + 1;
   const double gap = static_cast<double>(distance(counter_b, counter_a));
-  if (gap >= b.hi_ticks - a.lo_ticks + reading) return -1;
-  if (-gap >= a.hi_ticks - b.lo_ticks + reading) return 1;
+  if (gap >= b_early.hi_ticks - a_late.lo_ticks + reading) return -1;
+  if (-gap >= a_early.hi_ticks - b_late.lo_ticks + reading) return 1;
   return 0;
 }
 

@@ -24,9 +24,10 @@ bool offset_at(const CounterTable& table, int cpu, std::uint64_t counter, TickBa
 
 /// -1: the stamp (cpu_a, counter_a) was read before (cpu_b, counter_b), proven; 1: after,
 /// proven; 0: the bands allow both. Each stamp stands for the true counter value it was
-/// read from, T with r <= T < r + q (and one tick more for a read inside a step, docs/method.md
-/// §2). On one CPU the counter itself orders them. 0 also when the table has no band for
-/// either CPU (`known` false then).
+/// read from, T with r − 1 <= T < r + q (r <= T < r + q, and the tick below for a read inside
+/// a step, which returns the previous read + 1: docs/method.md §2), each end at its own band.
+/// On one CPU the counter itself orders them. 0 also when the table has no band for either
+/// CPU (`known` false then).
 int order_of(const CounterTable& table, int cpu_a, std::uint64_t counter_a, int cpu_b,
              std::uint64_t counter_b, bool& known);
 

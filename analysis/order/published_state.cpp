@@ -14,10 +14,26 @@ bool all_zero(const std::array<std::uint8_t, 16>& id) {
   return std::all_of(id.begin(), id.end(), [](std::uint8_t b) { return b == 0; });
 }
 
+/// later − earlier, in ns: exact while it fits in 64 bits (two readings of one clock in one
+/// boot always do), else as near as a double holds. A state file may hold any clock values,
+/// and their difference must not overflow.
+double ns_between(std::int64_t later, std::int64_t earlier) {
+  std::int64_t d = 0;
+  if (!__builtin_sub_overflow(later, earlier, &d)) return static_cast<double>(d);
+  return static_cast<double>(later) - static_cast<double>(earlier);
+}
+
 std::string seconds_text(double s) {
   if (!std::isfinite(s)) return "no limit";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.4g s", s);
+  return buf;
+}
+
+/// Whole ns, of any finite size (a state file may hold any tolerance).
+std::string ns_text(double ns) {
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.0f", ns);
   return buf;
 }
 
@@ -27,7 +43,7 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
   StateStanding out;
   out.age_seconds = std::numeric_limits<double>::quiet_NaN();
   if (now.have_clocks && state.boottime_ns != 0) {
-    out.age_seconds = static_cast<double>(now.boottime_ns - state.boottime_ns) * 1e-9;
+    out.age_seconds = ns_between(now.boottime_ns, state.boottime_ns) * 1e-9;
   }
   if (all_zero(state.boot_id)) {
     out.status = StateStatus::other_boot;
@@ -52,16 +68,17 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
     return out;
   }
   if (now.have_clocks && state.boottime_ns != 0 && state.monotonic_ns != 0) {
-    const std::int64_t suspended = (now.boottime_ns - now.monotonic_ns) - (state.boottime_ns - state.monotonic_ns);
-    if (suspended > kSuspendNs) {
+    const double suspended =
+        ns_between(now.boottime_ns, now.monotonic_ns) - ns_between(state.boottime_ns, state.monotonic_ns);
+    if (suspended > static_cast<double>(kSuspendNs)) {
       out.status = StateStatus::disrupted;
-      out.reason = "the machine was suspended since publishing (" + seconds_text(static_cast<double>(suspended) * 1e-9) +
+      out.reason = "the machine was suspended since publishing (" + seconds_text(suspended * 1e-9) +
                    "): a counter may have been reset or moved";
       return out;
     }
   }
   if (now.have_clocks && now.have_counter && state.monotonic_raw_ns != 0 && state.table.counter_hz > 0) {
-    const double elapsed_s = static_cast<double>(now.monotonic_raw_ns - state.monotonic_raw_ns) * 1e-9;
+    const double elapsed_s = ns_between(now.monotonic_raw_ns, state.monotonic_raw_ns) * 1e-9;
     if (elapsed_s >= 1) {
       const double ticks = static_cast<double>(static_cast<std::int64_t>(now.counter - state.table.as_of_counter));
       const double ppm = (ticks / elapsed_s / state.table.counter_hz - 1) * 1e6;
@@ -77,8 +94,7 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
   if (std::isfinite(out.age_seconds) && out.age_seconds > state.valid_seconds) {
     out.status = StateStatus::aged;
     out.reason = "older (" + seconds_text(out.age_seconds) + ") than the " + seconds_text(state.valid_seconds) +
-                 " for which the drift bands keep every CPU within ±" +
-                 std::to_string(static_cast<long long>(std::llround(state.tolerance_ns))) + " ns";
+                 " for which the drift bands keep every CPU within ±" + ns_text(state.tolerance_ns) + " ns";
     return out;
   }
   out.status = StateStatus::current;

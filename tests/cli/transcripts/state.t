@@ -89,8 +89,8 @@ $ echo hello > hello && tscaudit state hello
 [2]
 
 ## state: empty
-$ : > empty && tscaudit state empty
-2> tscaudit: error: empty: 0 bytes: not a tscaudit state file
+$ : > zero && tscaudit state zero
+2> tscaudit: error: zero: empty: not a tscaudit state file
 [2]
 
 ## state: cut short
