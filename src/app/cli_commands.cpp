@@ -105,8 +105,9 @@ void StateCli::add(CLI::App& app) {
   sub = add_listed_command(app, kName);
   sub->add_option("FILE", file, "the state file `check --publish` wrote")->default_str(kDefaultStatePath);
   sub->add_option("--format", format, "text or json")->capture_default_str();
-  sub->footer(examples({{"tscaudit state", "the state the timer publishes: current, aged, another boot, disrupted"},
-                        {"tscaudit check --quick --publish s && tscaudit state s", "publish, then look"}}));
+  sub->footer(examples({{"tscaudit state", "the timer's: current, aged, another boot's or disrupted, and why"},
+                        {"tscaudit check --quick --publish s && tscaudit state s", "publish, then look"},
+                        {"tscaudit state --format json s", "the same for scripts"}}));
 }
 
 Command StateCli::build(const Args& /*args*/) const {
@@ -615,7 +616,7 @@ void CheckCli::add(CLI::App& app) {
   sub->footer(examples({{"tscaudit check", "measures the pairs within a 90-s budget, then answers"},
                         {"tscaudit check --max-bound 50ns --budget 5m", "prove it within 50 ns, or say it cannot"},
                         {"tscaudit check --quick --budget 50ms", "the same decision in milliseconds"},
-                        {"tscaudit check --quick --publish /var/lib/tscaudit/state", "the table for programs"},
+                        {"tscaudit check --quick --publish state", "the per-CPU table for programs, in ./state"},
                         {"tscaudit check --tolerance 15ns --format openmetrics > tsc.prom", "for Prometheus"},
                         {"tscaudit check --dry-run", "the plan only: pairs, rounds, time, memory"}}));
 }

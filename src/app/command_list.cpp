@@ -39,7 +39,7 @@ const std::array<CommandEntry, 10>& command_list() {
       listed_entry<CheckOptions, run_check>(
           "check", "An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason"),
       listed_entry<StateOptions, run_state>(
-          "state", "What programs see of the published state: its status now, the check, each CPU's band"),
+          "state", "What programs see of the published table: its status now, each CPU's band"),
       listed_entry<InfoCommand, run_info_command>("info",
                                                   "Platform facts a measurement depends on, and warnings with advice"),
       listed_entry<VariantsOptions, run_variants>("variants",

@@ -11,8 +11,8 @@
 using namespace tscaudit;
 
 TEST_CASE("the command list: the help's order, the parser's commands, main's dispatch") {
-  const std::vector<std::string> want = {"report",  "check",   "info",    "variants", "matrix",
-                                         "monitor", "measure", "analyze", "simulate"};
+  const std::vector<std::string> want = {"report",  "check",   "state",   "info",    "variants",
+                                         "matrix",  "monitor", "measure", "analyze", "simulate"};
   std::vector<std::string> listed;
   for (const cli::CommandEntry& e : cli::command_list()) listed.emplace_back(e.name);
   CHECK(listed == want);

@@ -4,6 +4,8 @@
 // later minor version with a larger header and larger records read as this one.
 #include <catch2/catch.hpp>
 
+#include "float_bits.hpp"
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -17,7 +19,7 @@ using namespace tscaudit;
 
 namespace {
 
-std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
+using tscaudit::testing::bits;
 
 /// Every field set, none at its default; bands for CPUs 0, 1, 3 and 5 (holes at 2 and 4).
 PublishedState full_state() {

@@ -13,6 +13,7 @@ $ tscaudit --help
 > Commands:
 >   report    The main job: facts, every pair, read variants, verdict, heatmaps, report.html
 >   check     An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason
+>   state     What programs see of the published table: its status now, each CPU's band
 >   info      Platform facts a measurement depends on, and warnings with advice
 >   variants  Which way of reading the TSC to trust here, and what each costs
 >   matrix    Every ordered pair of the CPUs: offset, drift and latency matrices, heatmaps
@@ -42,7 +43,7 @@ $ tscaudit check --help
 
 ## unknown command
 $ tscaudit frobnicate
-2> tscaudit: error: unknown command 'frobnicate' (commands: report, check, info, variants, matrix, monitor, measure, analyze, simulate)
+2> tscaudit: error: unknown command 'frobnicate' (commands: report, check, state, info, variants, matrix, monitor, measure, analyze, simulate)
 2> see 'tscaudit --help'
 [2]
 
@@ -73,7 +74,7 @@ $ tscaudit help check > help.txt && tscaudit check --help | diff help.txt - && e
 ## no command
 # Command-line errors in the tool's words, each ending with the help that answers it.
 $ tscaudit
-2> tscaudit: error: which command? give one of report, check, info, variants, matrix, monitor, measure, analyze or simulate
+2> tscaudit: error: which command? give one of report, check, state, info, variants, matrix, monitor, measure, analyze or simulate
 2> see 'tscaudit --help'
 [2]
 
@@ -115,7 +116,7 @@ $ tscaudit report now
 
 ## a misspelt command
 $ tscaudit chek
-2> tscaudit: error: unknown command 'chek' (did you mean check?) (commands: report, check, info, variants, matrix, monitor, measure, analyze, simulate)
+2> tscaudit: error: unknown command 'chek' (did you mean check?) (commands: report, check, state, info, variants, matrix, monitor, measure, analyze, simulate)
 2> see 'tscaudit --help'
 [2]
 

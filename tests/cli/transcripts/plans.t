@@ -27,7 +27,7 @@ $ tscaudit matrix --dry-run --parallel --format json --topology 'synthetic:packa
 >   "estimated_seconds": 18.869999999999997,
 >   "budget_seconds": null,
 >   "memory_bytes": 5232640000,
->   "memory_bytes_streaming": 50757760,
+>   "memory_bytes_streaming": 51280000,
 >   "costs": {
 >     "rounds_per_second": 2000000.0,
 >     "seconds_per_visit": 0.008
@@ -119,7 +119,7 @@ $ tscaudit check --dry-run --topology 'synthetic:package:2 l3:12 core:16 pu:2'
 > slots             412 (at most 112 per sweep), 384 pairs at once
 > estimated time    3.8 s (fixed 0.008 s per visit, 2 M rounds/s per pair)
 > budget            1 min 30 s: the estimate fits
-> memory, streamed  88.2 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 768x768 cells)
+> memory, streamed  88.5 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 768x768 cells)
 > parallel          384 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 
 ## report plan of 768 CPUs fits the budget
@@ -133,7 +133,7 @@ $ tscaudit report --dry-run --topology 'synthetic:package:2 l3:12 core:16 pu:2'
 > slots             412 (at most 112 per sweep), 384 pairs at once
 > estimated time    3.8 s (fixed 0.008 s per visit, 2 M rounds/s per pair)
 > budget            30 s: the estimate fits
-> memory, streamed  88.2 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 768x768 cells)
+> memory, streamed  88.5 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 768x768 cells)
 > parallel          384 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 > report            this plan twice (an ordering receive read, then plain rdtsc on both sides): 7.6 s of estimated measuring within a budget of 1 min 30 s
 > report            then the read variants on one pair (tscaudit variants), within 30 s
@@ -150,7 +150,7 @@ $ tscaudit check --dry-run --topology 'synthetic:package:2 core:256 pu:2'
 > slots             402 (at most 110 per sweep), 512 pairs at once
 > estimated time    3.7 s (fixed 0.008 s per visit, 2 M rounds/s per pair)
 > budget            1 min 30 s: the estimate fits
-> memory, streamed  133.4 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 1024x1024 cells)
+> memory, streamed  133.7 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 1024x1024 cells)
 > parallel          512 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 
 ## report plan of 1024 CPUs fits the budget
@@ -164,7 +164,7 @@ $ tscaudit report --dry-run --topology 'synthetic:package:2 core:256 pu:2'
 > slots             402 (at most 110 per sweep), 512 pairs at once
 > estimated time    3.7 s (fixed 0.008 s per visit, 2 M rounds/s per pair)
 > budget            30 s: the estimate fits
-> memory, streamed  133.4 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 1024x1024 cells)
+> memory, streamed  133.7 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 1024x1024 cells)
 > parallel          512 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 > report            this plan twice (an ordering receive read, then plain rdtsc on both sides): 7.4 s of estimated measuring within a budget of 1 min 30 s
 > report            then the read variants on one pair (tscaudit variants), within 30 s
@@ -197,7 +197,7 @@ $ tscaudit check --dry-run --format json --topology 'synthetic:package:2 core:64
 >   "estimated_seconds": 3.578432,
 >   "budget_seconds": 90.0,
 >   "memory_bytes": 1612333056,
->   "memory_bytes_streaming": 27351296,
+>   "memory_bytes_streaming": 27421696,
 >   "costs": {
 >     "rounds_per_second": 2000000.0,
 >     "seconds_per_visit": 0.008
@@ -224,7 +224,7 @@ $ tscaudit check --dry-run --all-pairs --topology 'synthetic:package:2 core:64 p
 > slots             2040 (510 per sweep), 128 pairs at once
 > estimated time    19 s (fixed 0.008 s per visit, 2 M rounds/s per pair)
 > budget            1 min 30 s: the estimate fits
-> memory, streamed  50.8 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 256x256 cells)
+> memory, streamed  51.3 MB (rounds written as measured: the pairs at once, one pair's rounds for its analysis, the 256x256 cells)
 > parallel          128 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset estimate moves only as far as the added delay differs between the two directions
 
 ## matrix --budget chooses the design too
