@@ -26,9 +26,7 @@
 
 namespace {
 
-using tscaudit::append_hex_escape;
 using tscaudit::CheckOutcome;
-using tscaudit::is_printable_byte;
 
 /// The first version's sizes: what every caller passes at least.
 constexpr std::size_t kOptionsV1 = offsetof(tscaudit_options, max_bound_ns) + sizeof(double);
@@ -76,47 +74,6 @@ constexpr tscaudit_result unanswered_result() {
   return r;
 }
 
-/// Restores errno when the call returns, whatever the library's system calls left in it.
-class ErrnoKeeper {
- public:
-  ErrnoKeeper() : saved_(errno) {}
-  ~ErrnoKeeper() { errno = saved_; }
-  ErrnoKeeper(const ErrnoKeeper&) = delete;
-  ErrnoKeeper& operator=(const ErrnoKeeper&) = delete;
-
- private:
-  int saved_;
-};
-
-/// The length of the well-formed UTF-8 character at text[i] (1 to 4), or 0 where none starts.
-std::size_t utf8_length(const std::string& text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b = byte(i);
-  const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
-
-/// `text` as one printable line: control characters and bytes that are not UTF-8 (the CPU
-/// list a caller gave may hold anything, and is quoted in reasons) as \xNN.
-std::string one_printable_line(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_length(text, i);
-    if (n == 0 || (n == 1 && !is_printable_byte(text[i]))) {
-      append_hex_escape(out, text[i]);
-      ++i;
-    } else {
-      out.append(text, i, n);
-      i += n;
-    }
-  }
-  return out;
-}
-
 void set_reason(tscaudit_result& r, const std::string& raw) { tscaudit::copy_reason(r.reason, sizeof r.reason, raw); }
 
 int verdict_of(CheckOutcome outcome) {
@@ -162,7 +119,7 @@ std::string read_options(const tscaudit_options* options, tscaudit::QuickOptions
 namespace tscaudit {
 
 void copy_reason(char* out, std::size_t bytes, const std::string& raw) {
-  const std::string text = one_printable_line(raw);
+  const std::string text = printable_utf8_text(raw);
   std::size_t n = std::min(text.size(), bytes - 1);
   while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
   std::memcpy(out, text.data(), n);
@@ -224,7 +181,7 @@ double call_clock_seconds(bool vdso) {
 }  // namespace
 
 int tscaudit_quick_check(const struct tscaudit_options* options, struct tscaudit_result* result) {
-  const ErrnoKeeper errno_keeper;
+  const tscaudit::ErrnoKeeper errno_keeper;
   // Where the counter may not be read (PR_SET_TSC), neither may the vDSO's clocks, which read
   // it: the wall time of the call comes from the system call then.
   const bool counter_readable = !tscaudit::counter_unreadable();

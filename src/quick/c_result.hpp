@@ -2,6 +2,7 @@
 // where the decision's outcome becomes a verdict code and its figures ns.
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <string>
 
@@ -9,6 +10,19 @@
 #include "tscaudit.h"
 
 namespace tscaudit {
+
+/// Restores errno when a library call returns, whatever its system calls left in it: every
+/// entry point of include/tscaudit.h leaves the caller's errno as it was.
+class ErrnoKeeper {
+ public:
+  ErrnoKeeper() : saved_(errno) {}
+  ~ErrnoKeeper() { errno = saved_; }
+  ErrnoKeeper(const ErrnoKeeper&) = delete;
+  ErrnoKeeper& operator=(const ErrnoKeeper&) = delete;
+
+ private:
+  int saved_;
+};
 
 /// Fills the fields of `result` this version knows from `answer` (size untouched): the
 /// verdict (synchronized, not synchronized, else inconclusive: the library has no

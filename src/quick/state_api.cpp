@@ -58,18 +58,6 @@ static_assert(static_cast<int>(tscaudit::PublishedVerdict::synchronized) == TSCA
                   static_cast<int>(tscaudit::PublishedVerdict::inconclusive) == TSCAUDIT_INCONCLUSIVE,
               "enum tscaudit_verdict numbers PublishedVerdict");
 
-/// Restores errno when the call returns, whatever the library's system calls left in it.
-class StateErrnoKeeper {
- public:
-  StateErrnoKeeper() : saved_(errno) {}
-  ~StateErrnoKeeper() { errno = saved_; }
-  StateErrnoKeeper(const StateErrnoKeeper&) = delete;
-  StateErrnoKeeper& operator=(const StateErrnoKeeper&) = delete;
-
- private:
-  int saved_;
-};
-
 /// An error of tscaudit_state_open: its code and one line.
 struct OpenError {
   int code = TSCAUDIT_OK;
@@ -189,7 +177,7 @@ bool stamp_supported() {
 extern "C" {
 
 int tscaudit_state_open(const char* path, struct tscaudit_state** state, char reason[256]) {
-  const StateErrnoKeeper errno_keeper;
+  const tscaudit::ErrnoKeeper errno_keeper;
   write_reason(reason, "");
   if (state == nullptr) {
     write_reason(reason, "state is NULL: nowhere to put the opened state");
@@ -231,7 +219,7 @@ void tscaudit_state_info_init_size(struct tscaudit_state_info* info, size_t size
 }
 
 int tscaudit_state_get_info(const struct tscaudit_state* state, struct tscaudit_state_info* info) {
-  const StateErrnoKeeper errno_keeper;
+  const tscaudit::ErrnoKeeper errno_keeper;
   if (state == nullptr || info == nullptr || info->size < kStateInfoV1) return TSCAUDIT_ERROR_INVALID_ARGUMENT;
   tscaudit_state_info out{};
   out.size = info->size;
@@ -306,7 +294,7 @@ int tscaudit_stamp(int* cpu, uint64_t* counter) {
   // away after the first read and back before the second, with the counter read in between
   // on the other CPU, gives a stamp whose CPU is not the one the counter was read on. Only an
   // rseq critical section would close it (docs/library.md, "The state").
-  const StateErrnoKeeper errno_keeper;  // sched_getcpu may set it
+  const tscaudit::ErrnoKeeper errno_keeper;  // sched_getcpu may set it
   for (int attempt = 0; attempt < 64; ++attempt) {
     const int before = ::sched_getcpu();
     const std::uint64_t value = tscaudit::counter::OrderedRead::read();

@@ -107,7 +107,7 @@ endif()
 # An earlier machine is replaced whole; a directory that holds anything else is refused,
 # and left as it was.
 file(MD5 ${DIR}/a/rounds/cpu-0.zst before)
-execute_process(COMMAND ${TSCAUDIT} simulate --topology "${topology}" --seed 99 --out ${DIR}/a
+execute_process(COMMAND ${TSCAUDIT} simulate --topology "${topology}" --seed 99 --rounds 300 --out ${DIR}/a
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 file(MD5 ${DIR}/a/rounds/cpu-0.zst after)
 file(GLOB aside ${DIR}/a.*)

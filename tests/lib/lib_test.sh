@@ -332,6 +332,23 @@ case $mode in
     [ $rc -eq 4 ] && exit 4
     [ $rc -eq 0 ] || fail "the causality checks failed (exit $rc)"
     ;;
+  state-truth)
+    # A simulated machine (package 1 600 ticks ahead, CPU 5 drifting +300 ppb) published by
+    # the tool as a user publishes it, read through the library against the machine's truth.
+    [ -z "$crosscompiling" ] || skip "this host's python3 cannot load the ${processor} libtscaudit.so.$soversion"
+    command -v "$python" >/dev/null || skip "$python is not installed (scripts/install-deps.sh package)"
+    [ -z "$sanitize" ] || skip "python3 runs the library of the plain build only here (the ctypes test covers ASan)"
+    tool=$root/bin/tscaudit
+    [ -x "$tool" ] || die "the tool is not installed at $tool"
+    run "$tool" simulate --topology "synthetic:package:2 core:4 pu:1" --package-offset-ticks 1=600 \
+      --cpu-drift-ppb 5=300 --rounds 2000 --seed 38 --out "$out/sim" >/dev/null 2>&1 || die "simulate failed"
+    run "$tool" check --from "$out/sim" --publish "$out/state" >"$out/check.txt" 2>&1
+    rc=$?
+    cat "$out/check.txt"
+    [ $rc -eq 1 ] || fail "check --from the simulated machine exited $rc, not 1 (a package ahead, a CPU drifting)"
+    run "$python" "$here/state_truth.py" "$lib/libtscaudit.so.$soversion" "$out/state" "$out/sim/truth.json" ||
+      fail "the published table does not hold the machine's truth (exit $?)"
+    ;;
   *)
     echo "unknown mode '$mode'" >&2
     exit 2
