@@ -13,6 +13,10 @@ namespace tscaudit {
 
 int run_state(const StateOptions& options) {
   const std::string& path = options.file;
+  if (!exists(path)) {
+    throw InputError("no state at " + printable_text(path) + ": nothing was published there (`tscaudit check " +
+                     "--quick --publish " + printable_text(path) + "`, or the shipped tscaudit.timer, publish one)");
+  }
   const std::string bytes = read_regular_file(path, kStateMaxBytes, "a state file");
   PublishedState state;
   std::string error;

@@ -417,6 +417,9 @@ static void check_state_without_counter(const char *path) {
           rc, info.status);
     rc = tscaudit_stamp(&cpu, &t);
     CHECK(rc == TSCAUDIT_ERROR_UNSUPPORTED, "a stamp without the counter: rc %d", rc);
+#if !defined(__SANITIZE_ADDRESS__)
+    /* (Not under AddressSanitizer: its own allocator reads the vDSO's clock, which faults
+     * here before the library is reached.) */
     {
       /* The quick check answers inconclusive, with the reason, instead of faulting in a
        * clock that reads the counter (docs/library.md). */
@@ -426,6 +429,7 @@ static void check_state_without_counter(const char *path) {
       CHECK(rc == TSCAUDIT_OK && r.verdict == TSCAUDIT_INCONCLUSIVE,
             "the quick check without the counter: rc %d, verdict %d: %s", rc, r.verdict, r.reason);
     }
+#endif
     tscaudit_state_close(state);
     fflush(NULL);
     _exit(consumer_failures == 0 ? 0 : 1);

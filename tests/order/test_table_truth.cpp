@@ -239,14 +239,14 @@ void check_table_truth(const MachineSpec& spec) {
 
 }  // namespace
 
-TEST_CASE("published table on a simulated machine: a package ahead, a CPU drifting, q = 26") {
+TEST_CASE("published table on a simulated machine: a package ahead, a CPU drifting, q = 26", "[slow]") {
   MachineSpec spec = machine_spec(38, 26);
   spec.package_offset_ticks[1] = 600;  // CPUs 4-7
   spec.cpu_drift_ppb[5] = 300;
   check_table_truth(spec);
 }
 
-TEST_CASE("published table on a simulated machine: one CPU ahead, one drifting 2 ppm slow, q = 1") {
+TEST_CASE("published table on a simulated machine: one CPU ahead, one drifting 2 ppm slow, q = 1", "[slow]") {
   MachineSpec spec = machine_spec(3838, 1);
   spec.cpu_offset_ticks[6] = 400;
   spec.cpu_drift_ppb[3] = -2000;  // 60,000 ticks over the run

@@ -80,7 +80,7 @@ $ tscaudit check --from sim --publish /dev/full
 
 ## state: no such file
 $ tscaudit state nothing
-2> tscaudit: error: cannot open nothing for reading: No such file or directory
+2> tscaudit: error: no state at nothing: nothing was published there (`tscaudit check --quick --publish nothing`, or the shipped tscaudit.timer, publish one)
 [2]
 
 ## state: not a state file
