@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -69,9 +70,10 @@ std::string write_state(int cpus) {
     b.drift_hi_ppb = 50;
   }
   s.valid_seconds = tscaudit::valid_seconds_of(t, 1000 * 2.0);
-  char dir[] = "/tmp/tscaudit_bench_state.XXXXXX";
-  if (::mkdtemp(dir) == nullptr) throw std::runtime_error("mkdtemp failed");
-  const std::string path = std::string(dir) + "/state";
+  // A directory of its own under $TMPDIR (or /tmp), removed at the end.
+  std::string dir = (std::filesystem::temp_directory_path() / "tscaudit-bench-state-XXXXXX").string();
+  if (::mkdtemp(dir.data()) == nullptr) throw std::runtime_error("mkdtemp failed: " + dir);
+  const std::string path = dir + "/state";
   const std::vector<std::uint8_t> bytes = tscaudit::encode_state(s);
   tscaudit::write_text_file(path, {reinterpret_cast<const char*>(bytes.data()), bytes.size()});
   return path;

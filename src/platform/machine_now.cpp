@@ -27,16 +27,6 @@ std::string first_line(const char* path) {
   }
 }
 
-/// A clock in ns. `vdso` false: through the system call itself, for a process whose counter
-/// reads fault (the vDSO's clock_gettime reads the counter where the clocksource is the TSC,
-/// and would fault with them).
-bool clock_ns(clockid_t id, std::int64_t& out, bool vdso) {
-  struct timespec ts {};
-  if ((vdso ? ::clock_gettime(id, &ts) : static_cast<int>(::syscall(SYS_clock_gettime, id, &ts))) != 0) return false;
-  out = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-  return true;
-}
-
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -45,6 +35,13 @@ int hex_digit(char c) {
 }
 
 }  // namespace
+
+bool clock_ns(clockid_t id, std::int64_t& out, bool vdso) noexcept {
+  struct timespec ts {};
+  if ((vdso ? ::clock_gettime(id, &ts) : static_cast<int>(::syscall(SYS_clock_gettime, id, &ts))) != 0) return false;
+  out = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+  return true;
+}
 
 bool parse_boot_id(std::string_view text, std::array<std::uint8_t, 16>& out) noexcept {
   std::array<std::uint8_t, 16> id{};

@@ -4,6 +4,8 @@
 // tscaudit_state_info compares with it.
 #pragma once
 
+#include <ctime>
+
 #include "order/published_state.hpp"
 
 namespace tscaudit {
@@ -16,6 +18,11 @@ namespace tscaudit {
 /// counter_access.hpp). A fact that cannot be read is left empty or 0; never throws, and
 /// leaves errno as it was.
 MachineNow read_machine_now() noexcept;
+
+/// A clock in ns. `vdso` false: through the system call itself, for a process whose counter
+/// reads fault (PR_SET_TSC: the vDSO's clock_gettime reads the counter where the clocksource
+/// is the TSC, and would fault with them). false when the clock cannot be read.
+bool clock_ns(clockid_t id, std::int64_t& out, bool vdso) noexcept;
 
 /// "0c3f...-..." as the kernel writes a boot id, into its 16 bytes; false when it is not one.
 bool parse_boot_id(std::string_view text, std::array<std::uint8_t, 16>& out) noexcept;

@@ -3,7 +3,6 @@
 // far as its size reaches. errno is the caller's again on return.
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <exception>
@@ -12,13 +11,10 @@
 #include <string_view>
 #include <system_error>
 
-#include <sys/syscall.h>
-#include <unistd.h>
-#include <ctime>
-
-#include "platform/counter_access.hpp"
 #include "core/errors.hpp"
 #include "core/format.hpp"
+#include "platform/counter_access.hpp"
+#include "platform/machine_now.hpp"
 #include "quick/c_result.hpp"
 #include "quick/quick_check.hpp"
 #include "tscaudit.h"
@@ -169,13 +165,9 @@ namespace {
 
 /// CLOCK_MONOTONIC in seconds: the vDSO's when the counter may be read, else the system call.
 double call_clock_seconds(bool vdso) {
-  struct timespec ts {};
-  if (vdso) {
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  } else {
-    ::syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
-  }
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  std::int64_t ns = 0;
+  tscaudit::clock_ns(CLOCK_MONOTONIC, ns, vdso);
+  return static_cast<double>(ns) * 1e-9;
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 // unset), bands that contradict each other even so, and a matrix with no CPU.
 #include <catch2/catch.hpp>
 
+#include "banded_cell.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -16,20 +18,9 @@ using namespace tscaudit;
 
 namespace {
 
-/// A measured cell: its band [lo, hi] at `instant` on its initiator's counter, its drift
-/// band in ppb.
+/// A measured cell (support/banded_cell.hpp).
 PairCell cell(double lo, double hi, std::uint64_t instant, double drift_lo = 0, double drift_hi = 0) {
-  PairCell c;
-  c.measured = true;
-  c.band_feasible = true;
-  c.offset_lo_ticks = lo;
-  c.offset_hi_ticks = hi;
-  c.offset_ticks = (lo + hi) / 2;
-  c.band_t_ref_tick = instant;
-  c.drift_lo_ppb = drift_lo;
-  c.drift_hi_ppb = drift_hi;
-  c.drift_ppb = (drift_lo + drift_hi) / 2;
-  return c;
+  return testing::banded_cell(lo, hi, instant, drift_lo, drift_hi);
 }
 
 /// A matrix of `cpus` with `cells` (n×n, row a, column b), its per-CPU offsets solved as

@@ -2,6 +2,8 @@
 // gives, and a state of the same boot tightening the next. Exact values.
 #include <catch2/catch.hpp>
 
+#include "banded_cell.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -12,21 +14,6 @@ using namespace tscaudit;
 
 namespace {
 
-PairCell banded(double lo, double hi, double drift_lo, double drift_hi, std::uint64_t instant) {
-  PairCell c;
-  c.measured = true;
-  c.rounds = 10000;
-  c.band_feasible = true;
-  c.offset_lo_ticks = lo;
-  c.offset_hi_ticks = hi;
-  c.offset_ticks = (lo + hi) / 2;
-  c.drift_lo_ppb = drift_lo;
-  c.drift_hi_ppb = drift_hi;
-  c.drift_ppb = 0;
-  c.band_t_ref_tick = instant;
-  return c;
-}
-
 /// Two CPUs, 2 GHz: CPU 1 is [-100, 300] ticks from CPU 0 at tick 1,000,000 of CPU 0, drift
 /// within ±50 ppb, both roles measured at the same instant.
 MatrixResult two_cpus() {
@@ -35,8 +22,8 @@ MatrixResult two_cpus() {
   m.tsc_hz = 2e9;
   m.quantum_ticks = 1;
   std::vector<PairCell> cells(4);
-  cells[1] = banded(-100, 300, -50, 50, 1'000'000);
-  cells[2] = banded(-300, 100, -50, 50, 1'000'100);  // CPU 1's counter: the same instant, θ on
+  cells[1] = testing::banded_cell(-100, 300, 1'000'000, -50, 50);
+  cells[2] = testing::banded_cell(-300, 100, 1'000'100, -50, 50);  // CPU 1's counter: the same instant, θ on
   m.cells = PairCells(cells);
   m.cpu = solve_cpu_offsets(m.cpus, m.cells, 1);
   return m;
