@@ -21,6 +21,13 @@ std::string format_fixed(double value, int decimals) {
 
 // Strings are built by appending: GCC 12 at -O3 warns falsely (-Wrestrict, its bug
 // 105651) on `"literal" + std::string`, which breaks -DTSCAUDIT_WERROR=ON builds.
+std::string count_of(std::size_t count, std::string_view singular, std::string_view plural) {
+  std::string out = std::to_string(count) + " ";
+  if (count == 1) return out.append(singular);
+  if (plural.empty()) return out.append(singular).append("s");
+  return out.append(plural);
+}
+
 std::string format_range(double lo, double hi, int significant) {
   std::string s = "[";
   s += format_sig(lo, significant);
@@ -30,9 +37,13 @@ std::string format_range(double lo, double hi, int significant) {
   return s;
 }
 
+std::string ticks_text(double ticks, int significant) {
+  std::string s = format_sig(ticks, significant);
+  return s + (s == "1" || s == "-1" ? " tick" : " ticks");
+}
+
 std::string ticks_with_ns(double ticks, double tsc_hz) {
-  std::string s = format_sig(ticks, 4);
-  s += " ticks";
+  std::string s = ticks_text(ticks, 4);
   if (tsc_hz > 0) {
     s += " (";
     s += format_fixed(ticks / tsc_hz * 1e9, 1);
@@ -44,7 +55,7 @@ std::string ticks_with_ns(double ticks, double tsc_hz) {
 bool coarse_ticks(double tsc_hz) { return tsc_hz > 0 && tsc_hz <= 1e9; }
 
 std::string ticks_with_ns_if_coarse(double ticks, double tsc_hz) {
-  return coarse_ticks(tsc_hz) ? ticks_with_ns(ticks, tsc_hz) : format_sig(ticks, 4) + " ticks";
+  return coarse_ticks(tsc_hz) ? ticks_with_ns(ticks, tsc_hz) : ticks_text(ticks, 4);
 }
 
 std::string band_ns_if_coarse(double lo_ticks, double hi_ticks, double tsc_hz) {

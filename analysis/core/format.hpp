@@ -16,8 +16,15 @@ std::string format_sig(double value, int significant = 4);
 /// `value` with exactly `decimals` digits after the point ("217.4").
 std::string format_fixed(double value, int decimals);
 
+/// "1 pair", "2 pairs": a count with its noun in the number it takes; `plural` where adding an
+/// "s" is wrong ("1 CPU ... 2 CPUs" is right, "1 entry ... 2 entries" is not).
+std::string count_of(std::size_t count, std::string_view singular, std::string_view plural = {});
+
 /// "[lo, hi]", each with `significant` significant digits: a band or an interval.
 std::string format_range(double lo, double hi, int significant = 4);
+
+/// "47 ticks", "1 tick", with `significant` significant digits (format_sig).
+std::string ticks_text(double ticks, int significant = 4);
 
 /// "47 ticks (20.4 ns)", or "47 ticks" when the frequency is unknown (tsc_hz <= 0).
 std::string ticks_with_ns(double ticks, double tsc_hz);

@@ -256,7 +256,8 @@ BlockEstimator::BlockEstimator(std::span<const Round> rounds, std::uint64_t t_re
   const std::size_t per_block = 2 * static_cast<std::size_t>(k);
   n_blocks_ = std::min(blocks, n / per_block);
   if (n_blocks_ < kMinBlocks) {
-    reason_ = std::to_string(n) + " rounds: too few for 3 blocks of 2k = " + std::to_string(per_block) + " rounds";
+    reason_ = std::to_string(n) + (n == 1 ? " round" : " rounds") + ": too few for 3 blocks of 2k = " +
+              std::to_string(per_block) + " rounds";
     return;
   }
   // Work relative to an integer near the offset: bounds then stay small in double.

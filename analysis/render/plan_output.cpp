@@ -7,11 +7,6 @@
 namespace tscaudit {
 namespace {
 
-/// "1 package", "2 packages".
-std::string counted(std::size_t count, const char* singular, const char* plural) {
-  return std::to_string(count) + " " + (count == 1 ? singular : plural);
-}
-
 void line(std::string& out, const char* label, const std::string& value) {
   std::string padded = label;
   padded.resize(18, ' ');
@@ -25,14 +20,14 @@ void line(std::string& out, const char* label, const std::string& value) {
 std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
   const PlanSpec& s = plan.spec;
   std::string out;
-  std::string cpus = format_cpu_list(s.cpus) + " (" + counted(s.cpus.size(), "CPU", "CPUs");
+  std::string cpus = format_cpu_list(s.cpus) + " (" + count_of(s.cpus.size(), "CPU", "CPUs");
   if (topology != nullptr) {
     cpus += " in topology order";
     std::string groups;
     const auto add = [&groups](std::size_t count, const char* singular, const char* plural) {
       if (count == 0) return;
       groups += groups.empty() ? ": " : ", ";
-      groups += counted(count, singular, plural);
+      groups += count_of(count, singular, plural);
     };
     add(topology->package_starts.size(), "package", "packages");
     add(topology->die_starts.size(), "die", "dies");
@@ -53,7 +48,7 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
   line(out, "total rounds", std::to_string(plan.total_rounds) + " measured");
   line(out, "slots",
        std::to_string(plan.slots.size()) + " (" + (sparse ? "at most " : "") + std::to_string(plan.slots_per_sweep) +
-           " per sweep), " + counted(plan.pairs_at_once, "pair", "pairs") + " at once");
+           " per sweep), " + count_of(plan.pairs_at_once, "pair", "pairs") + " at once");
   line(out, "estimated time",
        human_duration(plan.estimated_seconds) + " (fixed " + format_sig(plan.costs.seconds_per_visit, 3) +
            " s per visit, " + format_sig(plan.costs.rounds_per_second / 1e6, 3) + " M rounds/s per pair)");

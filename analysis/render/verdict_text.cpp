@@ -171,12 +171,14 @@ std::string check_failure_text(const CheckFailure& f, const CheckResult& c) {
     case CheckFailureKind::offset:
       return pair + "CPU " + std::to_string(f.b) + (f.offset_ticks > 0 ? " is ahead of CPU " : " is behind CPU ") +
              std::to_string(f.a) + " by " + ticks_with_ns(std::fabs(f.offset_ticks), c.tsc_hz) + "; the band " +
-             format_range(f.offset_lo_ticks, f.offset_hi_ticks) + " ticks misses +/-" +
-             format_sig(c.settings.tolerance_ticks, 4) + " ticks by " + format_sig(f.gap_ticks, 4);
+             format_range(f.offset_lo_ticks, f.offset_hi_ticks) + " ticks misses " +
+             (c.settings.tolerance_ticks > 0 ? "+/-" + ticks_text(c.settings.tolerance_ticks) : std::string("0")) +
+             " by " + ticks_text(f.gap_ticks);
     case CheckFailureKind::drift:
       return pair + "drifting by " + format_sig(f.drift_ppb, 3) + " ppb; the drift band " +
-             format_range(f.drift_lo_ppb, f.drift_hi_ppb) + " ppb misses +/-" +
-             format_sig(c.settings.drift_tolerance_ppb, 3) + " ppb";
+             format_range(f.drift_lo_ppb, f.drift_hi_ppb) + " ppb misses " +
+             (c.settings.drift_tolerance_ppb > 0 ? "+/-" + format_sig(c.settings.drift_tolerance_ppb, 3) + " ppb"
+                                                  : std::string("0"));
     case CheckFailureKind::offset_stepped:
       return pair + "the offset stepped " + times(f.steps) + " during the run" +
              (f.steps == 1 ? ", by " : ", the largest by ") + ticks_with_ns(f.step_ticks, c.tsc_hz) + " at round " +
@@ -365,7 +367,7 @@ std::string check_reason_text(const CheckResult& c) {
       case InconclusiveWhy::none: break;
     }
     return "inconclusive: the offsets are proven only to within " + bound_text(c.bound_ticks, c.tsc_hz) +
-           ", wider than --max-bound " + amount_text(s.max_bound_ticks, c.tsc_hz) + "; " + passed;
+           ", wider than the maximum bound of " + amount_text(s.max_bound_ticks, c.tsc_hz) + "; " + passed;
   }
   std::string cause;
   if (!findings.empty()) {

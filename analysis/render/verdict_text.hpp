@@ -75,7 +75,7 @@ std::string checked_pairs_text(const CheckResult& c);
 /// The check's answer in one line, its width at the front: "synchronized to within ±461 ns
 /// (1061 ticks): all ..." (a sparse design: "... the 8800 ordered pairs of a sparse design
 /// over 256 CPUs (of 65280) ..."); "inconclusive: ... proven only to within ±461 ns ...,
-/// wider than --max-bound ..."; or "not synchronized: " with the first finding (else the
+/// wider than the maximum bound of ..." (--max-bound, max_bound_ns); or "not synchronized: " with the first finding (else the
 /// main failure of a pair), how many of the checked pairs fail and how tight those that
 /// pass are; or "incomplete, no verdict: " with why the run was cut short (and the first
 /// finding of the part measured, if any).

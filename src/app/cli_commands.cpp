@@ -587,17 +587,17 @@ void CheckCli::add(CLI::App& app) {
   sub = add_listed_command(app, kName);
   plan.add(*sub, true, true);
   sub->add_option("--tolerance", tolerance,
-                  "allowed offset: ticks (40, 40ticks) or ns (15ns); 0: the band must contain 0")
+                  "allowed offset: ticks (40, 40ticks) or a time (15ns, 1.5us, 2ms); 0: the band must contain 0")
       ->capture_default_str();
   sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift")->capture_default_str();
   sub->add_option("--max-bound", max_bound,
-                  "the widest proof accepted: ticks (120) or ns (50ns); the pairs not yet proven within it get more "
+                  "the widest proof accepted: ticks (120) or a time (50ns, 1us); the pairs not yet proven within it get more "
                   "visits while the budget lasts, and a run that still proves |offset| only within more is "
                   "inconclusive (exit 5); 0: no limit")
       ->capture_default_str();
   sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
   sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
-  sub->add_option("--out", plan.out, "keep the evidence: the matrix directory, with check.json inside matrix.json")
+  sub->add_option("--out", plan.out, "keep the evidence: the matrix directory (run/, the pictures, matrix.json with the check's answer under \"check\")")
       ->type_name("DIR");
   sub->add_option("--openmetrics", openmetrics,
                   "also write the metrics for Prometheus to FILE, aside and then renamed (for node_exporter's "

@@ -155,7 +155,7 @@ std::vector<int> parse_cpus_option(const std::string& text, bool every_cpu_by_de
 std::pair<int, int> parse_cpu_pair(const std::string& text, const char* command) {
   const std::vector<int> pair = parse_cpus_option(text, false);
   if (pair.size() != 2) {
-    throw UsageError("--cpus '" + printable(text) + "' names " + std::to_string(pair.size()) + " CPUs; " + command +
+    throw UsageError("--cpus '" + printable(text) + "' names " + count_of(pair.size(), "CPU") + "; " + command +
                      " takes exactly two, A,B (A initiates)");
   }
   return {pair[0], pair[1]};

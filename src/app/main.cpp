@@ -6,6 +6,7 @@
 
 #include "app/cli.hpp"
 #include "app/command_list.hpp"
+#include "app/progress.hpp"
 #include "app/report_error.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
   try {
     const cli::Command command = cli::parse(args);
     settle_early_signal(measures(command));
+    set_progress_command(cli::command_of(args));
     const int rc = run(command);
     // Results on a full disk are an I/O error, not exit 0; a reader that went away (`| head`)
     // ends the command quietly, its files written.

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "app/progress.hpp"
+#include "core/format.hpp"
 #include "formats/run_format.hpp"
 #include "io/output_file.hpp"
 #include "render/matrix_output.hpp"
@@ -40,8 +42,18 @@ void analyze_matrix(MatrixOutcome& o, const ExchangeChoice& choice, const PairRu
       }
     };
   }
+  // Each ordered pair is read, then analysed: the progress counts the reads.
+  const std::size_t pairs = o.planned.plan.ordered_pairs;
+  Progress progress(o.offline ? "reading and analysing the run" : "analysing", pairs);
+  std::size_t read = 0;
+  const PairRunSource counted = [&](int a, int b) {
+    progress.update(read, std::to_string(read) + " of " + count_of(pairs, "ordered pair"));
+    std::optional<Run> run = source(a, b);
+    ++read;
+    return run;
+  };
   MatrixAnalysis analysis = analyze_matrix_pairs(o.planned.plan, o.planned.order,
-                                                 {choice.send, choice.recv, o.platform.tsc.hz}, source, write_pair);
+                                                 {choice.send, choice.recv, o.platform.tsc.hz}, counted, write_pair);
   if (stream) {
     stream->finish();
     json_file->commit();

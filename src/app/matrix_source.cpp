@@ -108,9 +108,9 @@ void add_visits(MatrixOutcome& o, const MatrixOptions& options, PlanRunner& runn
     const MatrixPlan sweep = make_plan(spec, kMeasuredCosts);
     const SlotsOutcome done = runner.run_slots(
         sweep.slots, spec.rounds_per_visit, until, [&](const PlanRunProgress& p) {
-          progress.show(std::to_string(candidates.size()) + " pairs not yet within the bound, sweep " +
-                            std::to_string(o.added.rounds + 1),
-                        p.left_seconds, "more visits");
+          progress.show("more visits, sweep " + std::to_string(o.added.rounds + 1) + " for " +
+                            count_of(candidates.size(), "pair") + " not yet within the bound",
+                        p.left_seconds);
         });
     ++o.added.rounds;
     o.added.visits += done.visits_done;
@@ -295,13 +295,12 @@ MatrixOutcome measure_matrix(const MatrixOptions& options, PlannedMatrix planned
       plan.spec.budget_seconds > 0
           ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.spec.budget_seconds))
           : Clock::time_point{};
-  Progress progress(plan.slots.size());
+  Progress progress("measuring", plan.slots.size());
   // --over-budget: the plan whole, past its budget (the user asked for it); else each slot
   // within its share.
   const Clock::time_point plan_until = options.over_budget ? Clock::time_point{} : until;
   SlotsOutcome run = runner.run_slots(plan.slots, plan.spec.rounds_per_visit, plan_until, [&](const PlanRunProgress& p) {
-    progress.show(std::to_string(p.visits_done) + " of " + std::to_string(p.visits) + " pair visits", p.left_seconds,
-                  "matrix");
+    progress.show(std::to_string(p.visits_done) + " of " + count_of(p.visits, "pair visit"), p.left_seconds);
   });
   if (run.signal == 0 && (options.max_bound.value > 0) && until != Clock::time_point{}) {
     add_visits(o, options, runner, place.path(), until, progress, run);

@@ -160,7 +160,7 @@ int run_monitor(const MonitorOptions& o) {
   out.write(interval_log_tail(monitor_trailer(end, trailer, sequencer)));
   out.commit();
   metrics.finish();
-  if (writer.tty()) std::cerr << "\n";
+  writer.end_progress();
   // The answer first: the log just written, analyzed as `analyze` would (the offset band
   // over the run, any step). A log on standard output cannot be read back.
   std::string answer;

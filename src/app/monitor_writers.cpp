@@ -81,8 +81,7 @@ IntervalWriter::IntervalWriter(OutputFile& out, MetricsWriter& metrics, long tid
       tid_b_(tid_b),
       switches_a_(thread_context_switches(tid_a).value_or(0)),
       switches_b_(thread_context_switches(tid_b).value_or(0)),
-      progress_(interval_count == 0 ? 1 : interval_count),
-      tty_(isatty(STDERR_FILENO) == 1) {}
+      progress_("monitoring", interval_count) {}
 
 void IntervalWriter::write(IntervalSummary& s) {
   s.switches_a = switches_since(tid_a_, switches_a_);
@@ -90,13 +89,14 @@ void IntervalWriter::write(IntervalSummary& s) {
   s.stall_ms = stall_pending_ms_;
   stall_pending_ms_ = 0;
   s.peak_rss_kib = peak_rss_kib().value_or(0);
+  progress_.clear();  // the line (on standard output too, with --out -) in its place; drawn again below
   out_.write(interval_log_line(s));
   out_.sync();
   add_written_interval(totals_, s);
   metrics_.interval(s, totals_);
-  const char* fresh_line = tty_ ? "\n" : "";  // past the progress line
-  for (const std::string& line : interval_warnings(s)) std::cerr << fresh_line << line;
-  progress_.update(totals_.intervals, monitor_progress_text(totals_), "monitor");
+  const std::vector<std::string> warnings = interval_warnings(s);
+  for (const std::string& line : warnings) std::cerr << line << std::flush;
+  progress_.update(totals_.intervals, monitor_progress_text(totals_));
 }
 
 }  // namespace tscaudit

@@ -67,8 +67,8 @@ class IntervalWriter {
   void write(IntervalSummary& s);
 
   [[nodiscard]] const MonitorRunTotals& totals() const { return totals_; }
-  /// Whether stderr is a terminal (the progress line is shown).
-  [[nodiscard]] bool tty() const { return tty_; }
+  /// Erases the progress line, for the summary.
+  void end_progress() { progress_.clear(); }
 
  private:
   OutputFile& out_;
@@ -80,7 +80,6 @@ class IntervalWriter {
   std::uint64_t stall_pending_ms_ = 0;
   MonitorRunTotals totals_;
   Progress progress_;
-  bool tty_;
 };
 
 }  // namespace tscaudit

@@ -37,6 +37,8 @@ bool Plotter::draw(const std::string& script, const std::string& in, const std::
       report_.failed.push_back({out, scripts_->problem()});
       return false;
     }
+    const std::size_t done = report_.drawn.size() + report_.failed.size();
+    progress_.update(done, count_of(done, "picture") + " drawn, now " + printable_text(fs::path(out).filename().string()));
     const PlotResult r = render_plot(scripts_->script(script), in, out);
     if (r.ok) {
       report_.drawn.push_back(out);

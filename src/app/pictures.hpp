@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/plot_scripts.hpp"
+#include "app/progress.hpp"
 
 namespace tscaudit {
 
@@ -35,7 +36,8 @@ struct PictureReport {
 /// Draws pictures with the plots/ scripts and records what came of each. Where gnuplot is
 /// not installed nothing is started and every picture is "not drawn"; otherwise the
 /// scripts are put on disk (PlotScripts, $TSCAUDIT_PLOTS as the override) at the first
-/// picture, and removed with the Plotter.
+/// picture, and removed with the Plotter. On a terminal, a progress line names the picture
+/// being drawn once drawing has taken a while.
 class Plotter {
  public:
   Plotter();
@@ -53,6 +55,7 @@ class Plotter {
   bool gnuplot_ = false;
   std::unique_ptr<PlotScripts> scripts_;
   PictureReport report_;
+  Progress progress_{"drawing the pictures"};
 };
 
 /// The one line that says which pictures gnuplot's absence left out, grouped by directory:

@@ -18,6 +18,7 @@
 
 #include "app/matrix_types.hpp"
 #include "app/matrix_run_dir.hpp"
+#include "app/progress.hpp"
 #include "app/simulate_command.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
@@ -165,13 +166,17 @@ int run_simulate_machine(const SimulateOptions& options) {
     std::vector<MachinePairTruth> truth;
     truth.reserve(plan.pair_visits);
     std::size_t slots_done = 0;
+    std::size_t visits_done = 0;
+    Progress progress("simulating " + count_of(n, "CPU"), plan.pair_visits);
     for (const PlanSlot& slot : plan.slots) {
+      progress.update(visits_done, std::to_string(visits_done) + " of " + count_of(plan.pair_visits, "pair visit"));
       if (const int s = StopSignals::caught()) {
         throw RuntimeError("interrupted by " + signal_name(s) + " after " + std::to_string(slots_done) + " of " +
                            std::to_string(plan.slots.size()) + " slots: nothing kept (a simulated machine is " +
                            "written whole or not at all)");
       }
       ++slots_done;
+      visits_done += slot.pairs.size();
       for (MachinePairTruth& t : simulate_slot(machine, slot, visits, workers)) {
         truth.push_back(std::move(t));
       }

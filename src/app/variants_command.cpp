@@ -145,8 +145,8 @@ std::pair<int, int> variants_cpus(const VariantsOptions& options) {
   } else {
     pair = parse_cpu_list(options.cpus);
     if (pair.size() != 2) {
-      throw UsageError("--cpus '" + options.cpus + "' names " + std::to_string(pair.size()) +
-                       " CPUs; variants takes exactly two, A,B");
+      throw UsageError("--cpus '" + options.cpus + "' names " + count_of(pair.size(), "CPU") +
+                       "; variants takes exactly two, A,B");
     }
     if (pair[0] == pair[1]) {
       throw UsageError("--cpus '" + options.cpus +
@@ -221,7 +221,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
     for (VisitsRun& d : data[k]) d.run.rounds.reserve(per_visit * options.passes);
   }
   const std::size_t visits_total = combinations.size() * 2 * options.passes;
-  Progress progress(visits_total);
+  Progress progress("measuring the read variants", visits_total);
   std::size_t visits_done = 0;
   for (std::uint64_t pass = 0; pass < options.passes && o.interrupted.empty(); ++pass) {
     for (std::size_t i = 0; i < combinations.size() && o.interrupted.empty(); ++i) {
@@ -243,8 +243,7 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
         config.deadline = share(visits_total - visits_done + after_exchanges);
         append(d, run_exchange(choice_of(combinations[k]), config), config);
         ++visits_done;
-        progress.update(visits_done, std::to_string(visits_done) + " of " + std::to_string(visits_total) + " visits",
-                        "variants");
+        progress.update(visits_done, std::to_string(visits_done) + " of " + count_of(visits_total, "visit"));
       }
     }
   }

@@ -98,7 +98,7 @@ TEST_CASE("bad measure options say what is wrong") {
   // The arguments after the program's name, and the whole message.
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"measure", "--cpus", "0", "--out", "x"},
-       "--cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)"},
+       "--cpus '0' names 1 CPU; measure takes exactly two, A,B (A initiates)"},
       {{"measure", "--cpus", "0-2", "--out", "x"},
        "--cpus '0-2' names 3 CPUs; measure takes exactly two, A,B (A initiates)"},
       {{"measure", "--cpus", "x,1", "--out", "x"}, "--cpus: bad CPU list 'x,1' at character 1: expected a CPU number"},

@@ -149,8 +149,8 @@ TEST_CASE("info render: the text of a made-up x86-64 virtual machine, every line
           "cpuidle cpu 0-1     no cpuidle\n"
           "tsc_adjust cpu 0    0 ticks\n"
           "tsc_adjust cpu 1    -12 ticks\n"
-          "quantum cpu 0       1 ticks (modal back-to-back delta 18, 25 % zero deltas)\n"
-          "quantum cpu 1       1 ticks (modal back-to-back delta 18, 25 % zero deltas, +1 reads within a step)\n"
+          "quantum cpu 0       1 tick (modal back-to-back delta 18, 25 % zero deltas)\n"
+          "quantum cpu 1       1 tick (modal back-to-back delta 18, 25 % zero deltas, +1 reads within a step)\n"
           "warning             virtual_machine: a hypervisor (KVMKVMKVM) runs this machine\n"
           "  advice            the host moves the vCPUs\n"));
 }

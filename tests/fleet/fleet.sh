@@ -247,7 +247,7 @@ case $case_name in
     SERVICE_RESULT=success EXIT_CODE=exited EXIT_STATUS=1 sh "$script" "$good" || fail "exit on success"
     cmp -s "$good" "$dir/good.prom" || fail "an answered check's file was replaced"
     # A real failing check: a bad option exits 2 and writes nothing; the script says so.
-    "$tscaudit" check --from "$dir/machine" --tolerance 5us --openmetrics "$good" >/dev/null 2>"$dir/stderr"
+    "$tscaudit" check --from "$dir/machine" --tolerance 5h --openmetrics "$good" >/dev/null 2>"$dir/stderr"
     rc=$?
     [ "$rc" = 2 ] || fail "a bad tolerance exited $rc"
     cmp -s "$good" "$dir/good.prom" || fail "a refused check touched the file"

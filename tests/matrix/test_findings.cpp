@@ -351,7 +351,7 @@ TEST_CASE("check: the verdict states its width, --max-bound makes a wide proof i
   CHECK_FALSE(r.synchronized);
   CHECK(r.failures.empty());
   CHECK(check_reason_text(r).rfind(
-            "inconclusive: the offsets are proven only to within \u00b1500 ticks, wider than --max-bound 200 ticks; all "
+            "inconclusive: the offsets are proven only to within \u00b1500 ticks, wider than the maximum bound of 200 ticks; all "
             "240 ordered pairs",
             0) == 0);
   CHECK(check_json(r)["outcome"] == "inconclusive");

@@ -364,7 +364,7 @@ TEST_CASE("aarch64: info's text and JSON on the big.LITTLE fixture") {
            "kernel timer        1.92 MHz (\"[0.000000] arch_timer: cp15 timer(s) running at 1.92MHz (phys).\")\n",
            "counter frequency   1.920000 MHz (cntfrq_el0, +/- 0 ppm)\n",
            "  vs kernel         +0 ppm from the kernel's 1.92 MHz (which is rounded to 10 kHz: +/- 2.6e+03 ppm)\n",
-           "quantum cpu 0       1 ticks (520.8 ns) (modal back-to-back delta 1, 0 % zero deltas)\n",
+           "quantum cpu 0       1 tick (520.8 ns) (modal back-to-back delta 1, 0 % zero deltas)\n",
            "warning             counter_erratum: Cortex-A73 erratum 858921: ",
        }) {
     INFO(line);

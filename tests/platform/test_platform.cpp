@@ -190,7 +190,7 @@ TEST_CASE("info's text and JSON on the bare-metal fixture") {
         "cpuidle cpu 0-2     POLL 0 us, C1 2 us, C1E 10 us, C6 133 us\n",
         "cpuidle cpu 3       POLL 0 us, C1 2 us, C1E 10 us, C6 133 us (disabled)\n", "tsc_adjust cpu 0-1  0 ticks\n",
         "tsc_adjust cpu 2-3  unreadable: no /dev/cpu/N/msr: msr module not loaded (modprobe msr)\n",
-        "quantum cpu 0       1 ticks (modal back-to-back delta 22, 0 % zero deltas)\n",
+        "quantum cpu 0       1 tick (modal back-to-back delta 22, 0 % zero deltas)\n",
         "quantum cpu 1       unknown: cannot pin\n",
         "warning             powersave_governor: CPUs 0-3 use the powersave cpufreq governor\n"}) {
     INFO(line);

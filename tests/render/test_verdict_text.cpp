@@ -174,7 +174,7 @@ TEST_CASE("verdict text: the check's failures and reason") {
   offset.gap_ticks = 669;
   CHECK(check_failure_text(offset, c) ==
         "pair 1->2: CPU 2 is behind CPU 1 by 900 ticks (391.3 ns); the band [-1081, -719] ticks misses +/-50 ticks by "
-        "669");
+        "669 ticks");
   CheckFailure drift = failure(CheckFailureKind::drift);
   drift.drift_ppb = 2e5;
   drift.drift_lo_ppb = 1.9e5;
@@ -239,7 +239,7 @@ TEST_CASE("verdict text: the check's failures and reason") {
   c.synchronized = false;
   c.settings.max_bound_ticks = 100;
   CHECK(check_reason_text(c) ==
-        "inconclusive: the offsets are proven only to within \u00b1181 ticks, wider than --max-bound 100 ticks; all 6 "
+        "inconclusive: the offsets are proven only to within \u00b1181 ticks, wider than the maximum bound of 100 ticks; all 6 "
         "ordered pairs of 3 CPUs have offset bands that contain 0, no detectable drift");
   CHECK(check_outcome_name(CheckOutcome::inconclusive) == "inconclusive");
   CHECK(check_outcome_name(CheckOutcome::not_synchronized) == "not_synchronized");
@@ -286,7 +286,7 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
   c.cpus_off = {5};
   CHECK(check_reason_text(c) ==
         "not synchronized: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks (173.9 ns); the band [396, 405] ticks "
-        "misses +/-0 ticks by 396 (68 of the 8800 ordered pairs of a sparse design fail; those that pass are within "
+        "misses 0 by 396 ticks (68 of the 8800 ordered pairs of a sparse design fail; those that pass are within "
         "\u00b178.7 ns (181 ticks))");
   // The whole design: all its pairs, as before.
   c.sparse = false;
@@ -296,7 +296,7 @@ TEST_CASE("verdict text: the CPUs off from the rest, and a sparse design's pairs
   c.cpus_off = {5, 9};
   CHECK(check_reason_text(c) ==
         "not synchronized: pair 0->5: CPU 5 is ahead of CPU 0 by 400 ticks (173.9 ns); the band [396, 405] ticks "
-        "misses +/-0 ticks by 396 (6 of 12 ordered pairs fail; those that pass are within \u00b178.7 ns (181 "
+        "misses 0 by 396 ticks (6 of 12 ordered pairs fail; those that pass are within \u00b178.7 ns (181 "
         "ticks))");
   CHECK(checked_pairs_text(c) == "all 12 ordered pairs of 4 CPUs");
   // check.json and `check --format json` carry them as numbers.

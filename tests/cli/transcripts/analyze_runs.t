@@ -554,7 +554,7 @@ $ tscaudit analyze tests/data/runs/counter_backwards.csv
 >   offset    60 ticks, band [59.99, 60] ticks at the run's middle (hard: every round obeys it)
 >   drift     no detectable drift: |drift| < 1e+06 ppb over 0 ticks
 >   margin    -10 ticks (about the minimum one-way latency), quantum 10 (inferred), k = 1
->   stats     no block statistics: 1 rounds: too few for 3 blocks of 2k = 2 rounds
+>   stats     no block statistics: 1 round: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 59.99; stable from k = 1; below that floor: 0 fwd, 0 rev rounds
 >   fwd  0 negative: 0 offset_explained, 0 marginal, 0 causality_violation
 >   rev  1 negative: 1 offset_explained, 0 marginal, 0 causality_violation
@@ -742,7 +742,7 @@ $ tscaudit analyze --format json tests/data/runs/counter_backwards.csv
 >       ],
 >       "statistics": {
 >         "valid": false,
->         "reason": "1 rounds: too few for 3 blocks of 2k = 2 rounds"
+>         "reason": "1 round: too few for 3 blocks of 2k = 2 rounds"
 >       },
 >       "step": null,
 >       "steps": [],

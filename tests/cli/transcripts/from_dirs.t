@@ -37,7 +37,7 @@ $ tscaudit matrix --from tests/data/former_name/rundir
 > synchronized to within ±131 ns (301 ticks): all 2 ordered pairs of 2 CPUs have offset bands that
 >   contain 0, no detectable drift
 >
-> send simulated, recv simulated, quantum 1 ticks, TSC 2300 MHz
+> send simulated, recv simulated, quantum 1 tick, TSC 2300 MHz
 >
 > Per-CPU offset x (ticks, relative to CPU 0; least squares over all pairs, hard bounds from the pair
 >   bands)
@@ -67,8 +67,8 @@ $ tscaudit analyze tests/data/former_name/monitor.log
 >   log       monitor, CPU 0 -> CPU 1, send rdtsc, recv lfence_rdtsc, 4 intervals, 265684 rounds over
 >             1 s
 >   status    complete
->   offset    -1 ticks (-0.4 ns), band [-118, 116.8] ticks at the run's middle (hard: every round
->             obeys it)
+>   offset    -1 tick (-0.4 ns), band [-118, 116.8] ticks at the run's middle (hard: every round obeys
+>             it)
 >   drift     no detectable drift: |drift| < 172 ppb over 2.596e+09 ticks
 >   margin    91 ticks (about the minimum one-way latency), quantum 26 (metadata), k = 1
 >   k-sweep   k=1: -1 (1 piece); k=4: 12 (1 piece); k=16: -0.5 (1 piece); stable from k = 1
@@ -114,7 +114,7 @@ $ tscaudit matrix --from tests/data/rundirs/not_zstd
 >   (evidence lost: rounds/cpu-0.zst at byte 0 (frame 0, 26 bytes): pair 0 -> ?: not a zstd file (no
 >   zstd magic number))
 >
-> send rdtsc, recv lfence_rdtsc, quantum 1 ticks, TSC 2596.142 MHz
+> send rdtsc, recv lfence_rdtsc, quantum 1 tick, TSC 2596.142 MHz
 >
 > Per-CPU offset x (ticks, relative to CPU 0; least squares over all pairs, hard bounds from the pair
 >   bands)

@@ -80,8 +80,8 @@ $ tscaudit matrix --rounds 1000 --visits 1 --out /proc/tscaudit
 [3]
 
 ## check: bad tolerance
-$ tscaudit check --tolerance 5us
-2> tscaudit: error: --tolerance '5us' is not a number >= 0 of ticks or ns (e.g. 40, 40ticks, 15ns)
+$ tscaudit check --tolerance 5h
+2> tscaudit: error: --tolerance '5h' is not a number >= 0 of ticks or a time (e.g. 40, 40ticks, 15ns, 1.5us, 2ms, 1s)
 2> see 'tscaudit check --help'
 [2]
 
@@ -92,8 +92,8 @@ $ tscaudit check --drift-tolerance-ppb=-3
 [2]
 
 ## check: bad max bound
-$ tscaudit check --max-bound 50us
-2> tscaudit: error: --max-bound '50us' is not a number >= 0 of ticks or ns (e.g. 40, 40ticks, 15ns)
+$ tscaudit check --max-bound 50ms-
+2> tscaudit: error: --max-bound '50ms-' is not a number >= 0 of ticks or a time (e.g. 40, 40ticks, 15ns, 1.5us, 2ms, 1s)
 2> see 'tscaudit check --help'
 [2]
 

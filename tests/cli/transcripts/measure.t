@@ -8,7 +8,7 @@ $ tscaudit measure --cpus 0,4000 --rounds 10 --out x.csv
 
 ## one CPU instead of two
 $ tscaudit measure --cpus 0 --out x.csv
-2> tscaudit: error: --cpus '0' names 1 CPUs; measure takes exactly two, A,B (A initiates)
+2> tscaudit: error: --cpus '0' names 1 CPU; measure takes exactly two, A,B (A initiates)
 2> see 'tscaudit measure --help'
 [2]
 
