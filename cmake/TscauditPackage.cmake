@@ -51,8 +51,15 @@ endforeach()
 install(FILES ${tscaudit_package_dir}/tscaudit.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tool)
 install(FILES contrib/bash-completion/tscaudit DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         COMPONENT tool)
-install(FILES contrib/systemd/tscaudit.service contrib/systemd/tscaudit.timer DESTINATION ${TSCAUDIT_SYSTEMD_UNIT_DIR}
-        COMPONENT tool)
+# The service names the tool and tscaudit-check-failed where this install puts them: /usr/bin
+# and /usr/lib/tscaudit in the package, PREFIX/bin and PREFIX/lib/tscaudit for
+# `make install PREFIX=P` (the prefix as the install is run, not as it was configured).
+install(CODE "file(READ \"${PROJECT_SOURCE_DIR}/contrib/systemd/tscaudit.service\" unit)
+  string(REPLACE \"ExecStart=/usr/bin/\" \"ExecStart=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/\" unit \"\${unit}\")
+  string(REPLACE \"=/usr/lib/tscaudit/\" \"=\${CMAKE_INSTALL_PREFIX}/lib/tscaudit/\" unit \"\${unit}\")
+  file(WRITE \"${tscaudit_package_dir}/tscaudit.service\" \"\${unit}\")" COMPONENT tool)
+install(FILES ${tscaudit_package_dir}/tscaudit.service contrib/systemd/tscaudit.timer
+        DESTINATION ${TSCAUDIT_SYSTEMD_UNIT_DIR} COMPONENT tool)
 install(PROGRAMS contrib/systemd/tscaudit-check-failed DESTINATION lib/tscaudit COMPONENT tool)
 install(FILES contrib/prometheus/tscaudit.rules.yml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT tool)
 
