@@ -1,7 +1,5 @@
 #include "app/monitor_writers.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <iostream>
