@@ -1,16 +1,34 @@
 #include "core/format.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace tscaudit {
 
 std::string format_sig(double value, int significant) {
-  std::array<char, 64> buf{};
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+  std::array<char, 512> buf{};
   const auto [ptr, ec] =
       std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::general, significant);
-  return ec == std::errc{} ? std::string(buf.data(), ptr) : std::string("nan");
+  if (ec != std::errc{}) return "nan";
+  std::string general(buf.data(), ptr);
+  const std::size_t e = general.find('e');
+  if (e == std::string::npos) return general;
+  // Exponent form: the value rounded to its significant digits, written out in full.
+  const int exponent = std::stoi(general.substr(e + 1));
+  const double rounded = std::strtod(general.c_str(), nullptr);
+  const int decimals = exponent >= 0 ? 0 : std::min(kMaxDecimals, std::max(0, significant - 1 - exponent));
+  std::string fixed = format_fixed(rounded, decimals);
+  if (fixed.find('.') != std::string::npos) {
+    while (fixed.back() == '0') fixed.pop_back();
+    if (fixed.back() == '.') fixed.pop_back();
+  }
+  if (fixed == "-0") fixed = "0";
+  return fixed;
 }
 
 std::string format_fixed(double value, int decimals) {

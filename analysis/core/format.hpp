@@ -10,8 +10,14 @@
 
 namespace tscaudit {
 
-/// `value` with `significant` significant digits, shortest form ("2.3e+09", "0.0123").
+/// `value` with `significant` significant digits in plain decimals, never in exponent form
+/// (docs/commands.md, "Conventions"): "2300000000", "0.0123", "10350000" for 1.0347e7 at 4
+/// digits. At most kMaxDecimals digits after the point: a value smaller than that prints as
+/// "0" ("-0" never), as 5.684e-14 ticks of a least-squares solution does.
 std::string format_sig(double value, int significant = 4);
+
+/// The most digits format_sig prints after the point (nanoseconds of a value in seconds).
+inline constexpr int kMaxDecimals = 9;
 
 /// `value` with exactly `decimals` digits after the point ("217.4").
 std::string format_fixed(double value, int decimals);

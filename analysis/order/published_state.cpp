@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/cpu_list.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -25,9 +26,7 @@ double ns_between(std::int64_t later, std::int64_t earlier) {
 
 std::string seconds_text(double s) {
   if (!std::isfinite(s)) return "no limit";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g s", s);
-  return buf;
+  return format_sig(s, 4) + " s";
 }
 
 /// Whole ns, of any finite size (a state file may hold any tolerance).
@@ -83,10 +82,9 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
       const double ticks = static_cast<double>(static_cast<std::int64_t>(now.counter - state.table.as_of_counter));
       const double ppm = (ticks / elapsed_s / state.table.counter_hz - 1) * 1e6;
       if (!(std::abs(ppm) <= kRateChangePpm)) {
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "%.0f ppm from the published %.6g Hz", ppm, state.table.counter_hz);
         out.status = StateStatus::disrupted;
-        out.reason = std::string("the counter's rate changed since publishing: ") + buf;
+        out.reason = "the counter's rate changed since publishing: " + format_fixed(ppm, 0) + " ppm from the published " +
+                     format_sig(state.table.counter_hz / 1e6, 7) + " MHz";
         return out;
       }
     }

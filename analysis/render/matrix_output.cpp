@@ -409,7 +409,10 @@ std::string matrix_text(const MatrixResult& m) {
          ", hard bounds from the pair bands)\n";
   out += "   cpu    estimate          lo          hi\n";
   for (std::size_t i = 0; i < m.size(); ++i) {
-    out += cell_text(m.cpus[i], 6) + cell_text(m.cpu.offset_ticks[i], 12) + cell_text(m.cpu.lo_ticks[i], 12) +
+    // The estimate to a tenth of a tick: a least-squares solution's 5.684e-14 or -0.002125
+    // ticks are below any counter's quantum (one tick at least) and would read as news.
+    out += cell_text(m.cpus[i], 6) + cell_text(std::round(m.cpu.offset_ticks[i] * 10.0) / 10.0, 12) +
+           cell_text(m.cpu.lo_ticks[i], 12) +
            cell_text(m.cpu.hi_ticks[i], 12) + "\n";
   }
   out += pairs_text(m);

@@ -16,14 +16,15 @@ std::string monitor_progress_text(const MonitorTotals& t) {
 std::vector<std::string> interval_warnings(const IntervalSummary& s) {
   std::vector<std::string> lines;
   if (s.stall_ms >= kStallWarnMs) {
-    lines.push_back("tscaudit monitor: warning: nothing ran for " + std::to_string(s.stall_ms) + " ms in interval " +
-                    std::to_string(s.index) +
-                    " (the process was stopped, or the host did not run this VM); the log marks it in stall_ms\n");
+    lines.push_back(wrap_lines("tscaudit monitor: warning: nothing ran for " + std::to_string(s.stall_ms) +
+                               " ms in interval " + std::to_string(s.index) +
+                               " (the process was stopped, or the host did not run this VM); the log marks it in "
+                               "stall_ms\n"));
   }
   if (s.lost > 0) {
-    lines.push_back("tscaudit monitor: warning: interval " + std::to_string(s.index) + " lost " +
-                    std::to_string(s.lost) +
-                    " rounds (the queue to the aggregator was full); the log counts them in lost\n");
+    lines.push_back(wrap_lines("tscaudit monitor: warning: interval " + std::to_string(s.index) + " lost " +
+                               std::to_string(s.lost) + (s.lost == 1 ? " round" : " rounds") +
+                               " (the queue to the aggregator was full); the log counts them in lost\n"));
   }
   return lines;
 }

@@ -3,6 +3,7 @@
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
 #include "core/human_units.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit {
 namespace {
@@ -13,6 +14,12 @@ void line(std::string& out, const char* label, const std::string& value) {
   out += padded;
   out += value;
   out += '\n';
+}
+
+/// "run pairs in parallel, or " where that would help: a plan measured one pair at a time
+/// with more than one pair (one pair has nothing to run beside it).
+std::string parallel_advice(const MatrixPlan& plan) {
+  return plan.spec.parallel || plan.unordered_pairs <= 1 ? std::string() : std::string("run pairs in parallel, or ");
 }
 
 }  // namespace
@@ -57,7 +64,7 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
          human_duration(s.budget_seconds) +
              (plan.estimated_seconds <= s.budget_seconds
                   ? ": the estimate fits"
-                  : std::string(": the estimate exceeds it; ") + (s.parallel ? "" : "run pairs in parallel, or ") +
+                  : std::string(": the estimate exceeds it; ") + parallel_advice(plan) +
                         "give fewer --cpus, --visits or --rounds (measured only with --over-budget)"));
   }
   line(out, "memory, streamed",
@@ -71,7 +78,7 @@ std::string plan_text(const MatrixPlan& plan, const OrderedCpus* topology) {
              "so the offset bounds widen; the bounds stay valid (they assume only causality), and the offset "
              "estimate moves only as far as the added delay differs between the two directions");
   }
-  return out;
+  return wrap_lines(out);
 }
 
 std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given) {
@@ -81,8 +88,7 @@ std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given) {
   return "the plan's estimated " + seconds(plan.estimated_seconds) + " of measuring exceeds its budget of " +
          seconds(s.budget_seconds) + " (" + std::to_string(plan.slots.size()) + " slots, " +
          (s.parallel ? "pairs in parallel" : "one pair at a time") + "): " +
-         (s.parallel ? "" : "run pairs in parallel, or ") +
-         "give fewer --cpus, --visits or --rounds" + (rounds_given ? "" : ", a larger --budget") +
+         parallel_advice(plan) + "give fewer --cpus, --visits or --rounds" + (rounds_given ? "" : ", a larger --budget") +
          ", or --over-budget to measure it anyway (--dry-run shows the plan)";
 }
 

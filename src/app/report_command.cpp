@@ -244,25 +244,27 @@ int print_report_plan(const ReportOptions& options) {
   print_plan(planned, OutputFormat::text);
   if (planned.one_cpu()) return kExitOk;
   const double each = planned.plan.estimated_seconds;
+  std::string text;
   if (options.plain) {
-    std::cout << "report            this plan twice (an ordering receive read, then plain "
-              << variant_name(plain_variant(counter::kHostArch)) << " on both sides): "
-              << human_duration(2 * each) << " of estimated measuring";
+    text += "report            this plan twice (an ordering receive read, then plain " +
+            std::string(variant_name(plain_variant(counter::kHostArch))) +
+            " on both sides): " + human_duration(2 * each) + " of estimated measuring";
     if (options.matrix.budget_seconds > 0)
-      std::cout << " within a budget of " << human_duration(options.matrix.budget_seconds);
-    std::cout << "\n";
+      text += " within a budget of " + human_duration(options.matrix.budget_seconds);
+    text += "\n";
   }
   if (options.variants) {
-    std::cout << "report            then the read variants on one pair (tscaudit variants)";
+    text += "report            then the read variants on one pair (tscaudit variants)";
     if (options.matrix.budget_seconds > 0) {
-      std::cout << ", within " << human_duration(options.matrix.budget_seconds / budget_parts(options));
+      text += ", within " + human_duration(options.matrix.budget_seconds / budget_parts(options));
     }
-    std::cout << "\n";
+    text += "\n";
   }
   if (options.matrix.budget_seconds > 0) {
-    std::cout << "report            everything it measures ends within the budget of "
-              << human_duration(options.matrix.budget_seconds) << "\n";
+    text += "report            everything it measures ends within the budget of " +
+            human_duration(options.matrix.budget_seconds) + "\n";
   }
+  std::cout << wrap_lines(text);
   return kExitOk;
 }
 

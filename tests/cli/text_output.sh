@@ -3,7 +3,8 @@
 # (docs/commands.md, "Conventions"), one case per call:
 #   text_output.sh TSCAUDIT WORKDIR DATADIR widths|first-lines
 # widths: each command's standard output and standard error, line by line, no wider than
-# 100 columns (UTF-8 characters, not bytes); a failure names the command and the line.
+# 100 columns (UTF-8 characters, not bytes), and no number in exponent form ("1.035e+07",
+# "5.684e-14"); a failure names the command and the line.
 # first-lines: line 1 of check, matrix, analyze, variants and monitor's summary is the
 # answer (a regex on the verdict words). Simulated input throughout, but info, variants,
 # measure and monitor, which measure live with the fewest rounds: only widths and the first
@@ -61,6 +62,10 @@ run analyze_step analyze step.csv
 cp "$data/monitor/step.log" "$dir/step.log" || fail "copy step.log"
 run analyze_log analyze step.log
 run info info
+# Plans: what --dry-run prints measures nothing; a budget too small for the plan on stderr.
+run check_plan check --dry-run --cpus 0,1
+run matrix_plan matrix --dry-run --cpus 0,1 --budget 0.001
+run report_plan report --dry-run --cpus 0,1
 run measure measure --cpus 0,0 --rounds 2000 --warmup 100 --out "$dir/measured.csv"
 if [ "$two_cpus" = yes ]; then
   run variants variants --cpus 0,1 --rounds 4000 --passes 1 --warmup 100 --control-rounds 1000 --switch-rounds 1000
@@ -82,6 +87,11 @@ case "$case_name" in
       if [ -s "$work/wide" ]; then
         fail "$name: text over 100 columns"
         sed 's/^/  /' "$work/wide" >&2
+      fi
+      # A digit, then e and an exponent: 1e+06, 2.5e-07 (a word such as "0x1e" has no sign).
+      if grep -nE '[0-9]e[+-][0-9]' "$f" >"$work/exponent"; then
+        fail "$name: a number in exponent form"
+        sed 's/^/  /' "$work/exponent" >&2
       fi
     done
     ;;

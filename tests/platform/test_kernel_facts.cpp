@@ -616,7 +616,7 @@ TEST_CASE("MemAvailable from /proc/meminfo, in bytes") {
 TEST_CASE("the memory guard refuses more than 80 % of what is available, and nothing when it is unknown") {
   CHECK_FALSE(memory_refusal(800, 1000, "the run", "give fewer --rounds"));
   CHECK(memory_refusal(801, 1000, "the run", "give fewer --rounds") ==
-        std::optional<std::string>("the run keeps 8.01e-07 GB of rounds in memory, more than 80 % of the 1e-06 GB "
+        std::optional<std::string>("the run keeps 0.000000801 GB of rounds in memory, more than 80 % of the 0.000001 GB "
                                    "available: give fewer --rounds"));
   CHECK(*memory_refusal(6'400'000'000, 4'000'000'000, "the plan", "give fewer --visits") ==
         "the plan keeps 6.4 GB of rounds in memory, more than 80 % of the 4 GB available: give fewer --visits");

@@ -86,8 +86,14 @@ TEST_CASE("monitor run text: the progress line and the warnings of an interval")
   s.lost = 12;
   CHECK(interval_warnings(s) ==
         std::vector<std::string>{
-            "tscaudit monitor: warning: nothing ran for 1000 ms in interval 7 (the process was stopped, or the host "
-            "did not run this VM); the log marks it in stall_ms\n",
-            "tscaudit monitor: warning: interval 7 lost 12 rounds (the queue to the aggregator was full); the log "
-            "counts them in lost\n"});
+            "tscaudit monitor: warning: nothing ran for 1000 ms in interval 7 (the process was stopped, or the\n"
+            "  host did not run this VM); the log marks it in stall_ms\n",
+            "tscaudit monitor: warning: interval 7 lost 12 rounds (the queue to the aggregator was full); the log\n"
+            "  counts them in lost\n"});
+  // One round is a round; a count of many digits still fits 100 columns (the text wraps).
+  s.stall_ms = 0;
+  s.lost = 1;
+  CHECK(interval_warnings(s) ==
+        std::vector<std::string>{"tscaudit monitor: warning: interval 7 lost 1 round (the queue to the aggregator was "
+                                 "full); the log\n  counts them in lost\n"});
 }

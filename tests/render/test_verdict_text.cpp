@@ -47,7 +47,7 @@ TEST_CASE("verdict text: a pair's answer from its fit") {
   CHECK(verdict_text(fit_verdict(fit(VerdictKind::offset, -308, -503, -113), 0)) ==
         "offset of -308 ticks: b's counter is behind a's; the band [-503, -113] ticks excludes 0");
   CHECK(verdict_text(fit_verdict(fit(VerdictKind::drifting, 0, -5, 5), 0)) ==
-        "drifting by 1.23e+03 ppb (band 1e+03 to 1.5e+03 ppb)");
+        "drifting by 1230 ppb (band 1000 to 1500 ppb)");
   PairVerdict negatives = fit_verdict(fit(VerdictKind::synchronized, 0, -198, 192), 0);
   negatives.negatives = {17, 2, 15};
   CHECK(verdict_text(negatives) ==
@@ -180,7 +180,7 @@ TEST_CASE("verdict text: the check's failures and reason") {
   drift.drift_lo_ppb = 1.9e5;
   drift.drift_hi_ppb = 2.1e5;
   CHECK(check_failure_text(drift, c) ==
-        "pair 1->2: drifting by 2e+05 ppb; the drift band [1.9e+05, 2.1e+05] ppb misses +/-10 ppb");
+        "pair 1->2: drifting by 200000 ppb; the drift band [190000, 210000] ppb misses +/-10 ppb");
   CheckFailure self = failure(CheckFailureKind::self_inconsistent);
   self.self_inconsistent = 3;
   CHECK(check_failure_text(self, c) ==

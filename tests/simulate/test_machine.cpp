@@ -237,7 +237,7 @@ TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, n
   CHECK(error_of(spec) == "simulate: step: the fraction 1.5 must be in [0, 1]");
   spec = machine_spec();
   spec.base.gap_ticks = -1;  // the shared parameters, as the one-pair model words them
-  CHECK(error_of(spec) == "simulate: gap_ticks = -1: must be in [0, 1e+12]");
+  CHECK(error_of(spec) == "simulate: gap_ticks = -1: must be in [0, 1000000000000]");
   spec = machine_spec();
   spec.cpus.resize(1);
   CHECK_THAT(error_of(spec), Contains("at least two CPUs"));

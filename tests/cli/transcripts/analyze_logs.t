@@ -353,7 +353,7 @@ $ tscaudit analyze tests/data/runs/crlf_import.csv tests/data/monitor/step.log
 >   which contains 0
 >   run       CPU ? -> CPU ?, send ?, recv ?, 3 rounds
 >   offset    0 ticks, band [-60, 60] ticks at the run's middle (hard: every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 510 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 510 ticks
 >   margin    50 ticks (about the minimum one-way latency), quantum 10 (inferred), k = 1
 >   stats     no block statistics: 3 rounds: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 0; stable from k = 1; below that floor: 0 fwd, 0 rev rounds
@@ -505,7 +505,7 @@ $ tscaudit analyze tests/data/monitor/interrupted.log
 >             analyzed
 >   offset    -150 ticks (-65.2 ns), band [-331, 31] ticks at the run's middle (hard: every round
 >             obeys it)
->   drift     no detectable drift: |drift| < 0.952 ppb over 4.146e+11 ticks
+>   drift     no detectable drift: |drift| < 0.952 ppb over 414600000000 ticks
 >   margin    180 ticks (about the minimum one-way latency), quantum 1 (metadata), k = 1
 >   k-sweep   k=1: -150 (1 piece); k=4: -150 (1 piece); k=16: -150.1 (1 piece); stable from k = 1
 >   against   0 intervals contradict the whole-run line
@@ -539,7 +539,7 @@ $ tscaudit analyze tests/data/monitor/cut_short.log
 >             analyzed
 >   offset    -150 ticks (-65.2 ns), band [-331, 31] ticks at the run's middle (hard: every round
 >             obeys it)
->   drift     no detectable drift: |drift| < 1.27 ppb over 3.109e+11 ticks
+>   drift     no detectable drift: |drift| < 1.27 ppb over 310900000000 ticks
 >   margin    180 ticks (about the minimum one-way latency), quantum 1 (metadata), k = 1
 >   k-sweep   k=1: -150 (1 piece); k=4: -150 (1 piece); k=16: -150.4 (1 piece); stable from k = 1
 >   against   0 intervals contradict the whole-run line

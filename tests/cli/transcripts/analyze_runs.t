@@ -53,7 +53,7 @@ $ tscaudit analyze tests/data/runs/crlf_import.csv
 >   which contains 0
 >   run       CPU ? -> CPU ?, send ?, recv ?, 3 rounds
 >   offset    0 ticks, band [-60, 60] ticks at the run's middle (hard: every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 510 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 510 ticks
 >   margin    50 ticks (about the minimum one-way latency), quantum 10 (inferred), k = 1
 >   stats     no block statistics: 3 rounds: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 0; stable from k = 1; below that floor: 0 fwd, 0 rev rounds
@@ -79,7 +79,7 @@ $ tscaudit analyze tests/data/runs/arm64_emulated_isb_cntvct.csv
 >   run       CPU 0 -> CPU 1, send isb_cntvct, recv isb_cntvct, 500 rounds
 >   offset    0 ticks (0.0 ns), band [-63, 63] ticks ([-1008, 1008] ns) at the run's middle (hard:
 >             every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 2.256e+04 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 22560 ticks
 >   margin    0 ticks (about the minimum one-way latency), quantum 63 (metadata; 1008 ns), k = 1
 >   stats     offset 0 +/- 31.5 (q/2; the blocks scatter 0) ticks (95 %, 16 time blocks; statistical
 >             only: no asymmetry, no quantum); runs test 0 runs, z 0
@@ -107,7 +107,7 @@ $ tscaudit analyze tests/data/runs/cut_short.csv
 >   NOT COMPLETE: no '# status:' line after the rounds: the file was cut short (in line 7, which is
 >     left out)
 >   offset    0 ticks, band [-60, 60] ticks at the run's middle (hard: every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 310 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 310 ticks
 >   margin    50 ticks (about the minimum one-way latency), quantum 10 (inferred), k = 1
 >   stats     no block statistics: 2 rounds: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 0; stable from k = 1; below that floor: 0 fwd, 0 rev rounds
@@ -134,7 +134,7 @@ $ tscaudit analyze tests/data/runs/import_metadata.csv
 >   ticks, which contains 0
 >   run       CPU 0 -> CPU 1, send ?, recv ?, 3 rounds
 >   offset    0 ticks, band [-51, 51] ticks at the run's middle (hard: every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 510 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 510 ticks
 >   margin    50 ticks (about the minimum one-way latency), quantum 1 (metadata), k = 1
 >   stats     no block statistics: 3 rounds: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 0; stable from k = 1; below that floor: 0 fwd, 0 rev rounds
@@ -336,7 +336,7 @@ $ tscaudit analyze tests/data/runs/import_cut.csv
 >   run       CPU 0 -> CPU 1, send ?, recv ?, 2 rounds
 >   NOT COMPLETE: line 6 has no line end and is not a whole round: it is left out
 >   offset    0 ticks, band [-60, 60] ticks at the run's middle (hard: every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 310 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 310 ticks
 >   margin    50 ticks (about the minimum one-way latency), quantum 10 (inferred), k = 1
 >   stats     no block statistics: 2 rounds: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 0; stable from k = 1; below that floor: 0 fwd, 0 rev rounds
@@ -552,7 +552,7 @@ $ tscaudit analyze tests/data/runs/counter_backwards.csv
 >   counter ran backwards (a: 1, b: 0)
 >   run       CPU ? -> CPU ?, send ?, recv ?, 1 round
 >   offset    60 ticks, band [59.99, 60] ticks at the run's middle (hard: every round obeys it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 0 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 0 ticks
 >   margin    -10 ticks (about the minimum one-way latency), quantum 10 (inferred), k = 1
 >   stats     no block statistics: 1 round: too few for 3 blocks of 2k = 2 rounds
 >   k-sweep   k=1: 59.99; stable from k = 1; below that floor: 0 fwd, 0 rev rounds

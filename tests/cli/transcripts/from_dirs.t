@@ -10,7 +10,7 @@ $ tscaudit analyze tests/data/former_name/run.csv
 >   run       CPU 0 -> CPU 1, send simulated, recv simulated, 600 rounds
 >   offset    304 ticks (132.2 ns), band [109, 499] ticks at the run's middle (hard: every round obeys
 >             it)
->   drift     no detectable drift: |drift| < 1e+06 ppb over 3.055e+05 ticks
+>   drift     no detectable drift: |drift| < 1000000 ppb over 305500 ticks
 >   margin    169 ticks (about the minimum one-way latency), quantum 26 (metadata), k = 1
 >   stats     offset 303.19 +/- 13 (q/2; the blocks scatter 1.7) ticks (95 %, 16 time blocks;
 >             statistical only: no asymmetry, no quantum); runs test 4 runs, z -2.36 (structured: a
@@ -69,7 +69,7 @@ $ tscaudit analyze tests/data/former_name/monitor.log
 >   status    complete
 >   offset    -1 tick (-0.4 ns), band [-118, 116.8] ticks at the run's middle (hard: every round obeys
 >             it)
->   drift     no detectable drift: |drift| < 172 ppb over 2.596e+09 ticks
+>   drift     no detectable drift: |drift| < 172 ppb over 2596000000 ticks
 >   margin    91 ticks (about the minimum one-way latency), quantum 26 (metadata), k = 1
 >   k-sweep   k=1: -1 (1 piece); k=4: 12 (1 piece); k=16: -0.5 (1 piece); stable from k = 1
 >   against   0 intervals contradict the whole-run line

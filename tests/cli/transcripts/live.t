@@ -29,7 +29,7 @@ $ tscaudit matrix --rounds 5000 --visits 2 --out matrix
 # A tolerance far beyond any offset: a working machine passes.
 $ tscaudit check --rounds 5000 --visits 2 --tolerance 1000000 --drift-tolerance-ppb 1000000
 > synchronized to within ±{TEXT}
-> {TEXT}no drift beyond 1e+06 ppb, no self-inconsistent rounds
+> {TEXT}no drift beyond 1000000 ppb, no self-inconsistent rounds
 2> ...
 
 ## variants json

@@ -105,7 +105,7 @@ $ tscaudit simulate --all-pairs --out s.csv --truth t.json
 ## simulate: a machine that fails halfway leaves no directory
 # The run directory is made before CPU 3's first visit fails: nothing of it stays behind.
 $ tscaudit simulate --topology 'synthetic:package:2 core:2 pu:2' --rounds 100 --cpu-offset-ticks 3=-2e12 --out machine_failed
-2> tscaudit: error: simulate: b's counter would read -1e+12, outside [0, 2^63): raise start_tick or reduce |offset_ticks|, |step_ticks| or |drift_ppb|
+2> tscaudit: error: simulate: b's counter would read -1000000000000, outside [0, 2^63): raise start_tick or reduce |offset_ticks|, |step_ticks| or |drift_ppb|
 2> see 'tscaudit simulate --help'
 [2]
 $ ls machine_failed
