@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/format.hpp"
 
 namespace tscaudit {
 namespace {
@@ -150,6 +151,35 @@ Json parse_ordered_json(std::string_view text) {
   OrderedBuilder builder;
   Json::sax_parse(text.begin(), text.end(), &builder);
   return builder.take();
+}
+
+nlohmann::ordered_json json_input(std::string_view text, const std::string& path) {
+  // Before the parser: a value nested this deep would be copied (recursively) below.
+  check_json_depth(text, path);
+  nlohmann::ordered_json j;
+  try {
+    j = parse_ordered_json(text);
+  } catch (const nlohmann::ordered_json::parse_error& e) {
+    // e.byte is the 1-based position just past the character that failed.
+    const std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
+    std::string what = e.what();
+    if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos) what = what.substr(c + 2);
+    throw InputError(path + ":" + json_line_column(text, at) + ": not JSON: " + printable_text(what));
+  } catch (const nlohmann::ordered_json::exception& e) {
+    // The parser's other refusal: a number beyond a double ("number overflow parsing
+    // '1e999'", out_of_range), which names the number and not where it is: its first place
+    // in the text.
+    std::string what = e.what();
+    if (const std::size_t c = what.find("] "); c != std::string::npos) what = what.substr(c + 2);
+    std::string where;
+    if (const std::size_t q = what.find('\''), q2 = what.rfind('\''); q != std::string::npos && q2 > q + 1) {
+      if (const std::size_t at = text.find(what.substr(q + 1, q2 - q - 1)); at != std::string::npos) {
+        where = ":" + json_line_column(text, at);
+      }
+    }
+    throw InputError(path + where + ": not JSON: " + printable_text(what));
+  }
+  return j;
 }
 
 }  // namespace tscaudit

@@ -39,4 +39,9 @@ void check_json_depth(std::string_view text, const std::string& path, std::size_
 ///         beyond a double), as parse does.
 nlohmann::ordered_json parse_ordered_json(std::string_view text);
 
+/// `text`, the whole of the file at `path`, as JSON: check_json_depth, then
+/// parse_ordered_json. \throws InputError "PATH:LINE:COLUMN: not JSON: WHY" (a number beyond
+/// a double: where it first appears), or check_json_depth's.
+nlohmann::ordered_json json_input(std::string_view text, const std::string& path);
+
 }  // namespace tscaudit

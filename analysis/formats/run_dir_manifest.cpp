@@ -27,31 +27,7 @@ class ManifestReader {
   ManifestReader(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
 
   RunDirManifest read() {
-    // Before the parser: a value nested this deep would be copied (recursively) below.
-    check_json_depth(text_, path_);
-    Json j;
-    try {
-      j = parse_ordered_json(text_);
-    } catch (const Json::parse_error& e) {
-      // e.byte is the 1-based position just past the character that failed.
-      const std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
-      std::string what = e.what();
-      if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos) what = what.substr(c + 2);
-      throw InputError(path_ + ":" + json_line_column(text_, at) + ": not JSON: " + printable_text(what));
-    } catch (const Json::exception& e) {
-      // The parser's other refusal: a number beyond a double ("number overflow parsing
-      // '1e999'", out_of_range), which names the number and not where it is: its first place
-      // in the text.
-      std::string what = e.what();
-      if (const std::size_t c = what.find("] "); c != std::string::npos) what = what.substr(c + 2);
-      std::string where;
-      if (const std::size_t q = what.find('\''), q2 = what.rfind('\''); q != std::string::npos && q2 > q + 1) {
-        if (const std::size_t at = text_.find(what.substr(q + 1, q2 - q - 1)); at != std::string::npos) {
-          where = ":" + json_line_column(text_, at);
-        }
-      }
-      throw InputError(path_ + where + ": not JSON: " + printable_text(what));
-    }
+    Json j = json_input(text_, path_);
     if (!j.is_object()) fail("", "the manifest is not a JSON object");
     check_schema(j);
     RunDirManifest m;

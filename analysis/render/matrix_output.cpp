@@ -220,20 +220,12 @@ void matrix_members(const MatrixResult& m, const json& cpu_places, Out& out) {
   field("step_proven", [](const PairCell& c) { return json(!c.steps.empty()); });
   field("verdict", [](const PairCell& c) { return json(verdict_text(c.verdict)); });
   field("verdict_kind", [](const PairCell& c) { return json(verdict_kind_name(c.verdict.kind)); });
-  json offsets = json::array();
-  for (std::size_t i = 0; i < n; ++i) {
-    offsets.push_back({{"cpu", m.cpus[i]},
-                       {"estimate", number_or_null(m.cpu.offset_ticks[i])},
-                       {"lo", number_or_null(m.cpu.lo_ticks[i])},
-                       {"hi", number_or_null(m.cpu.hi_ticks[i])}});
+  {
+    const json offsets = cpu_offsets_json(m);
+    for (const char* key : {"cpu_offset_ticks", "cpu_offset_reference", "cpu_offset_table"}) {
+      out.value(key, offsets.at(key));
+    }
   }
-  out.value("cpu_offset_ticks", std::move(offsets));
-  out.value("cpu_offset_reference", m.cpus.empty() ? json(nullptr) : json(m.cpus.front()));
-  // Which per-CPU table this is: the one the check's findings and bound rest on.
-  out.value("cpu_offset_table",
-            "offset of each CPU minus the reference CPU's: estimate by least squares over the pairs' estimates; lo "
-            "and hi hard bounds from the pairs' bands (both roles, every visit, drift accounted) tightened along "
-            "chains of pairs; the findings compare groups on the same pair bands, direct pairs only");
   out.open("consistency");
   out.value("bands_consistent", m.cpu.bands_consistent);
   out.value("rms_residual_ticks", number_or_null(m.cpu.rms_residual_ticks));
@@ -395,6 +387,25 @@ void stream_matrix_json(const MatrixResult& m, const json& cpu_places, const jso
   matrix_members(m, cpu_places, out);
   for (const auto& [key, value] : extra.items()) out.value(key.c_str(), value);
   out.finish();
+}
+
+nlohmann::ordered_json cpu_offsets_json(const MatrixResult& m) {
+  json offsets = json::array();
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    offsets.push_back({{"cpu", m.cpus[i]},
+                       {"estimate", number_or_null(m.cpu.offset_ticks[i])},
+                       {"lo", number_or_null(m.cpu.lo_ticks[i])},
+                       {"hi", number_or_null(m.cpu.hi_ticks[i])}});
+  }
+  json out;
+  out["cpu_offset_ticks"] = std::move(offsets);
+  out["cpu_offset_reference"] = m.cpus.empty() ? json(nullptr) : json(m.cpus.front());
+  // Which per-CPU table this is: the one the check's findings and bound rest on.
+  out["cpu_offset_table"] =
+      "offset of each CPU minus the reference CPU's: estimate by least squares over the pairs' estimates; lo and hi "
+      "hard bounds from the pairs' bands (both roles, every visit, drift accounted) tightened along chains of pairs; "
+      "the findings compare groups on the same pair bands, direct pairs only";
+  return out;
 }
 
 std::string matrix_text(const MatrixResult& m) {

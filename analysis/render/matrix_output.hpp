@@ -62,6 +62,11 @@ inline constexpr std::size_t kSummaryPairs = 10;
 /// how many other pairs were measured, were not, drift and stepped, and where every pair is.
 std::string matrix_text(const MatrixResult& m);
 
+/// {"cpu_offset_ticks": [{"cpu", "estimate", "lo", "hi"}, ...], "cpu_offset_reference",
+/// "cpu_offset_table"}: each CPU's offset against the first, as matrix's and check's JSON
+/// hold it (docs/json.md); what `compare` reads.
+nlohmann::ordered_json cpu_offsets_json(const MatrixResult& m);
+
 /// {"schema": "tscaudit-check/1", "synchronized", "reason", "failures", "warnings", ...}.
 nlohmann::ordered_json check_json(const CheckResult& c);
 

@@ -77,6 +77,8 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     j["cpus"] = c.matrix.cpus;
     j["send"] = c.matrix.send.name;
     j["recv"] = c.matrix.recv.name;
+    j["tsc_hz"] = c.matrix.tsc_hz > 0 ? nlohmann::ordered_json(c.matrix.tsc_hz) : nlohmann::ordered_json(nullptr);
+    j.update(cpu_offsets_json(c.matrix));
     j["problems"] = c.problems;
     j["lost_evidence"] = !c.lost.empty();
     j["lost"] = lost_json(c.lost);

@@ -101,6 +101,25 @@ Command InfoCli::build(const Args& /*args*/) const {
   return InfoCommand{parse_format(format, false), seconds};
 }
 
+void CompareCli::add(CLI::App& app) {
+  sub = add_listed_command(app, kName);
+  sub->add_option("FIRST", first, "the earlier run: a run or report directory, or matrix's or check's JSON")
+      ->required();
+  sub->add_option("SECOND", second, "the later run, of the same machine")->required();
+  sub->add_option("--format", format, "text or json")->capture_default_str();
+  sub->footer(examples({{"tscaudit compare before after", "two run or report directories: did a CPU move?"},
+                        {"tscaudit compare --format json before.json after.json",
+                         "what check --format json printed, for scripts"}}));
+}
+
+Command CompareCli::build(const Args& /*args*/) const {
+  CompareOptions c;
+  c.first = first;
+  c.second = second;
+  c.format = parse_format(format, false);
+  return c;
+}
+
 void StateCli::add(CLI::App& app) {
   sub = add_listed_command(app, kName);
   sub->add_option("FILE", file, "the state file `check --publish` wrote")->default_str(kDefaultStatePath);

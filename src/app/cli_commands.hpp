@@ -26,6 +26,14 @@ struct InfoCli {
   [[nodiscard]] Command build(const Args& args) const;
 };
 
+struct CompareCli {
+  static constexpr std::string_view kName = "compare";
+  CLI::App* sub = nullptr;
+  std::string first, second, format = "text";
+  void add(CLI::App& app);
+  [[nodiscard]] Command build(const Args& args) const;
+};
+
 struct StateCli {
   static constexpr std::string_view kName = "state";
   CLI::App* sub = nullptr;
@@ -134,6 +142,6 @@ struct ReportCli {
 /// Every command's table; the command list (command_list.hpp) says their order. Each binds
 /// CLI11 to its own members: construct in place, never move or copy after add().
 using CommandTables =
-    std::tuple<ReportCli, CheckCli, StateCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
+    std::tuple<ReportCli, CheckCli, CompareCli, StateCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
 
 }  // namespace tscaudit::cli

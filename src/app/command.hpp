@@ -7,6 +7,7 @@
 
 #include "app/analyze_command.hpp"
 #include "app/check_command.hpp"
+#include "app/compare_command.hpp"
 #include "app/info_command.hpp"
 #include "app/matrix_command.hpp"
 #include "app/measure_command.hpp"
@@ -26,6 +27,6 @@ struct InfoCommand {
 struct Printed {};
 
 using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions,
-                             CheckOptions, ReportOptions, VariantsOptions, MonitorOptions, StateOptions>;
+                             CheckOptions, CompareOptions, ReportOptions, VariantsOptions, MonitorOptions, StateOptions>;
 
 }  // namespace tscaudit::cli

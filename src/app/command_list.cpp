@@ -32,12 +32,14 @@ constexpr CommandEntry listed_entry(std::string_view name, std::string_view summ
 
 }  // namespace
 
-const std::array<CommandEntry, 10>& command_list() {
-  static const std::array<CommandEntry, 10> kCommands = {
+const std::array<CommandEntry, 11>& command_list() {
+  static const std::array<CommandEntry, 11> kCommands = {
       listed_entry<ReportOptions, run_report>(
           "report", "The main job: facts, every pair, read variants, verdict, heatmaps, report.html"),
       listed_entry<CheckOptions, run_check>(
           "check", "An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason"),
+      listed_entry<CompareOptions, run_compare>(
+          "compare", "Two runs of one machine: which CPU's offset moved, proven by disjoint bands"),
       listed_entry<StateOptions, run_state>(
           "state", "What programs see of the published table: its status now, each CPU's band"),
       listed_entry<InfoCommand, run_info_command>("info",

@@ -21,11 +21,12 @@ struct CommandEntry {
   int (*run)(const Command& command);
 };
 
-/// report first (the main job, everything at once), check (the answer for scripts), info
+/// report first (the main job, everything at once), check (the answer for scripts), compare
+/// (whether two runs differ), state (what programs see of the published table), info
 /// (the platform, the first thing to look at when an answer surprises), variants and matrix
 /// (the two halves of a report, one at a time), monitor (one pair for hours), then the tools
 /// behind them: measure one pair, analyze what was saved, simulate input.
-const std::array<CommandEntry, 10>& command_list();
+const std::array<CommandEntry, 11>& command_list();
 
 /// The entry named `name`, or nullptr.
 const CommandEntry* find_command(std::string_view name);

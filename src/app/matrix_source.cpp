@@ -14,6 +14,7 @@
 #include "app/stop_signals.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
+#include "core/format.hpp"
 #include "core/human_units.hpp"
 #include "io/run_dir_lock.hpp"
 #include "io/run_dir_writer.hpp"

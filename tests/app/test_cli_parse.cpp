@@ -137,12 +137,12 @@ TEST_CASE("bad measure options say what is wrong") {
       {{"analyze"}, "analyze needs at least one FILE"},
       {{"check", "soon"}, "unexpected argument 'soon' for check (it takes options only)"},
       {{"frobnicate"},
-       "unknown command 'frobnicate' (commands: report, check, state, info, variants, matrix, monitor, measure, analyze, "
+       "unknown command 'frobnicate' (commands: report, check, compare, state, info, variants, matrix, monitor, measure, analyze, "
        "simulate)"},
       {{"repot"},
-       "unknown command 'repot' (did you mean report?) (commands: report, check, state, info, variants, matrix, monitor, "
+       "unknown command 'repot' (did you mean report?) (commands: report, check, compare, state, info, variants, matrix, monitor, "
        "measure, analyze, simulate)"},
-      {{}, "which command? give one of report, check, state, info, variants, matrix, monitor, measure, analyze or simulate"},
+      {{}, "which command? give one of report, check, compare, state, info, variants, matrix, monitor, measure, analyze or simulate"},
       {{"info", "--format", "xml"}, "--format 'xml' is not text or json"},
       {{"info", "--ntp-seconds", "3601"}, "--ntp-seconds 3601 is out of range [0, 3600] (seconds)"},
       {{"info", "--ntp-seconds", "61m"}, "--ntp-seconds 61m is out of range [0, 3600] (seconds)"},
@@ -340,7 +340,7 @@ TEST_CASE("help COMMAND is COMMAND --help") {
   CHECK(std::holds_alternative<cli::Printed>(cli::parse({"tscaudit", "help"})));
   CHECK(std::holds_alternative<cli::Printed>(cli::parse({"tscaudit", "help", "check"})));
   CHECK(error({"help", "chek"}) ==
-        "unknown command 'chek' (did you mean check?) (commands: report, check, state, info, variants, matrix, monitor, "
+        "unknown command 'chek' (did you mean check?) (commands: report, check, compare, state, info, variants, matrix, monitor, "
         "measure, analyze, simulate)");
 }
 

@@ -11,7 +11,7 @@
 using namespace tscaudit;
 
 TEST_CASE("the command list: the help's order, the parser's commands, main's dispatch") {
-  const std::vector<std::string> want = {"report",  "check",   "state",   "info",    "variants",
+  const std::vector<std::string> want = {"report",  "check",   "compare", "state",   "info",    "variants",
                                          "matrix",  "monitor", "measure", "analyze", "simulate"};
   std::vector<std::string> listed;
   for (const cli::CommandEntry& e : cli::command_list()) listed.emplace_back(e.name);
@@ -22,6 +22,7 @@ TEST_CASE("the command list: the help's order, the parser's commands, main's dis
   // Each command parses into the options that its own entry runs.
   const std::vector<std::vector<std::string>> lines = {{"report"},
                                                        {"check"},
+                                                       {"compare", "a", "b"},
                                                        {"info"},
                                                        {"variants"},
                                                        {"matrix"},

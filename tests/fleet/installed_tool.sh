@@ -93,7 +93,7 @@ case $case_name in
       printf '%s\n' "${COMPREPLY[@]}" | sort
     }
     got=$(complete_words tscaudit "" | tr '\n' ' ')
-    [ "$got" = "--help --version analyze check info matrix measure monitor report simulate state variants " ] ||
+    [ "$got" = "--help --version analyze check compare info matrix measure monitor report simulate state variants " ] ||
       fail "commands: got '$got'"
     [ "$(complete_words tscaudit ch)" = check ] || fail "'ch' does not complete to check"
     for c in $commands; do

@@ -41,11 +41,12 @@ TEST_CASE("plan_text: 16 CPUs in topology order, parallel", "[plan]") {
         "slots             120 (30 per sweep), 8 pairs at once\n"
         "estimated time    8.6 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
         "budget            10 s: the estimate fits\n"
-        "memory, streamed  31.1 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
-        "analysis, the 16x16 cells)\n"
-        "parallel          8 pairs at once share caches, memory and the interconnect: latencies (rtt) can rise "
-        "and spread, so the offset bounds widen; the bounds stay valid (they assume only causality), and the "
-        "offset estimate moves only as far as the added delay differs between the two directions\n");
+        "memory, streamed  31.1 MB (rounds written as measured: the pairs at once, one pair's rounds for its\n"
+        "                  analysis, the 16x16 cells)\n"
+        "parallel          8 pairs at once share caches, memory and the interconnect: latencies (rtt) can\n"
+        "                  rise and spread, so the offset bounds widen; the bounds stay valid (they assume\n"
+        "                  only causality), and the offset estimate moves only as far as the added delay\n"
+        "                  differs between the two directions\n");
 }
 
 TEST_CASE("plan_text: 2 CPUs, sequential, no topology: no parallel line", "[plan]") {
@@ -63,8 +64,8 @@ TEST_CASE("plan_text: 2 CPUs, sequential, no topology: no parallel line", "[plan
         "total rounds      2000000 measured\n"
         "slots             2 (2 per sweep), 1 pair at once\n"
         "estimated time    1.1 s (fixed 0.05 s per visit, 2 M rounds/s per pair)\n"
-        "memory, streamed  112.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its "
-        "analysis, the 2x2 cells)\n");
+        "memory, streamed  112.0 MB (rounds written as measured: the pairs at once, one pair's rounds for its\n"
+        "                  analysis, the 2x2 cells)\n");
 }
 
 TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
@@ -83,8 +84,9 @@ TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
                                              "pairs             3 unordered, 6 ordered (each pair in both roles) of "
                                              "12 ordered pairs\n"));
   CHECK_THAT(text, Catch::Matchers::Contains("slots             4 (at most 4 per sweep), 2 pairs at once\n"));
-  CHECK_THAT(text, Catch::Matchers::Contains("budget            1.0 s: the estimate exceeds it; give fewer --cpus, "
-                                             "--visits or --rounds (measured only with --over-budget)\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "budget            1.0 s: the estimate exceeds it; give fewer --cpus, --visits or --rounds (measured\n"
+                       "                  only with --over-budget)\n"));
   CHECK(over_budget_refusal(plan, false) ==
         "the plan's estimated 2.0 s of measuring exceeds its budget of 1.0 s (4 slots, pairs in parallel): give "
         "fewer --cpus, --visits or --rounds, a larger --budget, or --over-budget to measure it anyway (--dry-run "
@@ -92,8 +94,9 @@ TEST_CASE("plan_text: a sparse plan over its budget says so", "[plan]") {
   spec.parallel = false;
   const MatrixPlan one_at_a_time = make_plan(spec, PlanCosts{1e6, 0.5});
   CHECK_THAT(plan_text(one_at_a_time),
-             Catch::Matchers::Contains("budget            1.0 s: the estimate exceeds it; run pairs in parallel, or "
-                                       "give fewer --cpus, --visits or --rounds (measured only with --over-budget)\n"));
+             Catch::Matchers::Contains(
+                 "budget            1.0 s: the estimate exceeds it; run pairs in parallel, or give fewer --cpus,\n"
+                 "                  --visits or --rounds (measured only with --over-budget)\n"));
   // Below a second the refusal keeps two digits, so that its two figures never read the same.
   spec.budget_seconds = 0.01;
   CHECK(over_budget_refusal(make_plan(spec, PlanCosts{1e6, 0.004}), true) ==

@@ -13,6 +13,7 @@ $ tscaudit --help
 > Commands:
 >   report    The main job: facts, every pair, read variants, verdict, heatmaps, report.html
 >   check     An answer for scripts: exit 0 synchronized, 1 not, 5 inconclusive; the reason
+>   compare   Two runs of one machine: which CPU's offset moved, proven by disjoint bands
 >   state     What programs see of the published table: its status now, each CPU's band
 >   info      Platform facts a measurement depends on, and warnings with advice
 >   variants  Which way of reading the TSC to trust here, and what each costs
@@ -43,7 +44,7 @@ $ tscaudit check --help
 
 ## unknown command
 $ tscaudit frobnicate
-2> tscaudit: error: unknown command 'frobnicate' (commands: report, check, state, info, variants, matrix, monitor, measure, analyze, simulate)
+2> tscaudit: error: unknown command 'frobnicate' (commands: report, check, compare, state, info, variants, matrix, monitor, measure, analyze, simulate)
 2> see 'tscaudit --help'
 [2]
 
@@ -74,7 +75,7 @@ $ tscaudit help check > help.txt && tscaudit check --help | diff help.txt - && e
 ## no command
 # Command-line errors in the tool's words, each ending with the help that answers it.
 $ tscaudit
-2> tscaudit: error: which command? give one of report, check, state, info, variants, matrix, monitor, measure, analyze or simulate
+2> tscaudit: error: which command? give one of report, check, compare, state, info, variants, matrix, monitor, measure, analyze or simulate
 2> see 'tscaudit --help'
 [2]
 
@@ -116,7 +117,7 @@ $ tscaudit report now
 
 ## a misspelt command
 $ tscaudit chek
-2> tscaudit: error: unknown command 'chek' (did you mean check?) (commands: report, check, state, info, variants, matrix, monitor, measure, analyze, simulate)
+2> tscaudit: error: unknown command 'chek' (did you mean check?) (commands: report, check, compare, state, info, variants, matrix, monitor, measure, analyze, simulate)
 2> see 'tscaudit --help'
 [2]
 
