@@ -232,8 +232,14 @@ void add_source(const ReportInputs& in, ReportSection& s) {
         src.started_utc.empty()
             ? "at a time not recorded"
             : "from " + src.started_utc + " to " + (src.ended_utc.empty() ? "an end not recorded" : src.ended_utc);
-    s.blocks.push_back(paragraph("Rebuilt from saved rounds, nothing measured now: " + printable_text(src.dir) + ", measured on " +
-                                 (src.host.empty() ? "a host not recorded" : src.host) + " " + when + "."));
+    if (src.simulated) {
+      s.blocks.push_back(paragraph("Rebuilt from simulated rounds, nothing measured: " + printable_text(src.dir) +
+                                   "; its times are the simulation's, counted from the Unix epoch (" + when + ")."));
+    } else {
+      s.blocks.push_back(paragraph("Rebuilt from saved rounds, nothing measured now: " + printable_text(src.dir) +
+                                   ", measured on " + (src.host.empty() ? "a host not recorded" : src.host) + " " +
+                                   when + "."));
+    }
   }
   if (!in.incomplete.empty()) {
     std::string text = "Not complete: ";

@@ -54,6 +54,9 @@ struct ReportSource {
   std::string host;         // the machine measured ("" when not recorded)
   std::string started_utc;  // the manifest's start and end ("" when not recorded)
   std::string ended_utc;
+  /// Rounds of `tscaudit simulate` (read variant "simulated"): their times are the
+  /// simulation's, counted from the Unix epoch, and read as 1970 dates.
+  bool simulated = false;
 };
 
 struct ReportInputs {

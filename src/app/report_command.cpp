@@ -154,7 +154,10 @@ void measure_ordered(const ReportOptions& options, const std::string& from, cons
   for (const RunDirLoss& loss : o.lost) w.lost.push_back(run_dir_loss_text(loss));
   w.interrupted = !o.offline && !o.interrupted.empty();
   in.host = o.platform.host;
-  if (o.offline) in.rebuilt_from = ReportSource{o.run_dir, o.platform.host, o.started_utc, o.ended_utc};
+  if (o.offline) {
+    in.rebuilt_from = ReportSource{o.run_dir, o.platform.host, o.started_utc, o.ended_utc,
+                                   o.matrix.send.name == "simulated"};
+  }
   in.warnings = o.warnings;
   in.ordered = report_run(std::move(o));
 }

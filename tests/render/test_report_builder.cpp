@@ -602,6 +602,13 @@ TEST_CASE("report builder: a report rebuilt from saved rounds says so first, and
           "Rebuilt from saved rounds, nothing measured now: runs, measured on a host not recorded at a time not "
           "recorded.");
   }
+  SECTION("simulated rounds: their 1970 dates are the simulation's") {
+    in.rebuilt_from = ReportSource{"sim", "simulated", "1970-01-01T00:07:14.782Z", "1970-01-01T00:07:32.173Z", true};
+    const ReportSection sim = section(build_report_doc(in), "Verdict", 7);
+    CHECK(sim.blocks[0].text ==
+          "Rebuilt from simulated rounds, nothing measured: sim; its times are the simulation's, counted from the "
+          "Unix epoch (from 1970-01-01T00:07:14.782Z to 1970-01-01T00:07:32.173Z).");
+  }
 }
 
 TEST_CASE("report builder: many pairs: the failing ones first, capped, the rest in the linked file") {
