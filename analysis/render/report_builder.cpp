@@ -364,7 +364,19 @@ ReportSection diagnosis_section(const ReportInputs& in) {
   for (std::size_t i = 0; i < check.failures.size() && i < kReportFailures; ++i)
     failures.push_back(check_failure_text(check.failures[i], check));
   if (check.failures.size() > kReportFailures) {
-    failures.push_back(std::to_string(check.failures.size() - kReportFailures) + " more in " +
+    // Failures, not pairs: a pair can fail in more than one way (an offset and a drift), so
+    // both are counted, the pairs among them not already listed above.
+    std::set<std::pair<int, int>> listed, more;
+    for (std::size_t i = 0; i < check.failures.size(); ++i) {
+      const std::pair<int, int> pair{check.failures[i].a, check.failures[i].b};
+      if (i < kReportFailures) {
+        listed.insert(pair);
+      } else if (pair.first >= 0 && listed.count(pair) == 0) {
+        more.insert(pair);
+      }
+    }
+    failures.push_back(count_of(check.failures.size() - kReportFailures, "more failure", "more failures") + " (" +
+                       count_of(more.size(), "pair", "pairs") + " not listed here) in " +
                        std::string(kReportPairsFile) + " and " + in_dir(kReportMatrixDir, "matrix.json"));
   }
   if (!failures.empty()) {

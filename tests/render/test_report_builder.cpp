@@ -253,7 +253,16 @@ TEST_CASE("report builder: a failed check lists at most 10 failures under the di
   REQUIRE(d.blocks[3].items.size() == 11);
   CHECK(d.blocks[3].items[0] == check_failure_text(in.check.failures[0], in.check));
   CHECK(d.blocks[3].items[9] == check_failure_text(in.check.failures[9], in.check));
-  CHECK(d.blocks[3].items[10] == "12 more in pair_verdicts.txt and matrix/matrix.json");
+  CHECK(d.blocks[3].items[10] ==
+        "12 more failures (12 pairs not listed here) in pair_verdicts.txt and matrix/matrix.json");
+  SECTION("failures, not pairs: a pair that fails twice is one pair") {
+    for (CheckFailure& f : in.check.failures) f.b = f.a % 2 == 0 ? f.a + 1 : f.a;  // 0->1 twice, 2->3 twice, ...
+    for (CheckFailure& f : in.check.failures) f.a -= f.a % 2;
+    const ReportDoc twice_doc = build_report_doc(in);
+    const ReportSection& twice = section(twice_doc, "Diagnosis", 4);
+    CHECK(twice.blocks[3].items[10] ==
+          "12 more failures (6 pairs not listed here) in pair_verdicts.txt and matrix/matrix.json");
+  }
 }
 
 TEST_CASE("report builder: the pictures, and what stands for one that is not there") {
