@@ -503,12 +503,18 @@ json check_json(const CheckResult& c) {
   return j;
 }
 
-std::string check_text(const CheckResult& c, bool details) {
+std::string check_text(const CheckResult& c, bool details, std::size_t max_failures) {
   // Line 1 starts with the answer and how tight; the rest of the reason wraps under it.
   std::string out = check_reason_text(c) + "\n";
   if (details) {
     for (const Finding& f : c.diagnosis.findings) out += "  finding: " + finding_text(f, c.tsc_hz) + "\n";
-    for (const CheckFailure& f : c.failures) out += "  fail: " + check_failure_text(f, c) + "\n";
+    for (std::size_t i = 0; i < c.failures.size() && i < max_failures; ++i) {
+      out += "  fail: " + check_failure_text(c.failures[i], c) + "\n";
+    }
+    if (c.failures.size() > max_failures) {
+      out += "  " + count_of(c.failures.size() - max_failures, "more failure", "more failures") +
+             ": every one is in matrix.txt of --out, and in --format json\n";
+    }
     for (const Warning& w : c.warnings) out += "  warning: " + warning_line(w) + "\n";
   }
   return wrap_lines(out);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -75,7 +76,12 @@ nlohmann::ordered_json check_json(const CheckResult& c);
 /// no topology unit matches), `pairs`, `what` (its sentence); `step_round` for a step.
 nlohmann::ordered_json findings_json(const Diagnosis& d, double tsc_hz);
 
-/// The reason line, then (with details) every failure and warning, one per line.
-std::string check_text(const CheckResult& c, bool details);
+/// How many failing pairs `check --details` lists on a terminal; matrix.txt holds them all.
+inline constexpr std::size_t kDetailsFailures = 20;
+
+/// The reason line, then (with details) every finding, the failures (the first
+/// `max_failures`, then how many more and where every one is: matrix.txt of --out and
+/// --format json) and every warning, one per line.
+std::string check_text(const CheckResult& c, bool details, std::size_t max_failures = SIZE_MAX);
 
 }  // namespace tscaudit

@@ -85,7 +85,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     if (c.added != nullptr) j["added_visits"] = added_visits_json(*c.added);
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << check_text(c.result, options.details);
+    std::cout << check_text(c.result, options.details, kDetailsFailures);
     for (const RunDirLoss& loss : c.lost) std::cout << wrap_lines("evidence lost: " + run_dir_loss_text(loss) + "\n");
     if (!options.details) {
       for (const Warning& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << warning_line(w) << "\n";

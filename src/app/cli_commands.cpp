@@ -615,7 +615,7 @@ void CheckCli::add(CLI::App& app) {
                   "inconclusive (exit 5); 0: no limit")
       ->capture_default_str();
   sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
-  sub->add_flag("--details", details, "text: every failing pair and every warning, not only the reason");
+  sub->add_flag("--details", details, "text: the findings, the first 20 failing pairs and every warning, not only the reason");
   sub->add_option("--out", plan.out, "keep the evidence: the matrix directory (run/, the pictures, matrix.json with the check's answer under \"check\")")
       ->type_name("DIR");
   sub->add_option("--openmetrics", openmetrics,

@@ -208,6 +208,13 @@ TEST_CASE("verdict text: the check's failures and reason") {
   c.bound_ticks = 181;
   CHECK(check_reason_text(c) == "not synchronized: " + check_failure_text(offset, c) +
                                     " (1 of 6 ordered pairs fail; those that pass are within \u00b178.7 ns (181 ticks))");
+  // --details: the failures up to a number, then how many more and where every one is.
+  CHECK(test::flattened(check_text(c, true, 1)) ==
+        test::flattened(check_reason_text(c) + "\n  fail: " + check_failure_text(c.failures[0], c) +
+                        "\n  1 more failure: every one is in matrix.txt of --out, and in --format json\n"));
+  CHECK(test::flattened(check_text(c, true)) ==
+        test::flattened(check_reason_text(c) + "\n  fail: " + check_failure_text(c.failures[0], c) + "\n  fail: " +
+                        check_failure_text(c.failures[1], c) + "\n"));
   // A finding, when there is one, is the cause; the others are counted.
   Finding found;
   found.cpus = {2};
