@@ -21,6 +21,7 @@
 #include "render/monitor_output.hpp"
 #include "render/pair_output.hpp"
 #include "core/format.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit {
 namespace {
@@ -120,20 +121,21 @@ void write_plots(const std::string& dir, const std::vector<Monitor>& monitors) {
   for (std::size_t i = 0; i < monitors.size(); ++i) {
     const fs::path dat = fs::path(dir) / (names[i] + ".dat");
     write_text_file(dat.string(), monitor_timeseries_dat(monitors[i].analysis, monitors[i].log));
-    std::cerr << "  wrote " << printable_text(dat.string());
+    std::string wrote = "  wrote " + printable_text(dat.string());
+    std::string failures;
     for (const char* ext : {".png", ".svg"}) {
       const fs::path picture = fs::path(dir) / (names[i] + ext);
       const std::size_t failed_before = plotter.report().failed.size();
       if (plotter.draw("monitor_timeseries.gp", dat.string(), picture.string())) {
-        std::cerr << ", " << printable_text(picture.filename().string());
+        wrote += ", " + printable_text(picture.filename().string());
       } else if (plotter.report().failed.size() > failed_before) {  // not for a missing gnuplot: said once below
-        std::cerr << "\ntscaudit analyze: warning: " << plotter.report().failure_lines().back();
+        failures += "tscaudit analyze: warning: " + plotter.report().failure_lines().back() + "\n";
       }
     }
-    std::cerr << "\n";
+    std::cerr << wrap_lines(wrote + "\n" + failures);
   }
   if (!plotter.report().not_drawn.empty()) {
-    std::cerr << "tscaudit analyze: warning: " << not_drawn_message(plotter.report().not_drawn) << "\n";
+    std::cerr << wrap_lines("tscaudit analyze: warning: " + not_drawn_message(plotter.report().not_drawn) + "\n");
   }
 }
 
@@ -205,11 +207,11 @@ int run_analyze(const AnalyzeOptions& options) {
         // Only a run file (a schema line) promises a status line; an import is flagged
         // only for what it says itself or a last line that was cut (docs/formats.md).
         if (run->header.get("schema")) {
-          std::cerr << "tscaudit analyze: warning: " << source << " is not a complete run (" << *pairs.back().incomplete
-                    << "); analyzing the rounds it holds\n";
+          std::cerr << wrap_lines("tscaudit analyze: warning: " + source + " is not a complete run (" +
+                                  *pairs.back().incomplete + "); analyzing the rounds it holds\n");
         } else {
-          std::cerr << "tscaudit analyze: warning: " << source << ": " << *pairs.back().incomplete
-                    << "; analyzing the rounds it holds\n";
+          std::cerr << wrap_lines("tscaudit analyze: warning: " + source + ": " + *pairs.back().incomplete +
+                                  "; analyzing the rounds it holds\n");
         }
       }
       continue;
@@ -218,9 +220,10 @@ int run_analyze(const AnalyzeOptions& options) {
     m.analysis = analyze_interval_log(m.log, source);
     order.emplace_back(true, monitors.size() - 1);
     if (m.analysis.status != MonitorStatus::complete) {
-      std::cerr << "tscaudit analyze: warning: " << source << " is not a complete monitor log ("
-                << monitor_status_name(m.analysis.status) << ": " << m.analysis.incomplete.value_or("no reason given")
-                << "); analyzing the " << m.analysis.intervals << " intervals it holds\n";
+      std::cerr << wrap_lines("tscaudit analyze: warning: " + source + " is not a complete monitor log (" +
+                              std::string(monitor_status_name(m.analysis.status)) + ": " +
+                              m.analysis.incomplete.value_or("no reason given") + "); analyzing the " +
+                              std::to_string(m.analysis.intervals) + " intervals it holds\n");
     }
   }
   // A reader of standard output that went away (`| head`) ends the results there, not the

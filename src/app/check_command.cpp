@@ -11,6 +11,7 @@
 #include "app/matrix_source.hpp"
 #include "app/state_publish.hpp"
 #include "app/stop_signals.hpp"
+#include "app/report_error.hpp"
 #include "core/errors.hpp"
 #include "io/output_dir.hpp"
 #include "io/output_file.hpp"
@@ -56,8 +57,8 @@ std::string check_exposition(const CheckOutputs& c, const CheckExport& what) {
 void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std::optional<OutputFile>& metrics_file) {
   if (options.openmetrics_stdout || metrics_file) {
     if (!(c.matrix.tsc_hz > 0)) {
-      std::cerr << "tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
-                   "quantum) are left out\n";
+      print_note("tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
+                 "quantum) are left out");
     }
     const std::string text = check_exposition(c, options.metrics);
     if (metrics_file) {
@@ -69,8 +70,8 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
   }
   if (options.openmetrics_stdout) {
     // the metrics are the output; the reason and the warnings go to standard error
-    std::cerr << "tscaudit check: " << check_reason_text(c.result) << "\n";
-    for (const Warning& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << warning_line(w) << "\n";
+    print_note("tscaudit check: " + check_reason_text(c.result));
+    for (const Warning& w : c.result.warnings) print_note("tscaudit check: warning: " + warning_line(w));
   } else if (options.matrix.format == OutputFormat::json) {
     nlohmann::ordered_json j = check_json(c.result);
     j["check"] = c.check;
@@ -88,7 +89,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     std::cout << check_text(c.result, options.details, kDetailsFailures);
     for (const RunDirLoss& loss : c.lost) std::cout << wrap_lines("evidence lost: " + run_dir_loss_text(loss) + "\n");
     if (!options.details) {
-      for (const Warning& w : c.result.warnings) std::cerr << "tscaudit check: warning: " << warning_line(w) << "\n";
+      for (const Warning& w : c.result.warnings) print_note("tscaudit check: warning: " + warning_line(w));
     }
   }
 }
@@ -160,12 +161,12 @@ int run_check(const CheckOptions& options) {
       if (out) {
         PictureReport pictures;
         for (const std::string& p : write_matrix_dir(out->aside(), outcome, decided, &pictures)) {
-          std::cerr << "tscaudit check: " << out->placed(p) << "\n";
+          print_note("tscaudit check: " + out->placed(p));
         }
         pictures.rename([&](std::string path) { return out->placed(std::move(path)); });
         out->commit();
         if (!pictures.not_drawn.empty()) {
-          std::cerr << "tscaudit check: " << not_drawn_message(pictures.not_drawn) << "\n";
+          print_note("tscaudit check: " + not_drawn_message(pictures.not_drawn));
         }
       }
       return std::pair{std::move(outcome), std::move(decided)};
@@ -184,11 +185,11 @@ int run_check(const CheckOptions& options) {
     publish_check_state(*publish, o.matrix, result, o.offline ? PublishedFrom::run_directory : PublishedFrom::live,
                         !o.offline);
   }
-  for (const std::string& p : o.problems) std::cerr << "tscaudit check: problem: " << p << "\n";
-  for (const std::string& note : o.incomplete) std::cerr << "tscaudit check: not complete: " << note << "\n";
+  for (const std::string& p : o.problems) print_note("tscaudit check: problem: " + p);
+  for (const std::string& note : o.incomplete) print_note("tscaudit check: not complete: " + note);
   if (options.matrix.format == OutputFormat::json || options.openmetrics_stdout) {
     for (const RunDirLoss& loss : o.lost)
-      std::cerr << "tscaudit check: evidence lost: " << run_dir_loss_text(loss) << "\n";
+      print_note("tscaudit check: evidence lost: " + run_dir_loss_text(loss));
   }
   // A visit that failed made the decision incomplete already (exit 3); a picture gnuplot
   // could not draw is named above and leaves the answer as it is.

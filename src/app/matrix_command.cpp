@@ -7,6 +7,7 @@
 #include "app/matrix_run_dir.hpp"
 #include "app/matrix_source.hpp"
 #include "app/stop_signals.hpp"
+#include "app/report_error.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
 #include "core/format.hpp"
@@ -62,12 +63,15 @@ int run_matrix(const MatrixOptions& options) {
   }
   if (!o.offline && o.matrix.size() >= 2) std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
   // What makes the answer less certain (emulated, a hypervisor, the clocksource), as check says.
-  for (const Warning& w : verdict.warnings) std::cerr << "  warning: " << warning_line(w) << "\n";
-  for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
-  for (const std::string& note : o.incomplete) std::cerr << "  not complete: " << note << "\n";
-  for (const RunDirLoss& loss : o.lost) std::cerr << "  evidence lost: " << run_dir_loss_text(loss) << "\n";
-  if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
-  if (out) std::cerr << "  wrote " << printable_text(join_path(out->path(), "matrix.json")) << pictures_written(pictures, "heatmaps") << "\n";
+  for (const Warning& w : verdict.warnings) print_note("  warning: " + warning_line(w));
+  for (const std::string& p : problems) print_note("  problem: " + p);
+  for (const std::string& note : o.incomplete) print_note("  not complete: " + note);
+  for (const RunDirLoss& loss : o.lost) print_note("  evidence lost: " + run_dir_loss_text(loss));
+  if (!pictures.not_drawn.empty()) print_note("  " + not_drawn_message(pictures.not_drawn));
+  if (out) {
+    print_note("  wrote " + printable_text(join_path(out->path(), "matrix.json")) +
+               pictures_written(pictures, "heatmaps"));
+  }
   // A failure of the machine (a visit that failed, a picture gnuplot could not draw) is
   // a runtime error; else the answer's own code (docs/commands.md, "Exit codes").
   return problems.empty() ? exit_code_of(verdict.outcome) : kExitRuntime;

@@ -16,6 +16,7 @@
 
 #include "app/matrix_pairs.hpp"
 #include "app/temp_dir.hpp"
+#include "app/report_error.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
 #include "core/format.hpp"
@@ -197,7 +198,7 @@ RunSource find_run(const std::string& from) {
 
 MatrixOutcome rebuild_matrix(const std::string& from, const PairOutputs& outputs) {
   const RunSource source = find_run(from);
-  if (!source.note.empty()) std::cerr << "tscaudit: note: " << source.note << "\n";
+  if (!source.note.empty()) print_note("tscaudit: note: " + source.note);
   if (!outputs.dir.empty()) make_directories(outputs.dir);
   MatrixOutcome o = load_matrix(source.dir, outputs);
   if (!outputs.dir.empty()) {

@@ -43,7 +43,7 @@ int run_measure(const MeasureOptions& options) {
   }
   const PlatformFacts platform = probe_platform();
   require_supported_variants(options.choice, platform);
-  if (platform.emulation) std::cerr << "tscaudit measure: warning: emulated: " << *platform.emulation << "\n";
+  if (platform.emulation) std::cerr << wrap_lines("tscaudit measure: warning: emulated: " + *platform.emulation + "\n");
   // Opened before measuring: an output that cannot be created fails in a moment, not
   // after the whole run.
   OutputFile out(options.out);

@@ -13,6 +13,7 @@
 #include "app/matrix_source.hpp"
 #include "app/pictures.hpp"
 #include "app/stop_signals.hpp"
+#include "app/report_error.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
@@ -423,9 +424,9 @@ int run_report(const ReportOptions& options) {
   }
   std::cerr << "tscaudit report: wrote " << printable_text((placed / "report.md").string()) << " and "
             << printable_text((placed / "report.html").string()) << "\n";
-  for (const std::string& p : written.problems) std::cerr << "tscaudit report: problem: " << p << "\n";
-  for (const std::string& note : written.incomplete) std::cerr << "tscaudit report: not complete: " << note << "\n";
-  for (const std::string& loss : written.lost) std::cerr << "tscaudit report: evidence lost: " << loss << "\n";
+  for (const std::string& p : written.problems) print_note("tscaudit report: problem: " + p);
+  for (const std::string& note : written.incomplete) print_note("tscaudit report: not complete: " + note);
+  for (const std::string& loss : written.lost) print_note("tscaudit report: evidence lost: " + loss);
   if (!written.pictures.not_drawn.empty()) {
     std::cerr << "tscaudit report: " << not_drawn_message(written.pictures.not_drawn) << "\n";
   }

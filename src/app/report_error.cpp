@@ -1,6 +1,9 @@
 #include "app/report_error.hpp"
 
+#include <iostream>
+
 #include "core/errors.hpp"
+#include "render/text_wrap.hpp"
 
 namespace tscaudit {
 
@@ -13,5 +16,7 @@ int report_error(const char* program, const std::exception& e, std::ostream& err
   }
   return exit_code_of(e);
 }
+
+void print_note(const std::string& line) { std::cerr << wrap_lines(line + "\n"); }
 
 }  // namespace tscaudit

@@ -1,4 +1,5 @@
 #include "app/state_publish.hpp"
+#include "app/report_error.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -43,8 +44,7 @@ void publish_check_state(OutputFile& file, const MatrixResult& m, const CheckRes
   const MachineNow now = live ? read_machine_now() : MachineNow{};
   std::optional<PublishedState> state = published_state_of(m, result, from, check_reason_text(result), live ? &now : nullptr);
   if (!state) {
-    std::cerr << "tscaudit check: not published: the check did not answer; " << printable_text(path)
-              << " is as it was\n";
+    print_note("tscaudit check: not published: the check did not answer; " + printable_text(path) + " is as it was");
     return;
   }
   std::string carried;

@@ -8,6 +8,7 @@
 #include "app/pictures.hpp"
 #include "app/progress.hpp"
 #include "app/stop_signals.hpp"
+#include "app/report_error.hpp"
 #include "core/cpu_list.hpp"
 #include "core/errors.hpp"
 #include "core/files.hpp"
@@ -379,11 +380,10 @@ int run_variants(const VariantsOptions& options) {
   }
   std::cout.flush();  // the data before the context lines, also when both go to one file
   std::cerr << "  measured in " << format_sig(o.elapsed_seconds, 3) << " s\n";
-  for (const std::string& p : problems) std::cerr << "  problem: " << p << "\n";
-  if (!pictures.not_drawn.empty()) std::cerr << "  " << not_drawn_message(pictures.not_drawn) << "\n";
+  for (const std::string& p : problems) print_note("  problem: " + p);
+  if (!pictures.not_drawn.empty()) print_note("  " + not_drawn_message(pictures.not_drawn));
   if (out) {
-    std::cerr << "  wrote " << printable_text(join_path(out->path(), "variants.json")) << pictures_written(pictures, "plots")
-              << "\n";
+    print_note("  wrote " + printable_text(join_path(out->path(), "variants.json")) + pictures_written(pictures, "plots"));
   }
   const bool failed_visit = std::any_of(o.result.exchanges.begin(), o.result.exchanges.end(),
                                         [](const ExchangeSummary& e) { return !e.problems.empty(); });

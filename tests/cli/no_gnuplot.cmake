@@ -9,10 +9,12 @@ file(REMOVE_RECURSE ${out})
 file(MAKE_DIRECTORY ${out})
 set(failures "")  # a list: what went wrong, a line each
 
-# Runs the tool with PATH=/nonexistent; sets rc and err in the caller.
+# Runs the tool with PATH=/nonexistent; sets rc and err in the caller, err with each line
+# that a note's 100-column wrapping continued joined to its line (a "line" below is a note).
 macro(run_without_gnuplot)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env PATH=/nonexistent ${TSCAUDIT} ${ARGN}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE err TIMEOUT 120)
+  string(REGEX REPLACE "\n +" " " err "${err}")
 endmacro()
 
 # matrix: the data and the .dat files, no picture, exit 0.

@@ -30,6 +30,7 @@ foreach(from run matrix_out)
   if(NOT text MATCHES "^not synchronized: CPU 5 is ahead of the rest \\(CPUs 0-4,6-15\\) by ")
     list(APPEND problems "report --from ${from}: stdout does not name CPU 5: ${text}")
   endif()
+  string(REGEX REPLACE "\n +" " " err "${err}")  # the note's wrapped lines joined
   if(NOT err MATCHES "not complete: rebuilt from one run \\([^\n]*\\): no plain-rdtsc matrix to compare with, no read variants")
     list(APPEND problems "report --from ${from}: stderr does not say it is built from one run: ${err}")
   endif()

@@ -13,6 +13,9 @@ rm -rf "$dir"
 mkdir -p "$dir"
 
 fail() { echo "FAIL ($case_name): $*" >&2; [ -f "$dir/stderr" ] && sed 's/^/  stderr: /' "$dir/stderr" >&2; exit 1; }
+# Whether standard error says $1 (a grep pattern): its lines joined, as its notes wrap at 100
+# columns wherever a space falls.
+stderr_says() { tr -s ' \n' '  ' <"$dir/stderr" | grep -q -- "$1"; }
 json_field() { sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1; }
 
 # matrix.json without the one field that measures time: what live and offline must share.
@@ -79,14 +82,14 @@ case "$case_name" in
     "$tscaudit" matrix --cpus 0,1 --visits 400 --rounds 100000 --out "$dir/m" >/dev/null 2>"$dir/stderr" &
     interrupt $! matrix "$dir/m.tmp.*/run/rounds"
     [ "$rc" -eq 3 ] || fail "exit $rc after SIGINT, expected 3"
-    grep -q "interrupted by SIGINT after" "$dir/stderr" || fail "stderr does not say it was interrupted"
+    stderr_says "interrupted by SIGINT after" || fail "stderr does not say it was interrupted"
     [ "$(json_field "$dir/m/run/manifest.json" status)" = interrupted ] || fail "the manifest does not say interrupted"
     [ "$(json_field "$dir/m/matrix.json" status)" = interrupted ] || fail "matrix.json does not say interrupted"
     "$tscaudit" matrix --from "$dir/m" --out "$dir/again" >"$dir/stdout" 2>"$dir/stderr"
     rc=$?
     # Evidence is analyzed and shown as a part: a run cut short is incomplete, read back too.
     [ "$rc" -eq 3 ] || fail "--from an interrupted run: exit $rc, expected 3"
-    grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "--from does not say the run was interrupted"
+    stderr_says "not complete: .*interrupted by SIGINT after" || fail "--from does not say the run was interrupted"
     [ "$(json_field "$dir/again/matrix.json" status)" = interrupted ] || fail "the rebuilt matrix.json is not marked"
     grep -q "^Per-CPU offset" "$dir/stdout" || fail "--from of an interrupted run printed no matrix"
     # The answer first (no verdict), then the figures, marked as a part.
@@ -115,7 +118,7 @@ case "$case_name" in
     grep -q "^incomplete, no verdict: interrupted by SIGINT after" "$dir/stdout" || fail "stdout: $(cat "$dir/stdout")"
     grep -q "planned to be visited 400 times each and cut short" "$dir/again/report.md" ||
       fail "the rebuilt report.md claims every visit"
-    grep -q "not complete: .*interrupted by SIGINT after" "$dir/stderr" || fail "report --from does not say interrupted"
+    stderr_says "not complete: .*interrupted by SIGINT after" || fail "report --from does not say interrupted"
     grep -q "not complete: .*interrupted by SIGINT after" "$dir/again/report.md" || fail "the rebuilt report.md does not say interrupted"
     [ -s "$dir/again/report.html" ] || fail "no report.html rebuilt"
     # The same matrix (live, the interruption is a problem of the command; rebuilt, a note).
@@ -162,7 +165,7 @@ case "$case_name" in
     rc=$?
     if kill -0 "$first" 2>/dev/null; then
       [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from a directory being written exited $rc, expected 3"; }
-      grep -q "$dir/out: it is being written by pid $first (.*): nothing is in place until it ends" "$dir/stderr" ||
+      stderr_says "$dir/out: it is being written by pid $first (.*): nothing is in place until it ends" ||
         { kill -KILL "$first"; fail "--from a directory being written does not say who writes it"; }
       [ ! -e "$dir/during" ] || { kill -KILL "$first"; fail "a refused reader made its --out"; }
       echo "a reader meanwhile: $(cat "$dir/stderr")"
@@ -170,7 +173,7 @@ case "$case_name" in
       rc=$?
       if kill -0 "$first" 2>/dev/null; then
         [ "$rc" -eq 3 ] || { kill -KILL "$first"; fail "--from the run being built exited $rc, expected 3"; }
-        grep -q "manifest.json says running: it is still being written by pid $first (" "$dir/stderr" ||
+        stderr_says "manifest.json says running: it is still being written by pid $first (" ||
           { kill -KILL "$first"; fail "--from the run being built does not say who writes it"; }
         echo "a reader of $aside meanwhile: $(grep -m1 'still being written' "$dir/stderr")"
       fi
@@ -184,7 +187,7 @@ case "$case_name" in
     [ -z "$(compgen -G "$dir/out.*")" ] || fail "the writer left $(compgen -G "$dir/out.*")"
     [ -s "$dir/out/matrix.json" ] || fail "the first matrix wrote no matrix.json"
     "$tscaudit" matrix --from "$dir/out" --out "$dir/offline" >/dev/null 2>"$dir/stderr" || fail "--from: exit $?"
-    ! grep -q "not complete" "$dir/stderr" || fail "--from says the first run is not complete"
+    ! stderr_says "not complete" || fail "--from says the first run is not complete"
     cmp -s "$dir/out/analysis.json" "$dir/offline/analysis.json" || fail "the first run reads back otherwise"
     # Once it is finished, a new run into the same --out replaces it, as before.
     "$tscaudit" matrix --cpus 0,1 --rounds 2000 --out "$dir/out" >/dev/null 2>"$dir/stderr" || fail "a later run: exit $?"

@@ -61,6 +61,9 @@ run analyze_early analyze early.csv
 run analyze_step analyze step.csv
 cp "$data/monitor/step.log" "$dir/step.log" || fail "copy step.log"
 run analyze_log analyze step.log
+# A log cut short: the warning on standard error wraps as the text does.
+cp "$data/monitor/cut_short.log" "$dir/cut_short.log" || fail "copy cut_short.log"
+run analyze_cut analyze cut_short.log
 run info info
 # Plans: what --dry-run prints measures nothing; a budget too small for the plan on stderr.
 run check_plan check --dry-run --cpus 0,1

@@ -526,7 +526,8 @@ $ tscaudit analyze tests/data/monitor/interrupted.log
 >   memory    peak RSS first 3100 KiB (interval 0, 15.02 s), 1 min 3148 KiB (interval 3, 60.08 s),
 >             last 3148 KiB (interval 11, 180.2 s); max 3148 KiB
 >
-2> tscaudit analyze: warning: tests/data/monitor/interrupted.log is not a complete monitor log (interrupted: interrupted by SIGINT after 12 intervals); analyzing the 12 intervals it holds
+2> tscaudit analyze: warning: tests/data/monitor/interrupted.log is not a complete monitor log
+2>   (interrupted: interrupted by SIGINT after 12 intervals); analyzing the 12 intervals it holds
 
 ## analyze: a cut-short interval log is flagged
 $ tscaudit analyze tests/data/monitor/cut_short.log
@@ -560,7 +561,9 @@ $ tscaudit analyze tests/data/monitor/cut_short.log
 >   memory    peak RSS first 3100 KiB (interval 0, 15.02 s), 1 min 3148 KiB (interval 3, 60.08 s),
 >             last 3148 KiB (interval 8, 135.2 s); max 3148 KiB
 >
-2> tscaudit analyze: warning: tests/data/monitor/cut_short.log is not a complete monitor log (cut short: no '# status:' line after the intervals: the log was cut short (the process died?); line 19 was cut in the middle and is left out); analyzing the 9 intervals it holds
+2> tscaudit analyze: warning: tests/data/monitor/cut_short.log is not a complete monitor log (cut
+2>   short: no '# status:' line after the intervals: the log was cut short (the process died?); line 19
+2>   was cut in the middle and is left out); analyzing the 9 intervals it holds
 
 ## analyze: a malformed interval log names line and column
 $ tscaudit analyze tests/data/monitor/bad_field.log

@@ -18,9 +18,12 @@ $ tscaudit analyze --plot monitor_plots tests/data/monitor/step.log tests/data/m
 > ...
 > tests/data/monitor/interrupted.log: synchronized within the band: the offset lies in [-331, 31]
 > ...
-2> tscaudit analyze: warning: tests/data/monitor/interrupted.log is not a complete monitor log (interrupted: interrupted by SIGINT after 12 intervals); analyzing the 12 intervals it holds
-2>   wrote monitor_plots/step_monitor_timeseries.dat, step_monitor_timeseries.png, step_monitor_timeseries.svg
-2>   wrote monitor_plots/interrupted_monitor_timeseries.dat, interrupted_monitor_timeseries.png, interrupted_monitor_timeseries.svg
+2> tscaudit analyze: warning: tests/data/monitor/interrupted.log is not a complete monitor log
+2>   (interrupted: interrupted by SIGINT after 12 intervals); analyzing the 12 intervals it holds
+2>   wrote monitor_plots/step_monitor_timeseries.dat, step_monitor_timeseries.png,
+2>     step_monitor_timeseries.svg
+2>   wrote monitor_plots/interrupted_monitor_timeseries.dat, interrupted_monitor_timeseries.png,
+2>     interrupted_monitor_timeseries.svg
 $ ls monitor_plots/step_monitor_timeseries.dat monitor_plots/step_monitor_timeseries.png monitor_plots/interrupted_monitor_timeseries.svg
 > monitor_plots/interrupted_monitor_timeseries.svg
 > monitor_plots/step_monitor_timeseries.dat

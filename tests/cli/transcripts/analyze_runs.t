@@ -123,7 +123,9 @@ $ tscaudit analyze tests/data/runs/cut_short.csv
 >   rtt      100     100     100     100     100     100     100     100     100      100      100
 >   beyond            1*      0*      0*      0*      0*      0*      0*      0* rtt samples beyond
 >
-2> tscaudit analyze: warning: tests/data/runs/cut_short.csv is not a complete run (no '# status:' line after the rounds: the file was cut short (in line 7, which is left out)); analyzing the rounds it holds
+2> tscaudit analyze: warning: tests/data/runs/cut_short.csv is not a complete run (no '# status:' line
+2>   after the rounds: the file was cut short (in line 7, which is left out)); analyzing the rounds it
+2>   holds
 [3]
 
 ## analyze: an import with metadata is not a run cut short
@@ -352,7 +354,8 @@ $ tscaudit analyze tests/data/runs/import_cut.csv
 >   rtt      100     100     100     100     100     100     100     100     100      100      100
 >   beyond            1*      0*      0*      0*      0*      0*      0*      0* rtt samples beyond
 >
-2> tscaudit analyze: warning: tests/data/runs/import_cut.csv: line 6 has no line end and is not a whole round: it is left out; analyzing the rounds it holds
+2> tscaudit analyze: warning: tests/data/runs/import_cut.csv: line 6 has no line end and is not a whole
+2>   round: it is left out; analyzing the rounds it holds
 [3]
 
 ## analyze: BOM and CRLF import

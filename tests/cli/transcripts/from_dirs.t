@@ -131,7 +131,8 @@ $ tscaudit matrix --from tests/data/rundirs/not_zstd
 > No pair disagrees with the rest.
 2> tscaudit matrix: rebuilt from tests/data/rundirs/not_zstd
 2>   not complete: 2 ordered pairs have no round and are left unmeasured: 0->1, 1->0
-2>   evidence lost: rounds/cpu-0.zst at byte 0 (frame 0, 26 bytes): pair 0 -> ?: not a zstd file (no zstd magic number)
+2>   evidence lost: rounds/cpu-0.zst at byte 0 (frame 0, 26 bytes): pair 0 -> ?: not a zstd file (no
+2>     zstd magic number)
 [5]
 
 ## --from: a plan whose CPU is not a whole number
@@ -176,7 +177,8 @@ $ tscaudit matrix --from tests/data/rundirs/cut_short
 > Consistency: bands consistent, rms residual 0 ticks, largest antisymmetry |θ_ab + θ_ba| 110 ticks
 > No pair disagrees with the rest.
 2> tscaudit matrix: rebuilt from tests/data/rundirs/cut_short
-2>   not complete: 1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (no '# status:' line after the rounds: the file was cut short (in line 8, which is left out))
+2>   not complete: 1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (no '# status:' line
+2>     after the rounds: the file was cut short (in line 8, which is left out))
 [3]
 
 ## --from: no such directory

@@ -48,7 +48,8 @@ $ tscaudit check --dry-run --format openmetrics
 ## check: metrics on a full device
 $ tscaudit check --from tests/data/rundirs/cut_short --openmetrics /dev/full
 2> tscaudit check: rebuilt from tests/data/rundirs/cut_short
-2> tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, quantum) are left out
+2> tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread,
+2>   quantum) are left out
 2> tscaudit: error: cannot write /dev/full: No space left on device
 [3]
 
@@ -66,8 +67,12 @@ $ tscaudit check --from tests/data/rundirs/cut_short --openmetrics plain/t.prom
 ## check: metrics on a full standard output
 $ tscaudit check --from tests/data/rundirs/cut_short --format openmetrics > /dev/full
 2> tscaudit check: rebuilt from tests/data/rundirs/cut_short
-2> tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, quantum) are left out
-2> tscaudit check: incomplete, no verdict: the run of pair 0->1 (no '# status:' line after the rounds: the file was cut short (in line 8, which is left out)) is not complete; what was measured already shows that CPU 1 is ahead of the rest (CPU 0) by 48 to 52 ticks
-2> tscaudit check: not complete: 1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (no '# status:' line after the rounds: the file was cut short (in line 8, which is left out))
+2> tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread,
+2>   quantum) are left out
+2> tscaudit check: incomplete, no verdict: the run of pair 0->1 (no '# status:' line after the rounds:
+2>   the file was cut short (in line 8, which is left out)) is not complete; what was measured already
+2>   shows that CPU 1 is ahead of the rest (CPU 0) by 48 to 52 ticks
+2> tscaudit check: not complete: 1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (no '#
+2>   status:' line after the rounds: the file was cut short (in line 8, which is left out))
 2> tscaudit: error: cannot write standard output: No space left on device
 [3]

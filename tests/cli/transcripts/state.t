@@ -66,7 +66,8 @@ $ tscaudit check --from tests/data/rundirs/cut_short --publish s
 >   is ahead of the rest (CPU 0) by 48 to 52 ticks
 2> tscaudit check: rebuilt from tests/data/rundirs/cut_short
 2> tscaudit check: not published: the check did not answer; s is as it was
-2> tscaudit check: not complete: 1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (no '# status:' line after the rounds: the file was cut short (in line 8, which is left out))
+2> tscaudit check: not complete: 1 of 2 pairs' runs are not complete, analyzed as they are: 0->1 (no '#
+2>   status:' line after the rounds: the file was cut short (in line 8, which is left out))
 [3]
 $ cmp s before
 
