@@ -83,8 +83,8 @@ StateStanding state_standing(const PublishedState& state, const MachineNow& now)
       const double ppm = (ticks / elapsed_s / state.table.counter_hz - 1) * 1e6;
       if (!(std::abs(ppm) <= kRateChangePpm)) {
         out.status = StateStatus::disrupted;
-        out.reason = "the counter's rate changed since publishing: " + format_fixed(ppm, 0) + " ppm from the published " +
-                     format_sig(state.table.counter_hz / 1e6, 7) + " MHz";
+        out.reason = "the counter's rate changed since publishing: " + format_fixed(ppm, 0) +
+                     " ppm from the published " + format_sig(state.table.counter_hz / 1e6, 7) + " MHz";
         return out;
       }
     }
@@ -109,7 +109,8 @@ bool carry_forward(PublishedState& fresh, const PublishedState& previous) {
   if (fresh.boottime_ns == 0 || previous.boottime_ns == 0 || fresh.monotonic_ns == 0 || previous.monotonic_ns == 0) {
     return false;
   }
-  const std::int64_t suspended = (fresh.boottime_ns - fresh.monotonic_ns) - (previous.boottime_ns - previous.monotonic_ns);
+  const std::int64_t suspended =
+      (fresh.boottime_ns - fresh.monotonic_ns) - (previous.boottime_ns - previous.monotonic_ns);
   if (std::abs(suspended) > kSuspendNs) return false;
   const auto span = static_cast<std::int64_t>(t.as_of_counter - p.as_of_counter);
   if (span <= 0) return false;

@@ -87,8 +87,8 @@ std::string over_budget_refusal(const MatrixPlan& plan, bool rounds_given) {
   const auto seconds = [](double x) { return x < 1 ? format_sig(x, 2) + " s" : human_duration(x); };
   return "the plan's estimated " + seconds(plan.estimated_seconds) + " of measuring exceeds its budget of " +
          seconds(s.budget_seconds) + " (" + std::to_string(plan.slots.size()) + " slots, " +
-         (s.parallel ? "pairs in parallel" : "one pair at a time") + "): " +
-         parallel_advice(plan) + "give fewer --cpus, --visits or --rounds" + (rounds_given ? "" : ", a larger --budget") +
+         (s.parallel ? "pairs in parallel" : "one pair at a time") + "): " + parallel_advice(plan) +
+         "give fewer --cpus, --visits or --rounds" + (rounds_given ? "" : ", a larger --budget") +
          ", or --over-budget to measure it anyway (--dry-run shows the plan)";
 }
 

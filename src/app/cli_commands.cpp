@@ -451,7 +451,8 @@ Command SimulateCli::build(const Args& /*args*/) const {
     if (one_step) throw UsageError("--steps gives every step: leave out --step-ticks and --step-at");
     o.spec.steps = steps_of(steps);
   } else if (one_step) {
-    if (sub->count("--step-ticks") == 0) throw UsageError("--step-at says when the step of --step-ticks happens: give both");
+    if (sub->count("--step-ticks") == 0)
+      throw UsageError("--step-at says when the step of --step-ticks happens: give both");
     o.spec.steps = {{parse_real("--step-ticks", step_ticks), parse_real("--step-at", step_at)}};
   }
   const bool machine = sub->count("--topology") > 0;
@@ -609,14 +610,18 @@ void CheckCli::add(CLI::App& app) {
                   "allowed offset: ticks (40, 40ticks) or a time (15ns, 1.5us, 2ms); 0: the band must contain 0")
       ->capture_default_str();
   sub->add_option("--drift-tolerance-ppb", drift_tolerance, "allowed drift")->capture_default_str();
-  sub->add_option("--max-bound", max_bound,
-                  "the widest proof accepted: ticks (120) or a time (50ns, 1us); the pairs not yet proven within it get more "
-                  "visits while the budget lasts, and a run that still proves |offset| only within more is "
-                  "inconclusive (exit 5); 0: no limit")
+  sub->add_option(
+         "--max-bound", max_bound,
+         "the widest proof accepted: ticks (120) or a time (50ns, 1us); the pairs not yet proven within it get more "
+         "visits while the budget lasts, and a run that still proves |offset| only within more is "
+         "inconclusive (exit 5); 0: no limit")
       ->capture_default_str();
   sub->add_option("--format", plan.format, "text, json or openmetrics (metrics for Prometheus)")->capture_default_str();
-  sub->add_flag("--details", details, "text: the findings, the first 20 failing pairs and every warning, not only the reason");
-  sub->add_option("--out", plan.out, "keep the evidence: the matrix directory (run/, the pictures, matrix.json with the check's answer under \"check\")")
+  sub->add_flag("--details", details,
+                "text: the findings, the first 20 failing pairs and every warning, not only the reason");
+  sub->add_option("--out", plan.out,
+                  "keep the evidence: the matrix directory (run/, the pictures, matrix.json with the check's answer "
+                  "under \"check\")")
       ->type_name("DIR");
   sub->add_option("--openmetrics", openmetrics,
                   "also write the metrics for Prometheus to FILE, aside and then renamed (for node_exporter's "

@@ -141,7 +141,7 @@ struct ReportCli {
 
 /// Every command's table; the command list (command_list.hpp) says their order. Each binds
 /// CLI11 to its own members: construct in place, never move or copy after add().
-using CommandTables =
-    std::tuple<ReportCli, CheckCli, CompareCli, StateCli, InfoCli, VariantsCli, MatrixCli, MonitorCli, MeasureCli, AnalyzeCli, SimulateCli>;
+using CommandTables = std::tuple<ReportCli, CheckCli, CompareCli, StateCli, InfoCli, VariantsCli, MatrixCli, MonitorCli,
+                                 MeasureCli, AnalyzeCli, SimulateCli>;
 
 }  // namespace tscaudit::cli

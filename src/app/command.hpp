@@ -26,7 +26,8 @@ struct InfoCommand {
 /// Help or version was printed; nothing else to do.
 struct Printed {};
 
-using Command = std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions,
-                             CheckOptions, CompareOptions, ReportOptions, VariantsOptions, MonitorOptions, StateOptions>;
+using Command =
+    std::variant<Printed, InfoCommand, MeasureOptions, AnalyzeOptions, SimulateOptions, MatrixOptions, CheckOptions,
+                 CompareOptions, ReportOptions, VariantsOptions, MonitorOptions, StateOptions>;
 
 }  // namespace tscaudit::cli

@@ -200,8 +200,8 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
     const Clock::time_point now = Clock::now();
     return now + (until - std::min(now, until)) / static_cast<long>(std::max<std::size_t>(1, left));
   };
-  const std::size_t after_exchanges =
-      (options.control_rounds > 0 ? std::size_t{1} : std::size_t{0}) + (options.switch_rounds > 0 ? std::size_t{1} : std::size_t{0});
+  const std::size_t after_exchanges = (options.control_rounds > 0 ? std::size_t{1} : std::size_t{0}) +
+                                      (options.switch_rounds > 0 ? std::size_t{1} : std::size_t{0});
   // 1. What a read costs, on the initiator's CPU.
   for (const ReadCostSamples& s : measure_read_costs(cpu_a, variants, ReadCostConfig{})) {
     r.read_costs.push_back(summarize_read_cost(s, r.tsc_hz));
@@ -259,7 +259,8 @@ VariantsOutcome measure_variants(const VariantsOptions& options, const std::atom
                         options.warmup);
       for (const std::string& e : d.errors) problems.push_back(role_name(combinations[k], d.a, d.b) + ": " + e);
       if (d.run.rounds.empty()) continue;
-      analyses.push_back(std::make_shared<const PairAnalysis>(analyze_run(d.run, role_name(combinations[k], d.a, d.b))));
+      analyses.push_back(
+          std::make_shared<const PairAnalysis>(analyze_run(d.run, role_name(combinations[k], d.a, d.b))));
       runs.push_back(std::make_shared<const Run>(std::move(d.run)));
       o.runs.push_back(runs.back());
     }
@@ -383,7 +384,8 @@ int run_variants(const VariantsOptions& options) {
   for (const std::string& p : problems) print_note("  problem: " + p);
   if (!pictures.not_drawn.empty()) print_note("  " + not_drawn_message(pictures.not_drawn));
   if (out) {
-    print_note("  wrote " + printable_text(join_path(out->path(), "variants.json")) + pictures_written(pictures, "plots"));
+    print_note("  wrote " + printable_text(join_path(out->path(), "variants.json")) +
+               pictures_written(pictures, "plots"));
   }
   const bool failed_visit = std::any_of(o.result.exchanges.begin(), o.result.exchanges.end(),
                                         [](const ExchangeSummary& e) { return !e.problems.empty(); });

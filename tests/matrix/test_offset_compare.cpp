@@ -69,7 +69,8 @@ TEST_CASE("compare: no proven change, unbounded CPUs, and what is in one run onl
   CHECK(c.cpus[2].change == OffsetChange::only_first);
   CHECK(c.cpus[3].cpu == 4);
   CHECK(c.cpus[3].change == OffsetChange::only_second);
-  CHECK(comparison_answer(c) == "no proven change: the offset bands of the 2 CPUs in both runs overlap (against CPU 0)");
+  CHECK(comparison_answer(c) ==
+        "no proven change: the offset bands of the 2 CPUs in both runs overlap (against CPU 0)");
 
   // A band open below still proves a move above it; one that overlaps is "unbounded", not "~".
   const OffsetTable up = table(0, {0, 1, 2}, {0, -61, 10}, {0, 61, 20});
