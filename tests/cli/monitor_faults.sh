@@ -6,6 +6,7 @@
 # .partial log, the proof that the log grows while the run goes on), and every wait on the
 # monitor is bounded (no hang can pass).
 set -u
+. "$(dirname "$0")/said.sh"
 tscaudit=$1
 work=$2
 case_name=$3
@@ -113,7 +114,7 @@ case "$case_name" in
     [ "$(status_of "$dir/m.log")" = interrupted ] || fail "status is not interrupted"
     grep -q "^# signal: SIG$sig\$" "$dir/m.log" || fail "the trailer does not name SIG$sig"
     [ "$(intervals "$dir/m.log")" -ge 2 ] || fail "fewer than 2 intervals"
-    grep -q "interrupted by SIG$sig" "$dir/stderr" || fail "stderr does not say it was interrupted"
+    said "interrupted by SIG$sig" "$dir/stderr" || fail "stderr does not say it was interrupted"
     # An interrupted run is analysable, and says it was interrupted.
     "$tscaudit" analyze "$dir/m.log" >"$dir/analysis" 2>"$dir/stderr"
     rc=$?
@@ -163,7 +164,7 @@ case "$case_name" in
     [ "$(status_of "$dir/m.log")" = interrupted ] || fail "status is not interrupted (by the test's SIGINT)"
     max_stall=$(column "$dir/m.log" stall_ms | sort -n | tail -1)
     [ "$max_stall" -ge 2000 ] || fail "longest stall_ms $max_stall, expected >= 2000 after a 3 s SIGSTOP"
-    grep -q "nothing ran for" "$dir/stderr" || fail "stderr does not report the stall"
+    said "nothing ran for" "$dir/stderr" || fail "stderr does not report the stall"
     empty=$(column "$dir/m.log" rounds | grep -c '^0$')
     [ "$empty" -ge 5 ] || fail "$empty intervals without rounds, expected the stopped time to be kept as empty intervals"
     ;;
@@ -206,7 +207,7 @@ case "$case_name" in
     [ "$(status_of "$dir/m.log")" = aborted ] || fail "status is not aborted"
     grep -q "^# error: .*CPU 1 was taken away from the responder\|^# error: the responder thread was taken off CPU 1" \
       "$dir/m.log" || fail "the trailer does not say CPU 1 was taken away"
-    grep -q "ABORTED: .*CPU 1" "$dir/stderr" || fail "stderr does not say why it aborted"
+    said "ABORTED: .*CPU 1" "$dir/stderr" || fail "stderr does not say why it aborted"
     ;;
   queue-full)
     # A queue of 16 rounds cannot hold what comes between two wake-ups: rounds are lost,
@@ -217,21 +218,20 @@ case "$case_name" in
     lost=$(column "$dir/m.log" lost | awk '{ s += $1 } END { print s + 0 }')
     [ "$lost" -gt 0 ] || fail "no lost rounds counted with a 16-round queue"
     grep -q "^# rounds_lost: $lost\$" "$dir/m.log" || fail "the trailer's rounds_lost differs from the intervals' sum $lost"
-    # The warning wraps at 100 columns: read stderr with its lines joined.
-    tr -s ' \n' '  ' <"$dir/stderr" | grep -q "lost [0-9]* rounds\? (the queue to the aggregator was full)" ||
+    said "lost [0-9]* rounds\? (the queue to the aggregator was full)" "$dir/stderr" ||
       fail "stderr does not report lost rounds"
     ;;
   dev-full)
     start_monitor --interval 0.2 --duration 1 --out /dev/full
     wait_bounded "$pid" 60
     [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
-    grep -q "cannot write /dev/full: No space left on device" "$dir/stderr" || fail "no path and reason"
+    said "cannot write /dev/full: No space left on device" "$dir/stderr" || fail "no path and reason"
     ;;
   missing-dir)
     start_monitor --interval 0.2 --duration 1 --out "$dir/missing/m.log"
     wait_bounded "$pid" 60
     [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
-    grep -q "cannot create $dir/missing/m.log.partial: No such file or directory" "$dir/stderr" || fail "no path and reason"
+    said "cannot create $dir/missing/m.log.partial: No such file or directory" "$dir/stderr" || fail "no path and reason"
     ;;
   dir-vanishes)
     mkdir "$dir/out"
@@ -240,14 +240,14 @@ case "$case_name" in
     rm -rf "$dir/out"
     wait_bounded "$pid" 60
     [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
-    grep -q "m.log.partial was removed while it was written" "$dir/stderr" || fail "no reason given"
+    said "m.log.partial was removed while it was written" "$dir/stderr" || fail "no reason given"
     ;;
   partial-exists)
     echo "left by a crash" >"$dir/m.log.partial"
     start_monitor --interval 0.2 --duration 1 --out "$dir/m.log"
     wait_bounded "$pid" 60
     [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
-    grep -q "cannot create $dir/m.log.partial: it exists" "$dir/stderr" || fail "no path and reason"
+    said "cannot create $dir/m.log.partial: it exists" "$dir/stderr" || fail "no path and reason"
     [ "$(cat "$dir/m.log.partial")" = "left by a crash" ] || fail "the earlier partial log was overwritten"
     [ ! -e "$dir/m.log" ] || fail "a log was written anyway"
     ;;

@@ -6,6 +6,7 @@
 # No timing is asserted: a wait only lets a command reach the state under test, and every wait
 # is bounded (no hang can pass).
 set -u
+. "$(dirname "$0")/said.sh"
 tscaudit=$1
 work=$2
 case_name=$3
@@ -50,7 +51,7 @@ case "$case_name" in
     rc_d=$?
     [ "$rc_a" = "$rc_d" ] || fail "check --from D exits $rc_d, check --from A $rc_a"
     cmp -s check_a check_d || fail "check --from D answers otherwise than check --from A: $(diff check_a check_d | head -5)"
-    grep -q "rebuilt from D/run (the run of the matrix in D)" stderr || fail "check --from D does not say which run answers"
+    said "rebuilt from D/run (the run of the matrix in D)" stderr || fail "check --from D does not say which run answers"
     cmp -s A/rounds/cpu-0.zst D/run/rounds/cpu-0.zst || fail "D/run/rounds/cpu-0.zst is not A's"
     # A report over an older report keeps nothing of it: neither its facts nor its variants.
     "$tscaudit" report --from B --out R >/dev/null 2>stderr || fail "report --from B: exit $?"
@@ -59,7 +60,7 @@ case "$case_name" in
     for kept in R/info.txt R/info.json R/variants; do [ ! -e "$kept" ] || fail "the earlier report's $kept was kept"; done
     [ "$(cpus_of R/matrix/run)" = "$(cpus_of A)" ] || fail "R/matrix/run is not A's"
     "$tscaudit" report --from R --out R2 >/dev/null 2>stderr || fail "report --from R: exit $?"
-    grep -q "rebuilt from R/matrix/run" stderr || fail "report --from R does not read R's own run"
+    said "rebuilt from R/matrix/run" stderr || fail "report --from R does not read R's own run"
     ls -d ./*.tmp.* 2>/dev/null && fail "a directory was left aside"
     ;;
   two-writers)
@@ -72,7 +73,7 @@ case "$case_name" in
     "$tscaudit" check --from B --out D >/dev/null 2>stderr
     rc=$?
     [ "$rc" = 3 ] || { kill -KILL "$writer"; fail "the second writer exited $rc, expected 3"; }
-    grep -q "cannot write D: it is being written by pid $writer (.*simulate --topology" stderr ||
+    said "cannot write D: it is being written by pid $writer (.*simulate --topology" stderr ||
       { kill -KILL "$writer"; fail "the refusal does not name the writer"; }
     # Meanwhile a reader is told who is writing it (nothing is in place yet).
     "$tscaudit" check --from D >/dev/null 2>stderr
@@ -102,7 +103,7 @@ case "$case_name" in
     "$tscaudit" check --from "$aside" >/dev/null 2>stderr
     rc=$?
     [ "$rc" = 3 ] || fail "check --from the stopped writer's directory: exit $rc, expected 3 (incomplete)"
-    grep -q "manifest.json says running: the writer (pid $writer (" stderr || fail "the stopped run is not said to be one"
+    said "manifest.json says running: the writer (pid $writer (" stderr || fail "the stopped run is not said to be one"
     # The next writer takes D (the stale lock holds nothing); what the stopped one wrote stays.
     "$tscaudit" simulate --topology "synthetic:package:1 core:2 pu:1" --rounds 300 --out D 2>stderr || fail "a new writer of D: exit $?"
     [ -d "$aside" ] || fail "the stopped writer's directory was removed"
@@ -117,7 +118,7 @@ case "$case_name" in
     "$tscaudit" matrix --from B --out D >/dev/null 2>stderr
     rc=$?
     [ "$rc" = 3 ] || fail "a link at D/run: exit $rc, expected 3"
-    grep -q "cannot write D: it holds run, which tscaudit does not write there" stderr || fail "a link at D/run is not named"
+    said "cannot write D: it holds run, which tscaudit does not write there" stderr || fail "a link at D/run is not named"
     [ "$(cd A && find . -type f | sort | xargs md5sum)" = "$before" ] || fail "the run the link leads to was changed"
     rm D/run && mkdir other && rm -rf D/pairs && ln -s "$dir/other" D/pairs
     "$tscaudit" check --from B --out D >/dev/null 2>stderr
@@ -127,7 +128,7 @@ case "$case_name" in
     rm -rf R/matrix && ln -s "$dir/other" R/matrix
     "$tscaudit" report --from B --out R >/dev/null 2>stderr
     [ $? = 3 ] || fail "a link at R/matrix: not refused"
-    grep -q "cannot write R: it holds matrix, which tscaudit does not write there" stderr || fail "a link at R/matrix is not named"
+    said "cannot write R: it holds matrix, which tscaudit does not write there" stderr || fail "a link at R/matrix is not named"
     [ -z "$(ls -A other)" ] || fail "files were written through the link at R/matrix"
     ;;
   read-back)
@@ -142,8 +143,8 @@ case "$case_name" in
       cmp -s check_a check_from || fail "check --from $from answers otherwise than check --from A"
       "$tscaudit" matrix --from "$from" >/dev/null 2>>stderr || fail "matrix --from $from: exit $?"
     done
-    grep -q "rebuilt from R/matrix/run (the ordering-read matrix of the report in R)" stderr ||
-      grep -q "rebuilt from C/run (the run of the matrix in C)" stderr || fail "which run answers is not said"
+    said "rebuilt from R/matrix/run (the ordering-read matrix of the report in R)" stderr ||
+      said "rebuilt from C/run (the run of the matrix in C)" stderr || fail "which run answers is not said"
     # One CPU: nothing measured, and its --out reads back as the same inconclusive answer.
     "$tscaudit" matrix --cpus 0 --out ONE >one_live 2>/dev/null
     rc_live=$?
@@ -159,7 +160,7 @@ case "$case_name" in
     mkdir EMPTY
     "$tscaudit" matrix --from EMPTY 2>stderr
     [ $? = 2 ] || fail "--from an empty directory: not exit 2"
-    grep -q "EMPTY: holds no run" stderr || fail "an empty --from is not said to hold no run"
+    said "EMPTY: holds no run" stderr || fail "an empty --from is not said to hold no run"
     ;;
   second-signal)
     # A second signal ends the writer at once: nothing of its run is left, an earlier output

@@ -5,6 +5,7 @@
 # Never a timing assertion: a wait only gives the run time to reach the state under test,
 # and every wait is bounded (no hang can pass).
 set -u
+. "$(dirname "$0")/said.sh"
 tscaudit=$1
 work=$2
 case_name=$3
@@ -13,9 +14,8 @@ rm -rf "$dir"
 mkdir -p "$dir"
 
 fail() { echo "FAIL ($case_name): $*" >&2; [ -f "$dir/stderr" ] && sed 's/^/  stderr: /' "$dir/stderr" >&2; exit 1; }
-# Whether standard error says $1 (a grep pattern): its lines joined, as its notes wrap at 100
-# columns wherever a space falls.
-stderr_says() { tr -s ' \n' '  ' <"$dir/stderr" | grep -q -- "$1"; }
+# Whether standard error says $1 (a grep pattern), its lines joined (said.sh).
+stderr_says() { said "$1" "$dir/stderr"; }
 json_field() { sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1; }
 
 # matrix.json without the one field that measures time: what live and offline must share.

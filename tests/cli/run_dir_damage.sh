@@ -8,6 +8,7 @@
 # destroyed leaves no pair with rounds: inconclusive, exit 5, the losses named. Exit 0: as
 # documented; 1: not (the reason is printed).
 set -u
+. "$(dirname "$0")/said.sh"
 tscaudit=$1
 work=$2
 rm -rf "$work"
@@ -38,7 +39,7 @@ rc=$?
 [ "$rc" -eq "$want" ] || fail "check --from --format json: exit $rc, expected $want"
 grep -q '"lost_evidence": true' "$work/check.json" || fail "check's JSON lacks \"lost_evidence\": true"
 grep -q '"file": "rounds/cpu-0.zst"' "$work/check.json" || fail "check's JSON does not name the file"
-grep -q 'evidence lost: rounds/cpu-0\.zst' "$work/check_json.err" || fail "check --format json: no loss on stderr"
+said 'evidence lost: rounds/cpu-0\.zst' "$work/check_json.err" || fail "check --format json: no loss on stderr"
 
 "$tscaudit" matrix --from "$run" >"$work/matrix.out" 2>"$work/matrix.err"
 rc=$?
@@ -57,7 +58,7 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "report --from: exit $rc, expected 0; $(cat "$work/report.err")"
 grep -q 'Evidence lost' "$work/report/report.html" || fail "report.html does not say evidence was lost"
 grep -q 'rounds/cpu-0\.zst at byte ' "$work/report/report.html" || fail "report.html does not name the loss"
-grep -q 'evidence lost: rounds/cpu-0\.zst' "$work/report.err" || fail "report --from: no loss on stderr"
+said 'evidence lost: rounds/cpu-0\.zst' "$work/report.err" || fail "report --from: no loss on stderr"
 
 # Nothing readable: no pair has rounds, and nothing is proven either way: inconclusive
 # (exit 5), with what was lost.

@@ -9,6 +9,7 @@
 # wait only lets the command reach the state under test, and every wait is bounded (no hang
 # can pass); where a race is involved, every one of several tries must hold.
 set -u
+. "$(dirname "$0")/said.sh"
 tscaudit=$1
 work=$2
 case_name=$3
@@ -173,7 +174,7 @@ case "$case_name" in
     [ "$rc" = 3 ] || fail "exit $rc, expected 3"
     [ ! -e "$dir/m" ] || fail "half a machine was left: $(ls -A "$dir/m" | head -3)"
     no_temporaries
-    grep -q 'interrupted by SIGINT after [0-9]* of [0-9]* slots: nothing kept' "$dir/stderr" ||
+    said 'interrupted by SIGINT after [0-9]* of [0-9]* slots: nothing kept' "$dir/stderr" ||
       fail "it does not say what it kept"
     ;;
   report-variants)
@@ -292,7 +293,7 @@ case "$case_name" in
       --openmetrics "$dir/monitor.prom" >/dev/null 2>"$dir/stderr"
     rc=$?
     [ "$rc" = 3 ] || fail "exit $rc, expected 3"
-    grep -q 'interrupted by SIGTERM before the first round; no log was written' "$dir/stderr" ||
+    said 'interrupted by SIGTERM before the first round; no log was written' "$dir/stderr" ||
       fail "it does not say it was interrupted"
     grep -q '^tscaudit_monitor_running{a="0",b="1"} 0$' "$dir/monitor.prom" || fail "the metrics do not say ended"
     [ ! -e "$dir/m.log" ] || fail "a log was written"
@@ -311,7 +312,7 @@ case "$case_name" in
       grep -q '^tscaudit_monitor_running{a="0",b="1"} 0$' "$dir/monitor.prom" ||
         fail "try $try: exit $rc, and the metrics do not say ended: $(head -1 "$dir/monitor.prom")"
       case "$rc" in
-        3) grep -q 'interrupted by SIGTERM before the first round' "$dir/stderr" || fail "try $try: exit 3, not interrupted" ;;
+        3) said 'interrupted by SIGTERM before the first round' "$dir/stderr" || fail "try $try: exit 3, not interrupted" ;;
         0) grep -q '^# status: interrupted$' "$dir/m.log" || fail "try $try: the log does not say interrupted" ;;
         *) fail "try $try: exit $rc, expected 3 or 0" ;;
       esac
