@@ -26,7 +26,8 @@ if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
 # Notes on standard error wrap at 100 columns where a space falls, which depends on the lengths
-# of paths and numbers (docs/conventions.md): they are matched with their lines joined.
+# of paths and numbers (docs/commands.md, "Conventions"): they are matched with their lines
+# joined.
 set(err_joined "${err}")
 tscaudit_unwrap(err_joined)
 if(DEFINED EXPECT_STDERR AND NOT err_joined MATCHES "${EXPECT_STDERR}")
