@@ -13,6 +13,8 @@
 namespace tscaudit {
 namespace {
 
+/// A machine is made of simulate's options (src/app/cli_commands.cpp): an error names the option
+/// that set what is wrong (`field` = "--cpu-offset-ticks"), or the part of the simulation.
 [[noreturn]] void bad(const std::string& field, const std::string& what) {
   throw UsageError("simulate: " + field + ": " + what);
 }
@@ -93,57 +95,57 @@ const DelaySpec& MachineLatency::at(CpuDistance d) const {
 SimulatedMachine::SimulatedMachine(MachineSpec machine) : spec_(std::move(machine)) {
   const MachineSpec& spec = spec_;
   if (spec.cpus.size() < 2)
-    bad("cpus", "a machine needs at least two CPUs, this one has " + std::to_string(spec.cpus.size()));
+    bad("--topology", "a machine needs at least two CPUs, this one has " + std::to_string(spec.cpus.size()));
   std::set<int> seen;
   std::set<int> packages;
   for (const CpuPlace& p : spec.cpus) {
-    if (!seen.insert(p.cpu).second) bad("cpus", "CPU " + std::to_string(p.cpu) + " appears twice");
+    if (!seen.insert(p.cpu).second) bad("--topology", "CPU " + std::to_string(p.cpu) + " appears twice");
     index_.emplace(p.cpu, index_.size());
     packages.insert(p.package);
   }
   if (spec.rounds_per_pair < 1 || spec.rounds_per_pair > kMaxSimulatedRounds) {
-    bad("rounds_per_pair",
+    bad("--rounds",
         std::to_string(spec.rounds_per_pair) + " must be in [1, " + std::to_string(kMaxSimulatedRounds) + "]");
   }
-  require_cpus(spec, "cpu_offset_ticks", spec.cpu_offset_ticks);
-  require_cpus(spec, "cpu_drift_ppb", spec.cpu_drift_ppb);
+  require_cpus(spec, "--cpu-offset-ticks", spec.cpu_offset_ticks);
+  require_cpus(spec, "--cpu-drift-ppb", spec.cpu_drift_ppb);
   for (const auto& [package, value] : spec.package_offset_ticks) {
     if (packages.count(package) == 0) {
       std::string known;
       for (int k : packages) known += (known.empty() ? "" : ", ") + std::to_string(k);
-      bad("package_offset_ticks",
+      bad("--package-offset-ticks",
           "package " + std::to_string(package) + " is not in the machine (packages " + known + ")");
     }
     if (!std::isfinite(value))
-      bad("package_offset_ticks", "package " + std::to_string(package) + ": the value must be a finite number");
+      bad("--package-offset-ticks", "package " + std::to_string(package) + ": the value must be a finite number");
   }
   for (const auto& [cpu, early] : spec.early_reads) {
     const std::string named = "CPU " + std::to_string(cpu);
     if (seen.count(cpu) == 0) {
-      bad("early_reads", named + " is not in the machine (CPUs " + format_cpu_list(cpu_numbers(spec)) + ")");
+      bad("--early-reads", named + " is not in the machine (CPUs " + format_cpu_list(cpu_numbers(spec)) + ")");
     }
     // Written so that NaN fails too.
     if (!(early.rate >= 0 && early.rate <= 1)) {
-      bad("early_reads", named + ": rate " + format_sig(early.rate, 6) + " must be in [0, 1]");
+      bad("--early-reads", named + ": rate " + format_sig(early.rate, 6) + " must be in [0, 1]");
     }
     if (!(early.early_min_ticks >= 0 && early.early_min_ticks <= early.early_max_ticks &&
           std::isfinite(early.early_max_ticks))) {
-      bad("early_reads", named + ": how early (" + format_sig(early.early_min_ticks, 6) + " to " +
+      bad("--early-reads", named + ": how early (" + format_sig(early.early_min_ticks, 6) + " to " +
                              format_sig(early.early_max_ticks, 6) + " ticks) must be 0 <= min <= max");
     }
   }
   if (spec.step) {
     if (seen.count(spec.step->cpu) == 0) {
-      bad("step", "CPU " + std::to_string(spec.step->cpu) + " is not in the machine (CPUs " +
+      bad("--step", "CPU " + std::to_string(spec.step->cpu) + " is not in the machine (CPUs " +
                       format_cpu_list(cpu_numbers(spec)) + ")");
     }
-    if (!std::isfinite(spec.step->ticks)) bad("step", "the jump must be a finite number of ticks");
+    if (!std::isfinite(spec.step->ticks)) bad("--step", "the jump must be a finite number of ticks");
     if (!(spec.step->at_fraction >= 0 && spec.step->at_fraction <= 1)) {
-      bad("step", "the fraction " + format_sig(spec.step->at_fraction, 6) + " must be in [0, 1]");
+      bad("--step", "the fraction " + format_sig(spec.step->at_fraction, 6) + " must be in [0, 1]");
     }
   }
   if (!(spec.latency.second_role_slowdown >= 1 && spec.latency.second_role_slowdown <= 1000)) {
-    bad("second_role_slowdown", format_sig(spec.latency.second_role_slowdown, 6) + " must be in [1, 1000]");
+    bad("--second-role-slowdown", format_sig(spec.latency.second_role_slowdown, 6) + " must be in [1, 1000]");
   }
   // The parameters every pair shares (quantum, gap, turnaround, start, tsc_hz), checked
   // once by the one-pair model, on the first pair.
@@ -179,7 +181,7 @@ SimulationSpec SimulatedMachine::pair_spec(int a, int b, std::uint64_t visit) co
   s.rounds = spec.rounds_per_pair;
   s.seed = machine_pair_seed(spec.seed, a, b, visit);
   if (visit > 0 && spec.visit_spacing_ticks > (kMaxStartTick - std::min(spec.base.start_tick, kMaxStartTick)) / visit) {
-    bad("visit", "visit " + std::to_string(visit) + " would start after tick 1e15 (visit_spacing_ticks " +
+    bad("visit", "visit " + std::to_string(visit) + " would start after tick 10^15 (visit_spacing_ticks " +
                      std::to_string(spec.visit_spacing_ticks) + ")");
   }
   s.start_tick = spec.base.start_tick + visit * spec.visit_spacing_ticks;

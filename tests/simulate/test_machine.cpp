@@ -214,27 +214,27 @@ TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, n
   };
   MachineSpec spec = machine_spec();
   spec.cpu_offset_ticks = {{16, 400}};
-  CHECK(error_of(spec) == "simulate: cpu_offset_ticks: CPU 16 is not in the machine (CPUs 0-15)");
+  CHECK(error_of(spec) == "simulate: --cpu-offset-ticks: CPU 16 is not in the machine (CPUs 0-15)");
   spec = machine_spec();
   spec.package_offset_ticks = {{2, 150}};
-  CHECK(error_of(spec) == "simulate: package_offset_ticks: package 2 is not in the machine (packages 0, 1)");
+  CHECK(error_of(spec) == "simulate: --package-offset-ticks: package 2 is not in the machine (packages 0, 1)");
   spec = machine_spec();
   spec.cpu_drift_ppb = {{-1, 5}};
-  CHECK_THAT(error_of(spec), Contains("cpu_drift_ppb: CPU -1 is not in the machine"));
+  CHECK_THAT(error_of(spec), Contains("--cpu-drift-ppb: CPU -1 is not in the machine"));
   spec = machine_spec();
   spec.early_reads[99] = {};
-  CHECK_THAT(error_of(spec), Contains("early_reads: CPU 99 is not in the machine"));
+  CHECK_THAT(error_of(spec), Contains("--early-reads: CPU 99 is not in the machine"));
   spec = machine_spec();
   spec.step = MachineStep{20, 100, 0.5};
-  CHECK_THAT(error_of(spec), Contains("step: CPU 20 is not in the machine"));
+  CHECK_THAT(error_of(spec), Contains("--step: CPU 20 is not in the machine"));
   spec = machine_spec();
   spec.early_reads[5] = {1.5, 50, 200};
-  CHECK(error_of(spec) == "simulate: early_reads: CPU 5: rate 1.5 must be in [0, 1]");
+  CHECK(error_of(spec) == "simulate: --early-reads: CPU 5: rate 1.5 must be in [0, 1]");
   spec.early_reads[5] = {0.5, 300, 200};
-  CHECK(error_of(spec) == "simulate: early_reads: CPU 5: how early (300 to 200 ticks) must be 0 <= min <= max");
+  CHECK(error_of(spec) == "simulate: --early-reads: CPU 5: how early (300 to 200 ticks) must be 0 <= min <= max");
   spec = machine_spec();
   spec.step = MachineStep{2, 100, 1.5};
-  CHECK(error_of(spec) == "simulate: step: the fraction 1.5 must be in [0, 1]");
+  CHECK(error_of(spec) == "simulate: --step: the fraction 1.5 must be in [0, 1]");
   spec = machine_spec();
   spec.base.gap_ticks = -1;  // the shared parameters, as the one-pair model words them
   CHECK(error_of(spec) == "simulate: gap_ticks = -1: must be in [0, 1000000000000]");
@@ -243,7 +243,7 @@ TEST_CASE("machine: values for CPUs or packages the machine lacks are refused, n
   CHECK_THAT(error_of(spec), Contains("at least two CPUs"));
   spec = machine_spec();
   spec.cpus[3].cpu = 2;
-  CHECK(error_of(spec) == "simulate: cpus: CPU 2 appears twice");
+  CHECK(error_of(spec) == "simulate: --topology: CPU 2 appears twice");
   const SimulatedMachine machine(machine_spec());
   CHECK_THAT(what_thrown<UsageError>([&] { (void)machine.pair_spec(4, 4, 0); }), Contains("with itself"));
   CHECK_THAT(what_thrown<UsageError>([&] { (void)machine.pair_spec(4, 40, 0); }),

@@ -20,19 +20,19 @@ $ tscaudit simulate --out -
 
 ## simulate: a CPU the topology lacks
 $ tscaudit simulate --topology 'synthetic:package:2 core:2 pu:2' --out machine_x --cpu-offset-ticks 99=400
-2> tscaudit: error: simulate: cpu_offset_ticks: CPU 99 is not in the machine (CPUs 0-7)
+2> tscaudit: error: simulate: --cpu-offset-ticks: CPU 99 is not in the machine (CPUs 0-7)
 2> see 'tscaudit simulate --help'
 [2]
 
 ## simulate: a package the topology lacks
 $ tscaudit simulate --topology 'synthetic:package:2 core:2 pu:2' --out machine_x --package-offset-ticks 2=150
-2> tscaudit: error: simulate: package_offset_ticks: package 2 is not in the machine (packages 0, 1)
+2> tscaudit: error: simulate: --package-offset-ticks: package 2 is not in the machine (packages 0, 1)
 2> see 'tscaudit simulate --help'
 [2]
 
 ## simulate: a step on a CPU the topology lacks
 $ tscaudit simulate --topology 'synthetic:package:2 core:2 pu:2' --out machine_x --step 8=100
-2> tscaudit: error: simulate: step: CPU 8 is not in the machine (CPUs 0-7)
+2> tscaudit: error: simulate: --step: CPU 8 is not in the machine (CPUs 0-7)
 2> see 'tscaudit simulate --help'
 [2]
 
@@ -68,7 +68,7 @@ $ tscaudit simulate --topology 'synthetic:package:2 core:2 pu:2' --out machine_x
 
 ## simulate: early-read rate out of range
 $ tscaudit simulate --topology 'synthetic:package:2 core:2 pu:2' --out machine_x --early-reads 5=2
-2> tscaudit: error: simulate: early_reads: CPU 5: rate 2 must be in [0, 1]
+2> tscaudit: error: simulate: --early-reads: CPU 5: rate 2 must be in [0, 1]
 2> see 'tscaudit simulate --help'
 [2]
 
