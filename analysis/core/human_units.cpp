@@ -19,6 +19,18 @@ std::string human_duration(double seconds) {
   return two(total / 86400, "d", total % 86400 / 3600, "h");
 }
 
+std::string duration_words(double s) {
+  if (std::isinf(s)) return "no limit";
+  if (!std::isfinite(s)) return "unknown";
+  if (std::abs(s) < 1e-6) return format_sig(s * 1e9, 3) + " ns";
+  if (std::abs(s) < 1e-3) return format_sig(s * 1e6, 3) + " µs";
+  if (std::abs(s) < 1) return format_sig(s * 1e3, 3) + " ms";
+  if (std::abs(s) < 120) return format_sig(s, 3) + " s";
+  if (std::abs(s) < 7200) return format_sig(s / 60, 3) + " min";
+  if (std::abs(s) < 172800) return format_sig(s / 3600, 3) + " h";
+  return format_sig(s / 86400, 3) + " days";
+}
+
 std::string human_bytes(std::uint64_t bytes) {
   if (bytes < 1000) return std::to_string(bytes) + " B";
   static constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB"};

@@ -11,6 +11,11 @@ namespace tscaudit {
 /// first). "?" for a negative or non-finite value.
 std::string human_duration(double seconds);
 
+/// A duration with three significant digits in the unit that reads best: "40.2 ns",
+/// "3.1 µs", "66.5 ms", "42 s", "3.5 min", "2.1 h", "4.2 days"; "no limit" for infinity,
+/// "unknown" for NaN.
+std::string duration_words(double seconds);
+
 /// A size in decimal units with one decimal: "512 B", "4.1 kB", "261.1 MB", "10.4 GB", "1.2 TB".
 std::string human_bytes(std::uint64_t bytes);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/format.hpp"
+#include "core/human_units.hpp"
 #include "render/text_wrap.hpp"
 
 namespace tscaudit {
@@ -48,7 +49,9 @@ std::string monitor_summary_text(const MonitorRunSetting& o, const MonitorEnd& e
   text += "  one-way < 0   fwd " + std::to_string(totals.fwd_negative) + ", rev " +
           std::to_string(totals.rev_negative) + "; rtt < -2q " + std::to_string(totals.self_inconsistent) +
           (totals.self_inconsistent == 1 ? " round\n" : " rounds\n");
-  text += "  longest rtt   " + std::to_string(totals.rtt_max) + " ticks; longest pause (nothing ran) " +
+  const std::string rtt_time =
+      o.tsc_hz > 0 ? " (" + duration_words(static_cast<double>(totals.rtt_max) / o.tsc_hz) + ")" : std::string();
+  text += "  longest rtt   " + std::to_string(totals.rtt_max) + " ticks" + rtt_time + "; longest pause (nothing ran) " +
           std::to_string(totals.stall_ms_max) + " ms\n";
   text += "  peak RSS      " + std::to_string(totals.first_peak_rss_kib) + " KiB after the first interval, " +
           std::to_string(totals.last_peak_rss_kib) + " KiB after the last\n";

@@ -23,6 +23,8 @@ struct MonitorRunSetting {
   /// The answer: the verdict of the log's analysis, with the offset band over the run
   /// (render/verdict_text.hpp); empty when there is none (the log went to standard output).
   std::string answer = {};
+  /// The counter's frequency (Hz): the longest rtt is given in time as well; 0 when unknown.
+  double tsc_hz = 0;
 };
 
 /// "interval 12, 34000 rounds, fwd<0 0, rev<0 0, lost 0": what the progress line shows.

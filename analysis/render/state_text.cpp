@@ -6,6 +6,7 @@
 
 #include "core/cpu_list.hpp"
 #include "core/format.hpp"
+#include "core/human_units.hpp"
 #include "order/order.hpp"
 #include "render/text_wrap.hpp"
 
@@ -28,18 +29,6 @@ const char* from_name(PublishedFrom f) {
     case PublishedFrom::run_directory: return "check --from a run directory";
   }
   return "unknown";
-}
-
-/// "42 s", "3.5 min", "2.1 h", "no limit".
-std::string duration_words(double s) {
-  if (std::isinf(s)) return "no limit";
-  if (!std::isfinite(s)) return "unknown";
-  if (std::abs(s) < 1e-3) return format_sig(s * 1e6, 3) + " µs";
-  if (std::abs(s) < 1) return format_sig(s * 1e3, 3) + " ms";
-  if (std::abs(s) < 120) return format_sig(s, 3) + " s";
-  if (std::abs(s) < 7200) return format_sig(s / 60, 3) + " min";
-  if (std::abs(s) < 172800) return format_sig(s / 3600, 3) + " h";
-  return format_sig(s / 86400, 3) + " days";
 }
 
 std::string boot_id_text(const std::array<std::uint8_t, 16>& id) {

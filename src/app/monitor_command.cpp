@@ -172,7 +172,7 @@ int run_monitor(const MonitorOptions& o) {
     }
   }
   std::cerr << monitor_summary_text({o.cpu_a, o.cpu_b, std::string(variant_name(o.choice.send)),
-                                     std::string(variant_name(o.choice.recv)), o.interval_s, o.out, answer},
+                                     std::string(variant_name(o.choice.recv)), o.interval_s, o.out, answer, plan.hz},
                                     end, writer.totals());
   return monitor_exit_code(end);
 }

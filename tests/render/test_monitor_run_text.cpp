@@ -26,7 +26,7 @@ MonitorRunTotals totals() {
   return t;
 }
 
-const MonitorRunSetting kSetting{0, 1, "rdtsc", "lfence_rdtsc", 1.0, "mon.log"};
+const MonitorRunSetting kSetting{0, 1, "rdtsc", "lfence_rdtsc", 1.0, "mon.log", "", 2.5e9};
 
 const std::string kHead =
     "tscaudit monitor: no verdict here: tscaudit analyze mon.log reads the log\n"
@@ -34,7 +34,7 @@ const std::string kHead =
     "  intervals     10 of 1 s\n"
     "  rounds        25000000 recorded (about 2.5 M rounds/s), 3 lost (queue full), 2 late\n"
     "  one-way < 0   fwd 5, rev 0; rtt < -2q 1 round\n"
-    "  longest rtt   123456 ticks; longest pause (nothing ran) 1500 ms\n"
+    "  longest rtt   123456 ticks (49.4 µs); longest pause (nothing ran) 1500 ms\n"
     "  peak RSS      14000 KiB after the first interval, 14100 KiB after the last\n";
 
 }  // namespace
@@ -54,6 +54,17 @@ TEST_CASE("monitor run text: the summary of each ending") {
   CHECK(monitor_summary_text(to_stdout, {}, totals())
             .starts_with("tscaudit monitor: no verdict here: the log went to standard output (tscaudit analyze - reads "
                          "it)\n  pair          CPU 0 -> CPU 1"));
+}
+
+TEST_CASE("monitor run text: the longest rtt in ticks, and in time where the frequency is known") {
+  MonitorRunTotals slow = totals();
+  slow.rtt_max = 166320362;
+  CHECK(monitor_summary_text(kSetting, {}, slow).find("  longest rtt   166320362 ticks (66.5 ms); longest pause") !=
+        std::string::npos);
+  MonitorRunSetting unknown = kSetting;
+  unknown.tsc_hz = 0;
+  CHECK(monitor_summary_text(unknown, {}, slow).find("  longest rtt   166320362 ticks; longest pause") !=
+        std::string::npos);
 }
 
 TEST_CASE("monitor run text: the answer first, wrapped to 100 columns") {
