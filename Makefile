@@ -6,13 +6,13 @@
 #   make test-sanitize   the suite again under ASan+UBSan (build-sanitize/)
 #   make test-arm64      the aarch64 build, cross-compiled and run under qemu-aarch64 (build-arm64/)
 #   make fuzz     the readers' libFuzzer harnesses (FUZZ_SECONDS=N FUZZ_TARGET=name)
-#   make install  the tool, its man page, bash completion and systemd units, and libtscaudit
+#   make install  the tool, its man page, completions and systemd units, and libtscaudit
 #                 (the libraries, tscaudit.h, tscaudit.pc, the library's man pages) (PREFIX=/usr/local)
 #   make package  the Debian packages tscaudit, libtscaudit0 and libtscaudit-dev in build/ (CPack)
 #   make abi-baseline  libtscaudit's ABI, as the test "lib: abi" compares it, written to
 #                 src/quick/libtscaudit.abi (after a deliberate change of the ABI)
 #   make static   the tool alone, fully static (build-static/tscaudit): a binary to copy onto any Linux
-#   make reference  the generated parts of man/tscaudit.1, docs/commands.md and the bash completion,
+#   make reference  the generated parts of man/tscaudit.1, docs/commands.md and the completions,
 #                 written again from the command line's tables (after a command or an option changes)
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
@@ -49,7 +49,7 @@ build: configure
 
 # Every command and option is described once, where the command line registers it
 # (src/app/cli_commands.cpp, the command list in src/app/command_list.cpp); this writes the
-# reference parts of the man page, docs/commands.md and the bash completion from there. The
+# reference parts of the man page, docs/commands.md and the completions from there. The
 # test "docs: the reference parts are the command line's" fails until they are written again.
 reference: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target tscaudit_reference
@@ -100,7 +100,7 @@ test-arm64:
 report: tool
 	$(BUILD_DIR)/tscaudit report --out $(REPORT_DIR) $(REPORT_ARGS)
 
-# The installed tool: the binary, tscaudit(1), the bash completion, the systemd units, the
+# The installed tool: the binary, tscaudit(1), the completions, the systemd units, the
 # alert rules; and libtscaudit: its libraries, header, .pc and tscaudit_quick_check(3)
 # (cmake/TscauditPackage.cmake). PREFIX defaults to CMake's (/usr/local).
 PREFIX ?=

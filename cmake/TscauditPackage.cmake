@@ -1,10 +1,10 @@
 # What `make install` puts where Debian expects it, and the .debs that `make package` builds
 # with CPack (cmake/README.md; the commands: docs/development.md, "Installing and packaging").
-# The man pages, the bash completion, the systemd units and the alert rules come from man/ and
-# contrib/.
+# The man pages, the shells' completions, the systemd units and the alert rules come from
+# man/ and contrib/.
 #
 # Three install components, one Debian package each, as Debian splits a tool with a library:
-#   tool          tscaudit             the tool, tscaudit(1), completion, units, alert rules
+#   tool          tscaudit             the tool, tscaudit(1), completions, units, alert rules
 #   library       libtscaudit0         libtscaudit.so.0 (cmake/TscauditLibrary.cmake)
 #   development   libtscaudit-dev      tscaudit.h, tscaudit.pc, libtscaudit.so and .a,
 #                                      tscaudit_quick_check(3), tscaudit_state_open(3),
@@ -50,6 +50,11 @@ foreach(entry "man/tscaudit.1|tscaudit.1.gz|COMPONENT;tool"
 endforeach()
 install(FILES ${tscaudit_package_dir}/tscaudit.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tool)
 install(FILES contrib/bash-completion/tscaudit DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        COMPONENT tool)
+# Where Debian's zsh and fish look for the completions of packages.
+install(FILES contrib/zsh-completion/_tscaudit DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions
+        COMPONENT tool)
+install(FILES contrib/fish-completion/tscaudit.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d
         COMPONENT tool)
 # The service names the tool and tscaudit-check-failed where this install puts them: /usr/bin
 # and /usr/lib/tscaudit in the package, PREFIX/bin and PREFIX/lib/tscaudit for

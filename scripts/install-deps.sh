@@ -36,14 +36,15 @@ sets[fuzz]="clang libclang-rt-14-dev llvm"
 # fuzz: Debian 12's clang (14), its compiler-rt (libFuzzer, ASan and UBSan runtimes) and llvm
 # (llvm-symbolizer, for symbolized stack traces in the reports).
 sets[tidy]="clang-tidy clang-format"
-sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl systemd"
+sets[fleet]="prometheus prometheus-node-exporter python3-prometheus-client curl systemd zsh fish"
 # fleet: promtool (in Debian's prometheus package) checks every exposition and tests the
 # alert rules; node_exporter reads the metrics from a textfile directory in the end-to-end
 # test, which curl scrapes; python3-prometheus-client's parser holds the output to OpenMetrics
 # 1.0; systemd's systemd-analyze scores the service's sandbox (offline: no running systemd
 # needed; setpriv and unshare, which run the check in it, are util-linux's, always there). On
 # a machine that runs systemd, Debian starts the prometheus and node_exporter services when it
-# installs them (tests/README.md, "What skips").
+# installs them (tests/README.md, "What skips"). zsh and fish run their completions of the
+# tool (tests/fleet/installed_tool.sh), as bash runs its own.
 sets[package]="dpkg-dev lintian abigail-tools python3"
 # package: dpkg-shlibdeps (the .deb's Depends) and lintian (its checks); for the tests of what
 # `make install` puts in the package besides the tool, libtscaudit (tests/lib): abigail-tools's

@@ -40,7 +40,7 @@ struct CommandDoc {
 };
 
 /// Every command of the command list, in its order: what the reference parts of the man
-/// page, docs/commands.md and the bash completion are generated from (cli_reference.hpp).
+/// page, docs/commands.md and the shells' completions are generated from (cli_reference.hpp).
 std::vector<CommandDoc> command_docs();
 
 }  // namespace tscaudit::cli

@@ -57,9 +57,9 @@ std::string option_description(const OptionDoc& o) {
   return out;
 }
 
-std::string fragment_key(const CommandDoc& c, const OptionDoc& o) { return c.name + " " + o.name; }
-
 }  // namespace
+
+std::string fragment_key(const CommandDoc& c, const OptionDoc& o) { return c.name + " " + o.name; }
 
 std::vector<Fragment> man_reference(const std::vector<CommandDoc>& commands) {
   std::vector<Fragment> out;
@@ -117,29 +117,6 @@ std::vector<Fragment> markdown_reference(const std::vector<CommandDoc>& commands
   return out;
 }
 
-std::vector<Fragment> completion_reference(const std::vector<CommandDoc>& commands) {
-  std::string names;
-  for (const CommandDoc& c : commands) names += (names.empty() ? "" : " ") + c.name;
-  std::vector<Fragment> out;
-  out.push_back({"",
-                 {"# The commands, in the order of `tscaudit --help`.", "_tscaudit_commands=\"" + names + "\"",
-                  "# _tscaudit_options COMMAND: its options in opts, those that take a value in values.",
-                  "_tscaudit_options() {", "  opts=() values=()", "  case $1 in"}});
-  for (const CommandDoc& c : commands) {
-    Fragment f{c.name, {"    " + c.name + ")"}};
-    out.push_back(f);
-    for (const OptionDoc& o : c.options) {
-      if (o.positional) continue;
-      std::string line = "      opts+=(" + o.name + ")";
-      if (!o.placeholder.empty()) line += " values+=(" + o.name + ")";
-      out.push_back({fragment_key(c, o), {line}});
-    }
-    out.push_back({c.name, {"      ;;"}});
-  }
-  out.push_back({"", {"  esac", "}"}});
-  return out;
-}
-
 const std::vector<GeneratedPart>& generated_parts() {
   static const std::vector<GeneratedPart> kParts = {
       {"man/tscaudit.1", std::string(".\\\" BEGIN ") + kMarkerWords, ".\\\" END generated", &man_reference},
@@ -147,6 +124,10 @@ const std::vector<GeneratedPart>& generated_parts() {
        &markdown_reference},
       {"contrib/bash-completion/tscaudit", std::string("# BEGIN ") + kMarkerWords, "# END generated",
        &completion_reference},
+      {"contrib/zsh-completion/_tscaudit", std::string("# BEGIN ") + kMarkerWords, "# END generated",
+       &zsh_completion_reference},
+      {"contrib/fish-completion/tscaudit.fish", std::string("# BEGIN ") + kMarkerWords, "# END generated",
+       &fish_completion_reference},
   };
   return kParts;
 }

@@ -1,4 +1,4 @@
-// The reference parts of the man page, docs/commands.md and the bash completion, generated
+// The reference parts of the man page, docs/commands.md and the shells' completions, generated
 // from the command line's tables (command_docs(): the command list and each command's CLI11
 // registrations), so that each option is described once, where it is registered. The
 // committed files hold each part between BEGIN and END marker lines; `make reference` rewrites
@@ -20,6 +20,9 @@ struct Fragment {
   std::vector<std::string> lines;
 };
 
+/// The key of an option's fragment: "CMD --option".
+std::string fragment_key(const CommandDoc& command, const OptionDoc& option);
+
 /// One file's generated part: where it is, the marker lines around it, and how it is made.
 struct GeneratedPart {
   std::string path;  // relative to the source tree
@@ -32,10 +35,16 @@ std::vector<Fragment> man_reference(const std::vector<CommandDoc>& commands);
 /// docs/commands.md's reference: a table of options per command.
 std::vector<Fragment> markdown_reference(const std::vector<CommandDoc>& commands);
 /// The bash completion's lists: the commands, and each command's options and those that take
-/// a value.
+/// a value (cli_completion.cpp, as the two below).
 std::vector<Fragment> completion_reference(const std::vector<CommandDoc>& commands);
+/// The zsh completion's lists: the commands with their summaries, and each command's
+/// _arguments specs (an option's value completed by the file's _tscaudit_value).
+std::vector<Fragment> zsh_completion_reference(const std::vector<CommandDoc>& commands);
+/// The fish completion's `complete` lines: the commands with their summaries, and each
+/// command's options (a value completed by the file's __tscaudit_value).
+std::vector<Fragment> fish_completion_reference(const std::vector<CommandDoc>& commands);
 
-/// The three generated parts.
+/// The generated parts: the man page, docs/commands.md, and the three shells' completions.
 const std::vector<GeneratedPart>& generated_parts();
 
 /// The lines between `part`'s markers in `text` (the markers excluded).

@@ -1,7 +1,7 @@
 // The commands, once: each one's name, its one-line summary and its place in the order
 // `tscaudit --help` lists them (docs/commands.md, "Conventions": the order people use them
 // in). The parser (cli.cpp), the help, main's dispatch and the generated reference (the man
-// page, docs/commands.md, the bash completion: cli_reference.hpp) all read this table.
+// page, docs/commands.md, the shells' completions: cli_reference.hpp) all read this table.
 #pragma once
 
 #include <array>

@@ -21,6 +21,7 @@
 #include "core/files.hpp"
 #include "core/format.hpp"
 #include "formats/warnings_json.hpp"
+#include "io/output_file.hpp"
 #include "io/run_dir_copy.hpp"
 #include "io/run_dir_lock.hpp"
 #include "matrix/plan_json.hpp"

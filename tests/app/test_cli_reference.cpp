@@ -11,8 +11,8 @@
 using namespace tscaudit;
 
 TEST_CASE("the command list: the help's order, the parser's commands, main's dispatch") {
-  const std::vector<std::string> want = {"report",  "check",   "compare", "state",   "info",    "variants",
-                                         "matrix",  "monitor", "measure", "analyze", "simulate"};
+  const std::vector<std::string> want = {"report", "check",   "compare", "state",   "info",    "variants",
+                                         "matrix", "monitor", "measure", "analyze", "simulate"};
   std::vector<std::string> listed;
   for (const cli::CommandEntry& e : cli::command_list()) listed.emplace_back(e.name);
   CHECK(listed == want);
@@ -126,4 +126,54 @@ TEST_CASE("the man page's part: options in roff, hyphens escaped") {
     CHECK(line.find(" -") == std::string::npos);  // every hyphen escaped
     CHECK((line.empty() || line[0] != '\''));
   }
+}
+
+TEST_CASE("the zsh and fish completions: specs and complete lines, quoted for each shell") {
+  const std::vector<cli::CommandDoc> commands = {
+      {"check",
+       "An answer: exit 0 or 1",
+       {{"--cpus", "CPUS", "CPUs to measure, taskset syntax (0-3,8)", "", false, false, false},
+        {"--quick", "", "the [quick] check: a star of pairs; nothing kept", "", false, false, false},
+        {"--budget", "SECONDS", "it's the most time measuring may take on any machine whatever its size is", "90s",
+         false, false, false}}},
+      {"analyze", "Saved runs", {{"FILE", "", "runs", "", true, false, true}}}};
+  CHECK(flat(cli::zsh_completion_reference(commands)) ==
+        std::vector<std::string>{"# The commands, in the order of `tscaudit --help`, with their summaries.",
+                                 "_tscaudit_commands=(",
+                                 "  'check:An answer: exit 0 or 1'",
+                                 "  'analyze:Saved runs'",
+                                 ")",
+                                 "# _tscaudit_specs COMMAND: its options and arguments, as _arguments specs, in specs.",
+                                 "_tscaudit_specs() {",
+                                 "  case $1 in",
+                                 "    check)",
+                                 "      specs=(",
+                                 "        '--cpus[CPUs to measure, taskset syntax]:CPUS:_tscaudit_value --cpus'",
+                                 "        '--quick[the \\[quick\\] check\\: a star of pairs]'",
+                                 "        '--budget[it'\\''s the most time measuring may take on any "
+                                 "machine...]:SECONDS:_tscaudit_value --budget'",
+                                 "      )",
+                                 "      ;;",
+                                 "    analyze)",
+                                 "      specs=(",
+                                 "        '*:FILE:_files'",
+                                 "      )",
+                                 "      ;;",
+                                 "    *) specs=() ;;",
+                                 "  esac",
+                                 "}"});
+  CHECK(flat(cli::fish_completion_reference(commands)) ==
+        std::vector<std::string>{
+            "# The commands, in the order of `tscaudit --help`, with their summaries.",
+            "complete -c tscaudit -n __fish_use_subcommand -f -a check -d 'An answer: exit 0 or 1'",
+            "complete -c tscaudit -n __fish_use_subcommand -f -a analyze -d 'Saved runs'",
+            "# Each command's options; a value is completed by __tscaudit_value, from the option's name.",
+            "complete -c tscaudit -n '__fish_seen_subcommand_from check' -f",
+            "complete -c tscaudit -n '__fish_seen_subcommand_from check' -l cpus -x -a '(__tscaudit_value --cpus)' "
+            "-d 'CPUs to measure, taskset syntax'",
+            "complete -c tscaudit -n '__fish_seen_subcommand_from check' -l quick -d 'the [quick] check: a star of "
+            "pairs'",
+            "complete -c tscaudit -n '__fish_seen_subcommand_from check' -l budget -x -a '(__tscaudit_value --budget)' "
+            "-d 'it\\'s the most time measuring may take on any machine...'",
+            "# analyze: its arguments are files"});
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The conventions of an installed tool, against the binary's own --help:
-#   installed_tool.sh TSCAUDIT SOURCE_DIR CASE        CASE: man-page | library-man-page | completion
+#   installed_tool.sh TSCAUDIT SOURCE_DIR CASE
+#     CASE: man-page | library-man-page | completion | completion-zsh | completion-fish
 # man-page: tscaudit(1) renders without a warning (groff -ww, man -l) and names every option
 # of every command. library-man-page: the library's pages (tscaudit_quick_check(3),
 # tscaudit_state_open(3), tscaudit_stamp(3)) render without a warning (groff -ww, man
 # --warnings, as lintian reads it), their SYNOPSIS sections declare the structs and functions
 # of include/tscaudit.h as the header does, and they name every constant of the header.
-# completion: the bash completion offers every command, every option of each, the read
-# variants and the formats. Exit 0 ok, 1 failed (the reason printed), 4 skipped.
+# completion, completion-zsh, completion-fish: the shell's completion (bash's, zsh's through
+# its completion system in a pseudo-terminal, fish's `complete -C`) offers every command,
+# every option of each and no other, the read variants, the formats, and directories where
+# an option takes one. Exit 0 ok, 1 failed (the reason printed), 4 skipped.
 set -u
 tscaudit=$1
 src=$2
@@ -17,9 +20,46 @@ fail() {
   exit 1
 }
 
-commands="analyze check info matrix measure monitor report simulate state variants"
+# The commands, from the top-level help's "Commands:" list.
+commands=$("$tscaudit" --help | sed -n '/^Commands:/,/^$/p' | grep -oE '^  [a-z]+' | tr -d ' ' | sort)
+[ "$(wc -w <<<"$commands")" -ge 11 ] || fail "no command list in tscaudit --help"
 # The long options of `tscaudit COMMAND --help`, one per line (CLI11 prints them indented).
 options_of() { "$tscaudit" "$1" --help | grep -oE '^ +(-h,)?--[a-z0-9-]+' | sed -E 's/^ +(-h,)?//' | sort -u; }
+
+# offers_as_documented: what complete_words (the case's shell) offers: the commands, each
+# command's options (all of --help's, no other), every read variant after --recv, the formats
+# of each command, the transports, directories after --from and none after --cpus.
+offers_as_documented() {
+  got=$(complete_words tscaudit "" | grep -vx -- '--help\|--version' | tr '\n' ' ')
+  [ "$got" = "$(tr '\n' ' ' <<<"$commands")" ] || fail "commands: got '$got'"
+  [ "$(complete_words tscaudit ch)" = check ] || fail "'ch' does not complete to check"
+  for c in $commands; do
+    offered=$(complete_words tscaudit "$c" --)
+    for o in $(options_of "$c"); do
+      grep -qx -- "$o" <<<"$offered" || fail "$c: $o is not offered"
+    done
+    for o in $offered; do
+      options_of "$c" | grep -qx -- "$o" || fail "$c: $o is offered but $c has no such option"
+    done
+  done
+  # The list in --variant's description, which the help wraps over lines.
+  variants=$("$tscaudit" measure --help | sed -n '/^  --variant /,/)/p' | tr '\n' ' ' |
+    sed -n 's/^[^(]*(\([^)]*\)).*/\1/p' | tr -d ',' | tr -s ' ' '\n' | sed '/^$/d' | sort)
+  [ -n "$variants" ] || fail "no variant list in measure --help"
+  [ "$(complete_words tscaudit check --recv "")" = "$variants" ] || fail "--recv does not offer every variant"
+  [ "$(complete_words tscaudit monitor --send lfence_rdtsc_)" = lfence_rdtsc_lfence ] || fail "--send prefix"
+  [ "$(complete_words tscaudit check --format o)" = openmetrics ] || fail "check --format o"
+  [ "$(complete_words tscaudit analyze --format c)" = csv ] || fail "analyze --format c"
+  [ "$(complete_words tscaudit measure --transport q)" = queue ] || fail "--transport q"
+  [ -z "$(complete_words tscaudit check --cpus "")" ] || fail "a CPU list is offered words"
+  # Directories after --from, from the working directory: a directory and a file beside it.
+  local here
+  here=$(mktemp -d) || fail "mktemp"
+  mkdir "$here/runs" && touch "$here/notes.txt"
+  got=$(cd "$here" && complete_words tscaudit check --from "" | sed 's:/$::' | tr '\n' ' ')
+  rm -rf "$here"
+  [ "$got" = "runs " ] || fail "--from offers '$got', not the directory alone"
+}
 
 case $case_name in
   man-page)
@@ -92,30 +132,28 @@ case $case_name in
       _tscaudit
       printf '%s\n' "${COMPREPLY[@]}" | sort
     }
-    got=$(complete_words tscaudit "" | tr '\n' ' ')
-    [ "$got" = "--help --version analyze check compare info matrix measure monitor report simulate state variants " ] ||
-      fail "commands: got '$got'"
-    [ "$(complete_words tscaudit ch)" = check ] || fail "'ch' does not complete to check"
-    for c in $commands; do
-      offered=$(complete_words tscaudit "$c" --)
-      for o in $(options_of "$c"); do
-        grep -qx -- "$o" <<<"$offered" || fail "$c: $o is not offered"
-      done
-      for o in $offered; do
-        options_of "$c" | grep -qx -- "$o" || fail "$c: $o is offered but $c has no such option"
-      done
-    done
-    # The list in --variant's description, which the help wraps over lines.
-    variants=$("$tscaudit" measure --help | sed -n '/^  --variant /,/)/p' | tr '\n' ' ' |
-      sed -n 's/^[^(]*(\([^)]*\)).*/\1/p' | tr -d ',' | tr -s ' ' '\n' | sed '/^$/d' | sort)
-    [ -n "$variants" ] || fail "no variant list in measure --help"
-    [ "$(complete_words tscaudit check --recv "")" = "$variants" ] || fail "--recv does not offer every variant"
-    [ "$(complete_words tscaudit monitor --send lfence_rdtsc_)" = lfence_rdtsc_lfence ] || fail "--send prefix"
-    [ "$(complete_words tscaudit check --format o)" = openmetrics ] || fail "check --format o"
-    [ "$(complete_words tscaudit analyze --format c)" = csv ] || fail "analyze --format c"
-    [ "$(complete_words tscaudit measure --transport q)" = queue ] || fail "--transport q"
-    [ -z "$(complete_words tscaudit check --cpus "")" ] || fail "a CPU list is offered words"
+    offers_as_documented
     [ "$(complete_words tscaudit check --export-pairs --sequ)" = --sequential ] || fail "after a flag"
+    ;;
+
+  completion-zsh)
+    command -v zsh >/dev/null || { echo "SKIPPED: zsh is not installed"; exit 4; }
+    zsh -fc 'zmodload zsh/zpty' 2>/dev/null || { echo "SKIPPED: zsh has no zpty module"; exit 4; }
+    # The completions of the command line "$@" (its last word is completed); a completion that
+    # fails or hangs offers nothing, which the checks then name.
+    complete_words() { timeout 30 zsh "$src/tests/fleet/zsh_complete.zsh" "$src/contrib/zsh-completion" "$*"; }
+    offers_as_documented
+    ;;
+
+  completion-fish)
+    command -v fish >/dev/null || { echo "SKIPPED: fish is not installed"; exit 4; }
+    # The completions of the command line "$@" (its last word is completed): fish prints
+    # "MATCH<TAB>description", without the user's configuration.
+    complete_words() {
+      fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$src/contrib/fish-completion/tscaudit.fish" "$*" |
+        cut -f1 | sort
+    }
+    offers_as_documented
     ;;
 
   *) fail "unknown case" ;;

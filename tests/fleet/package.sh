@@ -56,6 +56,7 @@ case $case_name in
       done
     }
     has_files "$deb" ./usr/bin/tscaudit ./usr/share/man/man1/tscaudit.1.gz ./usr/share/bash-completion/completions/tscaudit \
+      ./usr/share/zsh/vendor-completions/_tscaudit ./usr/share/fish/vendor_completions.d/tscaudit.fish \
       ./usr/lib/systemd/system/tscaudit.service ./usr/lib/systemd/system/tscaudit.timer \
       ./usr/lib/tscaudit/tscaudit-check-failed ./usr/share/doc/tscaudit/copyright ./usr/share/doc/tscaudit/changelog.gz \
       ./usr/share/doc/tscaudit/examples/tscaudit.rules.yml
