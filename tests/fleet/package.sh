@@ -5,13 +5,15 @@
 # libtscaudit0 (the shared library, with its shlibs file and the ldconfig trigger) and
 # libtscaudit-dev (header, .pc, the libtscaudit.so link, libtscaudit.a, the library's man pages),
 # with the files where Debian expects them, stripped binaries and Depends from dpkg-shlibdeps,
-# and lintian reports no error on any of them. apt-install: `apt-get install` of the three in
-# a throwaway root (an overlay of this machine's root, in a mount namespace of its own,
-# discarded at the end) gives a working `tscaudit report`, its man page, its completion, units
+# and lintian reports no error on any of them. apt-install: docs/fleets.md's install block, as
+# written, in a throwaway root (an overlay of this machine's root, in a mount namespace of its
+# own, discarded at the end): its `apt install` of the three and `systemctl enable` of the
+# timer (no systemd runs there to start it) give a working `tscaudit report`, its man page, its completion, units
 # that systemd-analyze verifies, and a library that a C program finds through pkg-config,
 # links (shared and static) and runs, with the Depends dpkg-shlibdeps gives such a program.
 # Exit 0 ok, 1 failed (the reason printed), 4 skipped with the reason.
 set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1
 work=$2
 case_name=$3
@@ -140,11 +142,19 @@ mount -t proc proc "$m/proc"
 mount --rbind /sys "$m/sys"
 mount -t tmpfs tmpfs "$m/tmp"
 mount -t tmpfs tmpfs "$m/run"
-mkdir "$m/tmp/debs"
-cp "$debs"/*.deb "$m/tmp/debs/"
 in_root() { chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
-in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y /tmp/debs/*.deb' >"$dir/apt.log" 2>&1 ||
-  { echo "FAIL: apt-get install: $(tail -5 "$dir/apt.log")"; exit 1; }
+# docs/fleets.md's block, run in a source tree whose build/ holds the packages its `make
+# package` made (here, the fixture's); apt is told to assume yes, as the reader answers. No
+# systemd runs in the throwaway root: the timer is enabled (`--now` left out), not started.
+mkdir -p "$m/tmp/src/build"
+cp "$debs"/*.deb "$m/tmp/src/build/"
+sed 's/^make package && //; s/^systemctl enable --now /systemctl enable /' "$dir/fleets-install.sh" \
+  >"$m/tmp/fleets-install.sh"
+echo 'APT::Get::Assume-Yes "true";' >"$m/etc/apt/apt.conf.d/99reader-answers-yes"
+in_root sh -c 'cd /tmp/src && DEBIAN_FRONTEND=noninteractive sh -ex /tmp/fleets-install.sh' >"$dir/apt.log" 2>&1 ||
+  { echo "FAIL: docs/fleets.md's install block: $(tail -5 "$dir/apt.log")"; exit 1; }
+[ -L "$m/etc/systemd/system/timers.target.wants/tscaudit.timer" ] ||
+  { echo "FAIL: systemctl enable did not enable tscaudit.timer: $(tail -3 "$dir/apt.log")"; exit 1; }
 for package in tscaudit "$lib_package" libtscaudit-dev; do
   in_root dpkg -s "$package" | grep -q '^Status: install ok installed' || { echo "FAIL: dpkg does not list $package"; exit 1; }
 done
@@ -210,6 +220,11 @@ shlibs=$(in_root sh -c 'cd /tmp/shlibdeps && dpkg-shlibdeps -O /tmp/quick' 2>&1)
 [[ $shlibs == *"$lib_package (>= $version)"* ]] || { echo "FAIL: dpkg-shlibdeps gives '$shlibs'"; exit 1; }
 echo "installed, report written, units verified, the library built against and run"
 EOF
+    # The install block of docs/fleets.md, as its reader copies it.
+    awk '/^## Install$/ { here = 1 } here && /^```sh$/ { inside = 1; next } inside && /^```$/ { exit } inside' \
+      "$src/docs/fleets.md" >"$dir/fleets-install.sh"
+    grep -q '^make package && apt install ./build/tscaudit_' "$dir/fleets-install.sh" ||
+      fail "docs/fleets.md's install block is not the one this test runs: $(cat "$dir/fleets-install.sh")"
     unshare --mount --propagation private bash "$dir/inside.sh" "$dir" "$dir" "$version" "$lib_package" "$libdir" \
       >"$dir/inside.out" 2>&1
     rc=$?
