@@ -67,6 +67,8 @@ install(FILES ${tscaudit_package_dir}/tscaudit.service contrib/systemd/tscaudit.
         DESTINATION ${TSCAUDIT_SYSTEMD_UNIT_DIR} COMPONENT tool)
 install(PROGRAMS contrib/systemd/tscaudit-check-failed DESTINATION lib/tscaudit COMPONENT tool)
 install(FILES contrib/prometheus/tscaudit.rules.yml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT tool)
+# The alert rules' runbook_url names this copy.
+install(FILES docs/runbook.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tool)
 
 # tscaudit_quick_check(3) documents the quick check and the names every caller uses,
 # tscaudit_state_open(3) the published state, tscaudit_stamp(3) the stamp; the other functions'

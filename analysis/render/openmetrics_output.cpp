@@ -304,6 +304,13 @@ std::vector<MetricFamily> check_metrics(const MatrixResult& m, const CheckResult
   MetricFamily dur = gauge("tscaudit_check_duration_seconds", "seconds", "How long the check measured");
   if (std::isfinite(facts.duration_s)) add(dur, facts.duration_s);
   out.push_back(std::move(dur));
+  if (facts.moved_since_boot) {
+    MetricFamily moved = gauge("tscaudit_boot_moved_cpus", "",
+                               "CPUs whose offset against the reference CPU moved since the previous boot's check, "
+                               "proven by disjoint hard bands (check --history)");
+    add(moved, static_cast<double>(*facts.moved_since_boot));
+    out.push_back(std::move(moved));
+  }
 
   if (what.pairs && seconds) {
     MetricFamily p = gauge("tscaudit_pair_offset_seconds", "seconds", "Offset TSC_b - TSC_a of each measured pair");

@@ -31,11 +31,14 @@ struct CheckRunFacts {
   double end_unix_s = std::numeric_limits<double>::quiet_NaN();  // when the measuring ended
   double duration_s = std::numeric_limits<double>::quiet_NaN();  // how long it measured
   std::string check = "full";  // which check ran: "full" (the matrix or its sparse design) or "quick"
+  /// check --history: CPUs whose offset moved since the previous boot's check, proven by
+  /// disjoint bands (app/boot_history.hpp); empty when there is no previous boot to compare.
+  std::optional<std::size_t> moved_since_boot = std::nullopt;
 };
 
 /// Per-CPU series (three each, and a fourth for a CPU named off) are written for at most
 /// this many CPUs by default, so that the exposition of any machine stays under 1,000
-/// series: 23 + 4 × 240 = 983 at the most (docs/fleets.md, "Metrics for Prometheus").
+/// series: 27 + 2 × 6 + 4 × 240 = 999 at the most (docs/fleets.md, "Metrics for Prometheus").
 inline constexpr std::size_t kDefaultExportCpus = 240;
 
 /// Which series grow with the machine.

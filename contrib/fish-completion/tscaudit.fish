@@ -35,7 +35,7 @@ function __tscaudit_value
             printf '%s\n' slot queue
         case --export-cpus
             echo all
-        case --from --plot
+        case --from --plot --history
             __fish_complete_directories (commandline -ct)
         case --out
             # A directory where the command writes one, else a file.
@@ -112,6 +112,7 @@ complete -c tscaudit -n '__fish_seen_subcommand_from check' -l openmetrics -x -a
 complete -c tscaudit -n '__fish_seen_subcommand_from check' -l export-cpus -x -a '(__tscaudit_value --export-cpus)' -d 'metrics: per-CPU series for at most N CPUs'
 complete -c tscaudit -n '__fish_seen_subcommand_from check' -l export-pairs -d 'metrics: also four series per ordered pair measured'
 complete -c tscaudit -n '__fish_seen_subcommand_from check' -l publish -x -a '(__tscaudit_value --publish)' -d 'also write what the check proved for programs to FILE:...'
+complete -c tscaudit -n '__fish_seen_subcommand_from check' -l history -x -a '(__tscaudit_value --history)' -d 'keep each boot\'s last answer in DIR'
 complete -c tscaudit -n '__fish_seen_subcommand_from check' -l quick -d 'the quick check of libtscaudit: a star of pairs, each...'
 # compare: its arguments are files
 complete -c tscaudit -n '__fish_seen_subcommand_from compare' -l format -x -a '(__tscaudit_value --format)' -d 'text or json'

@@ -9,6 +9,7 @@
 #include "app/matrix_dir.hpp"
 #include "app/matrix_run_dir.hpp"
 #include "app/matrix_source.hpp"
+#include "app/boot_history.hpp"
 #include "app/state_publish.hpp"
 #include "app/stop_signals.hpp"
 #include "app/report_error.hpp"
@@ -41,8 +42,60 @@ struct CheckOutputs {
   const AddedVisits* added = nullptr;  // visits added for --max-bound
 };
 
+/// The check's answer as `check --format json` writes it.
+nlohmann::ordered_json check_answer_json(const CheckOutputs& c) {
+  nlohmann::ordered_json j = check_json(c.result);
+  j["check"] = c.check;
+  j["cpus"] = c.matrix.cpus;
+  j["send"] = c.matrix.send.name;
+  j["recv"] = c.matrix.recv.name;
+  j["tsc_hz"] = c.matrix.tsc_hz > 0 ? nlohmann::ordered_json(c.matrix.tsc_hz) : nlohmann::ordered_json(nullptr);
+  j.update(cpu_offsets_json(c.matrix));
+  j["problems"] = c.problems;
+  j["lost_evidence"] = !c.lost.empty();
+  j["lost"] = lost_json(c.lost);
+  if (c.added != nullptr) j["added_visits"] = added_visits_json(*c.added);
+  return j;
+}
+
+/// check --history: how many CPUs moved since the previous boot's answer (docs/commands.md,
+/// "Boot history"); nothing when there is none, or when this check was cut short (no answer).
+std::optional<std::size_t> moved_since_previous_boot(const BootHistoryDir& history, const CheckOutputs& c) {
+  if (c.result.outcome == CheckOutcome::incomplete) return std::nullopt;
+  const BootComparison b = compare_with_previous_boot(history, offset_table_of(c.matrix, ""));
+  if (b.skipped > 0) {
+    print_note("tscaudit check: --history: " + count_of(b.skipped, "file") + " named boot-*.json in " +
+               printable_text(history.dir) + " could not be read as a boot's record: passed over");
+  }
+  if (!b.compared()) {
+    print_note("tscaudit check: --history: no earlier boot to compare with");
+    return std::nullopt;
+  }
+  const std::string moved = b.comparison.changed()
+                                ? count_of(b.comparison.moved, "CPU") + " moved since the previous boot"
+                                : "no proven change since the previous boot";
+  print_note("tscaudit check: --history: " + moved + " (`tscaudit compare " + printable_text(b.previous) + " " +
+             printable_text(history.record_path()) + "` shows each CPU)");
+  return b.comparison.moved;
+}
+
+/// check --history: this boot's answer kept, once every other output is written; a check cut
+/// short leaves the history as it was.
+void keep_this_boot(const BootHistoryDir& history, const CheckOutputs& c) {
+  if (c.result.outcome == CheckOutcome::incomplete) {
+    print_note("tscaudit check: the check was cut short: --history " + printable_text(history.dir) +
+               " is left as it was");
+    return;
+  }
+  nlohmann::ordered_json record = check_answer_json(c);
+  record["ended_unix_s"] = c.ended_unix_s;
+  const std::string path = keep_boot_record(history, record);
+  std::cerr << "tscaudit check: wrote " << printable_text(path) << "\n";
+}
+
 /// The check's metrics as OpenMetrics text (docs/fleets.md, "Metrics for Prometheus").
-std::string check_exposition(const CheckOutputs& c, const CheckExport& what) {
+std::string check_exposition(const CheckOutputs& c, const CheckExport& what,
+                             std::optional<std::size_t> moved_since_boot) {
   CheckRunFacts facts;
   facts.version = kToolVersion;
   facts.clocksource = c.platform.clocksource;
@@ -50,17 +103,21 @@ std::string check_exposition(const CheckOutputs& c, const CheckExport& what) {
   facts.end_unix_s = c.ended_unix_s;
   facts.duration_s = c.duration_s;
   facts.check = c.check;
+  facts.moved_since_boot = moved_since_boot;
   return exposition_text(check_metrics(c.matrix, c.result, facts, what), ExpositionDialect::openmetrics);
 }
 
 /// The metrics (file and standard output), then the answer in the format asked for.
-void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std::optional<OutputFile>& metrics_file) {
+void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std::optional<OutputFile>& metrics_file,
+                         const std::optional<BootHistoryDir>& history) {
+  const std::optional<std::size_t> moved_since_boot =
+      history ? moved_since_previous_boot(*history, c) : std::nullopt;
   if (options.openmetrics_stdout || metrics_file) {
     if (!(c.matrix.tsc_hz > 0)) {
       print_note("tscaudit check: the TSC frequency is unknown: the metrics in seconds (offsets, bounds, spread, "
                  "quantum) are left out");
     }
-    const std::string text = check_exposition(c, options.metrics);
+    const std::string text = check_exposition(c, options.metrics, moved_since_boot);
     if (metrics_file) {
       metrics_file->write(text);
       metrics_file->commit();
@@ -73,18 +130,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     print_note("tscaudit check: " + check_reason_text(c.result));
     for (const Warning& w : c.result.warnings) print_note("tscaudit check: warning: " + warning_line(w));
   } else if (options.matrix.format == OutputFormat::json) {
-    nlohmann::ordered_json j = check_json(c.result);
-    j["check"] = c.check;
-    j["cpus"] = c.matrix.cpus;
-    j["send"] = c.matrix.send.name;
-    j["recv"] = c.matrix.recv.name;
-    j["tsc_hz"] = c.matrix.tsc_hz > 0 ? nlohmann::ordered_json(c.matrix.tsc_hz) : nlohmann::ordered_json(nullptr);
-    j.update(cpu_offsets_json(c.matrix));
-    j["problems"] = c.problems;
-    j["lost_evidence"] = !c.lost.empty();
-    j["lost"] = lost_json(c.lost);
-    if (c.added != nullptr) j["added_visits"] = added_visits_json(*c.added);
-    std::cout << j.dump(2) << "\n";
+    std::cout << check_answer_json(c).dump(2) << "\n";
   } else {
     std::cout << check_text(c.result, options.details, kDetailsFailures);
     for (const RunDirLoss& loss : c.lost) std::cout << wrap_lines("evidence lost: " + run_dir_loss_text(loss) + "\n");
@@ -92,6 +138,7 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
       for (const Warning& w : c.result.warnings) print_note("tscaudit check: warning: " + warning_line(w));
     }
   }
+  if (history) keep_this_boot(*history, c);
 }
 
 double unix_now_s() {
@@ -100,7 +147,8 @@ double unix_now_s() {
 
 /// check --quick: the library's quick check, then the same decision and outputs as the
 /// full check.
-int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_file, std::optional<OutputFile>& publish) {
+int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_file, std::optional<OutputFile>& publish,
+              const std::optional<BootHistoryDir>& history) {
   // A short calibration: the quick check calibrates the counter itself; the platform's
   // frequency only converts a tolerance given in ticks.
   const PlatformFacts platform = probe_platform(20);
@@ -128,7 +176,7 @@ int run_quick(const CheckOptions& options, std::optional<OutputFile>& metrics_fi
   signals.reset();
   write_check_outputs(
       options, {answer.matrix, platform, answer.check, unix_now_s(), answer.measuring_seconds, "quick", {}},
-      metrics_file);
+      metrics_file, history);
   if (publish) publish_check_state(*publish, answer.matrix, answer.check, PublishedFrom::quick, true);
   return exit_code_of(answer.check.outcome);
 }
@@ -145,7 +193,9 @@ int run_check(const CheckOptions& options) {
   if (!options.openmetrics_file.empty()) metrics_file.emplace(options.openmetrics_file);
   std::optional<OutputFile> publish;
   if (!options.publish_file.empty()) publish.emplace(options.publish_file);
-  if (options.quick) return run_quick(options, metrics_file, publish);
+  std::optional<BootHistoryDir> history;
+  if (!options.history_dir.empty()) history = open_boot_history(options.history_dir);
+  if (options.quick) return run_quick(options, metrics_file, publish, history);
   MatrixOptions matrix = options.matrix;
   std::optional<OutputDir> out = begin_matrix_out(matrix);
   matrix.max_bound = options.max_bound;  // with a budget: more visits for the pairs not yet proven within it
@@ -179,8 +229,9 @@ int run_check(const CheckOptions& options) {
     std::cerr << wrap_lines("tscaudit check: " + added_visits_text(o.added, o.matrix.tsc_hz) + "\n");
   }
   const double duration_s = o.has_plan ? o.elapsed_seconds : std::numeric_limits<double>::quiet_NaN();
-  write_check_outputs(options, {o.matrix, o.platform, result, o.ended_unix_s, duration_s, "full", o.problems, o.lost, &o.added},
-                      metrics_file);
+  const CheckOutputs outputs{o.matrix,   o.platform, result, o.ended_unix_s, duration_s,
+                             "full",     o.problems, o.lost, &o.added};
+  write_check_outputs(options, outputs, metrics_file, history);
   if (publish) {
     publish_check_state(*publish, o.matrix, result, o.offline ? PublishedFrom::run_directory : PublishedFrom::live,
                         !o.offline);

@@ -26,6 +26,9 @@ struct CheckOptions {
   /// --quick: libtscaudit's quick check (run_quick_check, quick/quick_check.hpp) instead of
   /// the matrix: milliseconds of measuring, the same decision; nothing kept (no --out).
   bool quick = false;
+  /// --history DIR: this boot's answer kept in DIR, compared with the previous boot's
+  /// (app/boot_history.hpp); the metrics gain tscaudit_boot_moved_cpus.
+  std::string history_dir;
 };
 
 /// \returns exit_code_of the decision (0 synchronized, 1 not, 5 inconclusive, 3 incomplete:

@@ -634,6 +634,10 @@ void CheckCli::add(CLI::App& app) {
                   "also write what the check proved for programs to FILE: the per-CPU table libtscaudit's "
                   "tscaudit_state_* functions read, aside and then renamed, mode 0644")
       ->type_name("FILE");
+  sub->add_option("--history", history,
+                  "keep each boot's last answer in DIR (16 boots) and say whether a CPU's offset moved since the "
+                  "previous boot's, proven by disjoint bands; the metrics gain tscaudit_boot_moved_cpus")
+      ->type_name("DIR");
   sub->add_flag("--quick", quick,
                 "the quick check of libtscaudit: a star of pairs, each measured until its band settles, in "
                 "milliseconds (--budget: its measuring time); the same decision, nothing kept");
@@ -668,6 +672,11 @@ Command CheckCli::build(const Args& args) const {
     if (c.matrix.dry_run) throw UsageError("--dry-run measures nothing: there is nothing to publish");
     if (publish == c.openmetrics_file) throw UsageError("--publish " + publish + " is the --openmetrics file too");
     c.publish_file = publish;
+  }
+  if (sub->count("--history") > 0) {
+    if (history.empty()) throw UsageError("--history '' must name a directory");
+    if (c.matrix.dry_run) throw UsageError("--dry-run measures nothing: there is no answer to keep in --history");
+    c.history_dir = history;
   }
   const bool metrics = c.openmetrics_stdout || !c.openmetrics_file.empty();
   if (c.matrix.dry_run && metrics) throw UsageError("--dry-run measures nothing: there are no metrics to write");

@@ -113,7 +113,7 @@ struct CheckCli {
   static constexpr std::string_view kName = "check";
   CLI::App* sub = nullptr;
   PlanCli plan;
-  std::string tolerance = "0", drift_tolerance = "0", max_bound = "0", openmetrics, export_cpus, publish;
+  std::string tolerance = "0", drift_tolerance = "0", max_bound = "0", openmetrics, export_cpus, publish, history;
   bool details = false, export_pairs = false, quick = false;
   void add(CLI::App& app);
   [[nodiscard]] Command build(const Args& args) const;

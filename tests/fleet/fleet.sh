@@ -100,6 +100,63 @@ case $case_name in
     promtool test rules "$src/tests/fleet/tscaudit.rules.test.yml" >"$dir/out" 2>&1 || fail "$(cat "$dir/out")"
     ;;
 
+  boot-history)
+    # check --history: the first boot has nothing to compare with (no series); a record of an
+    # earlier boot (this boot's, renamed) with the same offsets gives 0; a CPU moved by 2000
+    # ticks gives 1, which `tscaudit compare` of the two records names; 16 boots are kept, the
+    # oldest removed; a file that is no record is passed over, counted, left in place.
+    need promtool "Debian's prometheus package"
+    for m in same:"" moved:"--cpu-offset-ticks 1=2000"; do
+      # shellcheck disable=SC2086 # the options are words
+      "$tscaudit" simulate --topology "synthetic:package:1 core:4 pu:1" --rounds 3000 ${m#*:} \
+        --out "$dir/${m%%:*}" >/dev/null 2>"$dir/stderr" || fail "simulate ${m%%:*}"
+    done
+    boot=$(cat /proc/sys/kernel/random/boot_id)
+    h=$dir/history
+    history_check() { # history_check RUN METRICS: check --from RUN --history h, metrics to METRICS
+      "$tscaudit" check --from "$dir/$1" --history "$h" --openmetrics "$dir/$2" >/dev/null 2>"$dir/stderr"
+      case $? in 0 | 1) ;; *) fail "check --from $1 --history: exit $?" ;; esac
+      promtool_ok "$dir/$2"
+    }
+    said() { tr -s ' \n' '  ' <"$dir/stderr" | grep -q -- "$1"; }
+    history_check same first.prom
+    [ -f "$h/boot-$boot.json" ] || fail "no record of this boot in $h"
+    grep -q '^tscaudit_boot_moved_cpus' "$dir/first.prom" && fail "a first boot has a tscaudit_boot_moved_cpus"
+    said "no earlier boot to compare with" || fail "the first boot is not said to have nothing to compare with"
+    earlier=$h/boot-00000000-0000-4000-8000-000000000001.json
+    mv "$h/boot-$boot.json" "$earlier"
+    history_check same same.prom
+    expect_value "$dir/same.prom" tscaudit_boot_moved_cpus 0
+    said "no proven change since the previous boot" || fail "no change is not said"
+    history_check moved moved.prom
+    expect_value "$dir/moved.prom" tscaudit_boot_moved_cpus 1
+    said "1 CPU moved since the previous boot (.tscaudit compare $earlier $h/boot-$boot.json" ||
+      fail "the move and its compare line are not said"
+    "$tscaudit" compare "$earlier" "$h/boot-$boot.json" >"$dir/compare.txt" 2>&1
+    [ $? = 1 ] || fail "compare of the two records: exit not 1: $(cat "$dir/compare.txt")"
+    grep -q '^changed: CPU 1 moved +' "$dir/compare.txt" ||
+      fail "compare does not name CPU 1: $(head -3 "$dir/compare.txt")"
+    # 17 earlier boots, the oldest first; with this one, the 16 newest stay.
+    for i in $(seq 10 26); do
+      "$python" -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+j["ended_unix_s"] = float(sys.argv[2])
+json.dump(j, open(sys.argv[3], "w"))' "$earlier" "$i" "$h/boot-00000000-0000-4000-8000-0000000000$i.json"
+    done
+    echo '{' >"$h/boot-not-a-record.json"
+    history_check moved kept.prom
+    said "1 file named boot-\*.json in $h could not be read as a boot's record: passed over" ||
+      fail "the file that is no record is not counted"
+    [ -f "$h/boot-not-a-record.json" ] || fail "the file that is no record was removed"
+    kept=$(find "$h" -name 'boot-????????-*.json' | wc -l)
+    [ "$kept" = 16 ] || fail "$kept records kept, not 16"
+    for i in 10 11 12; do
+      [ ! -e "$h/boot-00000000-0000-4000-8000-0000000000$i.json" ] || fail "the oldest records were kept ($i)"
+    done
+    # The previous boot is still the newest other one, ...001 (the same offsets as "same").
+    expect_value "$dir/kept.prom" tscaudit_boot_moved_cpus 1
+    ;;
+
   check-from)
     # check --from: the same metrics on standard output and in the file, OpenMetrics 1.0 that
     # promtool accepts, the verdict and the truth inside the hard bounds.

@@ -43,7 +43,8 @@ unit_value() { sed -n "s/^$1=//p" "$unit" | tail -1; }
 unit_env() { sed -n -e "s/^Environment=\"$1=\(.*\)\"$/\1/p" -e "s/^Environment=$1=\(.*\)$/\1/p" "$unit" | tail -1; }
 
 # The unit's ExecStart= as words, $VAR and ${VAR} replaced by the Environment= defaults
-# (TSCAUDIT_METRICS by $1, TSCAUDIT_STATE by $2), the tool by the one under test.
+# (TSCAUDIT_METRICS by $1, TSCAUDIT_STATE by $2, TSCAUDIT_HISTORY by $3), the tool by the one
+# under test.
 exec_start_words() {
   local line args
   line=$(unit_value ExecStart)
@@ -52,6 +53,8 @@ exec_start_words() {
   line=${line//\$TSCAUDIT_METRICS/$1}
   line=${line//\$\{TSCAUDIT_STATE\}/$2}
   line=${line//\$TSCAUDIT_STATE/$2}
+  line=${line//\$\{TSCAUDIT_HISTORY\}/$3}
+  line=${line//\$TSCAUDIT_HISTORY/$3}
   line=${line//\$\{TSCAUDIT_CHECK_ARGS\}/$args}
   line=${line//\$TSCAUDIT_CHECK_ARGS/$args}
   line=${line/\/usr\/bin\/tscaudit/$tscaudit}
@@ -117,8 +120,9 @@ case "$case_name" in
     for who in root nobody; do
       target="$dir/textfile/tscaudit.prom"
       state="$dir/textfile/state"
-      [ "$who" = nobody ] && target="$dir/nobody/tscaudit.prom" state="$dir/nobody/state"
-      read -r -a words <<<"$(exec_start_words "$target" "$state")"
+      history="$dir/textfile/boots"
+      [ "$who" = nobody ] && target="$dir/nobody/tscaudit.prom" state="$dir/nobody/state" history="$dir/nobody/boots"
+      read -r -a words <<<"$(exec_start_words "$target" "$state" "$history")"
       echo "as $who: ${words[*]}"
       sandbox "$who" "${words[@]}" >"$dir/stdout" 2>"$dir/stderr"
       rc=$?
@@ -132,6 +136,7 @@ case "$case_name" in
       [ "$(stat -c %a "$state")" = 644 ] || fail "the published state is mode $(stat -c %a "$state"), not 644"
       "$tscaudit" state "$state" >"$dir/state.txt" 2>&1 || fail "tscaudit state exited $? on the state published as $who: $(cat "$dir/state.txt")"
       head -1 "$dir/state.txt" | grep -Eq '^(current|aged)' || fail "the state published as $who is not this boot's: $(head -3 "$dir/state.txt")"
+      [ -f "$history/boot-$(cat /proc/sys/kernel/random/boot_id).json" ] || fail "no record of this boot in $history as $who"
       if command -v promtool >/dev/null 2>&1; then
         promtool check metrics <"$target" >"$dir/promtool.out" 2>&1 || fail "promtool: $(cat "$dir/promtool.out")"
       fi

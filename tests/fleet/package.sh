@@ -61,7 +61,7 @@ case $case_name in
       ./usr/share/zsh/vendor-completions/_tscaudit ./usr/share/fish/vendor_completions.d/tscaudit.fish \
       ./usr/lib/systemd/system/tscaudit.service ./usr/lib/systemd/system/tscaudit.timer \
       ./usr/lib/tscaudit/tscaudit-check-failed ./usr/share/doc/tscaudit/copyright ./usr/share/doc/tscaudit/changelog.gz \
-      ./usr/share/doc/tscaudit/examples/tscaudit.rules.yml
+      ./usr/share/doc/tscaudit/examples/tscaudit.rules.yml ./usr/share/doc/tscaudit/runbook.md
     # The library's file is named by its own (ABI) version, not the package's (docs/library.md,
     # "Versions"): libtscaudit.so.MAJOR.MINOR.PATCH, one of them.
     lib_files=$(dpkg-deb -c "$lib_deb" | awk '{ print $6 }' | grep -E "^\.$libdir/libtscaudit\.so\.[0-9]+\.[0-9]+\.[0-9]+\$")
