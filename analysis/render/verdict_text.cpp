@@ -321,7 +321,7 @@ std::string check_reason_text(const CheckResult& c) {
   const CheckSettings& s = c.settings;
   const std::string passed =
       checked_pairs_text(c) + " have offset bands that " +
-      (s.tolerance_ticks <= 0 ? std::string("contain 0") : "meet +/-" + format_sig(s.tolerance_ticks, 4) + " ticks") +
+      (s.tolerance_ticks <= 0 ? std::string("contain 0") : "meet ±" + amount_text(s.tolerance_ticks, c.tsc_hz)) +
       ", " +
       (s.drift_tolerance_ppb <= 0 ? std::string("no detectable drift")
                                   : "no drift beyond " + format_sig(s.drift_tolerance_ppb, 3) + " ppb") +

@@ -235,7 +235,7 @@ TEST_CASE("verdict text: the check's failures and reason") {
   c.widest_band_ticks = 362;
   CHECK(check_reason_text(c) ==
         "synchronized to within \u00b178.7 ns (181 ticks): all 6 ordered pairs of 3 CPUs have offset bands that meet "
-        "+/-50 ticks, no drift beyond 10 ppb, no self-inconsistent rounds");
+        "\u00b121.7 ns (50 ticks), no drift beyond 10 ppb, no self-inconsistent rounds");
   c.settings = CheckSettings{};
   c.recv = recorded_variant(ReadVariant::rdtsc);  // plain receive reads: self-inconsistent rounds are not checked
   c.tsc_hz = 0;
