@@ -1,7 +1,8 @@
 // check --history DIR: the last answer of each boot, kept in DIR, and whether this boot's
 // per-CPU offsets differ from the previous boot's (docs/commands.md, "Boot history"). A
-// record is the check's JSON (`check --format json`) with the time it ended, named
-// boot-BOOT_ID.json after the kernel's boot id: `tscaudit compare` reads any two of them.
+// record is the check's JSON (`check --format json`) with the time it ended and its failures
+// cut to the first 20, named boot-BOOT_ID.json after the kernel's boot id: `tscaudit compare`
+// reads any two of them.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +15,7 @@
 namespace tscaudit {
 
 /// How many boots' records DIR keeps: the newest, by the time their check ended. A record is
-/// a few kilobytes on a small machine (some 60 bytes per CPU).
+/// some 110 bytes per CPU (8 kB for 64 CPUs).
 inline constexpr std::size_t kBootsKept = 16;
 
 /// DIR, ready before anything is measured: made, writable, and this boot's id read.

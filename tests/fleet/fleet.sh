@@ -101,14 +101,15 @@ case $case_name in
     ;;
 
   boot-history)
-    # check --history: the first boot has nothing to compare with (no series); a record of an
-    # earlier boot (this boot's, renamed) with the same offsets gives 0; a CPU moved by 2000
-    # ticks gives 1, which `tscaudit compare` of the two records names; 16 boots are kept, the
+    # check --history on 8 CPUs in 2 packages: the first boot has nothing to compare with (no
+    # series); a record of an earlier boot (this boot's, renamed) with the same offsets gives 0;
+    # package 1 moved by 2000 ticks gives its 4 CPUs, which `tscaudit compare` of the two
+    # records names, and a record whose 32 failures are cut to 20; 16 boots are kept, the
     # oldest removed; a file that is no record is passed over, counted, left in place.
     need promtool "Debian's prometheus package"
-    for m in same:"" moved:"--cpu-offset-ticks 1=2000"; do
+    for m in same:"" moved:"--package-offset-ticks 1=2000"; do
       # shellcheck disable=SC2086 # the options are words
-      "$tscaudit" simulate --topology "synthetic:package:1 core:4 pu:1" --rounds 3000 ${m#*:} \
+      "$tscaudit" simulate --topology "synthetic:package:2 core:4 pu:1" --rounds 3000 ${m#*:} \
         --out "$dir/${m%%:*}" >/dev/null 2>"$dir/stderr" || fail "simulate ${m%%:*}"
     done
     boot=$(cat /proc/sys/kernel/random/boot_id)
@@ -129,13 +130,16 @@ case $case_name in
     expect_value "$dir/same.prom" tscaudit_boot_moved_cpus 0
     said "no proven change since the previous boot" || fail "no change is not said"
     history_check moved moved.prom
-    expect_value "$dir/moved.prom" tscaudit_boot_moved_cpus 1
-    said "1 CPU moved since the previous boot (.tscaudit compare $earlier $h/boot-$boot.json" ||
+    expect_value "$dir/moved.prom" tscaudit_boot_moved_cpus 4
+    said "4 CPUs moved since the previous boot (.tscaudit compare $earlier $h/boot-$boot.json" ||
       fail "the move and its compare line are not said"
     "$tscaudit" compare "$earlier" "$h/boot-$boot.json" >"$dir/compare.txt" 2>&1
     [ $? = 1 ] || fail "compare of the two records: exit not 1: $(cat "$dir/compare.txt")"
-    grep -q '^changed: CPU 1 moved +' "$dir/compare.txt" ||
-      fail "compare does not name CPU 1: $(head -3 "$dir/compare.txt")"
+    grep -q '^changed: 4 CPUs moved against CPU 0: CPU 4 +' "$dir/compare.txt" ||
+      fail "compare does not name package 1's CPUs: $(head -3 "$dir/compare.txt")"
+    [ "$("$python" -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print(len(j["failures"]), j["failures_total"])' "$h/boot-$boot.json")" = "20 32" ] || fail "the record's failures are not the first 20 of 32"
     # 17 earlier boots, the oldest first; with this one, the 16 newest stay.
     for i in $(seq 10 26); do
       "$python" -c 'import json, sys
@@ -154,7 +158,7 @@ json.dump(j, open(sys.argv[3], "w"))' "$earlier" "$i" "$h/boot-00000000-0000-400
       [ ! -e "$h/boot-00000000-0000-4000-8000-0000000000$i.json" ] || fail "the oldest records were kept ($i)"
     done
     # The previous boot is still the newest other one, ...001 (the same offsets as "same").
-    expect_value "$dir/kept.prom" tscaudit_boot_moved_cpus 1
+    expect_value "$dir/kept.prom" tscaudit_boot_moved_cpus 4
     ;;
 
   check-from)
