@@ -26,10 +26,10 @@ constexpr std::uint64_t kMaxRecordBytes = 16ull << 20;
 constexpr std::string_view kPrefix = "boot-";
 constexpr std::string_view kSuffix = ".json";
 
-/// A readable record of DIR: its path, the boot it names, when its check ended, its JSON.
+/// A readable record of DIR: its path, the boot it names, when it was kept, its JSON.
 struct Record {
   std::string path, boot_id;
-  double ended_unix_s = 0;
+  double kept_unix_s = 0;
   nlohmann::ordered_json json;
 };
 
@@ -47,7 +47,7 @@ std::vector<Record> records_of(const std::string& dir, std::size_t& skipped) {
     r.boot_id = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
     try {
       r.json = json_input(read_regular_file(r.path, kMaxRecordBytes, "a boot's record"), r.path);
-      r.ended_unix_s = r.json.at("ended_unix_s").get<double>();
+      r.kept_unix_s = r.json.at("kept_unix_s").get<double>();
       records.push_back(std::move(r));
     } catch (const std::exception&) {
       ++skipped;  // damaged, foreign, or being written by hand: never the previous boot, never removed
@@ -55,7 +55,7 @@ std::vector<Record> records_of(const std::string& dir, std::size_t& skipped) {
   }
   if (ec) throw IoError("cannot read the directory " + printable_text(dir) + ": " + ec.message());
   std::stable_sort(records.begin(), records.end(),
-                   [](const Record& a, const Record& b) { return a.ended_unix_s > b.ended_unix_s; });
+                   [](const Record& a, const Record& b) { return a.kept_unix_s > b.kept_unix_s; });
   return records;
 }
 

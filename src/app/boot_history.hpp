@@ -1,8 +1,8 @@
 // check --history DIR: the last answer of each boot, kept in DIR, and whether this boot's
 // per-CPU offsets differ from the previous boot's (docs/commands.md, "Boot history"). A
-// record is the check's JSON (`check --format json`) with the time it ended and its failures
-// cut to the first 20, named boot-BOOT_ID.json after the kernel's boot id: `tscaudit compare`
-// reads any two of them.
+// record is the check's JSON (`check --format json`) with the times it ended and was kept,
+// its failures cut to the first 20, named boot-BOOT_ID.json after the kernel's boot id:
+// `tscaudit compare` reads any two of them.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,7 @@
 
 namespace tscaudit {
 
-/// How many boots' records DIR keeps: the newest, by the time their check ended. A record is
+/// How many boots' records DIR keeps: the newest, by the time each was kept. A record is
 /// some 110 bytes per CPU (8 kB for 64 CPUs).
 inline constexpr std::size_t kBootsKept = 16;
 
@@ -40,13 +40,13 @@ struct BootComparison {
   [[nodiscard]] bool compared() const { return !previous.empty() && comparison.compared > 0; }
 };
 
-/// Compares the newest record in DIR of another boot (by the time its check ended) with
+/// Compares the newest record in DIR of another boot (by the time it was kept) with
 /// `now`, CPU by CPU (compare_offsets). A file that is no readable record, or a record
 /// without a per-CPU table, is passed over and counted in `skipped`. Reads only.
 BootComparison compare_with_previous_boot(const BootHistoryDir& history, const OffsetTable& now);
 
-/// Writes `record` (the check's JSON; it must hold "ended_unix_s", the Unix time the check
-/// ended) as this boot's, aside then renamed (a second check in one boot replaces the
+/// Writes `record` (the check's JSON; it must hold "kept_unix_s", the Unix time it is kept)
+/// as this boot's, aside then renamed (a second check in one boot replaces the
 /// first's), then removes the oldest records of other boots beyond kBootsKept in all.
 /// Files that are no readable record are left in place.
 /// \returns the record's path. \throws IoError when it cannot be written.

@@ -42,6 +42,10 @@ struct CheckOutputs {
   const AddedVisits* added = nullptr;  // visits added for --max-bound
 };
 
+double unix_now_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 /// The check's answer as `check --format json` writes it.
 nlohmann::ordered_json check_answer_json(const CheckOutputs& c) {
   nlohmann::ordered_json j = check_json(c.result);
@@ -89,6 +93,7 @@ void keep_this_boot(const BootHistoryDir& history, const CheckOutputs& c) {
   }
   nlohmann::ordered_json record = check_answer_json(c);
   record["ended_unix_s"] = c.ended_unix_s;
+  record["kept_unix_s"] = unix_now_s();  // the boots' order: a --from run may have ended long before
   // Bounded as --details is: the first failing pairs and how many (a package apart on 64 CPUs
   // fails 2048 pairs, 330 kB of them), so that a record stays some 110 bytes per CPU.
   nlohmann::ordered_json& failures = record["failures"];
@@ -145,10 +150,6 @@ void write_check_outputs(const CheckOptions& options, const CheckOutputs& c, std
     }
   }
   if (history) keep_this_boot(*history, c);
-}
-
-double unix_now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 /// check --quick: the library's quick check, then the same decision and outputs as the

@@ -144,7 +144,7 @@ print(len(j["failures"]), j["failures_total"])' "$h/boot-$boot.json")" = "20 32"
     for i in $(seq 10 26); do
       "$python" -c 'import json, sys
 j = json.load(open(sys.argv[1]))
-j["ended_unix_s"] = float(sys.argv[2])
+j["kept_unix_s"] = float(sys.argv[2])
 json.dump(j, open(sys.argv[3], "w"))' "$earlier" "$i" "$h/boot-00000000-0000-4000-8000-0000000000$i.json"
     done
     echo '{' >"$h/boot-not-a-record.json"
