@@ -8,9 +8,10 @@
 # and lintian reports no error on any of them. apt-install: docs/fleets.md's install block, as
 # written, in a throwaway root (an overlay of this machine's root, in a mount namespace of its
 # own, discarded at the end): its `apt install` of the three and `systemctl enable` of the
-# timer (no systemd runs there to start it) give a working `tscaudit report`, its man page, its completion, units
-# that systemd-analyze verifies, and a library that a C program finds through pkg-config,
-# links (shared and static) and runs, with the Depends dpkg-shlibdeps gives such a program.
+# timer (no systemd runs there to start it) give a working `tscaudit report`, its man page,
+# its completion, units that systemd-analyze verifies, and a library that a C program finds
+# through pkg-config, links (shared and static) and runs, with the Depends dpkg-shlibdeps gives
+# such a program.
 # Exit 0 ok, 1 failed (the reason printed), 4 skipped with the reason.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
