@@ -30,6 +30,8 @@ struct OptionDoc {
   std::string description;    // without the default
   std::string default_value;  // "90s"; empty when it has none
   bool positional = false, required = false, repeatable = false;
+  /// Whether the option takes a value (the word after it): what a completion offers there.
+  [[nodiscard]] bool takes_value() const { return !placeholder.empty(); }
 };
 
 /// One command: its name and summary (the command list's), the usage line's arguments, and

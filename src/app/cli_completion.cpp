@@ -67,7 +67,7 @@ std::vector<Fragment> completion_reference(const std::vector<CommandDoc>& comman
     for (const OptionDoc& o : c.options) {
       if (o.positional) continue;
       std::string line = "      opts+=(" + o.name + ")";
-      if (!o.placeholder.empty()) line += " values+=(" + o.name + ")";
+      if (o.takes_value()) line += " values+=(" + o.name + ")";
       out.push_back({fragment_key(c, o), {line}});
     }
     out.push_back({c.name, {"      ;;"}});
@@ -96,7 +96,7 @@ std::vector<Fragment> zsh_completion_reference(const std::vector<CommandDoc>& co
       } else {
         spec =
             std::string(o.repeatable ? "*" : "") + o.name + "[" + zsh_spec_text(short_description(o.description)) + "]";
-        if (!o.placeholder.empty()) spec += ":" + zsh_spec_text(o.placeholder) + ":_tscaudit_value " + o.name;
+        if (o.takes_value()) spec += ":" + zsh_spec_text(o.placeholder) + ":_tscaudit_value " + o.name;
       }
       out.push_back({fragment_key(c, o), {"        " + single_quoted(spec)}});
     }
@@ -125,7 +125,7 @@ std::vector<Fragment> fish_completion_reference(const std::vector<CommandDoc>& c
     for (const OptionDoc& o : c.options) {
       if (o.positional) continue;
       std::string line = when + " -l " + o.name.substr(2);
-      if (!o.placeholder.empty()) line += " -x -a " + fish_quoted("(__tscaudit_value " + o.name + ")");
+      if (o.takes_value()) line += " -x -a " + fish_quoted("(__tscaudit_value " + o.name + ")");
       line += " -d " + fish_quoted(short_description(o.description));
       out.push_back({fragment_key(c, o), {line}});
     }

@@ -69,7 +69,7 @@ std::vector<Fragment> man_reference(const std::vector<CommandDoc>& commands) {
       Fragment f{fragment_key(c, o), {".TP"}};
       if (o.positional) {
         f.lines.push_back(".IR " + roff_text(o.name) + (o.repeatable ? " ..." : ""));
-      } else if (o.placeholder.empty()) {
+      } else if (!o.takes_value()) {
         f.lines.push_back(".B " + roff_text(o.name));
       } else {
         f.lines.push_back(".BI " + roff_text(o.name) + " \" " + roff_text(o.placeholder) +
